@@ -1,0 +1,49 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+
+export class DataDirLockedError extends Error {
+  override name = 'DataDirLockedError'
+}
+
+const LOCK_FILE = 'server.lock'
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Two PGlite processes on one directory corrupt it, so one process holds the directory. A lock
+ * left by a process that died (kill -9, power loss) is taken over.
+ */
+export async function lockDataDir(dataDir: string, purpose = 'server'): Promise<() => Promise<void>> {
+  await mkdir(dataDir, { recursive: true })
+  const path = join(dataDir, LOCK_FILE)
+  const mine = JSON.stringify({ pid: process.pid, purpose, since: new Date().toISOString() })
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await writeFile(path, mine, { flag: 'wx', mode: 0o600 })
+      return async () => {
+        const current = await readFile(path, 'utf8').catch(() => '')
+        if (current === mine) await rm(path, { force: true })
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    }
+    const holder = await readFile(path, 'utf8')
+      .then((text) => JSON.parse(text) as { pid?: number; purpose?: string })
+      .catch(() => ({}) as { pid?: number; purpose?: string })
+    if (typeof holder.pid === 'number' && holder.pid !== process.pid && isRunning(holder.pid)) {
+      throw new DataDirLockedError(
+        `The data directory ${dataDir} is in use by another ${holder.purpose ?? 'process'} (pid ${holder.pid}). ` +
+          'Stop it first, or point DATA_DIR at another directory.',
+      )
+    }
+    await rm(path, { force: true }) // stale: its owner is gone
+  }
+  throw new DataDirLockedError(`Could not lock the data directory ${dataDir}; another process keeps taking it.`)
+}

@@ -1,0 +1,44 @@
+import type { JwtClaims } from '../keys'
+
+/** Something SQL can be sent to: the database as owner, or one transaction. */
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>
+}
+
+/** The one data-access surface; PGlite and node-postgres both sit behind it. */
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres'
+  /** Runs fn inside one transaction as the owner. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
+  /** Runs fn inside one transaction under the key's role and claims, as PostgREST does. */
+  asRole<T>(claims: JwtClaims, fn: (tx: Queryable) => Promise<T>): Promise<T>
+  /** Flushes to disk where that means something (PGlite), then releases everything. */
+  close(): Promise<void>
+}
+
+/** The statement PostgREST runs first in every request's transaction. */
+export const SET_ROLE_SQL =
+  "select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), set_config('request.jwt.claim.role', $1, true)"
+
+export function roleParams(claims: JwtClaims): unknown[] {
+  return [claims.role, JSON.stringify(claims)]
+}
+
+/** A Postgres error as both drivers raise it. */
+export interface PgError {
+  code: string
+  message: string
+  detail?: string
+  hint?: string
+}
+
+export function isPgError(error: unknown): error is PgError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as PgError).code === 'string' &&
+    /^[0-9A-Z]{5}$/.test((error as PgError).code)
+  )
+}

@@ -1,0 +1,59 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Database } from './database'
+
+export const MIGRATIONS_DIR = new URL('../../supabase/migrations/', import.meta.url).pathname
+
+// The Supabase CLI's own bookkeeping table, so a database migrated here and one migrated by
+// `supabase db push` agree on what has been applied.
+const BOOKKEEPING = `
+  create schema if not exists supabase_migrations;
+  create table if not exists supabase_migrations.schema_migrations (
+    version text primary key,
+    statements text[],
+    name text
+  );`
+
+// Any constant works; it only has to be the same for every server sharing one Postgres.
+const MIGRATION_LOCK_KEY = 7_305_871_113
+
+export interface MigrationFile {
+  version: string
+  name: string
+  sql: string
+}
+
+export async function readMigrations(directory = MIGRATIONS_DIR): Promise<MigrationFile[]> {
+  const files = (await readdir(directory)).filter((file) => /^\d+_.+\.sql$/.test(file)).sort()
+  return Promise.all(
+    files.map(async (file) => {
+      const [, version = '', name = ''] = /^(\d+)_(.+)\.sql$/.exec(file) ?? []
+      return { version, name, sql: await readFile(join(directory, file), 'utf8') }
+    }),
+  )
+}
+
+/** Applies, in order and each in its own transaction, every migration not yet recorded. Returns those applied. */
+export async function migrate(db: Database, migrations?: MigrationFile[]): Promise<string[]> {
+  const pending = migrations ?? (await readMigrations())
+  const applied: string[] = []
+  for (const migration of pending) {
+    const ran = await db.transaction(async (tx) => {
+      // Two servers starting together on one Postgres must not both run a migration.
+      if (db.kind === 'postgres') await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY])
+      await tx.exec(BOOKKEEPING)
+      const done = await tx.query('select 1 from supabase_migrations.schema_migrations where version = $1', [
+        migration.version,
+      ])
+      if (done.length > 0) return false
+      await tx.exec(migration.sql)
+      await tx.query(
+        'insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)',
+        [migration.version, migration.name, [migration.sql]],
+      )
+      return true
+    })
+    if (ran) applied.push(`${migration.version}_${migration.name}`)
+  }
+  return applied
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod'
+
+// Unset and empty mean the same thing in a shell: `FOO= npm start` should fall back to the default.
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
+
+const EnvSchema = z.object({
+  PORT: optional(z.coerce.number().int().min(0).max(65535)).transform((v) => v ?? 3000),
+  HOST: optional(z.string().min(1)).transform((v) => v ?? '127.0.0.1'),
+  DATA_DIR: optional(z.string().min(1)).transform((v) => v ?? './data'),
+  DATABASE_URL: optional(
+    z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string'),
+  ),
+  JWT_SECRET: optional(z.string().min(32, 'must be at least 32 characters (HS256 needs 256 bits)')),
+  /** The public address of the site, for canonical links; defaults to the local one. */
+  SITE_URL: optional(z.url()),
+  RATE_LIMIT_PER_MINUTE: optional(z.coerce.number().int().min(0)).transform((v) => v ?? 10),
+  /** Header that carries the client's address behind a proxy, e.g. x-forwarded-for. Never trusted unless set. */
+  TRUST_PROXY_HEADER: optional(z.string().min(1).toLowerCase()),
+  LOG_LEVEL: optional(z.enum(['silent', 'error', 'info'])).transform((v) => v ?? 'info'),
+})
+
+export type ServerEnv = z.infer<typeof EnvSchema>
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/** Reads and checks every variable at once, so one start-up tells the operator everything that is wrong. */
+export function loadServerEnv(source: Record<string, string | undefined> = process.env): ServerEnv {
+  const parsed = EnvSchema.safeParse(source)
+  if (parsed.success) return parsed.data
+  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`)
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}\nSee .env.example for every variable.`)
+}

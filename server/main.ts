@@ -1,0 +1,47 @@
+import { buildIfStale } from './build-if-stale'
+import { DataDirLockedError } from './db/data-dir-lock'
+import { ConfigError, loadServerEnv } from './env.server'
+import { startServer } from './start-server'
+
+// Something thrown that nobody handles means state we cannot reason about: log it and exit
+// non-zero so a supervisor restarts a clean process, instead of limping on.
+process.on('uncaughtException', (error) => {
+  console.error('Fatal: uncaught exception', error)
+  process.exit(1)
+})
+process.on('unhandledRejection', (reason) => {
+  console.error('Fatal: unhandled promise rejection', reason)
+  process.exit(1)
+})
+
+async function main() {
+  const env = loadServerEnv()
+  if (!process.env.SKIP_BUILD) await buildIfStale((message) => console.log(message))
+  const server = await startServer(env)
+  console.log(`Serving ${server.url}`)
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    console.log(`${signal}: finishing in-flight requests, then closing the database...`)
+    const timer = setTimeout(() => {
+      console.error('Shutdown took longer than 10 s; exiting anyway.')
+      process.exit(1)
+    }, 10_000)
+    await server.stop()
+    clearTimeout(timer)
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    console.error(error.message)
+  } else {
+    console.error('Could not start the server:', error)
+  }
+  process.exit(1)
+})

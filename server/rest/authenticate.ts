@@ -1,0 +1,30 @@
+import { InvalidKeyError, type JwtClaims, verifyKey } from '../keys'
+import { invalidJwt, PostgrestError } from './postgrest-error'
+
+/**
+ * Supabase's gateway first requires an `apikey` (header or query parameter) it knows; PostgREST
+ * then takes the role from the `Authorization: Bearer` token, or from the apikey when there is none.
+ */
+export async function authenticate(secret: Uint8Array, request: Request): Promise<JwtClaims> {
+  const apikey = request.headers.get('apikey') ?? new URL(request.url).searchParams.get('apikey')
+  if (!apikey) {
+    throw new PostgrestError(401, 'PGRST301', 'No API key found in request', null, 'No `apikey` request header or url param was found.')
+  }
+  let claims: JwtClaims
+  try {
+    claims = await verifyKey(secret, apikey)
+  } catch (error) {
+    if (!(error instanceof InvalidKeyError)) throw error
+    throw new PostgrestError(401, 'PGRST301', 'Invalid API key', null, 'Double check your Supabase `anon` or `service_role` API key.')
+  }
+  const authorization = request.headers.get('authorization')
+  if (!authorization) return claims
+  const match = /^Bearer\s+(\S+)$/i.exec(authorization)
+  if (!match?.[1]) throw invalidJwt('Expected a Bearer token in the Authorization header')
+  try {
+    return await verifyKey(secret, match[1])
+  } catch (error) {
+    if (error instanceof InvalidKeyError) throw invalidJwt(error.message)
+    throw error
+  }
+}

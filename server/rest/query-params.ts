@@ -1,0 +1,104 @@
+import { missingColumn, unparsableQuery } from './postgrest-error'
+import { quoteIdent } from './schema-cache'
+
+/** The subset of PostgREST's URL grammar this API serves: select, order, limit, offset and simple filters. */
+export interface ReadQuery {
+  columns: string[] | '*'
+  where: string
+  params: unknown[]
+  orderBy: string
+  limit: number | undefined
+  offset: number | undefined
+}
+
+const RESERVED = new Set(['select', 'order', 'limit', 'offset', 'columns', 'on_conflict', 'apikey'])
+
+const OPERATORS: Record<string, string> = {
+  eq: '=',
+  neq: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+  like: 'like',
+  ilike: 'ilike',
+}
+
+function nonNegativeInt(name: string, value: string | null): number | undefined {
+  if (value === null) return undefined
+  if (!/^\d{1,9}$/.test(value)) throw unparsableQuery(`"failed to parse ${name} parameter (${value})"`)
+  return Number(value)
+}
+
+function checkColumn(column: string, table: string, known: ReadonlySet<string>): string {
+  if (!known.has(column)) throw missingColumn(column, table)
+  return quoteIdent(column)
+}
+
+function parseSelect(value: string | null, table: string, known: ReadonlySet<string>): string[] | '*' {
+  if (value === null || value.trim() === '*') return '*'
+  const names = value.split(',').map((name) => name.trim())
+  for (const name of names) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      throw unparsableQuery('"failed to parse select parameter"', `unsupported select item: ${name.slice(0, 64)}`)
+    }
+    checkColumn(name, table, known)
+  }
+  return names
+}
+
+function parseOrder(value: string | null, table: string, known: ReadonlySet<string>): string {
+  if (value === null) return ''
+  const terms = value.split(',').map((term) => {
+    const [column = '', ...modifiers] = term.trim().split('.')
+    const parts = [checkColumn(column, table, known)]
+    for (const modifier of modifiers) {
+      if (modifier === 'asc' || modifier === 'desc') parts.push(modifier)
+      else if (modifier === 'nullsfirst') parts.push('nulls first')
+      else if (modifier === 'nullslast') parts.push('nulls last')
+      else throw unparsableQuery('"failed to parse order"', `unexpected "${modifier.slice(0, 32)}"`)
+    }
+    return parts.join(' ')
+  })
+  return ` order by ${terms.join(', ')}`
+}
+
+function parseFilters(search: URLSearchParams, table: string, known: ReadonlySet<string>, params: unknown[]): string {
+  const conditions: string[] = []
+  for (const [key, raw] of search) {
+    if (RESERVED.has(key)) continue
+    const column = checkColumn(key, table, known)
+    const dot = raw.indexOf('.')
+    const operator = dot < 0 ? raw : raw.slice(0, dot)
+    const operand = dot < 0 ? '' : raw.slice(dot + 1)
+    const sqlOperator = OPERATORS[operator]
+    if (sqlOperator) {
+      params.push(operand)
+      conditions.push(`${column}::text ${sqlOperator} $${params.length}`)
+    } else if (operator === 'is' && ['null', 'true', 'false'].includes(operand)) {
+      conditions.push(`${column} is ${operand}`)
+    } else if (operator === 'in' && /^\(.*\)$/.test(operand)) {
+      params.push(operand.slice(1, -1).split(','))
+      conditions.push(`${column}::text = any($${params.length}::text[])`)
+    } else {
+      throw unparsableQuery(`"failed to parse filter (${raw.slice(0, 64)})"`)
+    }
+  }
+  return conditions.length > 0 ? ` where ${conditions.join(' and ')}` : ''
+}
+
+export function parseReadQuery(search: URLSearchParams, table: string, known: ReadonlySet<string>): ReadQuery {
+  const params: unknown[] = []
+  return {
+    columns: parseSelect(search.get('select'), table, known),
+    where: parseFilters(search, table, known, params),
+    params,
+    orderBy: parseOrder(search.get('order'), table, known),
+    limit: nonNegativeInt('limit', search.get('limit')),
+    offset: nonNegativeInt('offset', search.get('offset')),
+  }
+}
+
+export function selectList(columns: string[] | '*'): string {
+  return columns === '*' ? '*' : columns.map(quoteIdent).join(', ')
+}

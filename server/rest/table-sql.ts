@@ -1,0 +1,89 @@
+import type { Queryable } from '../db/database'
+import { type ReadQuery, selectList } from './query-params'
+import type { Row } from './request-body'
+import { quoteIdent } from './schema-cache'
+
+// Every statement builds its JSON answer inside Postgres, as PostgREST does, so both drivers
+// hand back one text value and types such as bigint and timestamptz serialise the same way.
+
+export async function insertRows(
+  tx: Queryable,
+  table: string,
+  keys: string[],
+  rows: Row[],
+  returning: string[] | '*' | undefined,
+): Promise<string | undefined> {
+  const target = `public.${quoteIdent(table)}`
+  const columns = keys.map(quoteIdent).join(', ')
+  const insert =
+    keys.length === 0
+      ? `insert into ${target} select from json_array_elements($1::json)`
+      : `insert into ${target} (${columns}) select ${columns} from json_populate_recordset(null::${target}, $1::json)`
+  if (!returning) {
+    await tx.query(insert, [JSON.stringify(rows)])
+    return undefined
+  }
+  const [result] = await tx.query<{ body: string }>(
+    `with inserted as (${insert} returning ${selectList(returning)})
+     select coalesce(json_agg(inserted), '[]')::text as body from inserted`,
+    [JSON.stringify(rows)],
+  )
+  return result?.body ?? '[]'
+}
+
+export async function readRows(
+  tx: Queryable,
+  table: string,
+  query: ReadQuery,
+  withCount: boolean,
+): Promise<{ body: string; count: number | undefined; returned: number }> {
+  const target = `public.${quoteIdent(table)}`
+  const limit = query.limit === undefined ? '' : ` limit ${query.limit}`
+  const offset = query.offset === undefined ? '' : ` offset ${query.offset}`
+  const page = `select ${selectList(query.columns)} from ${target}${query.where}${query.orderBy}${limit}${offset}`
+  const count = withCount ? `(select count(*) from ${target}${query.where})` : 'null'
+  const [result] = await tx.query<{ body: string; total: string | number | null; returned: string | number }>(
+    `select coalesce(json_agg(page), '[]')::text as body, ${count} as total, count(page) as returned
+       from (${page}) page`,
+    query.params,
+  )
+  return {
+    body: result?.body ?? '[]',
+    count: result?.total === null || result?.total === undefined ? undefined : Number(result.total),
+    returned: Number(result?.returned ?? 0),
+  }
+}
+
+export async function updateRows(
+  tx: Queryable,
+  table: string,
+  query: ReadQuery,
+  changes: Row,
+  returning: string[] | '*' | undefined,
+): Promise<{ body: string | undefined; affected: number }> {
+  const target = `public.${quoteIdent(table)}`
+  const keys = Object.keys(changes)
+  const params = [...query.params, JSON.stringify(changes)]
+  const source = `json_populate_record(null::${target}, $${params.length}::json)`
+  const assignments = keys.map((key) => `${quoteIdent(key)} = (${source}).${quoteIdent(key)}`).join(', ')
+  const statement = `update ${target} set ${assignments}${query.where} returning ${returning ? selectList(returning) : '1'}`
+  return affectedJson(tx, statement, params, Boolean(returning))
+}
+
+export async function deleteRows(
+  tx: Queryable,
+  table: string,
+  query: ReadQuery,
+  returning: string[] | '*' | undefined,
+): Promise<{ body: string | undefined; affected: number }> {
+  const statement = `delete from public.${quoteIdent(table)}${query.where} returning ${returning ? selectList(returning) : '1'}`
+  return affectedJson(tx, statement, query.params, Boolean(returning))
+}
+
+async function affectedJson(tx: Queryable, statement: string, params: unknown[], withBody: boolean) {
+  const [result] = await tx.query<{ body: string; affected: string | number }>(
+    `with changed as (${statement}) select coalesce(json_agg(changed), '[]')::text as body, count(*) as affected from changed`,
+    params,
+  )
+  return { body: withBody ? (result?.body ?? '[]') : undefined, affected: Number(result?.affected ?? 0) }
+}

@@ -1,0 +1,62 @@
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
+import { createApp } from './app'
+import { DIST_DIR } from './build-if-stale'
+import { openDatabase } from './db/open-database'
+import type { ServerEnv } from './env.server'
+import { loadApiKeys } from './keys'
+import { createLogger } from './log'
+import { loadSchemaCache } from './rest/schema-cache'
+import { loadStaticSite } from './static-site'
+
+export interface RunningServer {
+  url: string
+  anonKey: string
+  serviceKey: string
+  /** Stops accepting, lets in-flight requests finish, then checkpoints and closes the database. */
+  stop(): Promise<void>
+}
+
+export async function startServer(env: ServerEnv, distDir = DIST_DIR): Promise<RunningServer> {
+  const log = createLogger(env.LOG_LEVEL)
+  const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  try {
+    for (const migration of database.applied) log.info(`Applied migration ${migration}`)
+    const schema = await loadSchemaCache(database.db)
+    const site = await loadStaticSite(distDir, keys.anonKey)
+    const app = createApp({ db: database.db, keys, schema, site, log })
+
+    const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST })
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve)
+      server.once('error', reject)
+    })
+    const { port } = server.address() as AddressInfo
+    const host = env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST
+
+    if (keys.generated) {
+      log.info(
+        `Generated a JWT secret in ${env.DATA_DIR}/jwt-secret (keep it private).\n` +
+          `service_role key (shown once; also: npm run waitlist -- keys):\n  ${keys.serviceKey}`,
+      )
+    }
+
+    return {
+      url: `http://${host}:${port}`,
+      anonKey: keys.anonKey,
+      serviceKey: keys.serviceKey,
+      async stop() {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve())
+          // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
+          if ('closeIdleConnections' in server) server.closeIdleConnections()
+        })
+        await database.close()
+      },
+    }
+  } catch (error) {
+    await database.close()
+    throw error
+  }
+}

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto'
+import { readdir, readFile } from 'node:fs/promises'
+import { extname, join, relative, sep } from 'node:path'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+
+export const ANON_KEY_PLACEHOLDER = '__SUPABASE_ANON_KEY__'
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.woff2': 'font/woff2',
+}
+
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.webmanifest', '.txt', '.xml', '.ico'])
+
+export interface StaticFile {
+  body: Buffer
+  brotli?: Buffer
+  gzip?: Buffer
+  contentType: string
+  etag: string
+  cacheControl: string
+}
+
+export interface StaticSite {
+  home: StaticFile
+  notFound: StaticFile
+  /** Assets and public files by URL path; HTML pages are not addressable by file name. */
+  files: ReadonlyMap<string, StaticFile>
+}
+
+async function* walk(directory: string): AsyncGenerator<string> {
+  for (const entry of await readdir(directory, { withFileTypes: true })) {
+    const path = join(directory, entry.name)
+    if (entry.isDirectory()) yield* walk(path)
+    else yield path
+  }
+}
+
+async function readPrecompressed(path: string): Promise<Buffer | undefined> {
+  return readFile(path).catch(() => undefined)
+}
+
+async function prepare(path: string, body: Buffer, cacheControl: string, fresh: boolean): Promise<StaticFile> {
+  const extension = extname(path)
+  const file: StaticFile = {
+    body,
+    contentType: CONTENT_TYPES[extension] ?? 'application/octet-stream',
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+    cacheControl,
+  }
+  if (COMPRESSIBLE.has(extension) && body.length > 256) {
+    // Build-time .br/.gz files are used as they are; anything changed at start-up is compressed now.
+    file.brotli = (!fresh && (await readPrecompressed(`${path}.br`))) || brotliCompressSync(body, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+    })
+    file.gzip = (!fresh && (await readPrecompressed(`${path}.gz`))) || gzipSync(body, { level: 9 })
+  }
+  return file
+}
+
+/** Loads the built site into memory once; it is small, and serving from memory is fastest. */
+export async function loadStaticSite(distDir: string, anonKey: string): Promise<StaticSite> {
+  const files = new Map<string, StaticFile>()
+  let home: StaticFile | undefined
+  let notFound: StaticFile | undefined
+  for await (const path of walk(distDir)) {
+    if (path.endsWith('.br') || path.endsWith('.gz')) continue
+    const urlPath = `/${relative(distDir, path).split(sep).join('/')}`
+    if (urlPath.endsWith('.html')) {
+      const html = (await readFile(path, 'utf8')).replaceAll(ANON_KEY_PLACEHOLDER, anonKey)
+      const page = await prepare(path, Buffer.from(html), 'no-cache', true)
+      if (urlPath === '/index.html') home = page
+      else if (urlPath === '/404/index.html') notFound = page
+      continue
+    }
+    const immutable = urlPath.startsWith('/assets/')
+    const cacheControl = immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600'
+    files.set(urlPath, await prepare(path, await readFile(path), cacheControl, false))
+  }
+  if (!home || !notFound) {
+    throw new Error(`${distDir} has no prerendered index.html and 404/index.html; run npm run build`)
+  }
+  return { home, notFound, files }
+}
+
+export function pickEncoding(file: StaticFile, acceptEncoding: string | undefined): { body: Buffer; encoding?: string } {
+  const accepted = acceptEncoding ?? ''
+  if (file.brotli && /\bbr\b/.test(accepted)) return { body: file.brotli, encoding: 'br' }
+  if (file.gzip && /\bgzip\b/.test(accepted)) return { body: file.gzip, encoding: 'gzip' }
+  return { body: file.body }
+}
+
+/** A response for one static file, honouring If-None-Match and Accept-Encoding. */
+export function serveFile(request: Request, file: StaticFile, status = 200): Response {
+  const headers: Record<string, string> = {
+    'Content-Type': file.contentType,
+    'Cache-Control': file.cacheControl,
+    ETag: file.etag,
+    Vary: 'Accept-Encoding',
+  }
+  if (status === 200 && request.headers.get('if-none-match') === file.etag) {
+    return new Response(null, { status: 304, headers })
+  }
+  const { body, encoding } = pickEncoding(file, request.headers.get('accept-encoding') ?? undefined)
+  if (encoding) headers['Content-Encoding'] = encoding
+  headers['Content-Length'] = String(body.length)
+  return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { status, headers })
+}

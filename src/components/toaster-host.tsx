@@ -1,0 +1,16 @@
+import { lazy, Suspense, useSyncExternalStore } from 'react'
+import { currentToasts, serverToasts, subscribeToToasts } from '../lib/toast-store'
+
+// Radix Toast is fetched with the first toast, not with the page.
+const Toaster = lazy(() => import('./toaster').then((module) => ({ default: module.Toaster })))
+
+/** Mounted at the app root so a toast can appear on any screen. */
+export function ToasterHost() {
+  const toasts = useSyncExternalStore(subscribeToToasts, currentToasts, serverToasts)
+  if (toasts.length === 0) return null
+  return (
+    <Suspense fallback={null}>
+      <Toaster toasts={toasts} />
+    </Suspense>
+  )
+}

@@ -1,0 +1,46 @@
+/** What became of one request for beta access, and the words the specification shows for it. */
+export type WaitlistOutcome =
+  | { status: 'submitted' }
+  | { status: 'already_registered' }
+  | { status: 'error'; error: unknown }
+
+/** The part of a PostgREST / supabase-js error this product reads. */
+export interface InsertError {
+  code?: string | null
+  message?: string | null
+}
+
+const DUPLICATE_MESSAGE = 'duplicate key value violates unique constraint'
+
+/** Maps the insert's error (or its absence) to an outcome: spec section 8. */
+export function outcomeOfInsert(error: InsertError | null | undefined): WaitlistOutcome {
+  if (!error) return { status: 'submitted' }
+  if (error.code === '23505' || (error.message ?? '').includes(DUPLICATE_MESSAGE)) {
+    return { status: 'already_registered' }
+  }
+  return { status: 'error', error }
+}
+
+export interface OutcomeMessage {
+  title: string
+  description: string
+  variant: 'default' | 'destructive'
+}
+
+export const outcomeMessages: Record<WaitlistOutcome['status'], OutcomeMessage> = {
+  submitted: {
+    title: 'Request submitted!',
+    description: "We'll be in touch soon about beta access.",
+    variant: 'default',
+  },
+  already_registered: {
+    title: 'Already on the waitlist!',
+    description: 'This email is already registered for beta access.',
+    variant: 'destructive',
+  },
+  error: {
+    title: 'Error',
+    description: 'There was an issue submitting your request. Please try again.',
+    variant: 'destructive',
+  },
+}

@@ -1,0 +1,21 @@
+import { App } from './app'
+import { siteConfig } from './site-config'
+
+/**
+ * Build-time rendering of both screens, called by vite-prerender-plugin. The plugin writes
+ * '/' to dist/index.html and '/404' to dist/404/index.html; the server sends the latter, with
+ * status 404, for every unknown path.
+ */
+export async function prerender({ url }: { url: string }) {
+  // Dynamic so it never lands in the page's bundle; the edge build, because the browser build
+  // opens a MessageChannel that would keep the build process alive.
+  const { renderToString } = await import('react-dom/server.edge')
+  const isHome = url === '/'
+  return {
+    html: renderToString(<App path={isHome ? '/' : url} />),
+    head: {
+      lang: 'en',
+      title: isHome ? `${siteConfig.labName}: ${siteConfig.tagline}` : `Page not found | ${siteConfig.labName}`,
+    },
+  }
+}
