@@ -1,0 +1,69 @@
+import AxeBuilder from '@axe-core/playwright'
+import { test as base, expect, type Locator, type Page } from '@playwright/test'
+import { startTestServer, type TestServer } from '../support/test-server'
+
+export interface ConsoleLog {
+  /** console.error and console.warning messages, and uncaught page errors, in order. */
+  problems: string[]
+  /** Marks messages matching `pattern` as expected (the spec's own logs); returns how many matched. */
+  expect(pattern: RegExp): number
+}
+
+/**
+ * `server`: one real server per worker, on a free port with its own data dir.
+ * `consoleLog`: any console error or warning a test did not expect fails it (React's hydration
+ * warnings among them), as Epic Stack's test setup does.
+ */
+export const test = base.extend<{ consoleLog: ConsoleLog }, { server: TestServer }>({
+  server: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
+    async ({}, use) => {
+      const server = await startTestServer()
+      await use(server)
+      await server.cleanup()
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ server }, use) => {
+    await use(server.url)
+  },
+  consoleLog: [
+    async ({ page }, use) => {
+      const problems: string[] = []
+      const expected: RegExp[] = []
+      page.on('console', (message) => {
+        if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text())
+      })
+      page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
+      await use({
+        problems,
+        expect(pattern) {
+          expected.push(pattern)
+          return problems.filter((problem) => pattern.test(problem)).length
+        },
+      })
+      const unexpected = problems.filter((problem) => !expected.some((pattern) => pattern.test(problem)))
+      expect(unexpected, 'unexpected console errors or warnings').toEqual([])
+    },
+    { auto: true },
+  ],
+})
+
+export { expect }
+
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze()
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([])
+}
+
+let counter = 0
+/** A unique, valid address per call, so tests never collide on the unique constraint. */
+export function uniqueEmail(prefix = 'visitor'): string {
+  counter += 1
+  return `${prefix}.${process.pid}.${Date.now().toString(36)}.${counter}@example.com`
+}
+
+/** The toast region (Radix renders each toast's text twice: visibly, and for screen readers). */
+export function toasts(page: Page): Locator {
+  return page.getByRole('region', { name: /Notifications/ })
+}

@@ -1,0 +1,221 @@
+import { siteConfig } from '../../src/site-config'
+import { expect, expectNoAxeViolations, test, toasts, uniqueEmail } from './fixtures'
+
+const WAITLIST = '**/rest/v1/waitlist'
+
+test.describe('the page at /', () => {
+  test('is prerendered: the HTML holds the whole page before any script runs', async ({ request }) => {
+    const response = await request.get('/')
+    expect(response.status()).toBe(200)
+    const html = await response.text()
+    for (const text of ['Request Access', 'Enter your email', 'Join us', 'All Systems Operational', siteConfig.city, 'Careers']) {
+      expect(html).toContain(text)
+    }
+    expect(html).toContain('id="about"')
+  })
+
+  test('header: logo, wordmark linking home, Careers opening the job board in a new tab', async ({ page }) => {
+    await page.goto('/')
+    const banner = page.getByRole('banner')
+    const logo = banner.getByRole('img', { name: siteConfig.logo.alt })
+    await expect(logo).toBeVisible()
+    await expect(logo).toHaveAttribute('width', String(siteConfig.logo.width))
+    await expect(banner.getByRole('link', { name: siteConfig.wordmark })).toHaveAttribute('href', '/')
+    const careers = banner.getByRole('link', { name: 'Careers' })
+    await expect(careers).toHaveAttribute('href', siteConfig.careersUrl)
+    await expect(careers).toHaveAttribute('target', '_blank')
+    await expect(careers).toHaveAttribute('rel', 'noopener noreferrer')
+  })
+
+  test('About and Join us sections say what the spec says', async ({ page }) => {
+    await page.goto('/')
+    const about = page.locator('section#about')
+    await expect(about.getByRole('heading', { level: 1 })).toBeVisible()
+    await expect(about).toContainText('invoke the right tool')
+    await expect(about).toContainText('first-party data')
+    await expect(about.getByPlaceholder('Enter your email')).toBeVisible()
+
+    const joinUs = page.getByRole('region', { name: 'Join us' })
+    await expect(joinUs.getByRole('heading', { name: 'Join us' })).toBeVisible()
+    await expect(joinUs).toContainText('accelerator')
+    await expect(joinUs).toContainText('seed round')
+    await expect(joinUs).toContainText('research, engineering, operations and product')
+    await expect(joinUs.getByRole('link', { name: siteConfig.hiringEmail })).toHaveAttribute(
+      'href',
+      `mailto:${siteConfig.hiringEmail}`,
+    )
+    const careers = joinUs.getByRole('link', { name: /careers page/ })
+    await expect(careers).toHaveAttribute('href', siteConfig.careersUrl)
+    await expect(careers).toHaveAttribute('target', '_blank')
+  })
+
+  test('footer: the city and a green dot with the static status text', async ({ page }) => {
+    await page.goto('/')
+    const footer = page.getByRole('contentinfo')
+    await expect(footer).toContainText('San Francisco')
+    await expect(footer).toContainText('All Systems Operational')
+    const color = await footer.getByTestId('status-dot').evaluate((dot) => getComputedStyle(dot).backgroundColor)
+    // Tailwind's green-500 is defined in oklch and Chromium reports it in lab(): a strongly
+    // negative a* axis is green. Accept rgb() too, for other engines.
+    const lab = /lab\([\d.]+ (-?[\d.]+) (-?[\d.]+)/.exec(color)
+    const rgb = /rgba?\((\d+), (\d+), (\d+)/.exec(color)
+    const green = lab ? Number(lab[1]) < -30 : Boolean(rgb && Number(rgb[2]) > Number(rgb[1]) + 50)
+    expect(green, `status dot colour ${color}`).toBe(true)
+  })
+
+  test('has no accessibility violations', async ({ page }) => {
+    await page.goto('/')
+    await expectNoAxeViolations(page)
+  })
+})
+
+test.describe('the access-request form', () => {
+  test('ignores an empty submit: nothing is sent, no toast', async ({ page }) => {
+    const sent: string[] = []
+    page.on('request', (request) => {
+      if (request.url().includes('/rest/v1/')) sent.push(request.url())
+    })
+    await page.goto('/')
+    await page.getByRole('button', { name: 'Request Access' }).click()
+    await page.getByPlaceholder('Enter your email').press('Enter')
+    await page.waitForTimeout(300)
+    expect(sent).toEqual([])
+    await expect(toasts(page)).toHaveCount(0)
+    await expect(page).toHaveURL(/\/$/)
+  })
+
+  test('shows Submitting... with input and button disabled, then clears and confirms', async ({ page }) => {
+    let release!: () => void
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await page.route(WAITLIST, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto('/')
+    const input = page.getByPlaceholder('Enter your email')
+    await input.fill(uniqueEmail())
+    await page.getByRole('button', { name: 'Request Access' }).click()
+
+    const busy = page.getByRole('button', { name: 'Submitting...' })
+    await expect(busy).toBeDisabled()
+    await expect(input).toBeDisabled()
+    release()
+
+    await expect(toasts(page).getByText('Request submitted!')).toBeVisible()
+    await expect(toasts(page).getByText("We'll be in touch soon about beta access.")).toBeVisible()
+    await expect(input).toHaveValue('')
+    await expect(page.getByRole('button', { name: 'Request Access' })).toBeEnabled()
+    await expectNoAxeViolations(page)
+  })
+
+  test('an address already on the list, in other letter case, gives Already on the waitlist!', async ({
+    page,
+    consoleLog,
+  }) => {
+    const email = uniqueEmail('dup')
+    await page.goto('/')
+    const input = page.getByPlaceholder('Enter your email')
+    await input.fill(email)
+    await page.getByRole('button', { name: 'Request Access' }).click()
+    await expect(toasts(page).getByText('Request submitted!')).toBeVisible()
+
+    const shouted = email.toUpperCase()
+    await input.fill(shouted)
+    await page.getByRole('button', { name: 'Request Access' }).click()
+    await expect(toasts(page).getByText('Already on the waitlist!')).toBeVisible()
+    await expect(toasts(page).getByText('This email is already registered for beta access.')).toBeVisible()
+    await expect(input).toHaveValue(shouted)
+    // The browser reports the 409 itself; the page logs nothing for a duplicate.
+    expect(consoleLog.expect(/status of 409/)).toBe(1)
+  })
+
+  test('a network failure gives Error, keeps the input and logs the error', async ({ page, consoleLog }) => {
+    await page.route(WAITLIST, (route) => route.abort('internetdisconnected'))
+    await page.goto('/')
+    const input = page.getByPlaceholder('Enter your email')
+    const email = uniqueEmail('offline')
+    await input.fill(email)
+    await page.getByRole('button', { name: 'Request Access' }).click()
+    await expect(toasts(page).getByText('There was an issue submitting your request. Please try again.')).toBeVisible()
+    await expect(toasts(page).getByText('Error', { exact: true })).toBeVisible()
+    await expect(input).toHaveValue(email)
+    await expect.poll(() => consoleLog.expect(/Waitlist request failed/)).toBeGreaterThan(0)
+    // The aborted request itself is reported by the browser.
+    consoleLog.expect(/Failed to load resource|ERR_INTERNET_DISCONNECTED/)
+  })
+
+  test('a 500 from the server gives Error and keeps the input', async ({ page, consoleLog }) => {
+    await page.route(WAITLIST, (route) =>
+      route.fulfill({ status: 500, contentType: 'text/html', body: '<h1>Internal Server Error</h1>' }),
+    )
+    await page.goto('/')
+    const input = page.getByPlaceholder('Enter your email')
+    const email = uniqueEmail('fivehundred')
+    await input.fill(email)
+    await page.getByRole('button', { name: 'Request Access' }).click()
+    await expect(toasts(page).getByText('There was an issue submitting your request. Please try again.')).toBeVisible()
+    await expect(input).toHaveValue(email)
+    await expect.poll(() => consoleLog.expect(/Waitlist request failed/)).toBeGreaterThan(0)
+    consoleLog.expect(/status of 500/)
+  })
+
+  test('does not load the Supabase client or the toaster until the visitor reaches for the form', async ({ page }) => {
+    const scripts: string[] = []
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(request.url())
+    })
+    await page.goto('/')
+    await page.waitForLoadState('networkidle')
+    expect(scripts.some((url) => /supabase-client|toaster/.test(url))).toBe(false)
+    await page.getByPlaceholder('Enter your email').focus()
+    await expect.poll(() => scripts.some((url) => url.includes('supabase-client'))).toBe(true)
+  })
+})
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('the form posts to the server and the address never appears in a URL', async ({ page, server }) => {
+    const email = uniqueEmail('noscript')
+    await page.goto('/')
+    await page.getByPlaceholder('Enter your email').fill(email)
+    await page.getByRole('button', { name: 'Request Access' }).click()
+    await expect(page).toHaveURL(/\/\?waitlist=submitted$/)
+    expect(page.url()).not.toContain(encodeURIComponent(email))
+    expect(page.url()).not.toContain('@')
+
+    const again = await fetch(`${server.url}/rest/v1/waitlist`, {
+      method: 'POST',
+      headers: { apikey: server.anonKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email }),
+    })
+    expect(again.status).toBe(409)
+  })
+})
+
+test.describe('the no-script result, once scripts run', () => {
+  test('shows the toast the redirect names and tidies the address bar', async ({ page }) => {
+    await page.goto('/?waitlist=submitted')
+    await expect(toasts(page).getByText('Request submitted!')).toBeVisible()
+    await expect(page).toHaveURL(/\/$/)
+  })
+})
+
+test.describe('unknown paths', () => {
+  test('answer 404 with the 404 page, log the path, and lead home', async ({ page, consoleLog }) => {
+    const response = await page.goto('/no/such/path')
+    expect(response?.status()).toBe(404)
+    await expect(page.getByRole('heading', { name: '404' })).toBeVisible()
+    await expect(page.getByText('Oops! Page not found')).toBeVisible()
+    await expect.poll(() => consoleLog.expect(/\/no\/such\/path/)).toBe(1)
+    // The browser's own note about the 404 response.
+    consoleLog.expect(/status of 404/)
+    await expectNoAxeViolations(page)
+
+    await page.getByRole('link', { name: 'Return to Home' }).click()
+    await expect(page).toHaveURL(/\/$/)
+    await expect(page.getByRole('button', { name: 'Request Access' })).toBeVisible()
+  })
+})
