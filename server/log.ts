@@ -18,7 +18,7 @@ export interface Logger {
   error(message: string, error?: unknown): void
 }
 
-function describe(error: unknown): string {
+function describeError(error: unknown): string {
   if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`
   return String(error)
 }
@@ -30,7 +30,7 @@ export function createLogger(level: LogLevel): Logger {
     },
     error(message, error) {
       if (level === 'silent') return
-      console.error(maskEmails(error === undefined ? message : `${message} ${describe(error)}`))
+      console.error(maskEmails(error === undefined ? message : `${message} ${describeError(error)}`))
     },
   }
 }
