@@ -4,7 +4,7 @@ import { Hono } from 'hono'
 import { createServer } from 'vite'
 import { ROOT } from './build-if-stale'
 import { openDatabase } from './db/open-database'
-import { loadServerEnv } from './env.server'
+import { loadDotEnvFile, loadServerEnv } from './env.server'
 import { loadApiKeys } from './keys'
 import { createLogger } from './log'
 import { createRestApp } from './rest/rest-app'
@@ -16,6 +16,7 @@ import { ANON_KEY_PLACEHOLDER } from './static-site'
  * keys and migrations as `npm start`) on a private port behind Vite's proxy.
  */
 async function main() {
+  loadDotEnvFile()
   const env = loadServerEnv()
   const log = createLogger(env.LOG_LEVEL)
   const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { z } from 'zod'
 
 // Unset and empty mean the same thing in a shell: `FOO= npm start` should fall back to the default.
@@ -32,4 +33,9 @@ export function loadServerEnv(source: Record<string, string | undefined> = proce
   if (parsed.success) return parsed.data
   const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`)
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}\nSee .env.example for every variable.`)
+}
+
+/** Reads ./.env when there is one (Node's own parser); variables already set in the environment win. */
+export function loadDotEnvFile(path = '.env') {
+  if (existsSync(path)) process.loadEnvFile(path)
 }

@@ -1,6 +1,6 @@
 import { buildIfStale } from './build-if-stale'
 import { DataDirLockedError } from './db/data-dir-lock'
-import { ConfigError, loadServerEnv } from './env.server'
+import { ConfigError, loadDotEnvFile, loadServerEnv } from './env.server'
 import { startServer } from './start-server'
 
 // Something thrown that nobody handles means state we cannot reason about: log it and exit
@@ -15,6 +15,7 @@ process.on('unhandledRejection', (reason) => {
 })
 
 async function main() {
+  loadDotEnvFile()
   const env = loadServerEnv()
   if (!process.env.SKIP_BUILD) await buildIfStale((message) => console.log(message))
   const server = await startServer(env)
