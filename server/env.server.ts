@@ -35,7 +35,10 @@ export function loadServerEnv(source: Record<string, string | undefined> = proce
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}\nSee .env.example for every variable.`)
 }
 
-/** Reads ./.env when there is one (Node's own parser); variables already set in the environment win. */
+/**
+ * Reads ./.env when there is one (Node's own parser); variables already set in the environment win.
+ * Skipped under NODE_ENV=test so a developer's .env (a DATABASE_URL, say) never leaks into tests.
+ */
 export function loadDotEnvFile(path = '.env') {
-  if (existsSync(path)) process.loadEnvFile(path)
+  if (process.env.NODE_ENV !== 'test' && existsSync(path)) process.loadEnvFile(path)
 }
