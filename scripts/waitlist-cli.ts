@@ -1,0 +1,100 @@
+import { writeFile } from 'node:fs/promises'
+import { parseArgs } from 'node:util'
+import { DataDirLockedError } from '../server/db/data-dir-lock'
+import { openDatabase } from '../server/db/open-database'
+import { ConfigError, loadDotEnvFile, loadServerEnv } from '../server/env.server'
+import { loadApiKeys } from '../server/keys'
+import { toCsv } from './csv'
+
+const USAGE = `Usage: npm run waitlist -- <command> [options]
+
+Reads the waitlist straight from the database the server uses (DATABASE_URL, else PGlite in DATA_DIR).
+
+Commands:
+  count                      how many addresses are on the list
+  list [--since DATE]        one line per entry: created_at, then the address (oldest first)
+  export [--out FILE]        RFC 4180 CSV (email,created_at) to FILE, or to standard output
+  keys                       the anon and service_role keys for this data dir / JWT_SECRET
+
+The embedded database has one owner at a time: while a server holds DATA_DIR, stop it first
+(the CLI says so and changes nothing), or read the list through the server's REST API with the
+service_role key. With DATABASE_URL the CLI runs beside any number of servers.
+`
+
+interface Entry {
+  email: string
+  created_at: string
+}
+
+async function readEntries(since: string | undefined): Promise<Entry[]> {
+  const env = loadServerEnv()
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, purpose: 'waitlist CLI' })
+  try {
+    return await database.db.query<Entry>(
+      `select email::text as email,
+              to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at
+         from public.waitlist
+        where $1::timestamptz is null or created_at >= $1::timestamptz
+        order by created_at, id`,
+      [since ?? null],
+    )
+  } finally {
+    await database.close()
+  }
+}
+
+async function run(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { since: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  })
+  const [command] = positionals
+  if (values.help || !command) {
+    process.stdout.write(USAGE)
+    return command || values.help ? 0 : 2
+  }
+  if (values.since !== undefined && Number.isNaN(Date.parse(values.since))) {
+    console.error(`--since needs a date such as 2026-11-01, not "${values.since}"`)
+    return 2
+  }
+  switch (command) {
+    case 'count': {
+      console.log((await readEntries(values.since)).length)
+      return 0
+    }
+    case 'list': {
+      for (const entry of await readEntries(values.since)) console.log(`${entry.created_at}  ${entry.email}`)
+      return 0
+    }
+    case 'export': {
+      const entries = await readEntries(values.since)
+      const csv = toCsv(['email', 'created_at'], entries.map((entry) => [entry.email, entry.created_at]))
+      if (values.out) {
+        await writeFile(values.out, csv, { mode: 0o600 })
+        console.error(`Wrote ${entries.length} entries to ${values.out}`)
+      } else process.stdout.write(csv)
+      return 0
+    }
+    case 'keys': {
+      const env = loadServerEnv()
+      const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })
+      console.log(`anon:         ${keys.anonKey}\nservice_role: ${keys.serviceKey}`)
+      return 0
+    }
+    default:
+      console.error(`Unknown command "${command}".\n`)
+      process.stderr.write(USAGE)
+      return 2
+  }
+}
+
+loadDotEnvFile()
+run(process.argv.slice(2))
+  .then((code) => process.exit(code))
+  .catch((error) => {
+    if (error instanceof ConfigError || error instanceof DataDirLockedError) console.error(error.message)
+    else if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') console.error((error as Error).message)
+    else console.error('The waitlist CLI failed:', error)
+    process.exit(1)
+  })
