@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from 'hono'
 
-const ALLOWED_METHODS = 'GET,HEAD,POST,PATCH,DELETE,OPTIONS'
-const EXPOSED_HEADERS = 'Content-Range, Content-Location, Preference-Applied, Location, X-Client-Info'
+const ALLOWED_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE,OPTIONS,TRACE,CONNECT'
+const EXPOSED_HEADERS =
+  'Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit'
 
 /**
  * CORS as Supabase's gateway answers it: any origin may call with a key (the key, not the

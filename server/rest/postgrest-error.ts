@@ -38,8 +38,9 @@ export const schemaNotExposed = (schema: string) =>
 export const unparsableQuery = (message: string, details: string | null = null) =>
   new PostgrestError(400, 'PGRST100', message, details)
 
+// PostgREST 12+ answers a body it cannot read with PGRST102 and 400 (415 was retired in 12.0.3).
 export const unsupportedMediaType = (type: string) =>
-  new PostgrestError(415, 'PGRST107', `Content-Type not acceptable: ${type}`)
+  new PostgrestError(400, 'PGRST102', `Content-Type not acceptable: ${type}`)
 
 export const methodNotAllowed = (method: string) =>
   new PostgrestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`)

@@ -18,9 +18,11 @@ export function parsePrefer(header: string | null | undefined): Preferences {
   return preferences
 }
 
+/** PostgREST echoes the preferences it honoured; return=minimal is its default and goes unsaid. */
 export function appliedPreferences(preferences: Preferences, header: string | null | undefined): string | undefined {
   if (!header) return undefined
-  const applied = [`return=${preferences.return}`]
+  const applied: string[] = []
+  if (preferences.return !== 'minimal') applied.push(`return=${preferences.return}`)
   if (preferences.count) applied.push(`count=${preferences.count}`)
-  return applied.join(', ')
+  return applied.length > 0 ? applied.join(', ') : undefined
 }

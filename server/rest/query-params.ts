@@ -24,9 +24,9 @@ const OPERATORS: Record<string, string> = {
   ilike: 'ilike',
 }
 
-function nonNegativeInt(name: string, value: string | null): number | undefined {
-  if (value === null) return undefined
-  if (!/^\d{1,9}$/.test(value)) throw unparsableQuery(`"failed to parse ${name} parameter (${value})"`)
+// PostgREST reads limit and offset with readMaybe: anything that is not a number is ignored.
+function nonNegativeInt(value: string | null): number | undefined {
+  if (value === null || !/^\d{1,9}$/.test(value)) return undefined
   return Number(value)
 }
 
@@ -94,8 +94,8 @@ export function parseReadQuery(search: URLSearchParams, table: string, known: Re
     where: parseFilters(search, table, known, params),
     params,
     orderBy: parseOrder(search.get('order'), table, known),
-    limit: nonNegativeInt('limit', search.get('limit')),
-    offset: nonNegativeInt('offset', search.get('offset')),
+    limit: nonNegativeInt(search.get('limit')),
+    offset: nonNegativeInt(search.get('offset')),
   }
 }
 

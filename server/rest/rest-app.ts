@@ -93,9 +93,14 @@ export function createRestApp(deps: RestDeps): Hono {
       case 'GET':
       case 'HEAD': {
         const result = await db.asRole(claims, (tx) => readRows(tx, table, query, preferences.count === 'exact'))
-        const range = contentRange(query.offset ?? 0, result.returned, result.count)
+        const offset = query.offset ?? 0
+        const range = contentRange(offset, result.returned, result.count)
         const body = request.method === 'HEAD' ? undefined : result.body
-        return answer(body, 200, preferences, prefer, { 'Content-Range': range })
+        // 206 when a known total is larger than the page served, as PostgREST answers.
+        const partial = result.count !== undefined && result.returned > 0 && offset + result.returned < result.count
+        return answer(body, partial || (result.count !== undefined && offset > 0) ? 206 : 200, preferences, prefer, {
+          'Content-Range': range,
+        })
       }
       case 'PATCH':
       case 'DELETE': {
@@ -134,8 +139,10 @@ export function createRestApp(deps: RestDeps): Hono {
       if (isPgError(error)) {
         const status = statusForSqlState(error.code, role)
         if (status >= 500) log.error(`database error ${error.code} on ${c.req.method} ${c.req.path}:`, error)
+        // PostgREST adds the challenge when a role without a login (anon) is refused.
+        const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}
         return errorResponse(
-          new PostgrestError(status, error.code, error.message, error.detail ?? null, error.hint ?? null),
+          new PostgrestError(status, error.code, error.message, error.detail ?? null, error.hint ?? null, headers),
         )
       }
       log.error(`unexpected error on ${c.req.method} ${c.req.path}:`, error)
