@@ -73,13 +73,15 @@ function parseFilters(search: URLSearchParams, table: string, known: ReadonlySet
     const operand = dot < 0 ? '' : raw.slice(dot + 1)
     const sqlOperator = OPERATORS[operator]
     if (sqlOperator) {
+      // The parameter takes the column's type, as in PostgREST: `id=eq.abc` is Postgres's 22P02,
+      // and `email=eq.X` compares case-insensitively because email is citext.
       params.push(operand)
-      conditions.push(`${column}::text ${sqlOperator} $${params.length}`)
+      conditions.push(`${column} ${sqlOperator} $${params.length}`)
     } else if (operator === 'is' && ['null', 'true', 'false'].includes(operand)) {
       conditions.push(`${column} is ${operand}`)
     } else if (operator === 'in' && /^\(.*\)$/.test(operand)) {
       params.push(operand.slice(1, -1).split(','))
-      conditions.push(`${column}::text = any($${params.length}::text[])`)
+      conditions.push(`${column} = any($${params.length})`)
     } else {
       throw unparsableQuery(`"failed to parse filter (${raw.slice(0, 64)})"`)
     }

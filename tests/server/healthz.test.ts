@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest'
+import { createApp } from '../../server/app'
+import type { Database } from '../../server/db/database'
+import { loadApiKeys } from '../../server/keys'
+import { createLogger } from '../../server/log'
+import type { StaticSite } from '../../server/static-site'
+
+const page = { body: Buffer.from('<h1>page</h1>'), contentType: 'text/html', etag: '"x"', cacheControl: 'no-cache' }
+const site: StaticSite = { home: page, notFound: page, files: new Map() }
+
+async function appWith(query: Database['query']) {
+  const db = { kind: 'pglite', query } as unknown as Database
+  const keys = await loadApiKeys({ jwtSecret: 'x'.repeat(40), dataDir: '/nonexistent' })
+  return createApp({ db, keys, schema: new Map(), site, log: createLogger('silent') })
+}
+
+describe('GET /healthz', () => {
+  it('is 200 when the database answers', async () => {
+    const app = await appWith(async () => [{ '?column?': 1 }] as never)
+    const response = await app.request('/healthz')
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ status: 'ok' })
+  })
+
+  it('is 503 when it does not', async () => {
+    const app = await appWith(async () => {
+      throw new Error('connection refused')
+    })
+    const response = await app.request('/healthz')
+    expect(response.status).toBe(503)
+    expect(await response.json()).toEqual({ status: 'unavailable' })
+  })
+})
