@@ -22,6 +22,17 @@ export interface SiteConfig {
   backing: string
   hiringAreas: readonly string[]
   city: string
+  /** Search result and link preview text (about 150 characters). */
+  description: string
+  /** Browser UI colour (web manifest, theme-color), the logo's background. */
+  themeColor: string
+  /** The 1200×630 link preview, made by scripts/make-images.ts. */
+  ogImage: { src: string; width: number; height: number; alt: string }
+  /**
+   * Publisher part of the URNs in /.well-known/ai-catalog.json (urn:air:<publisher>:…): the lab's
+   * domain, letters, digits, dots and hyphens only. CHANGE ME with the domain.
+   */
+  publisherId: string
 }
 
 export const siteConfig: SiteConfig = {
@@ -40,4 +51,15 @@ export const siteConfig: SiteConfig = {
   backing: 'We are backed by a leading startup accelerator and have raised a seed round.',
   hiringAreas: ['research', 'engineering', 'operations', 'product'],
   city: 'San Francisco',
+  description:
+    'Tessel Labs builds infrastructure for agent-centric computing: AI agents that pick the right tool, ' +
+    'keep context and finish long tasks. Request access to the private beta.',
+  themeColor: '#0f172a',
+  ogImage: {
+    src: '/og-image.png',
+    width: 1200,
+    height: 630,
+    alt: 'Tessel Labs: Infrastructure for agent-centric computing',
+  },
+  publisherId: 'tessel-labs.example',
 }

@@ -1,24 +1,33 @@
-import { type FormEvent, useState } from 'react'
-import { announceOutcome } from '../lib/announce-outcome'
+import { type FormEvent, useEffect } from 'react'
 import { loadSupabase } from '../lib/load-supabase'
-import { submitWaitlist } from '../lib/submit-waitlist'
+import { useWaitlistController } from '../lib/waitlist-controller'
+import { registerRequestAccessTool, toolResultOf } from '../lib/webmcp-register'
+import { requestAccessTool } from '../lib/webmcp-tool'
+
+/** A submit an in-browser agent caused through the form's WebMCP tool (declarative API). */
+interface AgentSubmitEvent extends SubmitEvent {
+  agentInvoked?: boolean
+  respondWith?: (result: Promise<unknown>) => void
+}
 
 /**
  * The access-request form (spec sections 4 and 5). Before hydration it is a plain POST form the
  * server answers, so an early submit never puts the address in a URL.
  */
 export function WaitlistForm() {
-  const [email, setEmail] = useState('')
-  const [submitting, setSubmitting] = useState(false)
+  const { email, setEmail, submitting, submit } = useWaitlistController()
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+  // After hydration, agents in browsers with WebMCP's imperative API get the same action as a tool.
+  useEffect(() => registerRequestAccessTool(submit), [submit])
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    if (!email) return
-    setSubmitting(true)
-    const outcome = await submitWaitlist(email)
-    setSubmitting(false)
-    if (outcome.status === 'submitted') setEmail('')
-    announceOutcome(outcome)
+    // An agent filling the form through WebMCP sets the input's value without React's onChange.
+    const field = event.currentTarget.elements.namedItem('email')
+    const value = field instanceof HTMLInputElement ? field.value : email
+    const outcome = submit(value)
+    const native = event.nativeEvent as AgentSubmitEvent
+    if (native.agentInvoked && native.respondWith) native.respondWith(outcome.then(toolResultOf))
   }
 
   function warmUp() {
@@ -28,7 +37,15 @@ export function WaitlistForm() {
   }
 
   return (
-    <form method="post" action="/" onSubmit={handleSubmit} className="mt-4 flex max-w-xl flex-col gap-3 sm:flex-row">
+    <form
+      method="post"
+      action="/"
+      onSubmit={handleSubmit}
+      toolname={requestAccessTool.name}
+      tooldescription={requestAccessTool.description}
+      toolautosubmit=""
+      className="mt-4 flex max-w-xl flex-col gap-3 sm:flex-row"
+    >
       <label htmlFor="waitlist-email" className="sr-only">
         Email address
       </label>
@@ -39,6 +56,7 @@ export function WaitlistForm() {
         required
         autoComplete="email"
         placeholder="Enter your email"
+        toolparamdescription={requestAccessTool.emailDescription}
         value={email}
         disabled={submitting}
         onChange={(event) => setEmail(event.target.value)}

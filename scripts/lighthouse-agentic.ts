@@ -1,0 +1,64 @@
+import * as chromeLauncher from 'chrome-launcher'
+import lighthouse from 'lighthouse'
+import { buildIfStale } from '../server/build-if-stale'
+import { CHROMIUM_ARGS, findChromium } from '../tests/support/chromium-path'
+import { startTestServer } from '../tests/support/test-server'
+
+/**
+ * Runs Lighthouse once on '/' served by the real server and prints the Agentic browsing, SEO and
+ * Best Practices scores, with every audit that kept a category below 1:
+ * `npx tsx scripts/lighthouse-agentic.ts`. Not part of `npm test`: a full Lighthouse run takes
+ * longer than a test should, and its trace-based audits vary between runs. The deterministic parts
+ * (files, catalog validity, form attributes) are asserted in tests/server/agent-files.test.ts.
+ *
+ * WebMCP is still behind a flag in Chromium; `--enable-features=WebMCP` turns it on so the WebMCP
+ * audits inspect the page's tools instead of reporting "not applicable".
+ */
+const CATEGORIES = ['agentic-browsing', 'seo', 'best-practices'] as const
+
+await buildIfStale(console.log)
+const server = await startTestServer({ env: { LOG_LEVEL: 'error' } })
+const chrome = await chromeLauncher.launch({
+  chromePath: findChromium(),
+  chromeFlags: [...CHROMIUM_ARGS, '--headless=new', '--enable-features=WebMCP'],
+})
+let failed = false
+try {
+  const result = await lighthouse(`${server.url}/`, {
+    port: chrome.port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: [...CATEGORIES],
+  })
+  if (!result) throw new Error('Lighthouse returned no result')
+  const { categories, audits } = result.lhr
+  for (const id of CATEGORIES) {
+    const category = categories[id]
+    if (!category) throw new Error(`Lighthouse has no '${id}' category`)
+    console.log(`${category.title}: ${category.score}`)
+    if (category.score !== 1) failed = true
+    for (const ref of category.auditRefs) {
+      const audit = audits[ref.id]
+      if (!audit || ref.weight === 0) continue
+      const applicable =
+        audit.scoreDisplayMode !== 'notApplicable' && audit.scoreDisplayMode !== 'informative'
+      const mark = audit.score === 1 || !applicable ? 'ok ' : 'BAD'
+      const note = applicable ? String(audit.score) : audit.scoreDisplayMode
+      if (mark === 'BAD' || process.argv.includes('--verbose')) {
+        console.log(`  ${mark} ${ref.id}: ${note}${audit.explanation ? ` (${audit.explanation})` : ''}`)
+        const items = (audit.details as { items?: unknown[] } | undefined)?.items
+        if (mark === 'BAD' && items?.length) console.log(`      ${JSON.stringify(items).slice(0, 600)}`)
+      }
+    }
+    if (id === 'agentic-browsing' && process.argv.includes('--verbose')) {
+      for (const ref of category.auditRefs) {
+        const details = audits[ref.id]?.details
+        if (details) console.log(`  ${ref.id} details: ${JSON.stringify(details).slice(0, 800)}`)
+      }
+    }
+  }
+} finally {
+  chrome.kill()
+  await server.cleanup()
+}
+process.exitCode = failed ? 1 : 0

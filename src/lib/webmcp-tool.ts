@@ -1,0 +1,29 @@
+/**
+ * The one action an agent can take on this site, described once: the form's WebMCP attributes,
+ * the imperative registration, llms.txt and the ai-catalog all read it from here.
+ * See https://webmachinelearning.github.io/webmcp/ and https://developer.chrome.com/docs/ai/webmcp.
+ */
+export const requestAccessTool = {
+  name: 'request_beta_access',
+  description:
+    "Request access to the lab's private beta by joining the waitlist with an e-mail address. " +
+    "Returns status 'submitted', 'already_registered' (the address is already on the waitlist) or 'error'.",
+  emailDescription: 'The e-mail address to add to the private beta waitlist.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      email: {
+        type: 'string',
+        format: 'email',
+        description: 'The e-mail address to add to the private beta waitlist.',
+      },
+    },
+    required: ['email'],
+  },
+} as const
+
+/** What the tool's execute resolves to: the outcome and the words the page shows for it. */
+export interface RequestAccessResult {
+  status: 'submitted' | 'already_registered' | 'error'
+  message: string
+}
