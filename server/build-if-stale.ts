@@ -4,7 +4,7 @@ import { join } from 'node:path'
 export const ROOT = new URL('../', import.meta.url).pathname
 export const DIST_DIR = join(ROOT, 'dist')
 const STAMP = join(DIST_DIR, '.build-stamp')
-const SOURCES = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json']
+const SOURCES = ['src', 'public', 'build', 'index.html', 'vite.config.ts', 'package.json']
 
 async function newestMtime(path: string): Promise<number> {
   const { readdir } = await import('node:fs/promises')

@@ -7,6 +7,7 @@ import type { ServerEnv } from './env.server'
 import { loadApiKeys } from './keys'
 import { createLogger } from './log'
 import { loadSchemaCache } from './rest/schema-cache'
+import { fillInSiteUrl, normalizeSiteUrl } from './site-url.server'
 import { loadStaticSite } from './static-site'
 
 export interface RunningServer {
@@ -25,6 +26,8 @@ export async function startServer(env: ServerEnv, distDir = DIST_DIR): Promise<R
     for (const migration of database.applied) log.info(`Applied migration ${migration}`)
     const schema = await loadSchemaCache(database.db)
     const site = await loadStaticSite(distDir, keys.anonKey)
+    // Checked before listening, so a bad SITE_URL stops start-up before anything is served.
+    const publicUrl = env.SITE_URL === undefined ? undefined : normalizeSiteUrl(env.SITE_URL)
     const app = createApp({ db: database.db, keys, schema, site, log })
 
     const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST })
@@ -34,6 +37,9 @@ export async function startServer(env: ServerEnv, distDir = DIST_DIR): Promise<R
     })
     const { port } = server.address() as AddressInfo
     const host = env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST
+    const url = `http://${host}:${port}`
+    // Synchronous and with no await since 'listening', so done before the first request is read.
+    fillInSiteUrl(site, publicUrl ?? url)
 
     if (keys.generated) {
       log.info(
@@ -43,7 +49,7 @@ export async function startServer(env: ServerEnv, distDir = DIST_DIR): Promise<R
     }
 
     return {
-      url: `http://${host}:${port}`,
+      url,
       anonKey: keys.anonKey,
       serviceKey: keys.serviceKey,
       async stop() {

@@ -1,4 +1,5 @@
 import { App } from './app'
+import { homeHeadElements, notFoundHeadElements } from './discovery/head-tags'
 import { siteConfig } from './site-config'
 
 /**
@@ -11,11 +12,16 @@ export async function prerender({ url }: { url: string }) {
   // opens a MessageChannel that would keep the build process alive.
   const { renderToString } = await import('react-dom/server.edge')
   const isHome = url === '/'
+  const title = isHome
+    ? `${siteConfig.labName}: ${siteConfig.tagline}`
+    : `Page not found | ${siteConfig.labName}`
   return {
     html: renderToString(<App path={isHome ? '/' : url} />),
     head: {
       lang: 'en',
-      title: isHome ? `${siteConfig.labName}: ${siteConfig.tagline}` : `Page not found | ${siteConfig.labName}`,
+      title,
+      // Description, canonical URL, link previews, JSON-LD, icons and the agent catalog link.
+      elements: new Set(isHome ? homeHeadElements(siteConfig, title) : notFoundHeadElements(siteConfig)),
     },
   }
 }

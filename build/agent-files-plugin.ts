@@ -1,0 +1,36 @@
+import type { Plugin } from 'vite'
+import { agentFiles } from '../src/discovery/agent-files'
+import { SITE_URL_PLACEHOLDER } from '../src/discovery/site-url'
+import { siteConfig } from '../src/site-config'
+
+/**
+ * Writes llms.txt, llms-full.txt, /.well-known/ai-catalog.json, robots.txt, sitemap.xml and
+ * site.webmanifest into the build from src/site-config.ts, with the site URL left as a placeholder
+ * for the server to fill in. The dev server answers the same paths with its own address.
+ */
+export function agentFilesPlugin(): Plugin {
+  return {
+    name: 'agent-files',
+    generateBundle() {
+      for (const { fileName, source } of agentFiles(siteConfig))
+        this.emitFile({ type: 'asset', fileName, source })
+    },
+    configureServer(server) {
+      server.middlewares.use((request, response, next) => {
+        const path = request.url?.split('?')[0]
+        const file = agentFiles(siteConfig).find((candidate) => `/${candidate.fileName}` === path)
+        if (!file) return next()
+        const origin = `http://${request.headers.host ?? 'localhost'}`
+        response.setHeader('Content-Type', contentTypeOf(file.fileName))
+        response.end(file.source.replaceAll(SITE_URL_PLACEHOLDER, origin))
+      })
+    },
+  }
+}
+
+function contentTypeOf(fileName: string): string {
+  if (fileName.endsWith('.json')) return 'application/json; charset=utf-8'
+  if (fileName.endsWith('.webmanifest')) return 'application/manifest+json; charset=utf-8'
+  if (fileName.endsWith('.xml')) return 'application/xml; charset=utf-8'
+  return 'text/plain; charset=utf-8'
+}

@@ -1,0 +1,17 @@
+import type { SiteConfig } from '../site-config'
+import { aiCatalog } from './ai-catalog'
+import { robotsTxt, sitemapXml } from './crawler-files'
+import { llmsFullTxt, llmsTxt } from './llms-txt'
+import { webManifest } from './web-manifest'
+
+/** Every text file generated from the site config, by its path under dist/ (and on the site). */
+export function agentFiles(config: SiteConfig): { fileName: string; source: string }[] {
+  return [
+    { fileName: 'llms.txt', source: llmsTxt(config) },
+    { fileName: 'llms-full.txt', source: llmsFullTxt(config) },
+    { fileName: '.well-known/ai-catalog.json', source: aiCatalog(config) },
+    { fileName: 'robots.txt', source: robotsTxt() },
+    { fileName: 'sitemap.xml', source: sitemapXml() },
+    { fileName: 'site.webmanifest', source: webManifest(config) },
+  ]
+}

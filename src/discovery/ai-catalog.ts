@@ -1,0 +1,61 @@
+import { requestAccessTool } from '../lib/webmcp-tool'
+import type { SiteConfig } from '../site-config'
+import { absoluteUrl } from './site-url'
+import { icons } from './web-manifest'
+
+/**
+ * /.well-known/ai-catalog.json per the Agentic Resource Discovery spec
+ * (https://agenticresourcediscovery.org/spec/), checked in tests with the validator Lighthouse ships.
+ * Entry types come from the spec's standard list: an unlisted type costs a warning.
+ */
+export function aiCatalog(config: SiteConfig): string {
+  const publisher = config.publisherId
+  const { name, description, inputSchema } = requestAccessTool
+  const catalog = {
+    specVersion: '1.0',
+    host: {
+      displayName: config.labName,
+      documentationUrl: absoluteUrl('/llms.txt'),
+      logoUrl: absoluteUrl(icons.png512),
+    },
+    entries: [
+      {
+        identifier: `urn:air:${publisher}:webmcp:${name}`,
+        displayName: `${config.labName} private beta access`,
+        type: 'application/mcp-server-card+json',
+        description:
+          `The WebMCP tool the page at ${absoluteUrl('/')} gives an in-browser agent ` +
+          '(document.modelContext, and the access-request form itself): join the private beta waitlist ' +
+          'with an e-mail address. There is no remote MCP endpoint; outside a browser, POST / with the form field email.',
+        tags: ['waitlist', 'beta-access', 'webmcp'],
+        capabilities: [name],
+        representativeQueries: [
+          `request access to the ${config.labName} private beta`,
+          `join the ${config.wordmark} waitlist with my e-mail address`,
+          'sign up for early access to agent infrastructure for tool use and long multi-turn tasks',
+        ],
+        data: {
+          name: `${publisher}-webmcp`,
+          description: `In-page WebMCP tools of ${config.labName}'s site.`,
+          tools: [{ name, description, inputSchema }],
+        },
+      },
+      {
+        identifier: `urn:air:${publisher}:docs:llms-txt`,
+        displayName: `${config.labName} guide for AI agents (llms.txt)`,
+        type: 'text/markdown; profile="urn:air:agent-skills"',
+        url: absoluteUrl('/llms.txt'),
+        description:
+          `What ${config.labName} does, its pages, careers page and hiring contact, and how an agent can ` +
+          'request beta access for a person: Markdown per llmstxt.org.',
+        tags: ['llms-txt', 'about', 'careers'],
+        representativeQueries: [
+          `what does ${config.labName} build`,
+          `how do I apply for a job at ${config.labName}`,
+          `how can an AI agent request beta access at ${config.labName}`,
+        ],
+      },
+    ],
+  }
+  return `${JSON.stringify(catalog, null, 2)}\n`
+}

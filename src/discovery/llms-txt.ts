@@ -1,0 +1,86 @@
+import { requestAccessTool } from '../lib/webmcp-tool'
+import type { SiteConfig } from '../site-config'
+import { absoluteUrl } from './site-url'
+
+function listOf(words: readonly string[]): string {
+  if (words.length < 2) return words.join('')
+  return `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`
+}
+
+/** How an agent asks for access on a person's behalf: shared by llms.txt and llms-full.txt. */
+function howToRequestAccess(): string {
+  const { name } = requestAccessTool
+  return [
+    'An AI agent may request beta access for a person who asked it to, with that person’s own e-mail address:',
+    '',
+    `- In a browser with WebMCP: call the tool \`${name}\` with \`{"email": "…"}\`. It answers ` +
+      '`{"status": "submitted" | "already_registered" | "error", "message": "…"}` and the page shows the ' +
+      'visitor the same notification as when they submit the form themselves.',
+    '- On the page: type the address into the e-mail field of the access-request form and press “Request Access”.',
+    '- Over HTTP: `POST /` with the form field `email` (`application/x-www-form-urlencoded`). The answer is a ' +
+      '303 redirect to `/?waitlist=submitted`, `/?waitlist=already_registered` or `/?waitlist=error`.',
+  ].join('\n')
+}
+
+/** /llms.txt per https://llmstxt.org/: H1, a one-paragraph summary, details, then link lists. */
+export function llmsTxt(config: SiteConfig): string {
+  return [
+    `# ${config.labName}`,
+    '',
+    `> ${config.labName} is an applied-research and product lab building ${config.tagline.toLowerCase()}. ` +
+      `${config.pitch} It is based in ${config.city} and is accepting requests for its private beta.`,
+    '',
+    howToRequestAccess(),
+    '',
+    '## Pages',
+    '',
+    `- [About and beta access](${absoluteUrl('/#about')}): what the first product does, and the form to request access to the private beta`,
+    `- [Join us](${absoluteUrl('/#join-us')}): the team, its backing, and the roles the lab is hiring for`,
+    '',
+    '## Join us',
+    '',
+    `- [Careers page](${config.careersUrl}): open roles in ${listOf(config.hiringAreas)}`,
+    `- [Hiring contact](mailto:${config.hiringEmail}): write to the team directly`,
+    '',
+    '## Optional',
+    '',
+    `- [Full text of the site](${absoluteUrl('/llms-full.txt')}): every section of the page in Markdown`,
+    `- [Agent catalog](${absoluteUrl('/.well-known/ai-catalog.json')}): the site’s agent resources as an ARD ai-catalog`,
+    '',
+  ].join('\n')
+}
+
+/** /llms-full.txt: the whole page as Markdown, so an agent needs no HTML at all. */
+export function llmsFullTxt(config: SiteConfig): string {
+  return [
+    `# ${config.labName}`,
+    '',
+    `> ${config.tagline}`,
+    '',
+    '## About',
+    '',
+    config.pitch,
+    '',
+    'Request access to the private beta: the form on the page takes an e-mail address.',
+    '',
+    '## For AI agents',
+    '',
+    howToRequestAccess(),
+    '',
+    '## Join us',
+    '',
+    config.team,
+    '',
+    config.backing,
+    '',
+    `We are hiring across ${listOf(config.hiringAreas)}.`,
+    '',
+    `Write to us at [${config.hiringEmail}](mailto:${config.hiringEmail}) or see ` +
+      `[open roles on our careers page](${config.careersUrl}).`,
+    '',
+    '## Where we are',
+    '',
+    `${config.city}. [Home page](${absoluteUrl('/')}).`,
+    '',
+  ].join('\n')
+}

@@ -1,0 +1,12 @@
+/**
+ * The site's public address is known only when the server starts (SITE_URL, or the address it
+ * listens on), but the HTML and the agent files are written at build time. They carry this
+ * placeholder, which the server replaces as it loads dist (server/site-url.server.ts), the same
+ * way it fills in the anon key.
+ */
+export const SITE_URL_PLACEHOLDER = '__SITE_URL__'
+
+/** An absolute URL on this site, for canonical links, the sitemap, previews and catalogs. */
+export function absoluteUrl(path: `/${string}`): string {
+  return `${SITE_URL_PLACEHOLDER}${path}`
+}

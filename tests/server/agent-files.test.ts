@@ -1,0 +1,219 @@
+import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildIfStale } from '../../server/build-if-stale'
+import { requestAccessTool } from '../../src/lib/webmcp-tool'
+import { siteConfig } from '../../src/site-config'
+import { startTestServer, type TestServer } from '../support/test-server'
+
+/**
+ * The files that let agents and crawlers find the lab, as the real server sends them: each with its
+ * own content type, every address made absolute with SITE_URL, the catalog valid for the same ARD
+ * validator Lighthouse runs, and the form declared as a WebMCP tool in the prerendered HTML.
+ */
+const SITE = 'https://lab.example.com'
+let server: TestServer
+
+beforeAll(async () => {
+  await buildIfStale(() => {})
+  // A trailing slash, as operators often write it; the files must not end up with '//'.
+  server = await startTestServer({ env: { SITE_URL: `${SITE}/`, LOG_LEVEL: 'error' } })
+})
+afterAll(async () => {
+  await server?.cleanup()
+})
+
+async function get(path: string) {
+  const response = await fetch(`${server.url}${path}`)
+  const body = Buffer.from(await response.arrayBuffer())
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    body,
+    text: body.toString('utf8'),
+  }
+}
+
+function validateCatalog(json: string) {
+  const tester = new ConformanceTester()
+  const valid = tester.validate_manifest(json, 'ai-catalog.json')
+  return { valid, errors: tester.errors, warnings: tester.warnings }
+}
+
+describe('agent and crawler files', () => {
+  it('serves llms.txt: an H1 with the lab name, a summary, and Markdown links to sections, careers and hiring', async () => {
+    const { status, type, text } = await get('/llms.txt')
+    expect(status).toBe(200)
+    expect(type).toBe('text/plain; charset=utf-8')
+    expect(text.split('\n')[0]).toBe(`# ${siteConfig.labName}`)
+    expect(text).toMatch(/^> .{80,}$/m)
+    const links = [...text.matchAll(/\[([^\]]+)\]\(([^)\s]+)\)/g)].map((match) => match[2])
+    expect(links).toEqual(
+      expect.arrayContaining([
+        `${SITE}/#about`,
+        `${SITE}/#join-us`,
+        siteConfig.careersUrl,
+        `mailto:${siteConfig.hiringEmail}`,
+        `${SITE}/llms-full.txt`,
+        `${SITE}/.well-known/ai-catalog.json`,
+      ]),
+    )
+    expect(text).toContain(`\`${requestAccessTool.name}\``)
+    expect(text).not.toContain('__SITE_URL__')
+  })
+
+  it('serves llms-full.txt with every section of the page', async () => {
+    const { status, type, text } = await get('/llms-full.txt')
+    expect(status).toBe(200)
+    expect(type).toBe('text/plain; charset=utf-8')
+    expect(text.split('\n')[0]).toBe(`# ${siteConfig.labName}`)
+    for (const heading of ['## About', '## For AI agents', '## Join us']) expect(text).toContain(heading)
+    for (const words of [siteConfig.pitch, siteConfig.team, siteConfig.backing, siteConfig.hiringEmail]) {
+      expect(text).toContain(words)
+    }
+  })
+
+  it('serves /.well-known/ai-catalog.json, valid for the ARD validator Lighthouse ships, listing the tool and llms.txt', async () => {
+    const { status, type, text } = await get('/.well-known/ai-catalog.json')
+    expect(status).toBe(200)
+    expect(type).toBe('application/json; charset=utf-8')
+    expect(validateCatalog(text)).toEqual({ valid: true, errors: [], warnings: [] })
+    const catalog = JSON.parse(text)
+    const tool = catalog.entries.find((entry: { capabilities?: string[] }) =>
+      entry.capabilities?.includes(requestAccessTool.name),
+    )
+    expect(tool.data.tools[0]).toEqual({
+      name: requestAccessTool.name,
+      description: requestAccessTool.description,
+      inputSchema: requestAccessTool.inputSchema,
+    })
+    expect(catalog.entries.map((entry: { url?: string }) => entry.url)).toContain(`${SITE}/llms.txt`)
+  })
+
+  it('uses a validator that rejects a broken catalog (so the check above can fail)', () => {
+    const broken = JSON.stringify({
+      specVersion: '1.0',
+      entries: [{ identifier: 'lab', displayName: 'x', type: 'y' }],
+    })
+    const result = validateCatalog(broken)
+    expect(result.valid).toBe(false)
+    expect(result.errors.length).toBeGreaterThan(0)
+  })
+
+  it('serves robots.txt with a sitemap pointer and only directives Lighthouse accepts', async () => {
+    const { status, type, text } = await get('/robots.txt')
+    expect(status).toBe(200)
+    expect(type).toBe('text/plain; charset=utf-8')
+    expect(text).toContain(`Sitemap: ${SITE}/sitemap.xml`)
+    expect(text).toMatch(/^User-agent: \*$/m)
+    expect(text).not.toMatch(/^Disallow: \/$/m)
+    const directives = text
+      .split('\n')
+      .filter((line) => line.trim() && !line.startsWith('#'))
+      .map((line) => line.slice(0, line.indexOf(':')).toLowerCase())
+    for (const directive of directives)
+      expect(['user-agent', 'allow', 'disallow', 'sitemap']).toContain(directive)
+  })
+
+  it('serves sitemap.xml listing the home page', async () => {
+    const { status, type, text } = await get('/sitemap.xml')
+    expect(status).toBe(200)
+    expect(type).toBe('application/xml; charset=utf-8')
+    expect(text).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')
+    expect(text).toContain(`<loc>${SITE}/</loc>`)
+  })
+
+  it('serves the web manifest, and every icon it names as an image', async () => {
+    const { status, type, text } = await get('/site.webmanifest')
+    expect(status).toBe(200)
+    expect(type).toBe('application/manifest+json; charset=utf-8')
+    const manifest = JSON.parse(text)
+    expect(manifest).toMatchObject({
+      name: siteConfig.labName,
+      start_url: '/',
+      theme_color: siteConfig.themeColor,
+    })
+    for (const icon of manifest.icons as { src: string; type: string }[]) {
+      const file = await get(icon.src)
+      expect([icon.src, file.status, file.type]).toEqual([icon.src, 200, icon.type])
+    }
+    for (const [path, contentType] of [
+      ['/favicon.ico', 'image/x-icon'],
+      ['/favicon.svg', 'image/svg+xml'],
+      ['/apple-touch-icon.png', 'image/png'],
+    ]) {
+      const file = await get(path as string)
+      expect([path, file.status, file.type]).toEqual([path, 200, contentType])
+    }
+  })
+
+  it('serves the 1200×630 PNG link preview', async () => {
+    const { status, type, body } = await get(siteConfig.ogImage.src)
+    expect(status).toBe(200)
+    expect(type).toBe('image/png')
+    expect(body.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a')
+    expect([body.readUInt32BE(16), body.readUInt32BE(20)]).toEqual([1200, 630])
+  })
+
+  it('keeps unknown paths real 404s, dotted and text ones included', async () => {
+    for (const path of [
+      '/llms.txt/more',
+      '/.well-known/agent-card.json',
+      '/.well-known/',
+      '/humans.txt',
+      '/sitemap2.xml',
+    ]) {
+      const { status, type } = await get(path)
+      expect([path, status, type]).toEqual([path, 404, 'text/html; charset=utf-8'])
+    }
+  })
+})
+
+describe('the prerendered home page', () => {
+  let html = ''
+  beforeAll(async () => {
+    html = (await get('/')).text
+  })
+  const attribute = (tag: string, name: string) => new RegExp(`${name}="([^"]*)"`).exec(tag)?.[1]
+
+  it('declares the access-request form as a WebMCP tool, with a named and described e-mail field', () => {
+    const form = /<form\b[^>]*>/.exec(html)?.[0] ?? ''
+    expect(attribute(form, 'toolname')).toBe(requestAccessTool.name)
+    expect(attribute(form, 'tooldescription')).toBe(requestAccessTool.description.replaceAll("'", '&#x27;'))
+    const input = /<input\b[^>]*type="email"[^>]*>/.exec(html)?.[0] ?? ''
+    expect(attribute(input, 'name')).toBe('email')
+    expect(attribute(input, 'toolparamdescription')).toBe(requestAccessTool.emailDescription)
+  })
+
+  it('has a description, canonical URL, Open Graph and Twitter tags, all absolute with SITE_URL', () => {
+    expect(html).toContain(`<meta name="description" content="${siteConfig.description}">`)
+    expect(html).toContain(`<link rel="canonical" href="${SITE}/">`)
+    expect(html).toContain(`<meta property="og:url" content="${SITE}/">`)
+    expect(html).toContain(`<meta property="og:image" content="${SITE}${siteConfig.ogImage.src}">`)
+    expect(html).toContain('<meta property="og:image:width" content="1200">')
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image">')
+    expect(html).toContain(`<meta name="twitter:image" content="${SITE}${siteConfig.ogImage.src}">`)
+    expect(html).toContain('<link rel="manifest" href="/site.webmanifest">')
+    expect(html).toContain(
+      '<link rel="ai-catalog" href="/.well-known/ai-catalog.json" type="application/json">',
+    )
+    expect(html).not.toContain('__SITE_URL__')
+  })
+
+  it('carries JSON-LD for the Organization with its hiring contact and careers page', () => {
+    const json = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(html)?.[1] ?? '{}'
+    expect(JSON.parse(json)).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'Organization',
+      name: siteConfig.labName,
+      url: `${SITE}/`,
+      contactPoint: { contactType: 'recruiting', email: siteConfig.hiringEmail, url: siteConfig.careersUrl },
+    })
+  })
+
+  it('keeps the 404 page out of search results and free of a canonical link', async () => {
+    const { status, text } = await get('/no-such-page')
+    expect(status).toBe(404)
+    expect(text).toContain('<meta name="robots" content="noindex">')
+    expect(text).not.toContain('rel="canonical"')
+  })
+})
