@@ -6,6 +6,12 @@ import type { Logger } from './log'
 import { submitNativeForm } from './native-form'
 import { createRestApp, MAX_BODY_BYTES } from './rest/rest-app'
 import type { SchemaCache } from './rest/schema-cache'
+import { HONEYPOT_FIELD } from '../src/lib/honeypot-field'
+import { dbGate } from './middleware/db-gate'
+import { jsonError } from './middleware/json-error'
+import { type RateLimiter, rateLimit } from './middleware/rate-limit'
+import { type SecurityHeaderOptions, securityHeaders } from './middleware/security-headers'
+import { urlLengthLimit } from './middleware/url-length'
 import { type StaticSite, serveFile } from './static-site'
 
 export interface AppDeps {
@@ -14,19 +20,60 @@ export interface AppDeps {
   schema: SchemaCache
   site: StaticSite
   log: Logger
+  protections?: AppProtections
 }
+
+/** The server's guards; tests calling createApp() without them get headers and a generous queue only. */
+export interface AppProtections {
+  /** Writes per client address; absent means unlimited. */
+  rateLimiter?: RateLimiter
+  /** The header naming the client's address (and, with it, X-Forwarded-Proto) is trusted. */
+  trustProxyHeader?: string
+  /** Most requests in flight towards the database before new ones get 503. */
+  dbQueueLimit: number
+  security: SecurityHeaderOptions
+}
+
+const DEFAULT_PROTECTIONS: AppProtections = { dbQueueLimit: 1000, security: {} }
+
+const tooManyRequests = (retryAfter: number) =>
+  jsonError(
+    429,
+    'PGRST429',
+    'Too many requests from this address',
+    `Try again in ${retryAfter} seconds`,
+    // With CORS, as the REST app's own answers carry it, so a page on another origin can read it.
+    { 'Retry-After': String(retryAfter), 'Access-Control-Allow-Origin': '*' },
+  )
+
+const queueFull = () =>
+  jsonError(503, 'PGRST503', 'The server is busy', 'Try again in a moment', {
+    'Retry-After': '1',
+    'Access-Control-Allow-Origin': '*',
+  })
 
 /** The whole HTTP surface, apart from `serve()` so tests can call `app.request()` without a port. */
 export function createApp(deps: AppDeps): Hono {
   const { db, site, log } = deps
+  const protections = deps.protections ?? DEFAULT_PROTECTIONS
   const app = new Hono()
 
+  app.use(securityHeaders({ ...protections.security, trustProxy: Boolean(protections.trustProxyHeader) }))
   app.use(async (c, next) => {
     const started = performance.now()
     await next()
     const ms = (performance.now() - started).toFixed(1)
     log.info(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms`)
   })
+  app.use(urlLengthLimit(() => jsonError(414, 'PGRST414', 'URI too long')))
+  app.onError((error) => {
+    log.error('unexpected error:', error)
+    return jsonError(500, 'PGRST000', 'Internal server error', 'The error was logged on the server')
+  })
+
+  const gate = dbGate(protections.dbQueueLimit, queueFull)
+  const { rateLimiter, trustProxyHeader } = protections
+  app.use('/rest/v1/*', rateLimit(rateLimiter, trustProxyHeader, tooManyRequests), gate)
 
   app.get('/healthz', async (c) => {
     try {
@@ -42,9 +89,20 @@ export function createApp(deps: AppDeps): Hono {
 
   app.post(
     '/',
+    // The no-script form is a write like any other: same limit, and the page shows its Error toast.
+    rateLimit(rateLimiter, trustProxyHeader, (retryAfter) =>
+      new Response(null, { status: 303, headers: { Location: '/?waitlist=error', 'Retry-After': String(retryAfter) } }),
+    ),
+    gate,
     bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.redirect('/?waitlist=error', 303) }),
     async (c) => {
       const form = await c.req.formData().catch(() => new FormData())
+      // A bot filled the trap field: it gets the success a person would, and nothing is stored.
+      const trap = form.get(HONEYPOT_FIELD)
+      if (typeof trap === 'string' && trap !== '') {
+        log.info('no-script form: trap field filled, submission ignored')
+        return c.redirect('/?waitlist=submitted', 303)
+      }
       const result = await submitNativeForm(db, log, form)
       return c.redirect(`/?waitlist=${result}`, 303)
     },

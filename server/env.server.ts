@@ -16,9 +16,26 @@ const EnvSchema = z.object({
   /** The public address of the site, for canonical links; defaults to the local one. */
   SITE_URL: optional(z.url()),
   RATE_LIMIT_PER_MINUTE: optional(z.coerce.number().int().min(0)).transform((v) => v ?? 10),
+  /** Writes one address may make back to back before the per-minute rate applies. */
+  RATE_LIMIT_BURST: optional(z.coerce.number().int().min(1)).transform((v) => v ?? 5),
+  /** Requests in flight towards the database before new ones are answered 503 + Retry-After. */
+  DB_QUEUE_LIMIT: optional(z.coerce.number().int().min(1)).transform((v) => v ?? 1000),
+  /** Time a client has to send its request headers, and its whole request, in milliseconds. */
+  HEADERS_TIMEOUT_MS: optional(z.coerce.number().int().min(100)).transform((v) => v ?? 10_000),
+  REQUEST_TIMEOUT_MS: optional(z.coerce.number().int().min(100)).transform((v) => v ?? 30_000),
+  /** Always send Strict-Transport-Security (else only for HTTPS seen through a trusted proxy). */
+  HSTS: optional(z.stringbool()).transform((v) => v ?? false),
+  /** The hosted Supabase project the build calls, if any: allowed in the page's CSP connect-src. */
+  VITE_SUPABASE_URL: optional(z.url()),
   /** Header that carries the client's address behind a proxy, e.g. x-forwarded-for. Never trusted unless set. */
   TRUST_PROXY_HEADER: optional(z.string().min(1).toLowerCase()),
   LOG_LEVEL: optional(z.enum(['silent', 'error', 'info'])).transform((v) => v ?? 'info'),
+})
+
+// Node needs the whole-request timeout to be at least the headers timeout.
+const CheckedEnvSchema = EnvSchema.refine((env) => env.REQUEST_TIMEOUT_MS >= env.HEADERS_TIMEOUT_MS, {
+  path: ['REQUEST_TIMEOUT_MS'],
+  message: 'must be at least HEADERS_TIMEOUT_MS',
 })
 
 export type ServerEnv = z.infer<typeof EnvSchema>
@@ -29,7 +46,7 @@ export class ConfigError extends Error {
 
 /** Reads and checks every variable at once, so one start-up tells the operator everything that is wrong. */
 export function loadServerEnv(source: Record<string, string | undefined> = process.env): ServerEnv {
-  const parsed = EnvSchema.safeParse(source)
+  const parsed = CheckedEnvSchema.safeParse(source)
   if (parsed.success) return parsed.data
   const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`)
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}\nSee .env.example for every variable.`)

@@ -1,16 +1,20 @@
 import { buildIfStale } from './build-if-stale'
 import { DataDirLockedError } from './db/data-dir-lock'
 import { ConfigError, loadDotEnvFile, loadServerEnv } from './env.server'
+import { createLogger } from './log'
 import { startServer } from './start-server'
+
+// Errors can quote a row (a constraint's detail names the address): always through the masking logger.
+const fatal = createLogger('error')
 
 // Something thrown that nobody handles means state we cannot reason about: log it and exit
 // non-zero so a supervisor restarts a clean process, instead of limping on.
 process.on('uncaughtException', (error) => {
-  console.error('Fatal: uncaught exception', error)
+  fatal.error('Fatal: uncaught exception', error)
   process.exit(1)
 })
 process.on('unhandledRejection', (reason) => {
-  console.error('Fatal: unhandled promise rejection', reason)
+  fatal.error('Fatal: unhandled promise rejection', reason)
   process.exit(1)
 })
 
@@ -42,7 +46,7 @@ main().catch((error) => {
   if (error instanceof ConfigError || error instanceof DataDirLockedError) {
     console.error(error.message)
   } else {
-    console.error('Could not start the server:', error)
+    fatal.error('Could not start the server:', error)
   }
   process.exit(1)
 })

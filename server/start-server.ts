@@ -1,11 +1,15 @@
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { serve } from '@hono/node-server'
+import { getRequestListener } from '@hono/node-server'
 import { createApp } from './app'
 import { DIST_DIR } from './build-if-stale'
 import { openDatabase } from './db/open-database'
 import type { ServerEnv } from './env.server'
 import { loadApiKeys } from './keys'
 import { createLogger } from './log'
+import { jsonError } from './middleware/json-error'
+import { httpServerOptions, onClientError } from './middleware/node-limits'
+import { RateLimiter } from './middleware/rate-limit'
 import { loadSchemaCache } from './rest/schema-cache'
 import { fillInSiteUrl, normalizeSiteUrl } from './site-url.server'
 import { loadStaticSite } from './static-site'
@@ -28,9 +32,53 @@ export async function startServer(env: ServerEnv, distDir = DIST_DIR): Promise<R
     const site = await loadStaticSite(distDir, keys.anonKey)
     // Checked before listening, so a bad SITE_URL stops start-up before anything is served.
     const publicUrl = env.SITE_URL === undefined ? undefined : normalizeSiteUrl(env.SITE_URL)
-    const app = createApp({ db: database.db, keys, schema, site, log })
+    const rateLimiter =
+      env.RATE_LIMIT_PER_MINUTE > 0
+        ? new RateLimiter({ perMinute: env.RATE_LIMIT_PER_MINUTE, burst: env.RATE_LIMIT_BURST })
+        : undefined
+    const app = createApp({
+      db: database.db,
+      keys,
+      schema,
+      site,
+      log,
+      protections: {
+        rateLimiter,
+        trustProxyHeader: env.TRUST_PROXY_HEADER,
+        dbQueueLimit: env.DB_QUEUE_LIMIT,
+        security: {
+          hsts: env.HSTS,
+          connectOrigins: env.VITE_SUPABASE_URL ? [new URL(env.VITE_SUPABASE_URL).origin] : [],
+        },
+      },
+    })
 
-    const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST })
+    let stopping = false
+    const listener = getRequestListener(
+      async (request, bindings) => {
+        const response = await app.fetch(request, bindings)
+        // While draining, each answer closes its connection so keep-alive clients let go.
+        if (stopping) {
+          try {
+            response.headers.set('Connection', 'close')
+          } catch {
+            // Immutable headers (Response.redirect()): Node closes the socket once the server is closed.
+          }
+        }
+        return response
+      },
+      {
+        hostname: env.HOST,
+        // A request Node accepted but the Fetch API cannot represent (bad Host, backslash in the path).
+        errorHandler: () => jsonError(400, 'PGRST400', 'Malformed HTTP request'),
+      },
+    )
+    const server = createServer(
+      httpServerOptions({ headersTimeoutMs: env.HEADERS_TIMEOUT_MS, requestTimeoutMs: env.REQUEST_TIMEOUT_MS }),
+      listener,
+    )
+    server.on('clientError', onClientError)
+    server.listen(env.PORT, env.HOST)
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve)
       server.once('error', reject)
@@ -53,6 +101,7 @@ export async function startServer(env: ServerEnv, distDir = DIST_DIR): Promise<R
       anonKey: keys.anonKey,
       serviceKey: keys.serviceKey,
       async stop() {
+        stopping = true
         await new Promise<void>((resolve) => {
           server.close(() => resolve())
           // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
