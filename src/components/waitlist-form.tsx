@@ -1,4 +1,6 @@
 import { type FormEvent, useEffect } from 'react'
+import { announceOutcome } from '../lib/announce-outcome'
+import { HONEYPOT_FIELD } from '../lib/honeypot-field'
 import { loadSupabase } from '../lib/load-supabase'
 import { useWaitlistController } from '../lib/waitlist-controller'
 import { registerRequestAccessTool, toolResultOf } from '../lib/webmcp-register'
@@ -25,6 +27,16 @@ export function WaitlistForm() {
     // An agent filling the form through WebMCP sets the input's value without React's onChange.
     const field = event.currentTarget.elements.namedItem('email')
     const value = field instanceof HTMLInputElement ? field.value : email
+    const trap = event.currentTarget.elements.namedItem(HONEYPOT_FIELD)
+    if (value && trap instanceof HTMLInputElement && trap.value !== '') {
+      // Only a bot fills the hidden trap field: it sees the success a person would, and nothing is sent.
+      if (field instanceof HTMLInputElement) field.value = ''
+      setEmail('')
+      announceOutcome({ status: 'submitted' })
+      const agent = event.nativeEvent as AgentSubmitEvent
+      if (agent.agentInvoked && agent.respondWith) agent.respondWith(Promise.resolve(toolResultOf({ status: 'submitted' })))
+      return
+    }
     const outcome = submit(value)
     const native = event.nativeEvent as AgentSubmitEvent
     if (native.agentInvoked && native.respondWith) native.respondWith(outcome.then(toolResultOf))
@@ -64,6 +76,18 @@ export function WaitlistForm() {
         onPointerEnter={warmUp}
         className="h-11 flex-1 rounded-md border border-slate-300 bg-white px-3 text-base text-slate-900 placeholder:text-slate-500 focus:border-slate-900 focus:outline-none focus:ring-2 focus:ring-slate-900/20 disabled:opacity-60"
       />
+      {/* The trap field: off-screen, outside the accessibility tree and the tab order. */}
+      <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
+        <label htmlFor="waitlist-website">Leave this field empty</label>
+        <input
+          id="waitlist-website"
+          name={HONEYPOT_FIELD}
+          type="text"
+          tabIndex={-1}
+          autoComplete="off"
+          toolparamdescription="Not used: always leave empty."
+        />
+      </div>
       <button
         type="submit"
         disabled={submitting}
