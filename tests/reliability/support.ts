@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs'
+import { expect } from 'vitest'
+import type { TestServer } from '../support/test-server'
+
+export interface Target {
+  url: string
+  anonKey: string
+  serviceKey: string
+}
+
+/** One insert as supabase-js sends it (return=minimal). */
+export function insert(server: Target, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${server.url}/rest/v1/waitlist`, {
+    method: 'POST',
+    headers: {
+      apikey: server.anonKey,
+      Authorization: `Bearer ${server.anonKey}`,
+      'Content-Type': 'application/json',
+      'Content-Profile': 'public',
+      Prefer: 'return=minimal',
+      ...headers,
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+}
+
+/** Inserts and returns only the status, draining the body so the connection is reused. */
+export async function insertStatus(server: Target, email: string, headers: Record<string, string> = {}) {
+  const response = await insert(server, { email }, headers)
+  await response.arrayBuffer()
+  return response.status
+}
+
+/** The table's row count, asked with the service_role key (the only role that may read it). */
+export async function rowCount(server: Target): Promise<number> {
+  const response = await fetch(`${server.url}/rest/v1/waitlist?select=id`, {
+    method: 'HEAD',
+    headers: { apikey: server.serviceKey, Authorization: `Bearer ${server.serviceKey}`, Prefer: 'count=exact' },
+  })
+  expect(response.status).toBeLessThan(300)
+  const total = /\/(\d+)$/.exec(response.headers.get('content-range') ?? '')?.[1]
+  expect(total, 'Content-Range with a count for service_role').toBeDefined()
+  return Number(total)
+}
+
+/** Every stored address, lower-cased, read with the service_role key. */
+export async function storedEmails(server: Target): Promise<string[]> {
+  const response = await fetch(`${server.url}/rest/v1/waitlist?select=email&order=id.asc`, {
+    headers: { apikey: server.serviceKey, Authorization: `Bearer ${server.serviceKey}` },
+  })
+  expect(response.status).toBe(200)
+  const rows = (await response.json()) as { email: string }[]
+  return rows.map((row) => row.email.toLowerCase())
+}
+
+/** Runs `tasks` with at most `concurrency` at once; results in task order. */
+export async function pool<T>(concurrency: number, tasks: (() => Promise<T>)[]): Promise<T[]> {
+  const results: T[] = new Array(tasks.length)
+  let next = 0
+  const worker = async () => {
+    while (next < tasks.length) {
+      const index = next++
+      results[index] = await (tasks[index] as () => Promise<T>)()
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, worker))
+  return results
+}
+
+export function tally(statuses: number[]): Record<number, number> {
+  const counts: Record<number, number> = {}
+  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1
+  return counts
+}
+
+/** The child's resident memory in KiB, from /proc (Linux). */
+export function rssKiB(server: TestServer): number {
+  const status = readFileSync(`/proc/${server.process.pid}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN)
+}
+
+/** Asserts PostgREST's error shape: JSON with exactly code, details, hint, message. */
+export async function expectPostgrestShape(response: Response, label: string) {
+  expect(response.headers.get('content-type'), label).toMatch(/^application\/json/)
+  const body = (await response.json()) as Record<string, unknown>
+  expect(Object.keys(body).sort(), label).toEqual(['code', 'details', 'hint', 'message'])
+  expect(typeof body.code, label).toBe('string')
+  expect(typeof body.message, label).toBe('string')
+  return body
+}
+
+/** Mixed letter case of one address: the unique constraint must see them as one. */
+export function mixedCase(email: string, variant: number): string {
+  return [...email].map((char, index) => ((index + variant) % 3 === 0 ? char.toUpperCase() : char)).join('')
+}
+
+export async function healthy(server: Target): Promise<boolean> {
+  const response = await fetch(`${server.url}/healthz`).catch(() => undefined)
+  await response?.arrayBuffer()
+  return response?.status === 200
+}
+
+const EMAIL_IN_TEXT = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+/
+
+/** Server output must never hold an address in clear text (the logger masks them). */
+export function expectNoEmail(output: string) {
+  expect(EMAIL_IN_TEXT.exec(output)?.[0]).toBeUndefined()
+}
