@@ -28,7 +28,11 @@ interface Entry {
 
 async function readEntries(since: string | undefined): Promise<Entry[]> {
   const env = loadServerEnv()
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, purpose: 'waitlist CLI' })
+  const database = await openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    purpose: 'waitlist CLI',
+  })
   try {
     return await database.db.query<Entry>(
       `select email::text as email,
@@ -69,7 +73,10 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'export': {
       const entries = await readEntries(values.since)
-      const csv = toCsv(['email', 'created_at'], entries.map((entry) => [entry.email, entry.created_at]))
+      const csv = toCsv(
+        ['email', 'created_at'],
+        entries.map((entry) => [entry.email, entry.created_at]),
+      )
       if (values.out) {
         await writeFile(values.out, csv, { mode: 0o600 })
         console.error(`Wrote ${entries.length} entries to ${values.out}`)
@@ -94,7 +101,8 @@ run(process.argv.slice(2))
   .then((code) => process.exit(code))
   .catch((error) => {
     if (error instanceof ConfigError || error instanceof DataDirLockedError) console.error(error.message)
-    else if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') console.error((error as Error).message)
+    else if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+      console.error((error as Error).message)
     else console.error('The waitlist CLI failed:', error)
     process.exit(1)
   })

@@ -45,5 +45,7 @@ export async function lockDataDir(dataDir: string, purpose = 'server'): Promise<
     }
     await rm(path, { force: true }) // stale: its owner is gone
   }
-  throw new DataDirLockedError(`Could not lock the data directory ${dataDir}; another process keeps taking it.`)
+  throw new DataDirLockedError(
+    `Could not lock the data directory ${dataDir}; another process keeps taking it.`,
+  )
 }

@@ -18,9 +18,14 @@ export interface Database extends Queryable {
   close(): Promise<void>
 }
 
-/** The statement PostgREST runs first in every request's transaction. */
+/**
+ * The statement PostgREST runs first in every request's transaction. Supabase's search path
+ * includes `extensions`, where citext and its case-insensitive operators live: without it,
+ * `email = $1` would compare as text, case-sensitively.
+ */
 export const SET_ROLE_SQL =
-  "select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), set_config('request.jwt.claim.role', $1, true)"
+  "select set_config('search_path', 'public, extensions', true), set_config('role', $1, true), " +
+  "set_config('request.jwt.claims', $2, true), set_config('request.jwt.claim.role', $1, true)"
 
 export function roleParams(claims: JwtClaims): unknown[] {
   return [claims.role, JSON.stringify(claims)]

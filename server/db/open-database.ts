@@ -1,6 +1,6 @@
 import { join } from 'node:path'
-import type { Database } from './database'
 import { lockDataDir } from './data-dir-lock'
+import type { Database } from './database'
 import { migrate } from './migrate'
 import { openPglite } from './pglite-driver'
 import { openPostgres } from './postgres-driver'

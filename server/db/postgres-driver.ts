@@ -18,7 +18,10 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
   // An idle client losing its connection must not take the server down; the next query reconnects.
   pool.on('error', () => {})
 
-  async function inTransaction<T>(setUp: ((client: pg.PoolClient) => Promise<unknown>) | undefined, fn: (tx: Queryable) => Promise<T>) {
+  async function inTransaction<T>(
+    setUp: ((client: pg.PoolClient) => Promise<unknown>) | undefined,
+    fn: (tx: Queryable) => Promise<T>,
+  ) {
     const client = await pool.connect()
     try {
       await client.query('begin')

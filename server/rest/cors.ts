@@ -1,24 +1,26 @@
 import type { MiddlewareHandler } from 'hono'
 
+// Kong's cors plugin with no options, as on Supabase's `rest-v1` route (supabase docker/volumes/api/kong.yml).
 const ALLOWED_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE,OPTIONS,TRACE,CONNECT'
+// PostgREST's own list (Cors.hs); Content-Range must be readable for supabase-js's `count`.
 const EXPOSED_HEADERS =
   'Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit'
 
 /**
- * CORS as Supabase's gateway answers it: any origin may call with a key (the key, not the
- * origin, is the credential), preflights get 200 and echo the requested headers.
+ * CORS as Supabase's gateway answers it: any origin may call with a key (the key, not the origin,
+ * is the credential). Preflights are answered before any key check, with 200, an empty body and
+ * the requested headers echoed; no Max-Age and no credentials, as Kong's defaults.
  */
 export function supabaseCors(): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method === 'OPTIONS') {
-      return c.body(null, 200, {
+      const headers: Record<string, string> = {
         'Access-Control-Allow-Origin': '*',
         'Access-Control-Allow-Methods': ALLOWED_METHODS,
-        'Access-Control-Allow-Headers':
-          c.req.header('access-control-request-headers') ??
-          'apikey, authorization, content-type, content-profile, accept-profile, prefer, range, x-client-info',
-        'Access-Control-Max-Age': '3600',
-      })
+      }
+      const requested = c.req.header('access-control-request-headers')
+      if (requested) headers['Access-Control-Allow-Headers'] = requested
+      return c.body(null, 200, headers)
     }
     await next()
     c.header('Access-Control-Allow-Origin', '*')

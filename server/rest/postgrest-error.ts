@@ -1,4 +1,8 @@
-/** An answer in PostgREST's error shape: `{ code, details, hint, message }` with its status code. */
+/**
+ * An answer in PostgREST's error shape: `{ code, details, hint, message }` (keys in aeson's
+ * alphabetical order, null where empty) with its status code. Wording follows PostgREST 13
+ * (src/PostgREST/Error.hs); see /work/notes/postgrest.md for the sources.
+ */
 export class PostgrestError extends Error {
   override name = 'PostgrestError'
   constructor(
@@ -12,16 +16,86 @@ export class PostgrestError extends Error {
     super(message)
   }
 
-  toJSON() {
+  toJSON(): Record<string, string | null> {
     return { code: this.code, details: this.details, hint: this.hint, message: this.message }
   }
 }
 
+/**
+ * Refusals that on hosted Supabase come from the gateway (Kong) before PostgREST sees the
+ * request: Kong's body is `{ message, hint }` with no code, and supabase-js hands it over as is.
+ */
+export class GatewayError extends PostgrestError {
+  override toJSON(): Record<string, string | null> {
+    return this.hint === null ? { message: this.message } : { message: this.message, hint: this.hint }
+  }
+}
+
+export const missingApiKey = () =>
+  new GatewayError(
+    401,
+    '',
+    'No API key found in request',
+    null,
+    'No `apikey` request header or url param was found.',
+  )
+
+export const invalidApiKey = () =>
+  new GatewayError(
+    401,
+    '',
+    'Invalid API key',
+    null,
+    'Double check your Supabase `anon` or `service_role` API key.',
+  )
+
+// PostgREST has no body limit of its own; the gateway answers 413 with Kong's wording. The hint
+// (ours) tells a developer the limit.
+export const payloadTooLarge = (limit: number) =>
+  new GatewayError(
+    413,
+    '',
+    'Request size limit exceeded',
+    null,
+    `The request body may be at most ${limit} bytes.`,
+  )
+
 export const invalidJson = (details: string | null = null) =>
   new PostgrestError(400, 'PGRST102', 'Empty or invalid json', details)
 
+export const keysMustMatch = () => new PostgrestError(400, 'PGRST102', 'All object keys must match')
+
+// PostgREST 12+ answers a body it cannot read with PGRST102 and 400 (415 was retired in 12.0.3).
+export const unsupportedMediaType = (type: string) =>
+  new PostgrestError(400, 'PGRST102', `Content-Type not acceptable: ${type}`)
+
+export const unacceptableMediaType = (accept: string) =>
+  new PostgrestError(406, 'PGRST107', `None of these media types are available: ${accept}`)
+
+export const notSingleObject = (rows: number) =>
+  new PostgrestError(
+    406,
+    'PGRST116',
+    'Cannot coerce the result to a single JSON object',
+    `The result contains ${rows} rows`,
+  )
+
+export const rangeNotSatisfiable = (offset: number, total: number) =>
+  new PostgrestError(
+    416,
+    'PGRST103',
+    'Requested range not satisfiable',
+    `An offset of ${offset} was requested, but there are only ${total} rows.`,
+    null,
+    { 'Content-Range': `*/${total}` },
+  )
+
 export const unknownColumn = (column: string, table: string) =>
-  new PostgrestError(400, 'PGRST204', `Could not find the '${column}' column of '${table}' in the schema cache`)
+  new PostgrestError(
+    400,
+    'PGRST204',
+    `Could not find the '${column}' column of '${table}' in the schema cache`,
+  )
 
 export const unknownTable = (table: string, suggestion?: string) =>
   new PostgrestError(
@@ -32,15 +106,19 @@ export const unknownTable = (table: string, suggestion?: string) =>
     suggestion ? `Perhaps you meant the table 'public.${suggestion}'` : null,
   )
 
-export const schemaNotExposed = (schema: string) =>
-  new PostgrestError(406, 'PGRST106', `Invalid schema: ${schema}`, null, 'Only the following schemas are exposed: public')
+export const unknownFunction = (name: string) =>
+  new PostgrestError(
+    404,
+    'PGRST202',
+    `Could not find the function public.${name} without parameters in the schema cache`,
+  )
+
+// PostgREST 12 and 13.0 wording; hosted projects also expose graphql_public, which we do not serve.
+export const schemaNotExposed = () =>
+  new PostgrestError(406, 'PGRST106', 'The schema must be one of the following: public')
 
 export const unparsableQuery = (message: string, details: string | null = null) =>
   new PostgrestError(400, 'PGRST100', message, details)
-
-// PostgREST 12+ answers a body it cannot read with PGRST102 and 400 (415 was retired in 12.0.3).
-export const unsupportedMediaType = (type: string) =>
-  new PostgrestError(400, 'PGRST102', `Content-Type not acceptable: ${type}`)
 
 export const methodNotAllowed = (method: string) =>
   new PostgrestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`)
@@ -48,13 +126,16 @@ export const methodNotAllowed = (method: string) =>
 export const missingColumn = (column: string, table: string) =>
   new PostgrestError(400, '42703', `column ${table}.${column} does not exist`)
 
-export const payloadTooLarge = (limit: number) =>
-  new PostgrestError(413, 'PGRST413', `Payload too large: the request body may be at most ${limit} bytes`)
-
-export const invalidJwt = (message: string) =>
-  new PostgrestError(401, message === 'JWT expired' ? 'PGRST303' : 'PGRST301', message, null, null, {
-    'WWW-Authenticate': `Bearer error="invalid_token", error_description="${message}"`,
+/** PostgREST 13's JWT errors: PGRST301 for a token it cannot decode, PGRST303 for bad claims. */
+export const invalidJwt = (code: 'PGRST301' | 'PGRST303', message: string, details: string | null = null) =>
+  new PostgrestError(401, code, message, details, null, {
+    'WWW-Authenticate': `Bearer error="invalid_token", error_description=${JSON.stringify(message)}`,
   })
 
+export const databaseUnavailable = () =>
+  new PostgrestError(503, 'PGRST000', 'Database connection error. Retrying the connection.')
+
+// PostgREST has no code for its own bugs; XX000 is Postgres's "internal_error". Details stay in
+// the server log, never in the answer.
 export const internalError = () =>
-  new PostgrestError(500, 'PGRST000', 'Internal server error', null, 'The error was logged on the server')
+  new PostgrestError(500, 'XX000', 'Internal server error', null, 'The error was logged on the server.')

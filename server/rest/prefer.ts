@@ -1,28 +1,37 @@
 /** The `Prefer` header preferences this API honours (RFC 7240, as PostgREST reads them). */
 export interface Preferences {
   return: 'minimal' | 'representation' | 'headers-only'
-  count: 'exact' | undefined
+  /** True when the client named a return preference, which PostgREST then echoes. */
+  returnAsked: boolean
+  /** The count the client asked for; planned and estimated are answered with the exact count. */
+  count: 'exact' | 'planned' | 'estimated' | undefined
 }
 
 export function parsePrefer(header: string | null | undefined): Preferences {
-  const preferences: Preferences = { return: 'minimal', count: undefined }
+  const preferences: Preferences = { return: 'minimal', returnAsked: false, count: undefined }
   for (const item of (header ?? '').split(',')) {
-    const [key, value] = item.trim().split('=').map((part) => part.trim())
+    const [key, value] = item
+      .trim()
+      .split('=')
+      .map((part) => part.trim())
     if (key === 'return' && (value === 'minimal' || value === 'representation' || value === 'headers-only')) {
       preferences.return = value
+      preferences.returnAsked = true
     }
     if (key === 'count' && (value === 'exact' || value === 'planned' || value === 'estimated')) {
-      preferences.count = 'exact'
+      preferences.count = value
     }
   }
   return preferences
 }
 
-/** PostgREST echoes the preferences it honoured; return=minimal is its default and goes unsaid. */
-export function appliedPreferences(preferences: Preferences, header: string | null | undefined): string | undefined {
-  if (!header) return undefined
+/**
+ * PostgREST's Preference-Applied: the preferences it honoured, in its order (return, then count).
+ * Reads never echo return; unsupported preferences (missing, resolution, tx, ...) are not echoed.
+ */
+export function appliedPreferences(preferences: Preferences, mutation: boolean): string | undefined {
   const applied: string[] = []
-  if (preferences.return !== 'minimal') applied.push(`return=${preferences.return}`)
+  if (mutation && preferences.returnAsked) applied.push(`return=${preferences.return}`)
   if (preferences.count) applied.push(`count=${preferences.count}`)
   return applied.length > 0 ? applied.join(', ') : undefined
 }

@@ -39,8 +39,12 @@ function parseSelect(value: string | null, table: string, known: ReadonlySet<str
   if (value === null || value.trim() === '*') return '*'
   const names = value.split(',').map((name) => name.trim())
   for (const name of names) {
+    // Casts, aliases, embedding and aggregates are PostgREST features this one table does not need.
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-      throw unparsableQuery('"failed to parse select parameter"', `unsupported select item: ${name.slice(0, 64)}`)
+      throw unparsableQuery(
+        `"failed to parse select parameter (${value.slice(0, 128)})"`,
+        `unsupported select item: ${name.slice(0, 64)}`,
+      )
     }
     checkColumn(name, table, known)
   }
@@ -49,21 +53,35 @@ function parseSelect(value: string | null, table: string, known: ReadonlySet<str
 
 function parseOrder(value: string | null, table: string, known: ReadonlySet<string>): string {
   if (value === null) return ''
+  let position = 0 // where each term starts, for parsec's "(line 1, column N)"
   const terms = value.split(',').map((term) => {
-    const [column = '', ...modifiers] = term.trim().split('.')
-    const parts = [checkColumn(column, table, known)]
+    const [column = '', ...modifiers] = term.split('.')
+    const parts = [checkColumn(column.trim(), table, known)]
+    let at = position + column.length + 1
     for (const modifier of modifiers) {
       if (modifier === 'asc' || modifier === 'desc') parts.push(modifier)
       else if (modifier === 'nullsfirst') parts.push('nulls first')
       else if (modifier === 'nullslast') parts.push('nulls last')
-      else throw unparsableQuery('"failed to parse order"', `unexpected "${modifier.slice(0, 32)}"`)
+      else {
+        throw unparsableQuery(
+          `"failed to parse order (${value.slice(0, 128)})" (line 1, column ${at + 1})`,
+          `unexpected "${modifier.slice(0, 1)}" expecting "asc", "desc", "nullsfirst" or "nullslast"`,
+        )
+      }
+      at += modifier.length + 1
     }
+    position += term.length + 1
     return parts.join(' ')
   })
   return ` order by ${terms.join(', ')}`
 }
 
-function parseFilters(search: URLSearchParams, table: string, known: ReadonlySet<string>, params: unknown[]): string {
+function parseFilters(
+  search: URLSearchParams,
+  table: string,
+  known: ReadonlySet<string>,
+  params: unknown[],
+): string {
   const conditions: string[] = []
   for (const [key, raw] of search) {
     if (RESERVED.has(key)) continue
@@ -83,13 +101,17 @@ function parseFilters(search: URLSearchParams, table: string, known: ReadonlySet
       params.push(operand.slice(1, -1).split(','))
       conditions.push(`${column} = any($${params.length})`)
     } else {
-      throw unparsableQuery(`"failed to parse filter (${raw.slice(0, 64)})"`)
+      throw unparsableQuery(`"failed to parse filter (${raw.slice(0, 128)})"`)
     }
   }
   return conditions.length > 0 ? ` where ${conditions.join(' and ')}` : ''
 }
 
-export function parseReadQuery(search: URLSearchParams, table: string, known: ReadonlySet<string>): ReadQuery {
+export function parseReadQuery(
+  search: URLSearchParams,
+  table: string,
+  known: ReadonlySet<string>,
+): ReadQuery {
   const params: unknown[] = []
   return {
     columns: parseSelect(search.get('select'), table, known),

@@ -1,9 +1,27 @@
-import { invalidJson, unsupportedMediaType } from './postgrest-error'
+import { invalidJson, keysMustMatch, unparsableQuery, unsupportedMediaType } from './postgrest-error'
 
 export type Row = Record<string, unknown>
 
-/** Reads a JSON body as PostgREST accepts it: one object, or an array of objects sharing their keys. */
-export function parseRowsBody(contentType: string | null, text: string): { rows: Row[]; keys: string[] } {
+/** `?columns="email","note"` as supabase-js sends it for an array insert: the union of the keys. */
+export function parseColumnsParam(value: string | null): string[] | undefined {
+  if (value === null) return undefined
+  const names = value.split(',').map((name) => name.trim().replace(/^"(.*)"$/, '$1'))
+  if (names.some((name) => name === '' || name.includes('"'))) {
+    throw unparsableQuery(`"failed to parse columns parameter (${value.slice(0, 64)})"`)
+  }
+  return names
+}
+
+/**
+ * Reads a JSON body as PostgREST accepts it: one object, or an array of objects sharing their
+ * keys. With `?columns=` the listed columns are inserted, keys a row lacks become null, and the
+ * rows need not share keys. PostgREST quietly inserts nothing for a JSON scalar; we say PGRST102.
+ */
+export function parseRowsBody(
+  contentType: string | null,
+  text: string,
+  columns?: string[],
+): { rows: Row[]; keys: string[] } {
   const mediaType = (contentType ?? 'application/json').split(';')[0]?.trim().toLowerCase()
   if (mediaType !== 'application/json') throw unsupportedMediaType(mediaType ?? '')
   let value: unknown
@@ -16,10 +34,9 @@ export function parseRowsBody(contentType: string | null, text: string): { rows:
   if (!rows.every((row) => typeof row === 'object' && row !== null && !Array.isArray(row))) {
     throw invalidJson('Expected a JSON object or an array of JSON objects')
   }
+  if (columns) return { rows: rows as Row[], keys: columns }
   const keys = Object.keys(rows[0] ?? {})
   const signature = [...keys].sort().join(',')
-  if (rows.some((row) => Object.keys(row).sort().join(',') !== signature)) {
-    throw invalidJson('All object keys must match')
-  }
+  if (rows.some((row) => Object.keys(row).sort().join(',') !== signature)) throw keysMustMatch()
   return { rows: rows as Row[], keys }
 }

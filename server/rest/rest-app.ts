@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { type Database, isPgError } from '../db/database'
 import type { ApiKeys, ApiRole, JwtClaims } from '../keys'
@@ -7,17 +7,22 @@ import { authenticate } from './authenticate'
 import { supabaseCors } from './cors'
 import { statusForSqlState } from './pg-error-status'
 import {
+  databaseUnavailable,
   internalError,
   methodNotAllowed,
+  notSingleObject,
   PostgrestError,
   payloadTooLarge,
+  rangeNotSatisfiable,
   schemaNotExposed,
+  unacceptableMediaType,
   unknownColumn,
+  unknownFunction,
   unknownTable,
 } from './postgrest-error'
-import { appliedPreferences, parsePrefer, type Preferences } from './prefer'
+import { appliedPreferences, type Preferences, parsePrefer } from './prefer'
 import { parseReadQuery } from './query-params'
-import { parseRowsBody } from './request-body'
+import { parseColumnsParam, parseRowsBody } from './request-body'
 import type { SchemaCache } from './schema-cache'
 import { deleteRows, insertRows, readRows, updateRows } from './table-sql'
 
@@ -32,6 +37,7 @@ export interface RestDeps {
 export const MAX_BODY_BYTES = 16 * 1024
 
 const JSON_TYPE = 'application/json; charset=utf-8'
+const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8'
 
 function errorResponse(error: PostgrestError): Response {
   return new Response(JSON.stringify(error), {
@@ -40,11 +46,34 @@ function errorResponse(error: PostgrestError): Response {
   })
 }
 
-function checkProfile(request: Request) {
-  const method = request.method
-  const header = ['GET', 'HEAD'].includes(method) ? 'accept-profile' : 'content-profile'
+/** Content-Profile for writes, Accept-Profile for reads; only `public` is exposed. */
+function checkProfile(request: Request): boolean {
+  const header = ['GET', 'HEAD'].includes(request.method) ? 'accept-profile' : 'content-profile'
   const profile = request.headers.get(header)
-  if (profile !== null && profile !== 'public') throw schemaNotExposed(profile)
+  if (profile !== null && profile !== 'public') throw schemaNotExposed()
+  return profile !== null
+}
+
+/**
+ * What the client accepts: a JSON array (PostgREST's default), or one bare object
+ * (`application/vnd.pgrst.object+json`, supabase-js's `.single()`). CSV, GeoJSON and plans are
+ * PostgREST features we do not serve, so they get its 406 rather than JSON they did not ask for.
+ */
+function negotiate(accept: string | null): 'array' | 'object' {
+  if (!accept) return 'array'
+  const types = accept.split(',').map((item) => item.split(';')[0]?.trim().toLowerCase() ?? '')
+  for (const type of types) {
+    if (type === 'application/vnd.pgrst.object+json' || type === 'application/vnd.pgrst.object')
+      return 'object'
+    if (['*/*', 'application/*', 'application/json', ''].includes(type)) return 'array'
+  }
+  throw unacceptableMediaType(accept.slice(0, 128))
+}
+
+/** A JSON array of exactly one row as the bare object; otherwise PGRST116, thrown inside the transaction so a write rolls back. */
+function singleObject(body: string, rows: number): string {
+  if (rows !== 1) throw notSingleObject(rows)
+  return JSON.stringify((JSON.parse(body) as unknown[])[0])
 }
 
 function checkColumns(keys: string[], table: string, known: ReadonlySet<string>) {
@@ -56,6 +85,43 @@ function contentRange(offset: number, returned: number, total: number | undefine
   return `${range}/${total ?? '*'}`
 }
 
+// The nearest exposed table to a mistyped name, as PostgREST's fuzzy hint (only close matches).
+function closestTable(name: string, schema: SchemaCache): string | undefined {
+  const lower = name.toLowerCase()
+  return [...schema.keys()].find((table) => {
+    if (Math.abs(table.length - lower.length) > 2) return false
+    return lower.startsWith(table) || table.startsWith(lower) || editDistance(table, lower) <= 2
+  })
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost)
+    }
+    previous = current
+  }
+  return previous[b.length] ?? 0
+}
+
+// node-postgres' errors when the server is gone: PostgREST says PGRST000 and 503 then.
+function isConnectionError(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  if (
+    typeof code === 'string' &&
+    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH)$/.test(code)
+  ) {
+    return true
+  }
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message)
+  )
+}
+
 /** The Supabase-compatible REST endpoint: `/rest/v1/<table>`, PostgREST's contract for what it serves. */
 export function createRestApp(deps: RestDeps): Hono {
   const { db, keys, schema, log } = deps
@@ -65,68 +131,120 @@ export function createRestApp(deps: RestDeps): Hono {
   app.use(supabaseCors())
   app.use(bodyLimit({ maxSize: maxBodyBytes, onError: () => errorResponse(payloadTooLarge(maxBodyBytes)) }))
 
-  function answer(body: string | undefined, status: number, preferences: Preferences, prefer: string | null, extra: Record<string, string> = {}) {
+  function answer(
+    body: string | undefined,
+    status: number,
+    preferences: Preferences,
+    context: { mutation: boolean; shape: 'array' | 'object'; profiled: boolean },
+    extra: Record<string, string> = {},
+  ) {
     const headers: Record<string, string> = { ...extra }
-    const applied = appliedPreferences(preferences, prefer)
+    const applied = appliedPreferences(preferences, context.mutation)
     if (applied) headers['Preference-Applied'] = applied
-    if (body !== undefined) headers['Content-Type'] = JSON_TYPE
+    if (context.profiled) headers['Content-Profile'] = 'public'
+    if (body !== undefined) headers['Content-Type'] = context.shape === 'object' ? OBJECT_TYPE : JSON_TYPE
     return new Response(body ?? null, { status, headers })
   }
 
   async function handle(request: Request, table: string, claims: JwtClaims): Promise<Response> {
-    checkProfile(request)
+    const profiled = checkProfile(request)
     const known = schema.get(table)
-    if (!known) throw unknownTable(table, schema.has('waitlist') ? 'waitlist' : undefined)
+    if (!known) throw unknownTable(table, closestTable(table, schema))
+    const shape = negotiate(request.headers.get('accept'))
     const url = new URL(request.url)
-    const prefer = request.headers.get('prefer')
-    const preferences = parsePrefer(prefer)
+    const preferences = parsePrefer(request.headers.get('prefer'))
     const query = parseReadQuery(url.searchParams, table, known)
     const returning = preferences.return === 'representation' ? query.columns : undefined
+    const context = { mutation: !['GET', 'HEAD'].includes(request.method), shape, profiled }
+    const shaped = (body: string | undefined, rows: number) =>
+      body !== undefined && shape === 'object' ? singleObject(body, rows) : body
 
     switch (request.method) {
       case 'POST': {
-        const { rows, keys: columns } = parseRowsBody(request.headers.get('content-type'), await request.text())
-        checkColumns(columns, table, known)
-        const body = await db.asRole(claims, (tx) => insertRows(tx, table, columns, rows, returning))
-        return answer(body, 201, preferences, prefer, { 'Content-Range': '*/*' })
+        const columns = parseColumnsParam(url.searchParams.get('columns'))
+        const { rows, keys: names } = parseRowsBody(
+          request.headers.get('content-type'),
+          await request.text(),
+          columns,
+        )
+        checkColumns(names, table, known)
+        const body = await db.asRole(claims, async (tx) => {
+          const result = await insertRows(tx, table, names, rows, returning)
+          return { body: shaped(result.body, result.inserted), inserted: result.inserted }
+        })
+        // PostgREST: `*/*`, or `*/<rows inserted>` when a count was asked for.
+        const range = preferences.count ? `*/${body.inserted}` : '*/*'
+        return answer(body.body, 201, preferences, context, { 'Content-Range': range })
       }
       case 'GET':
       case 'HEAD': {
-        const result = await db.asRole(claims, (tx) => readRows(tx, table, query, preferences.count === 'exact'))
+        const result = await db.asRole(claims, (tx) =>
+          readRows(tx, table, query, preferences.count !== undefined),
+        )
         const offset = query.offset ?? 0
-        const range = contentRange(offset, result.returned, result.count)
-        const body = request.method === 'HEAD' ? undefined : result.body
-        // 206 when a known total is larger than the page served, as PostgREST answers.
-        const partial = result.count !== undefined && result.returned > 0 && offset + result.returned < result.count
-        return answer(body, partial || (result.count !== undefined && offset > 0) ? 206 : 200, preferences, prefer, {
-          'Content-Range': range,
+        const total = result.count
+        if (total !== undefined && offset > total) throw rangeNotSatisfiable(offset, total)
+        const body = request.method === 'HEAD' ? undefined : shaped(result.body, result.returned)
+        // PostgREST's rangeStatus: 206 when a known total is larger than the page served.
+        const status = total !== undefined && result.returned < total ? 206 : 200
+        return answer(body, status, preferences, context, {
+          'Content-Range': contentRange(offset, result.returned, total),
         })
       }
       case 'PATCH':
       case 'DELETE': {
         // As Supabase's pg-safeupdate does: a whole-table change needs an explicit filter.
         if (!query.where) {
-          throw new PostgrestError(400, '21000', `${request.method === 'PATCH' ? 'UPDATE' : 'DELETE'} requires a WHERE clause`)
+          throw new PostgrestError(
+            400,
+            '21000',
+            `${request.method === 'PATCH' ? 'UPDATE' : 'DELETE'} requires a WHERE clause`,
+          )
         }
         let changes: Record<string, unknown> = {}
         if (request.method === 'PATCH') {
-          const { rows, keys: columns } = parseRowsBody(request.headers.get('content-type'), await request.text())
-          checkColumns(columns, table, known)
+          const { rows, keys: names } = parseRowsBody(
+            request.headers.get('content-type'),
+            await request.text(),
+          )
+          checkColumns(names, table, known)
           changes = rows[0] ?? {}
-          if (rows.length !== 1 || columns.length === 0) return answer(undefined, 204, preferences, prefer)
+          if (rows.length !== 1 || names.length === 0) return answer(undefined, 204, preferences, context)
         }
-        const result = await db.asRole(claims, (tx) =>
-          request.method === 'PATCH'
-            ? updateRows(tx, table, query, changes, returning)
-            : deleteRows(tx, table, query, returning),
-        )
-        const range = contentRange(0, result.affected, undefined)
-        return answer(result.body, result.body === undefined ? 204 : 200, preferences, prefer, { 'Content-Range': range })
+        const result = await db.asRole(claims, async (tx) => {
+          const changed =
+            request.method === 'PATCH'
+              ? await updateRows(tx, table, query, changes, returning)
+              : await deleteRows(tx, table, query, returning)
+          return { ...changed, body: shaped(changed.body, changed.affected) }
+        })
+        const range = contentRange(0, result.affected, preferences.count ? result.affected : undefined)
+        return answer(result.body, result.body === undefined ? 204 : 200, preferences, context, {
+          'Content-Range': range,
+        })
       }
       default:
         throw methodNotAllowed(request.method)
     }
   }
+
+  // The gateway checks the key before anything else, so even a path we do not serve needs one.
+  const refuse = (notFound: (path: string) => PostgrestError) => async (c: Context) => {
+    try {
+      await authenticate(keys.secret, c.req.raw)
+      return errorResponse(notFound(c.req.path))
+    } catch (error) {
+      if (error instanceof PostgrestError) return errorResponse(error)
+      log.error(`unexpected error on ${c.req.method} ${c.req.path}:`, error)
+      return errorResponse(internalError())
+    }
+  }
+
+  // Functions are not part of this API; say so as PostgREST does for one it cannot find.
+  app.all(
+    '/rpc/:name',
+    refuse((path) => unknownFunction(path.split('/').pop() ?? '')),
+  )
 
   app.all('/:table', async (c) => {
     let role: ApiRole = 'anon'
@@ -142,14 +260,28 @@ export function createRestApp(deps: RestDeps): Hono {
         // PostgREST adds the challenge when a role without a login (anon) is refused.
         const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}
         return errorResponse(
-          new PostgrestError(status, error.code, error.message, error.detail ?? null, error.hint ?? null, headers),
+          new PostgrestError(
+            status,
+            error.code,
+            error.message,
+            error.detail ?? null,
+            error.hint ?? null,
+            headers,
+          ),
         )
+      }
+      if (isConnectionError(error)) {
+        log.error(`database unavailable on ${c.req.method} ${c.req.path}:`, error)
+        return errorResponse(databaseUnavailable())
       }
       log.error(`unexpected error on ${c.req.method} ${c.req.path}:`, error)
       return errorResponse(internalError())
     }
   })
 
-  app.all('*', (c) => errorResponse(unknownTable(c.req.path.replace(/^\/+/, ''))))
+  app.all(
+    '*',
+    refuse((path) => unknownTable(path.replace(/^\/(rest\/v1\/?)?/, ''))),
+  )
   return app
 }

@@ -6,29 +6,28 @@ import { quoteIdent } from './schema-cache'
 // Every statement builds its JSON answer inside Postgres, as PostgREST does, so both drivers
 // hand back one text value and types such as bigint and timestamptz serialise the same way.
 
+/** Inserts rows (keys absent from a row become null, as PostgREST's json_to_recordset does). */
 export async function insertRows(
   tx: Queryable,
   table: string,
   keys: string[],
   rows: Row[],
   returning: string[] | '*' | undefined,
-): Promise<string | undefined> {
+): Promise<{ body: string | undefined; inserted: number }> {
   const target = `public.${quoteIdent(table)}`
   const columns = keys.map(quoteIdent).join(', ')
   const insert =
     keys.length === 0
       ? `insert into ${target} select from json_array_elements($1::json)`
       : `insert into ${target} (${columns}) select ${columns} from json_populate_recordset(null::${target}, $1::json)`
-  if (!returning) {
-    await tx.query(insert, [JSON.stringify(rows)])
-    return undefined
-  }
-  const [result] = await tx.query<{ body: string }>(
-    `with inserted as (${insert} returning ${selectList(returning)})
-     select coalesce(json_agg(inserted), '[]')::text as body from inserted`,
+  // RETURNING 1 needs no select privilege, so anon's plain insert works; a representation needs
+  // it, and a role without it gets Postgres's 42501 and a rolled-back insert, as on PostgREST.
+  const [result] = await tx.query<{ body: string; inserted: string | number }>(
+    `with inserted as (${insert} returning ${returning ? selectList(returning) : '1'})
+     select ${returning ? "coalesce(json_agg(inserted), '[]')::text" : 'null'} as body, count(*) as inserted from inserted`,
     [JSON.stringify(rows)],
   )
-  return result?.body ?? '[]'
+  return { body: returning ? (result?.body ?? '[]') : undefined, inserted: Number(result?.inserted ?? 0) }
 }
 
 export async function readRows(

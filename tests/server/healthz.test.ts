@@ -5,7 +5,12 @@ import { loadApiKeys } from '../../server/keys'
 import { createLogger } from '../../server/log'
 import type { StaticSite } from '../../server/static-site'
 
-const page = { body: Buffer.from('<h1>page</h1>'), contentType: 'text/html', etag: '"x"', cacheControl: 'no-cache' }
+const page = {
+  body: Buffer.from('<h1>page</h1>'),
+  contentType: 'text/html',
+  etag: '"x"',
+  cacheControl: 'no-cache',
+}
 const site: StaticSite = { home: page, notFound: page, files: new Map() }
 
 async function appWith(query: Database['query']) {

@@ -4,10 +4,21 @@ import { migrate } from '../../server/db/migrate'
 import { openPglite } from '../../server/db/pglite-driver'
 import { openPostgres } from '../../server/db/postgres-driver'
 import { freshDataDir } from '../support/data-dir'
-import { createDatabase, findPostgresBin, type PostgresCluster, startPostgres } from '../support/postgres-cluster'
+import {
+  createDatabase,
+  findPostgresBin,
+  type PostgresCluster,
+  startPostgres,
+} from '../support/postgres-cluster'
 
 // The browser's own `type="email"` check decides these; the database must agree with it.
-const ACCEPTED = ['a@b', 'first.last+tag@example.co.uk', "o'brien@example.com", 'x@xn--bcher-kva.example', `${'a'.repeat(64)}@example.com`]
+const ACCEPTED = [
+  'a@b',
+  'first.last+tag@example.co.uk',
+  "o'brien@example.com",
+  'x@xn--bcher-kva.example',
+  `${'a'.repeat(64)}@example.com`,
+]
 const REFUSED = [
   'plain',
   '@example.com',
@@ -27,7 +38,9 @@ const REFUSED = [
 
 async function withAnon(db: Database, email: string): Promise<string> {
   try {
-    await db.asRole({ role: 'anon' }, (tx) => tx.query('insert into public.waitlist (email) values ($1)', [email]))
+    await db.asRole({ role: 'anon' }, (tx) =>
+      tx.query('insert into public.waitlist (email) values ($1)', [email]),
+    )
     return 'ok'
   } catch (error) {
     return (error as { code: string }).code
@@ -68,7 +81,9 @@ describe.each([
     expect(before).toBeGreaterThan(0)
     expect(await migrate(db)).toEqual([])
     expect(await migrate(db)).toEqual([])
-    const [after] = await db.query<{ rows: number }>('select count(*)::int as rows from supabase_migrations.schema_migrations')
+    const [after] = await db.query<{ rows: number }>(
+      'select count(*)::int as rows from supabase_migrations.schema_migrations',
+    )
     expect(after?.rows).toBe(before)
   })
 
@@ -97,7 +112,9 @@ describe.each([
         .catch((error: { code: string }) => error.code)
       expect(code, sql).toBe('42501')
     }
-    const rows = await db.asRole({ role: 'service_role' }, (tx) => tx.query('select email from public.waitlist'))
+    const rows = await db.asRole({ role: 'service_role' }, (tx) =>
+      tx.query('select email from public.waitlist'),
+    )
     expect(rows.length).toBeGreaterThan(0)
   })
 })

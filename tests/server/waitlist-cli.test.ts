@@ -3,15 +3,20 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadApiKeys, verifyKey } from '../../server/keys'
 import { parseCsv, toCsv } from '../../scripts/csv'
+import { loadApiKeys, verifyKey } from '../../server/keys'
 import { startTestServer, type TestServer } from '../support/test-server'
 
 const exec = promisify(execFile)
 const ROOT = new URL('../../', import.meta.url).pathname
 
 // Valid under the database's WHATWG grammar, yet awkward for CSV and shells.
-const TRICKY = ["o'brien+list@example.com", 'first.last@sub.example.co', "a!#$%&'*+/=?^_`{|}~-@example.org", 'UPPER@Example.COM']
+const TRICKY = [
+  "o'brien+list@example.com",
+  'first.last@sub.example.co',
+  "a!#$%&'*+/=?^_`{|}~-@example.org",
+  'UPPER@Example.COM',
+]
 
 function cli(dataDir: string, ...args: string[]) {
   return exec(process.execPath, ['--import', 'tsx', 'scripts/waitlist-cli.ts', ...args], {

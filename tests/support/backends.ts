@@ -1,4 +1,4 @@
-import { findPostgresBin, startPostgres, createDatabase, type PostgresCluster } from './postgres-cluster'
+import { createDatabase, findPostgresBin, type PostgresCluster, startPostgres } from './postgres-cluster'
 import { startTestServer, type TestServer, type TestServerOptions } from './test-server'
 
 export type BackendName = 'pglite' | 'postgres'
@@ -20,7 +20,10 @@ let cluster: Promise<PostgresCluster> | undefined
 let databases = 0
 
 /** One cluster per test file (worker), a new database per server, each built from the migrations. */
-export async function startServerOn(backend: BackendName, options: TestServerOptions = {}): Promise<TestServer> {
+export async function startServerOn(
+  backend: BackendName,
+  options: TestServerOptions = {},
+): Promise<TestServer> {
   if (backend === 'pglite') return startTestServer(options)
   cluster ??= startPostgres()
   const url = await createDatabase(await cluster, `suite_${process.pid}_${++databases}`)
