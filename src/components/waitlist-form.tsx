@@ -17,7 +17,7 @@ interface AgentSubmitEvent extends SubmitEvent {
  * server answers, so an early submit never puts the address in a URL.
  */
 export function WaitlistForm() {
-  const { email, setEmail, submitting, submit } = useWaitlistController()
+  const { email, setEmail, submitting, inputDisabled, submit } = useWaitlistController()
 
   // After hydration, agents in browsers with WebMCP's imperative API get the same action as a tool.
   useEffect(() => registerRequestAccessTool(submit), [submit])
@@ -34,12 +34,14 @@ export function WaitlistForm() {
       setEmail('')
       announceOutcome({ status: 'submitted' })
       const agent = event.nativeEvent as AgentSubmitEvent
-      if (agent.agentInvoked && agent.respondWith) agent.respondWith(Promise.resolve(toolResultOf({ status: 'submitted' })))
+      if (agent.agentInvoked && agent.respondWith)
+        agent.respondWith(Promise.resolve(toolResultOf({ status: 'submitted' })))
       return
     }
-    const outcome = submit(value)
     const native = event.nativeEvent as AgentSubmitEvent
-    if (native.agentInvoked && native.respondWith) native.respondWith(outcome.then(toolResultOf))
+    const byAgent = Boolean(native.agentInvoked && native.respondWith)
+    const outcome = submit(value, { keepInputEnabled: byAgent })
+    if (byAgent) native.respondWith?.(outcome.then(toolResultOf))
   }
 
   function warmUp() {
@@ -70,7 +72,7 @@ export function WaitlistForm() {
         placeholder="Enter your email"
         toolparamdescription={requestAccessTool.emailDescription}
         value={email}
-        disabled={submitting}
+        disabled={inputDisabled}
         onChange={(event) => setEmail(event.target.value)}
         onFocus={warmUp}
         onPointerEnter={warmUp}

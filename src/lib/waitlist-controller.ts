@@ -11,17 +11,25 @@ import type { WaitlistOutcome } from './waitlist-outcome'
 export function useWaitlistController() {
   const [email, setEmail] = useState('')
   const [submitting, setSubmitting] = useState(false)
+  const [inputDisabled, setInputDisabled] = useState(false)
   // One request at a time: a tool call that arrives mid-request waits, as the disabled button would.
   const inFlight = useRef<Promise<unknown> | undefined>(undefined)
 
-  const submit = useCallback((value: string): Promise<WaitlistOutcome | undefined> => {
+  /**
+   * `keepInputEnabled`: for a call through the form's declarative WebMCP tool only. Chrome cancels
+   * such a call ("tool definition was updated") when a field of the form is disabled while it runs,
+   * so there the button alone is disabled and reads 'Submitting...'.
+   */
+  const submit = useCallback((value: string, options?: { keepInputEnabled?: boolean }) => {
     // Spec section 5: a submission with an empty value is ignored.
-    if (!value) return Promise.resolve(undefined)
-    const run = async () => {
+    if (!value) return Promise.resolve<WaitlistOutcome | undefined>(undefined)
+    const run = async (): Promise<WaitlistOutcome | undefined> => {
       setEmail(value)
       setSubmitting(true)
+      setInputDisabled(!options?.keepInputEnabled)
       const outcome = await submitWaitlist(value)
       setSubmitting(false)
+      setInputDisabled(false)
       if (outcome.status === 'submitted') setEmail('')
       announceOutcome(outcome)
       return outcome
@@ -39,5 +47,5 @@ export function useWaitlistController() {
     return next
   }, [])
 
-  return { email, setEmail, submitting, submit }
+  return { email, setEmail, submitting, inputDisabled, submit }
 }

@@ -1,0 +1,191 @@
+import type { Page } from '@playwright/test'
+import { requestAccessTool } from '../../src/lib/webmcp-tool'
+import { expect, test, toasts, uniqueEmail } from './fixtures'
+
+const WAITLIST = '**/rest/v1/waitlist'
+
+interface ToolResult {
+  status: string
+  message: string
+}
+
+declare global {
+  interface Window {
+    /** Tools the page registered with the stand-in model context, by name. */
+    registeredTools: Record<
+      string,
+      { description: string; inputSchema: object; execute(input: object): Promise<unknown> }
+    >
+    pendingCall?: Promise<unknown>
+  }
+}
+
+/**
+ * A minimal `navigator.modelContext`, as an agent-enabled browser without the declarative API (or a
+ * WebMCP polyfill) offers it, installed before any page script runs. Chromium without the WebMCP
+ * flag has no model context of its own, so this is the one the page finds.
+ */
+async function installModelContext(page: Page) {
+  await page.addInitScript(() => {
+    window.registeredTools = {}
+    Object.defineProperty(navigator, 'modelContext', {
+      configurable: true,
+      value: {
+        registerTool(
+          tool: { name: string } & Window['registeredTools'][string],
+          options?: { signal?: AbortSignal },
+        ) {
+          window.registeredTools[tool.name] = tool
+          options?.signal?.addEventListener('abort', () => delete window.registeredTools[tool.name])
+          return Promise.resolve()
+        },
+      },
+    })
+  })
+}
+
+/** Starts a tool call in the page without waiting, so the test can look at the page meanwhile. */
+async function startToolCall(page: Page, email: string) {
+  await page.waitForFunction((name) => Boolean(window.registeredTools[name]), requestAccessTool.name)
+  await page.evaluate(
+    ([name, value]) => {
+      window.pendingCall = window.registeredTools[name]?.execute({ email: value })
+    },
+    [requestAccessTool.name, email] as const,
+  )
+}
+
+async function finishToolCall(page: Page): Promise<ToolResult> {
+  return (await page.evaluate(() => window.pendingCall)) as ToolResult
+}
+
+async function callTool(page: Page, email: string): Promise<ToolResult> {
+  await startToolCall(page, email)
+  return finishToolCall(page)
+}
+
+test.describe('the request_beta_access WebMCP tool', () => {
+  test.beforeEach(async ({ page }) => {
+    await installModelContext(page)
+  })
+
+  test('is registered after hydration with the e-mail JSON Schema, and the form declares the same tool', async ({
+    page,
+  }) => {
+    await page.goto('/')
+    await page.waitForFunction((name) => Boolean(window.registeredTools[name]), requestAccessTool.name)
+    const registered = await page.evaluate((name) => {
+      const tool = window.registeredTools[name]
+      return { description: tool?.description, inputSchema: tool?.inputSchema }
+    }, requestAccessTool.name)
+    expect(registered).toEqual({
+      description: requestAccessTool.description,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          email: { type: 'string', format: 'email', description: requestAccessTool.emailDescription },
+        },
+        required: ['email'],
+      },
+    })
+    const form = page.locator('form')
+    await expect(form).toHaveAttribute('toolname', requestAccessTool.name)
+    await expect(form).toHaveAttribute('tooldescription', requestAccessTool.description)
+    await expect(page.getByRole('textbox', { name: 'Email address' })).toHaveAttribute(
+      'toolparamdescription',
+      requestAccessTool.emailDescription,
+    )
+  })
+
+  test('a new address: Submitting... while pending, then submitted, the success toast and a cleared input', async ({
+    page,
+  }) => {
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await page.route(WAITLIST, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto('/')
+    const email = uniqueEmail('agent')
+    await startToolCall(page, email)
+
+    const input = page.getByPlaceholder('Enter your email')
+    await expect(page.getByRole('button', { name: 'Submitting...' })).toBeDisabled()
+    await expect(input).toBeDisabled()
+    await expect(input).toHaveValue(email)
+
+    release()
+    expect(await finishToolCall(page)).toEqual({
+      status: 'submitted',
+      message: "Request submitted! We'll be in touch soon about beta access.",
+    })
+    await expect(toasts(page).getByText('Request submitted!').first()).toBeVisible()
+    await expect(input).toHaveValue('')
+    await expect(page.getByRole('button', { name: 'Request Access' })).toBeEnabled()
+  })
+
+  test('an address already on the list in other letter case: already_registered, the duplicate toast, input kept', async ({
+    page,
+    consoleLog,
+  }) => {
+    await page.goto('/')
+    const email = uniqueEmail('twice')
+    expect((await callTool(page, email)).status).toBe('submitted')
+
+    const shouted = email.toUpperCase()
+    expect(await callTool(page, shouted)).toEqual({
+      status: 'already_registered',
+      message: 'Already on the waitlist! This email is already registered for beta access.',
+    })
+    await expect(toasts(page).getByText('Already on the waitlist!').first()).toBeVisible()
+    await expect(page.getByPlaceholder('Enter your email')).toHaveValue(shouted)
+    // The browser logs the 409 response itself.
+    expect(consoleLog.expect(/status of 409/)).toBe(1)
+  })
+
+  test('a failing server: error, the Error toast, the input kept and the failure logged', async ({
+    page,
+    consoleLog,
+  }) => {
+    await page.route(WAITLIST, (route) =>
+      route.fulfill({ status: 500, contentType: 'text/html', body: '<h1>Internal Server Error</h1>' }),
+    )
+    await page.goto('/')
+    const email = uniqueEmail('unlucky')
+    expect(await callTool(page, email)).toEqual({
+      status: 'error',
+      message: 'Error There was an issue submitting your request. Please try again.',
+    })
+    await expect(toasts(page).getByText('Error', { exact: true }).first()).toBeVisible()
+    await expect(page.getByPlaceholder('Enter your email')).toHaveValue(email)
+    await expect(page.getByRole('button', { name: 'Request Access' })).toBeEnabled()
+    await expect.poll(() => consoleLog.expect(/Waitlist request failed/)).toBeGreaterThan(0)
+    consoleLog.expect(/status of 500/)
+  })
+
+  test('an empty address is ignored, as the form ignores an empty submit', async ({ page }) => {
+    const sent: string[] = []
+    page.on('request', (request) => {
+      if (request.url().includes('/rest/v1/')) sent.push(request.url())
+    })
+    await page.goto('/')
+    expect((await callTool(page, '')).status).toBe('error')
+    expect(sent).toEqual([])
+    await expect(toasts(page).getByRole('status')).toHaveCount(0)
+  })
+})
+
+test.describe('without WebMCP', () => {
+  test('the page works and registers nothing; canonical defaults to the server address', async ({
+    page,
+    server,
+  }) => {
+    await page.goto('/')
+    expect(await page.evaluate(() => 'modelContext' in navigator || 'modelContext' in document)).toBe(false)
+    await expect(page.getByRole('button', { name: 'Request Access' })).toBeEnabled()
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${server.url}/`)
+  })
+})
