@@ -1,18 +1,14 @@
-import { hydrateRoot } from 'react-dom/client'
-import { App } from './app'
-import { announceOutcome } from './lib/announce-outcome'
-import { outcomeFromRedirect } from './lib/native-submit-result'
 import './styles.css'
 
-const root = document.getElementById('root')
-if (!root) throw new Error('The prerendered page has no #root element')
-
-hydrateRoot(root, <App path={window.location.pathname} />)
-
-// A form submitted before the script ran was answered by the server with a redirect that names
-// its outcome; show the same toast a hydrated submit would, then tidy the address bar.
-const redirected = outcomeFromRedirect(window.location)
-if (redirected) {
-  announceOutcome(redirected.outcome)
-  window.history.replaceState(null, '', redirected.cleanUrl)
+// The prerendered HTML paints on its own. React and the app are fetched and hydrate right after
+// that first paint, so no script stands between the HTML and its first (and largest) paint.
+// Until then the form is a plain POST form the server answers, so an early submit still works.
+let started = false
+function hydrate() {
+  if (started) return
+  started = true
+  void import('./hydrate')
 }
+requestAnimationFrame(() => setTimeout(hydrate, 0))
+// A tab opened in the background gets no animation frame until it is shown; do not wait for one.
+setTimeout(hydrate, 250)

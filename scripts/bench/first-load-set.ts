@@ -1,0 +1,74 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+
+/**
+ * The files a browser fetches for '/' with no interaction, read from the build itself: the HTML's
+ * module script, module preloads and stylesheets; every chunk those import statically; and, for
+ * the entry scripts only, the chunks they import dynamically (main.tsx always imports the
+ * hydration chunk right after the first paint). Dynamic imports deeper down (the Supabase client,
+ * the toaster) wait for the visitor and are not part of the first load.
+ */
+export interface FirstLoadSet {
+  js: string[]
+  css: string[]
+  /** The text of every <style> in the HTML (the build inlines the stylesheet). */
+  inlineCss: string
+  html: string
+}
+
+const STATIC_IMPORT = /(?:\bfrom\s*|\bimport\s*)["'`]\.\/([\w.-]+\.js)["'`]/g
+const DYNAMIC_IMPORT = /\bimport\(\s*["'`]\.\/([\w.-]+\.js)["'`]\s*\)/g
+
+export async function readFirstLoadSet(distDir: string): Promise<FirstLoadSet> {
+  const html = await readFile(join(distDir, 'index.html'), 'utf8')
+  const attribute = (tag: string, name: string) => new RegExp(`\\b${name}="([^"]+)"`).exec(tag)?.[1]
+  const tags = html.match(/<(?:script|link)\b[^>]*>/g) ?? []
+  const entries = tags
+    .filter((tag) => tag.startsWith('<script') && /type="module"/.test(tag))
+    .map((tag) => attribute(tag, 'src'))
+  const preloads = tags.filter((tag) => /rel="modulepreload"/.test(tag)).map((tag) => attribute(tag, 'href'))
+  const css = tags.filter((tag) => /rel="stylesheet"/.test(tag)).map((tag) => attribute(tag, 'href'))
+  const local = (paths: (string | undefined)[]) =>
+    paths.filter((path): path is string => Boolean(path?.startsWith('/assets/'))).map((path) => path.slice(1))
+
+  const js = new Set<string>()
+  const visit = async (file: string, followDynamic: boolean) => {
+    if (js.has(file)) return
+    js.add(file)
+    const code = await readFile(join(distDir, file), 'utf8')
+    const imported = [...code.matchAll(STATIC_IMPORT)].map((match) => match[1])
+    if (followDynamic) imported.push(...[...code.matchAll(DYNAMIC_IMPORT)].map((match) => match[1]))
+    for (const name of imported) if (name) await visit(`assets/${name}`, false)
+  }
+  for (const entry of local(entries)) await visit(entry, true)
+  for (const preload of local(preloads)) await visit(preload, false)
+
+  const inlineCss = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)]
+    .map((match) => match[1])
+    .join('\n')
+  return { js: [...js], css: local(css), inlineCss, html }
+}
+
+export function compressedSizes(body: string | Buffer): { brotli: number; gzip: number } {
+  const buffer = typeof body === 'string' ? Buffer.from(body) : body
+  return {
+    brotli: brotliCompressSync(buffer, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+    gzip: gzipSync(buffer, { level: 9 }).length,
+  }
+}
+
+/** Compressed bytes of a list of dist files, summed per encoding. */
+export async function totalCompressed(
+  distDir: string,
+  files: string[],
+): Promise<{ brotli: number; gzip: number }> {
+  let brotli = 0
+  let gzip = 0
+  for (const file of files) {
+    const sizes = compressedSizes(await readFile(join(distDir, file)))
+    brotli += sizes.brotli
+    gzip += sizes.gzip
+  }
+  return { brotli, gzip }
+}

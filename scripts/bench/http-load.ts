@@ -1,0 +1,43 @@
+import autocannon from 'autocannon'
+
+export interface LoadResult {
+  requestsPerSecond: number
+  p99Ms: number
+  ok: number
+  non2xx: number
+  errors: number
+}
+
+export interface LoadOptions {
+  url: string
+  connections: number
+  durationSeconds: number
+  method?: 'GET' | 'POST'
+  headers?: Record<string, string>
+  /** '[<id>]' in the body is replaced by a fresh id per request (unique e-mails). */
+  body?: string
+}
+
+/** One autocannon run; keep-alive connections, as a browser or a proxy in front would hold. */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.durationSeconds,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    idReplacement: options.body?.includes('[<id>]') ?? false,
+  })
+  const ok = result['2xx']
+  return {
+    requestsPerSecond: ok / options.durationSeconds,
+    p99Ms: result.latency.p99,
+    ok,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  }
+}
+
+/** What a browser sends, so the server answers with its precompressed bodies. */
+export const BROWSER_HEADERS = { 'accept-encoding': 'br, gzip' }

@@ -1,0 +1,78 @@
+import { readFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join, normalize } from 'node:path'
+import { brotliCompressSync, gzipSync } from 'node:zlib'
+import { ANON_KEY_PLACEHOLDER, pickEncoding } from '../../server/static-site'
+
+/**
+ * The page as plain static HTML: the prerendered markup with every script and module preload
+ * removed. The build already inlines the stylesheet, so the CSS stays as it is. This is the
+ * limit the React page is measured against.
+ */
+export function staticHtmlOf(prerendered: string): string {
+  return prerendered
+    .replaceAll(ANON_KEY_PLACEHOLDER, '')
+    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, '')
+    .replace(/<link rel="modulepreload"[^>]*>/g, '')
+}
+
+const TYPES: Record<string, string> = {
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.webmanifest': 'application/manifest+json',
+  '.json': 'application/json',
+}
+
+export interface StaticCopyServer {
+  url: string
+  html: string
+  close(): Promise<void>
+}
+
+/** A tiny keep-alive server for the static rendering: '/' is the page, other paths come from dist. */
+export async function serveStaticCopy(distDir: string): Promise<StaticCopyServer> {
+  const html = staticHtmlOf(await readFile(join(distDir, 'index.html'), 'utf8'))
+  const page = {
+    body: Buffer.from(html),
+    brotli: brotliCompressSync(html),
+    gzip: gzipSync(html, { level: 9 }),
+  }
+  const server: Server = createServer(async (request, response) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname
+    if (path === '/') {
+      const { body, encoding } = pickEncoding(
+        { ...page, contentType: '', etag: '', cacheControl: '' },
+        request.headers['accept-encoding'],
+      )
+      response.writeHead(200, {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-cache',
+        ...(encoding ? { 'Content-Encoding': encoding } : {}),
+      })
+      response.end(body)
+      return
+    }
+    const file = await readFile(join(distDir, normalize(path).replace(/^(\.\.[/\\])+/, ''))).catch(
+      () => undefined,
+    )
+    if (!file) {
+      response.writeHead(404).end()
+      return
+    }
+    const extension = path.slice(path.lastIndexOf('.'))
+    response.writeHead(200, { 'Content-Type': TYPES[extension] ?? 'application/octet-stream' }).end(file)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    html,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}

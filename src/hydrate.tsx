@@ -1,0 +1,18 @@
+// Loaded by main.tsx right after the prerendered page's first paint.
+import { hydrateRoot } from 'react-dom/client'
+import { App } from './app'
+import { announceOutcome } from './lib/announce-outcome'
+import { outcomeFromRedirect } from './lib/native-submit-result'
+
+const root = document.getElementById('root')
+if (!root) throw new Error('The prerendered page has no #root element')
+
+hydrateRoot(root, <App path={window.location.pathname} />)
+
+// A form submitted before the script ran was answered by the server with a redirect that names
+// its outcome; show the same toast a hydrated submit would, then tidy the address bar.
+const redirected = outcomeFromRedirect(window.location)
+if (redirected) {
+  announceOutcome(redirected.outcome)
+  window.history.replaceState(null, '', redirected.cleanUrl)
+}
