@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
 import { compression } from 'vite-plugin-compression2'
 import { vitePrerenderPlugin } from 'vite-prerender-plugin'
-import { agentFilesPlugin } from './build/agent-files-plugin'
+import { agentFilesPlugin } from './build/agent-files-plugin.ts'
 
 const PRERENDER_SCRIPT = fileURLToPath(new URL('./src/prerender.tsx', import.meta.url))
 

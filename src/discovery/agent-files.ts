@@ -1,8 +1,8 @@
 import type { SiteConfig } from '../site-config'
-import { aiCatalog } from './ai-catalog'
-import { robotsTxt, sitemapXml } from './crawler-files'
-import { llmsFullTxt, llmsTxt } from './llms-txt'
-import { webManifest } from './web-manifest'
+import { aiCatalog } from './ai-catalog.ts'
+import { robotsTxt, sitemapXml } from './crawler-files.ts'
+import { llmsFullTxt, llmsTxt } from './llms-txt.ts'
+import { webManifest } from './web-manifest.ts'
 
 /** Every text file generated from the site config, by its path under dist/ (and on the site). */
 export function agentFiles(config: SiteConfig): { fileName: string; source: string }[] {

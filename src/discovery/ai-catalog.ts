@@ -1,7 +1,7 @@
-import { requestAccessTool } from '../lib/webmcp-tool'
+import { requestAccessTool } from '../lib/webmcp-tool.ts'
 import type { SiteConfig } from '../site-config'
-import { absoluteUrl } from './site-url'
-import { icons } from './web-manifest'
+import { absoluteUrl } from './site-url.ts'
+import { icons } from './web-manifest.ts'
 
 /**
  * /.well-known/ai-catalog.json per the Agentic Resource Discovery spec

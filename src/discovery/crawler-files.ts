@@ -1,4 +1,4 @@
-import { absoluteUrl } from './site-url'
+import { absoluteUrl } from './site-url.ts'
 
 /**
  * robots.txt: everything public may be crawled; the API is not a page. The catalog is announced by

@@ -1,6 +1,6 @@
 import type { SiteConfig } from '../site-config'
-import { absoluteUrl } from './site-url'
-import { icons } from './web-manifest'
+import { absoluteUrl } from './site-url.ts'
+import { icons } from './web-manifest.ts'
 
 /** One element for vite-prerender-plugin's `head.elements`. */
 export interface HeadElement {

@@ -1,6 +1,6 @@
-import { requestAccessTool } from '../lib/webmcp-tool'
+import { requestAccessTool } from '../lib/webmcp-tool.ts'
 import type { SiteConfig } from '../site-config'
-import { absoluteUrl } from './site-url'
+import { absoluteUrl } from './site-url.ts'
 
 function listOf(words: readonly string[]): string {
   if (words.length < 2) return words.join('')

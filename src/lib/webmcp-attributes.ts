@@ -13,7 +13,6 @@ declare module 'react' {
     toolautosubmit?: ''
   }
   interface InputHTMLAttributes<T> {
-    toolparamtitle?: string
     toolparamdescription?: string
   }
 }

@@ -12,7 +12,7 @@ test.use({
 })
 
 test.describe('in Chromium with WebMCP switched on', () => {
-  test('the form is the tool: an agent call fills it, runs the page's submit (Submitting...) and gets the structured result', async ({
+  test('the form is the tool: an agent call fills it, runs the page submit (Submitting...) and gets the structured result', async ({
     page,
   }) => {
     // Record the page's imperative registration: it marks hydration, and the browser must refuse it
