@@ -35,7 +35,15 @@ try {
   for (const id of CATEGORIES) {
     const category = categories[id]
     if (!category) throw new Error(`Lighthouse has no '${id}' category`)
-    console.log(`${category.title}: ${category.score}`)
+    const weighted = category.auditRefs.filter((ref) => ref.weight > 0)
+    const counted = weighted.filter((ref) => {
+      const mode = audits[ref.id]?.scoreDisplayMode
+      return mode !== 'notApplicable' && mode !== 'informative' && mode !== 'manual'
+    })
+    // A 1 made of "not applicable" audits says little, so say how many audits it rests on.
+    console.log(
+      `${category.title}: ${category.score} (${counted.length} of ${weighted.length} weighted audits applicable)`,
+    )
     if (category.score !== 1) failed = true
     for (const ref of category.auditRefs) {
       const audit = audits[ref.id]

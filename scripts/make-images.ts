@@ -11,7 +11,7 @@ import { CHROMIUM_ARGS, findChromium } from '../tests/support/chromium-path'
  */
 const PUBLIC = new URL('../public/', import.meta.url)
 const logoSvg = await readFile(new URL(siteConfig.logo.src.slice(1), PUBLIC), 'utf8')
-const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)
 
 function iconHtml(size: number, background: string): string {
   return `<!doctype html><html><body style="margin:0;background:${background}">
@@ -28,9 +28,9 @@ function ogHtml(): string {
     <div style="display:flex;align-items:center;gap:28px">
       <div style="width:96px;height:96px;border-radius:22px;box-shadow:0 0 0 3px #334155">
         ${logoSvg.replace('<svg ', '<svg style="width:96px;height:96px;display:block" ')}</div>
-      <div style="font-size:48px;font-weight:700;letter-spacing:-1px">${escape(labName)}</div>
+      <div style="font-size:48px;font-weight:700;letter-spacing:-1px">${escapeHtml(labName)}</div>
     </div>
-    <div style="font-size:76px;font-weight:700;line-height:1.08;letter-spacing:-2px;max-width:980px">${escape(tagline)}</div>
+    <div style="font-size:76px;font-weight:700;line-height:1.08;letter-spacing:-2px;max-width:980px">${escapeHtml(tagline)}</div>
     <div style="display:flex;align-items:center;gap:16px;font-size:34px;color:#cbd5e1">
       <span style="width:18px;height:18px;border-radius:50%;background:#22c55e;display:inline-block"></span>
       Private beta: request access
