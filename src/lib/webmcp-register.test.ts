@@ -1,0 +1,93 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { registerRequestAccessTool, toolResultOf } from './webmcp-register'
+import { requestAccessTool } from './webmcp-tool'
+
+type Registered = { name: string; execute: (input: Record<string, unknown>) => Promise<unknown> }
+
+function installContext(
+  on: 'navigator' | 'document',
+  registerTool: (tool: Registered, options?: object) => unknown,
+) {
+  const context = { registerTool: vi.fn(registerTool), unregisterTool: vi.fn() }
+  Object.defineProperty(on === 'navigator' ? navigator : document, 'modelContext', {
+    configurable: true,
+    value: context,
+  })
+  return context
+}
+
+afterEach(() => {
+  Reflect.deleteProperty(navigator, 'modelContext')
+  Reflect.deleteProperty(document, 'modelContext')
+})
+
+describe('registerRequestAccessTool', () => {
+  it('does nothing, and throws nothing, in a browser without WebMCP', () => {
+    const submit = vi.fn()
+    const unregister = registerRequestAccessTool(submit)
+    expect(() => unregister()).not.toThrow()
+    expect(submit).not.toHaveBeenCalled()
+  })
+
+  it('prefers document.modelContext (Chrome 150+) and passes an abort signal that unregistering fires', () => {
+    const fromNavigator = installContext('navigator', () => undefined)
+    let signal: AbortSignal | undefined
+    const fromDocument = installContext('document', (_tool, options) => {
+      signal = (options as { signal: AbortSignal }).signal
+      return Promise.resolve()
+    })
+    const unregister = registerRequestAccessTool(vi.fn())
+    expect(fromNavigator.registerTool).not.toHaveBeenCalled()
+    expect(fromDocument.registerTool).toHaveBeenCalledOnce()
+    expect(signal?.aborted).toBe(false)
+    unregister()
+    expect(signal?.aborted).toBe(true)
+  })
+
+  it('runs execute through the given submit and answers with the status and the spec’s words', async () => {
+    let tool: Registered | undefined
+    installContext('navigator', (registered) => {
+      tool = registered
+    })
+    const submit = vi.fn().mockResolvedValue({ status: 'already_registered' })
+    registerRequestAccessTool(submit)
+    expect(tool?.name).toBe(requestAccessTool.name)
+    expect(await tool?.execute({ email: 'Ada@Example.com' })).toEqual({
+      status: 'already_registered',
+      message: 'Already on the waitlist! This email is already registered for beta access.',
+    })
+    expect(submit).toHaveBeenCalledWith('Ada@Example.com')
+    await tool?.execute({ email: 42 })
+    expect(submit).toHaveBeenLastCalledWith('')
+  })
+
+  it('swallows a refusal, synchronous or not, and then leaves the other tool of that name alone', async () => {
+    const rejecting = installContext('document', () =>
+      Promise.reject(new DOMException('Duplicate tool name')),
+    )
+    const unregister = registerRequestAccessTool(vi.fn())
+    await Promise.resolve()
+    await Promise.resolve()
+    unregister()
+    expect(rejecting.unregisterTool).not.toHaveBeenCalled()
+
+    installContext('document', () => {
+      throw new DOMException('Duplicate tool name')
+    })
+    expect(() => registerRequestAccessTool(vi.fn())()).not.toThrow()
+  })
+})
+
+describe('toolResultOf', () => {
+  it('maps each outcome, and an ignored empty submission, to a status and message', () => {
+    expect(toolResultOf({ status: 'submitted' })).toEqual({
+      status: 'submitted',
+      message: "Request submitted! We'll be in touch soon about beta access.",
+    })
+    expect(toolResultOf({ status: 'error', error: new Error('x') })).toEqual({
+      status: 'error',
+      message: 'Error There was an issue submitting your request. Please try again.',
+    })
+    expect(toolResultOf(undefined).status).toBe('error')
+  })
+})
