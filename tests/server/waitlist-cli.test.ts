@@ -4,7 +4,16 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseCsv, toCsv } from '../../scripts/csv'
+import { migrate } from '../../server/db/migrate'
+import { openPostgres } from '../../server/db/postgres-driver'
 import { loadApiKeys, verifyKey } from '../../server/keys'
+import { freshDataDir } from '../support/data-dir'
+import {
+  createDatabase,
+  findPostgresBin,
+  type PostgresCluster,
+  startPostgres,
+} from '../support/postgres-cluster'
 import { startTestServer, type TestServer } from '../support/test-server'
 
 const exec = promisify(execFile)
@@ -18,11 +27,19 @@ const TRICKY = [
   'UPPER@Example.COM',
 ]
 
-function cli(dataDir: string, ...args: string[]) {
-  return exec(process.execPath, ['--import', 'tsx', 'scripts/waitlist-cli.ts', ...args], {
+type CliResult = { code?: number; stdout: string; stderr: string }
+
+function cli(
+  dataDir: string,
+  command: string,
+  ...rest: (string | Record<string, string>)[]
+): Promise<CliResult> {
+  const env = rest.find((item): item is Record<string, string> => typeof item === 'object') ?? {}
+  const args = rest.filter((item): item is string => typeof item === 'string')
+  return exec(process.execPath, ['--import', 'tsx', 'scripts/waitlist-cli.ts', command, ...args], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: '' },
-  }).catch((error: { code: number; stdout: string; stderr: string }) => error)
+    env: { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: '', ...env },
+  }).catch((error: CliResult) => error)
 }
 
 let server: TestServer
@@ -89,6 +106,48 @@ describe('the waitlist CLI', () => {
     expect(badDate).toMatchObject({ code: 2 })
   })
 })
+
+describe('the waitlist CLI on an empty data dir', () => {
+  it('counts 0 and exports only the header', async () => {
+    const fresh = await freshDataDir()
+    try {
+      expect((await cli(fresh.dir, 'count')).stdout).toBe('0\n')
+      expect((await cli(fresh.dir, 'export')).stdout).toBe('email,created_at\r\n')
+    } finally {
+      await fresh.cleanup()
+    }
+  })
+})
+
+describe.skipIf(!findPostgresBin())('the waitlist CLI on DATABASE_URL', () => {
+  let cluster: PostgresCluster
+  let url: string
+  beforeAll(async () => {
+    cluster = await startPostgres()
+    url = await createDatabase(cluster, 'cli_test')
+    const db = await openPostgres(url)
+    await migrate(db)
+    for (const email of TRICKY) await db.query('insert into public.waitlist (email) values ($1)', [email])
+    await db.close()
+  })
+  afterAll(async () => {
+    await cluster?.stop()
+  })
+
+  it('reads the same list from Postgres, beside any running server', async () => {
+    const env = { DATABASE_URL: url }
+    expect((await cli('/nonexistent-data-dir', 'count', env)).stdout).toBe(`${TRICKY.length}\n`)
+    const since = await cli('/nonexistent-data-dir', 'count', env, '--since', '2999-01-01')
+    expect(since.stdout).toBe('0\n')
+    const csv = (await cli('/nonexistent-data-dir', 'export', env)).stdout
+    expect(
+      parseCsv(csv)
+        .slice(1)
+        .map((row) => row[0]),
+    ).toEqual(TRICKY)
+  })
+})
+if (!findPostgresBin()) console.warn('SKIPPED the CLI on DATABASE_URL: no PostgreSQL server binaries')
 
 describe('RFC 4180 CSV', () => {
   it('round-trips fields with quotes, commas, line breaks and unicode', () => {

@@ -1,0 +1,160 @@
+/**
+ * Measures waitlist inserts through the real HTTP API, as the page sends them (anon key,
+ * `POST /rest/v1/waitlist`, return=minimal): one client in sequence, then 50 concurrent clients,
+ * on PGlite and on a throwaway PostgreSQL (when its binaries exist). Servers run on 127.0.0.1
+ * and free ports, started exactly as the tests start them. Not part of `npm test`.
+ *
+ *   npx tsx scripts/insert-rate.ts [--inserts 2000] [--clients 50]
+ */
+import { parseArgs } from 'node:util'
+import {
+  createDatabase,
+  findPostgresBin,
+  type PostgresCluster,
+  startPostgres,
+} from '../tests/support/postgres-cluster'
+import { startTestServer, type TestServer } from '../tests/support/test-server'
+
+interface Result {
+  backend: string
+  clients: number
+  inserts: number
+  failures: number
+  perSecond: number
+  p50: number
+  p99: number
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+}
+
+async function insertOnce(server: TestServer, email: string): Promise<{ ms: number; ok: boolean }> {
+  const started = performance.now()
+  const response = await fetch(`${server.url}/rest/v1/waitlist`, {
+    method: 'POST',
+    headers: {
+      apikey: server.anonKey,
+      Authorization: `Bearer ${server.anonKey}`,
+      'Content-Type': 'application/json',
+      'Content-Profile': 'public',
+    },
+    body: JSON.stringify({ email }),
+  })
+  await response.arrayBuffer()
+  return { ms: performance.now() - started, ok: response.status === 201 }
+}
+
+async function measure(server: TestServer, backend: string, clients: number, inserts: number, run: string) {
+  const latencies: number[] = []
+  let failures = 0
+  let next = 0
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < inserts) {
+        const i = next++
+        const { ms, ok } = await insertOnce(server, `bench-${run}-${i}@example.com`)
+        latencies.push(ms)
+        if (!ok) failures++
+      }
+    }),
+  )
+  const seconds = (performance.now() - started) / 1000
+  latencies.sort((a, b) => a - b)
+  return {
+    backend,
+    clients,
+    inserts,
+    failures,
+    perSecond: inserts / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  } satisfies Result
+}
+
+async function bench(
+  backend: string,
+  server: TestServer,
+  inserts: number,
+  clients: number,
+): Promise<Result[]> {
+  const run = `${backend}-${Date.now().toString(36)}`
+  await measure(server, backend, 10, 100, `${run}-warm`) // JIT, pools and caches warm
+  return [
+    await measure(server, backend, 1, inserts, `${run}-seq`),
+    await measure(server, backend, clients, inserts, `${run}-par`),
+  ]
+}
+
+function table(results: Result[]): string {
+  const rows = [
+    ['backend', 'clients', 'inserts', 'failed', 'inserts/s', 'p50 ms', 'p99 ms'],
+    ...results.map((r) => [
+      r.backend,
+      String(r.clients),
+      String(r.inserts),
+      String(r.failures),
+      r.perSecond.toFixed(0),
+      r.p50.toFixed(2),
+      r.p99.toFixed(2),
+    ]),
+  ]
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? []
+  const line = (row: string[]) => `| ${row.map((cell, i) => cell.padStart(widths[i] ?? 0)).join(' | ')} |`
+  return [
+    line(rows[0] ?? []),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...rows.slice(1).map(line),
+  ].join('\n')
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: { inserts: { type: 'string', default: '2000' }, clients: { type: 'string', default: '50' } },
+  })
+  const inserts = Number(values.inserts)
+  const clients = Number(values.clients)
+  if (!Number.isInteger(inserts) || inserts < 1 || !Number.isInteger(clients) || clients < 1) {
+    throw new Error('--inserts and --clients take positive integers')
+  }
+  // The server's defaults, request log line included, as `npm start` runs it.
+  const env: Record<string, string> = {}
+  const results: Result[] = []
+
+  const pglite = await startTestServer({ env })
+  try {
+    results.push(...(await bench('pglite', pglite, inserts, clients)))
+  } finally {
+    await pglite.cleanup()
+  }
+
+  if (findPostgresBin()) {
+    let cluster: PostgresCluster | undefined
+    let server: TestServer | undefined
+    try {
+      cluster = await startPostgres()
+      const url = await createDatabase(cluster, 'insert_rate')
+      server = await startTestServer({ env: { ...env, DATABASE_URL: url } })
+      results.push(...(await bench('postgres', server, inserts, clients)))
+    } finally {
+      await server?.cleanup()
+      await cluster?.stop()
+    }
+  } else {
+    console.warn(
+      'No PostgreSQL server binaries (apt-get install -y postgresql, or set PG_BIN): Postgres not measured.',
+    )
+  }
+
+  console.log(
+    `\nWaitlist inserts through POST /rest/v1/waitlist (anon key, return=minimal), Node ${process.version}\n`,
+  )
+  console.log(table(results))
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})
