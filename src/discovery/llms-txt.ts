@@ -17,7 +17,7 @@ function howToRequestAccess(): string {
       '`{"status": "submitted" | "already_registered" | "error", "message": "…"}` and the page shows the ' +
       'visitor the same notification as when they submit the form themselves.',
     '- On the page: type the address into the e-mail field of the access-request form and press “Request Access”.',
-    '- Over HTTP: `POST /` with the form field `email` (`application/x-www-form-urlencoded`). The answer is a ' +
+    `- Over HTTP: \`POST ${absoluteUrl('/')}\` with the form field \`email\` (\`application/x-www-form-urlencoded\`). The answer is a ` +
       '303 redirect to `/?waitlist=submitted`, `/?waitlist=already_registered` or `/?waitlist=error`.',
   ].join('\n')
 }

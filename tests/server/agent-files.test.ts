@@ -61,6 +61,19 @@ describe('agent and crawler files', () => {
     expect(text).not.toContain('__SITE_URL__')
   })
 
+  it('tells agents the truth about the HTTP path: POST / with email answers 303 naming the outcome', async () => {
+    expect((await get('/llms.txt')).text).toContain(`\`POST ${SITE}/\` with the form field \`email\``)
+    const post = (email: string) =>
+      fetch(`${server.url}/`, {
+        method: 'POST',
+        body: new URLSearchParams({ email }),
+        redirect: 'manual',
+      }).then((response) => [response.status, response.headers.get('location')])
+    const email = `llms-agent.${process.pid}.${Date.now()}@example.com`
+    expect(await post(email)).toEqual([303, '/?waitlist=submitted'])
+    expect(await post(email.toUpperCase())).toEqual([303, '/?waitlist=already_registered'])
+  })
+
   it('serves llms-full.txt with every section of the page', async () => {
     const { status, type, text } = await get('/llms-full.txt')
     expect(status).toBe(200)
