@@ -1,0 +1,236 @@
+import { connect, type Socket } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../support/test-server'
+import {
+  expectNoEmail,
+  expectPostgrestShape,
+  healthy,
+  insert,
+  insertStatus,
+  rawRequest,
+  rowCount,
+} from './support'
+
+/** Default trust (none), the default rate, and short slow-client timeouts. */
+let plain: TestServer
+/** Behind a proxy that sets X-Forwarded-For (and X-Forwarded-Proto); short slow-client timeouts too. */
+let proxied: TestServer
+/** A tiny database queue, HSTS forced, built for a hosted Supabase project. */
+let gated: TestServer
+
+beforeAll(async () => {
+  ;[plain, proxied, gated] = await Promise.all([
+    startTestServer({
+      env: { RATE_LIMIT_PER_MINUTE: '10', HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000' },
+    }),
+    startTestServer({
+      env: {
+        RATE_LIMIT_PER_MINUTE: '10',
+        RATE_LIMIT_BURST: '2',
+        TRUST_PROXY_HEADER: 'X-Forwarded-For',
+        HEADERS_TIMEOUT_MS: '1000',
+        REQUEST_TIMEOUT_MS: '2000',
+      },
+    }),
+    startTestServer({
+      env: { DB_QUEUE_LIMIT: '3', HSTS: 'true', VITE_SUPABASE_URL: 'https://abcdefgh.supabase.co' },
+    }),
+  ])
+})
+afterAll(async () => {
+  await Promise.all([plain, proxied, gated].map((server) => server?.cleanup()))
+})
+
+function postForm(server: TestServer, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return fetch(`${server.url}/`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  })
+}
+
+describe('rate limit', () => {
+  it('allows the burst, then answers 429 with Retry-After, ignoring an untrusted X-Forwarded-For', async () => {
+    const statuses: number[] = []
+    let limited: Response | undefined
+    for (let i = 0; i < 8; i++) {
+      // A different forwarded address each time: not trusted by default, so all count as one client.
+      const response = await insert(
+        plain,
+        { email: `limit.${i}@example.com` },
+        { 'X-Forwarded-For': `198.51.100.${i}` },
+      )
+      statuses.push(response.status)
+      if (response.status === 429) limited ??= response
+      else await response.arrayBuffer()
+    }
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429, 429])
+    const retryAfter = Number(limited?.headers.get('retry-after'))
+    expect(retryAfter).toBeGreaterThanOrEqual(1)
+    expect(retryAfter).toBeLessThanOrEqual(60)
+    const body = await expectPostgrestShape(limited as Response, '429')
+    expect(body.code).toBe('PGRST429')
+    // The no-script form is limited too: it goes back to the page with the error outcome.
+    const form = await postForm(plain, { email: 'limit.form@example.com' })
+    expect(form.status).toBe(303)
+    expect(form.headers.get('location')).toBe('/?waitlist=error')
+    expect(await rowCount(plain)).toBe(5)
+    // Reads are not writes, and the page still loads.
+    expect((await fetch(`${plain.url}/`)).status).toBe(200)
+  })
+
+  it('keys on the configured proxy header, read from the right (the proxy-appended entry)', async () => {
+    const from = (address: string) => ({ 'X-Forwarded-For': address })
+    const a = [1, 2, 3].map((i) => `proxy.a${i}@example.com`)
+    const statusesA = []
+    for (const email of a) statusesA.push(await insertStatus(proxied, email, from('203.0.113.10')))
+    expect(statusesA).toEqual([201, 201, 429])
+    // A client cannot escape its bucket by prepending addresses of its own choosing.
+    expect(await insertStatus(proxied, 'proxy.a4@example.com', from('192.0.2.1, 203.0.113.10'))).toBe(429)
+    // Another client is not affected; IPv6 clients are limited per /64.
+    expect(await insertStatus(proxied, 'proxy.b1@example.com', from('203.0.113.11'))).toBe(201)
+    expect(await insertStatus(proxied, 'proxy.c1@example.com', from('2001:db8:1:2::1'))).toBe(201)
+    expect(await insertStatus(proxied, 'proxy.c2@example.com', from('2001:db8:1:2::ffff'))).toBe(201)
+    expect(await insertStatus(proxied, 'proxy.c3@example.com', from('2001:db8:1:2:aaaa::9'))).toBe(429)
+  })
+})
+
+describe('honeypot on the no-script form', () => {
+  it('pretends success for a filled trap field and stores nothing', async () => {
+    const trapped = await postForm(
+      proxied,
+      { email: 'trap.bot@example.com', website: 'http://spam.example' },
+      { 'X-Forwarded-For': '203.0.113.50' },
+    )
+    expect(trapped.status).toBe(303)
+    expect(trapped.headers.get('location')).toBe('/?waitlist=submitted')
+    expect(await insertStatus(proxied, 'trap.bot@example.com', { 'X-Forwarded-For': '203.0.113.51' })).toBe(
+      201,
+    )
+    const person = await postForm(
+      proxied,
+      { email: 'trap.person@example.com', website: '' },
+      { 'X-Forwarded-For': '203.0.113.52' },
+    )
+    expect(person.headers.get('location')).toBe('/?waitlist=submitted')
+    expect(
+      await insertStatus(proxied, 'trap.person@example.com', { 'X-Forwarded-For': '203.0.113.53' }),
+    ).toBe(409)
+  })
+})
+
+describe('security headers', () => {
+  const paths = ['/', '/no/such/page', '/rest/v1/waitlist', '/healthz', '/logo.svg']
+
+  it.each(paths)(
+    'on %s: strict CSP, framing refused, nosniff, referrer, permissions, COOP, no cookie',
+    async (path) => {
+      for (const server of [plain, gated]) {
+        const response = await fetch(`${server.url}${path}`, { headers: { apikey: server.anonKey } })
+        await response.arrayBuffer()
+        const csp = response.headers.get('content-security-policy') ?? ''
+        const scriptSrc = csp.split(';').find((directive) => directive.trim().startsWith('script-src')) ?? ''
+        expect(scriptSrc.trim()).toBe("script-src 'self'")
+        expect(csp).not.toMatch(/unsafe-eval/)
+        expect(csp).toContain("frame-ancestors 'none'")
+        expect(csp).toContain("object-src 'none'")
+        expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+        expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin')
+        expect(response.headers.get('permissions-policy')).toMatch(/camera=\(\)/)
+        expect(response.headers.get('cross-origin-opener-policy')).toBe('same-origin')
+        expect(response.headers.get('set-cookie')).toBeNull()
+      }
+    },
+  )
+
+  it('connect-src allows the page origin, and the hosted Supabase origin when the build uses one', async () => {
+    const own = (await fetch(`${plain.url}/`)).headers.get('content-security-policy') ?? ''
+    expect(own).toMatch(/connect-src 'self'(;|$)/)
+    const hosted = (await fetch(`${gated.url}/`)).headers.get('content-security-policy') ?? ''
+    expect(hosted).toMatch(/connect-src 'self' https:\/\/abcdefgh\.supabase\.co(;|$)/)
+  })
+
+  it('HSTS only over HTTPS from a trusted proxy, or when configured', async () => {
+    expect((await fetch(`${plain.url}/`)).headers.get('strict-transport-security')).toBeNull()
+    // Untrusted: anyone can send X-Forwarded-Proto.
+    const spoofed = await fetch(`${plain.url}/`, { headers: { 'X-Forwarded-Proto': 'https' } })
+    expect(spoofed.headers.get('strict-transport-security')).toBeNull()
+    const viaProxy = await fetch(`${proxied.url}/`, { headers: { 'X-Forwarded-Proto': 'https' } })
+    expect(viaProxy.headers.get('strict-transport-security')).toMatch(/max-age=\d+/)
+    expect((await fetch(`${proxied.url}/`)).headers.get('strict-transport-security')).toBeNull()
+    expect((await fetch(`${gated.url}/healthz`)).headers.get('strict-transport-security')).toMatch(
+      /max-age=\d+/,
+    )
+  })
+})
+
+/** Opens a request that sent its headers and part of its body, and stays open. */
+async function halfSentInsert(
+  server: TestServer,
+  email: string,
+): Promise<{ socket: Socket; finish(): Promise<number> }> {
+  const { port } = new URL(server.url)
+  const body = JSON.stringify({ email })
+  const socket = connect(Number(port), '127.0.0.1')
+  await new Promise((resolve) => socket.once('connect', resolve))
+  socket.write(
+    `POST /rest/v1/waitlist HTTP/1.1\r\nHost: 127.0.0.1\r\napikey: ${server.anonKey}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`,
+  )
+  return {
+    socket,
+    finish: () =>
+      new Promise((resolve) => {
+        let text = ''
+        socket.on('data', (chunk) => {
+          text += chunk.toString()
+        })
+        socket.on('close', () => resolve(Number(text.split(' ')[1] ?? 0)))
+        socket.end(body.slice(5))
+      }),
+  }
+}
+
+describe('limits', () => {
+  it('a full database queue answers 503 with Retry-After at once; held requests then complete', async () => {
+    const held = await Promise.all([1, 2, 3].map((i) => halfSentInsert(gated, `held.${i}@example.com`)))
+    // Let the server see all three before the fourth arrives.
+    await expect
+      .poll(async () => (await insert(gated, { email: 'probe.queue@example.com' })).status, {
+        timeout: 10_000,
+      })
+      .toBe(503)
+    const refused = await insert(gated, { email: 'refused@example.com' })
+    expect(refused.status).toBe(503)
+    expect(refused.headers.get('retry-after')).toBe('1')
+    await expectPostgrestShape(refused, '503')
+    expect(await healthy(gated)).toBe(true)
+    expect(await Promise.all(held.map((request) => request.finish()))).toEqual([201, 201, 201])
+    expect(await insertStatus(gated, 'after.queue@example.com')).toBe(201)
+    // The probe may have slipped in before the held requests were counted; either way it is stored once.
+    await insertStatus(gated, 'probe.queue@example.com')
+    expect(await rowCount(gated)).toBe(5)
+  })
+
+  it('cuts off a client that never finishes its headers (408, connection closed)', async () => {
+    const answer = await rawRequest(plain.url, 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ', 15_000)
+    expect(answer.status).toBe(408)
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'PGRST408' })
+  })
+
+  it('cuts off a client that never finishes its body (408, connection closed)', async () => {
+    const answer = await rawRequest(
+      proxied.url,
+      `POST /rest/v1/waitlist HTTP/1.1\r\nHost: 127.0.0.1\r\napikey: ${proxied.anonKey}\r\nX-Forwarded-For: 203.0.113.99\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":',
+      15_000,
+    )
+    expect(answer.status).toBe(408)
+    expect(await healthy(proxied)).toBe(true)
+  })
+
+  it('no server printed an e-mail address', () => {
+    for (const server of [plain, proxied, gated]) expectNoEmail(server.output())
+  })
+})
