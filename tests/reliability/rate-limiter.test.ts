@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import { rateLimitKey } from '../../server/middleware/client-address'
+import { RateLimiter } from '../../server/middleware/rate-limit'
+
+describe('RateLimiter', () => {
+  it('allows the burst, then one write per 60/perMinute seconds, with the wait it reports', () => {
+    let now = 0
+    const limiter = new RateLimiter({ perMinute: 10, burst: 5, now: () => now })
+    expect(Array.from({ length: 6 }, () => limiter.take('a'))).toEqual([0, 0, 0, 0, 0, 6])
+    now += 5_999
+    expect(limiter.take('a')).toBe(1)
+    now += 6_000
+    expect(limiter.take('a')).toBe(0)
+    expect(limiter.take('b')).toBe(0)
+  })
+
+  it('keeps memory bounded: at most maxClients buckets however many addresses write', () => {
+    let now = 0
+    const limiter = new RateLimiter({ perMinute: 10, burst: 5, maxClients: 100, now: () => now })
+    for (let i = 0; i < 10_000; i++) {
+      now += 1
+      limiter.take(`client-${i}`)
+      expect(limiter.size).toBeLessThanOrEqual(100)
+    }
+    // The most recent clients are still limited: eviction drops the least recently seen first.
+    for (let i = 0; i < 4; i++) limiter.take('client-9999')
+    expect(limiter.take('client-9999')).toBeGreaterThan(0)
+  })
+
+  it('forgets a client whose bucket has refilled before anyone still limited', () => {
+    let now = 0
+    const limiter = new RateLimiter({ perMinute: 60, burst: 1, maxClients: 2, now: () => now })
+    limiter.take('idle')
+    now += 1_000 // idle's bucket is full again
+    limiter.take('busy')
+    limiter.take('new')
+    expect(limiter.size).toBe(2)
+    expect(limiter.take('busy')).toBeGreaterThan(0)
+  })
+})
+
+describe('rateLimitKey', () => {
+  it('keys IPv4 by address, IPv4-mapped IPv6 as IPv4, and IPv6 by /64', () => {
+    expect(rateLimitKey('203.0.113.7')).toBe('203.0.113.7')
+    expect(rateLimitKey('::ffff:203.0.113.7')).toBe('203.0.113.7')
+    expect(rateLimitKey('2001:db8:1:2::1')).toBe(rateLimitKey('2001:0db8:0001:0002:ffff:1:2:3'))
+    expect(rateLimitKey('2001:db8:1:2::1')).not.toBe(rateLimitKey('2001:db8:1:3::1'))
+    expect(rateLimitKey('::1')).toBe('0:0:0:0::/64')
+  })
+})
