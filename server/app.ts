@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { withAgentCors } from './agent-cors'
 import type { Database } from './db/database'
 import type { ApiKeys } from './keys'
 import type { Logger } from './log'
@@ -111,7 +112,7 @@ export function createApp(deps: AppDeps): Hono {
   app.on(['GET', 'HEAD'], '*', (c) => {
     if (c.req.path === '/') return serveFile(c.req.raw, site.home)
     const file = site.files.get(c.req.path)
-    if (file) return serveFile(c.req.raw, file)
+    if (file) return withAgentCors(c.req.path, serveFile(c.req.raw, file))
     return serveFile(c.req.raw, site.notFound, 404)
   })
 

@@ -28,6 +28,7 @@ async function get(path: string) {
   return {
     status: response.status,
     type: response.headers.get('content-type'),
+    cors: response.headers.get('access-control-allow-origin'),
     body,
     text: body.toString('utf8'),
   }
@@ -100,6 +101,14 @@ describe('agent and crawler files', () => {
       inputSchema: requestAccessTool.inputSchema,
     })
     expect(catalog.entries.map((entry: { url?: string }) => entry.url)).toContain(`${SITE}/llms.txt`)
+  })
+
+  it('lets agents and registries on any origin read the catalog and llms files, and nothing else', async () => {
+    for (const path of ['/.well-known/ai-catalog.json', '/llms.txt', '/llms-full.txt']) {
+      expect([path, (await get(path)).cors]).toEqual([path, '*'])
+    }
+    for (const path of ['/', '/robots.txt', '/no-such-page'])
+      expect([path, (await get(path)).cors]).toEqual([path, null])
   })
 
   it('uses a validator that rejects a broken catalog (so the check above can fail)', () => {
