@@ -1,18 +1,18 @@
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { HONEYPOT_FIELD } from '../src/lib/honeypot-field'
 import { withAgentCors } from './agent-cors'
 import type { Database } from './db/database'
 import type { ApiKeys } from './keys'
 import type { Logger } from './log'
-import { submitNativeForm } from './native-form'
-import { createRestApp, MAX_BODY_BYTES } from './rest/rest-app'
-import type { SchemaCache } from './rest/schema-cache'
-import { HONEYPOT_FIELD } from '../src/lib/honeypot-field'
 import { dbGate } from './middleware/db-gate'
 import { jsonError } from './middleware/json-error'
 import { type RateLimiter, rateLimit } from './middleware/rate-limit'
 import { type SecurityHeaderOptions, securityHeaders } from './middleware/security-headers'
 import { urlLengthLimit } from './middleware/url-length'
+import { submitNativeForm } from './native-form'
+import { createRestApp, MAX_BODY_BYTES } from './rest/rest-app'
+import type { SchemaCache } from './rest/schema-cache'
 import { type StaticSite, serveFile } from './static-site'
 
 export interface AppDeps {
@@ -91,8 +91,14 @@ export function createApp(deps: AppDeps): Hono {
   app.post(
     '/',
     // The no-script form is a write like any other: same limit, and the page shows its Error toast.
-    rateLimit(rateLimiter, trustProxyHeader, (retryAfter) =>
-      new Response(null, { status: 303, headers: { Location: '/?waitlist=error', 'Retry-After': String(retryAfter) } }),
+    rateLimit(
+      rateLimiter,
+      trustProxyHeader,
+      (retryAfter) =>
+        new Response(null, {
+          status: 303,
+          headers: { Location: '/?waitlist=error', 'Retry-After': String(retryAfter) },
+        }),
     ),
     gate,
     bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.redirect('/?waitlist=error', 303) }),

@@ -74,7 +74,10 @@ export async function startServer(env: ServerEnv, distDir = DIST_DIR): Promise<R
       },
     )
     const server = createServer(
-      httpServerOptions({ headersTimeoutMs: env.HEADERS_TIMEOUT_MS, requestTimeoutMs: env.REQUEST_TIMEOUT_MS }),
+      httpServerOptions({
+        headersTimeoutMs: env.HEADERS_TIMEOUT_MS,
+        requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+      }),
       listener,
     )
     server.on('clientError', onClientError)

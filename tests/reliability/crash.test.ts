@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../support/test-server'
-import { healthy, insertStatus, pool, rowCount, tally } from './support'
+import { expectNoEmail, healthy, insertStatus, pool, rowCount, tally } from './support'
 
 const CLIENTS = 20
 const ROUNDS = 3
@@ -59,7 +59,10 @@ describe('crash safety on PGlite', () => {
       const previous = server
       server = await startTestServer({ dataDir, timeout: 60_000 })
       expect(server.output()).not.toMatch(/in use by another/)
-      const recheck = await pool(CLIENTS, acknowledged.map((email) => () => insertStatus(server, email)))
+      const recheck = await pool(
+        CLIENTS,
+        acknowledged.map((email) => () => insertStatus(server, email)),
+      )
       const rows = await rowCount(server)
       console.log(
         `crash round ${round}: ${stream.attempted} attempted, ${stream.acknowledged.length} acknowledged before kill -9;` +
@@ -72,6 +75,7 @@ describe('crash safety on PGlite', () => {
       expect(await insertStatus(server, `after.r${round}@example.com`)).toBe(201)
       acknowledged.push(`after.r${round}@example.com`)
       expect(previous.process.pid).not.toBe(server.process.pid)
+      expectNoEmail(previous.output())
     }
   })
 
@@ -84,7 +88,10 @@ describe('crash safety on PGlite', () => {
     expect(server.process.exitCode).toBe(0)
     expect(server.output()).not.toMatch(/longer than 10 s/)
     server = await startTestServer({ dataDir, timeout: 60_000 })
-    const recheck = await pool(CLIENTS, stream.acknowledged.map((email) => () => insertStatus(server, email)))
+    const recheck = await pool(
+      CLIENTS,
+      stream.acknowledged.map((email) => () => insertStatus(server, email)),
+    )
     expect(tally(recheck)).toEqual({ 409: stream.acknowledged.length })
   })
 
@@ -93,5 +100,6 @@ describe('crash safety on PGlite', () => {
     await expect(second).rejects.toThrow(/data directory .* is in use by another server \(pid \d+\)/)
     expect(await healthy(server)).toBe(true)
     expect(await insertStatus(server, 'after.lock@example.com')).toBe(201)
+    expectNoEmail(server.output())
   })
 })

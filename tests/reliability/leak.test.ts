@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
 import type { TestServer } from '../support/test-server'
-import { insertStatus, rowCount } from './support'
+import { expectNoEmail, insertStatus, rowCount } from './support'
 
 afterAll(stopBackends)
 
@@ -137,6 +137,7 @@ describe.each(BACKENDS)('no leak with the anon key on $name', ({ name, skip }) =
     )
     // Nothing those requests tried changed the table.
     expect(await rowCount(server)).toBe(STORED.length + (await probesStored(server)))
+    expectNoEmail(server.output())
   })
 })
 
