@@ -1,0 +1,146 @@
+import { SignJWT } from 'jose'
+import { describe, expect, it } from 'vitest'
+import { InvalidKeyError, loadApiKeys, verifyKey } from '../../server/keys'
+import { statusForSqlState } from '../../server/rest/pg-error-status'
+import { appliedPreferences, parsePrefer } from '../../server/rest/prefer'
+import { parseColumnsParam, parseRowsBody } from '../../server/rest/request-body'
+
+const SECRET = 'a-test-secret-of-at-least-thirty-two-characters'
+const secretBytes = new TextEncoder().encode(SECRET)
+
+function token(claims: Record<string, unknown>, build: (jwt: SignJWT) => SignJWT = (jwt) => jwt) {
+  return build(new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' })).sign(secretBytes)
+}
+
+async function refusal(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  )
+  expect(error).toBeInstanceOf(InvalidKeyError)
+  const { code, message, details } = error as InvalidKeyError
+  return { code, message, details }
+}
+
+describe('keys', () => {
+  it('signs Supabase-shaped keys that are a pure function of the secret', async () => {
+    const first = await loadApiKeys({ jwtSecret: SECRET, dataDir: '/nonexistent' })
+    const again = await loadApiKeys({ jwtSecret: SECRET, dataDir: '/nonexistent' })
+    expect(again.anonKey).toBe(first.anonKey)
+    const payload = JSON.parse(
+      Buffer.from(first.serviceKey.split('.')[1] ?? '', 'base64url').toString(),
+    ) as object
+    expect(payload).toMatchObject({ iss: 'supabase', role: 'service_role' })
+    expect(await verifyKey(first.secret, first.anonKey)).toMatchObject({ role: 'anon', iss: 'supabase' })
+  })
+
+  it('takes a token without a role claim as anon, as PostgREST does', async () => {
+    expect((await verifyKey(secretBytes, await token({ sub: 'x' }))).role).toBe('anon')
+  })
+
+  it('refuses roles outside anon, authenticated and service_role', async () => {
+    const refused = await refusal(verifyKey(secretBytes, await token({ role: 'postgres' })))
+    expect(refused.code).toBe('PGRST303')
+  })
+
+  it('words each failure as PostgREST 13 does', async () => {
+    const other = new TextEncoder().encode('another-secret-of-at-least-thirty-two-chars')
+    const forged = await new SignJWT({ role: 'service_role' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(other)
+    expect(await refusal(verifyKey(secretBytes, forged))).toEqual({
+      code: 'PGRST301',
+      message: 'No suitable key or wrong key type',
+      details: 'None of the keys was able to decode the JWT',
+    })
+    const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"role":"service_role"}').toString('base64url')}.`
+    expect((await refusal(verifyKey(secretBytes, none))).code).toBe('PGRST301')
+    expect((await refusal(verifyKey(secretBytes, 'one.two'))).message).toBe('Expected 3 parts in JWT; got 2')
+    const expired = await token({ role: 'anon' }, (jwt) =>
+      jwt.setExpirationTime(Math.floor(Date.now() / 1000) - 120),
+    )
+    expect(await refusal(verifyKey(secretBytes, expired))).toMatchObject({
+      code: 'PGRST303',
+      message: 'JWT expired',
+    })
+    const early = await token({ role: 'anon' }, (jwt) =>
+      jwt.setNotBefore(Math.floor(Date.now() / 1000) + 3600),
+    )
+    expect(await refusal(verifyKey(secretBytes, early))).toMatchObject({
+      code: 'PGRST303',
+      message: 'JWT not yet valid',
+    })
+  })
+
+  it('allows PostgREST’s 30 seconds of clock skew', async () => {
+    const justExpired = await token({ role: 'anon' }, (jwt) =>
+      jwt.setExpirationTime(Math.floor(Date.now() / 1000) - 10),
+    )
+    expect((await verifyKey(secretBytes, justExpired)).role).toBe('anon')
+  })
+})
+
+describe('Prefer', () => {
+  it('reads return and count, and echoes them as PostgREST does', () => {
+    const insert = parsePrefer('return=representation, count=exact, missing=default')
+    expect(insert).toEqual({ return: 'representation', returnAsked: true, count: 'exact' })
+    expect(appliedPreferences(insert, true)).toBe('return=representation, count=exact')
+    expect(appliedPreferences(parsePrefer('return=minimal'), true)).toBe('return=minimal')
+    expect(appliedPreferences(parsePrefer(null), true)).toBeUndefined()
+    expect(appliedPreferences(parsePrefer('return=representation, count=planned'), false)).toBe(
+      'count=planned',
+    )
+    expect(parsePrefer('return=everything')).toMatchObject({ return: 'minimal', returnAsked: false })
+  })
+})
+
+describe('request bodies', () => {
+  it('reads ?columns= as supabase-js writes it', () => {
+    expect(parseColumnsParam('"email","note"')).toEqual(['email', 'note'])
+    expect(parseColumnsParam('email')).toEqual(['email'])
+    expect(parseColumnsParam(null)).toBeUndefined()
+    expect(() => parseColumnsParam('"a"b"')).toThrow(/failed to parse columns parameter/)
+  })
+
+  it('takes one object or an array of objects with the same keys', () => {
+    expect(parseRowsBody('application/json; charset=utf-8', '{"email":"a@b.co"}')).toEqual({
+      rows: [{ email: 'a@b.co' }],
+      keys: ['email'],
+    })
+    expect(() => parseRowsBody(null, '[{"email":"a"},{"x":1}]')).toThrow('All object keys must match')
+    expect(parseRowsBody(null, '[{"email":"a"},{}]', ['email']).rows).toHaveLength(2)
+    expect(() => parseRowsBody(null, '[1]')).toThrow('Empty or invalid json')
+    expect(() => parseRowsBody('text/csv', 'email\na@b.co')).toThrow('Content-Type not acceptable: text/csv')
+  })
+})
+
+describe('SQLSTATE to HTTP status', () => {
+  it('follows PostgREST’s table', () => {
+    const cases: [string, 'anon' | 'service_role', number][] = [
+      ['23505', 'anon', 409],
+      ['23503', 'anon', 409],
+      ['23514', 'anon', 400],
+      ['23502', 'anon', 400],
+      ['22P02', 'anon', 400],
+      ['42501', 'anon', 401],
+      ['42501', 'service_role', 403],
+      ['42P01', 'anon', 404],
+      ['25006', 'anon', 405],
+      ['08006', 'anon', 503],
+      ['57P01', 'anon', 503],
+      ['XX000', 'anon', 500],
+      ['53400', 'anon', 500],
+      ['53100', 'anon', 503],
+      ['54001', 'anon', 500],
+      ['42P17', 'anon', 500],
+      ['P0001', 'anon', 400],
+      ['P0002', 'anon', 500],
+      ['28000', 'anon', 403],
+      ['21000', 'anon', 400],
+      ['0A000', 'anon', 400],
+      ['PT418', 'anon', 418],
+      ['PT200', 'anon', 400],
+    ]
+    for (const [code, role, status] of cases) expect(statusForSqlState(code, role), code).toBe(status)
+  })
+})
