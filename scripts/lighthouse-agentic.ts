@@ -12,7 +12,7 @@ import { startTestServer } from '../tests/support/test-server'
  * (files, catalog validity, form attributes) are asserted in tests/server/agent-files.test.ts.
  *
  * WebMCP is still behind a flag in Chromium; `--enable-features=WebMCP` turns it on so the WebMCP
- * audits inspect the page's tools instead of reporting "not applicable".
+ * audits inspect the page's tools instead of reporting "not applicable" (`--without-webmcp` to compare).
  */
 const CATEGORIES = ['agentic-browsing', 'seo', 'best-practices'] as const
 
@@ -20,7 +20,12 @@ await buildIfStale(console.log)
 const server = await startTestServer({ env: { LOG_LEVEL: 'error' } })
 const chrome = await chromeLauncher.launch({
   chromePath: findChromium(),
-  chromeFlags: [...CHROMIUM_ARGS, '--headless=new', '--enable-features=WebMCP'],
+  chromeFlags: [
+    ...CHROMIUM_ARGS,
+    '--headless=new',
+    // `--without-webmcp`: as most visitors' browsers are today, where the WebMCP audits do not apply.
+    ...(process.argv.includes('--without-webmcp') ? [] : ['--enable-features=WebMCP']),
+  ],
 })
 let failed = false
 try {
