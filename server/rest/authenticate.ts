@@ -1,9 +1,12 @@
-import { InvalidKeyError, type JwtClaims, verifyKey } from '../keys'
+import { InvalidKeyError, type JwtClaims } from '../keys'
 import { invalidApiKey, invalidJwt, missingApiKey } from './postgrest-error'
 
-async function verifyBearer(secret: Uint8Array, token: string): Promise<JwtClaims> {
+/** Checks a token and returns its claims (keys.ts verifyKey, possibly cached). */
+export type Verifier = (token: string) => Promise<JwtClaims>
+
+async function verifyBearer(verify: Verifier, token: string): Promise<JwtClaims> {
   try {
-    return await verifyKey(secret, token)
+    return await verify(token)
   } catch (error) {
     if (error instanceof InvalidKeyError) throw invalidJwt(error.code, error.message, error.details)
     throw error
@@ -16,12 +19,12 @@ async function verifyBearer(secret: Uint8Array, token: string): Promise<JwtClaim
  * Where hosted Kong only knows the project's two exact keys, we accept any key our secret signed:
  * that is what lets a hosted project's JWT secret work here unchanged.
  */
-export async function authenticate(secret: Uint8Array, request: Request): Promise<JwtClaims> {
+export async function authenticate(verify: Verifier, request: Request): Promise<JwtClaims> {
   const apikey = request.headers.get('apikey') ?? new URL(request.url).searchParams.get('apikey')
   if (!apikey) throw missingApiKey()
   let claims: JwtClaims
   try {
-    claims = await verifyKey(secret, apikey)
+    claims = await verify(apikey)
   } catch (error) {
     if (error instanceof InvalidKeyError) throw invalidApiKey()
     throw error
@@ -34,5 +37,5 @@ export async function authenticate(secret: Uint8Array, request: Request): Promis
     throw invalidJwt('PGRST301', 'Empty JWT is sent in Authorization header')
   // supabase-js sends the key itself as the bearer when there is no session.
   if (token === apikey) return claims
-  return verifyBearer(secret, token)
+  return verifyBearer(verify, token)
 }

@@ -5,6 +5,7 @@ import type { ApiKeys, ApiRole, JwtClaims } from '../keys'
 import type { Logger } from '../log'
 import { authenticate } from './authenticate'
 import { supabaseCors } from './cors'
+import { cachedVerifier } from './key-cache'
 import { statusForSqlState } from './pg-error-status'
 import {
   databaseUnavailable,
@@ -126,6 +127,7 @@ function isConnectionError(error: unknown): boolean {
 export function createRestApp(deps: RestDeps): Hono {
   const { db, keys, schema, log } = deps
   const maxBodyBytes = deps.maxBodyBytes ?? MAX_BODY_BYTES
+  const verify = cachedVerifier(keys.secret)
   const app = new Hono()
 
   app.use(supabaseCors())
@@ -231,7 +233,7 @@ export function createRestApp(deps: RestDeps): Hono {
   // The gateway checks the key before anything else, so even a path we do not serve needs one.
   const refuse = (notFound: (path: string) => PostgrestError) => async (c: Context) => {
     try {
-      await authenticate(keys.secret, c.req.raw)
+      await authenticate(verify, c.req.raw)
       return errorResponse(notFound(c.req.path))
     } catch (error) {
       if (error instanceof PostgrestError) return errorResponse(error)
@@ -249,7 +251,7 @@ export function createRestApp(deps: RestDeps): Hono {
   app.all('/:table', async (c) => {
     let role: ApiRole = 'anon'
     try {
-      const claims = await authenticate(keys.secret, c.req.raw)
+      const claims = await authenticate(verify, c.req.raw)
       role = claims.role
       return await handle(c.req.raw, c.req.param('table'), claims)
     } catch (error) {

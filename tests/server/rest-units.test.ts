@@ -1,6 +1,7 @@
 import { SignJWT } from 'jose'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { InvalidKeyError, loadApiKeys, verifyKey } from '../../server/keys'
+import { cachedVerifier } from '../../server/rest/key-cache'
 import { statusForSqlState } from '../../server/rest/pg-error-status'
 import { appliedPreferences, parsePrefer } from '../../server/rest/prefer'
 import { parseColumnsParam, parseRowsBody } from '../../server/rest/request-body'
@@ -142,5 +143,28 @@ describe('SQLSTATE to HTTP status', () => {
       ['PT200', 'anon', 400],
     ]
     for (const [code, role, status] of cases) expect(statusForSqlState(code, role), code).toBe(status)
+  })
+})
+
+describe('the key cache', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('serves a verified key again, and lets a cached key expire', async () => {
+    const verify = cachedVerifier(secretBytes)
+    const now = Date.now()
+    const key = await token({ role: 'anon' }, (jwt) => jwt.setExpirationTime(Math.floor(now / 1000) + 60))
+    expect((await verify(key)).role).toBe('anon')
+    expect((await verify(key)).role).toBe('anon')
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(now + 120_000) // past exp + 30 s
+    expect((await refusal(verify(key))).message).toBe('JWT expired')
+  })
+
+  it('never caches a refusal', async () => {
+    const verify = cachedVerifier(secretBytes)
+    expect((await refusal(verify('not.a.token'))).code).toBe('PGRST301')
+    expect((await refusal(verify('not.a.token'))).code).toBe('PGRST301')
   })
 })
