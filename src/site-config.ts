@@ -27,7 +27,7 @@ export interface SiteConfig {
   /** Browser UI colour (web manifest, theme-color), the logo's background. */
   themeColor: string
   /** The 1200×630 link preview, made by scripts/make-images.ts. */
-  ogImage: { src: string; width: number; height: number; alt: string }
+  ogImage: { src: `/${string}`; width: number; height: number; alt: string }
   /**
    * Publisher part of the URNs in /.well-known/ai-catalog.json (urn:air:<publisher>:…): the lab's
    * domain, letters, digits, dots and hyphens only. CHANGE ME with the domain.

@@ -49,7 +49,7 @@ function commonElements(config: SiteConfig): HeadElement[] {
 
 /** The home page's description, canonical URL, link previews, structured data and agent catalog. */
 export function homeHeadElements(config: SiteConfig, title: string): HeadElement[] {
-  const image = absoluteUrl(config.ogImage.src as `/${string}`)
+  const image = absoluteUrl(config.ogImage.src)
   return [
     meta({ name: 'description', content: config.description }),
     link({ rel: 'canonical', href: absoluteUrl('/') }),
