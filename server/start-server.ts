@@ -10,6 +10,7 @@ import { createLogger } from './log'
 import { jsonError } from './middleware/json-error'
 import { httpServerOptions, onClientError } from './middleware/node-limits'
 import { RateLimiter } from './middleware/rate-limit'
+import { securityHeaderValues } from './middleware/security-headers'
 import { loadSchemaCache } from './rest/schema-cache'
 import { fillInSiteUrl, normalizeSiteUrl } from './site-url.server'
 import { loadStaticSite } from './static-site'
@@ -70,7 +71,8 @@ export async function startServer(env: ServerEnv, distDir = DIST_DIR): Promise<R
       {
         hostname: env.HOST,
         // A request Node accepted but the Fetch API cannot represent (bad Host, backslash in the path).
-        errorHandler: () => jsonError(400, 'PGRST400', 'Malformed HTTP request'),
+        errorHandler: () =>
+          jsonError(400, 'PGRST400', 'Malformed HTTP request', null, securityHeaderValues()),
       },
     )
     const server = createServer(

@@ -144,6 +144,22 @@ describe('security headers', () => {
     },
   )
 
+  it('also on answers made before any route runs (malformed request, oversized headers)', async () => {
+    const backslash = await rawRequest(
+      gated.url,
+      'GET /rest/v1\\waitlist HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+    )
+    const oversized = await rawRequest(
+      gated.url,
+      `GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ${'x'.repeat(20 * 1024)}\r\nConnection: close\r\n\r\n`,
+    )
+    expect([backslash.status, oversized.status]).toEqual([400, 431])
+    for (const answer of [backslash, oversized]) {
+      expect(answer.headers['content-security-policy']).toContain("frame-ancestors 'none'")
+      expect(answer.headers['x-content-type-options']).toBe('nosniff')
+    }
+  })
+
   it('connect-src allows the page origin, and the hosted Supabase origin when the build uses one', async () => {
     const own = (await fetch(`${plain.url}/`)).headers.get('content-security-policy') ?? ''
     expect(own).toMatch(/connect-src 'self'(;|$)/)
