@@ -14,7 +14,14 @@ const EnvSchema = z.object({
   ),
   JWT_SECRET: optional(z.string().min(32, 'must be at least 32 characters (HS256 needs 256 bits)')),
   /** The public address of the site, for canonical links; defaults to the local one. */
-  SITE_URL: optional(z.url()),
+  SITE_URL: optional(
+    z
+      .url({ protocol: /^https?$/ })
+      .refine(
+        (value) => !/[?#"'<>&\s]/.test(value),
+        'must be a plain address such as https://lab.example.com',
+      ),
+  ),
   RATE_LIMIT_PER_MINUTE: optional(z.coerce.number().int().min(0)).transform((v) => v ?? 10),
   /** Writes one address may make back to back before the per-minute rate applies. */
   RATE_LIMIT_BURST: optional(z.coerce.number().int().min(1)).transform((v) => v ?? 5),

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildIfStale } from '../../server/build-if-stale'
 import { requestAccessTool } from '../../src/lib/webmcp-tool'
 import { siteConfig } from '../../src/site-config'
+import { freshDataDir } from '../support/data-dir'
 import { startTestServer, type TestServer } from '../support/test-server'
 
 /**
@@ -237,5 +238,18 @@ describe('the prerendered home page', () => {
     expect(status).toBe(404)
     expect(text).toContain('<meta name="robots" content="noindex">')
     expect(text).not.toContain('rel="canonical"')
+  })
+})
+
+describe('SITE_URL', () => {
+  it('refuses an address the files could not carry as it is, naming the variable', async () => {
+    const data = await freshDataDir()
+    try {
+      await expect(
+        startTestServer({ dataDir: data.dir, env: { SITE_URL: 'https://lab.example.com/?ref=1' } }),
+      ).rejects.toThrow(/SITE_URL: must be a plain address/)
+    } finally {
+      await data.cleanup()
+    }
   })
 })
