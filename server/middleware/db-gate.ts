@@ -5,7 +5,10 @@ import type { MiddlewareHandler } from 'hono'
  * PGlite runs one statement at a time and a Postgres pool has a few connections, so a flood would
  * otherwise pile up in memory; past the cap the answer is an immediate 503 with Retry-After.
  */
-export function dbGate(maxInFlight: number, onFull: () => Response): MiddlewareHandler & { inFlight(): number } {
+export function dbGate(
+  maxInFlight: number,
+  onFull: () => Response,
+): MiddlewareHandler & { inFlight(): number } {
   let inFlight = 0
   const middleware: MiddlewareHandler = async (c, next) => {
     if (c.req.method === 'OPTIONS') return next()

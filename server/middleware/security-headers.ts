@@ -63,7 +63,8 @@ export function securityHeaders(options: SecurityHeaderOptions = {}): Middleware
   return async (c, next) => {
     await next()
     for (const [name, value] of values) c.res.headers.set(name, value)
-    const viaHttps = options.trustProxy && c.req.header('x-forwarded-proto')?.split(',').at(-1)?.trim() === 'https'
+    const viaHttps =
+      options.trustProxy && c.req.header('x-forwarded-proto')?.split(',').at(-1)?.trim() === 'https'
     if (options.hsts || viaHttps || new URL(c.req.url).protocol === 'https:') {
       c.res.headers.set('Strict-Transport-Security', HSTS_VALUE)
     }

@@ -12,9 +12,9 @@ const bodies = fc.oneof(
   fc.record({ email: fc.string({ maxLength: 300, unit: 'binary' }) }).map((row) => JSON.stringify(row)),
   fc.record({ email: fc.emailAddress() }).map((row) => JSON.stringify(row)),
   fc.record({ email: fc.jsonValue({ maxDepth: 2 }) }).map((row) => JSON.stringify(row)),
-  fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 4 }).map((row) =>
-    JSON.stringify(row),
-  ),
+  fc
+    .dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 4 })
+    .map((row) => JSON.stringify(row)),
 )
 
 describe('fuzzing the insert on PGlite', () => {

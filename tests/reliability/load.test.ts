@@ -16,7 +16,10 @@ describe('load on PGlite', () => {
 
   it(`${INSERTS} inserts from ${CLIENTS} concurrent clients: every one 201, exact row count`, async () => {
     const before = rssKiB(server)
-    const tasks = Array.from({ length: INSERTS }, (_, i) => () => insertStatus(server, `load.${i}@example.com`))
+    const tasks = Array.from(
+      { length: INSERTS },
+      (_, i) => () => insertStatus(server, `load.${i}@example.com`),
+    )
     const statuses = await pool(CLIENTS, tasks)
     const after = rssKiB(server)
     console.log(
