@@ -11,6 +11,7 @@ import {
   databaseUnavailable,
   internalError,
   methodNotAllowed,
+  missingColumn,
   notSingleObject,
   PostgrestError,
   payloadTooLarge,
@@ -170,8 +171,14 @@ export function createRestApp(deps: RestDeps): Hono {
           columns,
         )
         checkColumns(names, table, known)
+        const target = parseColumnsParam(url.searchParams.get('on_conflict'))
+        if (target) for (const column of target) if (!known.has(column)) throw missingColumn(column, table)
+        // A merge needs a conflict target; without ?on_conflict= (PostgREST would use the primary
+        // key, which a client never sends) the preference is not applied, and not echoed.
+        if (preferences.resolution === 'merge-duplicates' && !target) preferences.resolution = undefined
+        const upsert = preferences.resolution ? { resolution: preferences.resolution, target } : undefined
         const body = await db.asRole(claims, async (tx) => {
-          const result = await insertRows(tx, table, names, rows, returning)
+          const result = await insertRows(tx, table, names, rows, returning, upsert)
           return { body: shaped(result.body, result.inserted), inserted: result.inserted }
         })
         // PostgREST: `*/*`, or `*/<rows inserted>` when a count was asked for.

@@ -13,13 +13,15 @@ export async function insertRows(
   keys: string[],
   rows: Row[],
   returning: string[] | '*' | undefined,
+  upsert?: { resolution: 'merge-duplicates' | 'ignore-duplicates'; target: string[] | undefined },
 ): Promise<{ body: string | undefined; inserted: number }> {
   const target = `public.${quoteIdent(table)}`
   const columns = keys.map(quoteIdent).join(', ')
   const insert =
-    keys.length === 0
+    (keys.length === 0
       ? `insert into ${target} select from json_array_elements($1::json)`
-      : `insert into ${target} (${columns}) select ${columns} from json_populate_recordset(null::${target}, $1::json)`
+      : `insert into ${target} (${columns}) select ${columns} from json_populate_recordset(null::${target}, $1::json)`) +
+    onConflict(keys, upsert)
   // RETURNING 1 needs no select privilege, so anon's plain insert works; a representation needs
   // it, and a role without it gets Postgres's 42501 and a rolled-back insert, as on PostgREST.
   const [result] = await tx.query<{ body: string; inserted: string | number }>(
@@ -28,6 +30,20 @@ export async function insertRows(
     [JSON.stringify(rows)],
   )
   return { body: returning ? (result?.body ?? '[]') : undefined, inserted: Number(result?.inserted ?? 0) }
+}
+
+// PostgREST's upsert: ON CONFLICT on the ?on_conflict= columns. Merging updates the sent columns,
+// so it needs update rights (anon has none: 42501); ignoring needs only insert rights.
+function onConflict(
+  keys: string[],
+  upsert: { resolution: 'merge-duplicates' | 'ignore-duplicates'; target: string[] | undefined } | undefined,
+): string {
+  if (!upsert) return ''
+  const target = upsert.target ? ` (${upsert.target.map(quoteIdent).join(', ')})` : ''
+  if (upsert.resolution === 'ignore-duplicates' || keys.length === 0)
+    return ` on conflict${target} do nothing`
+  const assignments = keys.map((key) => `${quoteIdent(key)} = excluded.${quoteIdent(key)}`).join(', ')
+  return ` on conflict${target} do update set ${assignments}`
 }
 
 export async function readRows(

@@ -208,6 +208,41 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
     )
 
     it.skipIf(skip)(
+      'upsert: refused to anon (ON CONFLICT reads the column), honoured for service_role',
+      async () => {
+        const before = await count()
+        // Postgres needs select rights on a conflict target, which anon never has: the same 401 as on Supabase.
+        for (const ignoreDuplicates of [true, false]) {
+          const upsert = await anon
+            .from('waitlist')
+            .upsert({ email: address('upserted') }, { onConflict: 'email', ignoreDuplicates })
+          expect(upsert).toMatchObject({ status: 401, error: { code: '42501' } })
+        }
+        expect(await count()).toBe(before)
+
+        const ignored = await service
+          .from('waitlist')
+          .upsert({ email: address('FIRST') }, { onConflict: 'email', ignoreDuplicates: true })
+        expect(ignored).toMatchObject({ status: 201, error: null })
+        expect(await count()).toBe(before)
+        const headers = { ...serviceHeaders(), Prefer: 'resolution=merge-duplicates' }
+        const merged = JSON.stringify({ email: address('merged') })
+        const raw = await post(server, merged, headers, 'waitlist?on_conflict=email')
+        expect(raw.status).toBe(201)
+        expect(raw.headers.get('preference-applied')).toBe('resolution=merge-duplicates')
+        // Without a conflict target there is nothing to merge on: a plain insert, nothing echoed.
+        const untargeted = await post(server, merged, headers)
+        expect(untargeted.status).toBe(409)
+        expect(untargeted.headers.get('preference-applied')).toBeNull()
+        const badTarget = await service
+          .from('waitlist')
+          .upsert({ email: address('t') }, { onConflict: 'nickname' })
+        expect(badTarget).toMatchObject({ status: 400, error: { code: '42703' } })
+        expect(await count()).toBe(before + 1)
+      },
+    )
+
+    it.skipIf(skip)(
       'lets the database refuse invalid rows: 400 with 23514, 23502, 22007, 428C9, 22P02',
       async () => {
         const refused = [

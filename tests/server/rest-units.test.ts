@@ -84,7 +84,12 @@ describe('keys', () => {
 describe('Prefer', () => {
   it('reads return and count, and echoes them as PostgREST does', () => {
     const insert = parsePrefer('return=representation, count=exact, missing=default')
-    expect(insert).toEqual({ return: 'representation', returnAsked: true, count: 'exact' })
+    expect(insert).toEqual({
+      return: 'representation',
+      returnAsked: true,
+      count: 'exact',
+      resolution: undefined,
+    })
     expect(appliedPreferences(insert, true)).toBe('return=representation, count=exact')
     expect(appliedPreferences(parsePrefer('return=minimal'), true)).toBe('return=minimal')
     expect(appliedPreferences(parsePrefer(null), true)).toBeUndefined()
@@ -92,6 +97,8 @@ describe('Prefer', () => {
       'count=planned',
     )
     expect(parsePrefer('return=everything')).toMatchObject({ return: 'minimal', returnAsked: false })
+    const upsert = parsePrefer('resolution=ignore-duplicates, return=minimal')
+    expect(appliedPreferences(upsert, true)).toBe('resolution=ignore-duplicates, return=minimal')
   })
 })
 
