@@ -646,9 +646,9 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
   })
 
   // Last: it stops the database under the running server.
-  it.skipIf(skip || name !== 'postgres')(
-    'answers 503 when Postgres goes away, without a stack trace',
-    async () => {
+  // PGlite runs in-process and cannot go away alone; its 503 is covered in healthz.test.ts.
+  if (name === 'postgres')
+    it.skipIf(skip)('answers 503 when Postgres goes away, without a stack trace', async () => {
       await stopBackends()
       const health = await fetch(`${server.url}/healthz`)
       expect(health.status).toBe(503)
@@ -661,6 +661,5 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
         'Database connection error. Retrying the connection.',
       )
       expect(server.output()).not.toMatch(/@example\.com/i)
-    },
-  )
+    })
 })
