@@ -92,12 +92,21 @@ test.describe('a server over its rate limit', () => {
   })
 })
 
-test('the page loads and submits under its Content-Security-Policy without a violation', async ({ page }) => {
+test('the page loads and submits under its Content-Security-Policy without a violation or a third-party request', async ({
+  page,
+  server,
+}) => {
   const violations = await watchCsp(page)
+  const elsewhere: string[] = []
+  page.on('request', (request) => {
+    if (!request.url().startsWith(`${server.url}/`) && !request.url().startsWith('data:'))
+      elsewhere.push(request.url())
+  })
   const response = await page.goto('/')
   expect(response?.headers()['content-security-policy']).toContain("script-src 'self'")
   await page.getByPlaceholder('Enter your email').fill(uniqueEmail('csp'))
   await page.getByRole('button', { name: 'Request Access' }).click()
   await expect(toasts(page).getByText('Request submitted!')).toBeVisible()
   expect(await violations()).toEqual([])
+  expect(elsewhere).toEqual([])
 })
