@@ -6,6 +6,7 @@
  *
  *   npx tsx scripts/insert-rate.ts [--inserts 2000] [--clients 50]
  */
+import { cpus, loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
 import {
   createDatabase,
@@ -148,9 +149,14 @@ async function main() {
     )
   }
 
+  // Client and server share the machine: say how busy it was, so figures from a loaded box read as such.
+  const load = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')
   console.log(
-    `\nWaitlist inserts through POST /rest/v1/waitlist (anon key, return=minimal), Node ${process.version}\n`,
+    `\nWaitlist inserts through POST /rest/v1/waitlist (anon key, return=minimal), Node ${process.version}`,
   )
+  console.log(`${cpus().length} CPUs, load average at the end ${load}\n`)
   console.log(table(results))
 }
 
