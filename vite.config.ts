@@ -78,6 +78,30 @@ function inlineStylesheets(): Plugin {
   }
 }
 
+/**
+ * The page paints from its HTML alone and hydrates after that paint (src/main.tsx), so its scripts
+ * are fetched at low priority: on a slow link the HTML and the logo go first.
+ */
+function lowPriorityScripts(): Plugin {
+  return {
+    name: 'lab:low-priority-scripts',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        for (const page of Object.values(bundle)) {
+          if (page.type !== 'asset' || !page.fileName.endsWith('.html')) continue
+          page.source = String(page.source).replace(
+            /<(script type="module"|link rel="modulepreload")(?![^>]*fetchpriority)/g,
+            '<$1 fetchpriority="low"',
+          )
+        }
+      },
+    },
+  }
+}
+
 export default defineConfig({
   plugins: [
     react(),
@@ -98,6 +122,7 @@ export default defineConfig({
       logLevel: 'silent',
     }),
     inlineStylesheets(),
+    lowPriorityScripts(),
     dropPrerenderChunks(),
   ],
   build: {

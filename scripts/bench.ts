@@ -7,7 +7,7 @@ import { createDatabase, findPostgresBin, startPostgres } from '../tests/support
 import { startTestServer } from '../tests/support/test-server'
 import { measureFirstLoad } from './bench/first-load'
 import { BROWSER_HEADERS, runLoad } from './bench/http-load'
-import { httpInserts, type InsertRates, rawInserts } from './bench/inserts'
+import { apiInsert, httpInserts, type InsertRates, rawInserts } from './bench/inserts'
 import { CATEGORIES, type LighthouseRun, launchLighthouseBrowser, summarise } from './bench/lighthouse-runs'
 import { NGINX_HINT, startNginx } from './bench/nginx'
 import { serveStaticCopy } from './bench/static-copy'
@@ -177,12 +177,14 @@ async function main() {
   cleanups.push(() => copy.cleanup())
   const pglite = await openDatabase({ dataDir: copy.dir, purpose: 'bench' })
   const pgliteRaw = await rawInserts(pglite.db, CONNECTIONS, INSERT_SECONDS)
+  const pgliteAsApi = await rawInserts(pglite.db, CONNECTIONS, INSERT_SECONDS / 2, apiInsert)
   await pglite.close()
   await copy.cleanup()
   const inserts: Record<string, InsertRates> = {
     pglite: {
       http: pgliteHttp,
       raw: pgliteRaw,
+      rawAsApi: pgliteAsApi,
       ratio: pgliteHttp.requestsPerSecond / pgliteRaw.insertsPerSecond,
     },
   }
@@ -199,9 +201,10 @@ async function main() {
     await pgServer.cleanup()
     const postgres = await openDatabase({ databaseUrl: rawUrl, dataDir: '' })
     const raw = await rawInserts(postgres.db, CONNECTIONS, INSERT_SECONDS)
+    const rawAsApi = await rawInserts(postgres.db, CONNECTIONS, INSERT_SECONDS / 2, apiInsert)
     await postgres.close()
     await cluster.stop()
-    inserts.postgres = { http, raw, ratio: http.requestsPerSecond / raw.insertsPerSecond }
+    inserts.postgres = { http, raw, rawAsApi, ratio: http.requestsPerSecond / raw.insertsPerSecond }
   } else {
     log('No PostgreSQL binaries (apt-get install -y postgresql): PostgreSQL inserts skipped')
     rows.push({
@@ -220,6 +223,13 @@ async function main() {
         (rates.http.non2xx + rates.http.errors ? `, ${rates.http.non2xx + rates.http.errors} bad` : ''),
       target: '>= 50% of raw',
       ok: rates.ratio >= 0.5 && rates.http.non2xx + rates.http.errors === 0,
+    })
+    rows.push({
+      metric: `Inserts ${name}: API transaction in process`,
+      value:
+        `${rates.rawAsApi.insertsPerSecond.toFixed(0)} per s, p99 ${rates.rawAsApi.p99Ms.toFixed(1)} ms ` +
+        `(HTTP reaches ${((rates.http.requestsPerSecond / rates.rawAsApi.insertsPerSecond) * 100).toFixed(0)}% of it)`,
+      target: '',
     })
   }
 

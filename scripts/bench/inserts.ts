@@ -1,10 +1,13 @@
 import type { Database } from '../../server/db/database'
+import { insertRows } from '../../server/rest/table-sql'
 import { BROWSER_HEADERS, type LoadResult, runLoad } from './http-load'
 import { percentile } from './stats'
 
 export interface InsertRates {
   http: LoadResult
-  raw: { insertsPerSecond: number; p99Ms: number; count: number }
+  raw: DirectRate
+  /** The API's own transaction (role switch, then its insert statement) without HTTP and the key check. */
+  rawAsApi: DirectRate
   /** http / raw. */
   ratio: number
 }
@@ -33,8 +36,29 @@ export function httpInserts(
   })
 }
 
-/** The same insert sent straight to the database by `clients` concurrent loops, as its owner. */
-export async function rawInserts(db: Database, clients: number, seconds: number) {
+export interface DirectRate {
+  insertsPerSecond: number
+  p99Ms: number
+  count: number
+}
+
+type InsertOne = (db: Database, email: string) => Promise<unknown>
+
+/** A plain one-row insert, as the table's owner: the raw rate of the database. */
+export const plainInsert: InsertOne = (db, email) =>
+  db.query('insert into public.waitlist (email) values ($1)', [email])
+
+/** What the API runs for one row, in process: a transaction as anon, then the PostgREST-style insert. */
+export const apiInsert: InsertOne = (db, email) =>
+  db.asRole({ role: 'anon' }, (tx) => insertRows(tx, 'waitlist', ['email'], [{ email }], undefined))
+
+/** Inserts sent straight to the database by `clients` concurrent loops for `seconds`. */
+export async function rawInserts(
+  db: Database,
+  clients: number,
+  seconds: number,
+  insert: InsertOne = plainInsert,
+): Promise<DirectRate> {
   const latencies: number[] = []
   const stopAt = performance.now() + seconds * 1000
   let next = 0
