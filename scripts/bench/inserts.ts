@@ -52,6 +52,9 @@ export const plainInsert: InsertOne = (db, email) =>
 export const apiInsert: InsertOne = (db, email) =>
   db.asRole({ role: 'anon' }, (tx) => insertRows(tx, 'waitlist', ['email'], [{ email }], undefined))
 
+// Unique e-mails across every run in the process (the table refuses duplicates).
+let next = 0
+
 /** Inserts sent straight to the database by `clients` concurrent loops for `seconds`. */
 export async function rawInserts(
   db: Database,
@@ -61,7 +64,6 @@ export async function rawInserts(
 ): Promise<DirectRate> {
   const latencies: number[] = []
   const stopAt = performance.now() + seconds * 1000
-  let next = 0
   const loop = async (client: number) => {
     while (performance.now() < stopAt) {
       const started = performance.now()
