@@ -77,6 +77,8 @@ export async function loadStaticSite(distDir: string, anonKey: string): Promise<
   for await (const path of walk(distDir)) {
     if (path.endsWith('.br') || path.endsWith('.gz')) continue
     const urlPath = `/${relative(distDir, path).split(sep).join('/')}`
+    // Dotfiles (the build stamp, an editor's leftovers) are not the site's; /.well-known/ is.
+    if (/\/\.(?!well-known\/)/.test(urlPath)) continue
     if (urlPath.endsWith('.html')) {
       const html = (await readFile(path, 'utf8')).replaceAll(ANON_KEY_PLACEHOLDER, anonKey)
       const page = await prepare(path, Buffer.from(html), 'no-cache', true)

@@ -204,6 +204,12 @@ test.describe('the no-script result, once scripts run', () => {
 })
 
 test.describe('unknown paths', () => {
+  test('include the build's own files: only the site is served', async ({ request }) => {
+    for (const path of ['/.build-stamp', '/index.html', '/404/index.html', '/src/main.tsx', '/package.json']) {
+      expect((await request.get(path)).status(), path).toBe(404)
+    }
+  })
+
   test('answer 404 with the 404 page, log the path, and lead home', async ({ page, consoleLog }) => {
     const response = await page.goto('/no/such/path')
     expect(response?.status()).toBe(404)

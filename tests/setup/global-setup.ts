@@ -1,6 +1,12 @@
+import { buildIfStale } from '../../server/build-if-stale'
 import { prepareTemplate } from '../support/data-dir'
 
-/** One migrated PGlite template for every worker to copy (see tests/support/data-dir.ts). */
+/**
+ * Once, before any worker starts: build the site when stale (test servers serve dist, and two
+ * workers building it at once would trip over each other), and migrate one PGlite template for
+ * every worker to copy (see tests/support/data-dir.ts).
+ */
 export default async function setup() {
+  await buildIfStale((message) => console.log(message))
   await prepareTemplate()
 }
