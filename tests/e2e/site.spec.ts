@@ -204,7 +204,7 @@ test.describe('the no-script result, once scripts run', () => {
 })
 
 test.describe('unknown paths', () => {
-  test('include the build's own files: only the site is served', async ({ request }) => {
+  test("include the build's own files: only the site is served", async ({ request }) => {
     for (const path of ['/.build-stamp', '/index.html', '/404/index.html', '/src/main.tsx', '/package.json']) {
       expect((await request.get(path)).status(), path).toBe(404)
     }
