@@ -20,7 +20,11 @@ async function main() {
   const env = loadServerEnv()
   const log = createLogger(env.LOG_LEVEL)
   const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, purpose: 'dev server' })
+  const database = await openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    purpose: 'dev server',
+  })
   const schema = await loadSchemaCache(database.db)
 
   const api = new Hono()

@@ -17,7 +17,8 @@ export async function submitNativeForm(db: Database, log: Logger, form: FormData
     return 'submitted'
   } catch (error) {
     if (isPgError(error) && error.code === '23505') return 'already_registered'
-    if (!isPgError(error) || !error.code.startsWith('23')) log.error('no-script form submission failed:', error)
+    if (!isPgError(error) || !error.code.startsWith('23'))
+      log.error('no-script form submission failed:', error)
     return 'error'
   }
 }

@@ -21,7 +21,17 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 }
 
-const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.json', '.webmanifest', '.txt', '.xml', '.ico'])
+const COMPRESSIBLE = new Set([
+  '.html',
+  '.js',
+  '.css',
+  '.svg',
+  '.json',
+  '.webmanifest',
+  '.txt',
+  '.xml',
+  '.ico',
+])
 
 export interface StaticFile {
   body: Buffer
@@ -51,7 +61,12 @@ async function readPrecompressed(path: string): Promise<Buffer | undefined> {
   return readFile(path).catch(() => undefined)
 }
 
-async function prepare(path: string, body: Buffer, cacheControl: string, fresh: boolean): Promise<StaticFile> {
+async function prepare(
+  path: string,
+  body: Buffer,
+  cacheControl: string,
+  fresh: boolean,
+): Promise<StaticFile> {
   const extension = extname(path)
   const file: StaticFile = {
     body,
@@ -61,9 +76,11 @@ async function prepare(path: string, body: Buffer, cacheControl: string, fresh: 
   }
   if (COMPRESSIBLE.has(extension) && body.length > 256) {
     // Build-time .br/.gz files are used as they are; anything changed at start-up is compressed now.
-    file.brotli = (!fresh && (await readPrecompressed(`${path}.br`))) || brotliCompressSync(body, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
-    })
+    file.brotli =
+      (!fresh && (await readPrecompressed(`${path}.br`))) ||
+      brotliCompressSync(body, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+      })
     file.gzip = (!fresh && (await readPrecompressed(`${path}.gz`))) || gzipSync(body, { level: 9 })
   }
   return file
@@ -96,7 +113,10 @@ export async function loadStaticSite(distDir: string, anonKey: string): Promise<
   return { home, notFound, files }
 }
 
-export function pickEncoding(file: StaticFile, acceptEncoding: string | undefined): { body: Buffer; encoding?: string } {
+export function pickEncoding(
+  file: StaticFile,
+  acceptEncoding: string | undefined,
+): { body: Buffer; encoding?: string } {
   const accepted = acceptEncoding ?? ''
   if (file.brotli && /\bbr\b/.test(accepted)) return { body: file.brotli, encoding: 'br' }
   if (file.gzip && /\bgzip\b/.test(accepted)) return { body: file.gzip, encoding: 'gzip' }

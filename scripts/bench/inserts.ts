@@ -67,9 +67,7 @@ export async function rawInserts(
   const loop = async (client: number) => {
     while (performance.now() < stopAt) {
       const started = performance.now()
-      await db.query('insert into public.waitlist (email) values ($1)', [
-        `raw-${client}-${next++}@example.com`,
-      ])
+      await insert(db, `raw-${client}-${next++}@example.com`)
       latencies.push(performance.now() - started)
     }
   }

@@ -18,7 +18,10 @@ export function JoinUsSection() {
         <p>We are hiring across {listOf(hiringAreas)}.</p>
         <p>
           Write to us at{' '}
-          <a className="font-medium text-slate-900 underline underline-offset-4" href={`mailto:${hiringEmail}`}>
+          <a
+            className="font-medium text-slate-900 underline underline-offset-4"
+            href={`mailto:${hiringEmail}`}
+          >
             {hiringEmail}
           </a>{' '}
           or see{' '}

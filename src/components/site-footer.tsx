@@ -6,7 +6,11 @@ export function SiteFooter() {
       <span>{siteConfig.city}</span>
       {/* Static by design (spec section 2): no status data drives this. */}
       <span className="flex items-center gap-2">
-        <span data-testid="status-dot" aria-hidden="true" className="inline-block size-2 rounded-full bg-green-500" />
+        <span
+          data-testid="status-dot"
+          aria-hidden="true"
+          className="inline-block size-2 rounded-full bg-green-500"
+        />
         All Systems Operational
       </span>
     </footer>

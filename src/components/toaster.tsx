@@ -22,7 +22,10 @@ export function Toaster({ toasts }: { toasts: readonly ToastMessage[] }) {
             <Toast.Title className="text-sm font-semibold">{toast.title}</Toast.Title>
             <Toast.Description className="text-sm opacity-90">{toast.description}</Toast.Description>
           </div>
-          <Toast.Close aria-label="Close" className="absolute right-2 top-2 rounded-md p-1 opacity-70 hover:opacity-100">
+          <Toast.Close
+            aria-label="Close"
+            className="absolute right-2 top-2 rounded-md p-1 opacity-70 hover:opacity-100"
+          >
             <span aria-hidden="true">×</span>
           </Toast.Close>
         </Toast.Root>

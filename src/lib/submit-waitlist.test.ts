@@ -24,7 +24,12 @@ describe('submitWaitlist', () => {
   })
 
   it('maps a unique violation to already_registered', async () => {
-    insert.mockResolvedValue({ error: { code: '23505', message: 'duplicate key value violates unique constraint "waitlist_email_key"' } })
+    insert.mockResolvedValue({
+      error: {
+        code: '23505',
+        message: 'duplicate key value violates unique constraint "waitlist_email_key"',
+      },
+    })
     await expect(submitWaitlist('ada@example.com')).resolves.toEqual({ status: 'already_registered' })
   })
 

@@ -11,7 +11,10 @@ export function NotFoundPage({ path }: { path: string }) {
       <div className="text-center">
         <h1 className="text-4xl font-bold text-slate-900">404</h1>
         <p className="mt-4 text-xl text-slate-600">Oops! Page not found</p>
-        <a href="/" className="mt-6 inline-block text-blue-700 underline underline-offset-4 hover:text-blue-900">
+        <a
+          href="/"
+          className="mt-6 inline-block text-blue-700 underline underline-offset-4 hover:text-blue-900"
+        >
           Return to Home
         </a>
       </div>

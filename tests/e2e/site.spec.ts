@@ -8,13 +8,22 @@ test.describe('the page at /', () => {
     const response = await request.get('/')
     expect(response.status()).toBe(200)
     const html = await response.text()
-    for (const text of ['Request Access', 'Enter your email', 'Join us', 'All Systems Operational', siteConfig.city, 'Careers']) {
+    for (const text of [
+      'Request Access',
+      'Enter your email',
+      'Join us',
+      'All Systems Operational',
+      siteConfig.city,
+      'Careers',
+    ]) {
       expect(html).toContain(text)
     }
     expect(html).toContain('id="about"')
   })
 
-  test('header: logo, wordmark linking home, Careers opening the job board in a new tab', async ({ page }) => {
+  test('header: logo, wordmark linking home, Careers opening the job board in a new tab', async ({
+    page,
+  }) => {
     await page.goto('/')
     const banner = page.getByRole('banner')
     const logo = banner.getByRole('img', { name: siteConfig.logo.alt })
@@ -54,7 +63,9 @@ test.describe('the page at /', () => {
     const footer = page.getByRole('contentinfo')
     await expect(footer).toContainText('San Francisco')
     await expect(footer).toContainText('All Systems Operational')
-    const color = await footer.getByTestId('status-dot').evaluate((dot) => getComputedStyle(dot).backgroundColor)
+    const color = await footer
+      .getByTestId('status-dot')
+      .evaluate((dot) => getComputedStyle(dot).backgroundColor)
     // Tailwind's green-500 is defined in oklch and Chromium reports it in lab(): a strongly
     // negative a* axis is green. Accept rgb() too, for other engines.
     const lab = /lab\([\d.]+ (-?[\d.]+) (-?[\d.]+)/.exec(color)
@@ -138,7 +149,9 @@ test.describe('the access-request form', () => {
     const email = uniqueEmail('offline')
     await input.fill(email)
     await page.getByRole('button', { name: 'Request Access' }).click()
-    await expect(toasts(page).getByText('There was an issue submitting your request. Please try again.')).toBeVisible()
+    await expect(
+      toasts(page).getByText('There was an issue submitting your request. Please try again.'),
+    ).toBeVisible()
     await expect(toasts(page).getByText('Error', { exact: true })).toBeVisible()
     await expect(input).toHaveValue(email)
     await expect.poll(() => consoleLog.expect(/Waitlist request failed/)).toBeGreaterThan(0)
@@ -155,13 +168,17 @@ test.describe('the access-request form', () => {
     const email = uniqueEmail('fivehundred')
     await input.fill(email)
     await page.getByRole('button', { name: 'Request Access' }).click()
-    await expect(toasts(page).getByText('There was an issue submitting your request. Please try again.')).toBeVisible()
+    await expect(
+      toasts(page).getByText('There was an issue submitting your request. Please try again.'),
+    ).toBeVisible()
     await expect(input).toHaveValue(email)
     await expect.poll(() => consoleLog.expect(/Waitlist request failed/)).toBeGreaterThan(0)
     consoleLog.expect(/status of 500/)
   })
 
-  test('does not load the Supabase client or the toaster until the visitor reaches for the form', async ({ page }) => {
+  test('does not load the Supabase client or the toaster until the visitor reaches for the form', async ({
+    page,
+  }) => {
     const scripts: string[] = []
     page.on('request', (request) => {
       if (request.resourceType() === 'script') scripts.push(request.url())
@@ -205,7 +222,13 @@ test.describe('the no-script result, once scripts run', () => {
 
 test.describe('unknown paths', () => {
   test("include the build's own files: only the site is served", async ({ request }) => {
-    for (const path of ['/.build-stamp', '/index.html', '/404/index.html', '/src/main.tsx', '/package.json']) {
+    for (const path of [
+      '/.build-stamp',
+      '/index.html',
+      '/404/index.html',
+      '/src/main.tsx',
+      '/package.json',
+    ]) {
       expect((await request.get(path)).status(), path).toBe(404)
     }
   })

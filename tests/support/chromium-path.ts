@@ -8,7 +8,10 @@ export function findChromium(): string {
   if (fromEnv && existsSync(fromEnv)) return fromEnv
   const cache = process.env.PLAYWRIGHT_BROWSERS_PATH ?? join(homedir(), '.cache', 'ms-playwright')
   if (existsSync(cache)) {
-    const builds = readdirSync(cache).filter((name) => name.startsWith('chromium-')).sort().reverse()
+    const builds = readdirSync(cache)
+      .filter((name) => name.startsWith('chromium-'))
+      .sort()
+      .reverse()
     for (const build of builds) {
       for (const binary of ['chrome-linux/chrome', 'chrome-linux64/chrome']) {
         const path = join(cache, build, binary)
@@ -17,7 +20,9 @@ export function findChromium(): string {
     }
   }
   if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium'
-  throw new Error('No Chromium found: set CHROME_PATH, or install Debian chromium (apt-get install -y chromium)')
+  throw new Error(
+    'No Chromium found: set CHROME_PATH, or install Debian chromium (apt-get install -y chromium)',
+  )
 }
 
 export const CHROMIUM_ARGS = [

@@ -2,14 +2,16 @@ import { createHash } from 'node:crypto'
 import { cp, mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openPglite } from '../../server/db/pglite-driver'
 import { migrate, readMigrations } from '../../server/db/migrate'
+import { openPglite } from '../../server/db/pglite-driver'
 
 // A new PGlite cluster costs ~5-8 s of initdb; reopening one costs ~1 s. So the migrations are
 // applied once to a template cluster, and each test copies it.
 async function templateDir(): Promise<string> {
   const migrations = await readMigrations()
-  const pglite = JSON.parse(await readFile(new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8')) as { version: string }
+  const pglite = JSON.parse(
+    await readFile(new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8'),
+  ) as { version: string }
   const hash = createHash('sha256')
     .update(pglite.version)
     .update(migrations.map((m) => m.version + m.sql).join('\n'))

@@ -39,7 +39,8 @@ export async function freePort(): Promise<number> {
  */
 export async function startPostgres(): Promise<PostgresCluster> {
   const bin = findPostgresBin()
-  if (!bin) throw new Error('no PostgreSQL server binaries found (apt-get install -y postgresql, or set PG_BIN)')
+  if (!bin)
+    throw new Error('no PostgreSQL server binaries found (apt-get install -y postgresql, or set PG_BIN)')
   const asRoot = userInfo().uid === 0
   const dir = await mkdtemp(join(tmpdir(), 'lab-site-postgres-'))
   const as = async (command: string, args: string[]) => {
@@ -55,8 +56,13 @@ export async function startPostgres(): Promise<PostgresCluster> {
   const port = await freePort()
   await as(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'])
   await as(join(bin, 'pg_ctl'), [
-    '-D', data, '-w', '-l', join(dir, 'postgres.log'),
-    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+    '-D',
+    data,
+    '-w',
+    '-l',
+    join(dir, 'postgres.log'),
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
     'start',
   ])
   return {

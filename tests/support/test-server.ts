@@ -53,7 +53,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   })
   let output = ''
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), options.timeout ?? 30_000)
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start in time:\n${output}`)),
+      options.timeout ?? 30_000,
+    )
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
       const match = /Serving (http:\/\/\S+)/.exec(output)
