@@ -15,6 +15,8 @@ import {
   startPostgres,
 } from '../tests/support/postgres-cluster'
 import { startTestServer, type TestServer } from '../tests/support/test-server'
+import { postWaitlist } from '../tests/support/waitlist-api'
+import { percentile } from './bench/stats'
 
 interface Result {
   backend: string
@@ -26,23 +28,9 @@ interface Result {
   p99: number
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
-}
-
 async function insertOnce(server: TestServer, email: string): Promise<{ ms: number; ok: boolean }> {
   const started = performance.now()
-  const response = await fetch(`${server.url}/rest/v1/waitlist`, {
-    method: 'POST',
-    headers: {
-      apikey: server.anonKey,
-      Authorization: `Bearer ${server.anonKey}`,
-      'Content-Type': 'application/json',
-      'Content-Profile': 'public',
-    },
-    body: JSON.stringify({ email }),
-  })
+  const response = await postWaitlist(server, { email })
   await response.arrayBuffer()
   return { ms: performance.now() - started, ok: response.status === 201 }
 }
@@ -63,7 +51,6 @@ async function measure(server: TestServer, backend: string, clients: number, ins
     }),
   )
   const seconds = (performance.now() - started) / 1000
-  latencies.sort((a, b) => a - b)
   return {
     backend,
     clients,

@@ -1,6 +1,5 @@
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { HONEYPOT_FIELD } from '../src/lib/honeypot-field'
 import { withAgentCors } from './agent-cors'
 import type { Database } from './db/database'
 import type { ApiKeys } from './keys'
@@ -104,12 +103,6 @@ export function createApp(deps: AppDeps): Hono {
     bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.redirect('/?waitlist=error', 303) }),
     async (c) => {
       const form = await c.req.formData().catch(() => new FormData())
-      // A bot filled the trap field: it gets the success a person would, and nothing is stored.
-      const trap = form.get(HONEYPOT_FIELD)
-      if (typeof trap === 'string' && trap !== '') {
-        log.info('no-script form: trap field filled, submission ignored')
-        return c.redirect('/?waitlist=submitted', 303)
-      }
       const result = await submitNativeForm(db, log, form)
       return c.redirect(`/?waitlist=${result}`, 303)
     },

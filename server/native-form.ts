@@ -1,5 +1,5 @@
-import type { Database } from './db/database'
-import { isPgError } from './db/database'
+import { HONEYPOT_FIELD } from '../src/lib/honeypot-field'
+import { type Database, isPgError } from './db/database'
 import type { Logger } from './log'
 import { insertRows } from './rest/table-sql'
 
@@ -10,6 +10,12 @@ export type NativeFormResult = 'submitted' | 'already_registered' | 'error'
  * the same insert, as anon, and a redirect whose query names the outcome for the page to show.
  */
 export async function submitNativeForm(db: Database, log: Logger, form: FormData): Promise<NativeFormResult> {
+  // A bot filled the trap field: it gets the success a person would, and nothing is stored.
+  const trap = form.get(HONEYPOT_FIELD)
+  if (typeof trap === 'string' && trap !== '') {
+    log.info('no-script form: trap field filled, submission ignored')
+    return 'submitted'
+  }
   const email = form.get('email')
   if (typeof email !== 'string' || email === '') return 'error'
   try {

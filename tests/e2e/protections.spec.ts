@@ -1,4 +1,5 @@
 import { startTestServer, type TestServer } from '../support/test-server'
+import { postWaitlist } from '../support/waitlist-api'
 import { expect, expectNoAxeViolations, test, toasts, uniqueEmail } from './fixtures'
 
 /** Collects Content-Security-Policy violations from the moment the page starts. */
@@ -44,11 +45,7 @@ test.describe('the trap field (honeypot)', () => {
     await expect(input).toHaveValue('')
     expect(sent).toEqual([])
     // Nothing was stored: the address can still join.
-    const again = await fetch(`${server.url}/rest/v1/waitlist`, {
-      method: 'POST',
-      headers: { apikey: server.anonKey, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email }),
-    })
+    const again = await postWaitlist(server, { email })
     expect(again.status).toBe(201)
   })
 })

@@ -1,4 +1,5 @@
 import { siteConfig } from '../../src/site-config'
+import { postWaitlist } from '../support/waitlist-api'
 import { expect, expectNoAxeViolations, test, toasts, uniqueEmail } from './fixtures'
 
 const WAITLIST = '**/rest/v1/waitlist'
@@ -203,11 +204,7 @@ test.describe('without JavaScript', () => {
     expect(page.url()).not.toContain(encodeURIComponent(email))
     expect(page.url()).not.toContain('@')
 
-    const again = await fetch(`${server.url}/rest/v1/waitlist`, {
-      method: 'POST',
-      headers: { apikey: server.anonKey, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email }),
-    })
+    const again = await postWaitlist(server, { email })
     expect(again.status).toBe(409)
   })
 })

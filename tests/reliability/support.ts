@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { expect } from 'vitest'
 import type { TestServer } from '../support/test-server'
+import { postWaitlist } from '../support/waitlist-api'
 
 export interface Target {
   url: string
@@ -9,24 +10,7 @@ export interface Target {
 }
 
 /** One insert as supabase-js sends it (return=minimal). */
-export function insert(
-  server: Target,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Promise<Response> {
-  return fetch(`${server.url}/rest/v1/waitlist`, {
-    method: 'POST',
-    headers: {
-      apikey: server.anonKey,
-      Authorization: `Bearer ${server.anonKey}`,
-      'Content-Type': 'application/json',
-      'Content-Profile': 'public',
-      Prefer: 'return=minimal',
-      ...headers,
-    },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  })
-}
+export const insert = postWaitlist
 
 /** Inserts and returns only the status, draining the body so the connection is reused. */
 export async function insertStatus(server: Target, email: string, headers: Record<string, string> = {}) {
