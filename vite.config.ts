@@ -4,7 +4,9 @@ import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
 import { compression } from 'vite-plugin-compression2'
 import { vitePrerenderPlugin } from 'vite-prerender-plugin'
+import { afterPaintLoaderPlugin } from './build/after-paint-loader-plugin.ts'
 import { agentFilesPlugin } from './build/agent-files-plugin.ts'
+import { hydrationChunkPlugin } from './build/hydration-chunk-plugin.ts'
 
 const PRERENDER_SCRIPT = fileURLToPath(new URL('./src/prerender.tsx', import.meta.url))
 
@@ -79,30 +81,6 @@ function inlineStylesheets(): Plugin {
 }
 
 /**
- * The page paints from its HTML alone and hydrates after that paint (src/main.tsx), so its scripts
- * are fetched at low priority: on a slow link the HTML and the logo go first.
- */
-function lowPriorityScripts(): Plugin {
-  return {
-    name: 'lab:low-priority-scripts',
-    apply: 'build',
-    enforce: 'post',
-    generateBundle: {
-      order: 'post',
-      handler(_options, bundle) {
-        for (const page of Object.values(bundle)) {
-          if (page.type !== 'asset' || !page.fileName.endsWith('.html')) continue
-          page.source = String(page.source).replace(
-            /<(script type="module"|link rel="modulepreload")(?![^>]*fetchpriority)/g,
-            '<$1 fetchpriority="low"',
-          )
-        }
-      },
-    },
-  }
-}
-
-/**
  * A build started from a test runner inherits NODE_ENV=test, and Vite then bundles React's
  * development build (about 50 KB more compressed). A build is always for production.
  */
@@ -127,6 +105,7 @@ export default defineConfig({
   plugins: [
     productionBuild(),
     react(),
+    hydrationChunkPlugin(),
     tailwindcss(),
     vitePrerenderPlugin({
       renderTarget: '#root',
@@ -144,13 +123,12 @@ export default defineConfig({
       logLevel: 'silent',
     }),
     inlineStylesheets(),
-    lowPriorityScripts(),
+    // The entry (src/main.tsx) is fetched after the first paint, so the HTML alone paints first.
+    afterPaintLoaderPlugin(),
     dropPrerenderChunks(),
   ],
   build: {
     // Keep the build small and modern: every visitor's browser supports ES2022 modules.
     target: 'es2022',
-    // Every browser that runs ES2022 modules supports <link rel="modulepreload">.
-    modulePreload: { polyfill: false },
   },
 })

@@ -58,7 +58,13 @@ export function createApp(deps: AppDeps): Hono {
   const protections = deps.protections ?? DEFAULT_PROTECTIONS
   const app = new Hono()
 
-  app.use(securityHeaders({ ...protections.security, trustProxy: Boolean(protections.trustProxyHeader) }))
+  app.use(
+    securityHeaders({
+      ...protections.security,
+      scriptHashes: site.scriptHashes,
+      trustProxy: Boolean(protections.trustProxyHeader),
+    }),
+  )
   app.use(async (c, next) => {
     const started = performance.now()
     await next()

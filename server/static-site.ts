@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { readdir, readFile } from 'node:fs/promises'
 import { extname, join, relative, sep } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { inlineScriptHashes } from './inline-scripts'
 
 export const ANON_KEY_PLACEHOLDER = '__SUPABASE_ANON_KEY__'
 
@@ -47,6 +48,8 @@ export interface StaticSite {
   notFound: StaticFile
   /** Assets and public files by URL path; HTML pages are not addressable by file name. */
   files: ReadonlyMap<string, StaticFile>
+  /** CSP sources for the inline scripts the two pages run (the after-paint loader). */
+  scriptHashes: string[]
 }
 
 async function* walk(directory: string): AsyncGenerator<string> {
@@ -91,6 +94,7 @@ export async function loadStaticSite(distDir: string, anonKey: string): Promise<
   const files = new Map<string, StaticFile>()
   let home: StaticFile | undefined
   let notFound: StaticFile | undefined
+  const scriptHashes = new Set<string>()
   for await (const path of walk(distDir)) {
     if (path.endsWith('.br') || path.endsWith('.gz')) continue
     const urlPath = `/${relative(distDir, path).split(sep).join('/')}`
@@ -98,6 +102,7 @@ export async function loadStaticSite(distDir: string, anonKey: string): Promise<
     if (/\/\.(?!well-known\/)/.test(urlPath)) continue
     if (urlPath.endsWith('.html')) {
       const html = (await readFile(path, 'utf8')).replaceAll(ANON_KEY_PLACEHOLDER, anonKey)
+      for (const hash of inlineScriptHashes(html)) scriptHashes.add(hash)
       const page = await prepare(path, Buffer.from(html), 'no-cache', true)
       if (urlPath === '/index.html') home = page
       else if (urlPath === '/404/index.html') notFound = page
@@ -110,7 +115,7 @@ export async function loadStaticSite(distDir: string, anonKey: string): Promise<
   if (!home || !notFound) {
     throw new Error(`${distDir} has no prerendered index.html and 404/index.html; run npm run build`)
   }
-  return { home, notFound, files }
+  return { home, notFound, files, scriptHashes: [...scriptHashes] }
 }
 
 export function pickEncoding(

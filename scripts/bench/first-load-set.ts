@@ -3,22 +3,24 @@ import { join } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 
 /**
- * The files a browser fetches for '/' with no interaction, read from the build itself: the HTML's
- * module script, module preloads and stylesheets; every chunk those import statically; and, for
- * the entry scripts only, the chunks they import dynamically (main.tsx always imports the
- * hydration chunk right after the first paint). Dynamic imports deeper down (the Supabase client,
- * the toaster) wait for the visitor and are not part of the first load.
+ * The files a browser fetches for '/' with no interaction, read from the build itself: the entry
+ * and the chunks the after-paint loader names (`data-entry`, `data-preload`), any module script,
+ * module preload or stylesheet in the HTML, and every chunk those import statically. Dynamic
+ * imports (the Supabase client, the toaster) wait for the visitor and are not part of the first load.
  */
 export interface FirstLoadSet {
   js: string[]
   css: string[]
+  /** Scripts and preloads the HTML itself names, fetched before its first paint (none, by design). */
+  fetchedBeforePaint: string[]
+  /** The inline scripts that run (the after-paint loader), JSON-LD and other data blocks aside. */
+  inlineScripts: string[]
   /** The text of every <style> in the HTML (the build inlines the stylesheet). */
   inlineCss: string
   html: string
 }
 
 const STATIC_IMPORT = /(?:\bfrom\s*|\bimport\s*)["'`]\.\/([\w.-]+\.js)["'`]/g
-const DYNAMIC_IMPORT = /\bimport\(\s*["'`]\.\/([\w.-]+\.js)["'`]\s*\)/g
 
 export async function readFirstLoadSet(distDir: string): Promise<FirstLoadSet> {
   const html = await readFile(join(distDir, 'index.html'), 'utf8')
@@ -29,25 +31,31 @@ export async function readFirstLoadSet(distDir: string): Promise<FirstLoadSet> {
     .map((tag) => attribute(tag, 'src'))
   const preloads = tags.filter((tag) => /rel="modulepreload"/.test(tag)).map((tag) => attribute(tag, 'href'))
   const css = tags.filter((tag) => /rel="stylesheet"/.test(tag)).map((tag) => attribute(tag, 'href'))
+  const fetchedBeforePaint = [...entries, ...preloads, ...css].filter((url): url is string => Boolean(url))
+  // The after-paint loader names the entry and the chunks it preloads beside it.
+  for (const tag of tags.filter((tagText) => /\bdata-entry=/.test(tagText))) {
+    entries.push(attribute(tag, 'data-entry'))
+    preloads.push(...(attribute(tag, 'data-preload') ?? '').split(' '))
+  }
   const local = (paths: (string | undefined)[]) =>
     paths.filter((path): path is string => Boolean(path?.startsWith('/assets/'))).map((path) => path.slice(1))
 
   const js = new Set<string>()
-  const visit = async (file: string, followDynamic: boolean) => {
+  const visit = async (file: string) => {
     if (js.has(file)) return
     js.add(file)
     const code = await readFile(join(distDir, file), 'utf8')
-    const imported = [...code.matchAll(STATIC_IMPORT)].map((match) => match[1])
-    if (followDynamic) imported.push(...[...code.matchAll(DYNAMIC_IMPORT)].map((match) => match[1]))
-    for (const name of imported) if (name) await visit(`assets/${name}`, false)
+    for (const [, name] of code.matchAll(STATIC_IMPORT)) if (name) await visit(`assets/${name}`)
   }
-  for (const entry of local(entries)) await visit(entry, true)
-  for (const preload of local(preloads)) await visit(preload, false)
+  for (const file of local([...entries, ...preloads])) await visit(file)
 
+  const inlineScripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)]
+    .filter(([, attributes = '']) => !/\bsrc=|type="application\/ld\+json"/.test(attributes))
+    .map(([, , body = '']) => body)
   const inlineCss = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)]
     .map((match) => match[1])
     .join('\n')
-  return { js: [...js], css: local(css), inlineCss, html }
+  return { js: [...js], css: local(css), fetchedBeforePaint, inlineScripts, inlineCss, html }
 }
 
 export function compressedSizes(body: string | Buffer): { brotli: number; gzip: number } {

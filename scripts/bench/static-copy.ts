@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join, normalize } from 'node:path'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
+import { securityHeaderValues } from '../../server/middleware/security-headers'
 import { ANON_KEY_PLACEHOLDER, pickEncoding } from '../../server/static-site'
 
 /**
@@ -31,7 +32,12 @@ export interface StaticCopyServer {
   close(): Promise<void>
 }
 
-/** A tiny keep-alive server for the static rendering: '/' is the page, other paths come from dist. */
+/**
+ * A tiny keep-alive server for the static rendering: '/' is the page, other paths come from dist.
+ * Every answer carries the site's own security headers, so the two pages differ only by their
+ * scripts: Cross-Origin-Opener-Policy alone changes how Chrome loads a page (a new browsing context
+ * group, so a fresh renderer process, when navigating from about:blank as Lighthouse does).
+ */
 export async function serveStaticCopy(distDir: string): Promise<StaticCopyServer> {
   const html = staticHtmlOf(await readFile(join(distDir, 'index.html'), 'utf8'))
   const page = {
@@ -39,7 +45,9 @@ export async function serveStaticCopy(distDir: string): Promise<StaticCopyServer
     brotli: brotliCompressSync(html),
     gzip: gzipSync(html, { level: 9 }),
   }
+  const security = securityHeaderValues()
   const server: Server = createServer(async (request, response) => {
+    for (const [name, value] of Object.entries(security)) response.setHeader(name, value)
     const path = new URL(request.url ?? '/', 'http://localhost').pathname
     if (path === '/') {
       const { body, encoding } = pickEncoding(

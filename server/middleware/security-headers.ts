@@ -3,6 +3,8 @@ import type { MiddlewareHandler } from 'hono'
 export interface SecurityHeaderOptions {
   /** Origins the page may call besides its own: a hosted Supabase project when the build points there. */
   connectOrigins?: string[]
+  /** 'sha256-…' sources of the inline scripts the pages run (server/inline-scripts.ts). */
+  scriptHashes?: string[]
   /** Always send HSTS (the site is only ever reached over HTTPS). */
   hsts?: boolean
   /** Set when a trusted proxy terminates TLS: its X-Forwarded-Proto says whether this request was HTTPS. */
@@ -26,14 +28,15 @@ const PERMISSIONS_POLICY = [
 ].join(', ')
 
 /**
- * The Content-Security-Policy: scripts only from this origin (the build has no inline script;
- * a JSON-LD block is data, not script, and needs no allowance). Inline styles are allowed because
- * critical CSS may be inlined and style attributes carry no script.
+ * The Content-Security-Policy: scripts only from this origin, plus the page's one inline script (the
+ * after-paint loader) by its hash, never 'unsafe-inline'; a JSON-LD block is data, not script, and
+ * needs no allowance. Inline styles are allowed because critical CSS is inlined and style
+ * attributes carry no script.
  */
-export function contentSecurityPolicy(connectOrigins: string[] = []): string {
+export function contentSecurityPolicy(connectOrigins: string[] = [], scriptHashes: string[] = []): string {
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    ['script-src', "'self'", ...scriptHashes].join(' '),
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self'",
@@ -49,7 +52,7 @@ export function contentSecurityPolicy(connectOrigins: string[] = []): string {
 /** The same headers on every answer: pages, assets, API errors and the 404 page alike. */
 export function securityHeaderValues(options: SecurityHeaderOptions = {}): Record<string, string> {
   return {
-    'Content-Security-Policy': contentSecurityPolicy(options.connectOrigins),
+    'Content-Security-Policy': contentSecurityPolicy(options.connectOrigins, options.scriptHashes),
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'strict-origin-when-cross-origin',
     'Permissions-Policy': PERMISSIONS_POLICY,

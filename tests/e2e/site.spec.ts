@@ -22,6 +22,28 @@ test.describe('the page at /', () => {
     expect(html).toContain('id="about"')
   })
 
+  test('paints from its HTML alone: no script is requested before the first contentful paint', async ({
+    page,
+  }) => {
+    await page.goto('/')
+    // The app has hydrated: the WebMCP tool is registered by an effect.
+    await expect(page.getByRole('button', { name: 'Request Access' })).toBeEnabled()
+    const timings = await page.evaluate(async () => {
+      // Hydration is on its way once the entry chunk has been requested.
+      while (!performance.getEntriesByType('resource').some((entry) => entry.name.includes('/assets/')))
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      const paint = performance.getEntriesByName('first-contentful-paint')[0]?.startTime
+      const scripts = performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.name.includes('/assets/'))
+        .map((entry) => ({ name: entry.name, startTime: entry.startTime }))
+      return { paint, scripts }
+    })
+    expect(timings.paint).toBeGreaterThan(0)
+    for (const script of timings.scripts)
+      expect(script.startTime, script.name).toBeGreaterThanOrEqual(timings.paint ?? 0)
+  })
+
   test('header: logo, wordmark linking home, Careers opening the job board in a new tab', async ({
     page,
   }) => {

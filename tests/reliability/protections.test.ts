@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../support/test-server'
@@ -123,6 +124,21 @@ describe('honeypot on the no-script form', () => {
 describe('security headers', () => {
   const paths = ['/', '/no/such/page', '/rest/v1/waitlist', '/healthz', '/logo.svg']
 
+  // The page's one inline script (the after-paint loader), hashed here as a browser would check it.
+  let loaderSource = ''
+  beforeAll(async () => {
+    const html = await (await fetch(`${plain.url}/`)).text()
+    const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(
+      ([, attributes = '']) => !/\bsrc=|application\/ld\+json/.test(attributes),
+    )
+    expect(inline).toHaveLength(1)
+    expect(inline[0]?.[1]).toContain('data-entry="/assets/')
+    const hash = createHash('sha256')
+      .update(inline[0]?.[2] ?? '')
+      .digest('base64')
+    loaderSource = `'sha256-${hash}'`
+  })
+
   it.each(paths)(
     'on %s: strict CSP, framing refused, nosniff, referrer, permissions, COOP, no cookie',
     async (path) => {
@@ -131,7 +147,8 @@ describe('security headers', () => {
         await response.arrayBuffer()
         const csp = response.headers.get('content-security-policy') ?? ''
         const scriptSrc = csp.split(';').find((directive) => directive.trim().startsWith('script-src')) ?? ''
-        expect(scriptSrc.trim()).toBe("script-src 'self'")
+        // This origin, and the loader by its hash: no other inline script can run.
+        expect(scriptSrc.trim()).toBe(`script-src 'self' ${loaderSource}`)
         expect(csp).not.toMatch(/unsafe-eval/)
         expect(csp).toContain("frame-ancestors 'none'")
         expect(csp).toContain("object-src 'none'")

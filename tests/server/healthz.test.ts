@@ -11,7 +11,7 @@ const page = {
   etag: '"x"',
   cacheControl: 'no-cache',
 }
-const site: StaticSite = { home: page, notFound: page, files: new Map() }
+const site: StaticSite = { home: page, notFound: page, files: new Map(), scriptHashes: [] }
 
 async function appWith(query: Database['query']) {
   const db = { kind: 'pglite', query } as unknown as Database
