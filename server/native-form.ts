@@ -1,7 +1,7 @@
 import { HONEYPOT_FIELD } from '../src/lib/honeypot-field'
 import { type Database, isPgError } from './db/database'
 import type { Logger } from './log'
-import { insertRows } from './rest/table-sql'
+import { insertStatement } from './rest/table-sql'
 
 export type NativeFormResult = 'submitted' | 'already_registered' | 'error'
 
@@ -19,7 +19,7 @@ export async function submitNativeForm(db: Database, log: Logger, form: FormData
   const email = form.get('email')
   if (typeof email !== 'string' || email === '') return 'error'
   try {
-    await db.asRole({ role: 'anon' }, (tx) => insertRows(tx, 'waitlist', ['email'], [{ email }], undefined))
+    await db.runAsRole({ role: 'anon' }, insertStatement('waitlist', ['email'], [{ email }], undefined))
     return 'submitted'
   } catch (error) {
     if (isPgError(error) && error.code === '23505') return 'already_registered'

@@ -1,6 +1,6 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { citext } from '@electric-sql/pglite/contrib/citext'
-import { type Database, type Queryable, roleParams, SET_ROLE_SQL } from './database'
+import { type Database, type Queryable, roleParams, roleScript, SET_ROLE_SQL } from './database'
 
 function wrap(target: PGlite | Transaction): Queryable {
   return {
@@ -29,6 +29,11 @@ export async function openPglite(directory: string): Promise<Database> {
         await tx.query(SET_ROLE_SQL, roleParams(claims))
         return fn(wrap(tx))
       }),
+    async runAsRole(claims, statement) {
+      // One call into PGlite, which also queues it behind any transaction in progress.
+      const results = await pg.exec(roleScript(claims, statement))
+      return (results.at(-1)?.rows ?? []) as never
+    },
     async close() {
       if (pg.closed) return
       // PGlite writes lazily; a checkpoint first means a clean close leaves nothing to replay.

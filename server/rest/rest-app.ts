@@ -26,7 +26,14 @@ import { appliedPreferences, type Preferences, parsePrefer } from './prefer'
 import { parseReadQuery } from './query-params'
 import { parseColumnsParam, parseRowsBody } from './request-body'
 import type { SchemaCache } from './schema-cache'
-import { deleteRows, insertRows, readRows, updateRows } from './table-sql'
+import {
+  deleteStatement,
+  insertStatement,
+  readStatement,
+  runIn,
+  type TableStatement,
+  updateStatement,
+} from './table-sql'
 
 export interface RestDeps {
   db: Database
@@ -149,6 +156,27 @@ export function createRestApp(deps: RestDeps): Hono {
     return new Response(body ?? null, { status, headers })
   }
 
+  /**
+   * A write, as the key's role, in one round trip. A write the client wants back as one object
+   * (`.single()`) must not be committed when it touches other than one row (PostgREST's PGRST116),
+   * so that one runs in a full transaction and is checked before the commit.
+   */
+  async function write<Result extends { body: string | undefined }>(
+    claims: JwtClaims,
+    statement: TableStatement<Result>,
+    shape: 'array' | 'object',
+    rowsOf: (result: Result) => number,
+  ): Promise<Result> {
+    if (shape === 'array') return statement.read(await db.runAsRole(claims, statement))
+    return db.asRole(claims, async (tx) => {
+      const result = await runIn(tx, statement)
+      return {
+        ...result,
+        body: result.body === undefined ? undefined : singleObject(result.body, rowsOf(result)),
+      }
+    })
+  }
+
   async function handle(request: Request, table: string, claims: JwtClaims): Promise<Response> {
     const profiled = checkProfile(request)
     const known = schema.get(table)
@@ -177,19 +205,20 @@ export function createRestApp(deps: RestDeps): Hono {
         // key, which a client never sends) the preference is not applied, and not echoed.
         if (preferences.resolution === 'merge-duplicates' && !target) preferences.resolution = undefined
         const upsert = preferences.resolution ? { resolution: preferences.resolution, target } : undefined
-        const body = await db.asRole(claims, async (tx) => {
-          const result = await insertRows(tx, table, names, rows, returning, upsert)
-          return { body: shaped(result.body, result.inserted), inserted: result.inserted }
-        })
+        const result = await write(
+          claims,
+          insertStatement(table, names, rows, returning, upsert),
+          shape,
+          (inserted) => inserted.inserted,
+        )
         // PostgREST: `*/*`, or `*/<rows inserted>` when a count was asked for.
-        const range = preferences.count ? `*/${body.inserted}` : '*/*'
-        return answer(body.body, 201, preferences, context, { 'Content-Range': range })
+        const range = preferences.count ? `*/${result.inserted}` : '*/*'
+        return answer(result.body, 201, preferences, context, { 'Content-Range': range })
       }
       case 'GET':
       case 'HEAD': {
-        const result = await db.asRole(claims, (tx) =>
-          readRows(tx, table, query, preferences.count !== undefined),
-        )
+        const statement = readStatement(table, query, preferences.count !== undefined)
+        const result = statement.read(await db.runAsRole(claims, statement))
         const offset = query.offset ?? 0
         const total = result.count
         if (total !== undefined && offset > total) throw rangeNotSatisfiable(offset, total)
@@ -220,13 +249,11 @@ export function createRestApp(deps: RestDeps): Hono {
           changes = rows[0] ?? {}
           if (rows.length !== 1 || names.length === 0) return answer(undefined, 204, preferences, context)
         }
-        const result = await db.asRole(claims, async (tx) => {
-          const changed =
-            request.method === 'PATCH'
-              ? await updateRows(tx, table, query, changes, returning)
-              : await deleteRows(tx, table, query, returning)
-          return { ...changed, body: shaped(changed.body, changed.affected) }
-        })
+        const statement =
+          request.method === 'PATCH'
+            ? updateStatement(table, query, changes, returning)
+            : deleteStatement(table, query, returning)
+        const result = await write(claims, statement, shape, (changed) => changed.affected)
         const range = contentRange(0, result.affected, preferences.count ? result.affected : undefined)
         return answer(result.body, result.body === undefined ? 204 : 200, preferences, context, {
           'Content-Range': range,

@@ -129,4 +129,69 @@ describe.each([
     )
     expect(rows.length).toBeGreaterThan(0)
   })
+
+  it.skipIf(skip)('runs a statement in one round trip under the role, for that statement only', async () => {
+    const [inside] = await db.runAsRole<{ role: string; claims: string }>(
+      { role: 'anon', sub: "o'brien" },
+      { sql: "select current_user as role, current_setting('request.jwt.claims') as claims", params: [] },
+    )
+    expect(inside?.role).toBe('anon')
+    expect(JSON.parse(inside?.claims ?? '{}')).toEqual({ role: 'anon', sub: "o'brien" })
+    const [after] = await db.query<{ role: string }>('select current_user as role')
+    expect(after?.role).not.toBe('anon')
+    // What anon may not do is refused, as in a transaction of its own.
+    const refused = await db
+      .runAsRole({ role: 'anon' }, { sql: 'select email from public.waitlist', params: [] })
+      .then(() => 'ok')
+      .catch((error: { code: string }) => error.code)
+    expect(refused).toBe('42501')
+  })
+
+  it.skipIf(skip)(
+    'a failing statement leaves nothing behind: the role switch and the write roll back',
+    async () => {
+      const count = async () =>
+        (
+          await db.query<{ n: number }>(
+            "select count(*)::int as n from public.waitlist where email like 'rollback-%'",
+          )
+        )[0]?.n
+      const before = await count()
+      const failed = await db
+        .runAsRole(
+          { role: 'service_role' },
+          {
+            sql: "insert into public.waitlist (email) values ('rollback-1@example.com'), ($1)",
+            params: ['not-an-address'],
+          },
+        )
+        .catch((error: { code: string }) => error.code)
+      expect(failed).toBe('23514')
+      expect(await count()).toBe(before)
+    },
+  )
+
+  it.skipIf(skip)('gives back exactly the text and arrays it was sent, whatever they hold', async () => {
+    const nasty = [
+      "o'brien",
+      'back\\slash',
+      '$1 and $2',
+      '"quoted"',
+      "'); drop table waitlist; --",
+      'ü — 🙂',
+      'line\nbreak',
+    ]
+    for (const value of nasty) {
+      const [row] = await db.runAsRole<{ value: string }>(
+        { role: 'anon' },
+        { sql: 'select $1::text as value', params: [value] },
+      )
+      expect(row?.value, value).toBe(value)
+    }
+    const [row] = await db.runAsRole<{ value: string[] }>(
+      { role: 'anon' },
+      { sql: 'select $1::text[] as value', params: [nasty] },
+    )
+    expect(row?.value).toEqual(nasty)
+  })
 })
