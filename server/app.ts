@@ -1,9 +1,9 @@
 import { Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { withAgentCors } from './agent-cors'
 import type { Database } from './db/database'
 import type { ApiKeys } from './keys'
 import type { Logger } from './log'
+import { bodyLimit } from './middleware/body-limit'
 import { dbGate } from './middleware/db-gate'
 import { jsonError } from './middleware/json-error'
 import { type RateLimiter, rateLimit } from './middleware/rate-limit'
@@ -106,7 +106,7 @@ export function createApp(deps: AppDeps): Hono {
         }),
     ),
     gate,
-    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.redirect('/?waitlist=error', 303) }),
+    bodyLimit(MAX_BODY_BYTES, (c) => c.redirect('/?waitlist=error', 303)),
     async (c) => {
       const form = await c.req.formData().catch(() => new FormData())
       const result = await submitNativeForm(db, log, form)

@@ -1,5 +1,5 @@
 import type { JwtClaims } from '../keys'
-import { inlineParams } from './sql-literals'
+import { inlineParams, quoteIdent, sqlLiteral } from './sql-literals'
 
 /** One SQL statement and its parameters ($1, $2…). */
 export interface Statement {
@@ -7,9 +7,17 @@ export interface Statement {
   params: readonly unknown[]
 }
 
+/** A statement's rows, and how many rows it inserted, changed or deleted (its command tag). */
+export interface StatementResult<Row = Record<string, unknown>> {
+  rows: Row[]
+  affected: number
+}
+
 /** Something SQL can be sent to: the database as owner, or one transaction. */
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>
+  /** As query, with the count of rows the statement affected. */
+  run<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<StatementResult<Row>>
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>
 }
@@ -23,34 +31,39 @@ export interface Database extends Queryable {
   asRole<T>(claims: JwtClaims, fn: (tx: Queryable) => Promise<T>): Promise<T>
   /**
    * Runs one statement under the key's role and claims in a transaction of its own, in a single
-   * round trip (asRole takes four: begin, role, statement, commit); returns the statement's rows.
+   * round trip (asRole takes four: begin, role, statement, commit).
    */
-  runAsRole<Row = Record<string, unknown>>(claims: JwtClaims, statement: Statement): Promise<Row[]>
+  runAsRole<Row = Record<string, unknown>>(
+    claims: JwtClaims,
+    statement: Statement,
+  ): Promise<StatementResult<Row>>
   /** Flushes to disk where that means something (PGlite), then releases everything. */
   close(): Promise<void>
 }
 
 /**
- * The statement PostgREST runs first in every request's transaction. Supabase's search path
- * includes `extensions`, where citext and its case-insensitive operators live: without it,
- * `email = $1` would compare as text, case-sensitively.
+ * What PostgREST sets first in every request's transaction: the key's role, its claims, and
+ * Supabase's search path, which includes `extensions`, where citext and its case-insensitive
+ * operators live (without it, `email = $1` would compare as text, case-sensitively). SET LOCAL
+ * lasts until the transaction ends; as utility statements these cost no planning.
  */
-export const SET_ROLE_SQL =
-  "select set_config('search_path', 'public, extensions', true), set_config('role', $1, true), " +
-  "set_config('request.jwt.claims', $2, true), set_config('request.jwt.claim.role', $1, true)"
-
-export function roleParams(claims: JwtClaims): unknown[] {
-  return [claims.role, JSON.stringify(claims)]
+export function roleSettings(claims: JwtClaims): string {
+  return [
+    'set local search_path = public, extensions',
+    `set local role ${quoteIdent(claims.role)}`,
+    `set local request.jwt.claims = ${sqlLiteral(JSON.stringify(claims))}`,
+    `set local request.jwt.claim.role = ${sqlLiteral(claims.role)}`,
+  ].join('; ')
 }
 
 /**
- * The role switch and one statement as a single simple-protocol query. Postgres runs the statements
- * of one such query as one implicit transaction, so the settings (set_config's `true`: local to the
- * transaction) last exactly as long as the statement, and a failure rolls everything back. The
- * simple protocol takes no parameters, hence the literals (server/db/sql-literals.ts).
+ * The role settings and one statement as a single simple-protocol query. Postgres runs the
+ * statements of one such query as one implicit transaction block, so the settings last exactly as
+ * long as the statement, and a failure rolls everything back. The simple protocol takes no
+ * parameters, hence the literals (server/db/sql-literals.ts).
  */
 export function roleScript(claims: JwtClaims, statement: Statement): string {
-  return `${inlineParams(SET_ROLE_SQL, roleParams(claims))};\n${inlineParams(statement.sql, statement.params)}`
+  return `${roleSettings(claims)};\n${inlineParams(statement.sql, statement.params)}`
 }
 
 /** A Postgres error as both drivers raise it. */

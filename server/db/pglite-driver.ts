@@ -1,11 +1,15 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { citext } from '@electric-sql/pglite/contrib/citext'
-import { type Database, type Queryable, roleParams, roleScript, SET_ROLE_SQL } from './database'
+import { type Database, type Queryable, roleScript, roleSettings } from './database'
 
 function wrap(target: PGlite | Transaction): Queryable {
   return {
     async query(sql, params) {
       return (await target.query(sql, params)).rows as never
+    },
+    async run(sql, params) {
+      const result = await target.query(sql, params)
+      return { rows: result.rows as never, affected: result.affectedRows ?? 0 }
     },
     async exec(sql) {
       await target.exec(sql)
@@ -26,13 +30,13 @@ export async function openPglite(directory: string): Promise<Database> {
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
     asRole: (claims, fn) =>
       pg.transaction(async (tx) => {
-        await tx.query(SET_ROLE_SQL, roleParams(claims))
+        await tx.exec(roleSettings(claims))
         return fn(wrap(tx))
       }),
     async runAsRole(claims, statement) {
       // One call into PGlite, which also queues it behind any transaction in progress.
-      const results = await pg.exec(roleScript(claims, statement))
-      return (results.at(-1)?.rows ?? []) as never
+      const last = (await pg.exec(roleScript(claims, statement))).at(-1)
+      return { rows: (last?.rows ?? []) as never, affected: last?.affectedRows ?? 0 }
     },
     async close() {
       if (pg.closed) return

@@ -1,10 +1,14 @@
 import pg from 'pg'
-import { type Database, type Queryable, roleParams, roleScript, SET_ROLE_SQL } from './database'
+import { type Database, type Queryable, roleScript, roleSettings } from './database'
 
 function wrap(target: pg.Pool | pg.PoolClient): Queryable {
   return {
     async query(sql, params) {
       return (await target.query(sql, params as unknown[])).rows
+    },
+    async run(sql, params) {
+      const result = await target.query(sql, params as unknown[])
+      return { rows: result.rows, affected: result.rowCount ?? 0 }
     },
     async exec(sql) {
       await target.query(sql)
@@ -42,12 +46,13 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
     kind: 'postgres',
     ...wrap(pool),
     transaction: (fn) => inTransaction(undefined, fn),
-    asRole: (claims, fn) => inTransaction((client) => client.query(SET_ROLE_SQL, roleParams(claims)), fn),
+    asRole: (claims, fn) => inTransaction((client) => client.query(roleSettings(claims)), fn),
     async runAsRole(claims, statement) {
       // Without parameters node-postgres sends the simple protocol, and answers a query of several
       // statements with one result each.
       const results = (await pool.query(roleScript(claims, statement))) as unknown as pg.QueryResult[]
-      return (results.at(-1)?.rows ?? []) as never
+      const last = results.at(-1)
+      return { rows: (last?.rows ?? []) as never, affected: last?.rowCount ?? 0 }
     },
     close: () => pool.end(),
   }

@@ -34,6 +34,11 @@ function arrayText(values: unknown[]): string {
   return `{${elements.join(',')}}`
 }
 
+/** An identifier, double-quoted (a table, a column, a role). */
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`
+}
+
 /**
  * Replaces `$1`, `$2`… with the parameters as literals, in one pass over the statement: text
  * inside quoted strings ('…') and quoted identifiers ("…") is copied untouched, and an inserted

@@ -1,5 +1,5 @@
+import { quoteIdent } from '../db/sql-literals'
 import { missingColumn, unparsableQuery } from './postgrest-error'
-import { quoteIdent } from './schema-cache'
 
 /** The subset of PostgREST's URL grammar this API serves: select, order, limit, offset and simple filters. */
 export interface ReadQuery {

@@ -1,8 +1,8 @@
 import { type Context, Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { type Database, isPgError } from '../db/database'
 import type { ApiKeys, ApiRole, JwtClaims } from '../keys'
 import type { Logger } from '../log'
+import { bodyLimit } from '../middleware/body-limit'
 import { authenticate } from './authenticate'
 import { supabaseCors } from './cors'
 import { cachedVerifier } from './key-cache'
@@ -139,7 +139,7 @@ export function createRestApp(deps: RestDeps): Hono {
   const app = new Hono()
 
   app.use(supabaseCors())
-  app.use(bodyLimit({ maxSize: maxBodyBytes, onError: () => errorResponse(payloadTooLarge(maxBodyBytes)) }))
+  app.use(bodyLimit(maxBodyBytes, () => errorResponse(payloadTooLarge(maxBodyBytes))))
 
   function answer(
     body: string | undefined,
@@ -157,9 +157,9 @@ export function createRestApp(deps: RestDeps): Hono {
   }
 
   /**
-   * A write, as the key's role, in one round trip. A write the client wants back as one object
-   * (`.single()`) must not be committed when it touches other than one row (PostgREST's PGRST116),
-   * so that one runs in a full transaction and is checked before the commit.
+   * A write, as the key's role, in one round trip. A write whose rows the client wants back as one
+   * object (`.single()`) must not be committed when it touches other than one row (PostgREST's
+   * PGRST116), so that one runs in a full transaction and is checked before the commit.
    */
   async function write<Result extends { body: string | undefined }>(
     claims: JwtClaims,
@@ -167,7 +167,8 @@ export function createRestApp(deps: RestDeps): Hono {
     shape: 'array' | 'object',
     rowsOf: (result: Result) => number,
   ): Promise<Result> {
-    if (shape === 'array') return statement.read(await db.runAsRole(claims, statement))
+    if (shape === 'array' || !statement.returnsBody)
+      return statement.read(await db.runAsRole(claims, statement))
     return db.asRole(claims, async (tx) => {
       const result = await runIn(tx, statement)
       return {

@@ -20,7 +20,3 @@ export async function loadSchemaCache(db: Database): Promise<SchemaCache> {
   }
   return tables
 }
-
-export function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`
-}

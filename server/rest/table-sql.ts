@@ -1,19 +1,22 @@
-import type { Queryable, Statement } from '../db/database'
+import type { Queryable, Statement, StatementResult } from '../db/database'
+import { quoteIdent } from '../db/sql-literals'
 import { type ReadQuery, selectList } from './query-params'
 import type { Row } from './request-body'
-import { quoteIdent } from './schema-cache'
 
-// Every statement builds its JSON answer inside Postgres, as PostgREST does, so both drivers
-// hand back one text value and types such as bigint and timestamptz serialise the same way.
+// A statement that answers with rows builds its JSON answer inside Postgres, as PostgREST does, so
+// both drivers hand back one text value and types such as bigint and timestamptz serialise the
+// same way. A write with no answer asked for is the bare statement: its command tag counts the rows.
 
-/** A statement built here, and how to read the one row it answers with. */
+/** A statement built here, and how to read what it answers. */
 export interface TableStatement<Result> extends Statement {
-  read(rows: Record<string, unknown>[]): Result
+  /** Whether the statement answers with the rows it wrote (a representation was asked for). */
+  returnsBody: boolean
+  read(result: StatementResult): Result
 }
 
 /** Runs a statement inside a transaction that is already open (Database.asRole). */
 export async function runIn<Result>(tx: Queryable, statement: TableStatement<Result>): Promise<Result> {
-  return statement.read(await tx.query(statement.sql, [...statement.params]))
+  return statement.read(await tx.run(statement.sql, [...statement.params]))
 }
 
 /** Inserts rows (keys absent from a row become null, as PostgREST's json_to_recordset does). */
@@ -31,15 +34,25 @@ export function insertStatement(
       ? `insert into ${target} select from json_array_elements($1::json)`
       : `insert into ${target} (${columns}) select ${columns} from json_populate_recordset(null::${target}, $1::json)`) +
     onConflict(keys, upsert)
-  // RETURNING 1 needs no select privilege, so anon's plain insert works; a representation needs
-  // it, and a role without it gets Postgres's 42501 and a rolled-back insert, as on PostgREST.
+  const params = [JSON.stringify(rows)]
+  if (!returning) {
+    return {
+      sql: insert,
+      params,
+      returnsBody: false,
+      read: ({ affected }) => ({ body: undefined, inserted: affected }),
+    }
+  }
+  // A representation needs select rights: a role without them gets Postgres's 42501 and a
+  // rolled-back insert, as on PostgREST.
   return {
-    sql: `with inserted as (${insert} returning ${returning ? selectList(returning) : '1'})
-     select ${returning ? "coalesce(json_agg(inserted), '[]')::text" : 'null'} as body, count(*) as inserted from inserted`,
-    params: [JSON.stringify(rows)],
-    read(answer) {
-      const [result] = answer as { body: string; inserted: string | number }[]
-      return { body: returning ? (result?.body ?? '[]') : undefined, inserted: Number(result?.inserted ?? 0) }
+    sql: `with inserted as (${insert} returning ${selectList(returning)})
+     select coalesce(json_agg(inserted), '[]')::text as body, count(*) as inserted from inserted`,
+    params,
+    returnsBody: true,
+    read({ rows }) {
+      const [result] = rows as { body: string; inserted: string | number }[]
+      return { body: result?.body ?? '[]', inserted: Number(result?.inserted ?? 0) }
     },
   }
 }
@@ -72,8 +85,9 @@ export function readStatement(
     sql: `select coalesce(json_agg(page), '[]')::text as body, ${count} as total, count(page) as returned
        from (${page}) page`,
     params: query.params,
-    read(answer) {
-      const [result] = answer as { body: string; total: string | number | null; returned: string | number }[]
+    returnsBody: true,
+    read({ rows }) {
+      const [result] = rows as { body: string; total: string | number | null; returned: string | number }[]
       return {
         body: result?.body ?? '[]',
         count: result?.total === null || result?.total === undefined ? undefined : Number(result.total),
@@ -94,8 +108,7 @@ export function updateStatement(
   const params = [...query.params, JSON.stringify(changes)]
   const source = `json_populate_record(null::${target}, $${params.length}::json)`
   const assignments = keys.map((key) => `${quoteIdent(key)} = (${source}).${quoteIdent(key)}`).join(', ')
-  const statement = `update ${target} set ${assignments}${query.where} returning ${returning ? selectList(returning) : '1'}`
-  return affectedJson(statement, params, Boolean(returning))
+  return changeStatement(`update ${target} set ${assignments}${query.where}`, params, returning)
 }
 
 export function deleteStatement(
@@ -103,21 +116,30 @@ export function deleteStatement(
   query: ReadQuery,
   returning: string[] | '*' | undefined,
 ): TableStatement<{ body: string | undefined; affected: number }> {
-  const statement = `delete from public.${quoteIdent(table)}${query.where} returning ${returning ? selectList(returning) : '1'}`
-  return affectedJson(statement, query.params, Boolean(returning))
+  return changeStatement(`delete from public.${quoteIdent(table)}${query.where}`, query.params, returning)
 }
 
-function affectedJson(
+function changeStatement(
   statement: string,
   params: unknown[],
-  withBody: boolean,
+  returning: string[] | '*' | undefined,
 ): TableStatement<{ body: string | undefined; affected: number }> {
+  if (!returning) {
+    return {
+      sql: statement,
+      params,
+      returnsBody: false,
+      read: ({ affected }) => ({ body: undefined, affected }),
+    }
+  }
   return {
-    sql: `with changed as (${statement}) select coalesce(json_agg(changed), '[]')::text as body, count(*) as affected from changed`,
+    sql: `with changed as (${statement} returning ${selectList(returning)})
+     select coalesce(json_agg(changed), '[]')::text as body, count(*) as affected from changed`,
     params,
-    read(answer) {
-      const [result] = answer as { body: string; affected: string | number }[]
-      return { body: withBody ? (result?.body ?? '[]') : undefined, affected: Number(result?.affected ?? 0) }
+    returnsBody: true,
+    read({ rows }) {
+      const [result] = rows as { body: string; affected: string | number }[]
+      return { body: result?.body ?? '[]', affected: Number(result?.affected ?? 0) }
     },
   }
 }

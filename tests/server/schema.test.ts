@@ -131,7 +131,9 @@ describe.each([
   })
 
   it.skipIf(skip)('runs a statement in one round trip under the role, for that statement only', async () => {
-    const [inside] = await db.runAsRole<{ role: string; claims: string }>(
+    const {
+      rows: [inside],
+    } = await db.runAsRole<{ role: string; claims: string }>(
       { role: 'anon', sub: "o'brien" },
       { sql: "select current_user as role, current_setting('request.jwt.claims') as claims", params: [] },
     )
@@ -182,13 +184,17 @@ describe.each([
       'line\nbreak',
     ]
     for (const value of nasty) {
-      const [row] = await db.runAsRole<{ value: string }>(
+      const {
+        rows: [row],
+      } = await db.runAsRole<{ value: string }>(
         { role: 'anon' },
         { sql: 'select $1::text as value', params: [value] },
       )
       expect(row?.value, value).toBe(value)
     }
-    const [row] = await db.runAsRole<{ value: string[] }>(
+    const {
+      rows: [row],
+    } = await db.runAsRole<{ value: string[] }>(
       { role: 'anon' },
       { sql: 'select $1::text[] as value', params: [nasty] },
     )
