@@ -53,6 +53,8 @@ async function main() {
   cleanups.push(() => staticCopy.close())
 
   // Lighthouse, alternating the two pages so drift on a shared machine hits both alike.
+  // The static rendering is served with the site's own security headers (scripts/bench/static-copy.ts):
+  // the two pages differ only by their scripts.
   log(`Lighthouse ${LIGHTHOUSE_RUNS}x on ${server.url}/ and on its static-HTML rendering`)
   const browser = await launchLighthouseBrowser()
   cleanups.push(async () => browser.close())
@@ -88,8 +90,8 @@ async function main() {
     ok: lcpRatio <= 1.1,
   })
   rows.push({
-    metric: 'TBT',
-    value: `${site.median.tbtMs.toFixed(0)} ms`,
+    metric: 'TBT site (static)',
+    value: `${site.median.tbtMs.toFixed(0)} ms (${limit.median.tbtMs.toFixed(0)} ms)`,
     target: '<= 50 ms',
     ok: site.median.tbtMs <= 50,
   })

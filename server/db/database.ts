@@ -42,7 +42,8 @@ export interface Database extends Queryable {
 }
 
 /**
- * What PostgREST sets first in every request's transaction: the key's role, its claims, and
+ * What PostgREST sets first in every request's transaction: the key's role, its claims (as
+ * PostgREST 9 and later, one JSON setting; Supabase's auth.role() reads the role from it), and
  * Supabase's search path, which includes `extensions`, where citext and its case-insensitive
  * operators live (without it, `email = $1` would compare as text, case-sensitively). SET LOCAL
  * lasts until the transaction ends; as utility statements these cost no planning.
@@ -52,7 +53,6 @@ export function roleSettings(claims: JwtClaims): string {
     'set local search_path = public, extensions',
     `set local role ${quoteIdent(claims.role)}`,
     `set local request.jwt.claims = ${sqlLiteral(JSON.stringify(claims))}`,
-    `set local request.jwt.claim.role = ${sqlLiteral(claims.role)}`,
   ].join('; ')
 }
 

@@ -68,7 +68,7 @@ export function securityHeaders(options: SecurityHeaderOptions = {}): Middleware
     for (const [name, value] of values) c.res.headers.set(name, value)
     const viaHttps =
       options.trustProxy && c.req.header('x-forwarded-proto')?.split(',').at(-1)?.trim() === 'https'
-    if (options.hsts || viaHttps || new URL(c.req.url).protocol === 'https:') {
+    if (options.hsts || viaHttps || c.req.url.startsWith('https:')) {
       c.res.headers.set('Strict-Transport-Security', HSTS_VALUE)
     }
     // The site sets no cookie; make sure nothing downstream ever does.

@@ -7,9 +7,18 @@ const EXPOSED_HEADERS =
   'Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit'
 
 /**
- * CORS as Supabase's gateway answers it: any origin may call with a key (the key, not the origin,
- * is the credential). Preflights are answered before any key check, with 200, an empty body and
- * the requested headers echoed; no Max-Age and no credentials, as Kong's defaults.
+ * What every answer of the REST API carries: any origin may call with a key (the key, not the
+ * origin, is the credential). Written into each answer as it is built, not added afterwards:
+ * changing a finished response makes Hono copy it, a cost every request would pay.
+ */
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': EXPOSED_HEADERS,
+}
+
+/**
+ * CORS preflights as Supabase's gateway answers them: before any key check, with 200, an empty
+ * body and the requested headers echoed; no Max-Age and no credentials, as Kong's defaults.
  */
 export function supabaseCors(): MiddlewareHandler {
   return async (c, next) => {
@@ -22,8 +31,6 @@ export function supabaseCors(): MiddlewareHandler {
       if (requested) headers['Access-Control-Allow-Headers'] = requested
       return c.body(null, 200, headers)
     }
-    await next()
-    c.header('Access-Control-Allow-Origin', '*')
-    c.header('Access-Control-Expose-Headers', EXPOSED_HEADERS)
+    return next()
   }
 }

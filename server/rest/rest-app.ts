@@ -4,7 +4,7 @@ import type { ApiKeys, ApiRole, JwtClaims } from '../keys'
 import type { Logger } from '../log'
 import { bodyLimit } from '../middleware/body-limit'
 import { authenticate } from './authenticate'
-import { supabaseCors } from './cors'
+import { CORS_HEADERS, supabaseCors } from './cors'
 import { cachedVerifier } from './key-cache'
 import { statusForSqlState } from './pg-error-status'
 import {
@@ -51,7 +51,7 @@ const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8'
 function errorResponse(error: PostgrestError): Response {
   return new Response(JSON.stringify(error), {
     status: error.status,
-    headers: { 'Content-Type': JSON_TYPE, ...error.headers },
+    headers: { 'Content-Type': JSON_TYPE, ...CORS_HEADERS, ...error.headers },
   })
 }
 
@@ -148,7 +148,7 @@ export function createRestApp(deps: RestDeps): Hono {
     context: { mutation: boolean; shape: 'array' | 'object'; profiled: boolean },
     extra: Record<string, string> = {},
   ) {
-    const headers: Record<string, string> = { ...extra }
+    const headers: Record<string, string> = { ...CORS_HEADERS, ...extra }
     const applied = appliedPreferences(preferences, context.mutation)
     if (applied) headers['Preference-Applied'] = applied
     if (context.profiled) headers['Content-Profile'] = 'public'

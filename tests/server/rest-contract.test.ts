@@ -630,6 +630,16 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
         const refused = await post(server, JSON.stringify({ email: address('cors') }), { Origin: ORIGIN })
         expect(refused.status).toBe(409)
         expect(refused.headers.get('access-control-allow-origin')).toBe('*')
+        // Answers made before the table is reached carry it too: a refused key, an oversized body.
+        const keyless = await fetch(`${server.url}/rest/v1/waitlist`, { headers: { Origin: ORIGIN } })
+        expect(keyless.status).toBe(401)
+        expect(keyless.headers.get('access-control-allow-origin')).toBe('*')
+        const oversized = await post(server, JSON.stringify({ email: 'x'.repeat(20_000) }), {
+          Origin: ORIGIN,
+        })
+        expect(oversized.status).toBe(413)
+        expect(oversized.headers.get('access-control-allow-origin')).toBe('*')
+        expect(oversized.headers.get('access-control-expose-headers')).toContain('Content-Range')
       },
     )
 
