@@ -220,7 +220,9 @@ async function halfSentInsert(
           text += chunk.toString()
         })
         socket.on('close', () => resolve(Number(text.split(' ')[1] ?? 0)))
-        socket.end(body.slice(5))
+        // write, not end: a client that half-closes before its answer has it aborted by Node's
+        // HTTP server (browsers and fetch never do); `Connection: close` ends the exchange after it.
+        socket.write(body.slice(5))
       }),
   }
 }
@@ -228,11 +230,11 @@ async function halfSentInsert(
 describe('limits', () => {
   it('a full database queue answers 503 with Retry-After at once; held requests then complete', async () => {
     const held = await Promise.all([1, 2, 3].map((i) => halfSentInsert(gated, `held.${i}@example.com`)))
-    // Let the server see all three before the fourth arrives.
+    // Let the server see all three before the fourth arrives. The probe names an unknown column: if
+    // it gets in before the three are counted, it is refused (400) without reaching the database,
+    // so it never holds a place a held request needs.
     await expect
-      .poll(async () => (await insert(gated, { email: 'probe.queue@example.com' })).status, {
-        timeout: 10_000,
-      })
+      .poll(async () => (await insert(gated, { probe: 'queue' })).status, { timeout: 10_000 })
       .toBe(503)
     const refused = await insert(gated, { email: 'refused@example.com' })
     expect(refused.status).toBe(503)
@@ -241,9 +243,7 @@ describe('limits', () => {
     expect(await healthy(gated)).toBe(true)
     expect(await Promise.all(held.map((request) => request.finish()))).toEqual([201, 201, 201])
     expect(await insertStatus(gated, 'after.queue@example.com')).toBe(201)
-    // The probe may have slipped in before the held requests were counted; either way it is stored once.
-    await insertStatus(gated, 'probe.queue@example.com')
-    expect(await rowCount(gated)).toBe(5)
+    expect(await rowCount(gated)).toBe(4)
   })
 
   it('cuts off a client that never finishes its headers (408, connection closed)', async () => {

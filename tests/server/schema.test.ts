@@ -173,6 +173,35 @@ describe.each([
     },
   )
 
+  it.skipIf(skip)(
+    'commits a transaction when its function returns, and rolls it all back on a throw',
+    async () => {
+      const count = async () =>
+        (
+          await db.query<{ n: number }>(
+            "select count(*)::int as n from public.waitlist where email like 'tx-%'",
+          )
+        )[0]?.n
+      const before = await count()
+      const thrown = await db
+        .transaction(async (tx) => {
+          await tx.query("insert into public.waitlist (email) values ('tx-1@example.com')")
+          throw new Error('changed my mind')
+        })
+        .catch((error: Error) => error.message)
+      expect(thrown).toBe('changed my mind')
+      expect(await count()).toBe(before)
+      await db.transaction(async (tx) => {
+        await tx.query("insert into public.waitlist (email) values ('tx-2@example.com')")
+        // Its own writes are visible inside, with the statement's count.
+        expect(
+          (await tx.run("update public.waitlist set email = email where email like 'tx-%'")).affected,
+        ).toBe(1)
+      })
+      expect(await count()).toBe((before ?? 0) + 1)
+    },
+  )
+
   it.skipIf(skip)('gives back exactly the text and arrays it was sent, whatever they hold', async () => {
     const nasty = [
       "o'brien",
