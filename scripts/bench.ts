@@ -227,7 +227,7 @@ async function main() {
       ok: rates.ratio >= 0.5 && rates.http.non2xx + rates.http.errors === 0,
     })
     rows.push({
-      metric: `Inserts ${name}: API transaction in process`,
+      metric: `Inserts ${name}: API statement in process`,
       value:
         `${rates.rawAsApi.insertsPerSecond.toFixed(0)} per s, p99 ${rates.rawAsApi.p99Ms.toFixed(1)} ms ` +
         `(HTTP reaches ${((rates.http.requestsPerSecond / rates.rawAsApi.insertsPerSecond) * 100).toFixed(0)}% of it)`,

@@ -6,7 +6,7 @@ import { percentile } from './stats'
 export interface InsertRates {
   http: LoadResult
   raw: DirectRate
-  /** The API's own transaction (role switch, then its insert statement) without HTTP and the key check. */
+  /** The API's own statement (role settings and its insert, one round trip) without HTTP and the key check. */
   rawAsApi: DirectRate
   /** http / raw. */
   ratio: number
