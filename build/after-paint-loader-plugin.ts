@@ -23,10 +23,15 @@ function loadAfterFirstPaint() {
     document.head.append(entry)
   }
   const soon = () => setTimeout(start, 0)
+  // Whatever the browser reports, or fails to, the app starts within a few seconds.
+  setTimeout(start, 3000)
   if (document.visibilityState === 'hidden') {
     // A background tab paints nothing until it is shown: nothing to wait for.
     soon()
-  } else if (PerformanceObserver.supportedEntryTypes?.includes('paint')) {
+  } else if (
+    typeof PerformanceObserver === 'function' &&
+    PerformanceObserver.supportedEntryTypes?.includes('paint')
+  ) {
     // The paint-timing entry arrives once the first paint has reached the screen, which can be
     // tens of milliseconds after the frame that produced it.
     new PerformanceObserver((entries, observer) => {
@@ -38,8 +43,6 @@ function loadAfterFirstPaint() {
     // No paint timing: a timer set from an animation frame runs after that frame is painted.
     requestAnimationFrame(soon)
   }
-  // Whatever the browser reports, the app starts within a few seconds.
-  setTimeout(start, 3000)
 }
 
 /** Every chunk `chunk` imports statically, directly or through another: what its evaluation waits for. */

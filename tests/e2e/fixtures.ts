@@ -27,6 +27,20 @@ export const test = base.extend<{ consoleLog: ConsoleLog }, { server: TestServer
   baseURL: async ({ server }, use) => {
     await use(server.url)
   },
+  // With JavaScript on, every navigation waits until React has hydrated the page (`html[data-hydrated]`,
+  // src/app.tsx): a click before that is the no-script form's POST, a path tested on its own with
+  // JavaScript off. It also means a hydration warning is seen before the test ends.
+  page: async ({ page, javaScriptEnabled }, use) => {
+    if (javaScriptEnabled !== false) {
+      const goto = page.goto.bind(page)
+      page.goto = async (url, options) => {
+        const response = await goto(url, options)
+        await page.locator('html[data-hydrated]').waitFor({ state: 'attached' })
+        return response
+      }
+    }
+    await use(page)
+  },
   consoleLog: [
     async ({ page }, use) => {
       const problems: string[] = []
