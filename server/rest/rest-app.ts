@@ -210,10 +210,10 @@ export function createRestApp(deps: RestDeps): Hono {
           claims,
           insertStatement(table, names, rows, returning, upsert),
           shape,
-          (inserted) => inserted.inserted,
+          (inserted) => inserted.affected,
         )
         // PostgREST: `*/*`, or `*/<rows inserted>` when a count was asked for.
-        const range = preferences.count ? `*/${result.inserted}` : '*/*'
+        const range = preferences.count ? `*/${result.affected}` : '*/*'
         return answer(result.body, 201, preferences, context, { 'Content-Range': range })
       }
       case 'GET':

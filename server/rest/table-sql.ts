@@ -26,7 +26,7 @@ export function insertStatement(
   rows: Row[],
   returning: string[] | '*' | undefined,
   upsert?: { resolution: 'merge-duplicates' | 'ignore-duplicates'; target: string[] | undefined },
-): TableStatement<{ body: string | undefined; inserted: number }> {
+): TableStatement<{ body: string | undefined; affected: number }> {
   const target = `public.${quoteIdent(table)}`
   const columns = keys.map(quoteIdent).join(', ')
   const insert =
@@ -34,27 +34,9 @@ export function insertStatement(
       ? `insert into ${target} select from json_array_elements($1::json)`
       : `insert into ${target} (${columns}) select ${columns} from json_populate_recordset(null::${target}, $1::json)`) +
     onConflict(keys, upsert)
-  const params = [JSON.stringify(rows)]
-  if (!returning) {
-    return {
-      sql: insert,
-      params,
-      returnsBody: false,
-      read: ({ affected }) => ({ body: undefined, inserted: affected }),
-    }
-  }
   // A representation needs select rights: a role without them gets Postgres's 42501 and a
   // rolled-back insert, as on PostgREST.
-  return {
-    sql: `with inserted as (${insert} returning ${selectList(returning)})
-     select coalesce(json_agg(inserted), '[]')::text as body, count(*) as inserted from inserted`,
-    params,
-    returnsBody: true,
-    read({ rows }) {
-      const [result] = rows as { body: string; inserted: string | number }[]
-      return { body: result?.body ?? '[]', inserted: Number(result?.inserted ?? 0) }
-    },
-  }
+  return writeStatement(insert, [JSON.stringify(rows)], returning)
 }
 
 // PostgREST's upsert: ON CONFLICT on the ?on_conflict= columns. Merging updates the sent columns,
@@ -108,7 +90,7 @@ export function updateStatement(
   const params = [...query.params, JSON.stringify(changes)]
   const source = `json_populate_record(null::${target}, $${params.length}::json)`
   const assignments = keys.map((key) => `${quoteIdent(key)} = (${source}).${quoteIdent(key)}`).join(', ')
-  return changeStatement(`update ${target} set ${assignments}${query.where}`, params, returning)
+  return writeStatement(`update ${target} set ${assignments}${query.where}`, params, returning)
 }
 
 export function deleteStatement(
@@ -116,10 +98,11 @@ export function deleteStatement(
   query: ReadQuery,
   returning: string[] | '*' | undefined,
 ): TableStatement<{ body: string | undefined; affected: number }> {
-  return changeStatement(`delete from public.${quoteIdent(table)}${query.where}`, query.params, returning)
+  return writeStatement(`delete from public.${quoteIdent(table)}${query.where}`, query.params, returning)
 }
 
-function changeStatement(
+/** A write as it is (its command tag counts the rows), or answering with the rows it wrote. */
+function writeStatement(
   statement: string,
   params: unknown[],
   returning: string[] | '*' | undefined,
@@ -133,8 +116,8 @@ function changeStatement(
     }
   }
   return {
-    sql: `with changed as (${statement} returning ${selectList(returning)})
-     select coalesce(json_agg(changed), '[]')::text as body, count(*) as affected from changed`,
+    sql: `with written as (${statement} returning ${selectList(returning)})
+     select coalesce(json_agg(written), '[]')::text as body, count(*) as affected from written`,
     params,
     returnsBody: true,
     read({ rows }) {
