@@ -10,6 +10,7 @@ import { type RateLimiter, rateLimit } from './middleware/rate-limit'
 import { type SecurityHeaderOptions, securityHeaders } from './middleware/security-headers'
 import { urlLengthLimit } from './middleware/url-length'
 import { submitNativeForm } from './native-form'
+import { CORS_HEADERS } from './rest/cors'
 import { createRestApp, MAX_BODY_BYTES } from './rest/rest-app'
 import type { SchemaCache } from './rest/schema-cache'
 import { type StaticSite, serveFile } from './static-site'
@@ -43,13 +44,13 @@ const tooManyRequests = (retryAfter: number) =>
     'Too many requests from this address',
     `Try again in ${retryAfter} seconds`,
     // With CORS, as the REST app's own answers carry it, so a page on another origin can read it.
-    { 'Retry-After': String(retryAfter), 'Access-Control-Allow-Origin': '*' },
+    { 'Retry-After': String(retryAfter), ...CORS_HEADERS },
   )
 
 const queueFull = () =>
   jsonError(503, 'PGRST503', 'The server is busy', 'Try again in a moment', {
     'Retry-After': '1',
-    'Access-Control-Allow-Origin': '*',
+    ...CORS_HEADERS,
   })
 
 /** The whole HTTP surface, apart from `serve()` so tests can call `app.request()` without a port. */

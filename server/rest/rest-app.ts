@@ -33,6 +33,7 @@ import {
   runIn,
   type TableStatement,
   updateStatement,
+  type WriteResult,
 } from './table-sql'
 
 export interface RestDeps {
@@ -161,19 +162,18 @@ export function createRestApp(deps: RestDeps): Hono {
    * object (`.single()`) must not be committed when it touches other than one row (PostgREST's
    * PGRST116), so that one runs in a full transaction and is checked before the commit.
    */
-  async function write<Result extends { body: string | undefined }>(
+  async function write(
     claims: JwtClaims,
-    statement: TableStatement<Result>,
+    statement: TableStatement<WriteResult>,
     shape: 'array' | 'object',
-    rowsOf: (result: Result) => number,
-  ): Promise<Result> {
+  ): Promise<WriteResult> {
     if (shape === 'array' || !statement.returnsBody)
       return statement.read(await db.runAsRole(claims, statement))
     return db.asRole(claims, async (tx) => {
       const result = await runIn(tx, statement)
       return {
         ...result,
-        body: result.body === undefined ? undefined : singleObject(result.body, rowsOf(result)),
+        body: result.body === undefined ? undefined : singleObject(result.body, result.affected),
       }
     })
   }
@@ -206,12 +206,7 @@ export function createRestApp(deps: RestDeps): Hono {
         // key, which a client never sends) the preference is not applied, and not echoed.
         if (preferences.resolution === 'merge-duplicates' && !target) preferences.resolution = undefined
         const upsert = preferences.resolution ? { resolution: preferences.resolution, target } : undefined
-        const result = await write(
-          claims,
-          insertStatement(table, names, rows, returning, upsert),
-          shape,
-          (inserted) => inserted.affected,
-        )
+        const result = await write(claims, insertStatement(table, names, rows, returning, upsert), shape)
         // PostgREST: `*/*`, or `*/<rows inserted>` when a count was asked for.
         const range = preferences.count ? `*/${result.affected}` : '*/*'
         return answer(result.body, 201, preferences, context, { 'Content-Range': range })
@@ -254,7 +249,7 @@ export function createRestApp(deps: RestDeps): Hono {
           request.method === 'PATCH'
             ? updateStatement(table, query, changes, returning)
             : deleteStatement(table, query, returning)
-        const result = await write(claims, statement, shape, (changed) => changed.affected)
+        const result = await write(claims, statement, shape)
         const range = contentRange(0, result.affected, preferences.count ? result.affected : undefined)
         return answer(result.body, result.body === undefined ? 204 : 200, preferences, context, {
           'Content-Range': range,

@@ -14,6 +14,12 @@ export interface TableStatement<Result> extends Statement {
   read(result: StatementResult): Result
 }
 
+/** What a write answers: the rows it wrote as JSON when they were asked for, and how many. */
+export interface WriteResult {
+  body: string | undefined
+  affected: number
+}
+
 /** Runs a statement inside a transaction that is already open (Database.asRole). */
 export async function runIn<Result>(tx: Queryable, statement: TableStatement<Result>): Promise<Result> {
   return statement.read(await tx.run(statement.sql, [...statement.params]))
@@ -26,7 +32,7 @@ export function insertStatement(
   rows: Row[],
   returning: string[] | '*' | undefined,
   upsert?: { resolution: 'merge-duplicates' | 'ignore-duplicates'; target: string[] | undefined },
-): TableStatement<{ body: string | undefined; affected: number }> {
+): TableStatement<WriteResult> {
   const target = `public.${quoteIdent(table)}`
   const columns = keys.map(quoteIdent).join(', ')
   const insert =
@@ -84,7 +90,7 @@ export function updateStatement(
   query: ReadQuery,
   changes: Row,
   returning: string[] | '*' | undefined,
-): TableStatement<{ body: string | undefined; affected: number }> {
+): TableStatement<WriteResult> {
   const target = `public.${quoteIdent(table)}`
   const keys = Object.keys(changes)
   const params = [...query.params, JSON.stringify(changes)]
@@ -97,7 +103,7 @@ export function deleteStatement(
   table: string,
   query: ReadQuery,
   returning: string[] | '*' | undefined,
-): TableStatement<{ body: string | undefined; affected: number }> {
+): TableStatement<WriteResult> {
   return writeStatement(`delete from public.${quoteIdent(table)}${query.where}`, query.params, returning)
 }
 
@@ -106,7 +112,7 @@ function writeStatement(
   statement: string,
   params: unknown[],
   returning: string[] | '*' | undefined,
-): TableStatement<{ body: string | undefined; affected: number }> {
+): TableStatement<WriteResult> {
   if (!returning) {
     return {
       sql: statement,
