@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { executableInlineScripts } from '../../server/inline-scripts'
 
 /**
  * The files a browser fetches for '/' with no interaction, read from the build itself: the entry
@@ -49,9 +50,7 @@ export async function readFirstLoadSet(distDir: string): Promise<FirstLoadSet> {
   }
   for (const file of local([...entries, ...preloads])) await visit(file)
 
-  const inlineScripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)]
-    .filter(([, attributes = '']) => !/\bsrc=|type="application\/ld\+json"/.test(attributes))
-    .map(([, , body = '']) => body)
+  const inlineScripts = executableInlineScripts(html)
   const inlineCss = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)]
     .map((match) => match[1])
     .join('\n')
