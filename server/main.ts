@@ -1,8 +1,8 @@
 import { buildIfStale } from './build-if-stale'
-import { DataDirLockedError } from './db/data-dir-lock'
 import { ConfigError, loadDotEnvFile, loadServerEnv } from './env.server'
 import { createLogger } from './log'
 import { startServer } from './start-server'
+import { StartupError } from './startup-error'
 
 // Errors can quote a row (a constraint's detail names the address): always through the masking logger.
 const fatal = createLogger('error')
@@ -22,7 +22,12 @@ async function main() {
   loadDotEnvFile()
   const env = loadServerEnv()
   if (!process.env.SKIP_BUILD) await buildIfStale((message) => console.log(message))
-  const server = await startServer(env)
+  const server = await startServer(env, {
+    onFatal(error) {
+      fatal.error(`Fatal: ${error.message}`)
+      process.exit(1)
+    },
+  })
   console.log(`Serving ${server.url}`)
 
   let stopping = false
@@ -43,7 +48,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+  if (error instanceof ConfigError || error instanceof StartupError) {
     console.error(error.message)
   } else {
     fatal.error('Could not start the server:', error)

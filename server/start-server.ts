@@ -19,14 +19,26 @@ export interface RunningServer {
   url: string
   anonKey: string
   serviceKey: string
-  /** Stops accepting, lets in-flight requests finish, then checkpoints and closes the database. */
+  /** Stops accepting, lets in-flight requests finish, then closes the database (and stops the embedded cluster). */
   stop(): Promise<void>
 }
 
-export async function startServer(env: ServerEnv, distDir = DIST_DIR): Promise<RunningServer> {
+export interface StartOptions {
+  distDir?: string
+  /** Something under the server broke beyond repair (the embedded cluster cannot be restarted). */
+  onFatal(error: Error): void
+}
+
+export async function startServer(env: ServerEnv, options: StartOptions): Promise<RunningServer> {
+  const distDir = options.distDir ?? DIST_DIR
   const log = createLogger(env.LOG_LEVEL)
   const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  const database = await openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    log: (message) => log.info(message),
+    onClusterLost: (error) => options.onFatal(error),
+  })
   try {
     for (const migration of database.applied) log.info(`Applied migration ${migration}`)
     const schema = await loadSchemaCache(database.db)

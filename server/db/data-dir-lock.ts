@@ -1,27 +1,30 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { access, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { StartupError } from '../startup-error'
+import { isProcessAlive } from './embedded/process-alive'
 
-export class DataDirLockedError extends Error {
+export class DataDirLockedError extends StartupError {
   override name = 'DataDirLockedError'
 }
 
 const LOCK_FILE = 'server.lock'
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 /**
- * Two PGlite processes on one directory corrupt it, so one process holds the directory. A lock
- * left by a process that died (kill -9, power loss) is taken over.
+ * One process runs the embedded cluster of a directory: a second server would fight the first
+ * over it. A lock left by a process that died (kill -9, power loss), or by a zombie nobody
+ * reaped, is taken over.
  */
 export async function lockDataDir(dataDir: string, purpose = 'server'): Promise<() => Promise<void>> {
-  await mkdir(dataDir, { recursive: true })
+  try {
+    await mkdir(dataDir, { recursive: true })
+    await access(dataDir, constants.W_OK)
+  } catch (error) {
+    throw new StartupError(
+      `The data directory ${dataDir} cannot be created or written (${(error as NodeJS.ErrnoException).code}). ` +
+        'Give this user write access to it, or point DATA_DIR at another directory.',
+    )
+  }
   const path = join(dataDir, LOCK_FILE)
   const mine = JSON.stringify({ pid: process.pid, purpose, since: new Date().toISOString() })
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -37,7 +40,7 @@ export async function lockDataDir(dataDir: string, purpose = 'server'): Promise<
     const holder = await readFile(path, 'utf8')
       .then((text) => JSON.parse(text) as { pid?: number; purpose?: string })
       .catch(() => ({}) as { pid?: number; purpose?: string })
-    if (typeof holder.pid === 'number' && holder.pid !== process.pid && isRunning(holder.pid)) {
+    if (typeof holder.pid === 'number' && holder.pid !== process.pid && isProcessAlive(holder.pid)) {
       throw new DataDirLockedError(
         `The data directory ${dataDir} is in use by another ${holder.purpose ?? 'process'} (pid ${holder.pid}). ` +
           'Stop it first, or point DATA_DIR at another directory.',

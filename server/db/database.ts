@@ -1,5 +1,4 @@
 import type { JwtClaims } from '../keys'
-import { inlineParams, quoteIdent, sqlLiteral } from './sql-literals'
 
 /** One SQL statement and its parameters ($1, $2…). */
 export interface Statement {
@@ -22,51 +21,42 @@ export interface Queryable {
   exec(sql: string): Promise<void>
 }
 
-/** The one data-access surface; PGlite and node-postgres both sit behind it. */
+/** The one data-access surface, for the embedded cluster and DATABASE_URL alike. */
 export interface Database extends Queryable {
-  readonly kind: 'pglite' | 'postgres'
   /** Runs fn inside one transaction as the owner. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
   /** Runs fn inside one transaction under the key's role and claims, as PostgREST does. */
   asRole<T>(claims: JwtClaims, fn: (tx: Queryable) => Promise<T>): Promise<T>
   /**
    * Runs one statement under the key's role and claims in a transaction of its own, in a single
-   * round trip (asRole takes four: begin, role, statement, commit).
+   * round trip: begin, the role settings, the statement and commit are pipelined, each with its
+   * parameters as protocol parameters (asRole awaits each in turn).
    */
   runAsRole<Row = Record<string, unknown>>(
     claims: JwtClaims,
     statement: Statement,
   ): Promise<StatementResult<Row>>
-  /** Flushes to disk where that means something (PGlite), then releases everything. */
+  /** Releases every connection. */
   close(): Promise<void>
 }
 
 /**
- * What PostgREST sets first in every request's transaction: the key's role, its claims (as
- * PostgREST 9 and later, one JSON setting; Supabase's auth.role() reads the role from it), and
- * Supabase's search path, which includes `extensions`, where citext and its case-insensitive
- * operators live (without it, `email = $1` would compare as text, case-sensitively). SET LOCAL
- * lasts until the transaction ends; as utility statements these cost no planning.
+ * What PostgREST sets first in every request's transaction, as it does it: the key's role, its
+ * claims (PostgREST 9 and later: one JSON setting; Supabase's auth.role() reads the role from it),
+ * and Supabase's search path, which includes `extensions`, where citext and its case-insensitive
+ * operators live (without it, `email = $1` would compare as text, case-sensitively).
+ * set_config(…, true) lasts until the transaction ends, like SET LOCAL, and takes parameters.
  */
-export function roleSettings(claims: JwtClaims): string {
-  return [
-    'set local search_path = public, extensions',
-    `set local role ${quoteIdent(claims.role)}`,
-    `set local request.jwt.claims = ${sqlLiteral(JSON.stringify(claims))}`,
-  ].join('; ')
+export function roleSettings(claims: JwtClaims): Statement {
+  return {
+    sql: `select set_config('search_path', 'public, extensions', true),
+                 set_config('role', $1, true),
+                 set_config('request.jwt.claims', $2, true)`,
+    params: [claims.role, JSON.stringify(claims)],
+  }
 }
 
-/**
- * The role settings and one statement as a single simple-protocol query. Postgres runs the
- * statements of one such query as one implicit transaction block, so the settings last exactly as
- * long as the statement, and a failure rolls everything back. The simple protocol takes no
- * parameters, hence the literals (server/db/sql-literals.ts).
- */
-export function roleScript(claims: JwtClaims, statement: Statement): string {
-  return `${roleSettings(claims)};\n${inlineParams(statement.sql, statement.params)}`
-}
-
-/** A Postgres error as both drivers raise it. */
+/** A Postgres error as node-postgres raises it. */
 export interface PgError {
   code: string
   message: string

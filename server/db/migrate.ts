@@ -40,7 +40,7 @@ export async function migrate(db: Database, migrations?: MigrationFile[]): Promi
   for (const migration of pending) {
     const ran = await db.transaction(async (tx) => {
       // Two servers starting together on one Postgres must not both run a migration.
-      if (db.kind === 'postgres') await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY])
+      await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY])
       await tx.exec(BOOKKEEPING)
       const done = await tx.query('select 1 from supabase_migrations.schema_migrations where version = $1', [
         migration.version,

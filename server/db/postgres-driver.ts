@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { type Database, type Queryable, roleScript, roleSettings } from './database'
+import { type Database, type Queryable, roleSettings } from './database'
 
 function wrap(target: pg.Pool | pg.PoolClient): Queryable {
   return {
@@ -16,20 +16,26 @@ function wrap(target: pg.Pool | pg.PoolClient): Queryable {
   }
 }
 
-/** Any Postgres reachable by URL (a managed one when the lab outgrows one machine). */
+/** The first failure in a pipeline, in the order sent: later ones only say "transaction aborted". */
+function firstFailure(results: PromiseSettledResult<unknown>[]): unknown {
+  return results.find((result): result is PromiseRejectedResult => result.status === 'rejected')?.reason
+}
+
+/**
+ * Any Postgres by URL: the embedded cluster and DATABASE_URL (a managed one when the lab outgrows
+ * one machine) go through this same code. Clients pipeline, so queries sent without awaiting share
+ * one round trip, each with its own Sync, in order.
+ */
 export async function openPostgres(connectionString: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: poolSize })
+  const pool = new pg.Pool({ connectionString, max: poolSize, pipeline: true })
   // An idle client losing its connection must not take the server down; the next query reconnects.
   pool.on('error', () => {})
 
-  async function inTransaction<T>(
-    setUp: ((client: pg.PoolClient) => Promise<unknown>) | undefined,
-    fn: (tx: Queryable) => Promise<T>,
-  ) {
+  async function inTransaction<T>(setUp: pg.QueryConfig | undefined, fn: (tx: Queryable) => Promise<T>) {
     const client = await pool.connect()
     try {
       await client.query('begin')
-      if (setUp) await setUp(client)
+      if (setUp) await client.query(setUp)
       const result = await fn(wrap(client))
       await client.query('commit')
       return result
@@ -43,16 +49,37 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
 
   await pool.query('select 1') // fail at start-up, not on the first visitor
   return {
-    kind: 'postgres',
     ...wrap(pool),
     transaction: (fn) => inTransaction(undefined, fn),
-    asRole: (claims, fn) => inTransaction((client) => client.query(roleSettings(claims)), fn),
+    asRole: (claims, fn) => {
+      const { sql, params } = roleSettings(claims)
+      return inTransaction({ text: sql, values: [...params] }, fn)
+    },
     async runAsRole(claims, statement) {
-      // Without parameters node-postgres sends the simple protocol, and answers a query of several
-      // statements with one result each.
-      const results = (await pool.query(roleScript(claims, statement))) as unknown as pg.QueryResult[]
-      const last = results.at(-1)
-      return { rows: (last?.rows ?? []) as never, affected: last?.rowCount ?? 0 }
+      const settings = roleSettings(claims)
+      const client = await pool.connect()
+      let broken: Error | undefined
+      try {
+        // Four messages, one round trip. If the statement fails, Postgres skips to its Sync and the
+        // commit that follows answers ROLLBACK: nothing of the request stays.
+        const sent = [
+          client.query('begin'),
+          client.query(settings.sql, [...settings.params]),
+          client.query(statement.sql, [...statement.params]),
+          client.query('commit'),
+        ]
+        const results = await Promise.allSettled(sent)
+        const failure = firstFailure(results)
+        if (failure) {
+          // Without a SQLSTATE the connection itself failed: do not hand it to the next request.
+          if (!(failure as { code?: string }).code) broken = failure as Error
+          throw failure
+        }
+        const result = (results[2] as PromiseFulfilledResult<pg.QueryResult>).value
+        return { rows: result.rows as never, affected: result.rowCount ?? 0 }
+      } finally {
+        client.release(broken)
+      }
     },
     close: () => pool.end(),
   }

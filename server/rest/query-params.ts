@@ -1,4 +1,4 @@
-import { quoteIdent } from '../db/sql-literals'
+import { quoteIdent } from '../db/sql-identifier'
 import { missingColumn, unparsableQuery } from './postgrest-error'
 
 /** The subset of PostgREST's URL grammar this API serves: select, order, limit, offset and simple filters. */

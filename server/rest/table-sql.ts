@@ -1,5 +1,5 @@
 import type { Queryable, Statement, StatementResult } from '../db/database'
-import { quoteIdent } from '../db/sql-literals'
+import { quoteIdent } from '../db/sql-identifier'
 import { type ReadQuery, selectList } from './query-params'
 import type { Row } from './request-body'
 

@@ -242,16 +242,16 @@ const CASES: Case[] = [
 
 const VALID = ['valid.one@example.com', 'Valid.Two@example.com', 'valid.three@example.org']
 
-describe.each(BACKENDS)('bad input corpus on $name', ({ name, skip }) => {
+describe.each(BACKENDS)('bad input corpus on $name', ({ name }) => {
   let server: TestServer
   beforeAll(async () => {
-    if (!skip) server = await startServerOn(name)
+    server = await startServerOn(name)
   })
   afterAll(async () => {
     await server?.cleanup()
   })
 
-  it.skipIf(skip)(
+  it(
     `${CASES.length} hostile requests each get a 4xx PostgREST-shaped answer and change nothing`,
     async () => {
       for (const address of VALID) expect(await insertStatus(server, address)).toBe(201)

@@ -87,10 +87,9 @@ const SHAPES: Shape[] = [
   { method: 'GET', path: '/rest/v1/waitlist?select=*', headers: { Authorization: 'Bearer ANON' } },
 ]
 
-describe.each(BACKENDS)('no leak with the anon key on $name', ({ name, skip }) => {
+describe.each(BACKENDS)('no leak with the anon key on $name', ({ name }) => {
   let server: TestServer
   beforeAll(async () => {
-    if (skip) return
     server = await startServerOn(name)
     for (const email of STORED) expect(await insertStatus(server, email)).toBe(201)
   })
@@ -98,7 +97,7 @@ describe.each(BACKENDS)('no leak with the anon key on $name', ({ name, skip }) =
     await server?.cleanup()
   })
 
-  it.skipIf(skip)(`${SHAPES.length} request shapes reveal no address and no row count`, async () => {
+  it(`${SHAPES.length} request shapes reveal no address and no row count`, async () => {
     const seen: string[] = []
     for (const shape of SHAPES) {
       const url = `${server.url}${shape.path.replace('ANON', server.anonKey)}`

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BACKENDS, sharedPostgresUrl, stopBackends } from '../support/backends'
+import { sharedPostgresUrl, stopBackends } from '../support/backends'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { healthy, insertStatus, mixedCase, rowCount, storedEmails, tally } from './support'
 
@@ -9,12 +9,10 @@ const ADDRESSES = 40
 const COPIES = 10
 // As behind a load balancer: one secret, so one anon key works on either server.
 const SHARED_SECRET = 'scale-out-test-secret-'.padEnd(48, 'x')
-const postgres = BACKENDS.find((backend) => backend.name === 'postgres')
 
 describe('scale-out: two server processes on one Postgres', () => {
   const servers: TestServer[] = []
   beforeAll(async () => {
-    if (postgres?.skip) return
     const url = await sharedPostgresUrl()
     // Started together: the migration advisory lock keeps them from migrating twice.
     servers.push(
@@ -28,7 +26,7 @@ describe('scale-out: two server processes on one Postgres', () => {
     await Promise.all(servers.map((server) => server.cleanup()))
   })
 
-  it.skipIf(postgres?.skip)(
+  it(
     'the race split across both servers → exactly one row per address, both healthy',
     async () => {
       const [a, b] = servers as [TestServer, TestServer]

@@ -74,7 +74,7 @@ function unsigned(claims: Record<string, unknown>): string {
   return `${part({ alg: 'none', typ: 'JWT' })}.${part(claims)}.`
 }
 
-describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
+describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
   let server: TestServer
   let anon: SupabaseClient
   let service: SupabaseClient
@@ -89,7 +89,6 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
   }
 
   beforeAll(async () => {
-    if (skip) return
     server = await startServerOn(name)
     anon = client(server, server.anonKey)
     service = client(server, server.serviceKey)
@@ -99,7 +98,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
   })
 
   describe('POST', () => {
-    it.skipIf(skip)('return=minimal: 201 with an empty body, as supabase-js expects', async () => {
+    it('return=minimal: 201 with an empty body, as supabase-js expects', async () => {
       const result = await anon.from('waitlist').insert({ email: address('first') })
       expect(result).toMatchObject({ error: null, data: null, status: 201 })
 
@@ -117,7 +116,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
       expect(counted.headers.get('content-range')).toBe('*/1')
     })
 
-    it.skipIf(skip)(
+    it(
       'refuses the same address in another letter case: 409 23505 with Postgres wording',
       async () => {
         await anon.from('waitlist').insert({ email: address('Case') })
@@ -131,7 +130,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
       },
     )
 
-    it.skipIf(skip)(
+    it(
       'return=representation: 401 42501 for anon and nothing inserted; the row for service_role',
       async () => {
         const before = await count()
@@ -181,7 +180,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
       },
     )
 
-    it.skipIf(skip)(
+    it(
       'bulk insert: an array of objects in one transaction, with ?columns= as supabase-js sends',
       async () => {
         const before = await count()
@@ -207,7 +206,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
       },
     )
 
-    it.skipIf(skip)(
+    it(
       'upsert: refused to anon (ON CONFLICT reads the column), honoured for service_role',
       async () => {
         const before = await count()
@@ -242,7 +241,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
       },
     )
 
-    it.skipIf(skip)(
+    it(
       'lets the database refuse invalid rows: 400 with 23514, 23502, 22007, 428C9, 22P02',
       async () => {
         const refused = [
@@ -289,7 +288,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
       },
     )
 
-    it.skipIf(skip)('answers malformed requests with PostgREST errors', async () => {
+    it('answers malformed requests with PostgREST errors', async () => {
       await expectPostgrestError(await post(server, '{"email":'), 400, 'PGRST102', 'Empty or invalid json')
       await expectPostgrestError(await post(server, ''), 400, 'PGRST102', 'Empty or invalid json')
       await expectPostgrestError(
@@ -348,7 +347,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
       await expectPostgrestError(put, 405, 'PGRST117', 'Unsupported HTTP method: PUT')
     })
 
-    it.skipIf(skip)('refuses bodies over 16 KiB with 413 and a JSON message, inserting nothing', async () => {
+    it('refuses bodies over 16 KiB with 413 and a JSON message, inserting nothing', async () => {
       const before = await count()
       const huge = JSON.stringify({ email: `${'a'.repeat(17 * 1024)}@example.com` })
       const response = await post(server, huge, { Origin: ORIGIN })
@@ -365,7 +364,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
   })
 
   describe('keys', () => {
-    it.skipIf(skip)(
+    it(
       'answers a missing or unknown apikey as the gateway does: 401 { message, hint }',
       async () => {
         const missing = await request(server, 'waitlist', {
@@ -401,7 +400,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
       },
     )
 
-    it.skipIf(skip)(
+    it(
       'refuses a forged service_role key, as apikey or as bearer, and reveals nothing',
       async () => {
         const forged = await sign('a-different-secret-that-is-long-enough-1234', { role: 'service_role' })
@@ -432,7 +431,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
       },
     )
 
-    it.skipIf(skip)(
+    it(
       'refuses expired, malformed and empty bearer tokens with PostgREST 13 wording',
       async () => {
         const { secret } = await loadApiKeys({ dataDir: server.dataDir, jwtSecret: undefined })
@@ -471,7 +470,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
   })
 
   describe('GET', () => {
-    it.skipIf(skip)(
+    it(
       'lets service_role read with select, order, limit, offset and an exact count',
       async () => {
         const { data, error, status } = await service
@@ -526,7 +525,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
       },
     )
 
-    it.skipIf(skip)('answers .single(), bad columns, bad orders and bad filters as PostgREST', async () => {
+    it('answers .single(), bad columns, bad orders and bad filters as PostgREST', async () => {
       const one = await service.from('waitlist').select('email').eq('email', address('first')).single()
       expect(one).toMatchObject({ status: 200, data: { email: address('first') } })
       const many = await service.from('waitlist').select('email').single()
@@ -554,7 +553,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
       await expectPostgrestError(badProfile, 406, 'PGRST106')
     })
 
-    it.skipIf(skip)('never lets anon read, count, update or delete, whatever it asks for', async () => {
+    it('never lets anon read, count, update or delete, whatever it asks for', async () => {
       const before = await count()
       const read = await anon.from('waitlist').select('*')
       expect(read).toMatchObject({ status: 401, data: null, error: { code: '42501' } })
@@ -602,7 +601,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
   })
 
   describe('CORS, health and logs', () => {
-    it.skipIf(skip)(
+    it(
       'answers preflights with 200 before any key check, and every answer with an allowed origin',
       async () => {
         const preflight = await request(server, 'waitlist', {
@@ -643,7 +642,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
       },
     )
 
-    it.skipIf(skip)('reports health and never writes an address into its log', async () => {
+    it('reports health and never writes an address into its log', async () => {
       const health = await fetch(`${server.url}/healthz`)
       expect(health.status).toBe(200)
       expect(await health.json()).toEqual({ status: 'ok' })
@@ -656,9 +655,9 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name, skip }) => {
   })
 
   // Last: it stops the database under the running server.
-  // PGlite runs in-process and cannot go away alone; its 503 is covered in healthz.test.ts.
+  // The embedded cluster dying under its server is tests/reliability/crash.test.ts's.
   if (name === 'postgres')
-    it.skipIf(skip)('answers 503 when Postgres goes away, without a stack trace', async () => {
+    it('answers 503 when Postgres goes away, without a stack trace', async () => {
       await stopBackends()
       const health = await fetch(`${server.url}/healthz`)
       expect(health.status).toBe(503)

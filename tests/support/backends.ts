@@ -1,32 +1,29 @@
-import { createDatabase, findPostgresBin, type PostgresCluster, startPostgres } from './postgres-cluster'
+import { createDatabase, type PostgresCluster, startPostgres } from './postgres-cluster'
 import { startTestServer, type TestServer, type TestServerOptions } from './test-server'
 
-export type BackendName = 'pglite' | 'postgres'
+export type BackendName = 'embedded' | 'postgres'
 
-/** The two databases every contract suite runs on. Postgres is skipped, loudly, only without binaries. */
-export const BACKENDS: { name: BackendName; skip: string | undefined }[] = [
-  { name: 'pglite', skip: undefined },
-  {
-    name: 'postgres',
-    skip: findPostgresBin()
-      ? undefined
-      : 'no PostgreSQL server binaries (apt-get install -y postgresql, or set PG_BIN): the real-Postgres half is skipped',
-  },
-]
-
-for (const backend of BACKENDS) if (backend.skip) console.warn(`SKIPPED ${backend.name}: ${backend.skip}`)
+/**
+ * The two ways the server reaches Postgres, both run by every contract suite: the embedded cluster
+ * it starts under DATA_DIR, and DATABASE_URL (a cluster the tests start from the same binaries).
+ */
+export const BACKENDS: { name: BackendName }[] = [{ name: 'embedded' }, { name: 'postgres' }]
 
 let cluster: Promise<PostgresCluster> | undefined
 let databases = 0
 
-/** One cluster per test file (worker), a new database per server, each built from the migrations. */
+function sharedCluster(): Promise<PostgresCluster> {
+  cluster ??= startPostgres()
+  return cluster
+}
+
+/** One cluster per test file (worker), a new database per server, copied from the migrated template. */
 export async function startServerOn(
   backend: BackendName,
   options: TestServerOptions = {},
 ): Promise<TestServer> {
-  if (backend === 'pglite') return startTestServer(options)
-  cluster ??= startPostgres()
-  const url = await createDatabase(await cluster, `suite_${process.pid}_${++databases}`)
+  if (backend === 'embedded') return startTestServer(options)
+  const url = await createDatabase(await sharedCluster(), `suite_${process.pid}_${++databases}`)
   return startTestServer({ ...options, env: { DATABASE_URL: url, ...options.env } })
 }
 
@@ -36,8 +33,7 @@ export async function stopBackends(): Promise<void> {
   cluster = undefined
 }
 
-/** A URL of a database in the same cluster, for tests that run two servers on one Postgres. */
-export async function sharedPostgresUrl(): Promise<string> {
-  cluster ??= startPostgres()
-  return createDatabase(await cluster, `shared_${process.pid}_${++databases}`)
+/** A URL of a new database in the file's cluster, for tests that run two servers on one Postgres. */
+export async function sharedPostgresUrl(options: { migrated?: boolean } = {}): Promise<string> {
+  return createDatabase(await sharedCluster(), `shared_${process.pid}_${++databases}`, options)
 }

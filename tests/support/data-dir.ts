@@ -1,39 +1,45 @@
+import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { cp, mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { migrate, readMigrations } from '../../server/db/migrate'
-import { openPglite } from '../../server/db/pglite-driver'
+import { promisify } from 'node:util'
+import { findPostgresBinaries } from '../../server/db/embedded/binaries'
+import { openDatabase } from '../../server/db/open-database'
+import { readMigrations } from '../../server/db/migrate'
 
-// A new PGlite cluster costs ~5-8 s of initdb; reopening one costs ~1 s. So the migrations are
-// applied once to a template cluster, and each test copies it.
+const run = promisify(execFile)
+
+// A new cluster costs an initdb (~1 s, synced); a copy of a stopped one ~0.1 s. So the migrations
+// are applied once to a template DATA_DIR, and each test copies it.
 async function templateDir(): Promise<string> {
   const migrations = await readMigrations()
-  const pglite = JSON.parse(
-    await readFile(new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8'),
-  ) as { version: string }
+  const binaries = findPostgresBinaries()
   const hash = createHash('sha256')
-    .update(pglite.version)
+    .update(binaries.postgres)
+    .update(await readFile(join(binaries.postgres, '../../../package.json')))
     .update(migrations.map((m) => m.version + m.sql).join('\n'))
     .digest('hex')
     .slice(0, 16)
-  const dir = join(tmpdir(), `lab-site-pglite-template-${hash}`)
+  const dir = join(tmpdir(), `lab-site-embedded-template-${hash}`)
   if (await stat(join(dir, 'ready')).catch(() => undefined)) return dir
   const building = await mkdtemp(join(tmpdir(), 'lab-site-template-build-'))
-  const db = await openPglite(join(building, 'pglite'))
-  await migrate(db, migrations)
-  await db.close()
+  const database = await openDatabase({ dataDir: building, purpose: 'test template' })
+  await database.close()
+  // Each copy picks its own free port.
+  await rm(join(building, 'postgres.port'), { force: true })
   await mkdir(join(building, 'ready'))
   // Another worker may have won the race; either copy is as good.
   await rename(building, dir).catch(() => rm(building, { recursive: true, force: true }))
   return dir
 }
 
-/** A new DATA_DIR holding a migrated PGlite cluster, removed by the returned cleanup. */
+/** A new DATA_DIR holding a migrated, stopped cluster, removed by the returned cleanup. */
 export async function freshDataDir(): Promise<{ dir: string; cleanup(): Promise<void> }> {
   const template = await templateDir()
   const dir = await mkdtemp(join(tmpdir(), 'lab-site-data-'))
-  await cp(join(template, 'pglite'), join(dir, 'pglite'), { recursive: true })
+  // cp -a keeps the owner: as root, the cluster belongs to the account PostgreSQL runs as.
+  await run('cp', ['-a', join(template, 'postgres'), join(template, 'postgres-password'), dir])
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) }
 }
 

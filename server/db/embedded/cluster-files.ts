@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+
+/** Where the embedded cluster keeps its parts inside DATA_DIR. */
+export function clusterFiles(dataDir: string) {
+  const root = resolve(dataDir)
+  return {
+    root,
+    /** PGDATA, owned by the account PostgreSQL runs as, mode 0700. */
+    cluster: join(root, 'postgres'),
+    /** The superuser's password, generated at first start, mode 0600. */
+    password: join(root, 'postgres-password'),
+    /** The port the cluster last listened on, tried first at the next start. */
+    port: join(root, 'postgres.port'),
+    /** PostgreSQL's own log: start-up errors, crash recovery, checkpoints. */
+    log: join(root, 'postgres.log'),
+    /** Where the previous embedded database (PGlite) lived. */
+    oldPglite: join(root, 'pglite'),
+  }
+}
+
+/** The postmaster.pid lines this code reads (PostgreSQL's miscadmin.h, LOCK_FILE_LINE_*). */
+export interface PostmasterPid {
+  pid: number
+  dataDir: string
+  port: number
+  status: string
+}
+
+export async function readPostmasterPid(clusterDir: string): Promise<PostmasterPid | undefined> {
+  const text = await readFile(join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => undefined)
+  if (!text) return undefined
+  const lines = text.split('\n')
+  return {
+    pid: Number(lines[0]),
+    dataDir: lines[1] ?? '',
+    port: Number(lines[3]),
+    status: (lines[7] ?? '').trim(),
+  }
+}
+
+/** Reads the cluster's password, creating it (mode 0600) on first use. */
+export async function clusterPassword(path: string): Promise<string> {
+  const existing = await readFile(path, 'utf8').catch(() => undefined)
+  if (existing?.trim()) return existing.trim()
+  const password = randomBytes(24).toString('base64url')
+  await writeFile(path, `${password}\n`, { mode: 0o600 })
+  return password
+}
+
+export function connectionUrl(password: string, port: number, database = 'postgres'): string {
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`
+}

@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs'
+
+/**
+ * Whether a process is alive. A zombie (exited, not yet reaped by its parent) answers signal 0
+ * like a live process, yet holds nothing: on Linux its state in /proc says so, and it counts as
+ * dead, so a lock it left never blocks a restart.
+ */
+export function isProcessAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false
+  }
+  return processState(pid) !== 'Z'
+}
+
+/** The one-letter state from /proc/PID/stat (R, S, D, Z…), or undefined where there is no /proc. */
+export function processState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // The command name, in parentheses, may itself contain spaces or parentheses.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]
+  } catch {
+    return undefined
+  }
+}
+
+/** A process's command line (Linux), to tell our postmaster from an unrelated process that reused its pid. */
+export function processCommand(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ')
+  } catch {
+    return undefined
+  }
+}
