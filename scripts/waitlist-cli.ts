@@ -1,15 +1,19 @@
 import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
-import { DataDirLockedError } from '../server/db/data-dir-lock'
 import type { Database } from '../server/db/database'
+import { runningClusterUrl } from '../server/db/embedded/embedded-cluster'
 import { openDatabase } from '../server/db/open-database'
 import { ConfigError, loadDotEnvFile, loadServerEnv } from '../server/env.server'
 import { loadApiKeys } from '../server/keys'
+import { StartupError } from '../server/startup-error'
 import { toCsv } from './csv'
 
 const USAGE = `Usage: npm run waitlist -- <command> [options]
 
-Reads the waitlist straight from the database the server uses (DATABASE_URL, else PGlite in DATA_DIR).
+Reads the waitlist straight from the database the server uses: DATABASE_URL, else the embedded
+PostgreSQL cluster in DATA_DIR. It works beside a running server: with the embedded database it
+connects to the cluster the server started; with no server running it starts the cluster for the
+length of the command (a server started meanwhile is refused until the command ends).
 
 Commands:
   count [--since DATE]                 how many addresses are on the list
@@ -17,17 +21,18 @@ Commands:
   export [--since DATE] [--out FILE]   RFC 4180 CSV (header email,created_at; CRLF line ends) to FILE
                                        (created with mode 0600), or to standard output
   keys                                 the anon and service_role keys for this DATA_DIR / JWT_SECRET
+  url                                  the postgres:// connection string of the embedded cluster, for psql,
+                                       pgAdmin or TablePlus, while a server runs. Mind what it is: the
+                                       superuser's password in clear text (keep it out of shell history,
+                                       screenshots and shared config), full rights over every row (RLS does
+                                       not apply to the owner), valid for 127.0.0.1 only, and the port can
+                                       change at a restart if another program took it
 
 DATE is anything Postgres reads as a timestamp, e.g. 2026-11-01 or 2026-11-01T09:00:00Z.
 Environment as the server: DATABASE_URL, DATA_DIR (default ./data), JWT_SECRET.
 
-The embedded database (PGlite) has one owner at a time: while a server holds DATA_DIR the CLI
-refuses, names the server's pid and changes nothing. Stop the server first, or read the list
-through the running server's REST API with the service_role key (see \`keys\`):
-  curl -H "apikey: $SERVICE_KEY" "http://127.0.0.1:3000/rest/v1/waitlist?select=email,created_at&order=created_at"
-With DATABASE_URL the CLI runs beside any number of servers.
-
-Exit codes: 0 done, 1 failed (database in use or unreachable, bad configuration), 2 bad usage.
+Exit codes: 0 done, 1 failed (database unreachable, DATA_DIR held by another command, bad
+configuration), 2 bad usage.
 `
 
 interface Entry {
@@ -37,12 +42,13 @@ interface Entry {
 
 async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
   const env = loadServerEnv()
-  // Opening takes the PGlite data-dir lock (refused while a server holds it) and applies any
-  // pending migration, exactly as the server would at start.
+  // Beside a running server, its cluster; else this command starts the cluster (holding DATA_DIR
+  // meanwhile). Either way any pending migration is applied first, as the server would.
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     purpose: 'waitlist CLI',
+    besideServer: true,
   })
   try {
     return await fn(database.db)
@@ -116,6 +122,22 @@ async function run(argv: string[]): Promise<number> {
       console.log(`anon:         ${keys.anonKey}\nservice_role: ${keys.serviceKey}`)
       return 0
     }
+    case 'url': {
+      const env = loadServerEnv()
+      if (env.DATABASE_URL) {
+        console.error('DATABASE_URL is set: that is the connection string already.')
+        return 1
+      }
+      const url = await runningClusterUrl(env.DATA_DIR)
+      if (!url) {
+        console.error(
+          `No server is running the embedded database in ${env.DATA_DIR}; start it with npm start.`,
+        )
+        return 1
+      }
+      console.log(url)
+      return 0
+    }
     default:
       console.error(`Unknown command "${command}".\n`)
       process.stderr.write(USAGE)
@@ -127,7 +149,7 @@ loadDotEnvFile()
 run(process.argv.slice(2))
   .then((code) => process.exit(code))
   .catch((error) => {
-    if (error instanceof ConfigError || error instanceof DataDirLockedError) console.error(error.message)
+    if (error instanceof ConfigError || error instanceof StartupError) console.error(error.message)
     else if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
       console.error((error as Error).message)
     else console.error('The waitlist CLI failed:', error)

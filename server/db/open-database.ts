@@ -52,17 +52,22 @@ function supervise(start: () => Promise<EmbeddedCluster>, first: EmbeddedCluster
   const watch = (cluster: EmbeddedCluster) =>
     cluster.exited.then(async ({ code, signal }) => {
       if (stopping) return
-      options.log?.(`PostgreSQL (pid ${cluster.pid}) stopped unexpectedly (${signal ?? `exit code ${code}`}); starting it again.`)
+      options.log?.(
+        `PostgreSQL (pid ${cluster.pid}) stopped unexpectedly (${signal ?? `exit code ${code}`}); starting it again.`,
+      )
       const now = Date.now()
       restarts.push(now)
       try {
-        if (restarts.filter((at) => now - at < 60_000).length > 3) throw new Error('it stopped 4 times within a minute')
+        if (restarts.filter((at) => now - at < 60_000).length > 3)
+          throw new Error('it stopped 4 times within a minute')
         current = await start()
         if (current.url !== first.url) throw new Error('it came back on another port')
         options.log?.(`PostgreSQL is back (pid ${current.pid}).`)
         watch(current)
       } catch (error) {
-        options.onClusterLost?.(new Error(`The embedded PostgreSQL could not be restarted: ${(error as Error).message}`))
+        options.onClusterLost?.(
+          new Error(`The embedded PostgreSQL could not be restarted: ${(error as Error).message}`),
+        )
       }
     })
   watch(first)

@@ -1,19 +1,14 @@
 import { execFile } from 'node:child_process'
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseCsv, toCsv } from '../../scripts/csv'
-import { migrate } from '../../server/db/migrate'
 import { openPostgres } from '../../server/db/postgres-driver'
 import { loadApiKeys, verifyKey } from '../../server/keys'
+import { insertStatus } from '../reliability/support'
 import { freshDataDir } from '../support/data-dir'
-import {
-  createDatabase,
-  findPostgresBin,
-  type PostgresCluster,
-  startPostgres,
-} from '../support/postgres-cluster'
+import { createDatabase, type PostgresCluster, startPostgres } from '../support/postgres-cluster'
 import { startTestServer, type TestServer } from '../support/test-server'
 
 const exec = promisify(execFile)
@@ -59,17 +54,72 @@ afterAll(async () => {
 })
 
 describe('the waitlist CLI', () => {
-  it('refuses politely while a server holds the embedded database, and changes nothing', async () => {
-    const result = await cli(server.dataDir, 'count')
-    expect(result).toMatchObject({ code: 1 })
-    expect((result as { stderr: string }).stderr).toMatch(/in use by another server \(pid \d+\)/)
+  it('reads the list beside the running server, which keeps serving', async () => {
+    const count = await cli(server.dataDir, 'count')
+    expect(count.stdout.trim()).toBe(String(TRICKY.length))
+    const csv = (await cli(server.dataDir, 'export')).stdout
+    expect(
+      parseCsv(csv)
+        .slice(1)
+        .map((row) => row[0]),
+    ).toEqual(TRICKY)
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+    expect(await insertStatus(server, 'beside.cli@example.com')).toBe(201)
+    expect((await cli(server.dataDir, 'count')).stdout.trim()).toBe(String(TRICKY.length + 1))
+    const keys = await cli(server.dataDir, 'keys')
+    expect(keys.stdout).toMatch(/^anon: +\S+\nservice_role: +\S+\n$/)
   })
 
-  it('counts, lists and exports once the server has stopped', async () => {
+  it('url: a postgres:// string for psql and friends, to a durable cluster on 127.0.0.1 only', async () => {
+    const { stdout } = await cli(server.dataDir, 'url')
+    const url = new URL(stdout.trim())
+    expect(url.protocol).toBe('postgres:')
+    expect(url.hostname).toBe('127.0.0.1')
+    expect(url.password.length).toBeGreaterThanOrEqual(24)
+    const db = await openPostgres(stdout.trim(), 1)
+    try {
+      const [settings] = await db.query<Record<string, string>>(
+        `select current_setting('fsync') as fsync, current_setting('synchronous_commit') as synchronous_commit,
+                current_setting('full_page_writes') as full_page_writes,
+                current_setting('listen_addresses') as listen_addresses,
+                current_setting('unix_socket_directories') as sockets,
+                (select count(*)::text from public.waitlist) as rows`,
+      )
+      expect(settings).toEqual({
+        fsync: 'on',
+        synchronous_commit: 'on',
+        full_page_writes: 'on',
+        listen_addresses: '127.0.0.1',
+        sockets: '',
+        rows: String(TRICKY.length + 1),
+      })
+    } finally {
+      await db.close()
+    }
+    // The password is the only way in.
+    const wrong = new URL(url)
+    wrong.password = 'not-the-password'
+    const refused = await openPostgres(wrong.toString(), 1).then(
+      (db) => db.close().then(() => 'connected'),
+      (error: { code?: string }) => error.code,
+    )
+    expect(refused).toBe('28P01')
+    const mode = (await stat(join(server.dataDir, 'postgres-password'))).mode & 0o777
+    expect(mode.toString(8)).toBe('600')
+  })
+
+  it('counts, lists and exports once the server has stopped, starting the cluster itself', async () => {
+    await fetch(`${server.url}/rest/v1/waitlist?email=eq.beside.cli@example.com`, {
+      method: 'DELETE',
+      headers: { apikey: server.serviceKey, Authorization: `Bearer ${server.serviceKey}` },
+    })
     await server.stop()
     const count = await cli(server.dataDir, 'count')
     expect(count.stdout.trim()).toBe(String(TRICKY.length))
+    expect(await cli(server.dataDir, 'url')).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/No server is running/),
+    })
 
     const list = await cli(server.dataDir, 'list')
     const lines = list.stdout.trim().split('\n')
@@ -119,14 +169,13 @@ describe('the waitlist CLI on an empty data dir', () => {
   })
 })
 
-describe.skipIf(!findPostgresBin())('the waitlist CLI on DATABASE_URL', () => {
+describe('the waitlist CLI on DATABASE_URL', () => {
   let cluster: PostgresCluster
   let url: string
   beforeAll(async () => {
     cluster = await startPostgres()
     url = await createDatabase(cluster, 'cli_test')
     const db = await openPostgres(url)
-    await migrate(db)
     for (const email of TRICKY) await db.query('insert into public.waitlist (email) values ($1)', [email])
     await db.close()
   })
@@ -147,7 +196,6 @@ describe.skipIf(!findPostgresBin())('the waitlist CLI on DATABASE_URL', () => {
     ).toEqual(TRICKY)
   })
 })
-if (!findPostgresBin()) console.warn('SKIPPED the CLI on DATABASE_URL: no PostgreSQL server binaries')
 
 describe('RFC 4180 CSV', () => {
   it('round-trips fields with quotes, commas, line breaks and unicode', () => {

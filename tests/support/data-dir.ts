@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { findPostgresBinaries } from '../../server/db/embedded/binaries'
-import { openDatabase } from '../../server/db/open-database'
 import { readMigrations } from '../../server/db/migrate'
+import { openDatabase } from '../../server/db/open-database'
 
 const run = promisify(execFile)
 
@@ -24,6 +24,8 @@ async function templateDir(): Promise<string> {
   const dir = join(tmpdir(), `lab-site-embedded-template-${hash}`)
   if (await stat(join(dir, 'ready')).catch(() => undefined)) return dir
   const building = await mkdtemp(join(tmpdir(), 'lab-site-template-build-'))
+  // mkdtemp makes 0700 directories; as root, the account PostgreSQL runs as must get through.
+  await chmod(building, 0o755)
   const database = await openDatabase({ dataDir: building, purpose: 'test template' })
   await database.close()
   // Each copy picks its own free port.
@@ -38,6 +40,7 @@ async function templateDir(): Promise<string> {
 export async function freshDataDir(): Promise<{ dir: string; cleanup(): Promise<void> }> {
   const template = await templateDir()
   const dir = await mkdtemp(join(tmpdir(), 'lab-site-data-'))
+  await chmod(dir, 0o755)
   // cp -a keeps the owner: as root, the cluster belongs to the account PostgreSQL runs as.
   await run('cp', ['-a', join(template, 'postgres'), join(template, 'postgres-password'), dir])
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) }

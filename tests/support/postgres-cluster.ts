@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { chmod, mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -30,6 +30,8 @@ const TEMPLATE = 'suite_template'
  */
 export async function startPostgres(): Promise<PostgresCluster> {
   const dir = await mkdtemp(join(tmpdir(), 'lab-site-postgres-'))
+  // mkdtemp makes 0700 directories; as root, the account PostgreSQL runs as must get through.
+  await chmod(dir, 0o755)
   const cluster = await startEmbeddedCluster(dir, () => {})
   const admin = new pg.Client({ connectionString: cluster.url })
   await admin.connect()

@@ -33,7 +33,16 @@ export function clusterAccount(name = DEFAULT_CLUSTER_ACCOUNT): ClusterAccount |
   try {
     execFileSync(
       'useradd',
-      ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', name],
+      [
+        '--system',
+        '--user-group',
+        '--no-create-home',
+        '--home-dir',
+        '/nonexistent',
+        '--shell',
+        '/usr/sbin/nologin',
+        name,
+      ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     )
   } catch (error) {

@@ -4,10 +4,11 @@ import { existsSync } from 'node:fs'
 import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { asAccount, binariesFor, checkAccountReaches } from './account-access'
 import { findPostgresBinaries } from './binaries'
 import { clusterAccount } from './cluster-account'
 import { clusterFiles, clusterPassword, connectionUrl, readPostmasterPid } from './cluster-files'
-import { asAccount, checkAccountReaches, initCluster, isInitialized } from './init-cluster'
+import { initCluster, isInitialized } from './init-cluster'
 import { isProcessAlive, processCommand } from './process-alive'
 
 export interface EmbeddedCluster {
@@ -67,8 +68,14 @@ async function clearLeftovers(clusterDir: string, log: (message: string) => void
   // Where there is no /proc (macOS), a live pid in this cluster's own lock file is taken as ours.
   const ours = isProcessAlive(holder.pid) && (command === undefined || command.includes(clusterDir))
   if (ours) {
-    log(`PostgreSQL (pid ${holder.pid}) was left running by a server that stopped abruptly; shutting it down cleanly first.`)
-    const steps: [NodeJS.Signals, number][] = [['SIGINT', 30_000], ['SIGQUIT', 5_000], ['SIGKILL', 5_000]]
+    log(
+      `PostgreSQL (pid ${holder.pid}) was left running by a server that stopped abruptly; shutting it down cleanly first.`,
+    )
+    const steps: [NodeJS.Signals, number][] = [
+      ['SIGINT', 30_000],
+      ['SIGQUIT', 5_000],
+      ['SIGKILL', 5_000],
+    ]
     for (const [signal, ms] of steps) {
       try {
         process.kill(holder.pid, signal)
@@ -108,12 +115,13 @@ export async function startEmbeddedCluster(
   log: (message: string) => void,
 ): Promise<EmbeddedCluster> {
   const files = clusterFiles(dataDir)
-  const binaries = findPostgresBinaries()
   await mkdir(files.root, { recursive: true })
   const account = clusterAccount()
-  if (account?.created) log(`Created the system account "${account.name}" to run PostgreSQL, which refuses to run as root.`)
+  if (account?.created)
+    log(`Created the system account "${account.name}" to run PostgreSQL, which refuses to run as root.`)
   if (account) log(`Running PostgreSQL as the unprivileged account "${account.name}" (uid ${account.uid}).`)
-  checkAccountReaches(binaries, files.root, account)
+  const binaries = await binariesFor(findPostgresBinaries(), account, log)
+  checkAccountReaches(files.root, binaries, account)
   const password = await clusterPassword(files.password)
   if (!isInitialized(files.cluster)) {
     log(`Creating the database cluster in ${files.cluster}...`)

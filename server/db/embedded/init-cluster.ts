@@ -1,32 +1,13 @@
-import { execFile, spawnSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { chown, mkdir, open, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
+import { asAccount } from './account-access'
 import type { PostgresBinaries } from './binaries'
 import type { ClusterAccount } from './cluster-account'
 
 const run = promisify(execFile)
-
-/** Options for a process run as the cluster's account (none when this process is not root). */
-export function asAccount(account: ClusterAccount | undefined) {
-  return account ? { uid: account.uid, gid: account.gid } : {}
-}
-
-/**
- * Root runs PostgreSQL as another account, which must be able to reach both the binaries and the
- * data directory: a project under /root (mode 0700) fails here, with advice, not deep in initdb.
- */
-export function checkAccountReaches(binaries: PostgresBinaries, dir: string, account: ClusterAccount | undefined) {
-  if (!account) return
-  const probe = spawnSync(binaries.postgres, ['--version'], { ...asAccount(account), cwd: dir, stdio: 'ignore' })
-  if (probe.status === 0) return
-  throw new Error(
-    `PostgreSQL runs as the account "${account.name}" (it refuses to run as root), and that account cannot ` +
-      `reach ${dir} or the binaries at ${dirname(binaries.postgres)} (${probe.error?.message ?? `exit ${probe.status}`}). ` +
-      'Make every directory above them traversable (chmod o+x), choose another DATA_DIR, or run as a normal user.',
-  )
-}
 
 /**
  * Creates the cluster with initdb, synced to disk (no --no-sync: a power cut right after the first
@@ -54,8 +35,10 @@ export async function initCluster(options: {
     await run(
       binaries.initdb,
       [
-        '-D', cluster,
-        '-U', 'postgres',
+        '-D',
+        cluster,
+        '-U',
+        'postgres',
         `--pwfile=${passwordFile}`,
         '--auth=scram-sha-256',
         '--encoding=UTF8',
