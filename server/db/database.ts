@@ -69,6 +69,8 @@ export function isPgError(error: unknown): error is PgError {
     typeof error === 'object' &&
     error !== null &&
     typeof (error as PgError).code === 'string' &&
-    /^[0-9A-Z]{5}$/.test((error as PgError).code)
+    /^[0-9A-Z]{5}$/.test((error as PgError).code) &&
+    // A socket error's code can look like a SQLSTATE too (EPIPE): it comes with a syscall.
+    !('syscall' in error)
   )
 }

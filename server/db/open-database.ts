@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { StartupError } from '../startup-error'
 import { lockDataDir } from './data-dir-lock'
 import type { Database } from './database'
@@ -58,6 +59,9 @@ function supervise(start: () => Promise<EmbeddedCluster>, first: EmbeddedCluster
       const now = Date.now()
       restarts.push(now)
       try {
+        // The dead postmaster's backends notice within moments and exit; until they have, their
+        // shared memory is still attached and a new postmaster would refuse to start.
+        await sleep(1000)
         if (restarts.filter((at) => now - at < 60_000).length > 3)
           throw new Error('it stopped 4 times within a minute')
         current = await start()

@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { type Database, type Queryable, roleSettings } from './database'
+import { type Database, isPgError, type Queryable, roleSettings } from './database'
 
 function wrap(target: pg.Pool | pg.PoolClient): Queryable {
   return {
@@ -28,8 +28,10 @@ function firstFailure(results: PromiseSettledResult<unknown>[]): unknown {
  */
 export async function openPostgres(connectionString: string, poolSize = 10): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max: poolSize, pipeline: true })
-  // An idle client losing its connection must not take the server down; the next query reconnects.
+  // A client losing its connection (the database restarting) must not take the server down: its
+  // queries fail on their own, and the pool opens a new connection for the next ones.
   pool.on('error', () => {})
+  pool.on('connect', (client) => client.on('error', () => {}))
 
   async function inTransaction<T>(setUp: pg.QueryConfig | undefined, fn: (tx: Queryable) => Promise<T>) {
     const client = await pool.connect()
@@ -72,7 +74,7 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
         const failure = firstFailure(results)
         if (failure) {
           // Without a SQLSTATE the connection itself failed: do not hand it to the next request.
-          if (!(failure as { code?: string }).code) broken = failure as Error
+          if (!isPgError(failure)) broken = failure as Error
           throw failure
         }
         const result = (results[2] as PromiseFulfilledResult<pg.QueryResult>).value

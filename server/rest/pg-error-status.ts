@@ -15,7 +15,8 @@ export function statusForSqlState(code: string, role: ApiRole): number {
   if (code === '42P01' || code === '42883') return 404
   if (code === '42P17' || code === '53400') return 500
   if (code === 'P0001') return 400
-  if (code === '57P01') return 503 // the server is shutting down: try again
+  // The server is shutting down, crashed, or starting up (recovering): try again.
+  if (code === '57P01' || code === '57P02' || code === '57P03') return 503
   // RAISE with a custom status; only error statuses, as anything else could not carry this body.
   if (/^PT[45]\d\d$/.test(code)) return Number(code.slice(2))
   const prefix = code.slice(0, 2)

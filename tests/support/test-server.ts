@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
+import { clusterFiles, readPostmasterPid } from '../../server/db/embedded/cluster-files'
+import { isProcessAlive } from '../../server/db/embedded/process-alive'
 import { loadApiKeys } from '../../server/keys'
 import { freshDataDir } from './data-dir'
 
@@ -16,8 +18,10 @@ export interface TestServer {
   output(): string
   /** SIGTERM and wait; the data dir is kept unless cleanup() is called. */
   stop(): Promise<void>
-  /** SIGKILL, as a crash would. */
+  /** SIGKILL, as a crash would (the Node process alone; the embedded PostgreSQL lives on). */
   kill(): Promise<void>
+  /** SIGKILL to the server's whole process group. */
+  killGroup(): Promise<void>
   cleanup(): Promise<void>
 }
 
@@ -26,6 +30,20 @@ export interface TestServerOptions {
   env?: Record<string, string>
   /** Milliseconds to wait for "Serving http://…". */
   timeout?: number
+}
+
+/** The embedded cluster's postmaster, while one runs under dataDir. */
+export async function postmasterPid(dataDir: string): Promise<number | undefined> {
+  const holder = await readPostmasterPid(clusterFiles(dataDir).cluster)
+  return holder && isProcessAlive(holder.pid) ? holder.pid : undefined
+}
+
+/** A test that killed its server leaves the postmaster running: stop it before removing its files. */
+async function stopLeftPostmaster(dataDir: string) {
+  const pid = await postmasterPid(dataDir)
+  if (!pid) return
+  process.kill(pid, 'SIGQUIT')
+  for (let i = 0; i < 100 && isProcessAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50))
 }
 
 /**
@@ -50,6 +68,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A process group of its own, as under a supervisor, so a test can kill the group.
+    detached: true,
   })
   let output = ''
   const url = await new Promise<string>((resolve, reject) => {
@@ -86,8 +106,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     output: () => output,
     stop: () => end('SIGTERM'),
     kill: () => end('SIGKILL'),
+    async killGroup() {
+      if (child.exitCode === null && child.signalCode === null && child.pid)
+        process.kill(-child.pid, 'SIGKILL')
+      await exited
+    },
     async cleanup() {
       await end('SIGTERM')
+      await stopLeftPostmaster(dataDir)
       await fresh?.cleanup()
     },
   }
