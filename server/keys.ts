@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { jwtVerify, SignJWT } from 'jose'
+import { createFileDurably } from './durable-file'
 
 export type ApiRole = 'anon' | 'authenticated' | 'service_role'
 export const API_ROLES: readonly ApiRole[] = ['anon', 'authenticated', 'service_role']
@@ -36,7 +37,7 @@ async function readOrCreateSecret(dataDir: string): Promise<{ secret: string; ge
   const secret = randomBytes(48).toString('base64url')
   // 'wx' so two processes racing on a new data dir cannot end up with different secrets.
   try {
-    await writeFile(path, `${secret}\n`, { mode: 0o600, flag: 'wx' })
+    await createFileDurably(path, `${secret}\n`, { mode: 0o600, flag: 'wx' })
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readOrCreateSecret(dataDir)
     throw error

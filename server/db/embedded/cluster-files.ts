@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { createFileDurably } from '../../durable-file'
 
 /** Where the embedded cluster keeps its parts inside DATA_DIR. */
 export function clusterFiles(dataDir: string) {
@@ -45,7 +46,7 @@ export async function clusterPassword(path: string): Promise<string> {
   const existing = await readFile(path, 'utf8').catch(() => undefined)
   if (existing?.trim()) return existing.trim()
   const password = randomBytes(24).toString('base64url')
-  await writeFile(path, `${password}\n`, { mode: 0o600 })
+  await createFileDurably(path, `${password}\n`, { mode: 0o600, flag: 'w' })
   return password
 }
 

@@ -15,15 +15,28 @@ export function isProcessAlive(pid: number): boolean {
   return processState(pid) !== 'Z'
 }
 
-/** The one-letter state from /proc/PID/stat (R, S, D, Z…), or undefined where there is no /proc. */
-export function processState(pid: number): string | undefined {
+/** The fields of /proc/PID/stat after the command name, or undefined where there is no /proc. */
+function statFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     // The command name, in parentheses, may itself contain spaces or parentheses.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   } catch {
     return undefined
   }
+}
+
+/** The one-letter state (R, S, D, Z…). */
+export function processState(pid: number): string | undefined {
+  return statFields(pid)?.[0]
+}
+
+/**
+ * When the process started, in clock ticks since boot (Linux). With the pid it names one process
+ * for good: after a reboot or a power cut, a lock's pid may belong to someone else by then.
+ */
+export function processStartTime(pid: number): string | undefined {
+  return statFields(pid)?.[19]
 }
 
 /** A process's command line (Linux), to tell our postmaster from an unrelated process that reused its pid. */
