@@ -2,8 +2,7 @@ import type { MiddlewareHandler } from 'hono'
 
 /**
  * A cap on requests in flight towards the database (reading their body, queued, or running).
- * PGlite runs one statement at a time and a Postgres pool has a few connections, so a flood would
- * otherwise pile up in memory; past the cap the answer is an immediate 503 with Retry-After.
+ * The Postgres pool has a few connections, so a flood would otherwise pile up in memory; past the cap the answer is an immediate 503 with Retry-After.
  */
 export function dbGate(
   maxInFlight: number,

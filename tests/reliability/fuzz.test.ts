@@ -17,7 +17,7 @@ const bodies = fc.oneof(
     .map((row) => JSON.stringify(row)),
 )
 
-describe('fuzzing the insert on PGlite', () => {
+describe('fuzzing the insert on the embedded default', () => {
   let server: TestServer
   beforeAll(async () => {
     server = await startTestServer()

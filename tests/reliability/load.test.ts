@@ -5,7 +5,7 @@ import { expectNoEmail, healthy, insertStatus, pool, rowCount, rssKiB, tally } f
 const INSERTS = 2000
 const CLIENTS = 50
 
-describe('load on PGlite', () => {
+describe('load on the embedded default', () => {
   let server: TestServer
   beforeAll(async () => {
     server = await startTestServer()

@@ -14,7 +14,7 @@ const page = {
 const site: StaticSite = { home: page, notFound: page, files: new Map(), scriptHashes: [] }
 
 async function appWith(query: Database['query']) {
-  const db = { kind: 'pglite', query } as unknown as Database
+  const db = { query } as unknown as Database
   const keys = await loadApiKeys({ jwtSecret: 'x'.repeat(40), dataDir: '/nonexistent' })
   return createApp({ db, keys, schema: new Map(), site, log: createLogger('silent') })
 }
