@@ -37,7 +37,9 @@ export async function startServer(env: ServerEnv, distDir = DIST_DIR): Promise<R
       env.RATE_LIMIT_PER_MINUTE > 0
         ? new RateLimiter({ perMinute: env.RATE_LIMIT_PER_MINUTE, burst: env.RATE_LIMIT_BURST })
         : undefined
+    let siteOrigins: string[] = []
     const app = createApp({
+      siteOrigins: () => siteOrigins,
       db: database.db,
       keys,
       schema,
@@ -93,6 +95,7 @@ export async function startServer(env: ServerEnv, distDir = DIST_DIR): Promise<R
     const url = `http://${host}:${port}`
     // Synchronous and with no await since 'listening', so done before the first request is read.
     fillInSiteUrl(site, publicUrl ?? url)
+    siteOrigins = [...new Set([new URL(url).origin, new URL(publicUrl ?? url).origin])]
 
     if (keys.generated) {
       log.info(

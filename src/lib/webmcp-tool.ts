@@ -19,6 +19,8 @@ export const requestAccessTool = {
       },
     },
     required: ['email'],
+    // The tool takes the address and nothing else; the MCP server refuses any other field.
+    additionalProperties: false,
   },
 } as const
 
