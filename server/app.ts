@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { MCP_PATH } from '../src/lib/webmcp-tool'
 import { withAgentCors } from './agent-cors'
 import type { Database } from './db/database'
 import type { ApiKeys } from './keys'
@@ -97,7 +98,7 @@ export function createApp(deps: AppDeps): Hono {
 
   app.route('/rest/v1', createRestApp(deps))
   app.route(
-    '/mcp',
+    MCP_PATH,
     createMcpApp({
       db,
       log,

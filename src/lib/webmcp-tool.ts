@@ -24,6 +24,9 @@ export const requestAccessTool = {
   },
 } as const
 
+/** Where the site serves the same tool to agents outside a browser, as a remote MCP server. */
+export const MCP_PATH = '/mcp'
+
 /** What the tool's execute resolves to: the outcome and the words the page shows for it. */
 export interface RequestAccessResult {
   status: 'submitted' | 'already_registered' | 'error'
