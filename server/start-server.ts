@@ -7,6 +7,7 @@ import { openDatabase } from './db/open-database'
 import type { ServerEnv } from './env.server'
 import { loadApiKeys } from './keys'
 import { createLogger } from './log'
+import { ownOrigins } from './mcp/origin-guard'
 import { jsonError } from './middleware/json-error'
 import { httpServerOptions, onClientError } from './middleware/node-limits'
 import { RateLimiter } from './middleware/rate-limit'
@@ -95,7 +96,7 @@ export async function startServer(env: ServerEnv, distDir = DIST_DIR): Promise<R
     const url = `http://${host}:${port}`
     // Synchronous and with no await since 'listening', so done before the first request is read.
     fillInSiteUrl(site, publicUrl ?? url)
-    siteOrigins = [...new Set([new URL(url).origin, new URL(publicUrl ?? url).origin])]
+    siteOrigins = ownOrigins(url, publicUrl ?? url)
 
     if (keys.generated) {
       log.info(

@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import packageJson from '../../package.json' with { type: 'json' }
+import { ownOrigins } from '../../server/mcp/origin-guard'
 import { outcomeMessages } from '../../src/lib/waitlist-outcome'
 import { requestAccessTool } from '../../src/lib/webmcp-tool'
 import { siteConfig } from '../../src/site-config'
@@ -66,6 +67,21 @@ async function expectJsonRpcError(response: Response, status: number, message: R
   expect(body.error.message).toMatch(message)
   return body
 }
+
+describe('the origins allowed to call /mcp', () => {
+  it('are the public address and the listening one, with localhost for a loopback address', () => {
+    expect(ownOrigins('http://127.0.0.1:3000', `${SITE}/`)).toEqual([
+      'http://127.0.0.1:3000',
+      SITE,
+      'http://localhost:3000',
+    ])
+    expect(ownOrigins('http://[::1]:8080', 'http://[::1]:8080')).toEqual([
+      'http://[::1]:8080',
+      'http://localhost:8080',
+    ])
+    expect(ownOrigins('http://10.0.0.5:3000', 'http://10.0.0.5:3000')).toEqual(['http://10.0.0.5:3000'])
+  })
+})
 
 describe.each(BACKENDS)('/mcp on $name', ({ name, skip }) => {
   let server: TestServer
