@@ -4,6 +4,7 @@ import { ErrorCode } from '@modelcontextprotocol/sdk/types.js'
 export const JsonRpcCode = {
   ParseError: ErrorCode.ParseError,
   InvalidRequest: ErrorCode.InvalidRequest,
+  InvalidParams: ErrorCode.InvalidParams,
   // The implementation-defined range, as the SDK's transport uses for HTTP-level refusals.
   ServerError: -32000,
 } as const

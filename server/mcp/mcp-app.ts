@@ -8,6 +8,7 @@ import type { RateLimiter } from '../middleware/rate-limit'
 import { JsonRpcCode, jsonRpcError } from './json-rpc-error'
 import { createMcpServer } from './mcp-server'
 import { originGuard } from './origin-guard'
+import { toolCallParamsProblem } from './tool-call-params'
 
 /** A client's initialize names its capabilities; this is ample for it and far from a flood. */
 export const MCP_MAX_BODY_BYTES = 64 * 1024
@@ -23,7 +24,7 @@ export interface McpAppDeps {
   gate: MiddlewareHandler
 }
 
-type Message = { method?: unknown; id?: unknown }
+type Message = { method?: unknown; id?: unknown; params?: unknown }
 
 const requestId = (message: Message) =>
   typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null
@@ -76,6 +77,10 @@ export function createMcpApp(deps: McpAppDeps): Hono {
             requestId(fields),
           )
         }
+      }
+      const paramsProblem = fields.method === 'tools/call' ? toolCallParamsProblem(fields.params) : undefined
+      if (paramsProblem && fields.id !== undefined) {
+        return jsonRpcError(200, JsonRpcCode.InvalidParams, paramsProblem, {}, requestId(fields))
       }
       const server = createMcpServer(db, log)
       const transport = new WebStandardStreamableHTTPServerTransport({
