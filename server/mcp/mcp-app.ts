@@ -38,7 +38,8 @@ const requestId = (message: Message) =>
 export function createMcpApp(deps: McpAppDeps): Hono {
   const { db, log, rateLimiter, trustProxyHeader } = deps
   const app = new Hono()
-  app.use(originGuard(deps.allowedOrigins))
+  // On /mcp itself only: paths below it are unknown, and stay the site's 404.
+  app.use('/', originGuard(deps.allowedOrigins))
 
   app.post(
     '/',

@@ -293,9 +293,16 @@ describe.each(BACKENDS)('/mcp on $name', ({ name, skip }) => {
     await expectJsonRpcError(get, 405, /send JSON-RPC messages with POST/)
     expect(get.headers.get('allow')).toBe('POST, OPTIONS')
     for (const path of ['/mcp/', '/mcp/tools', '/mcp.json']) {
-      const response = await fetch(`${server.url}${path}`)
+      const response = await fetch(`${server.url}${path}`, { headers: { Origin: 'https://evil.example' } })
       await response.arrayBuffer()
       expect([path, response.status]).toEqual([path, 404])
+      const preflight = await fetch(`${server.url}${path}`, { method: 'OPTIONS', headers: { Origin: SITE } })
+      await preflight.arrayBuffer()
+      expect([path, preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([
+        path,
+        404,
+        null,
+      ])
     }
   })
 
