@@ -15,7 +15,7 @@ import { callRequestAccess, requestAccessDefinition } from './request-access-too
 export const serverInfo = { name: siteConfig.labName, version: packageJson.version }
 
 const INSTRUCTIONS =
-  `${siteConfig.labName}'s site. When a person asks you to request access to the private beta for them, ` +
+  `The site of ${siteConfig.labName}. When a person asks you to request access to its private beta for them, ` +
   `call ${requestAccessDefinition.name} with their own e-mail address.`
 
 /**

@@ -60,7 +60,7 @@ export function aiCatalog(config: SiteConfig): string {
           $schema: 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json',
           name: `${publisher.split('.').reverse().join('.')}/waitlist`,
           title: `${config.labName} private beta access`,
-          description: `Request access to ${config.labName}'s private beta for a person, with their e-mail address.`,
+          description: `Request access to the private beta of ${config.labName} for a person, with their e-mail address.`,
           version: packageJson.version,
           remotes: [{ type: 'streamable-http', url: absoluteUrl(MCP_PATH) }],
         },
