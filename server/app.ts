@@ -1,8 +1,10 @@
 import { Hono } from 'hono'
+import { MCP_PATH } from '../src/lib/webmcp-tool'
 import { withAgentCors } from './agent-cors'
 import type { Database } from './db/database'
 import type { ApiKeys } from './keys'
 import type { Logger } from './log'
+import { createMcpApp } from './mcp/mcp-app'
 import { bodyLimit } from './middleware/body-limit'
 import { dbGate } from './middleware/db-gate'
 import { jsonError } from './middleware/json-error'
@@ -22,6 +24,8 @@ export interface AppDeps {
   site: StaticSite
   log: Logger
   protections?: AppProtections
+  /** The site's own origins, known once it listens: the only pages that may call /mcp. */
+  siteOrigins?: () => readonly string[]
 }
 
 /** The server's guards; tests calling createApp() without them get headers and a generous queue only. */
@@ -93,6 +97,17 @@ export function createApp(deps: AppDeps): Hono {
   })
 
   app.route('/rest/v1', createRestApp(deps))
+  app.route(
+    MCP_PATH,
+    createMcpApp({
+      db,
+      log,
+      allowedOrigins: deps.siteOrigins ?? (() => []),
+      rateLimiter,
+      trustProxyHeader,
+      gate,
+    }),
+  )
 
   app.post(
     '/',

@@ -1,7 +1,7 @@
 import { HONEYPOT_FIELD } from '../src/lib/honeypot-field'
-import { type Database, isPgError } from './db/database'
+import type { Database } from './db/database'
 import type { Logger } from './log'
-import { insertStatement } from './rest/table-sql'
+import { insertWaitlistEmail } from './waitlist-insert'
 
 export type NativeFormResult = 'submitted' | 'already_registered' | 'error'
 
@@ -18,13 +18,7 @@ export async function submitNativeForm(db: Database, log: Logger, form: FormData
   }
   const email = form.get('email')
   if (typeof email !== 'string' || email === '') return 'error'
-  try {
-    await db.runAsRole({ role: 'anon' }, insertStatement('waitlist', ['email'], [{ email }], undefined))
-    return 'submitted'
-  } catch (error) {
-    if (isPgError(error) && error.code === '23505') return 'already_registered'
-    if (!isPgError(error) || !error.code.startsWith('23'))
-      log.error('no-script form submission failed:', error)
-    return 'error'
-  }
+  const result = await insertWaitlistEmail(db, email)
+  if (result.status === 'failed') log.error('no-script form submission failed:', result.error)
+  return result.status === 'submitted' || result.status === 'already_registered' ? result.status : 'error'
 }

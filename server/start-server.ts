@@ -7,6 +7,7 @@ import { openDatabase } from './db/open-database'
 import type { ServerEnv } from './env.server'
 import { loadApiKeys } from './keys'
 import { createLogger } from './log'
+import { ownOrigins } from './mcp/origin-guard'
 import { jsonError } from './middleware/json-error'
 import { httpServerOptions, onClientError } from './middleware/node-limits'
 import { RateLimiter } from './middleware/rate-limit'
@@ -49,7 +50,9 @@ export async function startServer(env: ServerEnv, options: StartOptions): Promis
       env.RATE_LIMIT_PER_MINUTE > 0
         ? new RateLimiter({ perMinute: env.RATE_LIMIT_PER_MINUTE, burst: env.RATE_LIMIT_BURST })
         : undefined
+    let siteOrigins: string[] = []
     const app = createApp({
+      siteOrigins: () => siteOrigins,
       db: database.db,
       keys,
       schema,
@@ -105,6 +108,7 @@ export async function startServer(env: ServerEnv, options: StartOptions): Promis
     const url = `http://${host}:${port}`
     // Synchronous and with no await since 'listening', so done before the first request is read.
     fillInSiteUrl(site, publicUrl ?? url)
+    siteOrigins = ownOrigins(url, publicUrl ?? url)
 
     if (keys.generated) {
       log.info(

@@ -1,4 +1,5 @@
-import { requestAccessTool } from '../lib/webmcp-tool.ts'
+import packageJson from '../../package.json' with { type: 'json' }
+import { MCP_PATH, requestAccessTool } from '../lib/webmcp-tool.ts'
 import type { SiteConfig } from '../site-config'
 import { absoluteUrl } from './site-url.ts'
 import { icons } from './web-manifest.ts'
@@ -26,7 +27,7 @@ export function aiCatalog(config: SiteConfig): string {
         description:
           `The WebMCP tool the page at ${absoluteUrl('/')} gives an in-browser agent ` +
           '(document.modelContext, and the access-request form itself): join the private beta waitlist ' +
-          'with an e-mail address. There is no remote MCP endpoint; outside a browser, POST / with the form field email.',
+          'with an e-mail address. Outside a browser, the remote MCP server listed beside it serves the same tool.',
         tags: ['waitlist', 'beta-access', 'webmcp'],
         capabilities: [name],
         representativeQueries: [
@@ -38,6 +39,30 @@ export function aiCatalog(config: SiteConfig): string {
           name: `${publisher}-webmcp`,
           description: `In-page WebMCP tools of ${config.labName}'s site.`,
           tools: [{ name, description, inputSchema }],
+        },
+      },
+      {
+        identifier: `urn:air:${publisher}:mcp:waitlist`,
+        displayName: `${config.labName} MCP server`,
+        type: 'application/mcp-server-card+json',
+        description:
+          `A remote MCP server (Streamable HTTP, no API key) at ${absoluteUrl(MCP_PATH)} for agents outside a ` +
+          `browser, with the same tool ${name}: it answers submitted, already_registered or error in the page's words.`,
+        tags: ['waitlist', 'beta-access', 'mcp'],
+        capabilities: [name],
+        representativeQueries: [
+          `connect to the ${config.labName} MCP server`,
+          `request access to the ${config.labName} private beta from my assistant`,
+          `add my e-mail address to the ${config.wordmark} waitlist`,
+        ],
+        // An MCP Server Card (SEP-2127): who the server is and where to connect.
+        data: {
+          $schema: 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json',
+          name: `${publisher.split('.').reverse().join('.')}/waitlist`,
+          title: `${config.labName} private beta access`,
+          description: `Request access to the private beta of ${config.labName} for a person, with their e-mail address.`,
+          version: packageJson.version,
+          remotes: [{ type: 'streamable-http', url: absoluteUrl(MCP_PATH) }],
         },
       },
       {

@@ -1,4 +1,4 @@
-import { requestAccessTool } from '../lib/webmcp-tool.ts'
+import { MCP_PATH, requestAccessTool } from '../lib/webmcp-tool.ts'
 import type { SiteConfig } from '../site-config'
 import { absoluteUrl } from './site-url.ts'
 
@@ -16,6 +16,9 @@ function howToRequestAccess(): string {
     `- In a browser with WebMCP: call the tool \`${name}\` with \`{"email": "…"}\`. It answers ` +
       '`{"status": "submitted" | "already_registered" | "error", "message": "…"}` and the page shows the ' +
       'visitor the same notification as when they submit the form themselves.',
+    `- With MCP, from any agent outside a browser: connect to the remote MCP server at \`${absoluteUrl(MCP_PATH)}\` ` +
+      `(Streamable HTTP, no API key) and call the same tool \`${name}\`. It answers the same status and message, ` +
+      'as text and as structured content; a refused address is a result with `isError: true` and the reason.',
     '- On the page: type the address into the e-mail field of the access-request form and press “Request Access”.',
     `- Over HTTP: \`POST ${absoluteUrl('/')}\` with the form field \`email\` (\`application/x-www-form-urlencoded\`). The answer is a ` +
       '303 redirect to `/?waitlist=submitted`, `/?waitlist=already_registered` or `/?waitlist=error`.',

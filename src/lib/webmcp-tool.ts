@@ -19,8 +19,13 @@ export const requestAccessTool = {
       },
     },
     required: ['email'],
+    // The tool takes the address and nothing else; the MCP server refuses any other field.
+    additionalProperties: false,
   },
 } as const
+
+/** Where the site serves the same tool to agents outside a browser, as a remote MCP server. */
+export const MCP_PATH = '/mcp'
 
 /** What the tool's execute resolves to: the outcome and the words the page shows for it. */
 export interface RequestAccessResult {

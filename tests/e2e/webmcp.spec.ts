@@ -86,6 +86,7 @@ test.describe('the request_beta_access WebMCP tool', () => {
           email: { type: 'string', format: 'email', description: requestAccessTool.emailDescription },
         },
         required: ['email'],
+        additionalProperties: false,
       },
     })
     const form = page.locator('form')

@@ -1,5 +1,6 @@
 import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import packageJson from '../../package.json' with { type: 'json' }
 import { buildIfStale } from '../../server/build-if-stale'
 import { requestAccessTool } from '../../src/lib/webmcp-tool'
 import { siteConfig } from '../../src/site-config'
@@ -60,6 +61,7 @@ describe('agent and crawler files', () => {
       ]),
     )
     expect(text).toContain(`\`${requestAccessTool.name}\``)
+    expect(text).toContain(`connect to the remote MCP server at \`${SITE}/mcp\``)
     expect(text).not.toContain('__SITE_URL__')
   })
 
@@ -102,6 +104,32 @@ describe('agent and crawler files', () => {
       inputSchema: requestAccessTool.inputSchema,
     })
     expect(catalog.entries.map((entry: { url?: string }) => entry.url)).toContain(`${SITE}/llms.txt`)
+  })
+
+  it('lists the remote MCP server beside the WebMCP tool: an MCP server card naming /mcp and the same tool', async () => {
+    const { text } = await get('/.well-known/ai-catalog.json')
+    expect(validateCatalog(text)).toEqual({ valid: true, errors: [], warnings: [] })
+    const cards = JSON.parse(text).entries.filter(
+      (entry: { type: string; data?: { remotes?: unknown } }) =>
+        entry.type === 'application/mcp-server-card+json' && entry.data?.remotes,
+    )
+    expect(cards).toHaveLength(1)
+    expect(cards[0]).toMatchObject({
+      identifier: `urn:air:${siteConfig.publisherId}:mcp:waitlist`,
+      capabilities: [requestAccessTool.name],
+      data: {
+        title: `${siteConfig.labName} private beta access`,
+        version: packageJson.version,
+        remotes: [{ type: 'streamable-http', url: `${SITE}/mcp` }],
+      },
+    })
+    // A catalog whose MCP card also carried a url would break ARD's value-or-reference rule.
+    const broken = JSON.parse(text)
+    const card = broken.entries.find(
+      (entry: { identifier: string }) => entry.identifier === cards[0].identifier,
+    )
+    card.url = `${SITE}/mcp`
+    expect(validateCatalog(JSON.stringify(broken)).valid).toBe(false)
   })
 
   it('lets agents and registries on any origin read the catalog and llms files, and nothing else', async () => {
