@@ -83,14 +83,13 @@ describe('the origins allowed to call /mcp', () => {
   })
 })
 
-describe.each(BACKENDS)('/mcp on $name', ({ name, skip }) => {
+describe.each(BACKENDS)('/mcp on $name', ({ name }) => {
   let server: TestServer
   /** The same server, with a write limit of 2 back to back and 1 a minute. */
   let limited: TestServer
   const unique = `${name}.${process.pid}.${Date.now()}`
 
   beforeAll(async () => {
-    if (skip) return
     // One after the other: two first migrations at once on one cluster race to create its roles.
     server = await startServerOn(name, { env: { SITE_URL: SITE } })
     limited = await startServerOn(name, { env: { RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_BURST: '2' } })
@@ -100,7 +99,7 @@ describe.each(BACKENDS)('/mcp on $name', ({ name, skip }) => {
     await stopBackends()
   })
 
-  it.skipIf(skip)(
+  it(
     'introduces itself with the lab name and the site version, and lists the tool with its schemas',
     async () => {
       const client = await connect(server)
@@ -128,7 +127,7 @@ describe.each(BACKENDS)('/mcp on $name', ({ name, skip }) => {
     },
   )
 
-  it.skipIf(skip)(
+  it(
     'a new address gives submitted and a row; the same address in other letter case, already_registered',
     async () => {
       const email = `mcp.new.${unique}@example.com`
@@ -158,7 +157,7 @@ describe.each(BACKENDS)('/mcp on $name', ({ name, skip }) => {
     },
   )
 
-  it.skipIf(skip)(
+  it(
     'answers bad arguments and refused addresses with isError and the reason, storing nothing',
     async () => {
       const client = await connect(server)
@@ -187,7 +186,7 @@ describe.each(BACKENDS)('/mcp on $name', ({ name, skip }) => {
     },
   )
 
-  it.skipIf(skip)('answers an unknown tool and an unknown method with JSON-RPC errors', async () => {
+  it('answers an unknown tool and an unknown method with JSON-RPC errors', async () => {
     const client = await connect(server)
     try {
       await expect(client.callTool({ name: 'delete_waitlist', arguments: {} })).rejects.toThrow(
@@ -208,7 +207,7 @@ describe.each(BACKENDS)('/mcp on $name', ({ name, skip }) => {
     }
   })
 
-  it.skipIf(skip)(
+  it(
     'refuses malformed JSON-RPC, batches, oversized bodies and other sites with clear errors, inserting nothing',
     async () => {
       const before = await storedEmails(server)
@@ -253,7 +252,7 @@ describe.each(BACKENDS)('/mcp on $name', ({ name, skip }) => {
     },
   )
 
-  it.skipIf(skip)(
+  it(
     "lets the site's own pages call, with CORS for exactly that origin and the MCP headers",
     async () => {
       const preflight = await fetch(`${server.url}/mcp`, {
@@ -288,7 +287,7 @@ describe.each(BACKENDS)('/mcp on $name', ({ name, skip }) => {
     },
   )
 
-  it.skipIf(skip)('has no event stream to GET (405) and leaves unknown paths below it 404', async () => {
+  it('has no event stream to GET (405) and leaves unknown paths below it 404', async () => {
     const get = await fetch(`${server.url}/mcp`, { headers: { Accept: 'text/event-stream' } })
     await expectJsonRpcError(get, 405, /send JSON-RPC messages with POST/)
     expect(get.headers.get('allow')).toBe('POST, OPTIONS')
@@ -306,7 +305,7 @@ describe.each(BACKENDS)('/mcp on $name', ({ name, skip }) => {
     }
   })
 
-  it.skipIf(skip)(
+  it(
     'counts tool calls against the per-address write limit, and nothing else the client sends',
     async () => {
       const client = await connect(limited)
