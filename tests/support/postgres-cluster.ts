@@ -1,24 +1,17 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { startEmbeddedCluster } from '../../server/db/embedded/embedded-cluster'
 import { migrate } from '../../server/db/migrate'
+
+export { freePort } from '../../server/db/embedded/ports'
+
 import { openPostgres } from '../../server/db/postgres-driver'
 
 export interface PostgresCluster {
   url: string
   stop(): Promise<void>
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  await new Promise((resolve) => server.close(resolve))
-  if (typeof address !== 'object' || !address) throw new Error('could not pick a free port')
-  return address.port
 }
 
 const TEMPLATE = 'suite_template'

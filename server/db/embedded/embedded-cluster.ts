@@ -2,13 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync } from 'node:fs'
 import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { asAccount, binariesFor, checkAccountReaches } from './account-access'
 import { findPostgresBinaries } from './binaries'
 import { clusterAccount } from './cluster-account'
 import { clusterFiles, clusterPassword, connectionUrl, readPostmasterPid } from './cluster-files'
 import { initCluster, isInitialized } from './init-cluster'
+import { freePort, portIsFree } from './ports'
 import { isProcessAlive, processCommand } from './process-alive'
 
 export interface EmbeddedCluster {
@@ -25,23 +25,6 @@ export interface EmbeddedCluster {
  * postgresql.conf or ALTER SYSTEM can weaken them: every acknowledged commit is on disk.
  */
 export const DURABILITY_SETTINGS = { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' } as const
-
-async function portIsFree(port: number): Promise<boolean> {
-  const server = createServer()
-  return new Promise((resolve) => {
-    server.once('error', () => resolve(false))
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
-  })
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  await new Promise((resolve) => server.close(resolve))
-  if (typeof address !== 'object' || !address) throw new Error('could not find a free port')
-  return address.port
-}
 
 /** The port used last time, so a saved `url` keeps working, unless something else took it. */
 async function choosePort(portFile: string): Promise<number> {
