@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
@@ -42,6 +42,30 @@ describe('the embedded PostgreSQL', () => {
     const password = await readFile(join(dataDir, 'postgres-password'), 'utf8')
     expect(password.trim().length).toBeGreaterThanOrEqual(24)
     expect(server.output()).not.toContain(password.trim())
+  })
+
+  it('as a normal user too: PostgreSQL then runs as that user, no account switch', async () => {
+    // Run as a normal user, the first test above is this one.
+    if (!asRoot) return expect(clusterAccount()).toBeUndefined()
+    const account = clusterAccount()
+    if (!account) throw new Error('root has an account to run as')
+    const dataDir = await emptyDataDir()
+    cleanups.push(() => rm(join(dataDir, '..'), { recursive: true, force: true }))
+    await mkdir(dataDir)
+    await chown(dataDir, account.uid, account.gid)
+    const server = await startTestServer({
+      dataDir,
+      user: { uid: account.uid, gid: account.gid },
+      // tsx keeps its cache under HOME; root's is not this user's to write.
+      env: { JWT_SECRET: 'y'.repeat(40), HOME: dataDir },
+      timeout: 60_000,
+    })
+    cleanups.push(() => server.cleanup())
+    expect(server.output()).not.toMatch(/unprivileged account/)
+    expect(await insertStatus(server, 'normal.user@example.com')).toBe(201)
+    const pid = await postmasterPid(dataDir)
+    const uid = Number(/^Uid:\s+(\d+)/m.exec(await readFile(`/proc/${pid}/status`, 'utf8'))?.[1])
+    expect(uid).toBe(account.uid)
   })
 
   it('DATA_DIR that cannot be created: a clear message and exit 1, nothing started', async () => {

@@ -30,6 +30,8 @@ export interface TestServerOptions {
   env?: Record<string, string>
   /** Milliseconds to wait for "Serving http://…". */
   timeout?: number
+  /** Run the server as this user (the test runs as root), to check the unprivileged path. */
+  user?: { uid: number; gid: number }
 }
 
 /** The embedded cluster's postmaster, while one runs under dataDir. */
@@ -57,6 +59,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir })
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
+    ...options.user,
     env: {
       ...process.env,
       NODE_ENV: 'test',
