@@ -1,10 +1,19 @@
 import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
+import {
+  countEntries as countListOf,
+  type Entry,
+  readEntries as readEntriesOf,
+} from '../server/admin/waitlist-admin'
 import { DataDirLockedError } from '../server/db/data-dir-lock'
 import type { Database } from '../server/db/database'
 import { openDatabase } from '../server/db/open-database'
 import { ConfigError, loadDotEnvFile, loadServerEnv } from '../server/env.server'
 import { loadApiKeys } from '../server/keys'
+import { importCommand } from './cli/import'
+import { ImportFileError } from './cli/read-import-file'
+import { removeCommand } from './cli/remove'
+import { parseDays, statsCommand } from './cli/stats'
 import { toCsv } from './csv'
 
 const USAGE = `Usage: npm run waitlist -- <command> [options]
@@ -17,6 +26,10 @@ Commands:
   export [--since DATE] [--out FILE]   RFC 4180 CSV (header email,created_at; CRLF line ends) to FILE
                                        (created with mode 0600), or to standard output
   keys                                 the anon and service_role keys for this DATA_DIR / JWT_SECRET
+  remove EMAIL                         erase an address (any letter case); exits 0 whether or not it was listed
+  import FILE [--dry-run]              add the entries of an export CSV, keeping created_at, in one transaction;
+                                       every line is checked first; listed addresses are skipped; no notifications
+  stats [--days N|all]                 signups per day (UTC) as a bar chart, and the total (default 30 days)
 
 DATE is anything Postgres reads as a timestamp, e.g. 2026-11-01 or 2026-11-01T09:00:00Z.
 Environment as the server: DATABASE_URL, DATA_DIR (default ./data), JWT_SECRET.
@@ -29,11 +42,6 @@ With DATABASE_URL the CLI runs beside any number of servers.
 
 Exit codes: 0 done, 1 failed (database in use or unreachable, bad configuration), 2 bad usage.
 `
-
-interface Entry {
-  email: string
-  created_at: string
-}
 
 async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
   const env = loadServerEnv()
@@ -51,34 +59,31 @@ async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
   }
 }
 
-async function countEntries(since: string | undefined): Promise<number> {
-  const [row] = await withDatabase((db) =>
-    db.query<{ entries: number }>(
-      'select count(*)::int as entries from public.waitlist where $1::timestamptz is null or created_at >= $1::timestamptz',
-      [since ?? null],
-    ),
-  )
-  return row?.entries ?? 0
+function countEntries(since: string | undefined): Promise<number> {
+  return withDatabase((db) => countListOf(db, since))
 }
 
-async function readEntries(since: string | undefined): Promise<Entry[]> {
-  return withDatabase((db) =>
-    db.query<Entry>(
-      `select email::text as email,
-              to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at
-         from public.waitlist
-        where $1::timestamptz is null or created_at >= $1::timestamptz
-        order by created_at, id`,
-      [since ?? null],
-    ),
-  )
+function readEntries(since: string | undefined): Promise<Entry[]> {
+  return withDatabase((db) => readEntriesOf(db, since))
+}
+
+function usageError(message: string): number {
+  console.error(`${message}\n\nSee npm run waitlist -- --help`)
+  return 2
 }
 
 async function run(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { since: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      since: { type: 'string' },
+      out: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      days: { type: 'string' },
+      port: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   })
   const [command] = positionals
   if (values.help || !command) {
@@ -116,6 +121,22 @@ async function run(argv: string[]): Promise<number> {
       console.log(`anon:         ${keys.anonKey}\nservice_role: ${keys.serviceKey}`)
       return 0
     }
+    case 'remove': {
+      const email = positionals[1]
+      if (!email) return usageError('remove needs the address to remove: remove EMAIL')
+      return withDatabase((db) => removeCommand(db, email))
+    }
+    case 'import': {
+      const file = positionals[1]
+      if (!file) return usageError('import needs the CSV file written by export: import FILE [--dry-run]')
+      return importCommand(file, values['dry-run'] === true, withDatabase)
+    }
+    case 'stats': {
+      const days = parseDays(values.days)
+      if (days === undefined)
+        return usageError(`--days needs a number of days (1-3660) or all, not "${values.days}"`)
+      return withDatabase((db) => statsCommand(db, days))
+    }
     default:
       console.error(`Unknown command "${command}".\n`)
       process.stderr.write(USAGE)
@@ -127,7 +148,12 @@ loadDotEnvFile()
 run(process.argv.slice(2))
   .then((code) => process.exit(code))
   .catch((error) => {
-    if (error instanceof ConfigError || error instanceof DataDirLockedError) console.error(error.message)
+    if (
+      error instanceof ConfigError ||
+      error instanceof DataDirLockedError ||
+      error instanceof ImportFileError
+    )
+      console.error(error.message)
     else if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
       console.error((error as Error).message)
     else console.error('The waitlist CLI failed:', error)
