@@ -10,11 +10,13 @@ import type { Database } from '../server/db/database'
 import { openDatabase } from '../server/db/open-database'
 import { ConfigError, loadDotEnvFile, loadServerEnv } from '../server/env.server'
 import { loadApiKeys } from '../server/keys'
+import { exportCsv } from './cli/export-csv'
 import { importCommand } from './cli/import'
 import { ImportFileError } from './cli/read-import-file'
 import { removeCommand } from './cli/remove'
 import { parseDays, statsCommand } from './cli/stats'
-import { toCsv } from './csv'
+import { parsePort, studioCommand } from './cli/studio'
+import { DEFAULT_STUDIO_PORT, StudioPortInUseError } from './studio/start-studio'
 
 const USAGE = `Usage: npm run waitlist -- <command> [options]
 
@@ -30,6 +32,8 @@ Commands:
   import FILE [--dry-run]              add the entries of an export CSV, keeping created_at, in one transaction;
                                        every line is checked first; listed addresses are skipped; no notifications
   stats [--days N|all]                 signups per day (UTC) as a bar chart, and the total (default 30 days)
+  studio [--port N]                    a local web view of the list on http://127.0.0.1:N (default 3001),
+                                       opened with the token in the URL it prints; Ctrl-C stops it
 
 DATE is anything Postgres reads as a timestamp, e.g. 2026-11-01 or 2026-11-01T09:00:00Z.
 Environment as the server: DATABASE_URL, DATA_DIR (default ./data), JWT_SECRET.
@@ -104,14 +108,10 @@ async function run(argv: string[]): Promise<number> {
       return 0
     }
     case 'export': {
-      const entries = await readEntries(values.since)
-      const csv = toCsv(
-        ['email', 'created_at'],
-        entries.map((entry) => [entry.email, entry.created_at]),
-      )
+      const { csv, entries } = await withDatabase((db) => exportCsv(db, values.since))
       if (values.out) {
         await writeFile(values.out, csv, { mode: 0o600 })
-        console.error(`Wrote ${entries.length} entries to ${values.out}`)
+        console.error(`Wrote ${entries} entries to ${values.out}`)
       } else process.stdout.write(csv)
       return 0
     }
@@ -137,6 +137,11 @@ async function run(argv: string[]): Promise<number> {
         return usageError(`--days needs a number of days (1-3660) or all, not "${values.days}"`)
       return withDatabase((db) => statsCommand(db, days))
     }
+    case 'studio': {
+      const port = parsePort(values.port, DEFAULT_STUDIO_PORT)
+      if (port === undefined) return usageError(`--port needs a port number (0-65535), not "${values.port}"`)
+      return withDatabase((db) => studioCommand(db, port))
+    }
     default:
       console.error(`Unknown command "${command}".\n`)
       process.stderr.write(USAGE)
@@ -151,7 +156,8 @@ run(process.argv.slice(2))
     if (
       error instanceof ConfigError ||
       error instanceof DataDirLockedError ||
-      error instanceof ImportFileError
+      error instanceof ImportFileError ||
+      error instanceof StudioPortInUseError
     )
       console.error(error.message)
     else if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
