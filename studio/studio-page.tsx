@@ -27,6 +27,7 @@ export function StudioPage() {
   const [status, setStatus] = useState('')
   const [error, setError] = useState('')
   const [version, setVersion] = useState(0)
+  const [focusList, setFocusList] = useState(false)
   const listHeading = useRef<HTMLHeadingElement>(null)
 
   const fail = useCallback((reason: unknown) => setError(String((reason as Error).message ?? reason)), [])
@@ -50,6 +51,14 @@ export function StudioPage() {
     return () => clearTimeout(timer)
   }, [search])
 
+  // The removed row and its button are gone: focus goes back to the list. An effect, so it runs
+  // after the dialog's own effect has closed it (a modal dialog keeps focus inside while open).
+  useEffect(() => {
+    if (!focusList) return
+    listHeading.current?.focus()
+    setFocusList(false)
+  }, [focusList])
+
   async function confirmRemove() {
     if (!pending) return
     setBusy(true)
@@ -58,8 +67,7 @@ export function StudioPage() {
       setStatus(removed ? `Removed ${pending}.` : `${pending} was no longer on the list.`)
       setPending(undefined)
       setVersion((value) => value + 1)
-      // The row and its button are gone: focus goes back to the list.
-      listHeading.current?.focus()
+      setFocusList(true)
     } catch (reason) {
       fail(reason)
     } finally {

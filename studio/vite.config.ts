@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { productionBuild } from '../build/production-build-plugin.ts'
 
 /**
  * The waitlist studio's page (`npm run waitlist -- studio`), a build of its own: none of the public
@@ -10,9 +11,7 @@ import { defineConfig } from 'vite'
  */
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), tailwindcss()],
-  // React's production build, even when a test runner (NODE_ENV=test) asks for the build.
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  plugins: [productionBuild(), react(), tailwindcss()],
   build: {
     outDir: fileURLToPath(new URL('../dist/studio/', import.meta.url)),
     emptyOutDir: true,
