@@ -1,5 +1,8 @@
+import { readdir } from 'node:fs/promises'
 import { createServer, type Server } from 'node:net'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { STUDIO_DIST_DIR } from '../../scripts/studio/studio-files'
 import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
 import { type StudioProcess, startStudioProcess } from '../support/studio-process'
 import type { TestServer } from '../support/test-server'
@@ -13,6 +16,7 @@ afterAll(async () => {
 describe.each(BACKENDS)('the studio API on $name', ({ name, skip }) => {
   let server: TestServer
   let studio: StudioProcess
+  const fromPublicSite = new Map<string, number>()
   const api = (path: string, init: RequestInit = {}) =>
     fetch(`${studio.origin}${path}`, {
       ...init,
@@ -24,12 +28,24 @@ describe.each(BACKENDS)('the studio API on $name', ({ name, skip }) => {
     server = await startServerOn(name)
     for (const email of ['Mixed.Case@Example.com', 'percent%under_score@example.com', 'plain@example.com'])
       expect((await postWaitlist(server, { email })).status).toBe(201)
+    const assets = await readdir(join(STUDIO_DIST_DIR, 'assets'))
+    for (const path of [
+      '/studio/',
+      '/studio/index.html',
+      ...assets.map((asset) => `/studio/assets/${asset}`),
+    ])
+      fromPublicSite.set(path, (await fetch(`${server.url}${path}`)).status)
     await server.stop()
     studio = await startStudioProcess(server.env)
   })
   afterAll(async () => {
     await studio?.stop()
     await server?.cleanup()
+  })
+
+  it.skipIf(skip)('is served by the studio alone: the public site answers 404 for its files', () => {
+    expect(fromPublicSite.size).toBeGreaterThanOrEqual(4)
+    for (const [path, status] of fromPublicSite) expect(status, path).toBe(404)
   })
 
   it.skipIf(skip)('searches literally: % and _ are not wildcards', async () => {
