@@ -99,7 +99,7 @@ export function StudioPage() {
           {error}
         </p>
       )}
-      <p role="status" className="min-h-6 text-green-900">
+      <p role="status" className={status ? 'text-green-900' : 'sr-only'}>
         {status}
       </p>
 
