@@ -46,10 +46,9 @@ test.afterAll(async () => {
   await stopBackends()
 })
 
-for (const { name, skip } of BACKENDS) {
+for (const { name } of BACKENDS) {
   test.describe
     .serial(`the waitlist studio on ${name}`, () => {
-      test.skip(Boolean(skip), skip)
       let server: TestServer
       let studio: StudioProcess
       let exported: string
