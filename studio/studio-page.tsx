@@ -34,7 +34,10 @@ export function StudioPage() {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: version asks for a fresh read after a removal
   useEffect(() => {
-    fetchSummary(range).then(setSummary, fail)
+    fetchSummary(range).then((next) => {
+      setSummary(next)
+      setError('')
+    }, fail)
   }, [range, version, fail])
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: version asks for a fresh read after a removal
