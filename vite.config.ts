@@ -7,6 +7,7 @@ import { vitePrerenderPlugin } from 'vite-prerender-plugin'
 import { afterPaintLoaderPlugin } from './build/after-paint-loader-plugin.ts'
 import { agentFilesPlugin } from './build/agent-files-plugin.ts'
 import { hydrationChunkPlugin } from './build/hydration-chunk-plugin.ts'
+import { productionBuild } from './build/production-build-plugin.ts'
 
 const PRERENDER_SCRIPT = fileURLToPath(new URL('./src/prerender.tsx', import.meta.url))
 
@@ -76,27 +77,6 @@ function inlineStylesheets(): Plugin {
           Object.values(bundle).some((output) => output.type === 'chunk' && output.code.includes(fileName))
         for (const fileName of inlined) if (!stillUsed(fileName)) deleteWithCompressed(bundle, fileName)
       },
-    },
-  }
-}
-
-/**
- * A build started from a test runner inherits NODE_ENV=test, and Vite then bundles React's
- * development build (about 50 KB more compressed). A build is always for production.
- */
-function productionBuild(): Plugin {
-  let previous: string | undefined
-  return {
-    name: 'lab:production-build',
-    apply: 'build',
-    config() {
-      previous = process.env.NODE_ENV
-      process.env.NODE_ENV = 'production'
-    },
-    // The process that asked for the build (a test worker) gets its own value back.
-    closeBundle() {
-      if (previous === undefined) delete process.env.NODE_ENV
-      else process.env.NODE_ENV = previous
     },
   }
 }

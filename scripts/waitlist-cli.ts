@@ -1,12 +1,24 @@
 import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
+import {
+  countEntries as countListOf,
+  type Entry,
+  readEntries as readEntriesOf,
+} from '../server/admin/waitlist-admin'
 import type { Database } from '../server/db/database'
 import { runningClusterUrl } from '../server/db/embedded/embedded-cluster'
 import { openDatabase } from '../server/db/open-database'
 import { ConfigError, loadDotEnvFile, loadServerEnv } from '../server/env.server'
 import { loadApiKeys } from '../server/keys'
 import { StartupError } from '../server/startup-error'
+import { exportCsv } from './cli/export-csv'
+import { importCommand } from './cli/import'
+import { ImportFileError } from './cli/read-import-file'
+import { removeCommand } from './cli/remove'
+import { parseDays, statsCommand } from './cli/stats'
+import { parsePort, studioCommand } from './cli/studio'
 import { toCsv } from './csv'
+import { DEFAULT_STUDIO_PORT, StudioPortInUseError } from './studio/start-studio'
 
 const USAGE = `Usage: npm run waitlist -- <command> [options]
 
@@ -27,6 +39,12 @@ Commands:
                                        screenshots and shared config), full rights over every row (RLS does
                                        not apply to the owner), valid for 127.0.0.1 only, and the port can
                                        change at a restart if another program took it
+  remove EMAIL                         erase an address (any letter case); exits 0 whether or not it was listed
+  import FILE [--dry-run]              add the entries of an export CSV, keeping created_at, in one transaction;
+                                       every line is checked first; listed addresses are skipped; no notifications
+  stats [--days N|all]                 signups per day (UTC) as a bar chart, and the total (default 30 days)
+  studio [--port N]                    a local web view of the list on http://127.0.0.1:N (default 3001),
+                                       opened with the token in the URL it prints; Ctrl-C stops it
 
 DATE is anything Postgres reads as a timestamp, e.g. 2026-11-01 or 2026-11-01T09:00:00Z.
 Environment as the server: DATABASE_URL, DATA_DIR (default ./data), JWT_SECRET.
@@ -34,11 +52,6 @@ Environment as the server: DATABASE_URL, DATA_DIR (default ./data), JWT_SECRET.
 Exit codes: 0 done, 1 failed (database unreachable, DATA_DIR held by another command, bad
 configuration), 2 bad usage.
 `
-
-interface Entry {
-  email: string
-  created_at: string
-}
 
 async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
   const env = loadServerEnv()
@@ -57,34 +70,31 @@ async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
   }
 }
 
-async function countEntries(since: string | undefined): Promise<number> {
-  const [row] = await withDatabase((db) =>
-    db.query<{ entries: number }>(
-      'select count(*)::int as entries from public.waitlist where $1::timestamptz is null or created_at >= $1::timestamptz',
-      [since ?? null],
-    ),
-  )
-  return row?.entries ?? 0
+function countEntries(since: string | undefined): Promise<number> {
+  return withDatabase((db) => countListOf(db, since))
 }
 
-async function readEntries(since: string | undefined): Promise<Entry[]> {
-  return withDatabase((db) =>
-    db.query<Entry>(
-      `select email::text as email,
-              to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at
-         from public.waitlist
-        where $1::timestamptz is null or created_at >= $1::timestamptz
-        order by created_at, id`,
-      [since ?? null],
-    ),
-  )
+function readEntries(since: string | undefined): Promise<Entry[]> {
+  return withDatabase((db) => readEntriesOf(db, since))
+}
+
+function usageError(message: string): number {
+  console.error(`${message}\n\nSee npm run waitlist -- --help`)
+  return 2
 }
 
 async function run(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { since: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      since: { type: 'string' },
+      out: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      days: { type: 'string' },
+      port: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   })
   const [command] = positionals
   if (values.help || !command) {
@@ -105,14 +115,10 @@ async function run(argv: string[]): Promise<number> {
       return 0
     }
     case 'export': {
-      const entries = await readEntries(values.since)
-      const csv = toCsv(
-        ['email', 'created_at'],
-        entries.map((entry) => [entry.email, entry.created_at]),
-      )
+      const { csv, entries } = await withDatabase((db) => exportCsv(db, values.since))
       if (values.out) {
         await writeFile(values.out, csv, { mode: 0o600 })
-        console.error(`Wrote ${entries.length} entries to ${values.out}`)
+        console.error(`Wrote ${entries} entries to ${values.out}`)
       } else process.stdout.write(csv)
       return 0
     }
@@ -138,6 +144,27 @@ async function run(argv: string[]): Promise<number> {
       console.log(url)
       return 0
     }
+    case 'remove': {
+      const email = positionals[1]
+      if (!email) return usageError('remove needs the address to remove: remove EMAIL')
+      return withDatabase((db) => removeCommand(db, email))
+    }
+    case 'import': {
+      const file = positionals[1]
+      if (!file) return usageError('import needs the CSV file written by export: import FILE [--dry-run]')
+      return importCommand(file, values['dry-run'] === true, withDatabase)
+    }
+    case 'stats': {
+      const days = parseDays(values.days)
+      if (days === undefined)
+        return usageError(`--days needs a number of days (1-3660) or all, not "${values.days}"`)
+      return withDatabase((db) => statsCommand(db, days))
+    }
+    case 'studio': {
+      const port = parsePort(values.port, DEFAULT_STUDIO_PORT)
+      if (port === undefined) return usageError(`--port needs a port number (0-65535), not "${values.port}"`)
+      return withDatabase((db) => studioCommand(db, port))
+    }
     default:
       console.error(`Unknown command "${command}".\n`)
       process.stderr.write(USAGE)
@@ -149,7 +176,13 @@ loadDotEnvFile()
 run(process.argv.slice(2))
   .then((code) => process.exit(code))
   .catch((error) => {
-    if (error instanceof ConfigError || error instanceof StartupError) console.error(error.message)
+    if (
+      error instanceof ConfigError ||
+      error instanceof StartupError ||
+      error instanceof ImportFileError ||
+      error instanceof StudioPortInUseError
+    )
+      console.error(error.message)
     else if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
       console.error((error as Error).message)
     else console.error('The waitlist CLI failed:', error)

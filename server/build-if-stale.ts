@@ -4,7 +4,7 @@ import { join } from 'node:path'
 export const ROOT = new URL('../', import.meta.url).pathname
 export const DIST_DIR = join(ROOT, 'dist')
 const STAMP = join(DIST_DIR, '.build-stamp')
-const SOURCES = ['src', 'public', 'build', 'index.html', 'vite.config.ts', 'package.json']
+const SOURCES = ['src', 'public', 'build', 'studio', 'index.html', 'vite.config.ts', 'package.json']
 
 async function newestMtime(path: string): Promise<number> {
   const { readdir } = await import('node:fs/promises')
@@ -30,6 +30,8 @@ export async function buildIfStale(log: (message: string) => void): Promise<void
   log('Building the site (dist is missing or older than its sources)...')
   const { build } = await import('vite')
   await build({ root: ROOT, logLevel: 'warn' })
+  // The waitlist studio's page: a build of its own, into dist/studio/ (as `npm run build`).
+  await build({ configFile: join(ROOT, 'studio/vite.config.ts'), logLevel: 'warn' })
   const { writeFile } = await import('node:fs/promises')
   await writeFile(STAMP, new Date().toISOString())
 }

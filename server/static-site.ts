@@ -100,6 +100,8 @@ export async function loadStaticSite(distDir: string, anonKey: string): Promise<
     const urlPath = `/${relative(distDir, path).split(sep).join('/')}`
     // Dotfiles (the build stamp, an editor's leftovers) are not the site's; /.well-known/ is.
     if (/\/\.(?!well-known\/)/.test(urlPath)) continue
+    // The waitlist studio's page is served by `npm run waitlist -- studio` alone, never by the site.
+    if (urlPath.startsWith('/studio/')) continue
     if (urlPath.endsWith('.html')) {
       const html = (await readFile(path, 'utf8')).replaceAll(ANON_KEY_PLACEHOLDER, anonKey)
       for (const hash of inlineScriptHashes(html)) scriptHashes.add(hash)

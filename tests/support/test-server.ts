@@ -13,6 +13,8 @@ export interface TestServer {
   anonKey: string
   serviceKey: string
   dataDir: string
+  /** DATA_DIR and the variables given in options.env (DATABASE_URL…): to reach the same database again. */
+  env: Record<string, string>
   process: ChildProcess
   /** Everything the server printed, for tests that inspect logs. */
   output(): string
@@ -105,6 +107,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     anonKey: keys.anonKey,
     serviceKey: keys.serviceKey,
     dataDir,
+    env: { DATA_DIR: dataDir, ...env },
     process: child,
     output: () => output,
     stop: () => end('SIGTERM'),

@@ -1,0 +1,13 @@
+import { readEntries } from '../../server/admin/waitlist-admin'
+import type { Queryable } from '../../server/db/database'
+import { toCsv } from '../csv'
+
+/** The file `export` writes and the studio's download serves: RFC 4180, header email,created_at. */
+export async function exportCsv(db: Queryable, since?: string): Promise<{ csv: string; entries: number }> {
+  const entries = await readEntries(db, since)
+  const csv = toCsv(
+    ['email', 'created_at'],
+    entries.map((entry) => [entry.email, entry.created_at]),
+  )
+  return { csv, entries: entries.length }
+}

@@ -1,0 +1,12 @@
+import { removeEntry } from '../../server/admin/waitlist-admin'
+import type { Database } from '../../server/db/database'
+
+/**
+ * `remove EMAIL`: an erasure request. Exits 0 whether or not the address was listed: either way
+ * it is not on the list afterwards, so a batch of requests can be replayed safely.
+ */
+export async function removeCommand(db: Database, email: string): Promise<number> {
+  if (await removeEntry(db, email)) console.log(`Removed ${email} from the waitlist.`)
+  else console.log(`${email} is not on the waitlist (in any letter case); nothing was removed.`)
+  return 0
+}

@@ -1,0 +1,24 @@
+import { once } from 'node:events'
+import { buildIfStale } from '../../server/build-if-stale'
+import type { Database } from '../../server/db/database'
+import { startStudio } from '../studio/start-studio'
+
+/** Reads --port: 0 (any free port) to 65535; undefined when it is not one. */
+export function parsePort(value: string | undefined, fallback: number): number | undefined {
+  if (value === undefined) return fallback
+  return /^\d{1,5}$/.test(value) && Number(value) <= 65_535 ? Number(value) : undefined
+}
+
+/** `studio [--port N]`: serves the local web view until Ctrl-C. */
+export async function studioCommand(db: Database, port: number): Promise<number> {
+  // The page is part of the build; a fresh clone builds it first, as `npm start` does.
+  await buildIfStale((message) => console.error(message))
+  const studio = await startStudio(db, port)
+  console.log(
+    `Waitlist studio on 127.0.0.1 only. Open (the token is the key; keep it private):\n  ${studio.url}`,
+  )
+  console.log('Ctrl-C stops it.')
+  await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')])
+  await studio.stop()
+  return 0
+}

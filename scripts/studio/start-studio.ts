@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { getRequestListener } from '@hono/node-server'
+import type { Database } from '../../server/db/database'
+import { createStudioApp } from './studio-app'
+import { loadStudioFiles } from './studio-files'
+
+export const DEFAULT_STUDIO_PORT = 3001
+
+/** The port is taken: said plainly, and the CLI exits non-zero. */
+export class StudioPortInUseError extends Error {}
+
+export interface RunningStudio {
+  /** The address to open, with its token. */
+  url: string
+  port: number
+  stop(): Promise<void>
+}
+
+/** Serves the studio on 127.0.0.1 only (never another interface), behind a fresh random token. */
+export async function startStudio(db: Database, port: number): Promise<RunningStudio> {
+  const files = await loadStudioFiles()
+  const token = randomBytes(24).toString('base64url')
+  let listening = port
+  const app = createStudioApp({ db, token, port: () => listening, files })
+  const server = createServer(getRequestListener(app.fetch))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE')
+        reject(
+          new StudioPortInUseError(
+            `Port ${port} on 127.0.0.1 is already in use (another studio, or another program). ` +
+              'Choose another one: npm run waitlist -- studio --port 3002',
+          ),
+        )
+      else reject(error)
+    })
+    server.listen(port, '127.0.0.1', resolve)
+  })
+  listening = (server.address() as AddressInfo).port
+  return {
+    url: `http://127.0.0.1:${listening}/?token=${token}`,
+    port: listening,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}

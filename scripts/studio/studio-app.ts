@@ -1,0 +1,94 @@
+import { Hono } from 'hono'
+import { countEntries, pageEntries, removeEntry, signupsPerDay } from '../../server/admin/waitlist-admin'
+import type { Database } from '../../server/db/database'
+import { maskEmails } from '../../server/log'
+import { exportCsv } from '../cli/export-csv'
+import type { StudioFile } from './studio-files'
+import { studioGuard } from './studio-guard'
+
+export const PAGE_SIZE = 25
+const MAX_SEARCH = 254
+
+// Only the studio's own files run or load; its answers are never cached, framed or referred on.
+const HEADERS = {
+  'Content-Security-Policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+  'Cache-Control': 'no-store',
+}
+
+function parseRange(value: string | undefined): number | 'all' | undefined {
+  if (value === undefined) return 30
+  if (value === 'all') return 'all'
+  return value === '30' || value === '90' ? Number(value) : undefined
+}
+
+/**
+ * The studio: its page and a small JSON API over the owner's data functions. No CORS headers: only
+ * the page itself, from the same origin, may read the answers.
+ */
+export function createStudioApp(options: {
+  db: Database
+  token: string
+  /** The port it listens on, known once listening (the Host check needs it). */
+  port: () => number
+  files: ReadonlyMap<string, StudioFile>
+}): Hono {
+  const { db, files } = options
+  const app = new Hono()
+
+  app.use(async (c, next) => {
+    await next()
+    for (const [name, value] of Object.entries(HEADERS)) c.res.headers.set(name, value)
+  })
+  app.use(studioGuard(options))
+
+  app.get('/api/summary', async (c) => {
+    const days = parseRange(c.req.query('days'))
+    if (days === undefined) return c.json({ error: 'days must be 30, 90 or all' }, 400)
+    const perDay = await signupsPerDay(db, days)
+    return c.json({ total: await countEntries(db), days: perDay })
+  })
+
+  app.get('/api/entries', async (c) => {
+    const search = c.req.query('q')?.trim() ?? ''
+    const page = Number(c.req.query('page') ?? '1')
+    if (!Number.isSafeInteger(page) || page < 1) return c.json({ error: 'page must be 1 or more' }, 400)
+    if (search.length > MAX_SEARCH) return c.json({ error: `search at most ${MAX_SEARCH} characters` }, 400)
+    const result = await pageEntries(db, { search, offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE })
+    return c.json({ ...result, page, pageSize: PAGE_SIZE })
+  })
+
+  app.get('/api/export.csv', async (c) => {
+    const { csv } = await exportCsv(db)
+    return c.body(csv, 200, {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': 'attachment; filename="waitlist.csv"',
+    })
+  })
+
+  app.post('/api/remove', async (c) => {
+    // A form on another site cannot send JSON without a preflight, which gets no CORS answer.
+    if (!c.req.header('content-type')?.startsWith('application/json'))
+      return c.json({ error: 'send JSON: {"email": "…"}' }, 415)
+    const body = (await c.req.json().catch(() => undefined)) as { email?: unknown } | undefined
+    if (typeof body?.email !== 'string' || body.email === '' || body.email.length > MAX_SEARCH)
+      return c.json({ error: 'send JSON: {"email": "…"}' }, 400)
+    return c.json({ removed: await removeEntry(db, body.email) })
+  })
+
+  app.get('*', (c) => {
+    const file = files.get(c.req.path)
+    if (!file) return c.text('Not found', 404)
+    return c.body(new Uint8Array(file.body), 200, { 'Content-Type': file.contentType })
+  })
+
+  app.onError((error, c) => {
+    console.error(maskEmails(`The studio failed on ${c.req.method} ${c.req.path}: ${String(error)}`))
+    return c.json({ error: 'The studio could not answer; see its terminal.' }, 500)
+  })
+
+  return app
+}

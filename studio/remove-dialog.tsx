@@ -1,0 +1,54 @@
+import { useEffect, useRef } from 'react'
+
+/**
+ * Asks before erasing. A native modal <dialog>: the browser keeps focus inside it, Escape
+ * cancels, and focus starts on Cancel (its first button), so a stray Enter erases nothing.
+ */
+export function RemoveDialog(props: {
+  email: string | undefined
+  busy: boolean
+  onConfirm(): void
+  onCancel(): void
+}) {
+  const dialog = useRef<HTMLDialogElement>(null)
+  useEffect(() => {
+    const element = dialog.current
+    if (!element) return
+    if (props.email && !element.open) element.showModal()
+    if (!props.email && element.open) element.close()
+  }, [props.email])
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby="remove-heading"
+      aria-describedby="remove-description"
+      onClose={props.onCancel}
+      className="m-auto max-w-md rounded-lg p-6 shadow-xl"
+    >
+      <h2 id="remove-heading" className="text-lg font-semibold">
+        Remove this address?
+      </h2>
+      <p id="remove-description" className="mt-2 text-slate-700">
+        <strong className="break-all">{props.email}</strong> will be erased from the waitlist. This cannot be
+        undone; the person may sign up again.
+      </p>
+      <div className="mt-6 flex justify-end gap-2">
+        <button
+          type="button"
+          onClick={props.onCancel}
+          className="rounded border border-slate-300 px-3 py-1.5 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
+        >
+          Cancel
+        </button>
+        <button
+          type="button"
+          disabled={props.busy}
+          onClick={props.onConfirm}
+          className="rounded bg-red-700 px-3 py-1.5 font-medium text-white disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
+        >
+          Remove
+        </button>
+      </div>
+    </dialog>
+  )
+}

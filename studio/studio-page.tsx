@@ -1,0 +1,138 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import {
+  type EntryPage,
+  EXPORT_URL,
+  fetchEntries,
+  fetchSummary,
+  type Range,
+  removeAddress,
+  type Summary,
+} from './api'
+import { EntriesTable } from './entries-table'
+import { RemoveDialog } from './remove-dialog'
+import { SignupsChart } from './signups-chart'
+
+const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700'
+
+/** The whole studio: the total, the chart, and the list with search, paging, CSV and remove. */
+export function StudioPage() {
+  const [range, setRange] = useState<Range>('30')
+  const [summary, setSummary] = useState<Summary>()
+  const [search, setSearch] = useState('')
+  const [query, setQuery] = useState('')
+  const [pageNumber, setPageNumber] = useState(1)
+  const [entries, setEntries] = useState<EntryPage>()
+  const [pending, setPending] = useState<string>()
+  const [busy, setBusy] = useState(false)
+  const [status, setStatus] = useState('')
+  const [error, setError] = useState('')
+  const [version, setVersion] = useState(0)
+  const [focusList, setFocusList] = useState(false)
+  const listHeading = useRef<HTMLHeadingElement>(null)
+
+  const fail = useCallback((reason: unknown) => setError(String((reason as Error).message ?? reason)), [])
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version asks for a fresh read after a removal
+  useEffect(() => {
+    fetchSummary(range).then((next) => {
+      setSummary(next)
+      setError('')
+    }, fail)
+  }, [range, version, fail])
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version asks for a fresh read after a removal
+  useEffect(() => {
+    fetchEntries(query, pageNumber).then(setEntries, fail)
+  }, [query, pageNumber, version, fail])
+
+  // The list follows the search box a moment after typing stops.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setQuery(search.trim())
+      setPageNumber(1)
+    }, 250)
+    return () => clearTimeout(timer)
+  }, [search])
+
+  // The removed row and its button are gone: focus goes back to the list. An effect, so it runs
+  // after the dialog's own effect has closed it (a modal dialog keeps focus inside while open).
+  useEffect(() => {
+    if (!focusList) return
+    listHeading.current?.focus()
+    setFocusList(false)
+  }, [focusList])
+
+  async function confirmRemove() {
+    if (!pending) return
+    setBusy(true)
+    try {
+      const removed = await removeAddress(pending)
+      setStatus(removed ? `Removed ${pending}.` : `${pending} was no longer on the list.`)
+      setPending(undefined)
+      setVersion((value) => value + 1)
+      setFocusList(true)
+    } catch (reason) {
+      fail(reason)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <main className="mx-auto max-w-4xl space-y-6 p-6">
+      <header className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold">Waitlist studio</h1>
+          <p className="mt-1 text-slate-700">
+            <span className="text-3xl font-semibold tabular-nums">{summary?.total ?? '…'}</span>{' '}
+            {summary?.total === 1 ? 'address' : 'addresses'} on the waitlist
+          </p>
+        </div>
+        <a
+          href={EXPORT_URL}
+          download="waitlist.csv"
+          className={`rounded bg-slate-900 px-3 py-2 text-sm font-medium text-white ${FOCUS}`}
+        >
+          Download CSV
+        </a>
+      </header>
+
+      {error && (
+        <p role="alert" className="rounded border border-red-300 bg-red-50 p-3 text-red-900">
+          {error}
+        </p>
+      )}
+      <p role="status" className={status ? 'text-green-900' : 'sr-only'}>
+        {status}
+      </p>
+
+      {summary && <SignupsChart days={summary.days} range={range} onRangeChange={setRange} />}
+
+      <section aria-labelledby="list-heading" className="rounded-lg border border-slate-200 bg-white p-4">
+        <h2 id="list-heading" ref={listHeading} tabIndex={-1} className="text-lg font-semibold">
+          Signups, newest first
+        </h2>
+        <div className="mt-3">
+          <label htmlFor="search" className="block text-sm font-medium">
+            Search addresses
+          </label>
+          <input
+            id="search"
+            type="search"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            className={`mt-1 w-full rounded border border-slate-400 px-3 py-2 ${FOCUS}`}
+          />
+        </div>
+        <EntriesTable page={entries} searching={query !== ''} onPage={setPageNumber} onRemove={setPending} />
+      </section>
+
+      <RemoveDialog
+        email={pending}
+        busy={busy}
+        onConfirm={confirmRemove}
+        onCancel={() => setPending(undefined)}
+      />
+    </main>
+  )
+}

@@ -1,0 +1,221 @@
+import { readFile } from 'node:fs/promises'
+import { request as httpRequest } from 'node:http'
+import { expect, type Page, test } from '@playwright/test'
+import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
+import { type StudioProcess, startStudioProcess } from '../support/studio-process'
+import type { TestServer } from '../support/test-server'
+import { postWaitlist } from '../support/waitlist-api'
+import { runCli } from '../support/waitlist-cli'
+import { expectNoAxeViolations } from './fixtures'
+
+// 30 signups: more than one page (25), so paging shows; the last one is the newest.
+const EMAILS = Array.from(
+  { length: 30 },
+  (_, index) => `person.${String(index).padStart(2, '0')}@example.com`,
+)
+const NEWEST = EMAILS.at(-1) ?? ''
+
+/** A raw request, so the Host header is exactly what we say (fetch would not let us set it). */
+function rawGet(port: number, path: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
+    (resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
+        let body = ''
+        res.on('data', (chunk) => {
+          body += chunk
+        })
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+      })
+      req.on('error', reject)
+      req.end()
+    },
+  )
+}
+
+/** Any console error or warning fails the test (React warnings among them). */
+function watchConsole(page: Page): string[] {
+  const problems: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text())
+  })
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
+  return problems
+}
+
+test.afterAll(async () => {
+  await stopBackends()
+})
+
+for (const { name } of BACKENDS) {
+  test.describe
+    .serial(`the waitlist studio on ${name}`, () => {
+      let server: TestServer
+      let studio: StudioProcess
+      let exported: string
+
+      test.beforeAll(async () => {
+        test.setTimeout(120_000)
+        server = await startServerOn(name)
+        for (const email of EMAILS) expect((await postWaitlist(server, { email })).status).toBe(201)
+        await server.stop()
+        // What `export` writes, to compare with the studio's download.
+        const result = await runCli(server.env, 'export')
+        expect(result.code).toBe(0)
+        exported = result.stdout
+        studio = await startStudioProcess(server.env)
+      })
+      test.afterAll(async () => {
+        expect(await studio?.stop()).toBe(0)
+        await server?.cleanup()
+      })
+
+      test('gives nothing without the token, or with a wrong one', async () => {
+        for (const path of ['/', '/api/summary', '/api/entries', '/api/export.csv']) {
+          const response = await fetch(`${studio.origin}${path}`)
+          expect(response.status, path).toBe(401)
+          const body = await response.text()
+          expect(body).toContain('needs its token')
+          expect(body).not.toContain('@example.com')
+        }
+        const wrongUrl = await fetch(`${studio.origin}/?token=not-the-token`, { redirect: 'manual' })
+        expect(wrongUrl.status).toBe(403)
+        expect(await wrongUrl.text()).toContain('Wrong token')
+        const wrongBearer = await fetch(`${studio.origin}/api/entries`, {
+          headers: { Authorization: 'Bearer not-the-token' },
+        })
+        expect(wrongBearer.status).toBe(403)
+        const removal = await fetch(`${studio.origin}/api/remove`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ email: NEWEST }),
+        })
+        expect(removal.status).toBe(401)
+      })
+
+      test('refuses a foreign Host (DNS rebinding), even with the token, and sends no CORS headers', async () => {
+        const auth = { Authorization: `Bearer ${studio.token}` }
+        const foreign = await rawGet(studio.port, '/api/entries', { ...auth, Host: 'evil.example' })
+        expect(foreign.status).toBe(403)
+        expect(foreign.body).toContain('answers only requests addressed to 127.0.0.1')
+        expect(foreign.body).not.toContain('@example.com')
+        const rebound = await rawGet(studio.port, '/api/entries', {
+          ...auth,
+          Host: `evil.example:${studio.port}`,
+        })
+        expect(rebound.status).toBe(403)
+        const local = await rawGet(studio.port, '/api/entries', {
+          ...auth,
+          Host: `localhost:${studio.port}`,
+          Origin: 'http://evil.example',
+        })
+        expect(local.status).toBe(200)
+        expect(local.body).toContain(NEWEST)
+        expect(Object.keys(local.headers).filter((header) => header.startsWith('access-control-'))).toEqual(
+          [],
+        )
+      })
+
+      test('shows the total, the chart and the newest address; searches and pages', async ({ page }) => {
+        const problems = watchConsole(page)
+        await page.goto(studio.url)
+        // The token left the address bar for a cookie.
+        expect(page.url()).toBe(`${studio.origin}/`)
+        await expect(page.getByRole('heading', { name: 'Waitlist studio' })).toBeVisible()
+        await expect(page.getByText(`${EMAILS.length} addresses on the waitlist`)).toBeVisible()
+        await expect(page.getByRole('img', { name: new RegExp(`${EMAILS.length} in all`) })).toBeVisible()
+        const rows = page.getByRole('table').getByRole('row')
+        await expect(rows.nth(1)).toContainText(NEWEST)
+        await expect(rows).toHaveCount(26)
+        await expect(page.getByText(`Page 1 of 2 · ${EMAILS.length} in all`)).toBeVisible()
+
+        await page.getByRole('button', { name: 'Next' }).click()
+        await expect(page.getByText('Page 2 of 2')).toBeVisible()
+        await expect(rows).toHaveCount(6)
+        await expect(rows.nth(5)).toContainText(EMAILS[0] ?? '')
+
+        await page.getByLabel('Search addresses').fill('PERSON.07')
+        await expect(page.getByText('Page 1 of 1 · 1 matching')).toBeVisible()
+        await expect(rows).toHaveCount(2)
+        await expect(rows.nth(1)).toContainText('person.07@example.com')
+        await page.getByLabel('Search addresses').fill('nobody-like-this')
+        await expect(page.getByText('No address matches the search.')).toBeVisible()
+
+        await page.getByRole('button', { name: '90 days' }).click()
+        await expect(page.getByRole('button', { name: '90 days' })).toHaveAttribute('aria-pressed', 'true')
+        expect(problems).toEqual([])
+      })
+
+      test('downloads the same CSV file as `export`', async ({ page }) => {
+        await page.goto(studio.url)
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByRole('link', { name: 'Download CSV' }).click(),
+        ])
+        expect(download.suggestedFilename()).toBe('waitlist.csv')
+        expect(await readFile((await download.path()) ?? '', 'utf8')).toBe(exported)
+      })
+
+      test('passes axe, with and without the dialog open', async ({ page }) => {
+        await page.goto(studio.url)
+        await expect(page.getByRole('table')).toBeVisible()
+        await expectNoAxeViolations(page)
+        await page.getByRole('button', { name: `Remove ${NEWEST}` }).click()
+        await expect(page.getByRole('dialog', { name: 'Remove this address?' })).toBeVisible()
+        await expectNoAxeViolations(page)
+      })
+
+      test('removes an address after a confirmation, and cancelling removes nothing', async ({ page }) => {
+        const problems = watchConsole(page)
+        await page.goto(studio.url)
+        const dialog = page.getByRole('dialog', { name: 'Remove this address?' })
+        await page.getByRole('button', { name: `Remove ${NEWEST}` }).click()
+        await expect(dialog).toContainText(NEWEST)
+        await dialog.getByRole('button', { name: 'Cancel' }).click()
+        await expect(dialog).toBeHidden()
+        await expect(page.getByRole('table')).toContainText(NEWEST)
+
+        await page.getByRole('button', { name: `Remove ${NEWEST}` }).click()
+        await dialog.getByRole('button', { name: 'Remove' }).click()
+        await expect(page.getByRole('status')).toHaveText(`Removed ${NEWEST}.`)
+        await expect(page.getByText(`${EMAILS.length - 1} addresses on the waitlist`)).toBeVisible()
+        await expect(page.getByRole('table')).not.toContainText(NEWEST)
+        const check = await fetch(`${studio.origin}/api/entries?q=${encodeURIComponent(NEWEST)}`, {
+          headers: { Authorization: `Bearer ${studio.token}` },
+        })
+        expect(((await check.json()) as { matching: number }).matching).toBe(0)
+        expect(problems).toEqual([])
+      })
+
+      test('removes with the keyboard alone; Escape cancels', async ({ page }) => {
+        const target = EMAILS.at(-2) ?? ''
+        await page.goto(studio.url)
+        await expect(page.getByRole('table')).toContainText(target)
+        const removeButton = page.getByRole('button', { name: `Remove ${target}` })
+        // Tab from the top of the page until the row's Remove button has focus.
+        for (let presses = 0; presses < 40; presses++) {
+          if (await removeButton.evaluate((element) => element === document.activeElement)) break
+          await page.keyboard.press('Tab')
+        }
+        await expect(removeButton).toBeFocused()
+        const dialog = page.getByRole('dialog', { name: 'Remove this address?' })
+
+        await page.keyboard.press('Enter')
+        await expect(dialog).toBeVisible()
+        await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused()
+        await page.keyboard.press('Escape')
+        await expect(dialog).toBeHidden()
+        await expect(page.getByRole('table')).toContainText(target)
+        // The closed dialog gives focus back to the button that opened it.
+        await expect(removeButton).toBeFocused()
+
+        await page.keyboard.press('Enter')
+        await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused()
+        await page.keyboard.press('Tab')
+        await expect(dialog.getByRole('button', { name: 'Remove' })).toBeFocused()
+        await page.keyboard.press('Enter')
+        await expect(page.getByRole('status')).toHaveText(`Removed ${target}.`)
+        await expect(page.getByRole('table')).not.toContainText(target)
+        await expect(page.getByRole('heading', { name: 'Signups, newest first' })).toBeFocused()
+      })
+    })
+}

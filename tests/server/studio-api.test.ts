@@ -1,0 +1,120 @@
+import { readdir } from 'node:fs/promises'
+import { createServer, type Server } from 'node:net'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { STUDIO_DIST_DIR } from '../../scripts/studio/studio-files'
+import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
+import { type StudioProcess, startStudioProcess } from '../support/studio-process'
+import type { TestServer } from '../support/test-server'
+import { postWaitlist } from '../support/waitlist-api'
+import { runCli } from '../support/waitlist-cli'
+
+afterAll(async () => {
+  await stopBackends()
+})
+
+describe.each(BACKENDS)('the studio API on $name', ({ name }) => {
+  let server: TestServer
+  let studio: StudioProcess
+  const fromPublicSite = new Map<string, number>()
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${studio.origin}${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${studio.token}`, ...init.headers },
+    })
+
+  beforeAll(async () => {
+    server = await startServerOn(name)
+    for (const email of ['Mixed.Case@Example.com', 'percent%under_score@example.com', 'plain@example.com'])
+      expect((await postWaitlist(server, { email })).status).toBe(201)
+    const assets = await readdir(join(STUDIO_DIST_DIR, 'assets'))
+    for (const path of [
+      '/studio/',
+      '/studio/index.html',
+      ...assets.map((asset) => `/studio/assets/${asset}`),
+    ])
+      fromPublicSite.set(path, (await fetch(`${server.url}${path}`)).status)
+    await server.stop()
+    studio = await startStudioProcess(server.env)
+  })
+  afterAll(async () => {
+    await studio?.stop()
+    await server?.cleanup()
+  })
+
+  it('is served by the studio alone: the public site answers 404 for its files', () => {
+    expect(fromPublicSite.size).toBeGreaterThanOrEqual(4)
+    for (const [path, status] of fromPublicSite) expect(status, path).toBe(404)
+  })
+
+  it('searches literally: % and _ are not wildcards', async () => {
+    const search = async (q: string) =>
+      ((await (await api(`/api/entries?q=${encodeURIComponent(q)}`)).json()) as { matching: number }).matching
+    expect(await search('%')).toBe(1)
+    expect(await search('_')).toBe(1)
+    expect(await search('mixed.CASE')).toBe(1)
+    expect(await search('')).toBe(3)
+  })
+
+  it('answers bad input with 400 and a message, and stays up', async () => {
+    for (const path of [
+      '/api/summary?days=7',
+      '/api/entries?page=0',
+      '/api/entries?page=x',
+      `/api/entries?q=${'a'.repeat(300)}`,
+    ]) {
+      const response = await api(path)
+      expect(response.status, path).toBe(400)
+      expect(((await response.json()) as { error: string }).error).toBeTruthy()
+    }
+    const notJson = await api('/api/remove', { method: 'POST', body: 'email=plain@example.com' })
+    expect(notJson.status).toBe(415)
+    const badJson = await api('/api/remove', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"email":',
+    })
+    expect(badJson.status).toBe(400)
+    expect((await api('/api/summary?days=all')).status).toBe(200)
+  })
+
+  it('removes case-insensitively and says when nothing was there', async () => {
+    const remove = async (email: string) =>
+      (await (
+        await api('/api/remove', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ email }),
+        })
+      ).json()) as { removed: boolean }
+    expect(await remove('mixed.case@EXAMPLE.COM')).toEqual({ removed: true })
+    expect(await remove('mixed.case@example.com')).toEqual({ removed: false })
+    const summary = (await (await api('/api/summary')).json()) as { total: number; days: unknown[] }
+    expect(summary.total).toBe(2)
+    expect(summary.days).toHaveLength(30)
+  })
+})
+
+describe.each(BACKENDS)('the studio command on $name', ({ name }) => {
+  let blocker: Server
+  afterAll(() => new Promise<void>((resolve) => (blocker ? blocker.close(() => resolve()) : resolve())))
+
+  it('says so plainly when its port is taken, and exits non-zero', async () => {
+    blocker = createServer()
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+    const port = (blocker.address() as { port: number }).port
+    const server = await startServerOn(name)
+    await server.stop()
+    try {
+      const result = await runCli(server.env, 'studio', '--port', String(port))
+      expect(result.code).toBe(1)
+      expect(result.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`)
+      expect(result.stderr).toContain('--port 3002')
+      const bad = await runCli(server.env, 'studio', '--port', 'eighty')
+      expect(bad.code).toBe(2)
+      expect(bad.stderr).toContain('--port needs a port number')
+    } finally {
+      await server.cleanup()
+    }
+  })
+})

@@ -1,0 +1,64 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
+export interface StudioProcess {
+  /** The URL it printed, token included. */
+  url: string
+  origin: string
+  port: number
+  token: string
+  process: ChildProcess
+  /** Ctrl-C, as the owner stops it; resolves with its exit code. */
+  stop(): Promise<number | null>
+}
+
+/**
+ * `npm run waitlist -- studio --port 0` against the database `env` names (a TestServer's env),
+ * on a free port; resolves once it has printed its URL.
+ */
+export async function startStudioProcess(env: Record<string, string>): Promise<StudioProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/waitlist-cli.ts', 'studio', '--port', '0'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  let output = ''
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the studio did not start in time:\n${output}`)), 60_000)
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output)
+      if (match?.[1]) {
+        clearTimeout(timer)
+        resolve(match[1])
+      }
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`the studio exited with code ${code}:\n${output}`))
+    })
+  })
+  const parsed = new URL(url)
+  const exited = once(child, 'exit')
+  return {
+    url,
+    origin: parsed.origin,
+    port: Number(parsed.port),
+    token: parsed.searchParams.get('token') ?? '',
+    process: child,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT')
+      const [code] = await exited
+      return code as number | null
+    },
+  }
+}

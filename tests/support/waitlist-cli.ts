@@ -1,0 +1,31 @@
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+
+const exec = promisify(execFile)
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
+export interface CliResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/**
+ * `npm run waitlist -- …args` as the owner runs it, against the database `env` names (DATA_DIR,
+ * DATABASE_URL: a TestServer's env). Resolves with the exit code, never throws on a non-zero one.
+ */
+export async function runCli(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await exec(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/waitlist-cli.ts', ...args],
+      { cwd: ROOT, env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: '', ...env } },
+    )
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string }
+    if (typeof failed.code !== 'number') throw error
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' }
+  }
+}
