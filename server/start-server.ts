@@ -11,6 +11,7 @@ import { jsonError } from './middleware/json-error'
 import { httpServerOptions, onClientError } from './middleware/node-limits'
 import { RateLimiter } from './middleware/rate-limit'
 import { securityHeaderValues } from './middleware/security-headers'
+import { startNotifications } from './notifications/start-notifications'
 import { loadSchemaCache } from './rest/schema-cache'
 import { fillInSiteUrl, normalizeSiteUrl } from './site-url.server'
 import { loadStaticSite } from './static-site'
@@ -93,6 +94,7 @@ export async function startServer(env: ServerEnv, distDir = DIST_DIR): Promise<R
     const url = `http://${host}:${port}`
     // Synchronous and with no await since 'listening', so done before the first request is read.
     fillInSiteUrl(site, publicUrl ?? url)
+    const deliverer = await startNotifications(env, database.db, log)
 
     if (keys.generated) {
       log.info(
@@ -112,6 +114,7 @@ export async function startServer(env: ServerEnv, distDir = DIST_DIR): Promise<R
           // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
           if ('closeIdleConnections' in server) server.closeIdleConnections()
         })
+        await deliverer?.stop()
         await database.close()
       },
     }

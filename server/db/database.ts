@@ -37,6 +37,12 @@ export interface Database extends Queryable {
     claims: JwtClaims,
     statement: Statement,
   ): Promise<StatementResult<Row>>
+  /**
+   * Calls onNotify on every NOTIFY on channel, over a connection of its own that reconnects if lost.
+   * Resolves to a function that stops listening. Absent where the driver cannot listen (PGlite):
+   * callers poll instead.
+   */
+  listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>
   /** Flushes to disk where that means something (PGlite), then releases everything. */
   close(): Promise<void>
 }

@@ -1,5 +1,6 @@
 import pg from 'pg'
 import { type Database, type Queryable, roleScript, roleSettings } from './database'
+import { listen } from './postgres-listen'
 
 function wrap(target: pg.Pool | pg.PoolClient): Queryable {
   return {
@@ -54,6 +55,7 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
       const last = results.at(-1)
       return { rows: (last?.rows ?? []) as never, affected: last?.rowCount ?? 0 }
     },
+    listen: (channel, onNotify) => listen(connectionString, channel, onNotify),
     close: () => pool.end(),
   }
 }
