@@ -5,6 +5,7 @@ import type { Database } from '../server/db/database'
 import { openDatabase } from '../server/db/open-database'
 import { ConfigError, loadDotEnvFile, loadServerEnv } from '../server/env.server'
 import { loadApiKeys } from '../server/keys'
+import { deliveriesCommand } from './cli/deliveries'
 import { toCsv } from './csv'
 
 const USAGE = `Usage: npm run waitlist -- <command> [options]
@@ -17,6 +18,8 @@ Commands:
   export [--since DATE] [--out FILE]   RFC 4180 CSV (header email,created_at; CRLF line ends) to FILE
                                        (created with mode 0600), or to standard output
   keys                                 the anon and service_role keys for this DATA_DIR / JWT_SECRET
+  deliveries [--retry]                 signup notifications pending or failed (address, attempts, last error);
+                                       --retry sends the failed ones again
 
 DATE is anything Postgres reads as a timestamp, e.g. 2026-11-01 or 2026-11-01T09:00:00Z.
 Environment as the server: DATABASE_URL, DATA_DIR (default ./data), JWT_SECRET.
@@ -78,7 +81,12 @@ async function run(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { since: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      since: { type: 'string' },
+      out: { type: 'string' },
+      retry: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   })
   const [command] = positionals
   if (values.help || !command) {
@@ -116,6 +124,8 @@ async function run(argv: string[]): Promise<number> {
       console.log(`anon:         ${keys.anonKey}\nservice_role: ${keys.serviceKey}`)
       return 0
     }
+    case 'deliveries':
+      return withDatabase((db) => deliveriesCommand(db, { retry: values.retry ?? false }, console.log))
     default:
       console.error(`Unknown command "${command}".\n`)
       process.stderr.write(USAGE)

@@ -73,7 +73,9 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
     try {
       if (result.delivered) {
         await recordDelivered(db, delivery)
-        log.info(`Signup notification ${messageId} delivered (attempt ${delivery.attempt}, HTTP ${result.status})`)
+        log.info(
+          `Signup notification ${messageId} delivered (attempt ${delivery.attempt}, HTTP ${result.status})`,
+        )
         return
       }
       const waitMs = retryDelayMs(retry, delivery.attempt)

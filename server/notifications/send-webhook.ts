@@ -20,7 +20,7 @@ async function peekBody(response: Response): Promise<string> {
   try {
     const { value } = await reader.read()
     const text = new TextDecoder().decode(value?.subarray(0, BODY_PEEK_BYTES) ?? new Uint8Array())
-    return maskEmails(text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim())
+    return maskEmails(text.replace(/\p{Cc}+/gu, ' ').trim())
   } finally {
     // Drops the rest without reading it (and the connection with it).
     await reader.cancel().catch(() => {})

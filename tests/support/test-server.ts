@@ -11,6 +11,8 @@ export interface TestServer {
   anonKey: string
   serviceKey: string
   dataDir: string
+  /** The variables it was started with beyond the defaults (DATABASE_URL…), to start another on the same database. */
+  env: Record<string, string>
   process: ChildProcess
   /** Everything the server printed, for tests that inspect logs. */
   output(): string
@@ -82,6 +84,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     anonKey: keys.anonKey,
     serviceKey: keys.serviceKey,
     dataDir,
+    env,
     process: child,
     output: () => output,
     stop: () => end('SIGTERM'),
