@@ -10,6 +10,7 @@ export type ReceiverMode =
 
 export interface ReceivedRequest {
   id: string
+  path: string
   headers: IncomingHttpHeaders
   body: string
   /** What the receiver answered with. */
@@ -83,6 +84,7 @@ export async function startWebhookReceiver(
       const answer = current
       requests.push({
         id,
+        path: request.url ?? '',
         headers: request.headers,
         body: Buffer.concat(chunks).toString(),
         mode: answer.kind,
