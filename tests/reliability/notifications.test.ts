@@ -167,6 +167,7 @@ describe.each(BACKENDS)('signup notifications on $name', ({ name, skip }) => {
         `${name}: median insert ${median(hung).toFixed(1)} ms with a hanging receiver, ${median(baseline).toFixed(1)} ms without a webhook`,
       )
       expect(receiver.requests.filter((request) => request.mode === 'hang').length).toBeGreaterThan(0)
+      expect(receiver.maxConcurrent(), 'connections to the receiver are bounded at 4').toBe(4)
       // A generous factor: the claim is "unchanged", the noise of a shared machine is large.
       expect(median(hung)).toBeLessThan(3 * median(baseline) + 5)
       expect(median(baseline)).toBeLessThan(3 * median(hung) + 5)
