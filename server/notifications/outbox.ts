@@ -23,7 +23,7 @@ export async function dropDeliveries(tx: Queryable, email: string): Promise<numb
   const { affected } = await tx.run(
     `delete from private.signup_deliveries d
       using public.waitlist w
-      where d.waitlist_id = w.id and w.email = $1::extensions.citext`,
+      where d.waitlist_id = w.id and w.email operator(extensions.=) $1::extensions.citext`,
     [email.trim()],
   )
   return affected
