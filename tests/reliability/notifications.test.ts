@@ -177,6 +177,34 @@ describe.each(BACKENDS)('signup notifications on $name', ({ name, skip }) => {
   })
 
   it.skipIf(skip)(
+    'SIGTERM with a send in flight: the server exits cleanly at once, and the delivery is made after restart',
+    async () => {
+      const slow = await startWebhookReceiver({ kind: 'hang' })
+      const env = { SIGNUP_WEBHOOK_URL: slow.url, ...FAST, SIGNUP_WEBHOOK_TIMEOUT_MS: '60000' }
+      const stopped = await startServerOn(name, { env })
+      let restarted: TestServer | undefined
+      const email = `notify.sigterm.${name}@example.com`
+      try {
+        expect(await insertStatus(stopped, email)).toBe(201)
+        await slow.waitFor(() => slow.requests.length === 1, 'the send in flight')
+        await stopped.stop()
+        // Within main.ts's 10 s limit, which would exit 1: the hanging send was abandoned.
+        expect(stopped.process.exitCode).toBe(0)
+        expect(stopped.output()).toMatch(/attempt 1 failed: abandoned: server stopping/)
+
+        slow.answer({ kind: 'status', status: 204 })
+        restarted = await startTestServer({ dataDir: stopped.dataDir, env: stopped.env })
+        await slow.waitFor(() => deliveredEmails(slow).length === 1, 'delivered after the restart')
+        expect(deliveredEmails(slow)).toEqual([email])
+      } finally {
+        await restarted?.stop()
+        await stopped.cleanup()
+        await slow.close()
+      }
+    },
+  )
+
+  it.skipIf(skip)(
     'receiver down, then the server killed with SIGKILL, then both back: every signup is delivered',
     async () => {
       const down = await startWebhookReceiver()
