@@ -51,19 +51,23 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
   const leaseMs = 3 * options.timeoutMs
   const abandon = new AbortController()
   const inFlight = new Set<Promise<void>>()
-  const timers = new Set<NodeJS.Timeout>()
   let stopped = false
   let pumping = false
   let pumpAgain = false
   let outboxUnreachable = false
 
+  // One timer, for the earliest retry known to fall due before the next poll.
+  let wake: { at: number; timer: NodeJS.Timeout } | undefined
   const wakeIn = (ms: number) => {
+    const at = Date.now() + ms
+    if (stopped || (wake && wake.at <= at)) return
+    clearTimeout(wake?.timer)
     const timer = setTimeout(() => {
-      timers.delete(timer)
+      wake = undefined
       void pump()
     }, ms)
     timer.unref()
-    timers.add(timer)
+    wake = { at, timer }
   }
 
   async function deliver(delivery: ClaimedDelivery) {
@@ -90,7 +94,7 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
           `Signup notification ${messageId} attempt ${delivery.attempt} failed: ${result.error}; ` +
             `next in ${Math.round(waitMs / 100) / 10} s`,
         )
-        if (!stopped) wakeIn(waitMs)
+        wakeIn(waitMs)
       }
     } catch (error) {
       // The lease runs out and the delivery falls due again: at least once, still.
@@ -136,6 +140,8 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
       outboxUnreachable = true
     } finally {
       pumping = false
+      // A wake-up that came in after the last pass round (during nextDueInMs) still counts.
+      if (pumpAgain && !stopped) void pump()
     }
   }
 
@@ -154,7 +160,7 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
     async stop() {
       stopped = true
       clearInterval(poll)
-      for (const timer of timers) clearTimeout(timer)
+      clearTimeout(wake?.timer)
       await unlisten?.()
       await pumped
       const grace = new Promise((resolve) => setTimeout(resolve, options.graceMs ?? 1_000).unref())

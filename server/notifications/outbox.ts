@@ -55,6 +55,7 @@ export const isoUtc = (column: string) => `to_char(${column} at time zone 'UTC',
 
 /** A delivery claimed for one attempt. */
 export interface ClaimedDelivery {
+  /** The waitlist row's id: one delivery per signup. */
   id: string
   /** This attempt's number, from 1; it also fences the attempt's outcome (see recordFailure). */
   attempt: number
@@ -71,7 +72,7 @@ export interface ClaimedDelivery {
 export async function claimDue(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   return db.query<ClaimedDelivery>(
     `with due as (
-       select id from private.signup_deliveries
+       select waitlist_id from private.signup_deliveries
         where status = 'pending' and run_at <= now()
         order by run_at
         limit $1
@@ -81,8 +82,8 @@ export async function claimDue(db: Queryable, limit: number, leaseMs: number): P
         set run_at = now() + $2::double precision * interval '1 millisecond',
             attempts = d.attempts + 1
        from due, public.waitlist w
-      where d.id = due.id and w.id = d.waitlist_id
-     returning d.id::text as id, d.attempts as attempt, w.email::text as email,
+      where d.waitlist_id = due.waitlist_id and w.id = d.waitlist_id
+     returning d.waitlist_id::text as id, d.attempts as attempt, w.email::text as email,
                ${isoUtc('w.created_at')} as "createdAt"`,
     [limit, leaseMs],
   )
@@ -93,7 +94,7 @@ export async function recordDelivered(db: Queryable, delivery: ClaimedDelivery):
   await db.query(
     `update private.signup_deliveries
         set status = 'delivered', delivered_at = now(), last_error = null
-      where id = $1::uuid and attempts = $2 and status = 'pending'`,
+      where waitlist_id = $1::bigint and attempts = $2 and status = 'pending'`,
     [delivery.id, delivery.attempt],
   )
 }
@@ -117,7 +118,7 @@ export async function recordFailure(
                    > queued_at + $5::double precision * interval '1 millisecond'
               then 'failed' else 'pending' end,
             run_at = now() + $4::double precision * interval '1 millisecond'
-      where id = $1::uuid and attempts = $2 and status = 'pending'
+      where waitlist_id = $1::bigint and attempts = $2 and status = 'pending'
       returning status`,
     [delivery.id, delivery.attempt, error, retryInMs, retryForMs],
   )
@@ -146,7 +147,7 @@ export interface DeliveryRow {
 /** Deliveries not yet made, pending then failed, oldest signup first (the owner's CLI). */
 export async function listUndelivered(db: Queryable): Promise<DeliveryRow[]> {
   return db.query<DeliveryRow>(
-    `select d.id::text as id, d.status, w.email::text as email, ${isoUtc('w.created_at')} as "createdAt",
+    `select d.waitlist_id::text as id, d.status, w.email::text as email, ${isoUtc('w.created_at')} as "createdAt",
             d.attempts, ${isoUtc('d.run_at')} as "runAt", d.last_error as "lastError"
        from private.signup_deliveries d join public.waitlist w on w.id = d.waitlist_id
       where d.status in ('pending', 'failed')

@@ -16,12 +16,11 @@ create table if not exists private.signup_notify_settings (
 );
 
 create table if not exists private.signup_deliveries (
-  -- Sent as the Standard Webhooks `webhook-id` (msg_…): the same on every retry, so a receiver can
-  -- drop the duplicates that at-least-once delivery allows.
-  id uuid primary key default gen_random_uuid(),
-  -- The address is read from the row at send time, not copied: removing the row (an erasure
-  -- request) removes its deliveries with it, pending or not.
-  waitlist_id bigint not null references public.waitlist (id) on delete cascade,
+  -- One delivery per signup, keyed by its row: sent as the Standard Webhooks `webhook-id`
+  -- (msg_<id>), the same on every retry, so a receiver can drop the duplicates that at-least-once
+  -- delivery allows. The address is read from the row at send time, not copied: removing the row
+  -- (an erasure request) removes its delivery with it, pending or not.
+  waitlist_id bigint primary key references public.waitlist (id) on delete cascade,
   -- Start of the retry window (the signup's commit, or `deliveries --retry`).
   queued_at timestamptz not null default now(),
   status text not null default 'pending' check (status in ('pending', 'delivered', 'failed')),
@@ -34,7 +33,6 @@ create table if not exists private.signup_deliveries (
 
 create index if not exists signup_deliveries_due on private.signup_deliveries (run_at)
   where status = 'pending';
-create index if not exists signup_deliveries_waitlist_id on private.signup_deliveries (waitlist_id);
 
 alter table private.signup_notify_settings enable row level security;
 alter table private.signup_deliveries enable row level security;

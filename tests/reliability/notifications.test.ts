@@ -72,7 +72,7 @@ describe.each(BACKENDS)('signup notifications on $name', ({ name, skip }) => {
         expect(more, 'one request per signup when the receiver answers 2xx').toEqual([])
         if (!request) throw new Error(`nothing received for ${email}`)
         expect(request.headers['content-type']).toBe('application/json')
-        expect(request.headers['webhook-id']).toMatch(/^msg_[0-9a-f-]{36}$/)
+        expect(request.headers['webhook-id']).toMatch(/^msg_\d+$/)
         // The library a receiver would use accepts the signature, id and timestamp as sent.
         const verified = new Webhook(SECRET).verify(request.body, request.headers as Record<string, string>)
         const body = verified as {
