@@ -16,7 +16,14 @@ function isWebhookSecret(value: string): boolean {
 export const signupWebhookEnv = {
   /** Every new signup is POSTed here as JSON (Standard Webhooks headers), at least once. */
   SIGNUP_WEBHOOK_URL: optional(
-    z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }),
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' })
+      // fetch() refuses URLs with credentials; every attempt would fail, so refuse at start-up.
+      .refine((value) => {
+        if (!URL.canParse(value)) return true // already reported above
+        const url = new URL(value)
+        return url.username === '' && url.password === ''
+      }, 'must not carry user:password@ (put the token in the path, or sign with SIGNUP_WEBHOOK_SECRET)'),
   ),
   /** Signs each request (webhook-signature); whsec_ followed by 24 to 64 bytes in base64. */
   SIGNUP_WEBHOOK_SECRET: optional(

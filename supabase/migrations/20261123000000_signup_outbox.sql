@@ -46,7 +46,7 @@ create or replace function private.enqueue_signup_delivery()
 returns trigger
 language plpgsql
 security definer
-set search_path = pg_catalog, private
+set search_path = ''
 as $$
 begin
   -- Imports carry their own created_at and must not announce old signups: they run

@@ -55,7 +55,10 @@ describe.each(BACKENDS)('signup notifications on $name', ({ name, skip }) => {
     async () => {
       const viaRest = `Notify.Rest.${name}@example.com`
       const viaForm = `notify.form.${name}@example.com`
+      const sent = performance.now()
       expect(await insertStatus(server, viaRest)).toBe(201)
+      await receiver.waitFor(() => deliveredEmails(receiver).length === 1, 'the first signup delivered')
+      console.log(`${name}: signup to webhook received in ${(performance.now() - sent).toFixed(0)} ms`)
       const form = await fetch(`${server.url}/`, {
         method: 'POST',
         body: new URLSearchParams({ email: viaForm }),

@@ -48,6 +48,12 @@ describe('SIGNUP_WEBHOOK_URL and SIGNUP_WEBHOOK_SECRET', () => {
     expect(message).not.toContain('hunter2')
   })
 
+  it('refuse an address with user:password@, which fetch would refuse on every attempt', () => {
+    const message = configError({ SIGNUP_WEBHOOK_URL: 'https://user:hunter2@hooks.example.com/in' })
+    expect(message).toContain('SIGNUP_WEBHOOK_URL: must not carry user:password@')
+    expect(message).not.toContain('hunter2')
+  })
+
   it.each([
     ['no prefix', Buffer.alloc(32).toString('base64')],
     ['too short', `whsec_${Buffer.alloc(8).toString('base64')}`],
