@@ -1,5 +1,6 @@
 import type { Database } from '../../server/db/database'
-import { listUndelivered, notificationsEnabled, retryFailed } from '../../server/notifications/outbox'
+import { listUndelivered, retryFailed } from '../../server/notifications/delivery-queue'
+import { notificationsEnabled } from '../../server/notifications/outbox-sql'
 
 /**
  * `deliveries`: the signup notifications not yet made (pending, then failed), with the full

@@ -9,7 +9,7 @@ import {
   OUTBOX_CHANNEL,
   recordDelivered,
   recordFailure,
-} from './outbox'
+} from './delivery-queue'
 import { signupPayload } from './payload'
 import { sendWebhook, type WebhookTarget } from './send-webhook'
 

@@ -3,7 +3,7 @@ import type { ServerEnv } from '../env.server'
 import type { Logger } from '../log'
 import { retryPolicy } from './backoff'
 import { type Deliverer, startDeliverer } from './deliverer'
-import { setNotificationsEnabled } from './outbox'
+import { setNotificationsEnabled } from './outbox-sql'
 
 /**
  * Switches the outbox on and starts the deliverer when SIGNUP_WEBHOOK_URL is set; switches it off
