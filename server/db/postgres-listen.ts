@@ -24,14 +24,17 @@ export async function listen(
     })
     next.on('error', () => {}) // 'end' follows; reconnect there
     next.on('end', () => {
-      if (client === next && !stopped) {
-        client = undefined
-        retry = setTimeout(() => void connect().catch(scheduleRetry), RECONNECT_MS)
-        retry.unref()
-      }
+      if (client !== next) return
+      client = undefined
+      scheduleRetry()
     })
-    await next.connect()
-    await next.query(`listen ${quoteIdent(channel)}`)
+    try {
+      await next.connect()
+      await next.query(`listen ${quoteIdent(channel)}`)
+    } catch (error) {
+      await next.end().catch(() => {})
+      throw error
+    }
     if (stopped) {
       await next.end()
       return
@@ -39,7 +42,7 @@ export async function listen(
     client = next
     onNotify() // anything sent while we were not listening
   }
-  const scheduleRetry = () => {
+  function scheduleRetry() {
     if (stopped) return
     retry = setTimeout(() => void connect().catch(scheduleRetry), RECONNECT_MS)
     retry.unref()
