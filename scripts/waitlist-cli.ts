@@ -11,6 +11,7 @@ import { openDatabase } from '../server/db/open-database'
 import { ConfigError, loadDotEnvFile, loadServerEnv } from '../server/env.server'
 import { loadApiKeys } from '../server/keys'
 import { StartupError } from '../server/startup-error'
+import { deliveriesCommand } from './cli/deliveries'
 import { exportCsv } from './cli/export-csv'
 import { importCommand } from './cli/import'
 import { ImportFileError } from './cli/read-import-file'
@@ -45,6 +46,8 @@ Commands:
   stats [--days N|all]                 signups per day (UTC) as a bar chart, and the total (default 30 days)
   studio [--port N]                    a local web view of the list on http://127.0.0.1:N (default 3001),
                                        opened with the token in the URL it prints; Ctrl-C stops it
+  deliveries [--retry]                 signup notifications pending or failed (address, attempts, last error);
+                                       --retry sends the failed ones again
 
 DATE is anything Postgres reads as a timestamp, e.g. 2026-11-01 or 2026-11-01T09:00:00Z.
 Environment as the server: DATABASE_URL, DATA_DIR (default ./data), JWT_SECRET.
@@ -93,6 +96,7 @@ async function run(argv: string[]): Promise<number> {
       'dry-run': { type: 'boolean' },
       days: { type: 'string' },
       port: { type: 'string' },
+      retry: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -165,6 +169,8 @@ async function run(argv: string[]): Promise<number> {
       if (port === undefined) return usageError(`--port needs a port number (0-65535), not "${values.port}"`)
       return withDatabase((db) => studioCommand(db, port))
     }
+    case 'deliveries':
+      return withDatabase((db) => deliveriesCommand(db, { retry: values.retry ?? false }, console.log))
     default:
       console.error(`Unknown command "${command}".\n`)
       process.stderr.write(USAGE)

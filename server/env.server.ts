@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { z } from 'zod'
+import { signupWebhookEnv } from './notifications/webhook-env'
 
 // Unset and empty mean the same thing in a shell: `FOO= npm start` should fall back to the default.
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -37,6 +38,7 @@ const EnvSchema = z.object({
   /** Header that carries the client's address behind a proxy, e.g. x-forwarded-for. Never trusted unless set. */
   TRUST_PROXY_HEADER: optional(z.string().min(1).toLowerCase()),
   LOG_LEVEL: optional(z.enum(['silent', 'error', 'info'])).transform((v) => v ?? 'info'),
+  ...signupWebhookEnv,
 })
 
 // Node needs the whole-request timeout to be at least the headers timeout.

@@ -12,6 +12,7 @@ import { jsonError } from './middleware/json-error'
 import { httpServerOptions, onClientError } from './middleware/node-limits'
 import { RateLimiter } from './middleware/rate-limit'
 import { securityHeaderValues } from './middleware/security-headers'
+import { startNotifications } from './notifications/start-notifications'
 import { loadSchemaCache } from './rest/schema-cache'
 import { fillInSiteUrl, normalizeSiteUrl } from './site-url.server'
 import { loadStaticSite } from './static-site'
@@ -109,6 +110,7 @@ export async function startServer(env: ServerEnv, options: StartOptions): Promis
     // Synchronous and with no await since 'listening', so done before the first request is read.
     fillInSiteUrl(site, publicUrl ?? url)
     siteOrigins = ownOrigins(url, publicUrl ?? url)
+    const deliverer = await startNotifications(env, database.db, log)
 
     if (keys.generated) {
       log.info(
@@ -128,6 +130,7 @@ export async function startServer(env: ServerEnv, options: StartOptions): Promis
           // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
           if ('closeIdleConnections' in server) server.closeIdleConnections()
         })
+        await deliverer?.stop()
         await database.close()
       },
     }

@@ -1,4 +1,5 @@
 import type { Database, Queryable } from '../db/database'
+import { dropDeliveries, withoutNotifications } from '../notifications/outbox-sql'
 
 /**
  * The owner's reads and writes on the waitlist, shared by the CLI and the studio. Every function
@@ -119,8 +120,10 @@ export async function signupsPerDay(
 export async function removeEntry(db: Database, email: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.exec(CITEXT_SEARCH_PATH)
+    // Before the row goes, while the delivery can still be found by its address (the foreign key's
+    // cascade would drop it too; this says so where the erasure happens).
+    await dropDeliveries(tx, email)
     const { affected } = await tx.run('delete from public.waitlist where email = $1::citext', [email])
-    // LEAD: drop pending deliveries for this address here (outbox helper from part 1), e.g. `await dropPendingDeliveries(tx, email)`.
     return affected > 0
   })
 }
@@ -156,7 +159,8 @@ export async function importEntries(
   onProgress?: (done: number) => void,
 ): Promise<ImportResult> {
   return db.transaction(async (tx) => {
-    await tx.query(`select set_config('waitlist.skip_notify', 'on', true)`)
+    // Moving a list is not news: imported signups send no notification.
+    await withoutNotifications(tx)
     let added = 0
     for (let start = 0; start < entries.length; start += IMPORT_BATCH) {
       const batch = entries.slice(start, start + IMPORT_BATCH)

@@ -36,6 +36,11 @@ export interface Database extends Queryable {
     claims: JwtClaims,
     statement: Statement,
   ): Promise<StatementResult<Row>>
+  /**
+   * Calls onNotify on every NOTIFY on channel, over a connection of its own that reconnects if lost.
+   * Resolves to a function that stops listening.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>
   /** Releases every connection. */
   close(): Promise<void>
 }

@@ -1,5 +1,6 @@
 import pg from 'pg'
 import { type Database, isPgError, type Queryable, roleSettings } from './database'
+import { listen } from './postgres-listen'
 
 function wrap(target: pg.Pool | pg.PoolClient): Queryable {
   return {
@@ -83,6 +84,7 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
         client.release(broken)
       }
     },
+    listen: (channel, onNotify) => listen(connectionString, channel, onNotify),
     close: () => pool.end(),
   }
 }
