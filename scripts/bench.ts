@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises'
+import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { buildIfStale, DIST_DIR, ROOT } from '../server/build-if-stale'
@@ -29,6 +30,9 @@ const SECTIONS = ['lighthouse', 'first-load', 'get', 'inserts', 'startup'] as co
 const SERVER_ENV = { LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0' }
 
 const began = Date.now()
+// Client, server and Postgres share the machine (and, here, other people's work): say how busy it was.
+const load = () => loadavg()[0]?.toFixed(1) ?? '?'
+const loadAtStart = load()
 const log = (message: string) =>
   console.error(`[bench ${((Date.now() - began) / 1000).toFixed(0)}s] ${message}`)
 const cleanups: (() => Promise<unknown>)[] = []
@@ -39,7 +43,7 @@ async function cleanUp() {
 process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)))
 process.once('SIGTERM', () => void cleanUp().then(() => process.exit(143)))
 
-const track: Track = (cleanup) => track(cleanup)
+const track: Track = (cleanup) => cleanups.push(cleanup)
 
 /** The sections named by `--only` (comma-separated), else all of them. */
 function chosenSections(): Set<string> {
@@ -87,8 +91,12 @@ async function main() {
   const seconds = (Date.now() - began) / 1000
   results.rows = rows
   results.seconds = seconds
+  results.machine = { cpus: cpus().length, loadAtStart, loadAtEnd: load() }
   printTable(rows)
-  console.log(`\n(${seconds.toFixed(0)} s; compressed = bytes on the wire with Accept-Encoding: br, gzip)`)
+  console.log(
+    `\n(${seconds.toFixed(0)} s on ${cpus().length} CPUs, 1-min load average ${loadAtStart} at start, ${load()} at end; ` +
+      'compressed = bytes on the wire with Accept-Encoding: br, gzip)',
+  )
   const directory = join(ROOT, 'bench', 'results')
   await mkdir(directory, { recursive: true })
   const file = join(directory, `${new Date().toISOString().replaceAll(':', '-')}.json`)

@@ -107,13 +107,14 @@ export async function timeViteBuild(): Promise<number> {
   const child = spawn(
     process.execPath,
     [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   )
+  // Vite's timing notes would clutter the bench's log: its output is shown only if it fails.
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk))
   const [code] = await once(child, 'exit')
-  if (code !== 0) throw new Error(`vite build exited with code ${code}`)
+  if (code !== 0) throw new Error(`vite build exited with code ${code}:\n${output}`)
   const ms = performance.now() - started
   await writeFile(join(DIST_DIR, '.build-stamp'), new Date().toISOString())
   return ms
