@@ -8,7 +8,7 @@ import type { Row, Track } from './table'
 
 const CLIENTS = 50
 const SECONDS = 8
-const ROUNDS = 2
+const ROUNDS = 3
 const MEMORY_INSERTS = 2000
 
 const LABEL: Record<BackendName, string> = { embedded: 'embedded', postgres: 'DATABASE_URL' }
