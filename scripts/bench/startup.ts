@@ -124,3 +124,12 @@ export async function timeViteBuild(): Promise<number> {
 export async function markBuildStale(): Promise<void> {
   await rm(join(DIST_DIR, '.build-stamp'), { force: true })
 }
+
+/** Spawn to exit of `node --import tsx` on an empty script: the floor under every start above. */
+export async function timeTsxBoot(): Promise<number> {
+  const started = performance.now()
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', '0'], { cwd: ROOT, stdio: 'ignore' })
+  const [code] = await once(child, 'exit')
+  if (code !== 0) throw new Error(`node --import tsx exited with code ${code}`)
+  return performance.now() - started
+}
