@@ -1,30 +1,38 @@
 import { mkdir, writeFile } from 'node:fs/promises'
+import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
+import { parseArgs } from 'node:util'
 import { buildIfStale, DIST_DIR, ROOT } from '../server/build-if-stale'
-import { openDatabase } from '../server/db/open-database'
-import { freshDataDir } from '../tests/support/data-dir'
-import { createDatabase, findPostgresBin, startPostgres } from '../tests/support/postgres-cluster'
-import { startTestServer } from '../tests/support/test-server'
+import { BACKENDS } from '../tests/support/backends'
+import { startTestServer, type TestServer } from '../tests/support/test-server'
 import { measureFirstLoad } from './bench/first-load'
 import { BROWSER_HEADERS, runLoad } from './bench/http-load'
-import { apiInsert, httpInserts, type InsertRates, rawInserts } from './bench/inserts'
+import { insertFigures } from './bench/insert-figures'
 import { CATEGORIES, type LighthouseRun, launchLighthouseBrowser, summarise } from './bench/lighthouse-runs'
 import { NGINX_HINT, startNginx } from './bench/nginx'
+import { startupFigures } from './bench/startup-figures'
 import { serveStaticCopy } from './bench/static-copy'
 import { kb } from './bench/stats'
+import { printTable, type Row, type Track } from './bench/table'
 
 /**
- * `npm run bench`: the page's speed against its static-HTML limit, the server's throughput, and
- * the insert path against the raw database, in one table (issue 4's targets) and one JSON file
- * under bench/results/. Figures only: nothing here is a test. Every process it starts is stopped.
+ * `npm run bench`: the page's speed against its static-HTML limit, the server's throughput, the
+ * insert path against a bare node:http server on the same database, memory, and start-up times, in
+ * one table (issues 4 and 10's targets) and one JSON file under bench/results/. Figures only:
+ * nothing here is a test. Every process it starts is stopped, on failure too.
+ *
+ *   npm run bench [-- --only inserts,startup]
  */
 const LIGHTHOUSE_RUNS = 3
 const CONNECTIONS = 50
 const GET_SECONDS = 10
-const INSERT_SECONDS = 8
+const SECTIONS = ['lighthouse', 'first-load', 'get', 'inserts', 'startup'] as const
 const SERVER_ENV = { LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0' }
 
 const began = Date.now()
+// Client, server and Postgres share the machine (and, here, other people's work): say how busy it was.
+const load = () => loadavg()[0]?.toFixed(1) ?? '?'
+const loadAtStart = load()
 const log = (message: string) =>
   console.error(`[bench ${((Date.now() - began) / 1000).toFixed(0)}s] ${message}`)
 const cleanups: (() => Promise<unknown>)[] = []
@@ -35,29 +43,77 @@ async function cleanUp() {
 process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)))
 process.once('SIGTERM', () => void cleanUp().then(() => process.exit(143)))
 
-interface Row {
-  metric: string
-  value: string
-  target: string
-  ok?: boolean
+const track: Track = (cleanup) => cleanups.push(cleanup)
+
+/** The sections named by `--only` (comma-separated), else all of them. */
+function chosenSections(): Set<string> {
+  const { values } = parseArgs({ options: { only: { type: 'string' } } })
+  const only = values.only?.split(',').map((name) => name.trim()) ?? [...SECTIONS]
+  const unknown = only.filter((name) => !(SECTIONS as readonly string[]).includes(name))
+  if (unknown.length) throw new Error(`--only takes ${SECTIONS.join(', ')}; not ${unknown.join(', ')}`)
+  return new Set(only)
 }
 
+type Results = Record<string, unknown>
+
 async function main() {
+  const sections = chosenSections()
   await buildIfStale(log)
   const rows: Row[] = []
-  const results: Record<string, unknown> = { date: new Date().toISOString() }
+  const results: Results = { date: new Date().toISOString(), sections: [...sections] }
 
-  const server = await startTestServer({ env: SERVER_ENV })
-  cleanups.push(() => server.cleanup())
+  if (['lighthouse', 'first-load', 'get'].some((section) => sections.has(section))) {
+    const server = await startTestServer({ env: SERVER_ENV })
+    track(() => server.cleanup())
+    if (sections.has('lighthouse')) await lighthouseFigures(server, rows, results)
+    if (sections.has('first-load')) await firstLoadFigures(server, rows, results)
+    if (sections.has('get')) await getFigures(server, rows, results)
+    await server.cleanup()
+  }
+
+  if (sections.has('inserts')) {
+    const inserts: Record<string, unknown> = {}
+    for (const { name } of BACKENDS) {
+      const figures = await insertFigures(name, SERVER_ENV, track, log)
+      rows.push(...figures.rows)
+      inserts[name] = figures.results
+    }
+    results.inserts = inserts
+  }
+
+  if (sections.has('startup')) {
+    const figures = await startupFigures(track, log)
+    rows.push(...figures.rows)
+    results.startup = figures.results
+  }
+
+  await cleanUp()
+  const seconds = (Date.now() - began) / 1000
+  results.rows = rows
+  results.seconds = seconds
+  results.machine = { cpus: cpus().length, loadAtStart, loadAtEnd: load() }
+  printTable(rows)
+  console.log(
+    `\n(${seconds.toFixed(0)} s on ${cpus().length} CPUs, 1-min load average ${loadAtStart} at start, ${load()} at end; ` +
+      'compressed = bytes on the wire with Accept-Encoding: br, gzip)',
+  )
+  const directory = join(ROOT, 'bench', 'results')
+  await mkdir(directory, { recursive: true })
+  const file = join(directory, `${new Date().toISOString().replaceAll(':', '-')}.json`)
+  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`)
+  console.log(`Wrote ${file}`)
+  process.exitCode = rows.some((row) => row.ok === false) ? 1 : 0
+}
+
+async function lighthouseFigures(server: TestServer, rows: Row[], results: Results) {
   const staticCopy = await serveStaticCopy(DIST_DIR)
-  cleanups.push(() => staticCopy.close())
-
+  track(() => staticCopy.close())
   // Lighthouse, alternating the two pages so drift on a shared machine hits both alike.
   // The static rendering is served with the site's own security headers (scripts/bench/static-copy.ts):
   // the two pages differ only by their scripts.
   log(`Lighthouse ${LIGHTHOUSE_RUNS}x on ${server.url}/ and on its static-HTML rendering`)
   const browser = await launchLighthouseBrowser()
-  cleanups.push(async () => browser.close())
+  track(async () => browser.close())
   const siteRuns: LighthouseRun[] = []
   const staticRuns: LighthouseRun[] = []
   for (let run = 0; run < LIGHTHOUSE_RUNS; run++) {
@@ -103,7 +159,10 @@ async function main() {
   })
   const failing = [...new Set(siteRuns.flatMap((run) => run.failing))]
   if (failing.length) log(`audits below 1 in some run: ${failing.join(', ')}`)
+  await staticCopy.close()
+}
 
+async function firstLoadFigures(server: TestServer, rows: Row[], results: Results) {
   log('First load in Chromium (Playwright), and a submit before the Supabase client has arrived')
   const firstLoad = await measureFirstLoad(server.url)
   results.firstLoad = firstLoad
@@ -135,7 +194,9 @@ async function main() {
     target: 'true / true',
     ok: firstLoad.earlySubmitShowsSubmitting && firstLoad.earlySubmitSucceeded,
   })
+}
 
+async function getFigures(server: TestServer, rows: Row[], results: Results) {
   log(`GET / with ${CONNECTIONS} connections for ${GET_SECONDS} s`)
   const node = await runLoad({
     url: `${server.url}/`,
@@ -152,7 +213,7 @@ async function main() {
   })
   const nginx = await startNginx(DIST_DIR, server.anonKey)
   if (nginx) {
-    cleanups.push(() => nginx.stop())
+    track(() => nginx.stop())
     log('The same load against nginx serving dist')
     const viaNginx = await runLoad({
       url: `${nginx.url}/`,
@@ -170,97 +231,6 @@ async function main() {
   } else {
     log(NGINX_HINT)
     rows.push({ metric: 'GET / nginx', value: 'not installed (apt-get install -y nginx)', target: '' })
-  }
-
-  log(`Waitlist inserts, PGlite: HTTP with ${CONNECTIONS} clients, then the raw database`)
-  const pgliteHttp = await httpInserts(server.url, server.anonKey, CONNECTIONS, INSERT_SECONDS)
-  await server.cleanup()
-  const copy = await freshDataDir()
-  cleanups.push(() => copy.cleanup())
-  const pglite = await openDatabase({ dataDir: copy.dir, purpose: 'bench' })
-  const pgliteRaw = await rawInserts(pglite.db, CONNECTIONS, INSERT_SECONDS)
-  const pgliteAsApi = await rawInserts(pglite.db, CONNECTIONS, INSERT_SECONDS / 2, apiInsert)
-  await pglite.close()
-  await copy.cleanup()
-  const inserts: Record<string, InsertRates> = {
-    pglite: {
-      http: pgliteHttp,
-      raw: pgliteRaw,
-      rawAsApi: pgliteAsApi,
-      ratio: pgliteHttp.requestsPerSecond / pgliteRaw.insertsPerSecond,
-    },
-  }
-
-  if (findPostgresBin()) {
-    log('Waitlist inserts, PostgreSQL: HTTP, then the raw database')
-    const cluster = await startPostgres()
-    cleanups.push(() => cluster.stop())
-    const httpUrl = await createDatabase(cluster, 'bench_http')
-    const rawUrl = await createDatabase(cluster, 'bench_raw')
-    const pgServer = await startTestServer({ env: { ...SERVER_ENV, DATABASE_URL: httpUrl } })
-    cleanups.push(() => pgServer.cleanup())
-    const http = await httpInserts(pgServer.url, pgServer.anonKey, CONNECTIONS, INSERT_SECONDS)
-    await pgServer.cleanup()
-    const postgres = await openDatabase({ databaseUrl: rawUrl, dataDir: '' })
-    const raw = await rawInserts(postgres.db, CONNECTIONS, INSERT_SECONDS)
-    const rawAsApi = await rawInserts(postgres.db, CONNECTIONS, INSERT_SECONDS / 2, apiInsert)
-    await postgres.close()
-    await cluster.stop()
-    inserts.postgres = { http, raw, rawAsApi, ratio: http.requestsPerSecond / raw.insertsPerSecond }
-  } else {
-    log('No PostgreSQL binaries (apt-get install -y postgresql): PostgreSQL inserts skipped')
-    rows.push({
-      metric: 'Inserts PostgreSQL',
-      value: 'no binaries (apt-get install -y postgresql)',
-      target: '',
-    })
-  }
-  results.inserts = inserts
-  for (const [name, rates] of Object.entries(inserts)) {
-    rows.push({
-      metric: `Inserts ${name}: HTTP / raw (${CONNECTIONS} clients)`,
-      value:
-        `${rates.http.requestsPerSecond.toFixed(0)} / ${rates.raw.insertsPerSecond.toFixed(0)} per s ` +
-        `(${(rates.ratio * 100).toFixed(0)}%), p99 ${rates.http.p99Ms} / ${rates.raw.p99Ms.toFixed(1)} ms` +
-        (rates.http.non2xx + rates.http.errors ? `, ${rates.http.non2xx + rates.http.errors} bad` : ''),
-      target: '>= 50% of raw',
-      ok: rates.ratio >= 0.5 && rates.http.non2xx + rates.http.errors === 0,
-    })
-    rows.push({
-      metric: `Inserts ${name}: API statement in process`,
-      value:
-        `${rates.rawAsApi.insertsPerSecond.toFixed(0)} per s, p99 ${rates.rawAsApi.p99Ms.toFixed(1)} ms ` +
-        `(HTTP reaches ${((rates.http.requestsPerSecond / rates.rawAsApi.insertsPerSecond) * 100).toFixed(0)}% of it)`,
-      target: '',
-    })
-  }
-
-  await cleanUp()
-  const seconds = (Date.now() - began) / 1000
-  results.rows = rows
-  results.seconds = seconds
-  printTable(rows)
-  console.log(`\n(${seconds.toFixed(0)} s; compressed = bytes on the wire with Accept-Encoding: br, gzip)`)
-  const directory = join(ROOT, 'bench', 'results')
-  await mkdir(directory, { recursive: true })
-  const file = join(directory, `${new Date().toISOString().replaceAll(':', '-')}.json`)
-  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`)
-  console.log(`Wrote ${file}`)
-  process.exitCode = rows.some((row) => row.ok === false) ? 1 : 0
-}
-
-function printTable(rows: Row[]) {
-  const widths = [
-    Math.max(6, ...rows.map((row) => row.metric.length)),
-    Math.max(5, ...rows.map((row) => row.value.length)),
-    Math.max(6, ...rows.map((row) => row.target.length)),
-  ]
-  const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`
-  console.log(`${line(['metric', 'value', 'target'])} ok   |`)
-  console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|------|`)
-  for (const row of rows) {
-    const mark = row.ok === undefined ? '     ' : row.ok ? 'yes  ' : 'NO   '
-    console.log(`${line([row.metric, row.value, row.target])} ${mark}|`)
   }
 }
 

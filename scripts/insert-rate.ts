@@ -1,20 +1,16 @@
 /**
  * Measures waitlist inserts through the real HTTP API, as the page sends them (anon key,
  * `POST /rest/v1/waitlist`, return=minimal): one client in sequence, then 50 concurrent clients,
- * on PGlite and on a throwaway PostgreSQL (when its binaries exist). Servers run on 127.0.0.1
- * and free ports, started exactly as the tests start them. Not part of `npm test`.
+ * on each test backend (the embedded cluster under DATA_DIR, and DATABASE_URL on a throwaway
+ * cluster from the same binaries). Servers run on 127.0.0.1 and free ports, started exactly as the
+ * tests start them. Not part of `npm test`.
  *
  *   npx tsx scripts/insert-rate.ts [--inserts 2000] [--clients 50]
  */
 import { cpus, loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
-import {
-  createDatabase,
-  findPostgresBin,
-  type PostgresCluster,
-  startPostgres,
-} from '../tests/support/postgres-cluster'
-import { startTestServer, type TestServer } from '../tests/support/test-server'
+import { BACKENDS, startServerOn, stopBackends } from '../tests/support/backends'
+import type { TestServer } from '../tests/support/test-server'
 import { postWaitlist } from '../tests/support/waitlist-api'
 import { percentile } from './bench/stats'
 
@@ -111,29 +107,17 @@ async function main() {
   const env: Record<string, string> = {}
   const results: Result[] = []
 
-  const pglite = await startTestServer({ env })
   try {
-    results.push(...(await bench('pglite', pglite, inserts, clients)))
-  } finally {
-    await pglite.cleanup()
-  }
-
-  if (findPostgresBin()) {
-    let cluster: PostgresCluster | undefined
-    let server: TestServer | undefined
-    try {
-      cluster = await startPostgres()
-      const url = await createDatabase(cluster, 'insert_rate')
-      server = await startTestServer({ env: { ...env, DATABASE_URL: url } })
-      results.push(...(await bench('postgres', server, inserts, clients)))
-    } finally {
-      await server?.cleanup()
-      await cluster?.stop()
+    for (const { name } of BACKENDS) {
+      const server = await startServerOn(name, { env })
+      try {
+        results.push(...(await bench(name, server, inserts, clients)))
+      } finally {
+        await server.cleanup()
+      }
     }
-  } else {
-    console.warn(
-      'No PostgreSQL server binaries (apt-get install -y postgresql, or set PG_BIN): Postgres not measured.',
-    )
+  } finally {
+    await stopBackends()
   }
 
   // Client and server share the machine: say how busy it was, so figures from a loaded box read as such.

@@ -12,6 +12,8 @@ export interface LoadOptions {
   url: string
   connections: number
   durationSeconds: number
+  /** A fixed number of requests instead of a duration; the rate is then over the run's own time. */
+  amount?: number
   method?: 'GET' | 'POST'
   headers?: Record<string, string>
   /** '[<id>]' in the body is replaced by a fresh id per request (unique e-mails). */
@@ -24,6 +26,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     url: options.url,
     connections: options.connections,
     duration: options.durationSeconds,
+    amount: options.amount,
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,
@@ -31,7 +34,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   })
   const ok = result['2xx']
   return {
-    requestsPerSecond: ok / options.durationSeconds,
+    requestsPerSecond: ok / (options.amount ? result.duration : options.durationSeconds),
     p99Ms: result.latency.p99,
     ok,
     non2xx: result.non2xx,

@@ -1,29 +1,17 @@
-import type { Database } from '../../server/db/database'
-import { insertStatement } from '../../server/rest/table-sql'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { ROOT } from '../../server/build-if-stale'
+import { freePort } from '../../tests/support/postgres-cluster'
 import { BROWSER_HEADERS, type LoadResult, runLoad } from './http-load'
-import { percentile } from './stats'
 
-export interface InsertRates {
-  http: LoadResult
-  raw: DirectRate
-  /** The API's own statement (role settings and its insert, one round trip) without HTTP and the key check. */
-  rawAsApi: DirectRate
-  /** http / raw. */
-  ratio: number
-}
-
-/** The page's one call, as supabase-js sends it, through HTTP, the key check, the role switch and the insert. */
-export function httpInserts(
-  url: string,
-  anonKey: string,
-  clients: number,
-  seconds: number,
-): Promise<LoadResult> {
+/** The page's one call, as supabase-js sends it (the baseline gets the same bytes and ignores the headers). */
+function insertLoad(url: string, anonKey: string, clients: number, seconds: number, amount?: number) {
   return runLoad({
     url: `${url}/rest/v1/waitlist`,
     method: 'POST',
     connections: clients,
     durationSeconds: seconds,
+    amount,
     headers: {
       ...BROWSER_HEADERS,
       apikey: anonKey,
@@ -32,51 +20,106 @@ export function httpInserts(
       'content-profile': 'public',
       prefer: 'return=minimal',
     },
+    // autocannon's ids are unique across runs, so runs never collide on the unique e-mail.
     body: '{"email":"bench-[<id>]@example.com"}',
   })
 }
 
-export interface DirectRate {
-  insertsPerSecond: number
-  p99Ms: number
-  count: number
+/** Through HTTP, the key check, the role switch and the insert, for `seconds`. */
+export function httpInserts(url: string, anonKey: string, clients: number, seconds: number) {
+  return insertLoad(url, anonKey, clients, seconds)
 }
 
-type InsertOne = (db: Database, email: string) => Promise<unknown>
+/** Exactly `amount` inserts (the memory figure is taken after a known load). */
+export function fixedInserts(url: string, anonKey: string, clients: number, amount: number) {
+  return insertLoad(url, anonKey, clients, 0, amount)
+}
 
-/** A plain one-row insert, as the table's owner: the raw rate of the database. */
-export const plainInsert: InsertOne = (db, email) =>
-  db.query('insert into public.waitlist (email) values ($1)', [email])
+export interface BaselineServer {
+  url: string
+  pid: number
+  stop(): Promise<void>
+}
 
-/** What the API runs for one row, in process: the PostgREST-style insert as anon, in one round trip. */
-export const apiInsert: InsertOne = (db, email) =>
-  db.runAsRole({ role: 'anon' }, insertStatement('waitlist', ['email'], [{ email }], undefined))
+/** scripts/bench/baseline-server.ts as its own process, on the given database. */
+export async function startBaseline(databaseUrl: string): Promise<BaselineServer> {
+  const port = await freePort()
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/baseline-server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const exited = once(child, 'exit')
+  let output = ''
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`baseline server did not start:\n${output}`)), 30_000)
+    const onData = (chunk: Buffer) => {
+      output += chunk
+      if (output.includes('Serving http://')) {
+        clearTimeout(timer)
+        resolve()
+      }
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`baseline server exited with code ${code}:\n${output}`))
+    })
+  })
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid ?? 0,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
 
-// Unique e-mails across every run in the process (the table refuses duplicates).
-let next = 0
+export interface InsertComparison {
+  /** Every run, in the order run (ours, baseline, ours, baseline…). */
+  ours: LoadResult[]
+  baseline: LoadResult[]
+  bestOurs: LoadResult
+  bestBaseline: LoadResult
+  /** bestOurs / bestBaseline. */
+  ratio: number
+}
 
-/** Inserts sent straight to the database by `clients` concurrent loops for `seconds`. */
-export async function rawInserts(
-  db: Database,
+const bad = (result: LoadResult) => result.non2xx + result.errors
+const best = (runs: LoadResult[]) =>
+  runs.reduce((top, run) => (run.requestsPerSecond > top.requestsPerSecond ? run : top))
+
+/**
+ * Our server against the baseline on the same database, alternated `rounds` times so drift on a
+ * shared machine hits both alike; the best run of each is compared. A 1 s warm-up each goes first.
+ */
+export async function compareInserts(
+  ours: { url: string; anonKey: string },
+  baselineUrl: string,
   clients: number,
   seconds: number,
-  insert: InsertOne = plainInsert,
-): Promise<DirectRate> {
-  const latencies: number[] = []
-  const stopAt = performance.now() + seconds * 1000
-  const loop = async (client: number) => {
-    while (performance.now() < stopAt) {
-      const started = performance.now()
-      await insert(db, `raw-${client}-${next++}@example.com`)
-      latencies.push(performance.now() - started)
-    }
+  rounds: number,
+): Promise<InsertComparison> {
+  await httpInserts(ours.url, ours.anonKey, clients, 1)
+  await httpInserts(baselineUrl, ours.anonKey, clients, 1)
+  const oursRuns: LoadResult[] = []
+  const baselineRuns: LoadResult[] = []
+  for (let round = 0; round < rounds; round++) {
+    oursRuns.push(await httpInserts(ours.url, ours.anonKey, clients, seconds))
+    baselineRuns.push(await httpInserts(baselineUrl, ours.anonKey, clients, seconds))
   }
-  const started = performance.now()
-  await Promise.all(Array.from({ length: clients }, (_, client) => loop(client)))
-  const elapsed = (performance.now() - started) / 1000
+  const bestOurs = best(oursRuns)
+  const bestBaseline = best(baselineRuns)
   return {
-    insertsPerSecond: latencies.length / elapsed,
-    p99Ms: percentile(latencies, 99),
-    count: latencies.length,
+    ours: oursRuns,
+    baseline: baselineRuns,
+    bestOurs,
+    bestBaseline,
+    ratio: bestOurs.requestsPerSecond / bestBaseline.requestsPerSecond,
   }
 }
+
+/** How many requests of a set of runs did not get a 2xx. */
+export const failedRequests = (runs: LoadResult[]) => runs.reduce((sum, run) => sum + bad(run), 0)

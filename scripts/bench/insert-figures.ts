@@ -1,0 +1,96 @@
+import { runningClusterUrl } from '../../server/db/embedded/embedded-cluster'
+import type { BackendName } from '../../tests/support/backends'
+import { createDatabase, startPostgres } from '../../tests/support/postgres-cluster'
+import { postmasterPid, startTestServer } from '../../tests/support/test-server'
+import { compareInserts, failedRequests, fixedInserts, startBaseline } from './inserts'
+import { mib, type ProcessMemory, processMemory } from './process-memory'
+import type { Row, Track } from './table'
+
+const CLIENTS = 50
+const SECONDS = 8
+const ROUNDS = 3
+const MEMORY_INSERTS = 2000
+
+const LABEL: Record<BackendName, string> = { embedded: 'embedded', postgres: 'DATABASE_URL' }
+
+/**
+ * On one backend: Node's memory after a 2,000-insert load (and, on the embedded cluster, its
+ * Postgres processes apart), then our inserts against the node:http baseline on the same database.
+ */
+export async function insertFigures(
+  backend: BackendName,
+  serverEnv: Record<string, string>,
+  track: Track,
+  log: (message: string) => void,
+): Promise<{ rows: Row[]; results: Record<string, unknown> }> {
+  const label = LABEL[backend]
+  let databaseUrl: string | undefined
+  let env = serverEnv
+  if (backend === 'postgres') {
+    const cluster = await startPostgres()
+    track(() => cluster.stop())
+    databaseUrl = await createDatabase(cluster, 'bench_inserts')
+    env = { ...serverEnv, DATABASE_URL: databaseUrl }
+  }
+  const server = await startTestServer({ env })
+  track(() => server.cleanup())
+  // On the embedded default, the baseline connects to the very cluster the server started.
+  databaseUrl ??= await runningClusterUrl(server.dataDir)
+  if (!databaseUrl) throw new Error(`no running cluster under ${server.dataDir}`)
+  const serverPid = server.process.pid ?? 0
+
+  log(`Inserts, ${label}: ${MEMORY_INSERTS} with ${CLIENTS} clients, then memory`)
+  const memoryLoad = await fixedInserts(server.url, server.anonKey, CLIENTS, MEMORY_INSERTS)
+  const node = processMemory(serverPid)
+  const postmaster = backend === 'embedded' ? await postmasterPid(server.dataDir) : undefined
+  const postgres = postmaster ? processMemory(postmaster, true) : undefined
+
+  log(`Inserts, ${label}: ours and the node:http baseline alternated, ${ROUNDS} x ${SECONDS} s each`)
+  const baseline = await startBaseline(databaseUrl)
+  track(() => baseline.stop())
+  const comparison = await compareInserts(server, baseline.url, CLIENTS, SECONDS, ROUNDS)
+  const nodeAfterAll = processMemory(serverPid)
+  const baselineMemory = processMemory(baseline.pid)
+  await baseline.stop()
+  await server.cleanup()
+
+  const { bestOurs, bestBaseline, ratio } = comparison
+  const failed = failedRequests([memoryLoad, ...comparison.ours])
+  const rows: Row[] = [
+    {
+      metric: `Inserts ${label}: ours / node:http baseline (${CLIENTS} clients, best of ${ROUNDS}, alternated)`,
+      value:
+        `${bestOurs.requestsPerSecond.toFixed(0)} / ${bestBaseline.requestsPerSecond.toFixed(0)} per s ` +
+        `(${(ratio * 100).toFixed(0)}%), p99 ${bestOurs.p99Ms} / ${bestBaseline.p99Ms} ms` +
+        (failed ? `, ${failed} not 2xx` : ''),
+      target: '>= 90% of the node:http baseline',
+      ok: ratio >= 0.9 && failed === 0,
+    },
+    {
+      metric: `Node RSS after ${MEMORY_INSERTS.toLocaleString('en')} inserts, ${label}`,
+      value:
+        `${mib(node.rssMiB)} (PSS ${mib(node.pssMiB)}; ${mib(nodeAfterAll.rssMiB)} after all runs; ` +
+        `baseline ${mib(baselineMemory.rssMiB)})`,
+      target: '<= 150 MiB',
+      ok: node.rssMiB <= 150,
+    },
+  ]
+  if (postgres)
+    rows.push({
+      metric: `Postgres processes, ${label}, same moment`,
+      value: describeMemory(postgres),
+      target: '',
+    })
+  return {
+    rows,
+    results: {
+      memoryLoad,
+      memory: { node, nodeAfterAll, baseline: baselineMemory, postgres },
+      ...comparison,
+    },
+  }
+}
+
+const describeMemory = (memory: ProcessMemory) =>
+  `${memory.processes} processes: PSS sum ${mib(memory.pssMiB)} ` +
+  `(RSS sum ${mib(memory.rssMiB)}, shared memory counted per process)`
