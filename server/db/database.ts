@@ -4,6 +4,11 @@ import type { JwtClaims } from '../keys'
 export interface Statement {
   sql: string
   params: readonly unknown[]
+  /**
+   * Prepared once per connection and reused (no parse or plan per request). Only for texts that
+   * repeat from a small set, such as an insert of known columns: never one built from filters.
+   */
+  prepare?: boolean
 }
 
 /** A statement's rows, and how many rows it inserted, changed or deleted (its command tag). */
@@ -58,6 +63,7 @@ export function roleSettings(claims: JwtClaims): Statement {
                  set_config('role', $1, true),
                  set_config('request.jwt.claims', $2, true)`,
     params: [claims.role, JSON.stringify(claims)],
+    prepare: true,
   }
 }
 

@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { type Database, isPgError, type Queryable, roleSettings } from './database'
+import { type Database, isPgError, type Queryable, roleSettings, type Statement } from './database'
 import { listen } from './postgres-listen'
 
 function wrap(target: pg.Pool | pg.PoolClient): Queryable {
@@ -15,6 +15,21 @@ function wrap(target: pg.Pool | pg.PoolClient): Queryable {
       await target.query(sql)
     },
   }
+}
+
+/** Names of prepared statements, one per text (a small set: see Statement.prepare). */
+const preparedNames = new Map<string, string>()
+
+/** The query as node-postgres takes it: named, so each connection parses and plans it once. */
+function toQuery(statement: Statement): pg.QueryConfig {
+  const values = [...statement.params]
+  if (!statement.prepare) return { text: statement.sql, values }
+  let name = preparedNames.get(statement.sql)
+  if (!name) {
+    name = `lab_${preparedNames.size + 1}`
+    preparedNames.set(statement.sql, name)
+  }
+  return { name, text: statement.sql, values }
 }
 
 /** The first failure in a pipeline, in the order sent: later ones only say "transaction aborted". */
@@ -54,12 +69,8 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
   return {
     ...wrap(pool),
     transaction: (fn) => inTransaction(undefined, fn),
-    asRole: (claims, fn) => {
-      const { sql, params } = roleSettings(claims)
-      return inTransaction({ text: sql, values: [...params] }, fn)
-    },
+    asRole: (claims, fn) => inTransaction(toQuery(roleSettings(claims)), fn),
     async runAsRole(claims, statement) {
-      const settings = roleSettings(claims)
       const client = await pool.connect()
       let broken: Error | undefined
       try {
@@ -67,8 +78,8 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
         // commit that follows answers ROLLBACK: nothing of the request stays.
         const sent = [
           client.query('begin'),
-          client.query(settings.sql, [...settings.params]),
-          client.query(statement.sql, [...statement.params]),
+          client.query(toQuery(roleSettings(claims))),
+          client.query(toQuery(statement)),
           client.query('commit'),
         ]
         const results = await Promise.allSettled(sent)

@@ -42,7 +42,10 @@ export function insertStatement(
     onConflict(keys, upsert)
   // A representation needs select rights: a role without them gets Postgres's 42501 and a
   // rolled-back insert, as on PostgREST.
-  return writeStatement(insert, [JSON.stringify(rows)], returning)
+  const statement = writeStatement(insert, [JSON.stringify(rows)], returning)
+  // The page's insert is one of a handful of texts: worth preparing. With a representation the
+  // text carries the client's choice of columns, so it is not.
+  return returning ? statement : { ...statement, prepare: true }
 }
 
 // PostgREST's upsert: ON CONFLICT on the ?on_conflict= columns. Merging updates the sent columns,
