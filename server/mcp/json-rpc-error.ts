@@ -1,10 +1,12 @@
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js'
-
-/** Codes of the JSON-RPC errors /mcp answers before the MCP server sees a message. */
+/**
+ * Codes of the JSON-RPC errors /mcp answers before the MCP server sees a message: JSON-RPC 2.0's
+ * own (https://www.jsonrpc.org/specification#error_object), the SDK's ErrorCode values, written
+ * out so this module does not load the SDK.
+ */
 export const JsonRpcCode = {
-  ParseError: ErrorCode.ParseError,
-  InvalidRequest: ErrorCode.InvalidRequest,
-  InvalidParams: ErrorCode.InvalidParams,
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  InvalidParams: -32602,
   // The implementation-defined range, as the SDK's transport uses for HTTP-level refusals.
   ServerError: -32000,
 } as const

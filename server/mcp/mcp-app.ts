@@ -1,4 +1,3 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { Hono, type MiddlewareHandler } from 'hono'
 import type { Database } from '../db/database'
 import type { Logger } from '../log'
@@ -6,7 +5,6 @@ import { bodyLimit } from '../middleware/body-limit'
 import { clientAddress, rateLimitKey } from '../middleware/client-address'
 import type { RateLimiter } from '../middleware/rate-limit'
 import { JsonRpcCode, jsonRpcError } from './json-rpc-error'
-import { createMcpServer } from './mcp-server'
 import { originGuard } from './origin-guard'
 import { toolCallParamsProblem } from './tool-call-params'
 
@@ -83,18 +81,9 @@ export function createMcpApp(deps: McpAppDeps): Hono {
       if (paramsProblem && fields.id !== undefined) {
         return jsonRpcError(200, JsonRpcCode.InvalidParams, paramsProblem, {}, requestId(fields))
       }
-      const server = createMcpServer(db, log)
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      })
-      try {
-        await server.connect(transport)
-        return await transport.handleRequest(c.req.raw, { parsedBody: message })
-      } finally {
-        // The JSON answer is complete by now; nothing of this request's server outlives it.
-        await server.close()
-      }
+      // The SDK (about 20 MiB in memory) loads with the first message that needs it, not at start.
+      const { answerMcpMessage } = await import('./mcp-answer')
+      return answerMcpMessage(db, log, c.req.raw, message)
     },
   )
 
