@@ -21,8 +21,11 @@ process.on('unhandledRejection', (reason) => {
 async function main() {
   loadDotEnvFile()
   const env = loadServerEnv()
-  if (!process.env.SKIP_BUILD) await buildIfStale((message) => console.log(message))
+  const siteBuilt = process.env.SKIP_BUILD ? undefined : buildIfStale((message) => console.log(message))
+  // Awaited by startServer; until then a failure must not count as unhandled.
+  siteBuilt?.catch(() => {})
   const server = await startServer(env, {
+    siteBuilt,
     onFatal(error) {
       fatal.error(`Fatal: ${error.message}`)
       process.exit(1)

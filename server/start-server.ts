@@ -27,6 +27,11 @@ export interface RunningServer {
 
 export interface StartOptions {
   distDir?: string
+  /**
+   * Settles when dist is built. The database starts meanwhile: on a first start initdb and the
+   * build run side by side instead of one after the other.
+   */
+  siteBuilt?: Promise<void>
   /** Something under the server broke beyond repair (the embedded cluster cannot be restarted). */
   onFatal(error: Error): void
 }
@@ -44,6 +49,7 @@ export async function startServer(env: ServerEnv, options: StartOptions): Promis
   try {
     for (const migration of database.applied) log.info(`Applied migration ${migration}`)
     const schema = await loadSchemaCache(database.db)
+    await options.siteBuilt
     const site = await loadStaticSite(distDir, keys.anonKey)
     // Checked before listening, so a bad SITE_URL stops start-up before anything is served.
     const publicUrl = env.SITE_URL === undefined ? undefined : normalizeSiteUrl(env.SITE_URL)
