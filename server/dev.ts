@@ -24,6 +24,11 @@ async function main() {
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     purpose: 'dev server',
+    log: (message) => log.info(message),
+    onClusterLost(error) {
+      console.error(error.message)
+      process.exit(1)
+    },
   })
   const schema = await loadSchemaCache(database.db)
 
