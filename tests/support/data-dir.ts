@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { findPostgresBinaries } from '../../server/db/embedded/binaries'
+import { clusterAccount } from '../../server/db/embedded/cluster-account'
 import { readMigrations } from '../../server/db/migrate'
 import { openDatabase } from '../../server/db/open-database'
 
@@ -17,6 +18,8 @@ async function templateDir(): Promise<string> {
   const binaries = findPostgresBinaries()
   const hash = createHash('sha256')
     .update(binaries.postgres)
+    // As root the cluster belongs to the account PostgreSQL runs as; a new one needs a new template.
+    .update(String(clusterAccount()?.uid ?? process.getuid?.()))
     .update(await readFile(join(binaries.postgres, '../../../package.json')))
     .update(migrations.map((m) => m.version + m.sql).join('\n'))
     .digest('hex')
