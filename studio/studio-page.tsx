@@ -34,25 +34,38 @@ export function StudioPage() {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: version asks for a fresh read after a removal
   useEffect(() => {
+    let current = true
     fetchSummary(range).then((next) => {
+      if (!current) return // a later range was asked for meanwhile
       setSummary(next)
       setError('')
     }, fail)
+    return () => {
+      current = false
+    }
   }, [range, version, fail])
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: version asks for a fresh read after a removal
   useEffect(() => {
-    fetchEntries(query, pageNumber).then(setEntries, fail)
+    let current = true
+    // An answer for a page or search left behind meanwhile must not replace the newer one.
+    fetchEntries(query, pageNumber).then((next) => current && setEntries(next), fail)
+    return () => {
+      current = false
+    }
   }, [query, pageNumber, version, fail])
 
-  // The list follows the search box a moment after typing stops.
+  // The list follows the search box a moment after typing stops; only a new search goes back to
+  // page 1 (not the first render, which would undo a quick click on Next).
   useEffect(() => {
+    const next = search.trim()
+    if (next === query) return
     const timer = setTimeout(() => {
-      setQuery(search.trim())
+      setQuery(next)
       setPageNumber(1)
     }, 250)
     return () => clearTimeout(timer)
-  }, [search])
+  }, [search, query])
 
   // The removed row and its button are gone: focus goes back to the list. An effect, so it runs
   // after the dialog's own effect has closed it (a modal dialog keeps focus inside while open).
