@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
+import { watchOutput } from './child-output'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -29,24 +30,8 @@ export async function startStudioProcess(env: Record<string, string>): Promise<S
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   )
-  let output = ''
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the studio did not start in time:\n${output}`)), 60_000)
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output)
-      if (match?.[1]) {
-        clearTimeout(timer)
-        resolve(match[1])
-      }
-    }
-    child.stdout.on('data', onData)
-    child.stderr.on('data', onData)
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`the studio exited with code ${code}:\n${output}`))
-    })
-  })
+  const { found } = watchOutput(child, /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/, 60_000, 'the studio')
+  const url = await found
   const parsed = new URL(url)
   const exited = once(child, 'exit')
   return {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { clusterFiles, readPostmasterPid } from '../../server/db/embedded/cluster-files'
 import { isProcessAlive } from '../../server/db/embedded/process-alive'
 import { loadApiKeys } from '../../server/keys'
+import { watchOutput } from './child-output'
 import { freshDataDir } from './data-dir'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -76,27 +77,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // A process group of its own, as under a supervisor, so a test can kill the group.
     detached: true,
   })
-  let output = ''
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`server did not start in time:\n${output}`)),
-      options.timeout ?? 30_000,
-    )
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /Serving (http:\/\/\S+)/.exec(output)
-      if (match?.[1]) {
-        clearTimeout(timer)
-        resolve(match[1])
-      }
-    }
-    child.stdout.on('data', onData)
-    child.stderr.on('data', onData)
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`server exited with code ${code} before serving:\n${output}`))
-    })
-  })
+  const { found, output } = watchOutput(child, /Serving (http:\/\/\S+)/, options.timeout ?? 30_000, 'server')
+  const url = await found
   const exited = once(child, 'exit')
   const end = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal)
@@ -109,7 +91,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     dataDir,
     env: { DATA_DIR: dataDir, ...env },
     process: child,
-    output: () => output,
+    output,
     stop: () => end('SIGTERM'),
     kill: () => end('SIGKILL'),
     async killGroup() {
