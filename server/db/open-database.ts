@@ -57,14 +57,16 @@ function supervise(start: () => Promise<EmbeddedCluster>, first: EmbeddedCluster
         `PostgreSQL (pid ${cluster.pid}) stopped unexpectedly (${signal ?? `exit code ${code}`}); starting it again.`,
       )
       const now = Date.now()
-      restarts.push(now)
+      restarts.splice(0, restarts.length, ...restarts.filter((at) => now - at < 60_000), now)
       try {
+        if (restarts.length > 3) throw new Error('it stopped 4 times within a minute')
         // The dead postmaster's backends notice within moments and exit; until they have, their
         // shared memory is still attached and a new postmaster would refuse to start.
         await sleep(1000)
-        if (restarts.filter((at) => now - at < 60_000).length > 3)
-          throw new Error('it stopped 4 times within a minute')
+        if (stopping) return
         current = await start()
+        // The server began to stop while this one started: it is this code's to stop.
+        if (stopping) return await current.stop()
         if (current.url !== first.url) throw new Error('it came back on another port')
         options.log?.(`PostgreSQL is back (pid ${current.pid}).`)
         watch(current)
