@@ -21,15 +21,28 @@ function wrap(target: pg.Pool | pg.PoolClient): Queryable {
 const preparedNames = new Map<string, string>()
 
 /** The query as node-postgres takes it: named, so each connection parses and plans it once. */
-function toQuery(statement: Statement): pg.QueryConfig {
+function toQuery(statement: Statement, prepare = true): pg.QueryConfig {
   const values = [...statement.params]
-  if (!statement.prepare) return { text: statement.sql, values }
+  if (!statement.prepare || !prepare) return { text: statement.sql, values }
   let name = preparedNames.get(statement.sql)
   if (!name) {
     name = `lab_${preparedNames.size + 1}`
     preparedNames.set(statement.sql, name)
   }
   return { name, text: statement.sql, values }
+}
+
+/**
+ * `?pgbouncer=true` on DATABASE_URL (Prisma's convention, which Supabase's docs give) marks a
+ * transaction-mode pooler such as Supabase's Supavisor on port 6543: its transactions may land on
+ * other server connections, so named prepared statements are off. The flag is not a Postgres one.
+ */
+function readPoolerFlag(connectionString: string): { url: string; prepare: boolean } {
+  if (!/[?&]pgbouncer=/i.test(connectionString)) return { url: connectionString, prepare: true }
+  const url = new URL(connectionString)
+  const pooled = url.searchParams.get('pgbouncer') === 'true'
+  url.searchParams.delete('pgbouncer')
+  return { url: url.toString(), prepare: !pooled }
 }
 
 /** The first failure in a pipeline, in the order sent: later ones only say "transaction aborted". */
@@ -43,7 +56,9 @@ function firstFailure(results: PromiseSettledResult<unknown>[]): unknown {
  * one round trip, each with its own Sync, in order.
  */
 export async function openPostgres(connectionString: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: poolSize, pipeline: true })
+  const { url, prepare } = readPoolerFlag(connectionString)
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, pipeline: true })
+  const query = (statement: Statement) => toQuery(statement, prepare)
   // A client losing its connection (the database restarting) must not take the server down: its
   // queries fail on their own, and the pool opens a new connection for the next ones.
   pool.on('error', () => {})
@@ -69,7 +84,7 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
   return {
     ...wrap(pool),
     transaction: (fn) => inTransaction(undefined, fn),
-    asRole: (claims, fn) => inTransaction(toQuery(roleSettings(claims)), fn),
+    asRole: (claims, fn) => inTransaction(query(roleSettings(claims)), fn),
     async runAsRole(claims, statement) {
       const client = await pool.connect()
       let broken: Error | undefined
@@ -78,8 +93,8 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
         // commit that follows answers ROLLBACK: nothing of the request stays.
         const sent = [
           client.query('begin'),
-          client.query(toQuery(roleSettings(claims))),
-          client.query(toQuery(statement)),
+          client.query(query(roleSettings(claims))),
+          client.query(query(statement)),
           client.query('commit'),
         ]
         const results = await Promise.allSettled(sent)
@@ -95,7 +110,7 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
         client.release(broken)
       }
     },
-    listen: (channel, onNotify) => listen(connectionString, channel, onNotify),
+    listen: (channel, onNotify) => listen(url, channel, onNotify),
     close: () => pool.end(),
   }
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../server/db/database'
 import { migrate } from '../../server/db/migrate'
 import { openPostgres } from '../../server/db/postgres-driver'
+import { insertStatement } from '../../server/rest/table-sql'
 import { createDatabase, type PostgresCluster, startPostgres } from '../support/postgres-cluster'
 
 // The browser's own `type="email"` check decides these; the database must agree with it.
@@ -139,48 +140,66 @@ describe('the schema on PostgreSQL 18, built from the migrations', () => {
     expect(refused).toBe('42501')
   })
 
-  it(
-    'a failing statement leaves nothing behind: the role switch and the write roll back',
-    async () => {
-      const count = () => rowsStartingWith('rollback-')
-      const before = await count()
-      const failed = await db
-        .runAsRole(
-          { role: 'service_role' },
-          {
-            sql: "insert into public.waitlist (email) values ('rollback-1@example.com'), ($1)",
-            params: ['not-an-address'],
-          },
-        )
-        .catch((error: { code: string }) => error.code)
-      expect(failed).toBe('23514')
-      expect(await count()).toBe(before)
-    },
-  )
+  it('a failing statement leaves nothing behind: the role switch and the write roll back', async () => {
+    const count = () => rowsStartingWith('rollback-')
+    const before = await count()
+    const failed = await db
+      .runAsRole(
+        { role: 'service_role' },
+        {
+          sql: "insert into public.waitlist (email) values ('rollback-1@example.com'), ($1)",
+          params: ['not-an-address'],
+        },
+      )
+      .catch((error: { code: string }) => error.code)
+    expect(failed).toBe('23514')
+    expect(await count()).toBe(before)
+  })
 
-  it(
-    'commits a transaction when its function returns, and rolls it all back on a throw',
-    async () => {
-      const count = () => rowsStartingWith('tx-')
-      const before = await count()
-      const thrown = await db
-        .transaction(async (tx) => {
-          await tx.query("insert into public.waitlist (email) values ('tx-1@example.com')")
-          throw new Error('changed my mind')
-        })
-        .catch((error: Error) => error.message)
-      expect(thrown).toBe('changed my mind')
-      expect(await count()).toBe(before)
-      await db.transaction(async (tx) => {
-        await tx.query("insert into public.waitlist (email) values ('tx-2@example.com')")
-        // Its own writes are visible inside, with the statement's count.
-        expect(
-          (await tx.run("update public.waitlist set email = email where email like 'tx-%'")).affected,
-        ).toBe(1)
+  it('commits a transaction when its function returns, and rolls it all back on a throw', async () => {
+    const count = () => rowsStartingWith('tx-')
+    const before = await count()
+    const thrown = await db
+      .transaction(async (tx) => {
+        await tx.query("insert into public.waitlist (email) values ('tx-1@example.com')")
+        throw new Error('changed my mind')
       })
-      expect(await count()).toBe((before ?? 0) + 1)
-    },
-  )
+      .catch((error: Error) => error.message)
+    expect(thrown).toBe('changed my mind')
+    expect(await count()).toBe(before)
+    await db.transaction(async (tx) => {
+      await tx.query("insert into public.waitlist (email) values ('tx-2@example.com')")
+      // Its own writes are visible inside, with the statement's count.
+      expect(
+        (await tx.run("update public.waitlist set email = email where email like 'tx-%'")).affected,
+      ).toBe(1)
+    })
+    expect(await count()).toBe((before ?? 0) + 1)
+  })
+
+  it('prepares the page insert once per connection, except behind a pooler (?pgbouncer=true)', async () => {
+    const insert = (target: Database, email: string) =>
+      target.runAsRole({ role: 'anon' }, insertStatement('waitlist', ['email'], [{ email }], undefined))
+    const prepared = async (target: Database) =>
+      (await target.query<{ n: number }>('select count(*)::int as n from pg_prepared_statements'))[0]?.n
+    const url = await createDatabase(cluster as PostgresCluster, 'prepare_test')
+    // One connection each, so the count is that connection's own.
+    const direct = await openPostgres(url, 1)
+    const pooled = await openPostgres(`${url}?pgbouncer=true`, 1)
+    try {
+      await insert(direct, 'prepared.1@example.com')
+      await insert(direct, 'prepared.2@example.com')
+      expect(await prepared(direct)).toBe(2) // the role settings and the insert, once each
+      await insert(pooled, 'pooled.1@example.com')
+      expect(await prepared(pooled)).toBe(0)
+      expect(
+        await insert(pooled, 'POOLED.1@example.com').catch((error: { code: string }) => error.code),
+      ).toBe('23505')
+    } finally {
+      await direct.close()
+      await pooled.close()
+    }
+  })
 
   it('gives back exactly the text and arrays it was sent, whatever they hold', async () => {
     const nasty = [
