@@ -17,6 +17,11 @@ export async function createFileDurably(
   } finally {
     await file.close()
   }
-  const dir = await open(dirname(path), 'r')
+  await syncDirectory(dirname(path))
+}
+
+/** Makes the entries of a directory (a file created or renamed in it) survive a power cut. */
+export async function syncDirectory(path: string) {
+  const dir = await open(path, 'r')
   await dir.sync().finally(() => dir.close())
 }

@@ -17,21 +17,18 @@ describe.each(BACKENDS)('race on $name: the same address sent concurrently', ({ 
     await server?.cleanup()
   })
 
-  it(
-    `${ADDRESSES} addresses × ${COPIES} concurrent sends in mixed case → one row each`,
-    async () => {
-      const emails = Array.from({ length: ADDRESSES }, (_, i) => `race.${i}.${name}@example.com`)
-      const sends = emails.flatMap((email) =>
-        Array.from({ length: COPIES }, (_, variant) => insertStatus(server, mixedCase(email, variant))),
-      )
-      const statuses = await Promise.all(sends)
-      const counts = tally(statuses)
-      console.log(`race on ${name}: ${sends.length} concurrent requests →`, counts)
-      expect(counts).toEqual({ 201: ADDRESSES, 409: ADDRESSES * (COPIES - 1) })
-      expect(await rowCount(server)).toBe(ADDRESSES)
-      expect((await storedEmails(server)).sort()).toEqual([...emails].sort())
-      expect(await healthy(server)).toBe(true)
-      expectNoEmail(server.output())
-    },
-  )
+  it(`${ADDRESSES} addresses × ${COPIES} concurrent sends in mixed case → one row each`, async () => {
+    const emails = Array.from({ length: ADDRESSES }, (_, i) => `race.${i}.${name}@example.com`)
+    const sends = emails.flatMap((email) =>
+      Array.from({ length: COPIES }, (_, variant) => insertStatus(server, mixedCase(email, variant))),
+    )
+    const statuses = await Promise.all(sends)
+    const counts = tally(statuses)
+    console.log(`race on ${name}: ${sends.length} concurrent requests →`, counts)
+    expect(counts).toEqual({ 201: ADDRESSES, 409: ADDRESSES * (COPIES - 1) })
+    expect(await rowCount(server)).toBe(ADDRESSES)
+    expect((await storedEmails(server)).sort()).toEqual([...emails].sort())
+    expect(await healthy(server)).toBe(true)
+    expectNoEmail(server.output())
+  })
 })

@@ -26,26 +26,23 @@ describe('scale-out: two server processes on one Postgres', () => {
     await Promise.all(servers.map((server) => server.cleanup()))
   })
 
-  it(
-    'the race split across both servers → exactly one row per address, both healthy',
-    async () => {
-      const [a, b] = servers as [TestServer, TestServer]
-      expect(a.url).not.toBe(b.url)
-      expect(a.anonKey).toBe(b.anonKey)
-      const emails = Array.from({ length: ADDRESSES }, (_, i) => `scale.${i}@example.com`)
-      const sends = emails.flatMap((email) =>
-        Array.from({ length: COPIES }, (_, variant) =>
-          insertStatus(variant % 2 ? a : b, mixedCase(email, variant)),
-        ),
-      )
-      const counts = tally(await Promise.all(sends))
-      console.log(`scale-out: ${sends.length} concurrent requests over 2 servers →`, counts)
-      expect(counts).toEqual({ 201: ADDRESSES, 409: ADDRESSES * (COPIES - 1) })
-      expect(await rowCount(a)).toBe(ADDRESSES)
-      expect(await rowCount(b)).toBe(ADDRESSES)
-      expect((await storedEmails(b)).sort()).toEqual([...emails].sort())
-      expect(await healthy(a)).toBe(true)
-      expect(await healthy(b)).toBe(true)
-    },
-  )
+  it('the race split across both servers → exactly one row per address, both healthy', async () => {
+    const [a, b] = servers as [TestServer, TestServer]
+    expect(a.url).not.toBe(b.url)
+    expect(a.anonKey).toBe(b.anonKey)
+    const emails = Array.from({ length: ADDRESSES }, (_, i) => `scale.${i}@example.com`)
+    const sends = emails.flatMap((email) =>
+      Array.from({ length: COPIES }, (_, variant) =>
+        insertStatus(variant % 2 ? a : b, mixedCase(email, variant)),
+      ),
+    )
+    const counts = tally(await Promise.all(sends))
+    console.log(`scale-out: ${sends.length} concurrent requests over 2 servers →`, counts)
+    expect(counts).toEqual({ 201: ADDRESSES, 409: ADDRESSES * (COPIES - 1) })
+    expect(await rowCount(a)).toBe(ADDRESSES)
+    expect(await rowCount(b)).toBe(ADDRESSES)
+    expect((await storedEmails(b)).sort()).toEqual([...emails].sort())
+    expect(await healthy(a)).toBe(true)
+    expect(await healthy(b)).toBe(true)
+  })
 })

@@ -3,20 +3,12 @@ import { createApp } from '../../server/app'
 import type { Database } from '../../server/db/database'
 import { loadApiKeys } from '../../server/keys'
 import { createLogger } from '../../server/log'
-import type { StaticSite } from '../../server/static-site'
-
-const page = {
-  body: Buffer.from('<h1>page</h1>'),
-  contentType: 'text/html',
-  etag: '"x"',
-  cacheControl: 'no-cache',
-}
-const site: StaticSite = { home: page, notFound: page, files: new Map(), scriptHashes: [] }
+import { stubSite } from '../support/stub-site'
 
 async function appWith(query: Database['query']) {
   const db = { query } as unknown as Database
   const keys = await loadApiKeys({ jwtSecret: 'x'.repeat(40), dataDir: '/nonexistent' })
-  return createApp({ db, keys, schema: new Map(), site, log: createLogger('silent') })
+  return createApp({ db, keys, schema: new Map(), site: stubSite, log: createLogger('silent') })
 }
 
 describe('GET /healthz', () => {

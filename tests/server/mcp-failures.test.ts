@@ -5,22 +5,15 @@ import { createApp } from '../../server/app'
 import type { Database, PgError } from '../../server/db/database'
 import { loadApiKeys } from '../../server/keys'
 import type { Logger } from '../../server/log'
-import type { StaticSite } from '../../server/static-site'
 import { outcomeMessages } from '../../src/lib/waitlist-outcome'
 import { requestAccessTool } from '../../src/lib/webmcp-tool'
+import { stubSite } from '../support/stub-site'
 
 /**
  * What the database says decides the tool's answer. Here the database is a stand-in that fails on
  * cue, driven in-process through the SDK's own client (its fetch is the app's), so failures no
  * real database will produce on demand still get checked: a lost connection, each constraint.
  */
-const page = {
-  body: Buffer.from('<h1>404</h1>'),
-  contentType: 'text/html',
-  etag: '"x"',
-  cacheControl: 'no-cache',
-}
-const site: StaticSite = { home: page, notFound: page, files: new Map(), scriptHashes: [] }
 const ERROR_WORDS = `${outcomeMessages.error.title} ${outcomeMessages.error.description}`
 
 async function clientFor(runAsRole: Database['runAsRole']) {
@@ -31,7 +24,7 @@ async function clientFor(runAsRole: Database['runAsRole']) {
   }
   const db = { kind: 'postgres', runAsRole, query: async () => [] } as unknown as Database
   const keys = await loadApiKeys({ jwtSecret: 'x'.repeat(40), dataDir: '/nonexistent' })
-  const app = createApp({ db, keys, schema: new Map(), site, log })
+  const app = createApp({ db, keys, schema: new Map(), site: stubSite, log })
   const client = new Client({ name: 'failure-test', version: '1.0.0' })
   const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
     fetch: (url, init) => Promise.resolve(app.request(String(url), init)),
@@ -96,7 +89,13 @@ describe('request_beta_access when the database says no', () => {
   it('a tool name that is not a string, or no params at all, gets the same clear invalid-params error', async () => {
     const keys = await loadApiKeys({ jwtSecret: 'x'.repeat(40), dataDir: '/nonexistent' })
     const db = { kind: 'postgres' } as unknown as Database
-    const app = createApp({ db, keys, schema: new Map(), site, log: { info: () => {}, error: () => {} } })
+    const app = createApp({
+      db,
+      keys,
+      schema: new Map(),
+      site: stubSite,
+      log: { info: () => {}, error: () => {} },
+    })
     for (const [params, message] of [
       [{ name: 5, arguments: {} }, /the tool's "name" must be a string/],
       [undefined, /^Invalid params: tools\/call takes/],
@@ -117,7 +116,7 @@ describe('request_beta_access when the database says no', () => {
     const keys = await loadApiKeys({ jwtSecret: 'x'.repeat(40), dataDir: '/nonexistent' })
     const db = { kind: 'postgres' } as unknown as Database
     const log: Logger = { info: () => {}, error: () => {} }
-    const app = createApp({ db, keys, schema: new Map(), site, log })
+    const app = createApp({ db, keys, schema: new Map(), site: stubSite, log })
     const response = await app.request('http://127.0.0.1/mcp', {
       method: 'POST',
       headers: { Origin: 'http://127.0.0.1', 'Content-Type': 'application/json' },

@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { isPgError, type Queryable } from '../../server/db/database'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
@@ -7,12 +5,10 @@ import { dropDeliveries, withoutNotifications } from '../../server/notifications
 import { expectNoEmail, insertStatus } from '../reliability/support'
 import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
 import { startTestServer, type TestServer } from '../support/test-server'
+import { runCli } from '../support/waitlist-cli'
 import { deliveredEmails, startWebhookReceiver } from '../support/webhook-receiver'
 
 afterAll(stopBackends)
-
-const exec = promisify(execFile)
-const ROOT = new URL('../../', import.meta.url).pathname
 
 /** A test server's database (its data dir, or its DATABASE_URL), as the owner, running or not. */
 function openServerDatabase(server: TestServer): Promise<OpenedDatabase> {
@@ -24,15 +20,8 @@ function openServerDatabase(server: TestServer): Promise<OpenedDatabase> {
   })
 }
 
-/** The waitlist CLI against a test server's database. */
-async function cli(server: TestServer, ...args: string[]) {
-  const env = { ...process.env, NODE_ENV: 'test', DATA_DIR: server.dataDir, DATABASE_URL: '', ...server.env }
-  const result = await exec(process.execPath, ['--import', 'tsx', 'scripts/waitlist-cli.ts', ...args], {
-    cwd: ROOT,
-    env,
-  }).catch((error: { code: number; stdout: string; stderr: string }) => error)
-  return { code: 'code' in result ? result.code : 0, stdout: result.stdout, stderr: result.stderr }
-}
+/** The waitlist CLI against a test server's database (its env names DATA_DIR and any DATABASE_URL). */
+const cli = (server: TestServer, ...args: string[]) => runCli(server.env, ...args)
 
 async function sqlError(tx: Queryable, sql: string): Promise<string> {
   try {

@@ -116,177 +116,162 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
       expect(counted.headers.get('content-range')).toBe('*/1')
     })
 
-    it(
-      'refuses the same address in another letter case: 409 23505 with Postgres wording',
-      async () => {
-        await anon.from('waitlist').insert({ email: address('Case') })
-        const again = await anon.from('waitlist').insert({ email: address('case').toUpperCase() })
-        expect(again.status).toBe(409)
-        expect(again.error).toMatchObject({ code: '23505', message: EMAIL_KEY_MESSAGE, hint: null })
-        // Postgres leaves out the "Key (email)=(…)" detail for a role that may not read the table.
-        expect(again.error?.details).toBeNull()
-        const raw = await post(server, JSON.stringify({ email: address('case') }))
-        await expectPostgrestError(raw, 409, '23505', EMAIL_KEY_MESSAGE)
-      },
-    )
+    it('refuses the same address in another letter case: 409 23505 with Postgres wording', async () => {
+      await anon.from('waitlist').insert({ email: address('Case') })
+      const again = await anon.from('waitlist').insert({ email: address('case').toUpperCase() })
+      expect(again.status).toBe(409)
+      expect(again.error).toMatchObject({ code: '23505', message: EMAIL_KEY_MESSAGE, hint: null })
+      // Postgres leaves out the "Key (email)=(…)" detail for a role that may not read the table.
+      expect(again.error?.details).toBeNull()
+      const raw = await post(server, JSON.stringify({ email: address('case') }))
+      await expectPostgrestError(raw, 409, '23505', EMAIL_KEY_MESSAGE)
+    })
 
-    it(
-      'return=representation: 401 42501 for anon and nothing inserted; the row for service_role',
-      async () => {
-        const before = await count()
-        const denied = await anon
+    it('return=representation: 401 42501 for anon and nothing inserted; the row for service_role', async () => {
+      const before = await count()
+      const denied = await anon
+        .from('waitlist')
+        .insert({ email: address('peek') })
+        .select()
+      expect(denied.status).toBe(401)
+      expect(denied.error?.code).toBe('42501')
+      expect(denied.data).toBeNull()
+
+      const raw = await post(server, JSON.stringify({ email: address('peek') }), {
+        Prefer: 'return=representation',
+      })
+      expect(raw.headers.get('www-authenticate')).toBe('Bearer')
+      await expectPostgrestError(raw, 401, '42501', 'permission denied for table waitlist')
+      expect(await count()).toBe(before)
+
+      const allowed = await service
+        .from('waitlist')
+        .insert({ email: address('owner') })
+        .select('email, created_at')
+      expect(allowed.status).toBe(201)
+      expect(allowed.data).toEqual([
+        { email: address('owner'), created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+\+00:00$/) },
+      ])
+
+      const rawOwner = await post(server, JSON.stringify({ email: address('owner2') }), {
+        ...serviceHeaders(),
+        Prefer: 'return=representation',
+        'Content-Profile': 'public',
+      })
+      expect(rawOwner.status).toBe(201)
+      expect(rawOwner.headers.get('preference-applied')).toBe('return=representation')
+      expect(rawOwner.headers.get('content-profile')).toBe('public')
+      expect(rawOwner.headers.get('content-type')).toBe('application/json; charset=utf-8')
+      const [row] = (await rawOwner.json()) as { id: unknown; email: string }[]
+      expect(typeof row?.id).toBe('number')
+      expect(row?.email).toBe(address('owner2'))
+
+      const single = await service
+        .from('waitlist')
+        .insert({ email: address('single') })
+        .select('email')
+        .single()
+      expect(single).toMatchObject({ status: 201, data: { email: address('single') } })
+    })
+
+    it('bulk insert: an array of objects in one transaction, with ?columns= as supabase-js sends', async () => {
+      const before = await count()
+      const result = await anon
+        .from('waitlist')
+        .insert([{ email: address('bulk1') }, { email: address('bulk2') }])
+      expect(result.status).toBe(201)
+      expect(await count()).toBe(before + 2)
+
+      // supabase-js lists the union of keys; a row lacking one gets null, and one bad row undoes all.
+      const partial = await anon
+        .from('waitlist')
+        .insert([{ email: address('bulk3') }, {} as { email: string }])
+      expect(partial.status).toBe(400)
+      expect(partial.error?.code).toBe('23502')
+      expect(await count()).toBe(before + 2)
+
+      const mismatched = await post(server, JSON.stringify([{ email: address('b4') }, { other: 1 }]))
+      await expectPostgrestError(mismatched, 400, 'PGRST102', 'All object keys must match')
+      const empty = await post(server, '[]')
+      expect(empty.status).toBe(201)
+      expect(await count()).toBe(before + 2)
+    })
+
+    it('upsert: refused to anon (ON CONFLICT reads the column), honoured for service_role', async () => {
+      const before = await count()
+      // Postgres needs select rights on a conflict target, which anon never has: the same 401 as on Supabase.
+      for (const ignoreDuplicates of [true, false]) {
+        const upsert = await anon
           .from('waitlist')
-          .insert({ email: address('peek') })
-          .select()
-        expect(denied.status).toBe(401)
-        expect(denied.error?.code).toBe('42501')
-        expect(denied.data).toBeNull()
+          .upsert({ email: address('upserted') }, { onConflict: 'email', ignoreDuplicates })
+        expect(upsert).toMatchObject({ status: 401, error: { code: '42501' } })
+      }
+      expect(await count()).toBe(before)
 
-        const raw = await post(server, JSON.stringify({ email: address('peek') }), {
-          Prefer: 'return=representation',
-        })
-        expect(raw.headers.get('www-authenticate')).toBe('Bearer')
-        await expectPostgrestError(raw, 401, '42501', 'permission denied for table waitlist')
-        expect(await count()).toBe(before)
+      const ignored = await service
+        .from('waitlist')
+        .upsert({ email: address('FIRST') }, { onConflict: 'email', ignoreDuplicates: true })
+      expect(ignored).toMatchObject({ status: 201, error: null })
+      expect(await count()).toBe(before)
+      const headers = { ...serviceHeaders(), Prefer: 'resolution=merge-duplicates' }
+      const merged = JSON.stringify({ email: address('merged') })
+      const raw = await post(server, merged, headers, 'waitlist?on_conflict=email')
+      expect(raw.status).toBe(201)
+      expect(raw.headers.get('preference-applied')).toBe('resolution=merge-duplicates')
+      // Without a conflict target there is nothing to merge on: a plain insert, nothing echoed.
+      const untargeted = await post(server, merged, headers)
+      expect(untargeted.status).toBe(409)
+      expect(untargeted.headers.get('preference-applied')).toBeNull()
+      const badTarget = await service
+        .from('waitlist')
+        .upsert({ email: address('t') }, { onConflict: 'nickname' })
+      expect(badTarget).toMatchObject({ status: 400, error: { code: '42703' } })
+      expect(await count()).toBe(before + 1)
+    })
 
-        const allowed = await service
-          .from('waitlist')
-          .insert({ email: address('owner') })
-          .select('email, created_at')
-        expect(allowed.status).toBe(201)
-        expect(allowed.data).toEqual([
-          { email: address('owner'), created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+\+00:00$/) },
-        ])
-
-        const rawOwner = await post(server, JSON.stringify({ email: address('owner2') }), {
-          ...serviceHeaders(),
-          Prefer: 'return=representation',
-          'Content-Profile': 'public',
-        })
-        expect(rawOwner.status).toBe(201)
-        expect(rawOwner.headers.get('preference-applied')).toBe('return=representation')
-        expect(rawOwner.headers.get('content-profile')).toBe('public')
-        expect(rawOwner.headers.get('content-type')).toBe('application/json; charset=utf-8')
-        const [row] = (await rawOwner.json()) as { id: unknown; email: string }[]
-        expect(typeof row?.id).toBe('number')
-        expect(row?.email).toBe(address('owner2'))
-
-        const single = await service
-          .from('waitlist')
-          .insert({ email: address('single') })
-          .select('email')
-          .single()
-        expect(single).toMatchObject({ status: 201, data: { email: address('single') } })
-      },
-    )
-
-    it(
-      'bulk insert: an array of objects in one transaction, with ?columns= as supabase-js sends',
-      async () => {
-        const before = await count()
-        const result = await anon
-          .from('waitlist')
-          .insert([{ email: address('bulk1') }, { email: address('bulk2') }])
-        expect(result.status).toBe(201)
-        expect(await count()).toBe(before + 2)
-
-        // supabase-js lists the union of keys; a row lacking one gets null, and one bad row undoes all.
-        const partial = await anon
-          .from('waitlist')
-          .insert([{ email: address('bulk3') }, {} as { email: string }])
-        expect(partial.status).toBe(400)
-        expect(partial.error?.code).toBe('23502')
-        expect(await count()).toBe(before + 2)
-
-        const mismatched = await post(server, JSON.stringify([{ email: address('b4') }, { other: 1 }]))
-        await expectPostgrestError(mismatched, 400, 'PGRST102', 'All object keys must match')
-        const empty = await post(server, '[]')
-        expect(empty.status).toBe(201)
-        expect(await count()).toBe(before + 2)
-      },
-    )
-
-    it(
-      'upsert: refused to anon (ON CONFLICT reads the column), honoured for service_role',
-      async () => {
-        const before = await count()
-        // Postgres needs select rights on a conflict target, which anon never has: the same 401 as on Supabase.
-        for (const ignoreDuplicates of [true, false]) {
-          const upsert = await anon
-            .from('waitlist')
-            .upsert({ email: address('upserted') }, { onConflict: 'email', ignoreDuplicates })
-          expect(upsert).toMatchObject({ status: 401, error: { code: '42501' } })
-        }
-        expect(await count()).toBe(before)
-
-        const ignored = await service
-          .from('waitlist')
-          .upsert({ email: address('FIRST') }, { onConflict: 'email', ignoreDuplicates: true })
-        expect(ignored).toMatchObject({ status: 201, error: null })
-        expect(await count()).toBe(before)
-        const headers = { ...serviceHeaders(), Prefer: 'resolution=merge-duplicates' }
-        const merged = JSON.stringify({ email: address('merged') })
-        const raw = await post(server, merged, headers, 'waitlist?on_conflict=email')
-        expect(raw.status).toBe(201)
-        expect(raw.headers.get('preference-applied')).toBe('resolution=merge-duplicates')
-        // Without a conflict target there is nothing to merge on: a plain insert, nothing echoed.
-        const untargeted = await post(server, merged, headers)
-        expect(untargeted.status).toBe(409)
-        expect(untargeted.headers.get('preference-applied')).toBeNull()
-        const badTarget = await service
-          .from('waitlist')
-          .upsert({ email: address('t') }, { onConflict: 'nickname' })
-        expect(badTarget).toMatchObject({ status: 400, error: { code: '42703' } })
-        expect(await count()).toBe(before + 1)
-      },
-    )
-
-    it(
-      'lets the database refuse invalid rows: 400 with 23514, 23502, 22007, 428C9, 22P02',
-      async () => {
-        const refused = [
-          'not-an-address',
-          ` ${address('padded')}`,
-          `${'a'.repeat(250)}@x.co`,
-          'a"b@example.com',
-          'a b@example.com',
-        ]
-        for (const email of refused) {
-          const body = await expectPostgrestError(await post(server, JSON.stringify({ email })), 400, '23514')
-          expect(body.message).toMatch(
-            /^new row for relation "waitlist" violates check constraint "waitlist_email_\w+"$/,
-          )
-        }
-        const viaClient = await anon.from('waitlist').insert({ email: 'nope' })
-        expect(viaClient).toMatchObject({ status: 400, error: { code: '23514' } })
-        await expectPostgrestError(await post(server, '{}'), 400, '23502', /null value in column "email"/)
-        await expectPostgrestError(await post(server, '{"email":null}'), 400, '23502')
-        const badDate = await post(
-          server,
-          JSON.stringify({ email: address('dated'), created_at: 'soon' }),
-          serviceHeaders(),
+    it('lets the database refuse invalid rows: 400 with 23514, 23502, 22007, 428C9, 22P02', async () => {
+      const refused = [
+        'not-an-address',
+        ` ${address('padded')}`,
+        `${'a'.repeat(250)}@x.co`,
+        'a"b@example.com',
+        'a b@example.com',
+      ]
+      for (const email of refused) {
+        const body = await expectPostgrestError(await post(server, JSON.stringify({ email })), 400, '23514')
+        expect(body.message).toMatch(
+          /^new row for relation "waitlist" violates check constraint "waitlist_email_\w+"$/,
         )
-        await expectPostgrestError(
-          badDate,
-          400,
-          '22007',
-          'invalid input syntax for type timestamp with time zone: "soon"',
-        )
-        const ownId = await post(server, JSON.stringify({ id: 7, email: address('id') }), serviceHeaders())
-        await expectPostgrestError(ownId, 400, '428C9', /cannot insert a non-DEFAULT value into column "id"/)
-        const anonDate = await post(
-          server,
-          JSON.stringify({ email: address('dated'), created_at: '2020-01-01' }),
-        )
-        await expectPostgrestError(anonDate, 401, '42501', 'permission denied for table waitlist')
-        // 22P02: a value of the wrong type for its column, here in a filter.
-        const badId = await request(server, 'waitlist?id=eq.abc', {
-          method: 'DELETE',
-          headers: serviceHeaders(),
-        })
-        await expectPostgrestError(badId, 400, '22P02', 'invalid input syntax for type bigint: "abc"')
-      },
-    )
+      }
+      const viaClient = await anon.from('waitlist').insert({ email: 'nope' })
+      expect(viaClient).toMatchObject({ status: 400, error: { code: '23514' } })
+      await expectPostgrestError(await post(server, '{}'), 400, '23502', /null value in column "email"/)
+      await expectPostgrestError(await post(server, '{"email":null}'), 400, '23502')
+      const badDate = await post(
+        server,
+        JSON.stringify({ email: address('dated'), created_at: 'soon' }),
+        serviceHeaders(),
+      )
+      await expectPostgrestError(
+        badDate,
+        400,
+        '22007',
+        'invalid input syntax for type timestamp with time zone: "soon"',
+      )
+      const ownId = await post(server, JSON.stringify({ id: 7, email: address('id') }), serviceHeaders())
+      await expectPostgrestError(ownId, 400, '428C9', /cannot insert a non-DEFAULT value into column "id"/)
+      const anonDate = await post(
+        server,
+        JSON.stringify({ email: address('dated'), created_at: '2020-01-01' }),
+      )
+      await expectPostgrestError(anonDate, 401, '42501', 'permission denied for table waitlist')
+      // 22P02: a value of the wrong type for its column, here in a filter.
+      const badId = await request(server, 'waitlist?id=eq.abc', {
+        method: 'DELETE',
+        headers: serviceHeaders(),
+      })
+      await expectPostgrestError(badId, 400, '22P02', 'invalid input syntax for type bigint: "abc"')
+    })
 
     it('answers malformed requests with PostgREST errors', async () => {
       await expectPostgrestError(await post(server, '{"email":'), 400, 'PGRST102', 'Empty or invalid json')
@@ -364,166 +349,143 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
   })
 
   describe('keys', () => {
-    it(
-      'answers a missing or unknown apikey as the gateway does: 401 { message, hint }',
-      async () => {
-        const missing = await request(server, 'waitlist', {
-          method: 'POST',
-          body: '{}',
-          headers: { Origin: ORIGIN },
-        })
-        expect(missing.status).toBe(401)
-        expect(missing.headers.get('access-control-allow-origin')).toBe('*')
-        expect(await missing.json()).toEqual({
-          message: 'No API key found in request',
-          hint: 'No `apikey` request header or url param was found.',
-        })
-        const invalidBody = {
-          message: 'Invalid API key',
-          hint: 'Double check your Supabase `anon` or `service_role` API key.',
-        }
-        for (const apikey of ['not-a-key', 'a.b.c', unsigned({ role: 'service_role', iss: 'supabase' })]) {
-          const invalid = await post(server, '{}', { apikey })
-          expect(invalid.status).toBe(401)
-          expect(await invalid.json()).toEqual(invalidBody)
-        }
-        const viaClient = await client(server, 'not-a-key')
-          .from('waitlist')
-          .insert({ email: address('nokey') })
-        expect(viaClient).toMatchObject({ status: 401, error: { message: 'Invalid API key' } })
-        const inQuery = await request(server, `waitlist?apikey=${server.anonKey}`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ email: address('query-key') }),
-        })
-        expect(inQuery.status).toBe(201)
-      },
-    )
+    it('answers a missing or unknown apikey as the gateway does: 401 { message, hint }', async () => {
+      const missing = await request(server, 'waitlist', {
+        method: 'POST',
+        body: '{}',
+        headers: { Origin: ORIGIN },
+      })
+      expect(missing.status).toBe(401)
+      expect(missing.headers.get('access-control-allow-origin')).toBe('*')
+      expect(await missing.json()).toEqual({
+        message: 'No API key found in request',
+        hint: 'No `apikey` request header or url param was found.',
+      })
+      const invalidBody = {
+        message: 'Invalid API key',
+        hint: 'Double check your Supabase `anon` or `service_role` API key.',
+      }
+      for (const apikey of ['not-a-key', 'a.b.c', unsigned({ role: 'service_role', iss: 'supabase' })]) {
+        const invalid = await post(server, '{}', { apikey })
+        expect(invalid.status).toBe(401)
+        expect(await invalid.json()).toEqual(invalidBody)
+      }
+      const viaClient = await client(server, 'not-a-key')
+        .from('waitlist')
+        .insert({ email: address('nokey') })
+      expect(viaClient).toMatchObject({ status: 401, error: { message: 'Invalid API key' } })
+      const inQuery = await request(server, `waitlist?apikey=${server.anonKey}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: address('query-key') }),
+      })
+      expect(inQuery.status).toBe(201)
+    })
 
-    it(
-      'refuses a forged service_role key, as apikey or as bearer, and reveals nothing',
-      async () => {
-        const forged = await sign('a-different-secret-that-is-long-enough-1234', { role: 'service_role' })
-        const asKey = await post(server, '{}', { apikey: forged })
-        expect(asKey.status).toBe(401)
-        expect(((await asKey.json()) as { message: string }).message).toBe('Invalid API key')
+    it('refuses a forged service_role key, as apikey or as bearer, and reveals nothing', async () => {
+      const forged = await sign('a-different-secret-that-is-long-enough-1234', { role: 'service_role' })
+      const asKey = await post(server, '{}', { apikey: forged })
+      expect(asKey.status).toBe(401)
+      expect(((await asKey.json()) as { message: string }).message).toBe('Invalid API key')
 
-        const asBearer = await post(server, '{}', { Authorization: `Bearer ${forged}` })
-        expect(asBearer.headers.get('www-authenticate')).toBe(
-          'Bearer error="invalid_token", error_description="No suitable key or wrong key type"',
-        )
-        const body = await expectPostgrestError(
-          asBearer,
-          401,
-          'PGRST301',
-          'No suitable key or wrong key type',
-        )
-        expect(body.details).toBe('None of the keys was able to decode the JWT')
+      const asBearer = await post(server, '{}', { Authorization: `Bearer ${forged}` })
+      expect(asBearer.headers.get('www-authenticate')).toBe(
+        'Bearer error="invalid_token", error_description="No suitable key or wrong key type"',
+      )
+      const body = await expectPostgrestError(asBearer, 401, 'PGRST301', 'No suitable key or wrong key type')
+      expect(body.details).toBe('None of the keys was able to decode the JWT')
 
-        const forgedRead = await client(server, forged).from('waitlist').select('email')
-        expect(forgedRead.status).toBe(401)
-        expect(forgedRead.data).toBeNull()
-        const bearerRead = await request(server, 'waitlist?select=email', {
-          headers: { apikey: server.anonKey, Authorization: `Bearer ${unsigned({ role: 'service_role' })}` },
-        })
-        expect(bearerRead.status).toBe(401)
-        expect(await bearerRead.text()).not.toContain('@example.com')
-      },
-    )
+      const forgedRead = await client(server, forged).from('waitlist').select('email')
+      expect(forgedRead.status).toBe(401)
+      expect(forgedRead.data).toBeNull()
+      const bearerRead = await request(server, 'waitlist?select=email', {
+        headers: { apikey: server.anonKey, Authorization: `Bearer ${unsigned({ role: 'service_role' })}` },
+      })
+      expect(bearerRead.status).toBe(401)
+      expect(await bearerRead.text()).not.toContain('@example.com')
+    })
 
-    it(
-      'refuses expired, malformed and empty bearer tokens with PostgREST 13 wording',
-      async () => {
-        const { secret } = await loadApiKeys({ dataDir: server.dataDir, jwtSecret: undefined })
-        const expired = await sign(secret, { role: 'anon' }, Math.floor(Date.now() / 1000) - 3600)
-        await expectPostgrestError(
-          await post(server, '{}', { Authorization: `Bearer ${expired}` }),
-          401,
-          'PGRST303',
-          'JWT expired',
-        )
-        await expectPostgrestError(
-          await post(server, '{}', { Authorization: 'Bearer garbage' }),
-          401,
-          'PGRST301',
-          'Expected 3 parts in JWT; got 1',
-        )
-        await expectPostgrestError(
-          await post(server, '{}', { Authorization: 'Bearer ' }),
-          401,
-          'PGRST301',
-          'Empty JWT is sent in Authorization header',
-        )
-        // A user token of the project (role authenticated) is honoured: insert yes, read no (403, not 401).
-        const user = await sign(secret, { role: 'authenticated', sub: 'user-1' })
-        const asUser = await post(server, JSON.stringify({ email: address('user') }), {
-          Authorization: `Bearer ${user}`,
-        })
-        expect(asUser.status).toBe(201)
-        const userRead = await request(server, 'waitlist', {
-          headers: { apikey: server.anonKey, Authorization: `Bearer ${user}` },
-        })
-        await expectPostgrestError(userRead, 403, '42501', 'permission denied for table waitlist')
-        expect(userRead.headers.get('www-authenticate')).toBeNull()
-      },
-    )
+    it('refuses expired, malformed and empty bearer tokens with PostgREST 13 wording', async () => {
+      const { secret } = await loadApiKeys({ dataDir: server.dataDir, jwtSecret: undefined })
+      const expired = await sign(secret, { role: 'anon' }, Math.floor(Date.now() / 1000) - 3600)
+      await expectPostgrestError(
+        await post(server, '{}', { Authorization: `Bearer ${expired}` }),
+        401,
+        'PGRST303',
+        'JWT expired',
+      )
+      await expectPostgrestError(
+        await post(server, '{}', { Authorization: 'Bearer garbage' }),
+        401,
+        'PGRST301',
+        'Expected 3 parts in JWT; got 1',
+      )
+      await expectPostgrestError(
+        await post(server, '{}', { Authorization: 'Bearer ' }),
+        401,
+        'PGRST301',
+        'Empty JWT is sent in Authorization header',
+      )
+      // A user token of the project (role authenticated) is honoured: insert yes, read no (403, not 401).
+      const user = await sign(secret, { role: 'authenticated', sub: 'user-1' })
+      const asUser = await post(server, JSON.stringify({ email: address('user') }), {
+        Authorization: `Bearer ${user}`,
+      })
+      expect(asUser.status).toBe(201)
+      const userRead = await request(server, 'waitlist', {
+        headers: { apikey: server.anonKey, Authorization: `Bearer ${user}` },
+      })
+      await expectPostgrestError(userRead, 403, '42501', 'permission denied for table waitlist')
+      expect(userRead.headers.get('www-authenticate')).toBeNull()
+    })
   })
 
   describe('GET', () => {
-    it(
-      'lets service_role read with select, order, limit, offset and an exact count',
-      async () => {
-        const { data, error, status } = await service
-          .from('waitlist')
-          .select('email, created_at')
-          .order('created_at')
-        expect(error).toBeNull()
-        expect(status).toBe(200)
-        expect(data?.length).toBeGreaterThan(3)
-        expect(Object.keys(data?.[0] ?? {})).toEqual(['email', 'created_at'])
-        const times = (data ?? []).map((row) => Date.parse(row.created_at as string))
-        expect(times).toEqual([...times].sort((a, b) => a - b))
+    it('lets service_role read with select, order, limit, offset and an exact count', async () => {
+      const { data, error, status } = await service
+        .from('waitlist')
+        .select('email, created_at')
+        .order('created_at')
+      expect(error).toBeNull()
+      expect(status).toBe(200)
+      expect(data?.length).toBeGreaterThan(3)
+      expect(Object.keys(data?.[0] ?? {})).toEqual(['email', 'created_at'])
+      const times = (data ?? []).map((row) => Date.parse(row.created_at as string))
+      expect(times).toEqual([...times].sort((a, b) => a - b))
 
-        const newest = await service
-          .from('waitlist')
-          .select('id')
-          .order('id', { ascending: false })
-          .range(1, 2)
-        expect(newest.data).toHaveLength(2)
-        const ids = (newest.data ?? []).map((row) => row.id as number)
-        expect(ids[0]).toBeGreaterThan(ids[1] ?? Number.POSITIVE_INFINITY)
+      const newest = await service.from('waitlist').select('id').order('id', { ascending: false }).range(1, 2)
+      expect(newest.data).toHaveLength(2)
+      const ids = (newest.data ?? []).map((row) => row.id as number)
+      expect(ids[0]).toBeGreaterThan(ids[1] ?? Number.POSITIVE_INFINITY)
 
-        const mine = await service.from('waitlist').select('email').eq('email', address('FIRST'))
-        expect(mine.data).toEqual([{ email: address('first') }]) // citext: the filter ignores case
+      const mine = await service.from('waitlist').select('email').eq('email', address('FIRST'))
+      expect(mine.data).toEqual([{ email: address('first') }]) // citext: the filter ignores case
 
-        const total = await count()
-        const page = await request(server, 'waitlist?select=email&limit=1&offset=1', {
-          headers: { ...serviceHeaders(), Prefer: 'count=exact' },
-        })
-        expect(page.status).toBe(206)
-        expect(page.headers.get('content-range')).toBe(`1-1/${total}`)
-        expect(page.headers.get('preference-applied')).toBe('count=exact')
-        expect(await page.json()).toHaveLength(1)
+      const total = await count()
+      const page = await request(server, 'waitlist?select=email&limit=1&offset=1', {
+        headers: { ...serviceHeaders(), Prefer: 'count=exact' },
+      })
+      expect(page.status).toBe(206)
+      expect(page.headers.get('content-range')).toBe(`1-1/${total}`)
+      expect(page.headers.get('preference-applied')).toBe('count=exact')
+      expect(await page.json()).toHaveLength(1)
 
-        const all = await request(server, 'waitlist?select=id', {
-          headers: { ...serviceHeaders(), Prefer: 'count=exact' },
-        })
-        expect(all.status).toBe(200)
-        expect(all.headers.get('content-range')).toBe(`0-${total - 1}/${total}`)
-        const uncounted = await request(server, 'waitlist?select=id&limit=2', { headers: serviceHeaders() })
-        expect(uncounted.status).toBe(200)
-        expect(uncounted.headers.get('content-range')).toBe('0-1/*')
+      const all = await request(server, 'waitlist?select=id', {
+        headers: { ...serviceHeaders(), Prefer: 'count=exact' },
+      })
+      expect(all.status).toBe(200)
+      expect(all.headers.get('content-range')).toBe(`0-${total - 1}/${total}`)
+      const uncounted = await request(server, 'waitlist?select=id&limit=2', { headers: serviceHeaders() })
+      expect(uncounted.status).toBe(200)
+      expect(uncounted.headers.get('content-range')).toBe('0-1/*')
 
-        const past = await request(server, `waitlist?offset=${total + 5}`, {
-          headers: { ...serviceHeaders(), Prefer: 'count=exact' },
-        })
-        const body = await expectPostgrestError(past, 416, 'PGRST103', 'Requested range not satisfiable')
-        expect(body.details).toBe(
-          `An offset of ${total + 5} was requested, but there are only ${total} rows.`,
-        )
-        expect(past.headers.get('content-range')).toBe(`*/${total}`)
-      },
-    )
+      const past = await request(server, `waitlist?offset=${total + 5}`, {
+        headers: { ...serviceHeaders(), Prefer: 'count=exact' },
+      })
+      const body = await expectPostgrestError(past, 416, 'PGRST103', 'Requested range not satisfiable')
+      expect(body.details).toBe(`An offset of ${total + 5} was requested, but there are only ${total} rows.`)
+      expect(past.headers.get('content-range')).toBe(`*/${total}`)
+    })
 
     it('answers .single(), bad columns, bad orders and bad filters as PostgREST', async () => {
       const one = await service.from('waitlist').select('email').eq('email', address('first')).single()
@@ -601,46 +563,43 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
   })
 
   describe('CORS, health and logs', () => {
-    it(
-      'answers preflights with 200 before any key check, and every answer with an allowed origin',
-      async () => {
-        const preflight = await request(server, 'waitlist', {
-          method: 'OPTIONS',
-          headers: {
-            Origin: ORIGIN,
-            'Access-Control-Request-Method': 'POST',
-            'Access-Control-Request-Headers':
-              'apikey, authorization, content-type, content-profile, x-client-info',
-          },
-        })
-        expect(preflight.status).toBe(200)
-        expect(await preflight.text()).toBe('')
-        expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
-        expect(preflight.headers.get('access-control-allow-methods')).toBe(
-          'GET,HEAD,PUT,PATCH,POST,DELETE,OPTIONS,TRACE,CONNECT',
-        )
-        expect(preflight.headers.get('access-control-allow-headers')).toBe(
-          'apikey, authorization, content-type, content-profile, x-client-info',
-        )
-        const created = await post(server, JSON.stringify({ email: address('cors') }), { Origin: ORIGIN })
-        expect(created.status).toBe(201)
-        expect(created.headers.get('access-control-allow-origin')).toBe('*')
-        expect(created.headers.get('access-control-expose-headers')).toContain('Content-Range')
-        const refused = await post(server, JSON.stringify({ email: address('cors') }), { Origin: ORIGIN })
-        expect(refused.status).toBe(409)
-        expect(refused.headers.get('access-control-allow-origin')).toBe('*')
-        // Answers made before the table is reached carry it too: a refused key, an oversized body.
-        const keyless = await fetch(`${server.url}/rest/v1/waitlist`, { headers: { Origin: ORIGIN } })
-        expect(keyless.status).toBe(401)
-        expect(keyless.headers.get('access-control-allow-origin')).toBe('*')
-        const oversized = await post(server, JSON.stringify({ email: 'x'.repeat(20_000) }), {
+    it('answers preflights with 200 before any key check, and every answer with an allowed origin', async () => {
+      const preflight = await request(server, 'waitlist', {
+        method: 'OPTIONS',
+        headers: {
           Origin: ORIGIN,
-        })
-        expect(oversized.status).toBe(413)
-        expect(oversized.headers.get('access-control-allow-origin')).toBe('*')
-        expect(oversized.headers.get('access-control-expose-headers')).toContain('Content-Range')
-      },
-    )
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers':
+            'apikey, authorization, content-type, content-profile, x-client-info',
+        },
+      })
+      expect(preflight.status).toBe(200)
+      expect(await preflight.text()).toBe('')
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
+      expect(preflight.headers.get('access-control-allow-methods')).toBe(
+        'GET,HEAD,PUT,PATCH,POST,DELETE,OPTIONS,TRACE,CONNECT',
+      )
+      expect(preflight.headers.get('access-control-allow-headers')).toBe(
+        'apikey, authorization, content-type, content-profile, x-client-info',
+      )
+      const created = await post(server, JSON.stringify({ email: address('cors') }), { Origin: ORIGIN })
+      expect(created.status).toBe(201)
+      expect(created.headers.get('access-control-allow-origin')).toBe('*')
+      expect(created.headers.get('access-control-expose-headers')).toContain('Content-Range')
+      const refused = await post(server, JSON.stringify({ email: address('cors') }), { Origin: ORIGIN })
+      expect(refused.status).toBe(409)
+      expect(refused.headers.get('access-control-allow-origin')).toBe('*')
+      // Answers made before the table is reached carry it too: a refused key, an oversized body.
+      const keyless = await fetch(`${server.url}/rest/v1/waitlist`, { headers: { Origin: ORIGIN } })
+      expect(keyless.status).toBe(401)
+      expect(keyless.headers.get('access-control-allow-origin')).toBe('*')
+      const oversized = await post(server, JSON.stringify({ email: 'x'.repeat(20_000) }), {
+        Origin: ORIGIN,
+      })
+      expect(oversized.status).toBe(413)
+      expect(oversized.headers.get('access-control-allow-origin')).toBe('*')
+      expect(oversized.headers.get('access-control-expose-headers')).toContain('Content-Range')
+    })
 
     it('reports health and never writes an address into its log', async () => {
       const health = await fetch(`${server.url}/healthz`)

@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process'
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseCsv, toCsv } from '../../scripts/csv'
 import { openPostgres } from '../../server/db/postgres-driver'
@@ -10,9 +8,7 @@ import { insertStatus } from '../reliability/support'
 import { freshDataDir } from '../support/data-dir'
 import { createDatabase, type PostgresCluster, startPostgres } from '../support/postgres-cluster'
 import { startTestServer, type TestServer } from '../support/test-server'
-
-const exec = promisify(execFile)
-const ROOT = new URL('../../', import.meta.url).pathname
+import { type CliResult, runCli } from '../support/waitlist-cli'
 
 // Valid under the database's WHATWG grammar, yet awkward for CSV and shells.
 const TRICKY = [
@@ -22,19 +18,10 @@ const TRICKY = [
   'UPPER@Example.COM',
 ]
 
-type CliResult = { code?: number; stdout: string; stderr: string }
-
-function cli(
-  dataDir: string,
-  command: string,
-  ...rest: (string | Record<string, string>)[]
-): Promise<CliResult> {
+function cli(dataDir: string, ...rest: (string | Record<string, string>)[]): Promise<CliResult> {
   const env = rest.find((item): item is Record<string, string> => typeof item === 'object') ?? {}
   const args = rest.filter((item): item is string => typeof item === 'string')
-  return exec(process.execPath, ['--import', 'tsx', 'scripts/waitlist-cli.ts', command, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: '', ...env },
-  }).catch((error: CliResult) => error)
+  return runCli({ DATA_DIR: dataDir, ...env }, ...args)
 }
 
 let server: TestServer

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { chown, mkdir, open, rename, rm, writeFile } from 'node:fs/promises'
+import { chown, mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
+import { syncDirectory } from '../../durable-file'
 import { asAccount } from './account-access'
 import type { PostgresBinaries } from './binaries'
 import type { ClusterAccount } from './cluster-account'
@@ -56,8 +57,7 @@ export async function initCluster(options: {
   }
   await rename(cluster, clusterDir)
   // The rename is only durable once the directory holding it is synced.
-  const parent = await open(dirname(clusterDir), 'r')
-  await parent.sync().finally(() => parent.close())
+  await syncDirectory(dirname(clusterDir))
   await rm(building, { recursive: true, force: true })
 }
 
