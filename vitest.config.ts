@@ -25,6 +25,16 @@ export default defineConfig({
       },
       {
         test: {
+          // The image built and run with podman or docker (npm run test:container): minutes, not seconds.
+          name: 'container',
+          environment: 'node',
+          include: ['tests/container/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 16 * 60_000,
+        },
+      },
+      {
+        test: {
           name: 'reliability',
           environment: 'node',
           include: ['tests/reliability/**/*.test.ts'],

@@ -1,8 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { MIGRATIONS_DIR } from '../paths'
 import type { Database } from './database'
 
-export const MIGRATIONS_DIR = new URL('../../supabase/migrations/', import.meta.url).pathname
+export { MIGRATIONS_DIR }
 
 // The Supabase CLI's own bookkeeping table, so a database migrated here and one migrated by
 // `supabase db push` agree on what has been applied.

@@ -1,0 +1,84 @@
+import { execFile, execFileSync } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+
+const exec = promisify(execFile)
+
+/** The base image the Dockerfile builds on. */
+export const BASE_IMAGE = 'docker.io/library/node:22-bookworm-slim'
+
+function found(command: string): boolean {
+  try {
+    execFileSync(command, ['--version'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** podman, else docker (with a daemon that answers), else undefined with the reason. */
+export function containerEngine(): { engine?: string; reason?: string } {
+  if (found('podman')) return { engine: 'podman' }
+  if (found('docker')) {
+    try {
+      execFileSync('docker', ['info'], { stdio: 'ignore', timeout: 10_000 })
+      return { engine: 'docker' }
+    } catch {
+      return { reason: 'docker is installed but no Docker engine answers' }
+    }
+  }
+  return { reason: 'neither podman nor docker is installed (Debian: apt-get install podman)' }
+}
+
+/** Runs the engine with `args`; rejects with its own words when it fails. */
+export async function engineRun(
+  engine: string,
+  args: string[],
+  options: { timeoutMs?: number; input?: string } = {},
+): Promise<string> {
+  try {
+    const child = exec(engine, args, { timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 })
+    if (options.input !== undefined) {
+      child.child.stdin?.end(options.input)
+    }
+    return (await child).stdout
+  } catch (error) {
+    const { stderr, stdout } = error as { stderr?: string; stdout?: string }
+    throw new Error(
+      `${engine} ${args.join(' ')} failed: ${(error as Error).message}\n${stdout ?? ''}${stderr ?? ''}`,
+    )
+  }
+}
+
+/** The engine's exit code and output for `args`, failures included. */
+export async function engineTry(engine: string, args: string[], timeoutMs = 120_000) {
+  try {
+    const { stdout, stderr } = await exec(engine, args, { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 })
+    return { code: 0, output: stdout + stderr }
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code?: number; stdout?: string; stderr?: string }
+    return { code: typeof code === 'number' ? code : -1, output: (stdout ?? '') + (stderr ?? '') }
+  }
+}
+
+/**
+ * The committed tree as a fresh clone has it, plus uncommitted edits to tracked files (git stash
+ * create), copied into a new directory: the image is built from what the repository holds, never
+ * from node_modules, dist or data lying in the working copy.
+ */
+export async function cleanCopyOfTree(root: string): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'lab-site-image-src-'))
+  const stash = (await exec('git', ['stash', 'create'], { cwd: root })).stdout.trim()
+  const archive = join(dir, '..', `${dir.split('/').at(-1)}.tar`)
+  await exec('git', ['archive', '--format=tar', '-o', archive, stash || 'HEAD'], { cwd: root })
+  await exec('tar', ['-xf', archive, '-C', dir])
+  await rm(archive, { force: true })
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) }
+}
+
+/** Size in bytes of an image, as the engine reports it. */
+export async function imageSize(engine: string, image: string): Promise<number> {
+  return Number((await engineRun(engine, ['image', 'inspect', '--format', '{{.Size}}', image])).trim())
+}
