@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util'
 import { buildIfStale, DIST_DIR, ROOT } from '../server/build-if-stale'
 import { BACKENDS } from '../tests/support/backends'
 import { startTestServer, type TestServer } from '../tests/support/test-server'
+import { containerFigures } from './bench/container-figures'
 import { measureFirstLoad } from './bench/first-load'
 import { BROWSER_HEADERS, runLoad } from './bench/http-load'
 import { insertFigures } from './bench/insert-figures'
@@ -26,7 +27,7 @@ import { printTable, type Row, type Track } from './bench/table'
 const LIGHTHOUSE_RUNS = 3
 const CONNECTIONS = 50
 const GET_SECONDS = 10
-const SECTIONS = ['lighthouse', 'first-load', 'get', 'inserts', 'startup'] as const
+const SECTIONS = ['lighthouse', 'first-load', 'get', 'inserts', 'startup', 'container'] as const
 const SERVER_ENV = { LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0' }
 
 const began = Date.now()
@@ -85,6 +86,12 @@ async function main() {
     const figures = await startupFigures(track, log)
     rows.push(...figures.rows)
     results.startup = figures.results
+  }
+
+  if (sections.has('container')) {
+    const figures = await containerFigures(track, log)
+    rows.push(...figures.rows)
+    results.container = figures.results
   }
 
   await cleanUp()
