@@ -172,6 +172,16 @@ describe.skipIf(!engine)('the container image', () => {
     expect(await insertStatus(target, 'ada@example.com')).toBe(201)
     expect(await insertStatus(target, 'ADA@EXAMPLE.COM')).toBe(409)
     expect((await engineTry(engine as string, ['healthcheck', 'run', site.name])).code).toBe(0)
+    // PID 1 is tini, which reaps orphans; every process (tini, Node, PostgreSQL) runs as node.
+    expect(await run(['exec', site.name, 'cat', '/proc/1/cmdline'])).toMatch(/^\/usr\/bin\/tini\0/)
+    const owners = await run([
+      'exec',
+      site.name,
+      'sh',
+      '-c',
+      'stat -c %U /proc/[0-9]*/ 2>/dev/null | sort -u',
+    ])
+    expect(owners.trim()).toBe('node')
 
     // The owner's commands through exec, as the deploy guide gives them.
     expect((await run(['exec', site.name, 'waitlist', 'count'])).trim()).toBe('1')
