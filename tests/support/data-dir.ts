@@ -46,6 +46,10 @@ export async function freshDataDir(): Promise<{ dir: string; cleanup(): Promise<
   await chmod(dir, 0o755)
   // cp -a keeps the owner: as root, the cluster belongs to the account PostgreSQL runs as.
   await run('cp', ['-a', join(template, 'postgres'), join(template, 'postgres-password'), dir])
+  // Binaries staged for that account (a checkout it cannot read): linked, not copied again.
+  const staged = join(template, 'postgres-binaries')
+  if (await stat(staged).catch(() => undefined))
+    await run('cp', ['-al', staged, dir]).catch(() => run('cp', ['-a', staged, dir]))
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) }
 }
 
