@@ -107,6 +107,24 @@ describe('the embedded PostgreSQL', () => {
     await expect(start).rejects.toThrow(/waitlist -- export --out waitlist\.csv/)
   })
 
+  it.each(['17', '19'])(
+    'a DATA_DIR holding a PostgreSQL %s cluster: refused, naming both versions and how to move the rows',
+    async (version) => {
+      const fresh = await freshDataDir()
+      cleanups.push(() => fresh.cleanup())
+      await writeFile(join(fresh.dir, 'postgres', 'PG_VERSION'), `${version}\n`)
+      const start = startTestServer({ dataDir: fresh.dir })
+      await expect(start).rejects.toThrow(
+        new RegExp(
+          `holds a PostgreSQL ${version} cluster, and this version of the server runs PostgreSQL 18`,
+        ),
+      )
+      await expect(start).rejects.toThrow(/npm run waitlist -- export --out waitlist\.csv/)
+      await expect(start).rejects.toThrow(/npm run waitlist -- import waitlist\.csv/)
+      await expect(start).rejects.toThrow(/exited with code 1/)
+    },
+  )
+
   it("the cluster's last port taken by another program: it starts on another and says nothing is wrong", async () => {
     const fresh = await freshDataDir()
     cleanups.push(() => fresh.cleanup())
