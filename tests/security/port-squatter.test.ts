@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises'
 import { createServer, type Socket } from 'node:net'
-import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, describe, expect, it } from 'vitest'
 import { clusterFiles, readPostmasterPid } from '../../server/db/embedded/cluster-files'
