@@ -57,7 +57,7 @@ export async function ensurePrivateDataDir(dataDir: string): Promise<string> {
     throw new StartupError(
       `The data directory ${dir} belongs to uid ${stats.uid}, but the server runs as uid ${uid} (${userInfo().username}). ` +
         `It keeps the secrets, so it must be this user's own: ${fixFor(dir, uid)} (on a container volume, ` +
-        'run that once as root), or point DATA_DIR at a directory of this user.',
+        `run that once as root), point DATA_DIR at a directory of this user, or run this as uid ${stats.uid}.`,
     )
   if ((stats.mode & 0o022) !== 0)
     throw new StartupError(
