@@ -80,6 +80,20 @@ async function sweep(dataDir: string, keep: string) {
 }
 
 /**
+ * Creates server.lock as a hard link to this process's complete lock file. A file system without
+ * hard links gets an exclusive create instead, whose text a racer may read half-written.
+ */
+async function claim(candidate: string, path: string, text: string) {
+  try {
+    await link(candidate, path)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') throw error
+    await writeFile(path, text, { flag: 'wx', mode: 0o600 })
+  }
+}
+
+/**
  * One process runs the embedded cluster of a directory: a second server would fight the first
  * over it. The lock's full text is written to a file of this process's own, then hard-linked to
  * server.lock, which fails if any lock is there: no one ever reads a half-written lock, and of
@@ -102,7 +116,7 @@ export async function lockDataDir(dataDir: string, purpose = 'server'): Promise<
   try {
     for (let attempt = 0; attempt < 50; attempt++) {
       try {
-        await link(candidate, path)
+        await claim(candidate, path, mine)
         await sweep(dir, candidate)
         return async () => {
           const current = await readFile(path, 'utf8').catch(() => '')

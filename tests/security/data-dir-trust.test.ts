@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadApiKeys } from '../../server/keys'
 import { asRoot, NOBODY, startRefused } from './support'
 
+if (!asRoot)
+  console.warn('SKIPPED 3 DATA_DIR tests: they need root to lay out directories and files of other accounts')
+
 let parent: string
 beforeAll(async () => {
   parent = await mkdtemp(join(tmpdir(), 'lab-site-trust-'))

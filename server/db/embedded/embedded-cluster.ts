@@ -206,8 +206,9 @@ async function runningCluster(dataDir: string) {
   const holder = await readPostmasterPid(files.cluster)
   if (holder?.status !== 'ready') return undefined
   // PostgreSQL runs only on a cluster directory of its own account's: that names the account.
-  const uid = process.platform === 'win32' ? undefined : (await stat(files.cluster)).uid
-  if (!isClusterPostmaster(holder.pid, files.cluster, uid)) return undefined
+  const owner = await stat(files.cluster).catch(() => undefined)
+  const uid = process.platform === 'win32' ? undefined : owner?.uid
+  if (!owner || !isClusterPostmaster(holder.pid, files.cluster, uid)) return undefined
   const password = await readSecretFile(files.password)
   return password ? { holder, password, uid } : undefined
 }

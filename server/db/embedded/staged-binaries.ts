@@ -66,6 +66,13 @@ export async function binariesFor(
         'directory above node_modules), choose a DATA_DIR whose every directory belongs to root and is writable by ' +
         'no one else, or run the server as a normal user.',
     )
+  // It must get into DATA_DIR anyway (its cluster lives there): said before copying anything.
+  if (!reaches(account, dataDir, '/bin/sh'))
+    throw new StartupError(
+      `PostgreSQL runs as the account "${account.name}" (uid ${account.uid}), which can reach neither its binaries ` +
+        `in ${native} nor DATA_DIR (${dataDir}). Make every directory above DATA_DIR traversable by it (chmod o+x), ` +
+        'choose another DATA_DIR, or run the server as a normal user.',
+    )
   const stage = join(dataDir, STAGE)
   const staged = placedIn(stage, binaries)
   const stamp = await sourceStamp(native, binaries.postgres)
