@@ -6,7 +6,7 @@ import {
   readEntries as readEntriesOf,
 } from '../server/admin/waitlist-admin'
 import type { Database } from '../server/db/database'
-import { runningClusterUrl } from '../server/db/embedded/embedded-cluster'
+import { runningClusterTcpUrl } from '../server/db/embedded/embedded-cluster'
 import { openDatabase } from '../server/db/open-database'
 import { ConfigError, loadDotEnvFile, loadServerEnv } from '../server/env.server'
 import { loadApiKeys } from '../server/keys'
@@ -38,8 +38,11 @@ Commands:
                                        pgAdmin or TablePlus, while a server runs. Mind what it is: the
                                        superuser's password in clear text (keep it out of shell history,
                                        screenshots and shared config), full rights over every row (RLS does
-                                       not apply to the owner), valid for 127.0.0.1 only, and the port can
-                                       change at a restart if another program took it
+                                       not apply to the owner), over TCP on 127.0.0.1, and the port can
+                                       change at a restart if another program took it. The server and this
+                                       CLI never use it: they go through a private Unix socket. A tool given
+                                       this URL after PostgreSQL stopped may hand the password to whatever
+                                       program took the port then; use it while the server runs
   remove EMAIL                         erase an address (any letter case); exits 0 whether or not it was listed
   import FILE [--dry-run]              add the entries of an export CSV, keeping created_at, in one transaction;
                                        every line is checked first; listed addresses are skipped; no notifications
@@ -138,10 +141,17 @@ async function run(argv: string[]): Promise<number> {
         console.error('DATABASE_URL is set: that is the connection string already.')
         return 1
       }
-      const url = await runningClusterUrl(env.DATA_DIR)
-      if (!url) {
+      const url = await runningClusterTcpUrl(env.DATA_DIR)
+      if (url === undefined) {
         console.error(
           `No server is running the embedded database in ${env.DATA_DIR}; start it with npm start.`,
+        )
+        return 1
+      }
+      if (url === '') {
+        console.error(
+          'The embedded database listens on its private socket only: another program took its TCP port while ' +
+            'it was down. Restart the server to get a TCP address back.',
         )
         return 1
       }

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto'
-import { chmod, mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { jwtVerify, SignJWT } from 'jose'
-import { createFileDurably } from './durable-file'
+import { ensurePrivateDataDir } from './private-data-dir'
+import { createSecretFile, readSecretFile } from './secret-file'
+import { StartupError } from './startup-error'
 
 export type ApiRole = 'anon' | 'authenticated' | 'service_role'
 export const API_ROLES: readonly ApiRole[] = ['anon', 'authenticated', 'service_role']
@@ -27,22 +28,21 @@ const ISSUED_AT = 1767225600 // 2026-01-01
 const EXPIRES_AT = 2082758400 // 2036-01-01
 
 async function readOrCreateSecret(dataDir: string): Promise<{ secret: string; generated: boolean }> {
-  const path = join(dataDir, SECRET_FILE)
-  try {
-    return { secret: (await readFile(path, 'utf8')).trim(), generated: false }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-  }
-  await mkdir(dataDir, { recursive: true })
+  const path = join(await ensurePrivateDataDir(dataDir), SECRET_FILE)
+  const existing = await readSecretFile(path)
+  if (existing) return { secret: existing, generated: false }
+  if (existing === '')
+    throw new StartupError(
+      `${path} is empty. Remove it to generate a new secret (the keys change), or put the old one back.`,
+    )
   const secret = randomBytes(48).toString('base64url')
   // 'wx' so two processes racing on a new data dir cannot end up with different secrets.
   try {
-    await createFileDurably(path, `${secret}\n`, { mode: 0o600, flag: 'wx' })
+    await createSecretFile(path, `${secret}\n`)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readOrCreateSecret(dataDir)
     throw error
   }
-  await chmod(path, 0o600)
   return { secret, generated: true }
 }
 

@@ -43,10 +43,14 @@ function refuseOldPglite(dataDir: string) {
 
 /**
  * Restarts a postmaster that died under the running server (kill -9, the OOM killer). PostgreSQL
- * recovers from its WAL on start; the pool reconnects to the same port. If that fails, the caller
+ * recovers from its WAL on start, on the same port and socket, where the pool reconnects. If that fails, the caller
  * hears of it and exits loudly, for its supervisor.
  */
-function supervise(start: () => Promise<EmbeddedCluster>, first: EmbeddedCluster, options: OpenOptions) {
+function supervise(
+  start: (restartOf?: EmbeddedCluster) => Promise<EmbeddedCluster>,
+  first: EmbeddedCluster,
+  options: OpenOptions,
+) {
   let current = first
   let stopping = false
   const restarts: number[] = []
@@ -64,10 +68,9 @@ function supervise(start: () => Promise<EmbeddedCluster>, first: EmbeddedCluster
         // shared memory is still attached and a new postmaster would refuse to start.
         await sleep(1000)
         if (stopping) return
-        current = await start()
+        current = await start(cluster)
         // The server began to stop while this one started: it is this code's to stop.
         if (stopping) return await current.stop()
-        if (current.url !== first.url) throw new Error('it came back on another port')
         options.log?.(`PostgreSQL is back (pid ${current.pid}).`)
         watch(current)
       } catch (error) {
@@ -96,7 +99,8 @@ async function openEmbedded(options: OpenOptions): Promise<OpenedDatabase> {
   let stopCluster: (() => Promise<void>) | undefined
   try {
     refuseOldPglite(dataDir)
-    const start = () => startEmbeddedCluster(dataDir, options.log ?? (() => {}))
+    const start = (restartOf?: EmbeddedCluster) =>
+      startEmbeddedCluster(dataDir, options.log ?? (() => {}), { restartOf })
     const cluster = await start()
     stopCluster = supervise(start, cluster, options)
     const db = await openPostgres(cluster.url)

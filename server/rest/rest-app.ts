@@ -117,12 +117,13 @@ function editDistance(a: string, b: string): number {
   return previous[b.length] ?? 0
 }
 
-// node-postgres' errors when the server is gone: PostgREST says PGRST000 and 503 then.
+// node-postgres' errors when the server is gone: PostgREST says PGRST000 and 503 then. ENOENT is
+// a Unix socket whose file is gone (the embedded cluster restarting).
 function isConnectionError(error: unknown): boolean {
   const { code, message } = error as { code?: unknown; message?: unknown }
   if (
     typeof code === 'string' &&
-    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH)$/.test(code)
+    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|ENOENT)$/.test(code)
   ) {
     return true
   }

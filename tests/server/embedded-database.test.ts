@@ -1,14 +1,16 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { findPostgresBinaries, platformPackage } from '../../server/db/embedded/binaries'
 import { clusterAccount } from '../../server/db/embedded/cluster-account'
+import { readPostmasterPid } from '../../server/db/embedded/cluster-files'
 import { insertStatus } from '../reliability/support'
 import { freshDataDir } from '../support/data-dir'
 import { postmasterPid, startTestServer } from '../support/test-server'
+import { runCli } from '../support/waitlist-cli'
 
 const asRoot = userInfo().uid === 0
 const ROOT = new URL('../../', import.meta.url).pathname
@@ -105,6 +107,49 @@ describe('the embedded PostgreSQL', () => {
     const start = startTestServer({ dataDir })
     await expect(start).rejects.toThrow(/previous embedded format \(PGlite\)/)
     await expect(start).rejects.toThrow(/waitlist -- export --out waitlist\.csv/)
+  })
+
+  it.each(['17', '19'])(
+    'a DATA_DIR holding a PostgreSQL %s cluster: refused, naming both versions and how to move the rows',
+    async (version) => {
+      const fresh = await freshDataDir()
+      cleanups.push(() => fresh.cleanup())
+      await writeFile(join(fresh.dir, 'postgres', 'PG_VERSION'), `${version}\n`)
+      const start = startTestServer({ dataDir: fresh.dir })
+      await expect(start).rejects.toThrow(
+        new RegExp(
+          `holds a PostgreSQL ${version} cluster, and this version of the server runs PostgreSQL 18`,
+        ),
+      )
+      await expect(start).rejects.toThrow(/npm run waitlist -- export --out waitlist\.csv/)
+      await expect(start).rejects.toThrow(/npm run waitlist -- import waitlist\.csv/)
+      await expect(start).rejects.toThrow(/exited with code 1/)
+    },
+  )
+
+  it('a DATA_DIR too long for a Unix socket: its socket goes to a private temporary directory, said so', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'lab-site-embedded-'))
+    await chmod(parent, 0o755)
+    cleanups.push(() => rm(parent, { recursive: true, force: true }))
+    const dataDir = join(
+      parent,
+      'a-data-directory-whose-path-is-longer-than-a-unix-socket-path-may-be'.repeat(2),
+    )
+    const server = await startTestServer({ dataDir, timeout: 60_000 })
+    cleanups.push(() => server.cleanup())
+    expect(server.output()).toMatch(
+      /DATA_DIR's path is too long for PostgreSQL's Unix socket \(\d+ bytes, the limit is 107\)/,
+    )
+    const socketDir = (await readPostmasterPid(join(dataDir, 'postgres')))?.socketDir ?? ''
+    expect(socketDir.startsWith(join(tmpdir(), 'lab-site-pg-'))).toBe(true)
+    const stats = await stat(socketDir)
+    expect((stats.mode & 0o777).toString(8)).toBe('700')
+    expect(stats.uid).toBe((await stat(join(dataDir, 'postgres'))).uid)
+    expect(await insertStatus(server, 'long.path@example.com')).toBe(201)
+    expect((await runCli({ DATA_DIR: dataDir }, 'count')).stdout.trim()).toBe('1')
+    await server.stop()
+    // Gone with the cluster.
+    expect(await stat(socketDir).catch(() => 'gone')).toBe('gone')
   })
 
   it("the cluster's last port taken by another program: it starts on another and says nothing is wrong", async () => {

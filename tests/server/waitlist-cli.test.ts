@@ -57,7 +57,7 @@ describe('the waitlist CLI', () => {
     expect(keys.stdout).toMatch(/^anon: +\S+\nservice_role: +\S+\n$/)
   })
 
-  it('url: a postgres:// string for psql and friends, to a durable cluster on 127.0.0.1 only', async () => {
+  it('url: a postgres:// string for psql and friends, on 127.0.0.1; the server itself on a private socket', async () => {
     const { stdout } = await cli(server.dataDir, 'url')
     const url = new URL(stdout.trim())
     expect(url.protocol).toBe('postgres:')
@@ -70,15 +70,19 @@ describe('the waitlist CLI', () => {
                 current_setting('full_page_writes') as full_page_writes,
                 current_setting('listen_addresses') as listen_addresses,
                 current_setting('unix_socket_directories') as sockets,
-                (select count(*)::text from public.waitlist) as rows`,
+                (select count(*)::text from public.waitlist) as rows,
+                (select count(*)::text from pg_stat_activity where backend_type = 'client backend'
+                   and pid <> pg_backend_pid() and client_addr is not null) as others_over_tcp`,
       )
       expect(settings).toEqual({
         fsync: 'on',
         synchronous_commit: 'on',
         full_page_writes: 'on',
         listen_addresses: '127.0.0.1',
-        sockets: '',
+        sockets: join(server.dataDir, 'socket'),
         rows: String(TRICKY.length + 1),
+        // The server's own connections go through the private socket, never TCP.
+        others_over_tcp: '0',
       })
     } finally {
       await db.close()
@@ -93,6 +97,10 @@ describe('the waitlist CLI', () => {
     expect(refused).toBe('28P01')
     const mode = (await stat(join(server.dataDir, 'postgres-password'))).mode & 0o777
     expect(mode.toString(8)).toBe('600')
+    // Only the cluster's account (and root) may enter the socket's directory.
+    const socketDir = await stat(join(server.dataDir, 'socket'))
+    expect((socketDir.mode & 0o777).toString(8)).toBe('700')
+    expect(socketDir.uid).toBe((await stat(join(server.dataDir, 'postgres'))).uid)
   })
 
   it('counts, lists and exports once the server has stopped, starting the cluster itself', async () => {

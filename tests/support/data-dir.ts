@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { chmod, mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises'
+import { chmod, lstat, mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -25,7 +25,12 @@ async function templateDir(): Promise<string> {
     .digest('hex')
     .slice(0, 16)
   const dir = join(tmpdir(), `lab-site-embedded-template-${hash}`)
-  if (await stat(join(dir, 'ready')).catch(() => undefined)) return dir
+  const found = await lstat(dir).catch(() => undefined)
+  // A shared temp dir: only a template this user made, that no one else could have changed, is used.
+  const ours =
+    found?.isDirectory() &&
+    (process.getuid === undefined || (found.uid === process.getuid() && (found.mode & 0o022) === 0))
+  if (ours && (await stat(join(dir, 'ready')).catch(() => undefined))) return dir
   const building = await mkdtemp(join(tmpdir(), 'lab-site-template-build-'))
   // mkdtemp makes 0700 directories; as root, the account PostgreSQL runs as must get through.
   await chmod(building, 0o755)
@@ -34,6 +39,7 @@ async function templateDir(): Promise<string> {
   // Each copy picks its own free port.
   await rm(join(building, 'postgres.port'), { force: true })
   await mkdir(join(building, 'ready'))
+  if (found && !ours) return building // someone else's name: this run keeps its own copy
   // Another worker may have won the race; either copy is as good.
   await rename(building, dir).catch(() => rm(building, { recursive: true, force: true }))
   return dir
@@ -46,6 +52,10 @@ export async function freshDataDir(): Promise<{ dir: string; cleanup(): Promise<
   await chmod(dir, 0o755)
   // cp -a keeps the owner: as root, the cluster belongs to the account PostgreSQL runs as.
   await run('cp', ['-a', join(template, 'postgres'), join(template, 'postgres-password'), dir])
+  // Binaries staged for that account (a checkout it cannot read): linked, not copied again.
+  const staged = join(template, 'postgres-binaries')
+  if (await stat(staged).catch(() => undefined))
+    await run('cp', ['-al', staged, dir]).catch(() => run('cp', ['-a', staged, dir]))
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) }
 }
 

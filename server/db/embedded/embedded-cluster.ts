@@ -1,23 +1,38 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync } from 'node:fs'
-import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises'
+import { open, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { asAccount, binariesFor, checkAccountReaches } from './account-access'
-import { findPostgresBinaries } from './binaries'
-import { clusterAccount } from './cluster-account'
-import { clusterFiles, clusterPassword, connectionUrl, readPostmasterPid } from './cluster-files'
+import { ensurePrivateDataDir, ownUid } from '../../private-data-dir'
+import { readSecretFile } from '../../secret-file'
+import { asAccount, checkAccountReaches } from './account-access'
+import { findPostgresBinaries, type PostgresBinaries } from './binaries'
+import { type ClusterAccount, clusterAccount } from './cluster-account'
+import { clusterFiles, clusterPassword, readPostmasterPid, socketUrl, tcpUrl } from './cluster-files'
+import { checkClusterVersion } from './cluster-version'
 import { initCluster, isInitialized } from './init-cluster'
 import { freePort, portIsFree } from './ports'
-import { isProcessAlive, processCommand } from './process-alive'
+import { isClusterPostmaster } from './postmaster-identity'
+import { isProcessAlive } from './process-alive'
+import { isPrivateSocketDir, prepareSocketDir } from './socket-dir'
+import { binariesFor } from './staged-binaries'
 
 export interface EmbeddedCluster {
+  /** The connection string, through the cluster's private Unix socket. */
   url: string
   pid: number
+  port: number
+  socketDir: string
   /** Settles when the postmaster exits, for whatever reason. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   /** Fast shutdown: open transactions roll back, a checkpoint is written, the postmaster exits. */
   stop(): Promise<void>
+}
+
+export interface StartClusterOptions {
+  /** The cluster this start replaces after it died: the same port and socket, so connections find it. */
+  restartOf?: EmbeddedCluster
+  /** Other binaries than the installed package's (tests). */
+  binaries?: PostgresBinaries
 }
 
 /**
@@ -25,6 +40,11 @@ export interface EmbeddedCluster {
  * postgresql.conf or ALTER SYSTEM can weaken them: every acknowledged commit is on disk.
  */
 export const DURABILITY_SETTINGS = { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' } as const
+
+/** The uid the cluster's processes run as. */
+function clusterUid(account: ClusterAccount | undefined): number | undefined {
+  return account?.uid ?? ownUid()
+}
 
 /** The port used last time, so a saved `url` keeps working, unless something else took it. */
 async function choosePort(portFile: string): Promise<number> {
@@ -44,13 +64,10 @@ async function waitForExit(pid: number, ms: number): Promise<boolean> {
  * that died without stopping it (kill -9, the OOM killer): stop it cleanly before starting anew.
  * A postmaster.pid naming a dead process, a zombie or someone else's process is merely stale.
  */
-async function clearLeftovers(clusterDir: string, log: (message: string) => void) {
+async function clearLeftovers(clusterDir: string, uid: number | undefined, log: (message: string) => void) {
   const holder = await readPostmasterPid(clusterDir)
   if (!holder) return
-  const command = processCommand(holder.pid)
-  // Where there is no /proc (macOS), a live pid in this cluster's own lock file is taken as ours.
-  const ours = isProcessAlive(holder.pid) && (command === undefined || command.includes(clusterDir))
-  if (ours) {
+  if (isClusterPostmaster(holder.pid, clusterDir, uid)) {
     log(
       `PostgreSQL (pid ${holder.pid}) was left running by a server that stopped abruptly; shutting it down cleanly first.`,
     )
@@ -92,34 +109,55 @@ async function waitUntilReady(child: ChildProcess, clusterDir: string, logFile: 
   )
 }
 
+/**
+ * TCP on 127.0.0.1 too, for GUI tools given `npm run waitlist -- url`, unless a restart finds its
+ * port taken: then the socket alone, which is all the server itself uses.
+ */
+async function listenAddresses(port: number, restart: boolean, log: (message: string) => void) {
+  if (!restart || (await portIsFree(port))) return '127.0.0.1'
+  log(
+    `Another program took 127.0.0.1:${port} while PostgreSQL was down; PostgreSQL now listens on its private ` +
+      'socket only (the server needs nothing more), and `npm run waitlist -- url` has no TCP address until the next start.',
+  )
+  return ''
+}
+
 /** Starts (creating on first use) the cluster under DATA_DIR/postgres. The caller holds DATA_DIR's lock. */
 export async function startEmbeddedCluster(
   dataDir: string,
   log: (message: string) => void,
+  options: StartClusterOptions = {},
 ): Promise<EmbeddedCluster> {
-  const files = clusterFiles(dataDir)
-  await mkdir(files.root, { recursive: true })
+  const files = clusterFiles(await ensurePrivateDataDir(dataDir))
   const account = clusterAccount()
   if (account?.created)
     log(`Created the system account "${account.name}" to run PostgreSQL, which refuses to run as root.`)
-  if (account) log(`Running PostgreSQL as the unprivileged account "${account.name}" (uid ${account.uid}).`)
-  const binaries = await binariesFor(findPostgresBinaries(), account, log)
+  if (account && !options.restartOf)
+    log(`Running PostgreSQL as the unprivileged account "${account.name}" (uid ${account.uid}).`)
+  const binaries = await binariesFor(options.binaries ?? findPostgresBinaries(), account, files.root, log)
   checkAccountReaches(files.root, binaries, account)
+  await checkClusterVersion(files.cluster, binaries, account)
   const password = await clusterPassword(files.password)
   if (!isInitialized(files.cluster)) {
     log(`Creating the database cluster in ${files.cluster}...`)
     await initCluster({ binaries, clusterDir: files.cluster, password, account })
   }
-  await clearLeftovers(files.cluster, log)
-  const port = await choosePort(files.port)
+  await clearLeftovers(files.cluster, clusterUid(account), log)
+  const restart = options.restartOf
+  const port = restart?.port ?? (await choosePort(files.port))
+  // Windows has no modes to make a socket directory private: there the cluster stays on TCP alone.
+  const sockets = process.platform !== 'win32'
+  const socketDir = sockets
+    ? await prepareSocketDir({ preferred: files.socket, port, account, log, reuse: restart?.socketDir })
+    : ''
 
   const logHandle = await open(files.log, 'a', 0o600)
   const logStart = (await logHandle.stat()).size
   const settings = Object.entries({
     ...DURABILITY_SETTINGS,
-    listen_addresses: '127.0.0.1',
-    // TCP on loopback only, with a password; no socket file in /tmp for other local users to find.
-    unix_socket_directories: '',
+    listen_addresses: await listenAddresses(port, restart !== undefined, log),
+    unix_socket_directories: socketDir,
+    unix_socket_permissions: '0700',
   }).flatMap(([name, value]) => ['-c', `${name}=${value}`])
   const child = spawn(binaries.postgres, ['-D', files.cluster, '-p', String(port), ...settings], {
     ...asAccount(account),
@@ -142,29 +180,58 @@ export async function startEmbeddedCluster(
     throw error
   }
   return {
-    url: connectionUrl(password, port),
+    url: sockets ? socketUrl(password, socketDir, port) : tcpUrl(password, port),
     pid: child.pid ?? 0,
+    port,
+    socketDir,
     exited,
     async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return
-      child.kill('SIGINT')
-      const timeout = sleep(30_000).then(() => 'timeout' as const)
-      if ((await Promise.race([exited, timeout])) === 'timeout') {
-        child.kill('SIGQUIT')
-        await exited
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGINT')
+        const timeout = sleep(30_000).then(() => 'timeout' as const)
+        if ((await Promise.race([exited, timeout])) === 'timeout') {
+          child.kill('SIGQUIT')
+          await exited
+        }
       }
+      // A directory made in the temporary directory for a long DATA_DIR goes with the cluster.
+      if (socketDir && socketDir !== files.socket) await rm(socketDir, { recursive: true, force: true })
     },
   }
 }
 
-/**
- * The URL of the cluster a running server started, for tools that work beside it (the CLI), or
- * undefined when no server runs it.
- */
-export async function runningClusterUrl(dataDir: string): Promise<string | undefined> {
+/** The cluster a running server started, found through its postmaster.pid, once that is proven current. */
+async function runningCluster(dataDir: string) {
   const files = clusterFiles(dataDir)
   const holder = await readPostmasterPid(files.cluster)
-  if (!holder || holder.status !== 'ready' || !isProcessAlive(holder.pid)) return undefined
-  if (!existsSync(files.password)) return undefined
-  return connectionUrl(await clusterPassword(files.password), holder.port)
+  if (holder?.status !== 'ready') return undefined
+  // PostgreSQL runs only on a cluster directory of its own account's: that names the account.
+  const owner = await stat(files.cluster).catch(() => undefined)
+  const uid = process.platform === 'win32' ? undefined : owner?.uid
+  if (!owner || !isClusterPostmaster(holder.pid, files.cluster, uid)) return undefined
+  const password = await readSecretFile(files.password)
+  return password ? { holder, password, uid } : undefined
+}
+
+/**
+ * The URL of the cluster a running server started, through its private socket, for tools that
+ * work beside it (the CLI), or undefined when no server runs it.
+ */
+export async function runningClusterUrl(dataDir: string): Promise<string | undefined> {
+  const running = await runningCluster(dataDir)
+  if (!running) return undefined
+  const { holder, password, uid } = running
+  if (process.platform === 'win32') return tcpUrl(password, holder.port)
+  if (!(await isPrivateSocketDir(holder.socketDir, uid))) return undefined
+  return socketUrl(password, holder.socketDir, holder.port)
+}
+
+/**
+ * The loopback TCP address of the running cluster, for GUI tools (`npm run waitlist -- url`):
+ * undefined when no server runs it, '' when it listens on its socket alone.
+ */
+export async function runningClusterTcpUrl(dataDir: string): Promise<string | undefined> {
+  const running = await runningCluster(dataDir)
+  if (!running) return undefined
+  return running.holder.listenAddress ? tcpUrl(running.password, running.holder.port) : ''
 }

@@ -38,12 +38,3 @@ export function processState(pid: number): string | undefined {
 export function processStartTime(pid: number): string | undefined {
   return statFields(pid)?.[19]
 }
-
-/** A process's command line (Linux), to tell our postmaster from an unrelated process that reused its pid. */
-export function processCommand(pid: number): string | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ')
-  } catch {
-    return undefined
-  }
-}
