@@ -1,7 +1,11 @@
-import { readFile, stat } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readImportFile } from '../../scripts/cli/read-import-file'
 import { parseCsv, toCsv } from '../../scripts/csv'
+import { emailProblem } from '../../server/admin/email-rule'
 import { openPostgres } from '../../server/db/postgres-driver'
 import { loadApiKeys, verifyKey } from '../../server/keys'
 import { insertStatus } from '../reliability/support'
@@ -198,3 +202,72 @@ describe('RFC 4180 CSV', () => {
     expect(parseCsv(csv)).toEqual([['email', 'created_at'], ...rows])
   })
 })
+
+describe('CSV for spreadsheets (formula injection)', () => {
+  // Valid addresses a spreadsheet would run as formulas, and ones that begin with '.
+  const FORMULAS = [
+    '=1+1-x@example.com',
+    '+x@example.com',
+    '-x@example.com',
+    "'x@example.com",
+    "''=x@example.com",
+  ]
+  const WHEN = '2026-11-01T09:00:00.000000Z'
+
+  it('uses addresses the database accepts; @x… is not one', () => {
+    for (const email of FORMULAS) expect(emailProblem(email), email).toBeUndefined()
+    expect(emailProblem('@x@example.com')).toBe('not a valid e-mail address')
+  })
+
+  it("writes each such cell quoted with a leading ', so no cell starts a formula", () => {
+    const csv = toCsv(
+      ['email', 'created_at'],
+      [...FORMULAS, '@cmd', '\tx', '\rx'].map((email) => [email, WHEN]),
+    )
+    const lines = csv.split('\r\n').slice(1, -1)
+    expect(lines.slice(0, 5)).toEqual([
+      `"'=1+1-x@example.com",${WHEN}`,
+      `"'+x@example.com",${WHEN}`,
+      `"'-x@example.com",${WHEN}`,
+      `"''x@example.com",${WHEN}`,
+      `"'''=x@example.com",${WHEN}`,
+    ])
+    for (const record of parseCsvRaw(csv).slice(1)) expect(record[0], record[0]).toMatch(/^'/)
+    expect(
+      parseCsv(csv)
+        .slice(1)
+        .map((row) => row[0]),
+    ).toEqual([...FORMULAS, '@cmd', '\tx', '\rx'])
+  })
+
+  it("import reads back exactly what export wrote; an unquoted leading ' is kept as it is", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'csv-formulas-'))
+    try {
+      const exported = join(dir, 'export.csv')
+      await writeFile(
+        exported,
+        toCsv(
+          ['email', 'created_at'],
+          FORMULAS.map((email) => [email, WHEN]),
+        ),
+      )
+      const read = await readImportFile(exported)
+      expect(read.problems).toEqual([])
+      expect(read.entries.map((entry) => entry.email)).toEqual(FORMULAS)
+      // A file saved by a spreadsheet (or an older export) has no quotes: nothing is taken off.
+      const plain = join(dir, 'plain.csv')
+      await writeFile(plain, `email,created_at\r\n'x@example.com,${WHEN}\r\n''=y@example.com,${WHEN}\r\n`)
+      expect((await readImportFile(plain)).entries.map((entry) => entry.email)).toEqual([
+        "'x@example.com",
+        "''=y@example.com",
+      ])
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+/** Records as a spreadsheet sees them: fields unquoted, nothing taken off. */
+function parseCsvRaw(csv: string): string[][] {
+  return parse(csv, { relax_column_count: true }) as string[][]
+}
