@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'csv-parse/sync'
@@ -45,6 +45,12 @@ afterAll(async () => {
 })
 
 describe('the waitlist CLI', () => {
+  it('follows a first start that printed no service_role key: its output is a pipe, not a terminal', () => {
+    expect(server.output()).toContain('Generated a JWT secret')
+    expect(server.output()).toContain('npm run waitlist -- keys')
+    expect(server.output()).not.toContain(server.serviceKey)
+  })
+
   it('reads the list beside the running server, which keeps serving', async () => {
     const count = await cli(server.dataDir, 'count')
     expect(count.stdout.trim()).toBe(String(TRICKY.length))
@@ -128,6 +134,18 @@ describe('the waitlist CLI', () => {
     expect(header).toEqual(['email', 'created_at'])
     // The database keeps the letter case it was given; uniqueness ignores it.
     expect(rows.map((row) => row[0])).toEqual(TRICKY)
+  })
+
+  it('export --out leaves the file at mode 0600, also when it existed with a wider mode', async () => {
+    const out = join(server.dataDir, 'existing.csv')
+    await writeFile(out, 'old contents\n', { mode: 0o644 })
+    await chmod(out, 0o644)
+    expect(await cli(server.dataDir, 'export', '--out', out)).toMatchObject({ code: 0 })
+    expect(((await stat(out)).mode & 0o777).toString(8)).toBe('600')
+    expect(await readFile(out, 'utf8')).toMatch(/^email,created_at\r\n/)
+    const fresh = join(server.dataDir, 'fresh.csv')
+    expect(await cli(server.dataDir, 'export', '--out', fresh)).toMatchObject({ code: 0 })
+    expect(((await stat(fresh)).mode & 0o777).toString(8)).toBe('600')
   })
 
   it('prints the anon and service_role keys, which verify against the data dir secret', async () => {
