@@ -9,7 +9,7 @@ import { runningClusterUrl } from '../server/db/embedded/embedded-cluster'
 import { openDatabase } from '../server/db/open-database'
 import { ConfigError, loadDotEnvFile, loadServerEnv } from '../server/env.server'
 import { loadApiKeys } from '../server/keys'
-import { useEmailMaskSecret } from '../server/log'
+import { keyEmailMask } from '../server/log'
 import { StartupError } from '../server/startup-error'
 import { deliveriesCommand } from './cli/deliveries'
 import { exportCsv } from './cli/export-csv'
@@ -170,7 +170,7 @@ async function run(argv: string[]): Promise<number> {
       if (port === undefined) return usageError(`--port needs a port number (0-65535), not "${values.port}"`)
       // The studio's error log masks addresses with the installation's key, as the server's does.
       const env = loadServerEnv()
-      useEmailMaskSecret((await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })).secret)
+      keyEmailMask((await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })).secret)
       return withDatabase((db) => studioCommand(db, port))
     }
     case 'deliveries':

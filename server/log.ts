@@ -16,7 +16,7 @@ export function emailMaskKey(jwtSecret: Uint8Array): Uint8Array {
  * Keys every mask from now on with the installation's JWT secret: the server and the owner's CLI of
  * one installation write the same mask for an address, another installation a different one.
  */
-export function useEmailMaskSecret(jwtSecret: Uint8Array): void {
+export function keyEmailMask(jwtSecret: Uint8Array): void {
   maskKey = emailMaskKey(jwtSecret)
 }
 

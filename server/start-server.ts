@@ -6,7 +6,7 @@ import { DIST_DIR } from './build-if-stale'
 import { openDatabase } from './db/open-database'
 import type { ServerEnv } from './env.server'
 import { loadApiKeys } from './keys'
-import { createLogger, useEmailMaskSecret } from './log'
+import { createLogger, keyEmailMask } from './log'
 import { ownOrigins } from './mcp/origin-guard'
 import { jsonError } from './middleware/json-error'
 import { httpServerOptions, onClientError } from './middleware/node-limits'
@@ -40,7 +40,7 @@ export async function startServer(env: ServerEnv, options: StartOptions): Promis
   const distDir = options.distDir ?? DIST_DIR
   const log = createLogger(env.LOG_LEVEL)
   const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })
-  useEmailMaskSecret(keys.secret)
+  keyEmailMask(keys.secret)
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { emailMask, emailMaskKey, maskEmails, useEmailMaskSecret } from '../../server/log'
+import { emailMask, emailMaskKey, maskEmails, keyEmailMask } from '../../server/log'
 
 const ADDRESS = 'known.person@example.com'
 const bareHash = (email: string) => createHash('sha256').update(email).digest('hex').slice(0, 10)
@@ -17,7 +17,7 @@ describe('the log mask for e-mail addresses', () => {
 
   it('gives the same mask to every process holding the same JWT secret (the server and the CLI)', () => {
     const secret = new TextEncoder().encode('a JWT secret shared by the server and the CLI, 40+')
-    useEmailMaskSecret(secret)
+    keyEmailMask(secret)
     const line = maskEmails(`refused ${ADDRESS} twice: ${ADDRESS}`)
     const mask = emailMask(
       ADDRESS,
