@@ -19,7 +19,6 @@ import { removeCommand } from './cli/remove'
 import { parseDays, statsCommand } from './cli/stats'
 import { parsePort, studioCommand } from './cli/studio'
 import { writePrivateFile } from './cli/write-private-file'
-import { toCsv } from './csv'
 import { DEFAULT_STUDIO_PORT, StudioPortInUseError } from './studio/start-studio'
 
 const USAGE = `Usage: npm run waitlist -- <command> [options]
