@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import {
   countEntries as countListOf,
@@ -10,6 +9,7 @@ import { runningClusterTcpUrl } from '../server/db/embedded/embedded-cluster'
 import { openDatabase } from '../server/db/open-database'
 import { ConfigError, loadDotEnvFile, loadServerEnv } from '../server/env.server'
 import { loadApiKeys } from '../server/keys'
+import { keyEmailMask } from '../server/log'
 import { StartupError } from '../server/startup-error'
 import { deliveriesCommand } from './cli/deliveries'
 import { exportCsv } from './cli/export-csv'
@@ -18,7 +18,7 @@ import { ImportFileError } from './cli/read-import-file'
 import { removeCommand } from './cli/remove'
 import { parseDays, statsCommand } from './cli/stats'
 import { parsePort, studioCommand } from './cli/studio'
-import { toCsv } from './csv'
+import { writePrivateFile } from './cli/write-private-file'
 import { DEFAULT_STUDIO_PORT, StudioPortInUseError } from './studio/start-studio'
 
 const USAGE = `Usage: npm run waitlist -- <command> [options]
@@ -32,7 +32,7 @@ Commands:
   count [--since DATE]                 how many addresses are on the list
   list [--since DATE]                  one line per entry: created_at (UTC), two spaces, the address; oldest first
   export [--since DATE] [--out FILE]   RFC 4180 CSV (header email,created_at; CRLF line ends) to FILE
-                                       (created with mode 0600), or to standard output
+                                       (mode 0600, also when it existed), or to standard output
   keys                                 the anon and service_role keys for this DATA_DIR / JWT_SECRET
   url                                  the postgres:// connection string of the embedded cluster, for psql,
                                        pgAdmin or TablePlus, while a server runs. Mind what it is: the
@@ -124,7 +124,7 @@ async function run(argv: string[]): Promise<number> {
     case 'export': {
       const { csv, entries } = await withDatabase((db) => exportCsv(db, values.since))
       if (values.out) {
-        await writeFile(values.out, csv, { mode: 0o600 })
+        await writePrivateFile(values.out, csv)
         console.error(`Wrote ${entries} entries to ${values.out}`)
       } else process.stdout.write(csv)
       return 0
@@ -177,6 +177,9 @@ async function run(argv: string[]): Promise<number> {
     case 'studio': {
       const port = parsePort(values.port, DEFAULT_STUDIO_PORT)
       if (port === undefined) return usageError(`--port needs a port number (0-65535), not "${values.port}"`)
+      // The studio's error log masks addresses with the installation's key, as the server's does.
+      const env = loadServerEnv()
+      keyEmailMask((await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })).secret)
       return withDatabase((db) => studioCommand(db, port))
     }
     case 'deliveries':

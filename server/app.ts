@@ -14,6 +14,7 @@ import { urlLengthLimit } from './middleware/url-length'
 import { submitNativeForm } from './native-form'
 import { CORS_HEADERS } from './rest/cors'
 import { createRestApp, MAX_BODY_BYTES } from './rest/rest-app'
+import { rowCharge } from './rest/row-charge'
 import type { SchemaCache } from './rest/schema-cache'
 import { type StaticSite, serveFile } from './static-site'
 
@@ -96,7 +97,8 @@ export function createApp(deps: AppDeps): Hono {
     }
   })
 
-  app.route('/rest/v1', createRestApp(deps))
+  const chargeRows = rateLimiter && rowCharge(rateLimiter, trustProxyHeader)
+  app.route('/rest/v1', createRestApp({ ...deps, chargeRows }))
   app.route(
     MCP_PATH,
     createMcpApp({

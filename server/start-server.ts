@@ -6,7 +6,7 @@ import { DIST_DIR } from './build-if-stale'
 import { openDatabase } from './db/open-database'
 import type { ServerEnv } from './env.server'
 import { loadApiKeys } from './keys'
-import { createLogger } from './log'
+import { createLogger, keyEmailMask } from './log'
 import { ownOrigins } from './mcp/origin-guard'
 import { jsonError } from './middleware/json-error'
 import { httpServerOptions, onClientError } from './middleware/node-limits'
@@ -40,6 +40,7 @@ export async function startServer(env: ServerEnv, options: StartOptions): Promis
   const distDir = options.distDir ?? DIST_DIR
   const log = createLogger(env.LOG_LEVEL)
   const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })
+  keyEmailMask(keys.secret)
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
@@ -119,9 +120,12 @@ export async function startServer(env: ServerEnv, options: StartOptions): Promis
     const deliverer = await startNotifications(env, database.db, log)
 
     if (keys.generated) {
+      // A key on a terminal is seen once; one in a log stays in every log collector it reaches.
       log.info(
         `Generated a JWT secret in ${env.DATA_DIR}/jwt-secret (keep it private).\n` +
-          `service_role key (shown once; also: npm run waitlist -- keys):\n  ${keys.serviceKey}`,
+          (process.stdout.isTTY
+            ? `service_role key (shown once; also: npm run waitlist -- keys):\n  ${keys.serviceKey}`
+            : 'The service_role key is shown only on a terminal, never in logs: npm run waitlist -- keys'),
       )
     }
 

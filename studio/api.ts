@@ -1,4 +1,8 @@
-/** The studio server's JSON API (scripts/studio/studio-app.ts); the token travels as a cookie. */
+/**
+ * The studio server's JSON API (scripts/studio/studio-app.ts). The token arrives in the URL's
+ * fragment, which no request carries, stays in this tab (sessionStorage, so a reload keeps it; never
+ * a cookie, which every port on 127.0.0.1 would receive) and goes out as `Authorization: Bearer`.
+ */
 
 export interface Entry {
   email: string
@@ -24,11 +28,42 @@ export interface EntryPage {
   pageSize: number
 }
 
+const TOKEN_KEY = 'waitlist-studio-token'
+let token: string | null = null
+
+function stored(): string | null {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY)
+  } catch {
+    return null // storage turned off: the token lives in this page's memory only
+  }
+}
+
+/** Takes the token out of the address bar (`#token=…`) into this tab; run once, before the first request. */
+export function adoptToken(): void {
+  const fromFragment = new URLSearchParams(window.location.hash.slice(1)).get('token')
+  if (fromFragment) {
+    token = fromFragment
+    try {
+      sessionStorage.setItem(TOKEN_KEY, fromFragment)
+    } catch {
+      // kept in memory only
+    }
+    history.replaceState(null, '', window.location.pathname + window.location.search)
+  } else token = stored()
+}
+
+async function call(url: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers)
+  if (token) headers.set('Authorization', `Bearer ${token}`)
+  const response = await fetch(url, { ...init, headers, credentials: 'omit' })
+  if (response.ok) return response
+  const body = (await response.json().catch(() => ({}))) as { error?: string }
+  throw new Error(body.error ?? `The studio answered ${response.status}`)
+}
+
 async function send<T>(url: string, init?: RequestInit): Promise<T> {
-  const response = await fetch(url, { credentials: 'same-origin', ...init })
-  const body = (await response.json().catch(() => ({}))) as T & { error?: string }
-  if (!response.ok) throw new Error(body.error ?? `The studio answered ${response.status}`)
-  return body
+  return (await (await call(url, init)).json()) as T
 }
 
 export function fetchSummary(range: Range): Promise<Summary> {
@@ -50,3 +85,17 @@ export async function removeAddress(email: string): Promise<boolean> {
 
 /** The same file `npm run waitlist -- export` writes. */
 export const EXPORT_URL = '/api/export.csv'
+
+/**
+ * Saves the export as waitlist.csv. A plain link cannot carry the Bearer header, so the file is
+ * fetched with it and handed to the browser's download from memory.
+ */
+export async function downloadExport(): Promise<void> {
+  const file = URL.createObjectURL(await (await call(EXPORT_URL)).blob())
+  const link = document.createElement('a')
+  link.href = file
+  link.download = 'waitlist.csv'
+  link.click()
+  // The download has read the file by then; the addresses leave the page's memory.
+  setTimeout(() => URL.revokeObjectURL(file), 10_000)
+}

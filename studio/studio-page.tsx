@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import {
+  downloadExport,
   type EntryPage,
   EXPORT_URL,
   fetchEntries,
@@ -104,6 +105,10 @@ export function StudioPage() {
         <a
           href={EXPORT_URL}
           download="waitlist.csv"
+          onClick={(event) => {
+            event.preventDefault() // the link alone would go without the token
+            downloadExport().catch(fail)
+          }}
           className={`rounded bg-slate-900 px-3 py-2 text-sm font-medium text-white ${FOCUS}`}
         >
           Download CSV

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { CsvError, parse } from 'csv-parse/sync'
 import { emailProblem } from '../../server/admin/email-rule'
 import type { Entry } from '../../server/admin/waitlist-admin'
+import { fromCsvField } from '../csv'
 
 /**
  * The largest file `import` reads: about 600,000 addresses as `export` writes them. The file is
@@ -78,6 +79,8 @@ export async function readImportFile(path: string): Promise<ImportFile> {
       relax_column_count: true,
       bom: true,
       skip_empty_lines: true,
+      // Takes off the ' that export adds before a cell a spreadsheet would run as a formula.
+      cast: (value, context) => fromCsvField(value, context.quoting),
     }) as unknown as typeof records
   } catch (error) {
     if (!(error instanceof CsvError)) throw error

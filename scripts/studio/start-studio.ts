@@ -40,7 +40,7 @@ export async function startStudio(db: Database, port: number): Promise<RunningSt
   })
   listening = (server.address() as AddressInfo).port
   return {
-    url: `http://127.0.0.1:${listening}/?token=${token}`,
+    url: `http://127.0.0.1:${listening}/#token=${token}`,
     port: listening,
     stop: () =>
       new Promise<void>((resolve) => {

@@ -1,12 +1,17 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { Context, MiddlewareHandler } from 'hono'
-import { getCookie, setCookie } from 'hono/cookie'
 
 /**
- * The studio's three locks, as Jupyter's notebook server has them: it listens on 127.0.0.1 only
+ * The studio's locks, as Jupyter's notebook server has them: it listens on 127.0.0.1 only
  * (start-studio.ts), it answers only requests addressed to 127.0.0.1:PORT or localhost:PORT (a
  * page on evil.example that re-points its DNS name at 127.0.0.1 still sends Host: evil.example),
- * and nothing comes back without the random token printed in its URL.
+ * and its API gives nothing without the random token printed in its URL.
+ *
+ * The token travels in the URL's fragment (`/#token=…`), which browsers never send to a server,
+ * and the page sends it back as `Authorization: Bearer`. It is never a cookie: cookies ignore
+ * ports, so any other program listening on 127.0.0.1 would receive it. The API also wants the
+ * browser's `Sec-Fetch-Site: same-origin`, so only the studio's own page (or a tool that says so on
+ * purpose) reaches it. The page's files hold no data and load without the token.
  */
 
 function sameToken(given: string, token: string): boolean {
@@ -15,14 +20,8 @@ function sameToken(given: string, token: string): boolean {
   return timingSafeEqual(digest(given), digest(token))
 }
 
-/** The cookie the token moves into after the first visit; per port, as cookies ignore ports. */
-export function tokenCookieName(port: number): string {
-  return `studio_token_${port}`
-}
-
 function refuse(c: Context, status: 401 | 403, message: string) {
-  if (c.req.path.startsWith('/api/')) return c.json({ error: message }, status)
-  return c.text(message, status)
+  return c.json({ error: message }, status)
 }
 
 export function studioGuard(options: { token: string; port: () => number }): MiddlewareHandler {
@@ -35,24 +34,18 @@ export function studioGuard(options: { token: string; port: () => number }): Mid
         403,
       )
     }
-    const cookie = tokenCookieName(port)
-    const fromUrl = c.req.query('token')
-    if (fromUrl !== undefined && c.req.method === 'GET' && c.req.path === '/') {
-      if (!sameToken(fromUrl, options.token)) return refuse(c, 403, WRONG_TOKEN)
-      // The token leaves the address bar (and the history) for a cookie scripts cannot read and
-      // other sites' requests do not carry.
-      setCookie(c, cookie, options.token, { httpOnly: true, sameSite: 'Strict', path: '/' })
-      return c.redirect('/', 303)
-    }
-    const bearer = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1]
-    const given = bearer ?? getCookie(c, cookie)
+    if (!c.req.path.startsWith('/api/')) return next()
+    if (c.req.header('sec-fetch-site') !== 'same-origin') return refuse(c, 403, NOT_SAME_ORIGIN)
+    const given = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1]
     if (given === undefined) return refuse(c, 401, MISSING_TOKEN)
     if (!sameToken(given, options.token)) return refuse(c, 403, WRONG_TOKEN)
     await next()
   }
 }
 
+const NOT_SAME_ORIGIN =
+  "Refused: the waitlist studio's API answers only its own page (a browser's Sec-Fetch-Site: same-origin)."
 const MISSING_TOKEN =
-  'This waitlist studio needs its token: open the URL with ?token=… that `npm run waitlist -- studio` printed.'
+  'This waitlist studio needs its token: open the URL with #token=… that `npm run waitlist -- studio` printed.'
 const WRONG_TOKEN =
   'Wrong token for this waitlist studio: open the URL that `npm run waitlist -- studio` printed when it started.'

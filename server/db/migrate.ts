@@ -18,6 +18,21 @@ const BOOKKEEPING = `
 // Any constant works; it only has to be the same for every server sharing one Postgres.
 const MIGRATION_LOCK_KEY = 7_305_871_113
 
+// PostgreSQL 14 and older let every role create tables and functions in `public`, where one can
+// stand in for another role's objects (CVE-2018-1058); 15 and later no longer grant it. Taken back
+// where we apply the migrations, not in one: on hosted Supabase only the schema's owner may, and
+// Supabase sets its own grants. Checked first, so a database that already refuses it is not written.
+const REVOKE_PUBLIC_CREATE = `
+  do $$
+  begin
+    if has_schema_privilege('public', 'public', 'CREATE') then
+      revoke create on schema public from public;
+    end if;
+  exception when insufficient_privilege then
+    raise warning 'Every role may still create objects in schema public: only its owner can revoke that';
+  end
+  $$`
+
 export interface MigrationFile {
   version: string
   name: string
@@ -56,5 +71,10 @@ export async function migrate(db: Database, migrations?: MigrationFile[]): Promi
     })
     if (ran) applied.push(`${migration.version}_${migration.name}`)
   }
+  await db.transaction(async (tx) => {
+    // Under the same lock: two servers changing one schema's grants at once would collide.
+    await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY])
+    await tx.exec(REVOKE_PUBLIC_CREATE)
+  })
   return applied
 }

@@ -39,8 +39,16 @@ export class RateLimiter {
     return this.#buckets.size
   }
 
-  /** Takes one token for `key`; returns 0 when allowed, else the seconds until one is free. */
-  take(key: string): number {
+  /** The most tokens a client can hold, so the most one request can ever be charged. */
+  get burst(): number {
+    return this.#burst
+  }
+
+  /**
+   * Takes `count` tokens for `key`, all or none; returns 0 when allowed, else the seconds until
+   * that many are free (never, for more than the burst: callers check that first).
+   */
+  take(key: string, count = 1): number {
     const now = this.#now()
     const bucket = this.#buckets.get(key)
     let tokens = this.#burst
@@ -48,11 +56,11 @@ export class RateLimiter {
       tokens = Math.min(this.#burst, bucket.tokens + (now - bucket.updated) * this.#perMs)
       this.#buckets.delete(key) // re-inserted below, so Map order is least recently used first
     }
-    const allowed = tokens >= 1
-    if (allowed) tokens -= 1
+    const allowed = tokens >= count
+    if (allowed) tokens -= count
     this.#buckets.set(key, { tokens, updated: now })
     if (this.#buckets.size > this.#maxClients) this.#evict(now)
-    return allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / this.#perMs / 1000))
+    return allowed ? 0 : Math.max(1, Math.ceil((count - tokens) / this.#perMs / 1000))
   }
 
   #evict(now: number) {

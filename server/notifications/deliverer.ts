@@ -71,7 +71,7 @@ export async function startDeliverer(options: DelivererOptions): Promise<Deliver
   }
 
   async function deliver(delivery: ClaimedDelivery) {
-    const messageId = `msg_${delivery.id}`
+    const messageId = `msg_${delivery.webhookId}`
     const body = JSON.stringify(signupPayload(delivery.email, delivery.createdAt, new Date()))
     const result = await sendWebhook(target, messageId, body, abandon.signal)
     try {

@@ -11,6 +11,8 @@ export const isoUtc = (column: string) => `to_char(${column} at time zone 'UTC',
 export interface ClaimedDelivery {
   /** The waitlist row's id: one delivery per signup. */
   id: string
+  /** Sent as `webhook-id` (msg_<uuid>): the same on every attempt, unique across databases. */
+  webhookId: string
   /** This attempt's number, from 1; it also fences the attempt's outcome (see recordFailure). */
   attempt: number
   email: string
@@ -37,7 +39,8 @@ export async function claimDue(db: Queryable, limit: number, leaseMs: number): P
             attempts = d.attempts + 1
        from due, public.waitlist w
       where d.waitlist_id = due.waitlist_id and w.id = d.waitlist_id
-     returning d.waitlist_id::text as id, d.attempts as attempt, w.email::text as email,
+     returning d.waitlist_id::text as id, d.webhook_id::text as "webhookId", d.attempts as attempt,
+               w.email::text as email,
                ${isoUtc('w.created_at')} as "createdAt"`,
     [limit, leaseMs],
   )

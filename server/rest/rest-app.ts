@@ -25,6 +25,7 @@ import {
 import { appliedPreferences, type Preferences, parsePrefer } from './prefer'
 import { parseReadQuery } from './query-params'
 import { parseColumnsParam, parseRowsBody } from './request-body'
+import type { RowCharge } from './row-charge'
 import type { SchemaCache } from './schema-cache'
 import {
   deleteStatement,
@@ -42,6 +43,8 @@ export interface RestDeps {
   schema: SchemaCache
   log: Logger
   maxBodyBytes?: number
+  /** Charges an insert's rows past the first to the client's rate limit (not for service_role). */
+  chargeRows?: RowCharge
 }
 
 export const MAX_BODY_BYTES = 16 * 1024
@@ -179,7 +182,8 @@ export function createRestApp(deps: RestDeps): Hono {
     })
   }
 
-  async function handle(request: Request, table: string, claims: JwtClaims): Promise<Response> {
+  async function handle(c: Context, table: string, claims: JwtClaims): Promise<Response> {
+    const request = c.req.raw
     const profiled = checkProfile(request)
     const known = schema.get(table)
     if (!known) throw unknownTable(table, closestTable(table, schema))
@@ -200,6 +204,8 @@ export function createRestApp(deps: RestDeps): Hono {
           await request.text(),
           columns,
         )
+        // One token per row for the public keys; a single object (the page's insert) costs nothing more.
+        if (rows.length > 1 && claims.role !== 'service_role') deps.chargeRows?.(c, rows.length)
         checkColumns(names, table, known)
         const target = parseColumnsParam(url.searchParams.get('on_conflict'))
         if (target) for (const column of target) if (!known.has(column)) throw missingColumn(column, table)
@@ -284,7 +290,7 @@ export function createRestApp(deps: RestDeps): Hono {
     try {
       const claims = await authenticate(verify, c.req.raw)
       role = claims.role
-      return await handle(c.req.raw, c.req.param('table'), claims)
+      return await handle(c, c.req.param('table'), claims)
     } catch (error) {
       if (error instanceof PostgrestError) return errorResponse(error)
       if (isPgError(error)) {

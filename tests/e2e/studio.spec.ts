@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
-import { request as httpRequest } from 'node:http'
+import { createServer, request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { expect, type Page, test } from '@playwright/test'
 import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
 import { type StudioProcess, startStudioProcess } from '../support/studio-process'
@@ -14,6 +15,9 @@ const EMAILS = Array.from(
   (_, index) => `person.${String(index).padStart(2, '0')}@example.com`,
 )
 const NEWEST = EMAILS.at(-1) ?? ''
+
+/** What a browser sends with the studio page's own requests. */
+const SAME_ORIGIN = { 'Sec-Fetch-Site': 'same-origin' }
 
 /** A raw request, so the Host header is exactly what we say (fetch would not let us set it). */
 function rawGet(port: number, path: string, headers: Record<string, string>) {
@@ -70,30 +74,89 @@ for (const { name } of BACKENDS) {
       })
 
       test('gives nothing without the token, or with a wrong one', async () => {
-        for (const path of ['/', '/api/summary', '/api/entries', '/api/export.csv']) {
-          const response = await fetch(`${studio.origin}${path}`)
+        for (const path of ['/api/summary', '/api/entries', '/api/export.csv']) {
+          const response = await fetch(`${studio.origin}${path}`, { headers: SAME_ORIGIN })
           expect(response.status, path).toBe(401)
           const body = await response.text()
           expect(body).toContain('needs its token')
           expect(body).not.toContain('@example.com')
         }
-        const wrongUrl = await fetch(`${studio.origin}/?token=not-the-token`, { redirect: 'manual' })
-        expect(wrongUrl.status).toBe(403)
-        expect(await wrongUrl.text()).toContain('Wrong token')
+        // The page's own files hold no data and load without it (the token is in the fragment).
+        const page = await fetch(`${studio.origin}/`)
+        expect(page.status).toBe(200)
+        expect(await page.text()).not.toContain('@example.com')
         const wrongBearer = await fetch(`${studio.origin}/api/entries`, {
-          headers: { Authorization: 'Bearer not-the-token' },
+          headers: { ...SAME_ORIGIN, Authorization: 'Bearer not-the-token' },
         })
         expect(wrongBearer.status).toBe(403)
+        expect(await wrongBearer.text()).toContain('Wrong token')
         const removal = await fetch(`${studio.origin}/api/remove`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
+          headers: { ...SAME_ORIGIN, 'Content-Type': 'application/json' },
           body: JSON.stringify({ email: NEWEST }),
         })
         expect(removal.status).toBe(401)
       })
 
-      test('refuses a foreign Host (DNS rebinding), even with the token, and sends no CORS headers', async () => {
+      test('its API wants Sec-Fetch-Site: same-origin, even with the token', async () => {
         const auth = { Authorization: `Bearer ${studio.token}` }
+        for (const site of [undefined, 'cross-site', 'same-site', 'none']) {
+          const headers: Record<string, string> = site ? { ...auth, 'Sec-Fetch-Site': site } : auth
+          const response = await fetch(`${studio.origin}/api/entries`, { headers })
+          expect(response.status, String(site)).toBe(403)
+          const body = await response.text()
+          expect(body).toContain('answers only its own page')
+          expect(body).not.toContain('@example.com')
+        }
+        const removal = await fetch(`${studio.origin}/api/remove`, {
+          method: 'POST',
+          headers: { ...auth, 'Sec-Fetch-Site': 'same-site', 'Content-Type': 'application/json' },
+          body: JSON.stringify({ email: NEWEST }),
+        })
+        expect(removal.status).toBe(403)
+      })
+
+      test('the page without its token, or with a wrong one, says so and shows no address', async ({
+        page,
+      }) => {
+        await page.goto(`${studio.origin}/`)
+        await expect(page.getByRole('alert')).toContainText('needs its token')
+        await page.goto(`${studio.origin}/#token=not-the-token`)
+        await page.reload()
+        await expect(page.getByRole('alert')).toContainText('Wrong token')
+        await expect(page.getByText('@example.com')).toHaveCount(0)
+      })
+
+      test('the token never lands in a cookie: another port on 127.0.0.1 receives none', async ({
+        page,
+        context,
+      }) => {
+        const seen: (string | undefined)[] = []
+        const other = createServer((request, response) => {
+          seen.push(request.headers.cookie)
+          response.end('another program on this machine')
+        })
+        await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+        try {
+          await page.goto(studio.url)
+          await expect(page.getByRole('table')).toContainText(NEWEST)
+          // The address bar (and so the history) has lost the token.
+          expect(page.url()).toBe(`${studio.origin}/`)
+          expect(await context.cookies()).toEqual([])
+          const { port } = other.address() as AddressInfo
+          await page.goto(`http://127.0.0.1:${port}/`)
+          await page.goto(`http://127.0.0.1:${port}/again`)
+          // Both visits (and any favicon request) came with no Cookie header at all.
+          expect(seen.length).toBeGreaterThanOrEqual(2)
+          for (const cookie of seen) expect(cookie ?? '').not.toContain(studio.token)
+          expect(seen.filter((cookie) => cookie !== undefined)).toEqual([])
+        } finally {
+          other.close()
+        }
+      })
+
+      test('refuses a foreign Host (DNS rebinding), even with the token, and sends no CORS headers', async () => {
+        const auth = { ...SAME_ORIGIN, Authorization: `Bearer ${studio.token}` }
         const foreign = await rawGet(studio.port, '/api/entries', { ...auth, Host: 'evil.example' })
         expect(foreign.status).toBe(403)
         expect(foreign.body).toContain('answers only requests addressed to 127.0.0.1')
@@ -118,7 +181,7 @@ for (const { name } of BACKENDS) {
       test('shows the total, the chart and the newest address; searches and pages', async ({ page }) => {
         const problems = watchConsole(page)
         await page.goto(studio.url)
-        // The token left the address bar for a cookie.
+        // The token left the address bar for the tab's own storage.
         expect(page.url()).toBe(`${studio.origin}/`)
         await expect(page.getByRole('heading', { name: 'Waitlist studio' })).toBeVisible()
         await expect(page.getByText(`${EMAILS.length} addresses on the waitlist`)).toBeVisible()
@@ -180,7 +243,7 @@ for (const { name } of BACKENDS) {
         await expect(page.getByText(`${EMAILS.length - 1} addresses on the waitlist`)).toBeVisible()
         await expect(page.getByRole('table')).not.toContainText(NEWEST)
         const check = await fetch(`${studio.origin}/api/entries?q=${encodeURIComponent(NEWEST)}`, {
-          headers: { Authorization: `Bearer ${studio.token}` },
+          headers: { ...SAME_ORIGIN, Authorization: `Bearer ${studio.token}` },
         })
         expect(((await check.json()) as { matching: number }).matching).toBe(0)
         expect(problems).toEqual([])

@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { loadApiKeys } from '../../server/keys'
+import { emailMask, emailMaskKey } from '../../server/log'
 import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
 import { startTestServer, type TestServer } from '../support/test-server'
 import {
@@ -32,6 +35,58 @@ async function timedInsert(server: TestServer, email: string): Promise<number> {
 function requestsFor(receiver: WebhookReceiver, email: string) {
   return receiver.requests.filter((request) => request.body.includes(`"email":"${email}"`))
 }
+
+describe('two installations (each its own JWT secret and database)', () => {
+  it('send different webhook-ids for their first signup, each kept across retries, and mask one address differently', async () => {
+    const email = 'same.person@example.com'
+    const receiver = await startWebhookReceiver({ kind: 'status', status: 500, body: `boom for ${email}` })
+    const installations = ['a', 'b']
+    const servers = await Promise.all(
+      installations.map((name) =>
+        startTestServer({ env: { SIGNUP_WEBHOOK_URL: `${receiver.url}?installation=${name}`, ...FAST } }),
+      ),
+    )
+    const from = (name: string) => receiver.requests.filter((r) => r.path.endsWith(`installation=${name}`))
+    try {
+      for (const server of servers) expect(await insertStatus(server, email)).toBe(201)
+      await receiver.waitFor(
+        () => installations.every((name) => from(name).length >= 2),
+        'a retry from each installation',
+      )
+      receiver.answer({ kind: 'status', status: 204 })
+      await receiver.waitFor(
+        () => installations.every((name) => from(name).some((request) => request.status === 204)),
+        'each delivered',
+      )
+      const ids = installations.map((name) => [...new Set(from(name).map((request) => request.id))])
+      // One id per signup across its retries, a UUID, and not the other installation's.
+      expect(ids.map((list) => list.length)).toEqual([1, 1])
+      for (const [id] of ids)
+        expect(id).toMatch(/^msg_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+      expect(ids[0]?.[0]).not.toBe(ids[1]?.[0])
+
+      // The receiver's answer echoed the address; each server logged it masked with its own key.
+      const bare = createHash('sha256').update(email).digest('hex').slice(0, 10)
+      const masks = servers.map((server) => {
+        expectNoEmail(server.output())
+        return [...server.output().matchAll(/boom for <email:([0-9a-f]{10})>/g)].map((match) => match[1])
+      })
+      for (const [index, list] of masks.entries()) {
+        expect(list.length, 'a logged failure per attempt').toBeGreaterThanOrEqual(1)
+        expect(new Set(list).size, 'stable within one installation').toBe(1)
+        expect(list[0]).not.toBe(bare)
+        const { secret } = await loadApiKeys({ dataDir: servers[index]?.dataDir ?? '' })
+        expect(list[0], 'the key derived from its JWT secret, as the CLI derives it').toBe(
+          emailMask(email, emailMaskKey(secret)),
+        )
+      }
+      expect(masks[0]?.[0]).not.toBe(masks[1]?.[0])
+    } finally {
+      await Promise.all(servers.map((server) => server.cleanup()))
+      await receiver.close()
+    }
+  })
+})
 
 describe.each(BACKENDS)('signup notifications on $name', ({ name }) => {
   let receiver: WebhookReceiver
@@ -72,7 +127,7 @@ describe.each(BACKENDS)('signup notifications on $name', ({ name }) => {
       expect(more, 'one request per signup when the receiver answers 2xx').toEqual([])
       if (!request) throw new Error(`nothing received for ${email}`)
       expect(request.headers['content-type']).toBe('application/json')
-      expect(request.headers['webhook-id']).toMatch(/^msg_\d+$/)
+      expect(request.headers['webhook-id']).toMatch(/^msg_[0-9a-f-]{36}$/)
       // The library a receiver would use accepts the signature, id and timestamp as sent.
       const verified = new Webhook(SECRET).verify(request.body, request.headers as Record<string, string>)
       const body = verified as {

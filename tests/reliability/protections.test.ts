@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadApiKeys, signKey } from '../../server/keys'
 import { startTestServer, type TestServer } from '../support/test-server'
 import {
   expectNoEmail,
@@ -18,9 +19,11 @@ let plain: TestServer
 let proxied: TestServer
 /** A tiny database queue, HSTS forced, built for a hosted Supabase project. */
 let gated: TestServer
+/** The default limit (10 a minute, burst 5), behind a proxy so each test part is its own client. */
+let bulk: TestServer
 
 beforeAll(async () => {
-  ;[plain, proxied, gated] = await Promise.all([
+  ;[plain, proxied, gated, bulk] = await Promise.all([
     startTestServer({
       env: { RATE_LIMIT_PER_MINUTE: '10', HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000' },
     }),
@@ -36,10 +39,11 @@ beforeAll(async () => {
     startTestServer({
       env: { DB_QUEUE_LIMIT: '3', HSTS: 'true', VITE_SUPABASE_URL: 'https://abcdefgh.supabase.co' },
     }),
+    startTestServer({ env: { RATE_LIMIT_PER_MINUTE: '10', TRUST_PROXY_HEADER: 'X-Forwarded-For' } }),
   ])
 })
 afterAll(async () => {
-  await Promise.all([plain, proxied, gated].map((server) => server?.cleanup()))
+  await Promise.all([plain, proxied, gated, bulk].map((server) => server?.cleanup()))
 })
 
 function postForm(server: TestServer, fields: Record<string, string>, headers: Record<string, string> = {}) {
@@ -94,6 +98,60 @@ describe('rate limit', () => {
     expect(await insertStatus(proxied, 'proxy.c1@example.com', from('2001:db8:1:2::1'))).toBe(201)
     expect(await insertStatus(proxied, 'proxy.c2@example.com', from('2001:db8:1:2::ffff'))).toBe(201)
     expect(await insertStatus(proxied, 'proxy.c3@example.com', from('2001:db8:1:2:aaaa::9'))).toBe(429)
+  })
+})
+
+describe('rate limit on array inserts', () => {
+  const rows = (count: number, tag: string) =>
+    Array.from({ length: count }, (_, i) => ({ email: `bulk.${tag}.${i}@example.com` }))
+  const from = (address: string) => ({ 'X-Forwarded-For': address })
+
+  it('charges anon one token per row: three arrays of 50 add nothing, small arrays fit the burst', async () => {
+    const started = Date.now()
+    for (let i = 0; i < 3; i++) {
+      const response = await insert(bulk, rows(50, `anon${i}`), from('203.0.113.20'))
+      expect(response.status).toBe(429)
+      const body = await expectPostgrestShape(response, 'array past the burst')
+      expect(body.code).toBe('PGRST429')
+      expect(body.message).toBe('Too many rows in one request: at most 5 with this key')
+    }
+    expect(await rowCount(bulk)).toBe(0)
+
+    // A fresh client: 3 rows take 3 of its 5 tokens; the next 3-row array finds too few (the
+    // request's own token is spent, nothing is written); one more single row fits, then none.
+    const client = from('203.0.113.21')
+    expect((await insert(bulk, rows(3, 'fits'), client)).status).toBe(201)
+    const refused = await insert(bulk, rows(3, 'over'), client)
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    expect(await insertStatus(bulk, 'bulk.single.1@example.com', client)).toBe(201)
+    expect(await insertStatus(bulk, 'bulk.single.2@example.com', client)).toBe(429)
+    // At most the burst, plus one token per 6 s that passed (10 a minute), landed in all.
+    const refilled = Math.floor((Date.now() - started) / 6000)
+    const landed = await rowCount(bulk)
+    expect(landed).toBe(4)
+    expect(landed).toBeLessThanOrEqual(5 + refilled)
+  })
+
+  it('charges the authenticated role the same way', async () => {
+    const { secret } = await loadApiKeys({ dataDir: bulk.dataDir })
+    const authenticated = await signKey(secret, 'authenticated')
+    const before = await rowCount(bulk)
+    const response = await insert(bulk, rows(6, 'auth'), {
+      ...from('203.0.113.22'),
+      apikey: bulk.anonKey,
+      Authorization: `Bearer ${authenticated}`,
+    })
+    expect(response.status).toBe(429)
+    expect(await rowCount(bulk)).toBe(before)
+  })
+
+  it('keeps bulk inserts for service_role: 50 rows in one request', async () => {
+    const before = await rowCount(bulk)
+    const service = { apikey: bulk.serviceKey, Authorization: `Bearer ${bulk.serviceKey}` }
+    const response = await insert(bulk, rows(50, 'service'), { ...from('203.0.113.23'), ...service })
+    expect(response.status).toBe(201)
+    expect(await rowCount(bulk)).toBe(before + 50)
   })
 })
 
@@ -264,6 +322,6 @@ describe('limits', () => {
   })
 
   it('no server printed an e-mail address', () => {
-    for (const server of [plain, proxied, gated]) expectNoEmail(server.output())
+    for (const server of [plain, proxied, gated, bulk]) expectNoEmail(server.output())
   })
 })

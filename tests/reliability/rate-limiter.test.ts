@@ -14,6 +14,19 @@ describe('RateLimiter', () => {
     expect(limiter.take('b')).toBe(0)
   })
 
+  it('takes several tokens all or none, and says how long until that many are free', () => {
+    let now = 0
+    const limiter = new RateLimiter({ perMinute: 10, burst: 5, now: () => now })
+    expect(limiter.burst).toBe(5)
+    expect(limiter.take('a', 3)).toBe(0)
+    // 2 left: 3 more are refused and none is taken, so the 2 remain for smaller writes.
+    expect(limiter.take('a', 3)).toBe(6)
+    expect(limiter.take('a', 2)).toBe(0)
+    expect(limiter.take('a')).toBe(6)
+    now += 18_000
+    expect(limiter.take('a', 3)).toBe(0)
+  })
+
   it('keeps memory bounded: at most maxClients buckets however many addresses write', () => {
     let now = 0
     const limiter = new RateLimiter({ perMinute: 10, burst: 5, maxClients: 100, now: () => now })

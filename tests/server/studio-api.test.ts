@@ -20,7 +20,8 @@ describe.each(BACKENDS)('the studio API on $name', ({ name }) => {
   const api = (path: string, init: RequestInit = {}) =>
     fetch(`${studio.origin}${path}`, {
       ...init,
-      headers: { Authorization: `Bearer ${studio.token}`, ...init.headers },
+      // As the studio's page sends them: its browser adds Sec-Fetch-Site, the page the Bearer token.
+      headers: { 'Sec-Fetch-Site': 'same-origin', Authorization: `Bearer ${studio.token}`, ...init.headers },
     })
 
   beforeAll(async () => {
@@ -45,6 +46,23 @@ describe.each(BACKENDS)('the studio API on $name', ({ name }) => {
   it('is served by the studio alone: the public site answers 404 for its files', () => {
     expect(fromPublicSite.size).toBeGreaterThanOrEqual(4)
     for (const [path, status] of fromPublicSite) expect(status, path).toBe(404)
+  })
+
+  it('takes the token as a Bearer only from its own page: no cookie, no query, no other site', async () => {
+    expect((await api('/api/summary')).status).toBe(200)
+    expect((await api('/api/summary', { headers: { 'Sec-Fetch-Site': 'cross-site' } })).status).toBe(403)
+    const noBearer = { 'Sec-Fetch-Site': 'same-origin' }
+    const asCookie = await fetch(`${studio.origin}/api/summary`, {
+      headers: { ...noBearer, Cookie: `studio_token_${studio.port}=${studio.token}` },
+    })
+    expect(asCookie.status).toBe(401)
+    const inQuery = await fetch(`${studio.origin}/api/summary?token=${studio.token}`, { headers: noBearer })
+    expect(inQuery.status).toBe(401)
+    // The printed URL carries it in the fragment, which no request sends; the page sets no cookie.
+    expect(studio.url).toBe(`${studio.origin}/#token=${studio.token}`)
+    const page = await fetch(studio.url)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('set-cookie')).toBeNull()
   })
 
   it('searches literally: % and _ are not wildcards', async () => {

@@ -1,7 +1,11 @@
-import { readFile, stat } from 'node:fs/promises'
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readImportFile } from '../../scripts/cli/read-import-file'
 import { parseCsv, toCsv } from '../../scripts/csv'
+import { emailProblem } from '../../server/admin/email-rule'
 import { openPostgres } from '../../server/db/postgres-driver'
 import { loadApiKeys, verifyKey } from '../../server/keys'
 import { insertStatus } from '../reliability/support'
@@ -41,6 +45,12 @@ afterAll(async () => {
 })
 
 describe('the waitlist CLI', () => {
+  it('follows a first start that printed no service_role key: its output is a pipe, not a terminal', () => {
+    expect(server.output()).toContain('Generated a JWT secret')
+    expect(server.output()).toContain('npm run waitlist -- keys')
+    expect(server.output()).not.toContain(server.serviceKey)
+  })
+
   it('reads the list beside the running server, which keeps serving', async () => {
     const count = await cli(server.dataDir, 'count')
     expect(count.stdout.trim()).toBe(String(TRICKY.length))
@@ -134,6 +144,18 @@ describe('the waitlist CLI', () => {
     expect(rows.map((row) => row[0])).toEqual(TRICKY)
   })
 
+  it('export --out leaves the file at mode 0600, also when it existed with a wider mode', async () => {
+    const out = join(server.dataDir, 'existing.csv')
+    await writeFile(out, 'old contents\n', { mode: 0o644 })
+    await chmod(out, 0o644)
+    expect(await cli(server.dataDir, 'export', '--out', out)).toMatchObject({ code: 0 })
+    expect(((await stat(out)).mode & 0o777).toString(8)).toBe('600')
+    expect(await readFile(out, 'utf8')).toMatch(/^email,created_at\r\n/)
+    const fresh = join(server.dataDir, 'fresh.csv')
+    expect(await cli(server.dataDir, 'export', '--out', fresh)).toMatchObject({ code: 0 })
+    expect(((await stat(fresh)).mode & 0o777).toString(8)).toBe('600')
+  })
+
   it('prints the anon and service_role keys, which verify against the data dir secret', async () => {
     const { stdout } = await cli(server.dataDir, 'keys')
     const anon = /anon:\s+(\S+)/.exec(stdout)?.[1] ?? ''
@@ -206,3 +228,72 @@ describe('RFC 4180 CSV', () => {
     expect(parseCsv(csv)).toEqual([['email', 'created_at'], ...rows])
   })
 })
+
+describe('CSV for spreadsheets (formula injection)', () => {
+  // Valid addresses a spreadsheet would run as formulas, and ones that begin with '.
+  const FORMULAS = [
+    '=1+1-x@example.com',
+    '+x@example.com',
+    '-x@example.com',
+    "'x@example.com",
+    "''=x@example.com",
+  ]
+  const WHEN = '2026-11-01T09:00:00.000000Z'
+
+  it('uses addresses the database accepts; @x… is not one', () => {
+    for (const email of FORMULAS) expect(emailProblem(email), email).toBeUndefined()
+    expect(emailProblem('@x@example.com')).toBe('not a valid e-mail address')
+  })
+
+  it("writes each such cell quoted with a leading ', so no cell starts a formula", () => {
+    const csv = toCsv(
+      ['email', 'created_at'],
+      [...FORMULAS, '@cmd', '\tx', '\rx'].map((email) => [email, WHEN]),
+    )
+    const lines = csv.split('\r\n').slice(1, -1)
+    expect(lines.slice(0, 5)).toEqual([
+      `"'=1+1-x@example.com",${WHEN}`,
+      `"'+x@example.com",${WHEN}`,
+      `"'-x@example.com",${WHEN}`,
+      `"''x@example.com",${WHEN}`,
+      `"'''=x@example.com",${WHEN}`,
+    ])
+    for (const record of parseCsvRaw(csv).slice(1)) expect(record[0], record[0]).toMatch(/^'/)
+    expect(
+      parseCsv(csv)
+        .slice(1)
+        .map((row) => row[0]),
+    ).toEqual([...FORMULAS, '@cmd', '\tx', '\rx'])
+  })
+
+  it("import reads back exactly what export wrote; an unquoted leading ' is kept as it is", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'csv-formulas-'))
+    try {
+      const exported = join(dir, 'export.csv')
+      await writeFile(
+        exported,
+        toCsv(
+          ['email', 'created_at'],
+          FORMULAS.map((email) => [email, WHEN]),
+        ),
+      )
+      const read = await readImportFile(exported)
+      expect(read.problems).toEqual([])
+      expect(read.entries.map((entry) => entry.email)).toEqual(FORMULAS)
+      // A file saved by a spreadsheet (or an older export) has no quotes: nothing is taken off.
+      const plain = join(dir, 'plain.csv')
+      await writeFile(plain, `email,created_at\r\n'x@example.com,${WHEN}\r\n''=y@example.com,${WHEN}\r\n`)
+      expect((await readImportFile(plain)).entries.map((entry) => entry.email)).toEqual([
+        "'x@example.com",
+        "''=y@example.com",
+      ])
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+/** Records as a spreadsheet sees them: fields unquoted, nothing taken off. */
+function parseCsvRaw(csv: string): string[][] {
+  return parse(csv, { relax_column_count: true }) as string[][]
+}

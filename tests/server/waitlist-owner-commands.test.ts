@@ -18,6 +18,13 @@ const TRICKY = [
   'first.last@sub.example.co',
   "a!#$%&'*+/=?^_`{|}~-@example.org",
   'UPPER@Example.COM',
+  // Cells a spreadsheet would run as formulas, and addresses that begin with ': export escapes
+  // them, and import must take off exactly that escape.
+  '=1+1-x@example.com',
+  '+x@example.com',
+  '-x@example.com',
+  "'x@example.com",
+  "''=x@example.com",
 ]
 
 let work: string
@@ -97,7 +104,13 @@ describe.each(BACKENDS)('owner commands on $name', ({ name }) => {
       expect(second.stdout).toContain(`0 added, ${TRICKY.length} already on the list (skipped)`)
       expect((await runCli(target, 'count')).stdout).toBe(`${TRICKY.length}\n`)
       // The same file comes back out: addresses, letter case, order and created_at to the microsecond.
-      expect((await runCli(target, 'export')).stdout).toBe(await readFile(exported, 'utf8'))
+      const csv = await readFile(exported, 'utf8')
+      expect((await runCli(target, 'export')).stdout).toBe(csv)
+      expect(csv).toContain(`\r\n"'=1+1-x@example.com",`)
+      expect(csv).toContain(`\r\n"''x@example.com",`)
+      // Byte for byte the addresses that went in, read back from the new database.
+      const listed = (await runCli(target, 'list')).stdout.trim().split('\n')
+      expect(listed.map((line) => line.split('  ')[1])).toEqual(TRICKY)
     } finally {
       await source.cleanup()
       await rm(target.DATA_DIR ?? '', { recursive: true, force: true })

@@ -30,7 +30,7 @@ export async function startStudioProcess(env: Record<string, string>): Promise<S
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   )
-  const { found } = watchOutput(child, /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/, 60_000, 'the studio')
+  const { found } = watchOutput(child, /(http:\/\/127\.0\.0\.1:\d+\/#token=\S+)/, 60_000, 'the studio')
   const url = await found
   const parsed = new URL(url)
   const exited = once(child, 'exit')
@@ -38,7 +38,7 @@ export async function startStudioProcess(env: Record<string, string>): Promise<S
     url,
     origin: parsed.origin,
     port: Number(parsed.port),
-    token: parsed.searchParams.get('token') ?? '',
+    token: new URLSearchParams(parsed.hash.slice(1)).get('token') ?? '',
     process: child,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT')

@@ -59,7 +59,6 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const fresh = options.dataDir ? undefined : await freshDataDir()
   const dataDir = options.dataDir ?? fresh?.dir ?? ''
   const env = { ...options.env }
-  const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir })
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     ...options.user,
@@ -79,6 +78,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   })
   const { found, output } = watchOutput(child, /Serving (http:\/\/\S+)/, options.timeout ?? 30_000, 'server')
   const url = await found
+  // Read once the server is up: on a new data dir it is the server that generates the secret.
+  const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir })
   const exited = once(child, 'exit')
   const end = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal)

@@ -1,0 +1,38 @@
+import type { Context } from 'hono'
+import { clientAddress, rateLimitKey } from '../middleware/client-address'
+import type { RateLimiter } from '../middleware/rate-limit'
+import { PostgrestError } from './postgrest-error'
+
+/**
+ * Charges an insert of `rows` rows to the client's rate limit. The limiter in front of the REST app
+ * has taken one token for the request; an array body pays for each further row, all or nothing,
+ * before anything is written, so one request cannot carry more signups (and webhooks) than the
+ * limit allows.
+ */
+export type RowCharge = (c: Context, rows: number) => void
+
+export function rowCharge(limiter: RateLimiter, trustHeader: string | undefined): RowCharge {
+  return (c, rows) => {
+    if (rows <= 1) return
+    if (rows > limiter.burst) {
+      throw new PostgrestError(
+        429,
+        'PGRST429',
+        `Too many rows in one request: at most ${limiter.burst} with this key`,
+        `${rows} rows were sent; each row counts against the per-address insert limit`,
+        'Send fewer rows per request; bulk inserts need the service_role key',
+      )
+    }
+    const retryAfter = limiter.take(rateLimitKey(clientAddress(c, trustHeader)), rows - 1)
+    if (retryAfter > 0) {
+      throw new PostgrestError(
+        429,
+        'PGRST429',
+        'Too many requests from this address',
+        null,
+        `Try again in ${retryAfter} seconds`,
+        { 'Retry-After': String(retryAfter) },
+      )
+    }
+  }
+}
