@@ -70,7 +70,11 @@ export async function engineTry(engine: string, args: string[], timeoutMs = 120_
  */
 export async function cleanCopyOfTree(root: string): Promise<{ dir: string; remove(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'lab-site-image-src-'))
-  const stash = (await exec('git', ['stash', 'create'], { cwd: root })).stdout.trim()
+  // `git stash create` needs the index lock for a moment; another git command may hold it.
+  const stash = await exec('git', ['stash', 'create'], { cwd: root }).then(
+    ({ stdout }) => stdout.trim(),
+    async () => (await exec('git', ['stash', 'create'], { cwd: root })).stdout.trim(),
+  )
   const archive = join(dir, '..', `${dir.split('/').at(-1)}.tar`)
   await exec('git', ['archive', '--format=tar', '-o', archive, stash || 'HEAD'], { cwd: root })
   await exec('tar', ['-xf', archive, '-C', dir])
