@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { parseArgs } from 'node:util'
 import {
   countEntries as countListOf,
@@ -47,8 +48,10 @@ Commands:
   import FILE [--dry-run]              add the entries of an export CSV, keeping created_at, in one transaction;
                                        every line is checked first; listed addresses are skipped; no notifications
   stats [--days N|all]                 signups per day (UTC) as a bar chart, and the total (default 30 days)
-  studio [--port N]                    a local web view of the list on http://127.0.0.1:N (default 3001),
-                                       opened with the token in the URL it prints; Ctrl-C stops it
+  studio [--port N] [--host IP]        a local web view of the list on http://127.0.0.1:N (default 3001),
+                                       opened with the token in the URL it prints; Ctrl-C stops it. --host
+                                       0.0.0.0 inside a container only, with the port published on the
+                                       host's loopback (docs/deploy.md); the token and Host checks stay
   deliveries [--retry]                 signup notifications pending or failed (address, attempts, last error);
                                        --retry sends the failed ones again
 
@@ -99,6 +102,7 @@ async function run(argv: string[]): Promise<number> {
       'dry-run': { type: 'boolean' },
       days: { type: 'string' },
       port: { type: 'string' },
+      host: { type: 'string' },
       retry: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -177,10 +181,12 @@ async function run(argv: string[]): Promise<number> {
     case 'studio': {
       const port = parsePort(values.port, DEFAULT_STUDIO_PORT)
       if (port === undefined) return usageError(`--port needs a port number (0-65535), not "${values.port}"`)
+      const host = values.host ?? '127.0.0.1'
+      if (isIP(host) === 0) return usageError(`--host needs an IP address such as 127.0.0.1, not "${values.host}"`)
       // The studio's error log masks addresses with the installation's key, as the server's does.
       const env = loadServerEnv()
       keyEmailMask((await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })).secret)
-      return withDatabase((db) => studioCommand(db, port))
+      return withDatabase((db) => studioCommand(db, port, host))
     }
     case 'deliveries':
       return withDatabase((db) => deliveriesCommand(db, { retry: values.retry ?? false }, console.log))

@@ -9,13 +9,14 @@ export function parsePort(value: string | undefined, fallback: number): number |
   return /^\d{1,5}$/.test(value) && Number(value) <= 65_535 ? Number(value) : undefined
 }
 
-/** `studio [--port N]`: serves the local web view until Ctrl-C. */
-export async function studioCommand(db: Database, port: number): Promise<number> {
+/** `studio [--port N] [--host IP]`: serves the local web view until Ctrl-C. */
+export async function studioCommand(db: Database, port: number, host = '127.0.0.1'): Promise<number> {
   // The page is part of the build; a fresh clone builds it first, as `npm start` does.
   await buildIfStale((message) => console.error(message))
-  const studio = await startStudio(db, port)
+  const studio = await startStudio(db, port, host)
   console.log(
-    `Waitlist studio on 127.0.0.1 only. Open (the token is the key; keep it private):\n  ${studio.url}`,
+    `Waitlist studio on ${host === '127.0.0.1' ? '127.0.0.1 only' : `${host} (inside this container)`}. ` +
+      `Open (the token is the key; keep it private):\n  ${studio.url}`,
   )
   console.log('Ctrl-C stops it.')
   await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')])

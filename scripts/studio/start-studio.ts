@@ -18,8 +18,12 @@ export interface RunningStudio {
   stop(): Promise<void>
 }
 
-/** Serves the studio on 127.0.0.1 only (never another interface), behind a fresh random token. */
-export async function startStudio(db: Database, port: number): Promise<RunningStudio> {
+/**
+ * Serves the studio behind a fresh random token, on 127.0.0.1 unless told otherwise: inside a
+ * container, 0.0.0.0 lets the port published on the host's loopback reach it. The URL it prints is
+ * always 127.0.0.1's, the only Host it answers besides localhost.
+ */
+export async function startStudio(db: Database, port: number, host = '127.0.0.1'): Promise<RunningStudio> {
   const files = await loadStudioFiles()
   const token = randomBytes(24).toString('base64url')
   let listening = port
@@ -30,13 +34,13 @@ export async function startStudio(db: Database, port: number): Promise<RunningSt
       if (error.code === 'EADDRINUSE')
         reject(
           new StudioPortInUseError(
-            `Port ${port} on 127.0.0.1 is already in use (another studio, or another program). ` +
+            `Port ${port} on ${host} is already in use (another studio, or another program). ` +
               'Choose another one: npm run waitlist -- studio --port 3002',
           ),
         )
       else reject(error)
     })
-    server.listen(port, '127.0.0.1', resolve)
+    server.listen(port, host, resolve)
   })
   listening = (server.address() as AddressInfo).port
   return {
