@@ -45,13 +45,13 @@ function parse(text: string): LockHolder {
  * stale, one creates the token and removes it; the others go round again and meet the next lock.
  * The holder of a token whose creator died is dead too, so a token is judged like a lock.
  */
-async function reap(path: string, stale: string, candidate: string): Promise<void> {
+async function reap(path: string, stale: string, candidate: string, mine: string): Promise<void> {
   const digest = createHash('sha256').update(stale).digest('hex').slice(0, 16)
   for (let generation = 1; generation < 5; generation++) {
     const token = `${path}.reap-${digest}-${generation}`
     try {
       // A link of this process's own lock text: the token names its creator from the first instant.
-      await link(candidate, token)
+      await claim(candidate, token, mine)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       const reaper = parse(await readFile(token, 'utf8').catch(() => ''))
@@ -134,7 +134,7 @@ export async function lockDataDir(dataDir: string, purpose = 'server'): Promise<
             'Stop it first, or point DATA_DIR at another directory.',
         )
       }
-      await reap(path, text, candidate)
+      await reap(path, text, candidate, mine)
     }
   } finally {
     await rm(candidate, { force: true })
