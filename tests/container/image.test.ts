@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { request as httpRequest } from 'node:http'
 import { request } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -66,6 +67,21 @@ const caddy = caddyBinary()
 if (engine && !caddy)
   console.warn('Skipping the test through Caddy: caddy is not installed (Debian: apt-get install caddy).')
 
+/** A plain HTTP GET with a chosen Host header, as a browser behind an SSH tunnel to port 3001 sends it. */
+function getWithHost(url: string, host: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = httpRequest(url, { headers: { ...headers, Host: host } }, (response) => {
+      let body = ''
+      response.on('data', (chunk: Buffer) => {
+        body += chunk.toString()
+      })
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
 interface HttpsAnswer {
   status: number
   headers: Record<string, string | string[] | undefined>
@@ -102,7 +118,12 @@ describe.skipIf(!engine)('the container image', () => {
   let work: string
 
   /** Starts a container of the image on a host volume, published on a free loopback port. */
-  async function startContainer(name: string, data: string, env: Record<string, string> = {}) {
+  async function startContainer(
+    name: string,
+    data: string,
+    env: Record<string, string> = {},
+    publish: string[] = [],
+  ) {
     const port = await freePort()
     const envArgs = Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`])
     containers.push(name)
@@ -119,6 +140,7 @@ describe.skipIf(!engine)('the container image', () => {
       `${data}:/data`,
       '-p',
       `127.0.0.1:${port}:3000`,
+      ...publish,
       ...envArgs,
       IMAGE,
     ])
@@ -162,9 +184,13 @@ describe.skipIf(!engine)('the container image', () => {
 
   it('serves on a read-only root: the page, an insert, the same address in capitals, the health check, the CLI', async () => {
     const data = await volumeDir(work, 'serve')
-    const site = await startContainer(`lab-site-test-serve-${process.pid}`, data, {
-      RATE_LIMIT_PER_MINUTE: '0',
-    })
+    const studioPort = await freePort()
+    const site = await startContainer(
+      `lab-site-test-serve-${process.pid}`,
+      data,
+      { RATE_LIMIT_PER_MINUTE: '0' },
+      ['-p', `127.0.0.1:${studioPort}:3001`],
+    )
     await waitForHealth(site.url)
     expect((await fetch(`${site.url}/`)).status).toBe(200)
     expect((await fetch(`${site.url}/nope`)).status).toBe(404)
@@ -198,6 +224,33 @@ describe.skipIf(!engine)('the container image', () => {
     expect(exported).toContain('ada@example.com')
     await run(['exec', site.name, 'waitlist', 'remove', 'Grace@Example.com'])
     expect(await storedEmails(target)).toEqual(['ada@example.com'])
+    // The studio as docs/deploy.md starts it: inside the container on 0.0.0.0:3001, published on the
+    // host's loopback; a browser through an SSH tunnel to 3001 sends Host 127.0.0.1:3001.
+    await run([
+      'exec',
+      '-d',
+      site.name,
+      'sh',
+      '-c',
+      'waitlist studio --host 0.0.0.0 --port 3001 > /tmp/studio.log 2>&1',
+    ])
+    let printed = ''
+    for (const end = Date.now() + 30_000; !printed.includes('#token=') && Date.now() < end; await sleep(200))
+      printed = await run(['exec', site.name, 'cat', '/tmp/studio.log']).catch(() => '')
+    const token = /#token=([\w-]+)/.exec(printed)?.[1]
+    expect(token, printed).toBeDefined()
+    const studio = `http://127.0.0.1:${studioPort}`
+    expect((await getWithHost(`${studio}/`, '127.0.0.1:3001')).status).toBe(200)
+    expect((await getWithHost(`${studio}/`, 'evil.example:3001')).status).toBe(403)
+    const apiHeaders = { 'Sec-Fetch-Site': 'same-origin', Authorization: `Bearer ${token}` }
+    const summary = await getWithHost(`${studio}/api/summary`, '127.0.0.1:3001', apiHeaders)
+    expect(summary.status).toBe(200)
+    expect(summary.body).toContain('"total":1')
+    expect(
+      (await getWithHost(`${studio}/api/summary`, '127.0.0.1:3001', { 'Sec-Fetch-Site': 'same-origin' }))
+        .status,
+    ).toBe(401)
+
     // Nothing outside /data and /tmp was written: the root is read-only, and the server said nothing of it.
     expect((await engineTry(engine as string, ['logs', site.name])).output).not.toMatch(
       /EROFS|read-only file system/i,
