@@ -1,5 +1,8 @@
 import { useEffect } from 'react'
+import { AppErrorPage } from './components/app-error-page'
+import { ErrorBoundary } from './components/error-boundary'
 import { ToasterHost } from './components/toaster-host'
+import { RenderErrorProbe } from './lib/render-error-probe'
 import { HomePage } from './pages/home-page'
 import { NotFoundPage } from './pages/not-found-page'
 
@@ -12,7 +15,10 @@ export function App({ path }: { path: string }) {
   }, [])
   return (
     <>
-      {path === '/' ? <HomePage /> : <NotFoundPage path={path} />}
+      <ErrorBoundary fallback={<AppErrorPage />}>
+        <RenderErrorProbe />
+        {path === '/' ? <HomePage /> : <NotFoundPage path={path} />}
+      </ErrorBoundary>
       <ToasterHost />
     </>
   )
