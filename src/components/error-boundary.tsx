@@ -11,17 +11,17 @@ interface Props {
  * removed) so the visitor sees a message instead of an empty page. The error is logged.
  */
 export class ErrorBoundary extends Component<Props, { failed: boolean }> {
-  state = { failed: false }
+  override state = { failed: false }
 
   static getDerivedStateFromError() {
     return { failed: true }
   }
 
-  componentDidCatch(error: unknown, info: ErrorInfo) {
+  override componentDidCatch(error: unknown, info: ErrorInfo) {
     console.error('Unexpected Application Error:', error, info.componentStack)
   }
 
-  render() {
+  override render() {
     return this.state.failed ? this.props.fallback : this.props.children
   }
 }
