@@ -1,19 +1,33 @@
 import { siteConfig } from '../site-config'
+import { AgentGraph } from './agent-graph'
+import { Headline } from './headline'
 import { WaitlistForm } from './waitlist-form'
 
 export function AboutSection() {
   return (
-    <section id="about" aria-labelledby="about-heading" className="py-16 sm:py-24">
-      <p className="text-sm font-semibold uppercase tracking-widest text-slate-500">About</p>
-      <h1
-        id="about-heading"
-        className="mt-3 max-w-3xl text-4xl font-semibold tracking-tight text-slate-900 sm:text-5xl"
-      >
-        {siteConfig.tagline}
-      </h1>
-      <p className="mt-6 max-w-2xl text-lg leading-8 text-slate-700">{siteConfig.pitch}</p>
-      <p className="mt-8 text-base font-medium text-slate-900">Request access to the private beta.</p>
-      <WaitlistForm />
+    <section
+      id="about"
+      aria-labelledby="about-heading"
+      className="grid items-center gap-12 pt-12 pb-20 sm:pt-20 sm:pb-28 lg:grid-cols-[minmax(0,1fr)_26rem] lg:gap-16 lg:pt-24 lg:pb-36"
+    >
+      <div className="max-w-2xl">
+        <p className="inline-flex items-center gap-2 rounded-full border border-line bg-panel px-3 py-1 text-sm font-medium text-soft">
+          <span aria-hidden="true" className="size-1.5 rounded-full bg-signal" />
+          About
+        </p>
+        <h1
+          id="about-heading"
+          className="mt-6 text-[clamp(2.25rem,11vw,3.75rem)] leading-[1.04] font-semibold tracking-[-0.03em] break-words text-balance text-ink lg:text-[4.25rem]"
+        >
+          <Headline text={siteConfig.tagline} />
+        </h1>
+        <p className="mt-6 max-w-xl text-base leading-7 text-pretty text-soft sm:text-lg sm:leading-8">
+          {siteConfig.pitch}
+        </p>
+        <p className="mt-10 text-base font-medium text-ink">Request access to the private beta.</p>
+        <WaitlistForm />
+      </div>
+      <AgentGraph />
     </section>
   )
 }

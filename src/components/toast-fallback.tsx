@@ -17,7 +17,7 @@ export function ToastFallback({ toasts }: { toasts: readonly ToastMessage[] }) {
           className={`relative rounded-md border p-4 pr-8 shadow-lg ${
             toast.variant === 'destructive'
               ? 'border-red-700 bg-red-700 text-white'
-              : 'border-slate-200 bg-white text-slate-900'
+              : 'border-line bg-panel text-ink'
           }`}
         >
           <p className="text-sm font-semibold">{toast.title}</p>

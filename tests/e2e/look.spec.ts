@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures'
+import { expect, expectNoAxeViolations, test } from './fixtures'
 
 /** The rendered box of an element. */
 async function boxOf(locator: import('@playwright/test').Locator) {
@@ -66,5 +66,128 @@ test.describe('never a blank page', () => {
     await page.getByRole('link', { name: 'Return to Home' }).click()
     await expect(page).toHaveURL(/\/$/)
     await expect(page.getByRole('button', { name: 'Request Access' })).toBeVisible()
+  })
+})
+
+/** A computed colour as [r, g, b] in 0-255, whatever notation the browser reports it in. */
+async function rgbOf(
+  page: import('@playwright/test').Page,
+  selector: string,
+  property: 'color' | 'backgroundColor',
+) {
+  return page.evaluate(
+    ([selector, property]) => {
+      const element = document.querySelector(selector as string)
+      if (!element) throw new Error(`no ${selector}`)
+      const canvas = document.createElement('canvas').getContext('2d')
+      if (!canvas) throw new Error('no 2d canvas')
+      canvas.fillStyle = getComputedStyle(element)[property as 'color']
+      canvas.fillRect(0, 0, 1, 1)
+      return [...canvas.getImageData(0, 0, 1, 1).data.slice(0, 3)]
+    },
+    [selector, property],
+  )
+}
+
+const luminance = ([r, g, b]: number[]) => (0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0)) / 255
+
+test.describe('colour schemes, from the system setting', () => {
+  test('dark: a dark background and light text, and the browser told both schemes', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await page.goto('/')
+    expect(luminance(await rgbOf(page, 'body', 'backgroundColor'))).toBeLessThan(0.1)
+    expect(luminance(await rgbOf(page, 'h1', 'color'))).toBeGreaterThan(0.85)
+    expect(luminance(await rgbOf(page, '#about p.text-soft, #about h1 + p', 'color'))).toBeGreaterThan(0.5)
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe(
+      'light dark',
+    )
+    const themeColors = await page
+      .locator('meta[name="theme-color"]')
+      .evaluateAll((metas) => metas.map((meta) => meta.getAttribute('media')))
+    expect(themeColors).toEqual(['(prefers-color-scheme: light)', '(prefers-color-scheme: dark)'])
+  })
+
+  test('light: a light background and dark text', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'light' })
+    await page.goto('/')
+    expect(luminance(await rgbOf(page, 'body', 'backgroundColor'))).toBeGreaterThan(0.95)
+    expect(luminance(await rgbOf(page, 'h1', 'color'))).toBeLessThan(0.1)
+  })
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    for (const path of ['/', '/missing-page']) {
+      test(`${path} in ${colorScheme} has no accessibility violations, contrast included`, async ({
+        page,
+        consoleLog,
+      }) => {
+        await page.emulateMedia({ colorScheme })
+        await page.goto(path)
+        await expectNoAxeViolations(page)
+        consoleLog.expect(/404/)
+      })
+    }
+  }
+})
+
+test.describe('the hero', () => {
+  test('on a wide screen: the graphic fills the right column, the headline keeps agent-centric whole', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await page.goto('/')
+    const graph = page.locator('#about svg')
+    await expect(graph).toBeVisible()
+    expect(await graph.locator('text').count()).toBe(0)
+    const headline = await boxOf(page.getByRole('heading', { level: 1 }))
+    const picture = await boxOf(graph)
+    expect(picture.x).toBeGreaterThan(headline.x + headline.width)
+    expect(picture.width).toBeGreaterThanOrEqual(380)
+    // The hyphenated word sits on one line: its box is one line tall.
+    const word = page.getByRole('heading', { level: 1 }).locator('span', { hasText: 'agent-centric' })
+    const wordBox = await boxOf(word)
+    const lineHeight = await page.evaluate(() =>
+      Number.parseFloat(getComputedStyle(document.querySelector('h1') as Element).lineHeight),
+    )
+    expect(wordBox.height).toBeLessThan(lineHeight * 1.5)
+    // Reading width: no line of text wider than 672 px.
+    for (const width of await page
+      .locator('main p')
+      .evaluateAll((ps) => ps.map((p) => p.getBoundingClientRect().width)))
+      expect(width).toBeLessThanOrEqual(672)
+  })
+
+  test('on a phone: no graphic', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto('/')
+    await expect(page.locator('#about svg')).toBeHidden()
+  })
+
+  for (const width of [390, 1280]) {
+    test(`at ${width} px the headline is the largest contentful paint`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 })
+      await page.goto('/')
+      const largest = await page.evaluate(
+        () =>
+          new Promise<string>((resolve) => {
+            new PerformanceObserver((list) => {
+              const entry = list.getEntries().at(-1) as PerformanceEntry & { element?: Element }
+              resolve(entry.element?.tagName ?? 'none')
+            }).observe({ type: 'largest-contentful-paint', buffered: true })
+          }),
+      )
+      expect(largest).toBe('H1')
+    })
+  }
+
+  test('with reduced motion asked for, nothing moves', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' })
+    await page.goto('/')
+    expect(await page.evaluate(() => document.getAnimations().length)).toBe(0)
+  })
+
+  test('without that wish, the lit path moves (so the check above can fail)', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'no-preference' })
+    await page.goto('/')
+    expect(await page.evaluate(() => document.getAnimations().length)).toBeGreaterThan(0)
   })
 })
