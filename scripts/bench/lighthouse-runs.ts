@@ -29,11 +29,14 @@ export interface LighthouseBrowser {
   close(): void
 }
 
-/** One headless Chromium, as the tests find it, for every Lighthouse run (mobile defaults). */
-export async function launchLighthouseBrowser(): Promise<LighthouseBrowser> {
+/**
+ * One headless Chromium, as the tests find it, for every Lighthouse run (mobile defaults).
+ * `extraFlags`: more Chromium switches, such as the preferred colour scheme.
+ */
+export async function launchLighthouseBrowser(extraFlags: string[] = []): Promise<LighthouseBrowser> {
   const chrome = await chromeLauncher.launch({
     chromePath: findChromium(),
-    chromeFlags: [...CHROMIUM_ARGS, '--headless=new'],
+    chromeFlags: [...CHROMIUM_ARGS, '--headless=new', ...extraFlags],
   })
   return {
     async run(url) {

@@ -1,7 +1,7 @@
-import { AboutSection } from '../components/about-section'
-import { JoinUsSection } from '../components/join-us-section'
-import { SiteFooter } from '../components/site-footer'
-import { SiteHeader } from '../components/site-header'
+import { AboutSection } from '../sections/about-section'
+import { JoinUsSection } from '../sections/join-us-section'
+import { SiteFooter } from '../sections/site-footer'
+import { SiteHeader } from '../sections/site-header'
 
 export function HomePage() {
   return (

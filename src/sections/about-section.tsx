@@ -1,7 +1,7 @@
+import { FORM_ISLAND_ID, FormIsland } from '../islands/form-island'
 import { siteConfig } from '../site-config'
 import { AgentGraph } from './agent-graph'
 import { Headline } from './headline'
-import { WaitlistForm } from './waitlist-form'
 
 export function AboutSection() {
   return (
@@ -25,7 +25,10 @@ export function AboutSection() {
           {siteConfig.pitch}
         </p>
         <p className="mt-10 text-base font-medium text-ink">Request access to the private beta.</p>
-        <WaitlistForm />
+        {/* The one part of the page the browser hydrates (src/hydrate.tsx): the rest stays static HTML. */}
+        <div id={FORM_ISLAND_ID} className="contents">
+          <FormIsland />
+        </div>
       </div>
       <AgentGraph />
     </section>
