@@ -191,3 +191,26 @@ test.describe('the hero', () => {
     expect(await page.evaluate(() => document.getAnimations().length)).toBeGreaterThan(0)
   })
 })
+
+test.describe('rhythm on a wide screen', () => {
+  test('Join us in two columns; the footer rule starts and ends with the content', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await page.goto('/')
+    const joinUs = page.getByRole('region', { name: 'Join us' })
+    const heading = await boxOf(joinUs.getByRole('heading', { name: 'Join us' }))
+    const text = await boxOf(joinUs.locator('p').first())
+    expect(text.x).toBeGreaterThan(heading.x + heading.width)
+    expect(text.y).toBeLessThan(heading.y + heading.height)
+
+    const rule = await page.getByRole('contentinfo').evaluate((footer) => {
+      const line = [...footer.querySelectorAll('*')].find(
+        (element) => getComputedStyle(element).borderTopWidth !== '0px',
+      )
+      const box = (line ?? footer).getBoundingClientRect()
+      return { left: box.left, right: box.right }
+    })
+    const content = await boxOf(page.locator('#join-us'))
+    expect(rule.left).toBeCloseTo(content.x, 0)
+    expect(rule.right).toBeCloseTo(content.x + content.width, 0)
+  })
+})
