@@ -2,8 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { chromium, type Page } from '@playwright/test'
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
-import { AgentGraph } from '../src/sections/agent-graph'
 import { icons } from '../src/discovery/web-manifest'
+import { AgentGraph } from '../src/sections/agent-graph'
 import { siteConfig } from '../src/site-config'
 import { CHROMIUM_ARGS, findChromium } from '../tests/support/chromium-path'
 
@@ -54,10 +54,9 @@ function ogHtml(): string {
           ${logoSvg.replace('<svg ', '<svg style="width:64px;height:64px;display:block" ')}</div>
         <div style="font-size:38px;font-weight:700;letter-spacing:-0.5px">${escapeHtml(labName)}</div>
       </div>
-      <div style="font-size:72px;font-weight:700;line-height:1.04;letter-spacing:-2.4px">${escapeHtml(tagline).replace(
-        /(\S+-\S+)/,
-        '<span style="white-space:nowrap">$1</span>',
-      )}</div>
+      <div style="font-size:72px;font-weight:700;line-height:1.04;letter-spacing:-2.4px">${escapeHtml(
+        tagline,
+      ).replace(/(\S+-\S+)/, '<span style="white-space:nowrap">$1</span>')}</div>
       <div style="display:flex;align-items:center;gap:14px;font-size:28px;color:${DARK.soft}">
         <span style="width:14px;height:14px;border-radius:50%;background:${DARK.signal};display:inline-block"></span>
         Private beta: request access

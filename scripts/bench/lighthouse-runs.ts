@@ -59,6 +59,12 @@ export async function launchLighthouseBrowser(extraFlags: string[] = []): Promis
           )
           .map((ref) => `${id}/${ref.id}=${audits[ref.id]?.score}`),
       )
+      // A run that could not measure (a NaN metric) says why, instead of a bare 0.
+      for (const id of ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time']) {
+        const message = audits[id]?.errorMessage
+        if (message) failing.push(`${id}: ${message}`)
+      }
+      if (result.lhr.runtimeError) failing.push(`runtime error: ${result.lhr.runtimeError.message}`)
       const bytesByType: Record<string, number> = {}
       const items = (
         audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number }[] }
