@@ -1,6 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { chromium, type Page } from '@playwright/test'
+import { createElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
 import { icons } from '../src/discovery/web-manifest'
+import { AgentGraph } from '../src/sections/agent-graph'
 import { siteConfig } from '../src/site-config'
 import { CHROMIUM_ARGS, findChromium } from '../tests/support/chromium-path'
 
@@ -19,22 +22,47 @@ function iconHtml(size: number, background: string): string {
   </body></html>`
 }
 
+/** The dark scheme's tokens (src/styles.css), for the classes the hero graphic uses. */
+const DARK = {
+  page: '#090d13',
+  ink: '#e9eef4',
+  soft: '#9ba8b7',
+  line: '#1c2530',
+  panel: '#0f151e',
+  accent: '#4ade80',
+  signal: '#22c55e',
+}
+
+/** The link preview: the page's dark scheme, its tile motif, headline and hero graphic. */
 function ogHtml(): string {
-  const { labName, tagline, themeColor, ogImage } = siteConfig
-  return `<!doctype html><html><body style="margin:0">
-  <div style="width:${ogImage.width}px;height:${ogImage.height}px;box-sizing:border-box;padding:80px 96px;
-    display:flex;flex-direction:column;justify-content:space-between;background:${themeColor};color:#f8fafc;
-    font-family:'DejaVu Sans',Arial,sans-serif">
-    <div style="display:flex;align-items:center;gap:28px">
-      <div style="width:96px;height:96px;border-radius:22px;box-shadow:0 0 0 3px #334155">
-        ${logoSvg.replace('<svg ', '<svg style="width:96px;height:96px;display:block" ')}</div>
-      <div style="font-size:48px;font-weight:700;letter-spacing:-1px">${escapeHtml(labName)}</div>
+  const { labName, tagline, ogImage } = siteConfig
+  const graph = renderToStaticMarkup(createElement(AgentGraph))
+  const classes = `svg{display:block;width:440px;height:auto}
+    .stroke-line{stroke:${DARK.line}}.stroke-accent{stroke:${DARK.accent}}.stroke-soft{stroke:${DARK.soft}}
+    .fill-panel{fill:${DARK.panel}}.fill-ink{fill:${DARK.ink}}.fill-page{fill:${DARK.page}}.fill-signal{fill:${DARK.signal}}
+    .opacity-25{opacity:.25}`
+  return `<!doctype html><html><head><style>${classes}</style></head><body style="margin:0">
+  <div style="position:relative;width:${ogImage.width}px;height:${ogImage.height}px;box-sizing:border-box;
+    padding:72px 80px;display:flex;align-items:center;justify-content:space-between;overflow:hidden;
+    background:${DARK.page};color:${DARK.ink};font-family:'Liberation Sans',Arial,sans-serif">
+    <div style="position:absolute;inset:0;background-image:linear-gradient(to right,${DARK.line} 1px,transparent 1px),
+      linear-gradient(to bottom,${DARK.line} 1px,transparent 1px);background-size:56px 56px;
+      -webkit-mask-image:radial-gradient(ellipse 70% 70% at 78% 45%,#000 10%,transparent 75%)"></div>
+    <div style="position:relative;display:flex;flex-direction:column;justify-content:space-between;height:100%;max-width:600px">
+      <div style="display:flex;align-items:center;gap:20px">
+        <div style="width:64px;height:64px;border-radius:14px;box-shadow:0 0 0 2px #334155">
+          ${logoSvg.replace('<svg ', '<svg style="width:64px;height:64px;display:block" ')}</div>
+        <div style="font-size:38px;font-weight:700;letter-spacing:-0.5px">${escapeHtml(labName)}</div>
+      </div>
+      <div style="font-size:72px;font-weight:700;line-height:1.04;letter-spacing:-2.4px">${escapeHtml(
+        tagline,
+      ).replace(/(\S+-\S+)/, '<span style="white-space:nowrap">$1</span>')}</div>
+      <div style="display:flex;align-items:center;gap:14px;font-size:28px;color:${DARK.soft}">
+        <span style="width:14px;height:14px;border-radius:50%;background:${DARK.signal};display:inline-block"></span>
+        Private beta: request access
+      </div>
     </div>
-    <div style="font-size:76px;font-weight:700;line-height:1.08;letter-spacing:-2px;max-width:980px">${escapeHtml(tagline)}</div>
-    <div style="display:flex;align-items:center;gap:16px;font-size:34px;color:#cbd5e1">
-      <span style="width:18px;height:18px;border-radius:50%;background:#22c55e;display:inline-block"></span>
-      Private beta: request access
-    </div>
+    <div style="position:relative">${graph}</div>
   </div></body></html>`
 }
 

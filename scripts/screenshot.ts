@@ -3,15 +3,35 @@ import { buildIfStale } from '../server/build-if-stale'
 import { CHROMIUM_ARGS, findChromium } from '../tests/support/chromium-path'
 import { startTestServer } from '../tests/support/test-server'
 
-/** Regenerates docs/screenshot.png, the README's picture of the page: `npx tsx scripts/screenshot.ts`. */
+/**
+ * Regenerates the pictures of the page in docs/: each colour scheme at a desktop width (1280 px,
+ * the top of the page) and a phone width (390 px, the whole page). `npx tsx scripts/screenshot.ts`
+ */
+const SHOTS = [
+  { width: 1280, height: 800, fullPage: false },
+  { width: 390, height: 844, fullPage: true },
+] as const
+
 await buildIfStale(console.log)
 const server = await startTestServer()
 const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS })
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-  await page.goto(server.url)
-  await page.screenshot({ path: 'docs/screenshot.png', fullPage: true })
-  console.log('Wrote docs/screenshot.png')
+  for (const colorScheme of ['light', 'dark'] as const) {
+    for (const { width, height, fullPage } of SHOTS) {
+      const page = await browser.newPage({
+        viewport: { width, height },
+        colorScheme,
+        reducedMotion: 'reduce',
+        deviceScaleFactor: width < 500 ? 2 : 1,
+      })
+      await page.goto(server.url)
+      await page.locator('html[data-hydrated]').waitFor({ state: 'attached' })
+      const path = `docs/screenshot-${colorScheme}-${width}.png`
+      await page.screenshot({ path, fullPage })
+      await page.close()
+      console.log(`Wrote ${path}`)
+    }
+  }
 } finally {
   await browser.close()
   await server.cleanup()

@@ -1,19 +1,10 @@
-import { useEffect } from 'react'
-import { ToasterHost } from './components/toaster-host'
 import { HomePage } from './pages/home-page'
 import { NotFoundPage } from './pages/not-found-page'
 
-/** Two prerendered screens need no router: '/' is the page, every other path is the 404. */
+/**
+ * The two prerendered screens (no router needed): '/' is the page, every other path the 404.
+ * Rendered whole at build time; in the browser only its islands are hydrated (src/hydrate.tsx).
+ */
 export function App({ path }: { path: string }) {
-  // Effects run only once hydration has committed, never in the prerender: from here on React
-  // answers the form (before, a submit is the no-script POST). Tests and automation wait for it.
-  useEffect(() => {
-    document.documentElement.dataset.hydrated = ''
-  }, [])
-  return (
-    <>
-      {path === '/' ? <HomePage /> : <NotFoundPage path={path} />}
-      <ToasterHost />
-    </>
-  )
+  return path === '/' ? <HomePage /> : <NotFoundPage />
 }

@@ -26,6 +26,8 @@ export interface SiteConfig {
   description: string
   /** Browser UI colour (web manifest, theme-color), the logo's background. */
   themeColor: string
+  /** The page's background in each colour scheme (src/styles.css --color-page), for theme-color. */
+  pageColors: { light: string; dark: string }
   /** The 1200×630 link preview, made by scripts/make-images.ts. */
   ogImage: { src: `/${string}`; width: number; height: number; alt: string }
   /**
@@ -55,6 +57,7 @@ export const siteConfig: SiteConfig = {
     'Tessel Labs builds infrastructure for agent-centric computing: AI agents that pick the right tool, ' +
     'keep context and finish long tasks. Request access to the private beta.',
   themeColor: '#0f172a',
+  pageColors: { light: '#ffffff', dark: '#090d13' },
   ogImage: {
     src: '/og-image.png',
     width: 1200,

@@ -1,6 +1,7 @@
 import type { EntryPage } from './api'
+import { EmailAddress } from './email-address'
 
-const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700'
+const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
 
 /** One page of the list, newest first, each row with its Remove button, and the paging controls. */
 export function EntriesTable(props: {
@@ -10,18 +11,19 @@ export function EntriesTable(props: {
   onRemove(email: string): void
 }) {
   const { page } = props
-  if (!page) return <p className="mt-4 text-slate-600">Loading…</p>
+  if (!page) return <p className="mt-4 text-soft">Loading…</p>
   const pages = Math.max(1, Math.ceil(page.matching / page.pageSize))
   return (
     <>
       {page.entries.length === 0 ? (
-        <p className="mt-4 text-slate-600">
+        <p className="mt-4 text-soft">
           {props.searching ? 'No address matches the search.' : 'Nobody is on the waitlist yet.'}
         </p>
       ) : (
         <table className="mt-4 w-full border-collapse text-left text-sm">
-          <thead>
-            <tr className="border-b border-slate-300">
+          {/* On a phone each row is a card: the address over its date, Remove beside them. */}
+          <thead className="max-sm:sr-only">
+            <tr className="border-b border-line">
               <th scope="col" className="py-2 pr-4 font-semibold">
                 Address
               </th>
@@ -35,17 +37,22 @@ export function EntriesTable(props: {
           </thead>
           <tbody>
             {page.entries.map((entry) => (
-              <tr key={entry.email} className="border-b border-slate-200">
-                <td className="py-2 pr-4 break-all">{entry.email}</td>
-                <td className="py-2 pr-4 whitespace-nowrap tabular-nums">
+              <tr
+                key={entry.email}
+                className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-3 border-b border-line py-3 sm:table-row sm:py-0"
+              >
+                <td className="min-w-0 sm:py-2 sm:pr-4">
+                  <EmailAddress email={entry.email} />
+                </td>
+                <td className="col-start-1 text-xs whitespace-nowrap text-soft tabular-nums sm:py-2 sm:pr-4 sm:text-sm sm:text-ink">
                   {entry.created_at.slice(0, 19).replace('T', ' ')}
                 </td>
-                <td className="py-2 text-right">
+                <td className="col-start-2 row-span-2 row-start-1 self-center text-right sm:py-2">
                   <button
                     type="button"
                     aria-label={`Remove ${entry.email}`}
                     onClick={() => props.onRemove(entry.email)}
-                    className={`rounded border border-red-700 px-2 py-1 text-red-800 hover:bg-red-50 ${FOCUS}`}
+                    className={`rounded border border-danger px-2 py-1 text-danger hover:bg-danger-soft max-sm:min-h-11 max-sm:px-3 ${FOCUS}`}
                   >
                     Remove
                   </button>
@@ -60,7 +67,7 @@ export function EntriesTable(props: {
           type="button"
           disabled={page.page <= 1}
           onClick={() => props.onPage(page.page - 1)}
-          className={`rounded border border-slate-300 px-3 py-1 disabled:opacity-50 ${FOCUS}`}
+          className={`rounded border border-line px-3 py-1 disabled:opacity-50 ${FOCUS}`}
         >
           Previous
         </button>
@@ -71,7 +78,7 @@ export function EntriesTable(props: {
           type="button"
           disabled={page.page >= pages}
           onClick={() => props.onPage(page.page + 1)}
-          className={`rounded border border-slate-300 px-3 py-1 disabled:opacity-50 ${FOCUS}`}
+          className={`rounded border border-line px-3 py-1 disabled:opacity-50 ${FOCUS}`}
         >
           Next
         </button>

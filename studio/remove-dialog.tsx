@@ -23,12 +23,12 @@ export function RemoveDialog(props: {
       aria-labelledby="remove-heading"
       aria-describedby="remove-description"
       onClose={props.onCancel}
-      className="m-auto max-w-md rounded-lg p-6 shadow-xl"
+      className="m-auto max-w-md rounded-lg border border-line bg-panel p-6 text-ink shadow-xl"
     >
       <h2 id="remove-heading" className="text-lg font-semibold">
         Remove this address?
       </h2>
-      <p id="remove-description" className="mt-2 text-slate-700">
+      <p id="remove-description" className="mt-2 text-soft">
         <strong className="break-all">{props.email}</strong> will be erased from the waitlist. This cannot be
         undone; the person may sign up again.
       </p>
@@ -36,7 +36,7 @@ export function RemoveDialog(props: {
         <button
           type="button"
           onClick={props.onCancel}
-          className="rounded border border-slate-300 px-3 py-1.5 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
+          className="rounded border border-line px-3 py-1.5 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
         >
           Cancel
         </button>
@@ -44,7 +44,7 @@ export function RemoveDialog(props: {
           type="button"
           disabled={props.busy}
           onClick={props.onConfirm}
-          className="rounded bg-red-700 px-3 py-1.5 font-medium text-white disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
+          className="rounded bg-red-700 px-3 py-1.5 font-medium text-white disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
         >
           Remove
         </button>

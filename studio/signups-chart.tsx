@@ -30,10 +30,10 @@ export function SignupsChart(props: {
   const max = Math.max(1, ...days.map((day) => day.count))
   const width = Math.max(days.length, 1) * 10
   return (
-    <section aria-labelledby="chart-heading" className="rounded-lg border border-slate-200 bg-white p-4">
+    <section aria-labelledby="chart-heading" className="rounded-lg border border-line bg-panel p-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id="chart-heading" className="text-lg font-semibold">
-          Signups per day <span className="text-sm font-normal text-slate-600">(UTC)</span>
+          Signups per day <span className="text-sm font-normal text-soft">(UTC)</span>
         </h2>
         <fieldset className="flex gap-1">
           <legend className="sr-only">Days shown</legend>
@@ -43,7 +43,7 @@ export function SignupsChart(props: {
               type="button"
               aria-pressed={range === option.value}
               onClick={() => props.onRangeChange(option.value)}
-              className="rounded border border-slate-300 px-2 py-1 text-sm aria-pressed:border-slate-900 aria-pressed:bg-slate-900 aria-pressed:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
+              className="rounded border border-line px-2 py-1 text-sm aria-pressed:border-button aria-pressed:bg-button aria-pressed:text-button-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
             >
               {option.label}
             </button>
@@ -66,14 +66,14 @@ export function SignupsChart(props: {
               y={HEIGHT - height}
               width={8}
               height={height}
-              className="fill-blue-700"
+              className="fill-accent"
             >
               <title>{`${day.day}: ${day.count}`}</title>
             </rect>
           )
         })}
       </svg>
-      <div className="flex justify-between text-xs text-slate-600">
+      <div className="flex justify-between text-xs text-soft">
         <span>{days[0]?.day}</span>
         <span>most in a day: {max === 1 && days.every((day) => day.count === 0) ? 0 : max}</span>
         <span>{days.at(-1)?.day}</span>

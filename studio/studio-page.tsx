@@ -13,7 +13,7 @@ import { EntriesTable } from './entries-table'
 import { RemoveDialog } from './remove-dialog'
 import { SignupsChart } from './signups-chart'
 
-const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700'
+const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
 
 /** The whole studio: the total, the chart, and the list with search, paging, CSV and remove. */
 export function StudioPage() {
@@ -97,7 +97,7 @@ export function StudioPage() {
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-bold">Waitlist studio</h1>
-          <p className="mt-1 text-slate-700">
+          <p className="mt-1 text-soft">
             <span className="text-3xl font-semibold tabular-nums">{summary?.total ?? '…'}</span>{' '}
             {summary?.total === 1 ? 'address' : 'addresses'} on the waitlist
           </p>
@@ -109,24 +109,24 @@ export function StudioPage() {
             event.preventDefault() // the link alone would go without the token
             downloadExport().catch(fail)
           }}
-          className={`rounded bg-slate-900 px-3 py-2 text-sm font-medium text-white ${FOCUS}`}
+          className={`rounded bg-button px-3 py-2 text-sm font-medium text-button-ink ${FOCUS}`}
         >
           Download CSV
         </a>
       </header>
 
       {error && (
-        <p role="alert" className="rounded border border-red-300 bg-red-50 p-3 text-red-900">
+        <p role="alert" className="rounded border border-danger bg-danger-soft p-3 text-danger">
           {error}
         </p>
       )}
-      <p role="status" className={status ? 'text-green-900' : 'sr-only'}>
+      <p role="status" className={status ? 'text-accent' : 'sr-only'}>
         {status}
       </p>
 
       {summary && <SignupsChart days={summary.days} range={range} onRangeChange={setRange} />}
 
-      <section aria-labelledby="list-heading" className="rounded-lg border border-slate-200 bg-white p-4">
+      <section aria-labelledby="list-heading" className="rounded-lg border border-line bg-panel p-4">
         <h2 id="list-heading" ref={listHeading} tabIndex={-1} className="text-lg font-semibold">
           Signups, newest first
         </h2>
@@ -139,7 +139,7 @@ export function StudioPage() {
             type="search"
             value={search}
             onChange={(event) => setSearch(event.target.value)}
-            className={`mt-1 w-full rounded border border-slate-400 px-3 py-2 ${FOCUS}`}
+            className={`mt-1 w-full rounded border border-line bg-page px-3 py-2 ${FOCUS}`}
           />
         </div>
         <EntriesTable page={entries} searching={query !== ''} onPage={setPageNumber} onRemove={setPending} />

@@ -29,11 +29,14 @@ export interface LighthouseBrowser {
   close(): void
 }
 
-/** One headless Chromium, as the tests find it, for every Lighthouse run (mobile defaults). */
-export async function launchLighthouseBrowser(): Promise<LighthouseBrowser> {
+/**
+ * One headless Chromium, as the tests find it, for every Lighthouse run (mobile defaults).
+ * `extraFlags`: more Chromium switches, such as the preferred colour scheme.
+ */
+export async function launchLighthouseBrowser(extraFlags: string[] = []): Promise<LighthouseBrowser> {
   const chrome = await chromeLauncher.launch({
     chromePath: findChromium(),
-    chromeFlags: [...CHROMIUM_ARGS, '--headless=new'],
+    chromeFlags: [...CHROMIUM_ARGS, '--headless=new', ...extraFlags],
   })
   return {
     async run(url) {
@@ -56,6 +59,12 @@ export async function launchLighthouseBrowser(): Promise<LighthouseBrowser> {
           )
           .map((ref) => `${id}/${ref.id}=${audits[ref.id]?.score}`),
       )
+      // A run that could not measure (a NaN metric) says why, instead of a bare 0.
+      for (const id of ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time']) {
+        const message = audits[id]?.errorMessage
+        if (message) failing.push(`${id}: ${message}`)
+      }
+      if (result.lhr.runtimeError) failing.push(`runtime error: ${result.lhr.runtimeError.message}`)
       const bytesByType: Record<string, number> = {}
       const items = (
         audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number }[] }

@@ -2,7 +2,7 @@ import * as Toast from '@radix-ui/react-toast'
 import { dismissToast, type ToastMessage } from '../lib/toast-store'
 
 const variantClasses: Record<ToastMessage['variant'], string> = {
-  default: 'border-slate-200 bg-white text-slate-900',
+  default: 'border-line bg-panel text-ink',
   destructive: 'destructive border-red-700 bg-red-700 text-white',
 }
 

@@ -58,7 +58,7 @@ export function WaitlistForm() {
       toolname={requestAccessTool.name}
       tooldescription={requestAccessTool.description}
       toolautosubmit=""
-      className="mt-4 flex max-w-xl flex-col gap-3 sm:flex-row"
+      className="mt-4 flex max-w-xl flex-col gap-2 rounded-2xl border border-line bg-panel p-2 shadow-lg shadow-ink/5 has-[input:focus-visible]:outline-2 has-[input:focus-visible]:outline-offset-2 has-[input:focus-visible]:outline-accent sm:flex-row"
     >
       <label htmlFor="waitlist-email" className="sr-only">
         Email address
@@ -76,7 +76,7 @@ export function WaitlistForm() {
         onChange={(event) => setEmail(event.target.value)}
         onFocus={warmUp}
         onPointerEnter={warmUp}
-        className="h-11 flex-1 rounded-md border border-slate-300 bg-white px-3 text-base text-slate-900 placeholder:text-slate-500 focus:border-slate-900 focus:outline-none focus:ring-2 focus:ring-slate-900/20 disabled:opacity-60"
+        className="h-12 w-full min-w-0 rounded-lg bg-transparent px-3 text-base text-ink placeholder:text-soft focus-visible:outline-none disabled:opacity-60 sm:flex-1"
       />
       {/* The trap field: off-screen, outside the accessibility tree and the tab order. */}
       <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
@@ -94,7 +94,7 @@ export function WaitlistForm() {
         type="submit"
         disabled={submitting}
         onPointerEnter={warmUp}
-        className="h-11 rounded-md bg-slate-900 px-5 text-base font-medium text-white hover:bg-slate-700 disabled:opacity-60"
+        className="h-12 shrink-0 rounded-xl bg-button px-6 text-base font-medium text-button-ink hover:bg-accent hover:text-page disabled:opacity-60"
       >
         {submitting ? 'Submitting...' : 'Request Access'}
       </button>

@@ -39,7 +39,9 @@ export function organizationJsonLd(config: SiteConfig): object {
 /** Tags every screen carries: icons, manifest, theme colour. */
 function commonElements(config: SiteConfig): HeadElement[] {
   return [
-    meta({ name: 'theme-color', content: config.themeColor }),
+    // The browser's bar takes the page's own background in each colour scheme.
+    meta({ name: 'theme-color', media: '(prefers-color-scheme: light)', content: config.pageColors.light }),
+    meta({ name: 'theme-color', media: '(prefers-color-scheme: dark)', content: config.pageColors.dark }),
     link({ rel: 'icon', href: icons.ico, sizes: '32x32' }),
     link({ rel: 'icon', href: icons.svg, type: 'image/svg+xml' }),
     link({ rel: 'apple-touch-icon', href: icons.appleTouch }),

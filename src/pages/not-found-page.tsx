@@ -1,23 +1,6 @@
-import { useEffect } from 'react'
+import { StatusPage } from '../components/status-page'
 
-export function NotFoundPage({ path }: { path: string }) {
-  useEffect(() => {
-    // Required by the specification (section 2): the missing path is logged.
-    console.error('404 Error: User attempted to access non-existent route:', path)
-  }, [path])
-
-  return (
-    <main className="flex min-h-screen items-center justify-center bg-slate-50 px-6">
-      <div className="text-center">
-        <h1 className="text-4xl font-bold text-slate-900">404</h1>
-        <p className="mt-4 text-xl text-slate-600">Oops! Page not found</p>
-        <a
-          href="/"
-          className="mt-6 inline-block text-blue-700 underline underline-offset-4 hover:text-blue-900"
-        >
-          Return to Home
-        </a>
-      </div>
-    </main>
-  )
+/** Static HTML: nothing on it to act on. The missing path is logged by src/hydrate.tsx. */
+export function NotFoundPage() {
+  return <StatusPage heading="404" line="Oops! Page not found" />
 }

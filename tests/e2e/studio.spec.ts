@@ -227,6 +227,39 @@ for (const { name } of BACKENDS) {
         await expectNoAxeViolations(page)
       })
 
+      test('on a phone, in either scheme: a long address keeps to two lines, nothing scrolls sideways', async ({
+        page,
+      }) => {
+        const long = `${'a-very-long-local-part.with.many.dots'.repeat(2)}@${'subdomain.'.repeat(4)}example.com`
+        // The list answers with one long address; the rest of the studio is the real one.
+        await page.route('**/api/entries?*', async (route) => {
+          const real = (await (await route.fetch()).json()) as { entries: { email: string }[] }
+          const [first, ...rest] = real.entries
+          await route.fulfill({ json: { ...real, entries: [{ ...first, email: long }, ...rest] } })
+        })
+        await page.setViewportSize({ width: 390, height: 844 })
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme })
+          await page.goto(studio.url)
+          const cell = page.getByRole('table').getByTitle(long)
+          await expect(cell).toBeVisible()
+          const lines = await cell.evaluate(
+            (element) =>
+              element.getBoundingClientRect().height /
+              Number.parseFloat(getComputedStyle(element).lineHeight),
+          )
+          expect(lines).toBeLessThanOrEqual(2.1)
+          expect(
+            await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+          ).toBeLessThanOrEqual(0)
+          // The full address is there for a screen reader and on the row's button.
+          await expect(page.getByRole('button', { name: `Remove ${long}` })).toBeVisible()
+          await expectNoAxeViolations(page)
+        }
+        const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+        expect(background).not.toBe('rgb(255, 255, 255)')
+      })
+
       test('removes an address after a confirmation, and cancelling removes nothing', async ({ page }) => {
         const problems = watchConsole(page)
         await page.goto(studio.url)

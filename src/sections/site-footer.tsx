@@ -1,0 +1,21 @@
+import { siteConfig } from '../site-config'
+
+export function SiteFooter() {
+  return (
+    // The rule sits inside the padding, so it starts and ends with the content above it.
+    <footer className="mx-auto w-full max-w-6xl px-6">
+      <div className="flex items-center justify-between gap-4 border-t border-line py-8 text-sm text-soft">
+        <span>{siteConfig.city}</span>
+        {/* Static by design (spec section 2): no status data drives this. */}
+        <span className="flex items-center gap-2">
+          <span
+            data-testid="status-dot"
+            aria-hidden="true"
+            className="inline-block size-2 rounded-full bg-green-500"
+          />
+          All Systems Operational
+        </span>
+      </div>
+    </footer>
+  )
+}
