@@ -182,7 +182,8 @@ async function run(argv: string[]): Promise<number> {
       const port = parsePort(values.port, DEFAULT_STUDIO_PORT)
       if (port === undefined) return usageError(`--port needs a port number (0-65535), not "${values.port}"`)
       const host = values.host ?? '127.0.0.1'
-      if (isIP(host) === 0) return usageError(`--host needs an IP address such as 127.0.0.1, not "${values.host}"`)
+      if (isIP(host) === 0)
+        return usageError(`--host needs an IP address such as 127.0.0.1, not "${values.host}"`)
       // The studio's error log masks addresses with the installation's key, as the server's does.
       const env = loadServerEnv()
       keyEmailMask((await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })).secret)
