@@ -233,7 +233,9 @@ for (const { name } of BACKENDS) {
         const long = `${'a-very-long-local-part.with.many.dots'.repeat(2)}@${'subdomain.'.repeat(4)}example.com`
         // The list answers with one long address; the rest of the studio is the real one.
         await page.route('**/api/entries?*', async (route) => {
-          const real = (await (await route.fetch()).json()) as { entries: { email: string }[] }
+          // Replayed outside the browser, the request lacks the Sec-Fetch-Site the studio's API wants.
+          const headers = { ...route.request().headers(), 'sec-fetch-site': 'same-origin' }
+          const real = (await (await route.fetch({ headers })).json()) as { entries: { email: string }[] }
           const [first, ...rest] = real.entries
           await route.fulfill({ json: { ...real, entries: [{ ...first, email: long }, ...rest] } })
         })
