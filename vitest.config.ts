@@ -10,7 +10,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'jsdom',
-          include: ['src/**/*.test.{ts,tsx}'],
+          include: ['src/**/*.test.{ts,tsx}', 'contract/**/*.test.ts'],
           setupFiles: ['tests/setup/unit-setup.ts'],
         },
       },

@@ -1,7 +1,7 @@
 import type { Plugin } from 'vite'
+import { siteConfig } from '../contract/site-config.ts'
+import { SITE_URL_PLACEHOLDER } from '../contract/site-url.ts'
 import { agentFiles } from '../src/discovery/agent-files.ts'
-import { SITE_URL_PLACEHOLDER } from '../src/discovery/site-url.ts'
-import { siteConfig } from '../src/site-config.ts'
 
 /**
  * Writes llms.txt, llms-full.txt, /.well-known/ai-catalog.json, robots.txt, sitemap.xml and

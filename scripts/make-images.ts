@@ -2,9 +2,9 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { chromium, type Page } from '@playwright/test'
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
+import { siteConfig } from '../contract/site-config'
 import { icons } from '../src/discovery/web-manifest'
 import { AgentGraph } from '../src/sections/agent-graph'
-import { siteConfig } from '../src/site-config'
 import { CHROMIUM_ARGS, findChromium } from '../tests/support/chromium-path'
 
 /**

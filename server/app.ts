@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { MCP_PATH } from '../src/lib/webmcp-tool'
+import { MCP_PATH } from '../contract/agent-tool'
 import { withAgentCors } from './agent-cors'
 import type { Database } from './db/database'
 import type { ApiKeys } from './keys'

@@ -1,4 +1,4 @@
-import { HONEYPOT_FIELD } from '../src/lib/honeypot-field'
+import { HONEYPOT_FIELD } from '../contract/honeypot-field'
 import type { Database } from './db/database'
 import type { Logger } from './log'
 import { insertWaitlistEmail } from './waitlist-insert'

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
-import { SITE_URL_PLACEHOLDER } from '../src/discovery/site-url'
+import { SITE_URL_PLACEHOLDER } from '../contract/site-url'
 import type { StaticFile, StaticSite } from './static-site'
 
 /**

@@ -1,6 +1,6 @@
+import { siteConfig } from '../contract/site-config'
 import { App } from './app'
 import { homeHeadElements, notFoundHeadElements } from './discovery/head-tags'
-import { siteConfig } from './site-config'
 
 /**
  * Build-time rendering of both screens, called by vite-prerender-plugin. The plugin writes

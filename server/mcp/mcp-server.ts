@@ -5,8 +5,8 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js'
+import { siteConfig } from '../../contract/site-config'
 import packageJson from '../../package.json' with { type: 'json' }
-import { siteConfig } from '../../src/site-config'
 import type { Database } from '../db/database'
 import type { Logger } from '../log'
 import { callRequestAccess, requestAccessDefinition } from './request-access-tool'

@@ -1,7 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
-import { toolResultOf } from '../../src/lib/webmcp-register'
-import { type RequestAccessResult, requestAccessTool } from '../../src/lib/webmcp-tool'
+import { type RequestAccessResult, requestAccessTool, toolResultOf } from '../../contract/agent-tool'
 import type { Database } from '../db/database'
 import type { Logger } from '../log'
 import { insertWaitlistEmail } from '../waitlist-insert'

@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type { WaitlistOutcome } from '../lib/waitlist-outcome'
+import type { WaitlistOutcome } from '../../contract/waitlist-outcome'
 
 const submitWaitlist = vi.fn<(email: string) => Promise<WaitlistOutcome>>()
 vi.mock('../lib/submit-waitlist', () => ({ submitWaitlist: (email: string) => submitWaitlist(email) }))

@@ -1,10 +1,10 @@
 import { type FormEvent, useEffect } from 'react'
+import { requestAccessTool, toolResultOf } from '../../contract/agent-tool'
+import { HONEYPOT_FIELD } from '../../contract/honeypot-field'
 import { announceOutcome } from '../lib/announce-outcome'
-import { HONEYPOT_FIELD } from '../lib/honeypot-field'
 import { loadSupabase } from '../lib/load-supabase'
 import { useWaitlistController } from '../lib/waitlist-controller'
-import { registerRequestAccessTool, toolResultOf } from '../lib/webmcp-register'
-import { requestAccessTool } from '../lib/webmcp-tool'
+import { registerRequestAccessTool } from '../lib/webmcp-register'
 
 /** A submit an in-browser agent caused through the form's WebMCP tool (declarative API). */
 interface AgentSubmitEvent extends SubmitEvent {

@@ -1,4 +1,4 @@
-import type { SiteConfig } from '../site-config'
+import type { SiteConfig } from '../../contract/site-config'
 import { aiCatalog } from './ai-catalog.ts'
 import { robotsTxt, sitemapXml } from './crawler-files.ts'
 import { llmsFullTxt, llmsTxt } from './llms-txt.ts'

@@ -1,7 +1,7 @@
+import { MCP_PATH, requestAccessTool } from '../../contract/agent-tool.ts'
+import type { SiteConfig } from '../../contract/site-config'
+import { absoluteUrl } from '../../contract/site-url.ts'
 import packageJson from '../../package.json' with { type: 'json' }
-import { MCP_PATH, requestAccessTool } from '../lib/webmcp-tool.ts'
-import type { SiteConfig } from '../site-config'
-import { absoluteUrl } from './site-url.ts'
 import { icons } from './web-manifest.ts'
 
 /**

@@ -1,4 +1,4 @@
-import { absoluteUrl } from './site-url.ts'
+import { absoluteUrl } from '../../contract/site-url.ts'
 
 /**
  * robots.txt: everything public may be crawled; the API is not a page. The catalog is announced by

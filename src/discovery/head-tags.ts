@@ -1,5 +1,5 @@
-import type { SiteConfig } from '../site-config'
-import { absoluteUrl } from './site-url.ts'
+import type { SiteConfig } from '../../contract/site-config'
+import { absoluteUrl } from '../../contract/site-url.ts'
 import { icons } from './web-manifest.ts'
 
 /** One element for vite-prerender-plugin's `head.elements`. */

@@ -1,6 +1,6 @@
-import { MCP_PATH, requestAccessTool } from '../lib/webmcp-tool.ts'
-import type { SiteConfig } from '../site-config'
-import { absoluteUrl } from './site-url.ts'
+import { MCP_PATH, requestAccessTool } from '../../contract/agent-tool.ts'
+import type { SiteConfig } from '../../contract/site-config'
+import { absoluteUrl } from '../../contract/site-url.ts'
 
 function listOf(words: readonly string[]): string {
   if (words.length < 2) return words.join('')

@@ -1,4 +1,4 @@
-import type { SiteConfig } from '../site-config'
+import type { SiteConfig } from '../../contract/site-config'
 
 /** The favicon set scripts/make-images.ts renders from the logo, listed once for head and manifest. */
 export const icons = {

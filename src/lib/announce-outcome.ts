@@ -1,5 +1,5 @@
+import { outcomeMessages, type WaitlistOutcome } from '../../contract/waitlist-outcome'
 import { showToast } from './toast-store'
-import { outcomeMessages, type WaitlistOutcome } from './waitlist-outcome'
 
 /** Shows the toast the specification prescribes for an outcome, and logs failures. */
 export function announceOutcome(outcome: WaitlistOutcome) {

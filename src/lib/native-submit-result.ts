@@ -1,4 +1,4 @@
-import type { WaitlistOutcome } from './waitlist-outcome'
+import type { WaitlistOutcome } from '../../contract/waitlist-outcome'
 
 /** The query parameter the server's no-script form handler redirects with. */
 export const NATIVE_RESULT_PARAM = 'waitlist'

@@ -1,5 +1,5 @@
+import { outcomeOfInsert, type WaitlistOutcome } from '../../contract/waitlist-outcome'
 import { loadSupabase } from './load-supabase'
-import { outcomeOfInsert, type WaitlistOutcome } from './waitlist-outcome'
 
 /** The page's single backend call: a REST insert of one row into 'waitlist'. */
 export async function submitWaitlist(email: string): Promise<WaitlistOutcome> {

@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from 'react'
+import type { WaitlistOutcome } from '../../contract/waitlist-outcome'
 import { announceOutcome } from './announce-outcome'
 import { submitWaitlist } from './submit-waitlist'
-import type { WaitlistOutcome } from './waitlist-outcome'
 
 /**
  * The access-request form's state and its one submit path (spec section 4). A person pressing the

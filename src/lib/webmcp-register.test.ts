@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { registerRequestAccessTool, toolResultOf } from './webmcp-register'
-import { requestAccessTool } from './webmcp-tool'
+import { requestAccessTool, toolResultOf } from '../../contract/agent-tool'
+import { registerRequestAccessTool } from './webmcp-register'
 
 type Registered = { name: string; execute: (input: Record<string, unknown>) => Promise<unknown> }
 

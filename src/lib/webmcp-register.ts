@@ -1,5 +1,5 @@
-import { outcomeMessages, type WaitlistOutcome } from './waitlist-outcome'
-import { type RequestAccessResult, requestAccessTool } from './webmcp-tool'
+import { requestAccessTool, toolResultOf } from '../../contract/agent-tool'
+import type { WaitlistOutcome } from '../../contract/waitlist-outcome'
 
 /** The slice of WebMCP's ModelContext this page uses (https://webmachinelearning.github.io/webmcp/). */
 interface ModelContextLike {
@@ -23,13 +23,6 @@ function findModelContext(): ModelContextLike | undefined {
   const fromNavigator = (navigator as { modelContext?: ModelContextLike }).modelContext
   const context = fromDocument ?? fromNavigator
   return typeof context?.registerTool === 'function' ? context : undefined
-}
-
-/** The tool's answer: the outcome and the words the specification shows a person for it. */
-export function toolResultOf(outcome: WaitlistOutcome | undefined): RequestAccessResult {
-  const status = outcome?.status ?? 'error'
-  const { title, description } = outcomeMessages[status]
-  return { status, message: `${title} ${description}` }
 }
 
 /**

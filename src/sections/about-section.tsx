@@ -1,5 +1,5 @@
+import { siteConfig } from '../../contract/site-config'
 import { FORM_ISLAND_ID, FormIsland } from '../islands/form-island'
-import { siteConfig } from '../site-config'
 import { AgentGraph } from './agent-graph'
 import { Headline } from './headline'
 

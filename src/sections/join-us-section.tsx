@@ -1,4 +1,4 @@
-import { siteConfig } from '../site-config'
+import { siteConfig } from '../../contract/site-config'
 
 function listOf(words: readonly string[]): string {
   if (words.length < 2) return words.join('')

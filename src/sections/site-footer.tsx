@@ -1,4 +1,4 @@
-import { siteConfig } from '../site-config'
+import { siteConfig } from '../../contract/site-config'
 
 export function SiteFooter() {
   return (

@@ -1,4 +1,4 @@
-import { siteConfig } from '../../src/site-config'
+import { siteConfig } from '../../contract/site-config'
 import { postWaitlist } from '../support/waitlist-api'
 import { expect, expectNoAxeViolations, test, toasts, uniqueEmail } from './fixtures'
 

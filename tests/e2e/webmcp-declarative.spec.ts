@@ -1,4 +1,4 @@
-import { requestAccessTool } from '../../src/lib/webmcp-tool'
+import { requestAccessTool } from '../../contract/agent-tool'
 import { CHROMIUM_ARGS, findChromium } from '../support/chromium-path'
 import { expect, test, toasts, uniqueEmail } from './fixtures'
 

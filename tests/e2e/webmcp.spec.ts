@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { requestAccessTool } from '../../src/lib/webmcp-tool'
+import { requestAccessTool } from '../../contract/agent-tool'
 import { expect, test, toasts, uniqueEmail } from './fixtures'
 
 const WAITLIST = '**/rest/v1/waitlist'

@@ -1,9 +1,9 @@
 import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { requestAccessTool } from '../../contract/agent-tool'
+import { siteConfig } from '../../contract/site-config'
 import packageJson from '../../package.json' with { type: 'json' }
 import { buildIfStale } from '../../server/build-if-stale'
-import { requestAccessTool } from '../../src/lib/webmcp-tool'
-import { siteConfig } from '../../src/site-config'
 import { freshDataDir } from '../support/data-dir'
 import { startTestServer, type TestServer } from '../support/test-server'
 

@@ -1,12 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { describe, expect, it } from 'vitest'
+import { requestAccessTool } from '../../contract/agent-tool'
+import { outcomeMessages } from '../../contract/waitlist-outcome'
 import { createApp } from '../../server/app'
 import type { Database, PgError } from '../../server/db/database'
 import { loadApiKeys } from '../../server/keys'
 import type { Logger } from '../../server/log'
-import { outcomeMessages } from '../../src/lib/waitlist-outcome'
-import { requestAccessTool } from '../../src/lib/webmcp-tool'
 import { stubSite } from '../support/stub-site'
 
 /**

@@ -1,3 +1,5 @@
+import { outcomeMessages, type WaitlistOutcome } from './waitlist-outcome'
+
 /**
  * The one action an agent can take on this site, described once: the form's WebMCP attributes,
  * the imperative registration, llms.txt and the ai-catalog all read it from here.
@@ -31,4 +33,11 @@ export const MCP_PATH = '/mcp'
 export interface RequestAccessResult {
   status: 'submitted' | 'already_registered' | 'error'
   message: string
+}
+
+/** The tool's answer: the outcome and the words the specification shows a person for it. */
+export function toolResultOf(outcome: WaitlistOutcome | undefined): RequestAccessResult {
+  const status = outcome?.status ?? 'error'
+  const { title, description } = outcomeMessages[status]
+  return { status, message: `${title} ${description}` }
 }

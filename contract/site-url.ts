@@ -1,7 +1,7 @@
 /**
  * The site's public address is known only when the server starts (SITE_URL, or the address it
  * listens on), but the HTML and the agent files are written at build time. They carry this
- * placeholder, which the server replaces as it loads dist (server/site-url.server.ts), the same
+ * placeholder, which the server replaces as it loads dist (server/http/site-url.ts), the same
  * way it fills in the anon key.
  */
 export const SITE_URL_PLACEHOLDER = '__SITE_URL__'
