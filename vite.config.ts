@@ -94,7 +94,7 @@ export default defineConfig({
     }),
     // llms.txt, the ai-catalog, robots.txt, sitemap.xml and the web manifest, from src/site-config.ts.
     agentFilesPlugin(),
-    // Brotli and gzip at build time; server/static-site.ts serves dist/*.br and *.gz as they are.
+    // Brotli and gzip at build time; server/http/static-site.ts serves dist/*.br and *.gz as they are.
     // HTML is left out: the server writes the anon key into it at start-up and compresses it then.
     compression({
       algorithms: ['brotliCompress', 'gzip'],

@@ -73,7 +73,7 @@ export const AFTER_PAINT_LOADER = minifySync(
  * Why: any script the page fetches before its first paint sits on the path to that paint (a round
  * trip more on a slow link, and Lighthouse's simulation counts it in LCP). With the loader, the
  * document alone paints, exactly like its static-HTML rendering. The server allows the loader by
- * its SHA-256 in the Content-Security-Policy (server/inline-scripts.ts), so no 'unsafe-inline'.
+ * its SHA-256 in the Content-Security-Policy (server/http/inline-scripts.ts), so no 'unsafe-inline'.
  */
 export function afterPaintLoaderPlugin(): Plugin {
   return {

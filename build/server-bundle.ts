@@ -1,12 +1,12 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { build } from 'esbuild'
-import { ROOT } from '../server/paths'
+import { ROOT } from '../server/boot/paths'
 
 /**
  * The server and the owner's CLI as plain JavaScript for the container image, which then needs
- * neither tsx nor any node_modules but PostgreSQL's binaries. The bundle sits one folder below the
- * root, as server/ does, so server/paths.ts finds dist/ and the migrations from there too.
+ * neither tsx nor any node_modules but PostgreSQL's binaries. server/boot/paths.ts finds the root
+ * (the folder with package.json) from the bundle too, so dist/ and the migrations are found there.
  */
 export const SERVER_DIST_DIR = join(ROOT, 'server-dist')
 
@@ -14,7 +14,7 @@ export async function bundleServer(): Promise<void> {
   await rm(SERVER_DIST_DIR, { recursive: true, force: true })
   await build({
     absWorkingDir: ROOT,
-    entryPoints: { main: 'server/main.ts', 'waitlist-cli': 'scripts/waitlist-cli.ts' },
+    entryPoints: { main: 'server/boot/main.ts', 'waitlist-cli': 'scripts/waitlist-cli.ts' },
     outdir: SERVER_DIST_DIR,
     outExtension: { '.js': '.mjs' },
     bundle: true,

@@ -1,6 +1,6 @@
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
-import { buildIfStale } from '../server/build-if-stale'
+import { buildIfStale } from '../server/boot/build-if-stale'
 import { CHROMIUM_ARGS, findChromium } from '../tests/support/chromium-path'
 import { startTestServer } from '../tests/support/test-server'
 

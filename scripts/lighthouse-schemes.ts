@@ -1,4 +1,4 @@
-import { buildIfStale } from '../server/build-if-stale'
+import { buildIfStale } from '../server/boot/build-if-stale'
 import { startTestServer } from '../tests/support/test-server'
 import { CATEGORIES, launchLighthouseBrowser } from './bench/lighthouse-runs'
 

@@ -1,5 +1,5 @@
 import { chromium } from '@playwright/test'
-import { buildIfStale } from '../server/build-if-stale'
+import { buildIfStale } from '../server/boot/build-if-stale'
 import { CHROMIUM_ARGS, findChromium } from '../tests/support/chromium-path'
 import { startTestServer } from '../tests/support/test-server'
 

@@ -1,17 +1,17 @@
 import { isIP } from 'node:net'
 import { parseArgs } from 'node:util'
+import { ConfigError, loadDotEnvFile, loadServerEnv } from '../server/boot/env'
+import { keyEmailMask } from '../server/boot/log'
+import { StartupError } from '../server/boot/startup-error'
+import type { Database } from '../server/db/database'
+import { runningClusterTcpUrl } from '../server/db/embedded/embedded-cluster'
+import { openDatabase } from '../server/db/open-database'
+import { loadApiKeys } from '../server/http/keys'
 import {
   countEntries as countListOf,
   type Entry,
   readEntries as readEntriesOf,
-} from '../server/admin/waitlist-admin'
-import type { Database } from '../server/db/database'
-import { runningClusterTcpUrl } from '../server/db/embedded/embedded-cluster'
-import { openDatabase } from '../server/db/open-database'
-import { ConfigError, loadDotEnvFile, loadServerEnv } from '../server/env.server'
-import { loadApiKeys } from '../server/keys'
-import { keyEmailMask } from '../server/log'
-import { StartupError } from '../server/startup-error'
+} from '../server/waitlist/admin/waitlist-admin'
 import { deliveriesCommand } from './cli/deliveries'
 import { exportCsv } from './cli/export-csv'
 import { importCommand } from './cli/import'

@@ -2,7 +2,7 @@ import { chown, mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { ROOT } from '../../server/paths'
+import { ROOT } from '../../server/boot/paths'
 import {
   BASE_IMAGE,
   cleanCopyOfTree,

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { ROOT } from '../../server/build-if-stale'
+import { ROOT } from '../../server/boot/paths'
 import { freePort } from '../../tests/support/postgres-cluster'
 import { BROWSER_HEADERS, type LoadResult, runLoad } from './http-load'
 

@@ -4,7 +4,7 @@ import { chmod, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { ANON_KEY_PLACEHOLDER } from '../../server/static-site'
+import { ANON_KEY_PLACEHOLDER } from '../../server/http/static-site'
 import { freePort } from '../../tests/support/postgres-cluster'
 
 export const NGINX = '/usr/sbin/nginx'

@@ -4,7 +4,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { DIST_DIR, ROOT } from '../../server/build-if-stale'
+import { DIST_DIR, ROOT } from '../../server/boot/paths'
 import { freePort } from '../../tests/support/postgres-cluster'
 import { postmasterPid } from '../../tests/support/test-server'
 
@@ -47,7 +47,7 @@ async function firstOk(url: string, started: number, child: ChildProcess, output
 }
 
 /**
- * Spawns `node --import tsx server/main.ts` as `npm start` does (with SKIP_BUILD=1 unless `build`)
+ * Spawns `node --import tsx server/boot/main.ts` as `npm start` does (with SKIP_BUILD=1 unless `build`)
  * and polls `/healthz` and `/` every 10 ms until each answers 200.
  */
 export async function startAndTime(
@@ -59,7 +59,7 @@ export async function startAndTime(
 ): Promise<StartedServer> {
   const port = await freePort()
   const started = performance.now()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/boot/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,

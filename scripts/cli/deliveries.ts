@@ -1,6 +1,6 @@
 import type { Database } from '../../server/db/database'
-import { listUndelivered, retryFailed } from '../../server/notifications/delivery-queue'
-import { notificationsEnabled } from '../../server/notifications/outbox-sql'
+import { listUndelivered, retryFailed } from '../../server/waitlist/notifications/delivery-queue'
+import { notificationsEnabled } from '../../server/waitlist/notifications/outbox-sql'
 
 /**
  * `deliveries`: the signup notifications not yet made (pending, then failed), with the full

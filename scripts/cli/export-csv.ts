@@ -1,5 +1,5 @@
-import { readEntries } from '../../server/admin/waitlist-admin'
 import type { Queryable } from '../../server/db/database'
+import { readEntries } from '../../server/waitlist/admin/waitlist-admin'
 import { toCsv } from '../csv'
 
 /** The file `export` writes and the studio's download serves: RFC 4180, header email,created_at. */

@@ -1,5 +1,5 @@
-import { countListed, importEntries } from '../../server/admin/waitlist-admin'
 import type { Database } from '../../server/db/database'
+import { countListed, importEntries } from '../../server/waitlist/admin/waitlist-admin'
 import { readImportFile } from './read-import-file'
 
 // Enough to see what is wrong without flooding the terminal.

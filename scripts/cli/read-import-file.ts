@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { CsvError, parse } from 'csv-parse/sync'
-import { emailProblem } from '../../server/admin/email-rule'
-import type { Entry } from '../../server/admin/waitlist-admin'
+import { emailProblem } from '../../server/waitlist/admin/email-rule'
+import type { Entry } from '../../server/waitlist/admin/waitlist-admin'
 import { fromCsvField } from '../csv'
 
 /**

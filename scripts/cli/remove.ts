@@ -1,5 +1,5 @@
-import { removeEntry } from '../../server/admin/waitlist-admin'
 import type { Database } from '../../server/db/database'
+import { removeEntry } from '../../server/waitlist/admin/waitlist-admin'
 
 /**
  * `remove EMAIL`: an erasure request. Exits 0 whether or not the address was listed: either way

@@ -1,5 +1,5 @@
-import { countEntries, signupsPerDay } from '../../server/admin/waitlist-admin'
 import type { Database } from '../../server/db/database'
+import { countEntries, signupsPerDay } from '../../server/waitlist/admin/waitlist-admin'
 import { renderBarChart } from './bar-chart'
 
 /** Reads --days: a whole number of days from 1 to 3660, or `all`; undefined when it is neither. */

@@ -1,5 +1,5 @@
 import { once } from 'node:events'
-import { buildIfStale } from '../../server/build-if-stale'
+import { buildIfStale } from '../../server/boot/build-if-stale'
 import type { Database } from '../../server/db/database'
 import { startStudio } from '../studio/start-studio'
 

@@ -1,7 +1,12 @@
 import { Hono } from 'hono'
-import { countEntries, pageEntries, removeEntry, signupsPerDay } from '../../server/admin/waitlist-admin'
+import { maskEmails } from '../../server/boot/log'
 import type { Database } from '../../server/db/database'
-import { maskEmails } from '../../server/log'
+import {
+  countEntries,
+  pageEntries,
+  removeEntry,
+  signupsPerDay,
+} from '../../server/waitlist/admin/waitlist-admin'
 import { exportCsv } from '../cli/export-csv'
 import type { StudioFile } from './studio-files'
 import { studioGuard } from './studio-guard'

@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto'
 import { link, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { ensurePrivateDataDir } from '../private-data-dir'
-import { StartupError } from '../startup-error'
+import { StartupError } from '../boot/startup-error'
 import { isProcessAlive, processStartTime } from './embedded/process-alive'
+import { ensurePrivateDataDir } from './private-data-dir'
 
 export class DataDirLockedError extends StartupError {
   override name = 'DataDirLockedError'

@@ -1,4 +1,4 @@
-import type { JwtClaims } from '../keys'
+import type { JwtClaims } from '../http/keys'
 
 /** One SQL statement and its parameters ($1, $2…). */
 export interface Statement {

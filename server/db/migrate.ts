@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { MIGRATIONS_DIR } from '../paths'
+import { MIGRATIONS_DIR } from '../boot/paths'
 import type { Database } from './database'
 
 export { MIGRATIONS_DIR }

@@ -1,7 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { ROOT } from '../../server/paths'
+import { ROOT } from '../../server/boot/paths'
 
 const exec = promisify(execFile)
 

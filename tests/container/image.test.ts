@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT } from '../../server/paths'
+import { ROOT } from '../../server/boot/paths'
 import { insertStatus, pool, rowCount, storedEmails } from '../reliability/support'
 import {
   BASE_IMAGE,

@@ -1,4 +1,4 @@
-import { buildIfStale } from '../../server/build-if-stale'
+import { buildIfStale } from '../../server/boot/build-if-stale'
 import { prepareTemplate } from '../support/data-dir'
 
 /** The browser tests run the built site, so build it when stale, and warm the database template. */

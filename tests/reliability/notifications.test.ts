@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { loadApiKeys } from '../../server/keys'
-import { emailMask, emailMaskKey } from '../../server/log'
+import { emailMask, emailMaskKey } from '../../server/boot/log'
+import { loadApiKeys } from '../../server/http/keys'
 import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
 import { startTestServer, type TestServer } from '../support/test-server'
 import {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadApiKeys, signKey } from '../../server/keys'
+import { loadApiKeys, signKey } from '../../server/http/keys'
 import { startTestServer, type TestServer } from '../support/test-server'
 import {
   expectNoEmail,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { rateLimitKey } from '../../server/middleware/client-address'
-import { RateLimiter } from '../../server/middleware/rate-limit'
+import { rateLimitKey } from '../../server/http/middleware/client-address'
+import { RateLimiter } from '../../server/http/middleware/rate-limit'
 
 describe('RateLimiter', () => {
   it('allows the burst, then one write per 60/perMinute seconds, with the wait it reports', () => {

@@ -12,7 +12,7 @@ export async function startRefused(
   env: Record<string, string>,
   user?: { uid: number; gid: number },
 ): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/boot/main.ts'], {
     cwd: ROOT,
     ...user,
     env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: '0', SKIP_BUILD: '1', ...env },

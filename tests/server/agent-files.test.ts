@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestAccessTool } from '../../contract/agent-tool'
 import { siteConfig } from '../../contract/site-config'
 import packageJson from '../../package.json' with { type: 'json' }
-import { buildIfStale } from '../../server/build-if-stale'
+import { buildIfStale } from '../../server/boot/build-if-stale'
 import { freshDataDir } from '../support/data-dir'
 import { startTestServer, type TestServer } from '../support/test-server'
 

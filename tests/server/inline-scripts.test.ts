@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { inlineScriptHashes } from '../../server/inline-scripts'
+import { inlineScriptHashes } from '../../server/http/inline-scripts'
 
 // sha256("alert(1)"), base64: the value a CSP hash source for that script must carry.
 const ALERT_HASH = "'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI='"

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { emailMask, emailMaskKey, keyEmailMask, maskEmails } from '../../server/log'
+import { emailMask, emailMaskKey, keyEmailMask, maskEmails } from '../../server/boot/log'
 
 const ADDRESS = 'known.person@example.com'
 const bareHash = (email: string) => createHash('sha256').update(email).digest('hex').slice(0, 10)

@@ -6,7 +6,7 @@ import { requestAccessTool } from '../../contract/agent-tool'
 import { siteConfig } from '../../contract/site-config'
 import { outcomeMessages } from '../../contract/waitlist-outcome'
 import packageJson from '../../package.json' with { type: 'json' }
-import { ownOrigins } from '../../server/mcp/origin-guard'
+import { ownOrigins } from '../../server/http/mcp/origin-guard'
 import { asResponse, rawRequest } from '../reliability/support'
 import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
 import type { TestServer } from '../support/test-server'

@@ -2,7 +2,7 @@ import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { migrate } from '../../server/db/migrate'
 import { openPostgres } from '../../server/db/postgres-driver'
-import { dropDeliveries, setNotificationsEnabled } from '../../server/notifications/outbox-sql'
+import { dropDeliveries, setNotificationsEnabled } from '../../server/waitlist/notifications/outbox-sql'
 import { sharedPostgresUrl, stopBackends } from '../support/backends'
 
 afterAll(stopBackends)

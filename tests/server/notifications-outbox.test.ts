@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { isPgError, type Queryable } from '../../server/db/database'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
-import { dropDeliveries, withoutNotifications } from '../../server/notifications/outbox-sql'
+import { dropDeliveries, withoutNotifications } from '../../server/waitlist/notifications/outbox-sql'
 import { expectNoEmail, insertStatus } from '../reliability/support'
 import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
 import { startTestServer, type TestServer } from '../support/test-server'

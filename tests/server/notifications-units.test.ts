@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadServerEnv } from '../../server/env.server'
-import { retryDelayMs, retryPolicy } from '../../server/notifications/backoff'
-import { signupPayload } from '../../server/notifications/payload'
+import { ConfigError, loadServerEnv } from '../../server/boot/env'
+import { retryDelayMs, retryPolicy } from '../../server/waitlist/notifications/backoff'
+import { signupPayload } from '../../server/waitlist/notifications/payload'
 import { startTestServer } from '../support/test-server'
 
 const SECRET = `whsec_${Buffer.alloc(32, 1).toString('base64')}`

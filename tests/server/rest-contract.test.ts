@@ -2,7 +2,7 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { loadApiKeys } from '../../server/keys'
+import { loadApiKeys } from '../../server/http/keys'
 import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
 import type { TestServer } from '../support/test-server'
 

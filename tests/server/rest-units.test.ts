@@ -1,10 +1,10 @@
 import { SignJWT } from 'jose'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { InvalidKeyError, loadApiKeys, verifyKey } from '../../server/keys'
-import { cachedVerifier } from '../../server/rest/key-cache'
-import { statusForSqlState } from '../../server/rest/pg-error-status'
-import { appliedPreferences, parsePrefer } from '../../server/rest/prefer'
-import { parseColumnsParam, parseRowsBody } from '../../server/rest/request-body'
+import { InvalidKeyError, loadApiKeys, verifyKey } from '../../server/http/keys'
+import { cachedVerifier } from '../../server/http/rest/key-cache'
+import { statusForSqlState } from '../../server/http/rest/pg-error-status'
+import { appliedPreferences, parsePrefer } from '../../server/http/rest/prefer'
+import { parseColumnsParam, parseRowsBody } from '../../server/http/rest/request-body'
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-characters'
 const secretBytes = new TextEncoder().encode(SECRET)

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../server/db/database'
 import { migrate } from '../../server/db/migrate'
 import { openPostgres } from '../../server/db/postgres-driver'
-import { insertStatement } from '../../server/rest/table-sql'
+import { insertStatement } from '../../server/http/rest/table-sql'
 import { createDatabase, type PostgresCluster, startPostgres } from '../support/postgres-cluster'
 
 // The browser's own `type="email"` check decides these; the database must agree with it.

@@ -7,7 +7,8 @@ import {
   readFirstLoadSet,
   totalCompressed,
 } from '../../scripts/bench/first-load-set'
-import { buildIfStale, DIST_DIR } from '../../server/build-if-stale'
+import { buildIfStale } from '../../server/boot/build-if-stale'
+import { DIST_DIR } from '../../server/boot/paths'
 
 /**
  * The byte budgets for '/' (issue 4's, JavaScript down to 65 KB by issue 18: the look adds none), read from the build (deterministic, so safe to assert; the

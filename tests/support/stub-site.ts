@@ -1,4 +1,4 @@
-import type { StaticSite } from '../../server/static-site'
+import type { StaticSite } from '../../server/http/static-site'
 
 const page = {
   body: Buffer.from('<h1>page</h1>'),

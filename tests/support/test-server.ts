@@ -3,7 +3,7 @@ import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { clusterFiles, readPostmasterPid } from '../../server/db/embedded/cluster-files'
 import { isProcessAlive } from '../../server/db/embedded/process-alive'
-import { loadApiKeys } from '../../server/keys'
+import { loadApiKeys } from '../../server/http/keys'
 import { watchOutput } from './child-output'
 import { freshDataDir } from './data-dir'
 
@@ -52,14 +52,14 @@ async function stopLeftPostmaster(dataDir: string) {
 }
 
 /**
- * Runs the real server (`server/main.ts`) as a child process on 127.0.0.1 and a free port, with
+ * Runs the real server (`server/boot/main.ts`) as a child process on 127.0.0.1 and a free port, with
  * its own data dir, exactly as `npm start` does but without the build step.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const fresh = options.dataDir ? undefined : await freshDataDir()
   const dataDir = options.dataDir ?? fresh?.dir ?? ''
   const env = { ...options.env }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/boot/main.ts'], {
     cwd: ROOT,
     ...options.user,
     env: {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { readFile, rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { createSecretFile, readSecretFile } from '../../secret-file'
+import { createSecretFile, readSecretFile } from '../secret-file'
 
 /** Where the embedded cluster keeps its parts inside DATA_DIR. */
 export function clusterFiles(dataDir: string) {

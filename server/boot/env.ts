@@ -1,0 +1,70 @@
+import { existsSync } from 'node:fs'
+import { z } from 'zod'
+import { signupWebhookEnv } from '../waitlist/notifications/webhook-env'
+
+// Unset and empty mean the same thing in a shell: `FOO= npm start` should fall back to the default.
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
+
+const EnvSchema = z.object({
+  PORT: optional(z.coerce.number().int().min(0).max(65535)).transform((v) => v ?? 3000),
+  HOST: optional(z.string().min(1)).transform((v) => v ?? '127.0.0.1'),
+  DATA_DIR: optional(z.string().min(1)).transform((v) => v ?? './data'),
+  DATABASE_URL: optional(
+    z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string'),
+  ),
+  JWT_SECRET: optional(z.string().min(32, 'must be at least 32 characters (HS256 needs 256 bits)')),
+  /** The public address of the site, for canonical links; defaults to the local one. */
+  SITE_URL: optional(
+    z
+      .url({ protocol: /^https?$/ })
+      .refine(
+        (value) => !/[?#"'<>&\s]/.test(value),
+        'must be a plain address such as https://lab.example.com',
+      ),
+  ),
+  RATE_LIMIT_PER_MINUTE: optional(z.coerce.number().int().min(0)).transform((v) => v ?? 10),
+  /** Writes one address may make back to back before the per-minute rate applies. */
+  RATE_LIMIT_BURST: optional(z.coerce.number().int().min(1)).transform((v) => v ?? 5),
+  /** Requests in flight towards the database before new ones are answered 503 + Retry-After. */
+  DB_QUEUE_LIMIT: optional(z.coerce.number().int().min(1)).transform((v) => v ?? 1000),
+  /** Time a client has to send its request headers, and its whole request, in milliseconds. */
+  HEADERS_TIMEOUT_MS: optional(z.coerce.number().int().min(100)).transform((v) => v ?? 10_000),
+  REQUEST_TIMEOUT_MS: optional(z.coerce.number().int().min(100)).transform((v) => v ?? 30_000),
+  /** Always send Strict-Transport-Security (else only for HTTPS seen through a trusted proxy). */
+  HSTS: optional(z.stringbool()).transform((v) => v ?? false),
+  /** The hosted Supabase project the build calls, if any: allowed in the page's CSP connect-src. */
+  VITE_SUPABASE_URL: optional(z.url()),
+  /** Header that carries the client's address behind a proxy, e.g. x-forwarded-for. Never trusted unless set. */
+  TRUST_PROXY_HEADER: optional(z.string().min(1).toLowerCase()),
+  LOG_LEVEL: optional(z.enum(['silent', 'error', 'info'])).transform((v) => v ?? 'info'),
+  ...signupWebhookEnv,
+})
+
+// Node needs the whole-request timeout to be at least the headers timeout.
+const CheckedEnvSchema = EnvSchema.refine((env) => env.REQUEST_TIMEOUT_MS >= env.HEADERS_TIMEOUT_MS, {
+  path: ['REQUEST_TIMEOUT_MS'],
+  message: 'must be at least HEADERS_TIMEOUT_MS',
+})
+
+export type ServerEnv = z.infer<typeof EnvSchema>
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/** Reads and checks every variable at once, so one start-up tells the operator everything that is wrong. */
+export function loadServerEnv(source: Record<string, string | undefined> = process.env): ServerEnv {
+  const parsed = CheckedEnvSchema.safeParse(source)
+  if (parsed.success) return parsed.data
+  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`)
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}\nSee .env.example for every variable.`)
+}
+
+/**
+ * Reads ./.env when there is one (Node's own parser); variables already set in the environment win.
+ * Skipped under NODE_ENV=test so a developer's .env (a DATABASE_URL, say) never leaks into tests.
+ */
+export function loadDotEnvFile(path = '.env') {
+  if (process.env.NODE_ENV !== 'test' && existsSync(path)) process.loadEnvFile(path)
+}

@@ -1,0 +1,144 @@
+import { Hono } from 'hono'
+import { MCP_PATH } from '../../contract/agent-tool'
+import type { Logger } from '../boot/log'
+import type { Database } from '../db/database'
+import { withAgentCors } from './agent-cors'
+import type { ApiKeys } from './keys'
+import { createMcpApp } from './mcp/mcp-app'
+import { bodyLimit } from './middleware/body-limit'
+import { dbGate } from './middleware/db-gate'
+import { jsonError } from './middleware/json-error'
+import { type RateLimiter, rateLimit } from './middleware/rate-limit'
+import { type SecurityHeaderOptions, securityHeaders } from './middleware/security-headers'
+import { urlLengthLimit } from './middleware/url-length'
+import { submitNativeForm } from './native-form'
+import { CORS_HEADERS } from './rest/cors'
+import { createRestApp, MAX_BODY_BYTES } from './rest/rest-app'
+import { rowCharge } from './rest/row-charge'
+import type { SchemaCache } from './rest/schema-cache'
+import { type StaticSite, serveFile } from './static-site'
+
+export interface AppDeps {
+  db: Database
+  keys: ApiKeys
+  schema: SchemaCache
+  site: StaticSite
+  log: Logger
+  protections?: AppProtections
+  /** The site's own origins, known once it listens: the only pages that may call /mcp. */
+  siteOrigins?: () => readonly string[]
+}
+
+/** The server's guards; tests calling createApp() without them get headers and a generous queue only. */
+export interface AppProtections {
+  /** Writes per client address; absent means unlimited. */
+  rateLimiter?: RateLimiter
+  /** The header naming the client's address (and, with it, X-Forwarded-Proto) is trusted. */
+  trustProxyHeader?: string
+  /** Most requests in flight towards the database before new ones get 503. */
+  dbQueueLimit: number
+  security: SecurityHeaderOptions
+}
+
+const DEFAULT_PROTECTIONS: AppProtections = { dbQueueLimit: 1000, security: {} }
+
+const tooManyRequests = (retryAfter: number) =>
+  jsonError(
+    429,
+    'PGRST429',
+    'Too many requests from this address',
+    `Try again in ${retryAfter} seconds`,
+    // With CORS, as the REST app's own answers carry it, so a page on another origin can read it.
+    { 'Retry-After': String(retryAfter), ...CORS_HEADERS },
+  )
+
+const queueFull = () =>
+  jsonError(503, 'PGRST503', 'The server is busy', 'Try again in a moment', {
+    'Retry-After': '1',
+    ...CORS_HEADERS,
+  })
+
+/** The whole HTTP surface, apart from `serve()` so tests can call `app.request()` without a port. */
+export function createApp(deps: AppDeps): Hono {
+  const { db, site, log } = deps
+  const protections = deps.protections ?? DEFAULT_PROTECTIONS
+  const app = new Hono()
+
+  app.use(
+    securityHeaders({
+      ...protections.security,
+      scriptHashes: site.scriptHashes,
+      trustProxy: Boolean(protections.trustProxyHeader),
+    }),
+  )
+  app.use(async (c, next) => {
+    const started = performance.now()
+    await next()
+    const ms = (performance.now() - started).toFixed(1)
+    log.info(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms`)
+  })
+  app.use(urlLengthLimit(() => jsonError(414, 'PGRST414', 'URI too long')))
+  app.onError((error) => {
+    log.error('unexpected error:', error)
+    return jsonError(500, 'PGRST000', 'Internal server error', 'The error was logged on the server')
+  })
+
+  const gate = dbGate(protections.dbQueueLimit, queueFull)
+  const { rateLimiter, trustProxyHeader } = protections
+  app.use('/rest/v1/*', rateLimit(rateLimiter, trustProxyHeader, tooManyRequests), gate)
+
+  app.get('/healthz', async (c) => {
+    try {
+      await db.query('select 1')
+      return c.json({ status: 'ok' })
+    } catch (error) {
+      log.error('health check failed:', error)
+      return c.json({ status: 'unavailable' }, 503)
+    }
+  })
+
+  const chargeRows = rateLimiter && rowCharge(rateLimiter, trustProxyHeader)
+  app.route('/rest/v1', createRestApp({ ...deps, chargeRows }))
+  app.route(
+    MCP_PATH,
+    createMcpApp({
+      db,
+      log,
+      allowedOrigins: deps.siteOrigins ?? (() => []),
+      rateLimiter,
+      trustProxyHeader,
+      gate,
+    }),
+  )
+
+  app.post(
+    '/',
+    // The no-script form is a write like any other: same limit, and the page shows its Error toast.
+    rateLimit(
+      rateLimiter,
+      trustProxyHeader,
+      (retryAfter) =>
+        new Response(null, {
+          status: 303,
+          headers: { Location: '/?waitlist=error', 'Retry-After': String(retryAfter) },
+        }),
+    ),
+    gate,
+    bodyLimit(MAX_BODY_BYTES, (c) => c.redirect('/?waitlist=error', 303)),
+    async (c) => {
+      const form = await c.req.formData().catch(() => new FormData())
+      const result = await submitNativeForm(db, log, form)
+      return c.redirect(`/?waitlist=${result}`, 303)
+    },
+  )
+
+  app.on(['GET', 'HEAD'], '*', (c) => {
+    if (c.req.path === '/') return serveFile(c.req.raw, site.home)
+    const file = site.files.get(c.req.path)
+    if (file) return withAgentCors(c.req.path, serveFile(c.req.raw, file))
+    return serveFile(c.req.raw, site.notFound, 404)
+  })
+
+  app.all('*', (c) => serveFile(c.req.raw, site.notFound, 404))
+  return app
+}

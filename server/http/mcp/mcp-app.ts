@@ -1,0 +1,98 @@
+import { Hono, type MiddlewareHandler } from 'hono'
+import type { Logger } from '../../boot/log'
+import type { Database } from '../../db/database'
+import { bodyLimit } from '../middleware/body-limit'
+import { clientAddress, rateLimitKey } from '../middleware/client-address'
+import type { RateLimiter } from '../middleware/rate-limit'
+import { JsonRpcCode, jsonRpcError } from './json-rpc-error'
+import { originGuard } from './origin-guard'
+import { toolCallParamsProblem } from './tool-call-params'
+
+/** A client's initialize names its capabilities; this is ample for it and far from a flood. */
+export const MCP_MAX_BODY_BYTES = 64 * 1024
+
+export interface McpAppDeps {
+  db: Database
+  log: Logger
+  /** The site's own origins (SITE_URL, the listening address): the only pages that may call. */
+  allowedOrigins: () => readonly string[]
+  rateLimiter?: RateLimiter
+  trustProxyHeader?: string
+  /** The app's cap on requests in flight towards the database. */
+  gate: MiddlewareHandler
+}
+
+type Message = { method?: unknown; id?: unknown; params?: unknown }
+
+const requestId = (message: Message) =>
+  typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null
+
+/**
+ * /mcp: the Model Context Protocol over Streamable HTTP, stateless (a fresh server and transport
+ * per request, no session), answering JSON rather than an event stream since every answer is one
+ * message. Before the SDK sees a message: the Origin check, the body limit, one message per
+ * request (no batches), and the rate limit for tool calls, which write as the page's inserts do.
+ */
+export function createMcpApp(deps: McpAppDeps): Hono {
+  const { db, log, rateLimiter, trustProxyHeader } = deps
+  const app = new Hono()
+  // On /mcp itself only: paths below it are unknown, and stay the site's 404.
+  app.use('/', originGuard(deps.allowedOrigins))
+
+  app.post(
+    '/',
+    deps.gate,
+    bodyLimit(MCP_MAX_BODY_BYTES, () =>
+      jsonRpcError(
+        413,
+        JsonRpcCode.InvalidRequest,
+        `Request body too large: this endpoint takes at most ${MCP_MAX_BODY_BYTES} bytes`,
+      ),
+    ),
+    async (c) => {
+      let message: unknown
+      try {
+        message = JSON.parse(await c.req.text())
+      } catch {
+        return jsonRpcError(400, JsonRpcCode.ParseError, 'Parse error: the body is not valid JSON')
+      }
+      if (Array.isArray(message)) {
+        // MCP 2025-06-18 removed JSON-RPC batching; one call per request also keeps one token per call.
+        return jsonRpcError(
+          400,
+          JsonRpcCode.InvalidRequest,
+          'Invalid Request: batches are not accepted; send one JSON-RPC message per request',
+        )
+      }
+      const fields = (typeof message === 'object' && message !== null ? message : {}) as Message
+      if (rateLimiter && fields.method === 'tools/call') {
+        const retryAfter = rateLimiter.take(rateLimitKey(clientAddress(c, trustProxyHeader)))
+        if (retryAfter > 0) {
+          return jsonRpcError(
+            429,
+            JsonRpcCode.ServerError,
+            `Too many requests from this address: try again in ${retryAfter} seconds`,
+            { 'Retry-After': String(retryAfter) },
+            requestId(fields),
+          )
+        }
+      }
+      const paramsProblem = fields.method === 'tools/call' ? toolCallParamsProblem(fields.params) : undefined
+      if (paramsProblem && fields.id !== undefined) {
+        return jsonRpcError(200, JsonRpcCode.InvalidParams, paramsProblem, {}, requestId(fields))
+      }
+      // The SDK (about 20 MiB in memory) loads with the first message that needs it, not at start.
+      const { answerMcpMessage } = await import('./mcp-answer')
+      return answerMcpMessage(db, log, c.req.raw, message)
+    },
+  )
+
+  // No server-to-client stream and no session to end: POST is the whole protocol here.
+  app.on(['GET', 'HEAD', 'DELETE', 'PUT', 'PATCH'], '/', () =>
+    jsonRpcError(405, JsonRpcCode.ServerError, 'Method not allowed: send JSON-RPC messages with POST', {
+      Allow: 'POST, OPTIONS',
+    }),
+  )
+  app.options('/', (c) => c.body(null, 204, { Allow: 'POST, OPTIONS' }))
+  return app
+}

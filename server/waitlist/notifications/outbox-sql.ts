@@ -1,0 +1,52 @@
+/**
+ * How the rest of the app, the CLI and the owner's commands switch or bypass the signup outbox
+ * (supabase/migrations/20261123000000_signup_outbox.sql). The deliverer's own queries are in
+ * delivery-queue.ts.
+ */
+import type { Queryable } from '../../db/database'
+
+/**
+ * Run first in a transaction that inserts rows which must not be announced (an import): the
+ * outbox trigger skips while this transaction-local setting is on.
+ */
+export const SKIP_NOTIFICATIONS_SQL = "set local waitlist.skip_notify = 'on'"
+
+/** Marks the transaction tx as one whose inserts send no signup notification. */
+export async function withoutNotifications(tx: Queryable): Promise<void> {
+  await tx.exec(SKIP_NOTIFICATIONS_SQL)
+}
+
+/**
+ * Drops every delivery of one address, pending or not, case-insensitively, and returns how many.
+ * Deleting the waitlist row drops them too (the foreign key cascades); an erasure request calls
+ * this in its own transaction so nothing about the address is sent once it is answered.
+ */
+export async function dropDeliveries(tx: Queryable, email: string): Promise<number> {
+  const { affected } = await tx.run(
+    `delete from private.signup_deliveries d
+      using public.waitlist w
+      where d.waitlist_id = w.id and w.email operator(extensions.=) $1::extensions.citext`,
+    [email.trim()],
+  )
+  return affected
+}
+
+/**
+ * Switches the outbox trigger on or off for the whole database. A server sets it at start-up from
+ * SIGNUP_WEBHOOK_URL, so where no deliverer runs (hosted Supabase, a server without a receiver)
+ * no delivery accrues.
+ */
+export async function setNotificationsEnabled(db: Queryable, enabled: boolean): Promise<void> {
+  await db.query(
+    `insert into private.signup_notify_settings (singleton, enabled) values (true, $1)
+     on conflict (singleton) do update set enabled = excluded.enabled, updated_at = now()`,
+    [enabled],
+  )
+}
+
+export async function notificationsEnabled(db: Queryable): Promise<boolean> {
+  const [row] = await db.query<{ enabled: boolean }>(
+    'select coalesce(bool_or(enabled), false) as enabled from private.signup_notify_settings',
+  )
+  return row?.enabled ?? false
+}

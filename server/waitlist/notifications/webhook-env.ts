@@ -1,0 +1,47 @@
+import { z } from 'zod'
+
+// Unset and empty mean the same thing, as for every other variable (server/boot/env.ts).
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
+
+/** Standard Webhooks secrets are whsec_ and 24 to 64 random bytes in base64 (standardwebhooks.com). */
+function isWebhookSecret(value: string): boolean {
+  const match = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(value)
+  if (!match?.[1] || match[1].length % 4 !== 0) return false
+  const bytes = Buffer.from(match[1], 'base64').length
+  return bytes >= 24 && bytes <= 64
+}
+
+/** The signup notification variables, merged into the server's env schema. */
+export const signupWebhookEnv = {
+  /** Every new signup is POSTed here as JSON (Standard Webhooks headers), at least once. */
+  SIGNUP_WEBHOOK_URL: optional(
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' })
+      // fetch() refuses URLs with credentials; every attempt would fail, so refuse at start-up.
+      .refine((value) => {
+        if (!URL.canParse(value)) return true // already reported above
+        const url = new URL(value)
+        return url.username === '' && url.password === ''
+      }, 'must not carry user:password@ (put the token in the path, or sign with SIGNUP_WEBHOOK_SECRET)'),
+  ),
+  /** Signs each request (webhook-signature); whsec_ followed by 24 to 64 bytes in base64. */
+  SIGNUP_WEBHOOK_SECRET: optional(
+    z
+      .string()
+      .refine(
+        isWebhookSecret,
+        'must be whsec_ followed by 24 to 64 random bytes in base64, e.g. whsec_$(openssl rand -base64 32)',
+      ),
+  ),
+  /** How long one attempt may take, answer included. */
+  SIGNUP_WEBHOOK_TIMEOUT_MS: optional(z.coerce.number().int().min(100).max(120_000)).transform(
+    (v) => v ?? 10_000,
+  ),
+  /** The wait after the first failed attempt; each later wait doubles, up to 300 times this. */
+  SIGNUP_WEBHOOK_RETRY_BASE_MS: optional(z.coerce.number().int().min(10)).transform((v) => v ?? 1_000),
+  /** How long a delivery is retried before it is marked failed. */
+  SIGNUP_WEBHOOK_RETRY_FOR_MS: optional(z.coerce.number().int().min(0)).transform(
+    (v) => v ?? 24 * 60 * 60 * 1_000,
+  ),
+}
