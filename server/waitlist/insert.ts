@@ -1,5 +1,5 @@
 import { type Database, isPgError } from '../db/database'
-import { insertStatement } from '../http/rest/table-sql'
+import { insertEmailStatement } from './insert-sql'
 
 /**
  * What became of one insert: `refused` is the database's own verdict on the address (a check or
@@ -17,7 +17,7 @@ export type InsertResult =
  */
 export async function insertWaitlistEmail(db: Database, email: string): Promise<InsertResult> {
   try {
-    await db.runAsRole({ role: 'anon' }, insertStatement('waitlist', ['email'], [{ email }], undefined))
+    await db.runAsRole({ role: 'anon' }, insertEmailStatement(email))
     return { status: 'submitted' }
   } catch (error) {
     if (isPgError(error) && error.code === '23505') return { status: 'already_registered' }
