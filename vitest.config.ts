@@ -22,6 +22,7 @@ export default defineConfig({
             'tests/server/**/*.test.ts',
             'tests/security/**/*.test.ts',
             'server/**/*.test.ts',
+            'owner/**/*.test.ts',
             'scripts/**/*.test.ts',
           ],
           testTimeout: 60_000,

@@ -14,7 +14,7 @@ export async function bundleServer(): Promise<void> {
   await rm(SERVER_DIST_DIR, { recursive: true, force: true })
   await build({
     absWorkingDir: ROOT,
-    entryPoints: { main: 'server/boot/main.ts', 'waitlist-cli': 'scripts/waitlist-cli.ts' },
+    entryPoints: { main: 'server/boot/main.ts', 'waitlist-cli': 'owner/cli/waitlist-cli.ts' },
     outdir: SERVER_DIST_DIR,
     outExtension: { '.js': '.mjs' },
     bundle: true,

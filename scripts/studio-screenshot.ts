@@ -2,12 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from '@playwright/test'
+import { toCsv } from '../owner/cli/csv'
 import { buildIfStale } from '../server/boot/build-if-stale'
 import { CHROMIUM_ARGS, findChromium } from '../tests/support/chromium-path'
 import { startStudioProcess } from '../tests/support/studio-process'
 import { startTestServer } from '../tests/support/test-server'
 import { runCli } from '../tests/support/waitlist-cli'
-import { toCsv } from './csv'
 
 /** Regenerates docs/studio.png, the README's picture of the studio: `npx tsx scripts/studio-screenshot.ts`. */
 const NAMES = ['ada', 'grace', 'alan', 'edsger', 'barbara', 'donald', 'frances', 'ken', 'radia', 'leslie']

@@ -4,7 +4,16 @@ import { DIST_DIR, ROOT } from './paths'
 import { StartupError } from './startup-error'
 
 const STAMP = join(DIST_DIR, '.build-stamp')
-const SOURCES = ['src', 'public', 'build', 'studio', 'index.html', 'vite.config.ts', 'package.json']
+const SOURCES = [
+  'src',
+  'contract',
+  'public',
+  'build',
+  'owner/studio-page',
+  'index.html',
+  'vite.config.ts',
+  'package.json',
+]
 
 async function newestMtime(path: string): Promise<number> {
   const { readdir } = await import('node:fs/promises')
@@ -40,7 +49,7 @@ export async function buildIfStale(log: (message: string) => void): Promise<void
   })
   await build({ root: ROOT, logLevel: 'warn' })
   // The waitlist studio's page: a build of its own, into dist/studio/ (as `npm run build`).
-  await build({ configFile: join(ROOT, 'studio/vite.config.ts'), logLevel: 'warn' })
+  await build({ configFile: join(ROOT, 'owner/studio-page/vite.config.ts'), logLevel: 'warn' })
   const { writeFile } = await import('node:fs/promises')
   await writeFile(STAMP, new Date().toISOString())
 }

@@ -23,7 +23,7 @@ export interface StudioProcess {
 export async function startStudioProcess(env: Record<string, string>): Promise<StudioProcess> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'scripts/waitlist-cli.ts', 'studio', '--port', '0'],
+    ['--import', 'tsx', 'owner/cli/waitlist-cli.ts', 'studio', '--port', '0'],
     {
       cwd: ROOT,
       env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: '', ...env },

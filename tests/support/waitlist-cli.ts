@@ -19,7 +19,7 @@ export async function runCli(env: Record<string, string>, ...args: string[]): Pr
   try {
     const { stdout, stderr } = await exec(
       process.execPath,
-      ['--import', 'tsx', 'scripts/waitlist-cli.ts', ...args],
+      ['--import', 'tsx', 'owner/cli/waitlist-cli.ts', ...args],
       { cwd: ROOT, env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: '', ...env } },
     )
     return { code: 0, stdout, stderr }

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { CsvError, parse } from 'csv-parse/sync'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
 import type { Entry } from '../../server/waitlist/admin/waitlist-admin'
-import { fromCsvField } from '../csv'
+import { fromCsvField } from './csv'
 
 /**
  * The largest file `import` reads: about 600,000 addresses as `export` writes them. The file is

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { extname, join, relative, sep } from 'node:path'
 import { DIST_DIR } from '../../server/boot/paths'
 
-/** Where `npm run build` puts the studio's page (studio/vite.config.ts). */
+/** Where `npm run build` puts the studio's page (owner/studio-page/vite.config.ts). */
 export const STUDIO_DIST_DIR = join(DIST_DIR, 'studio')
 
 const CONTENT_TYPES: Record<string, string> = {

@@ -1,26 +1,26 @@
 import { isIP } from 'node:net'
 import { parseArgs } from 'node:util'
-import { ConfigError, loadDotEnvFile, loadServerEnv } from '../server/boot/env'
-import { keyEmailMask } from '../server/boot/log'
-import { StartupError } from '../server/boot/startup-error'
-import type { Database } from '../server/db/database'
-import { runningClusterTcpUrl } from '../server/db/embedded/embedded-cluster'
-import { openDatabase } from '../server/db/open-database'
-import { loadApiKeys } from '../server/http/keys'
+import { ConfigError, loadDotEnvFile, loadServerEnv } from '../../server/boot/env'
+import { keyEmailMask } from '../../server/boot/log'
+import { StartupError } from '../../server/boot/startup-error'
+import type { Database } from '../../server/db/database'
+import { runningClusterTcpUrl } from '../../server/db/embedded/embedded-cluster'
+import { openDatabase } from '../../server/db/open-database'
+import { loadApiKeys } from '../../server/http/keys'
 import {
   countEntries as countListOf,
   type Entry,
   readEntries as readEntriesOf,
-} from '../server/waitlist/admin/waitlist-admin'
-import { deliveriesCommand } from './cli/deliveries'
-import { exportCsv } from './cli/export-csv'
-import { importCommand } from './cli/import'
-import { ImportFileError } from './cli/read-import-file'
-import { removeCommand } from './cli/remove'
-import { parseDays, statsCommand } from './cli/stats'
-import { parsePort, studioCommand } from './cli/studio'
-import { writePrivateFile } from './cli/write-private-file'
-import { DEFAULT_STUDIO_PORT, StudioPortInUseError } from './studio/start-studio'
+} from '../../server/waitlist/admin/waitlist-admin'
+import { DEFAULT_STUDIO_PORT, StudioPortInUseError } from '../studio-server/start-studio'
+import { deliveriesCommand } from './deliveries'
+import { exportCsv } from './export-csv'
+import { importCommand } from './import'
+import { ImportFileError } from './read-import-file'
+import { removeCommand } from './remove'
+import { parseDays, statsCommand } from './stats'
+import { parsePort, studioCommand } from './studio'
+import { writePrivateFile } from './write-private-file'
 
 const USAGE = `Usage: npm run waitlist -- <command> [options]
 

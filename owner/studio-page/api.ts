@@ -1,5 +1,5 @@
 /**
- * The studio server's JSON API (scripts/studio/studio-app.ts). The token arrives in the URL's
+ * The studio server's JSON API (owner/studio-server/studio-app.ts). The token arrives in the URL's
  * fragment, which no request carries, stays in this tab (sessionStorage, so a reload keeps it; never
  * a cookie, which every port on 127.0.0.1 would receive) and goes out as `Authorization: Bearer`.
  */

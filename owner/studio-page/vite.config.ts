@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
-import { productionBuild } from '../build/production-build-plugin.ts'
+import { productionBuild } from '../../build/production-build-plugin.ts'
 
 /**
  * The waitlist studio's page (`npm run waitlist -- studio`), a build of its own: none of the public
@@ -13,7 +13,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [productionBuild(), react(), tailwindcss()],
   build: {
-    outDir: fileURLToPath(new URL('../dist/studio/', import.meta.url)),
+    outDir: fileURLToPath(new URL('../../dist/studio/', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
     // No inline polyfill: the studio's CSP runs only its own files.

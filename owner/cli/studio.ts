@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import { buildIfStale } from '../../server/boot/build-if-stale'
 import type { Database } from '../../server/db/database'
-import { startStudio } from '../studio/start-studio'
+import { startStudio } from '../studio-server/start-studio'
 
 /** Reads --port: 0 (any free port) to 65535; undefined when it is not one. */
 export function parsePort(value: string | undefined, fallback: number): number | undefined {
