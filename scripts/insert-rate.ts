@@ -9,10 +9,10 @@
  */
 import { cpus, loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
+import { percentile } from '../bench/stats'
 import { BACKENDS, startServerOn, stopBackends } from '../tests/support/backends'
 import type { TestServer } from '../tests/support/test-server'
 import { postWaitlist } from '../tests/support/waitlist-api'
-import { percentile } from './bench/stats'
 
 interface Result {
   backend: string

@@ -6,7 +6,7 @@ import {
   type FirstLoadSet,
   readFirstLoadSet,
   totalCompressed,
-} from '../../scripts/bench/first-load-set'
+} from '../../bench/first-load-set'
 import { buildIfStale } from '../../server/boot/build-if-stale'
 import { DIST_DIR } from '../../server/boot/paths'
 

@@ -2,7 +2,7 @@ import { chown, mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { ROOT } from '../../server/boot/paths'
+import { ROOT } from '../server/boot/paths'
 import {
   BASE_IMAGE,
   cleanCopyOfTree,
@@ -10,8 +10,8 @@ import {
   engineRun,
   engineTry,
   imageSize,
-} from '../../tests/support/container-engine'
-import { freePort } from '../../tests/support/postgres-cluster'
+} from '../tests/support/container-engine'
+import { freePort } from '../tests/support/postgres-cluster'
 import { median } from './stats'
 import type { Row, Track } from './table'
 

@@ -1,6 +1,6 @@
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
-import { CHROMIUM_ARGS, findChromium } from '../../tests/support/chromium-path'
+import { CHROMIUM_ARGS, findChromium } from '../tests/support/chromium-path'
 import { median } from './stats'
 
 export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const

@@ -2,7 +2,7 @@
  * The bench's yardstick: the waitlist insert on bare `node:http` and node-postgres, with the same
  * work per request as the server's (parse the body; begin, role settings, insert, commit pipelined
  * in one round trip on a pooled client of the same size) and nothing else.
- *   DATABASE_URL=postgres://… PORT=8080 node --import tsx scripts/bench/baseline-server.ts
+ *   DATABASE_URL=postgres://… PORT=8080 node --import tsx bench/baseline-server.ts
  */
 import { createServer } from 'node:http'
 import pg from 'pg'

@@ -6,16 +6,16 @@ import { buildIfStale } from '../server/boot/build-if-stale'
 import { DIST_DIR, ROOT } from '../server/boot/paths'
 import { BACKENDS } from '../tests/support/backends'
 import { startTestServer, type TestServer } from '../tests/support/test-server'
-import { containerFigures } from './bench/container-figures'
-import { measureFirstLoad } from './bench/first-load'
-import { BROWSER_HEADERS, runLoad } from './bench/http-load'
-import { insertFigures } from './bench/insert-figures'
-import { CATEGORIES, type LighthouseRun, launchLighthouseBrowser, summarise } from './bench/lighthouse-runs'
-import { NGINX_HINT, startNginx } from './bench/nginx'
-import { startupFigures } from './bench/startup-figures'
-import { serveStaticCopy } from './bench/static-copy'
-import { kb } from './bench/stats'
-import { printTable, type Row, type Track } from './bench/table'
+import { containerFigures } from './container-figures'
+import { measureFirstLoad } from './first-load'
+import { BROWSER_HEADERS, runLoad } from './http-load'
+import { insertFigures } from './insert-figures'
+import { CATEGORIES, type LighthouseRun, launchLighthouseBrowser, summarise } from './lighthouse-runs'
+import { NGINX_HINT, startNginx } from './nginx'
+import { startupFigures } from './startup-figures'
+import { serveStaticCopy } from './static-copy'
+import { kb } from './stats'
+import { printTable, type Row, type Track } from './table'
 
 /**
  * `npm run bench`: the page's speed against its static-HTML limit, the server's throughput, the
@@ -117,7 +117,7 @@ async function lighthouseFigures(server: TestServer, rows: Row[], results: Resul
   const staticCopy = await serveStaticCopy(DIST_DIR)
   track(() => staticCopy.close())
   // Lighthouse, alternating the two pages so drift on a shared machine hits both alike.
-  // The static rendering is served with the site's own security headers (scripts/bench/static-copy.ts):
+  // The static rendering is served with the site's own security headers (bench/static-copy.ts):
   // the two pages differ only by their scripts.
   log(`Lighthouse ${LIGHTHOUSE_RUNS}x on ${server.url}/ and on its static-HTML rendering`)
   const browser = await launchLighthouseBrowser()

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
-import { executableInlineScripts } from '../../server/http/inline-scripts'
+import { executableInlineScripts } from '../server/http/inline-scripts'
 
 /**
  * The files a browser fetches for '/' with no interaction, read from the build itself: the entry

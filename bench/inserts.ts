@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { ROOT } from '../../server/boot/paths'
-import { freePort } from '../../tests/support/postgres-cluster'
+import { ROOT } from '../server/boot/paths'
+import { freePort } from '../tests/support/postgres-cluster'
 import { BROWSER_HEADERS, type LoadResult, runLoad } from './http-load'
 
 /** The page's one call, as supabase-js sends it (the baseline gets the same bytes and ignores the headers). */
@@ -41,10 +41,10 @@ export interface BaselineServer {
   stop(): Promise<void>
 }
 
-/** scripts/bench/baseline-server.ts as its own process, on the given database. */
+/** bench/baseline-server.ts as its own process, on the given database. */
 export async function startBaseline(databaseUrl: string): Promise<BaselineServer> {
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/baseline-server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/baseline-server.ts'], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

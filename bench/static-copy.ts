@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join, normalize } from 'node:path'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
-import { securityHeaderValues } from '../../server/http/middleware/security-headers'
-import { ANON_KEY_PLACEHOLDER, pickEncoding } from '../../server/http/static-site'
+import { securityHeaderValues } from '../server/http/middleware/security-headers'
+import { ANON_KEY_PLACEHOLDER, pickEncoding } from '../server/http/static-site'
 
 /**
  * The page as plain static HTML: the prerendered markup with every script and module preload
