@@ -1,4 +1,4 @@
-import { outcomeMessages, type WaitlistOutcome } from './waitlist-outcome'
+import { outcomeMessages, type WaitlistOutcome } from './waitlist-outcome.ts'
 
 /**
  * The one action an agent can take on this site, described once: the form's WebMCP attributes,
