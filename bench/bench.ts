@@ -20,7 +20,7 @@ import { printTable, type Row, type Track } from './table'
 /**
  * `npm run bench`: the page's speed against its static-HTML limit, the server's throughput, the
  * insert path against a bare node:http server on the same database, memory, and start-up times, in
- * one table (issues 4 and 10's targets) and one JSON file under bench/results/. Figures only:
+ * one table (each row beside its target) and one JSON file under bench/results/. Figures only:
  * nothing here is a test. Every process it starts is stopped, on failure too.
  *
  *   npm run bench [-- --only inserts,startup]

@@ -12,7 +12,7 @@ export interface InsertError {
 
 const DUPLICATE_MESSAGE = 'duplicate key value violates unique constraint'
 
-/** Maps the insert's error (or its absence) to an outcome: spec section 8. */
+/** Maps the insert's error (or its absence) to an outcome: a unique violation (23505) means already registered. */
 export function outcomeOfInsert(error: InsertError | null | undefined): WaitlistOutcome {
   if (!error) return { status: 'submitted' }
   if (error.code === '23505' || (error.message ?? '').includes(DUPLICATE_MESSAGE)) {

@@ -22,7 +22,7 @@ export async function hydrate() {
   createRoot(toasts).render(<ToasterHost />)
 
   if (path !== '/') {
-    // Required by the specification (section 2): the missing path is logged.
+    // The product requires this log line, word for word: the missing path, for whoever reads the console.
     console.error('404 Error: User attempted to access non-existent route:', path)
   }
 

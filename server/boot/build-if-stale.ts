@@ -1,9 +1,17 @@
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { InlineConfig } from 'vite'
 import { DIST_DIR, ROOT } from './paths'
 import { StartupError } from './startup-error'
 
 const STAMP = join(DIST_DIR, '.build-stamp')
+// Warnings and errors only: Rolldown's notice of slow plugins speaks to whoever tunes the build, not
+// to an owner starting the site.
+const QUIET = {
+  logLevel: 'warn',
+  build: { rolldownOptions: { checks: { bundlerTimings: false } } },
+} satisfies InlineConfig
+
 const SOURCES = [
   'src',
   'contract',
@@ -47,9 +55,9 @@ export async function buildIfStale(log: (message: string) => void): Promise<void
         '(a production install). Run `npm install && npm run build`, or rebuild the image.',
     )
   })
-  await build({ root: ROOT, logLevel: 'warn' })
+  await build({ root: ROOT, ...QUIET })
   // The waitlist studio's page: a build of its own, into dist/studio/ (as `npm run build`).
-  await build({ configFile: join(ROOT, 'owner/studio-page/vite.config.ts'), logLevel: 'warn' })
+  await build({ configFile: join(ROOT, 'owner/studio-page/vite.config.ts'), ...QUIET })
   const { writeFile } = await import('node:fs/promises')
   await writeFile(STAMP, new Date().toISOString())
 }

@@ -13,7 +13,7 @@ interface AgentSubmitEvent extends SubmitEvent {
 }
 
 /**
- * The access-request form (spec sections 4 and 5). Before hydration it is a plain POST form the
+ * The access-request form: one e-mail field and one button. Before hydration it is a plain POST form the
  * server answers, so an early submit never puts the address in a URL.
  */
 export function WaitlistForm() {

@@ -1,7 +1,7 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import type { BackendConfig } from './backend-config'
 
-/** The client exactly as the specification configures it (section 7). */
+/** The client with the options the product requires, each written out so none rests on a default. */
 export function createSupabaseClient({ url, anonKey }: BackendConfig): SupabaseClient {
   return createClient(url, anonKey, {
     db: { schema: 'public' },

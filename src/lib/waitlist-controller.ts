@@ -4,7 +4,7 @@ import { announceOutcome } from './announce-outcome'
 import { submitWaitlist } from './submit-waitlist'
 
 /**
- * The access-request form's state and its one submit path (spec section 4). A person pressing the
+ * The access-request form's state and its one submit path. A person pressing the
  * button and an agent calling the WebMCP tool both go through `submit`, so both see the same
  * 'Submitting...' state, the same disabled controls and the same toasts.
  */
@@ -21,7 +21,7 @@ export function useWaitlistController() {
    * so there the button alone is disabled and reads 'Submitting...'.
    */
   const submit = useCallback((value: string, options?: { keepInputEnabled?: boolean }) => {
-    // Spec section 5: a submission with an empty value is ignored.
+    // A submission with an empty value is ignored: no request, no toast, as the product requires.
     if (!value) return Promise.resolve<WaitlistOutcome | undefined>(undefined)
     const run = async (): Promise<WaitlistOutcome | undefined> => {
       setEmail(value)

@@ -6,7 +6,7 @@ export function SiteFooter() {
     <footer className="mx-auto w-full max-w-6xl px-6">
       <div className="flex items-center justify-between gap-4 border-t border-line py-8 text-sm text-soft">
         <span>{siteConfig.city}</span>
-        {/* Static by design (spec section 2): no status data drives this. */}
+        {/* Static by design: no status data drives this, so it cannot go stale or fail. */}
         <span className="flex items-center gap-2">
           <span
             data-testid="status-dot"
