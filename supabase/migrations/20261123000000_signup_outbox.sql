@@ -1,5 +1,5 @@
 -- Signup notifications: an outbox written in the signup's own transaction, so a crash between the
--- commit and the webhook loses nothing (server/notifications/ sends it, at least once).
+-- commit and the webhook loses nothing (server/waitlist/notifications/ sends it, at least once).
 -- Plain Postgres that applies unchanged on hosted Supabase. There no deliverer runs, so the trigger
 -- enqueues only while a server with SIGNUP_WEBHOOK_URL has switched notifications on (see
 -- private.signup_notify_settings); Supabase's own Database Webhooks take this part's place.
