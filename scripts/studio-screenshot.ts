@@ -9,7 +9,7 @@ import { startStudioProcess } from '../tests/support/studio-process'
 import { startTestServer } from '../tests/support/test-server'
 import { runCli } from '../tests/support/waitlist-cli'
 
-/** Regenerates docs/studio.png, the README's picture of the studio: `npx tsx scripts/studio-screenshot.ts`. */
+/** Regenerates docs/studio.png, the studio's picture in docs/operations.md: `npx tsx scripts/studio-screenshot.ts`. */
 const NAMES = ['ada', 'grace', 'alan', 'edsger', 'barbara', 'donald', 'frances', 'ken', 'radia', 'leslie']
 const DOMAINS = ['example.com', 'example.org', 'uni.example.edu']
 
