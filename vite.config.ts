@@ -92,7 +92,7 @@ export default defineConfig({
       prerenderScript: PRERENDER_SCRIPT,
       additionalPrerenderRoutes: ['/404'],
     }),
-    // llms.txt, the ai-catalog, robots.txt, sitemap.xml and the web manifest, from src/site-config.ts.
+    // llms.txt, the ai-catalog, robots.txt, sitemap.xml and the web manifest, from contract/site-config.ts.
     agentFilesPlugin(),
     // Brotli and gzip at build time; server/http/static-site.ts serves dist/*.br and *.gz as they are.
     // HTML is left out: the server writes the anon key into it at start-up and compresses it then.

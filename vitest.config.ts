@@ -1,6 +1,18 @@
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
 
+/** The long reliability suites, kept out of `npm test` so a developer runs it often (npm run test:slow). */
+const SLOW_SUITES = [
+  'tests/reliability/crash.test.ts',
+  'tests/reliability/disk-full.test.ts',
+  'tests/reliability/bad-input.test.ts',
+  'tests/reliability/leak.test.ts',
+  'tests/reliability/load.test.ts',
+  'tests/reliability/notifications.test.ts',
+  'tests/reliability/notifications-scale-out.test.ts',
+  'tests/reliability/scale-out.test.ts',
+]
+
 export default defineConfig({
   test: {
     globalSetup: ['tests/setup/global-setup.ts'],
@@ -44,6 +56,18 @@ export default defineConfig({
           name: 'reliability',
           environment: 'node',
           include: ['tests/reliability/**/*.test.ts'],
+          exclude: SLOW_SUITES,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          // npm run test:slow: crashes, a full disk, load, leaks and notifications through failures,
+          // each waiting on real processes and fsync; CI runs them after npm test.
+          name: 'slow',
+          environment: 'node',
+          include: SLOW_SUITES,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

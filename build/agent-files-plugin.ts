@@ -5,7 +5,7 @@ import { agentFiles } from '../src/discovery/agent-files.ts'
 
 /**
  * Writes llms.txt, llms-full.txt, /.well-known/ai-catalog.json, robots.txt, sitemap.xml and
- * site.webmanifest into the build from src/site-config.ts, with the site URL left as a placeholder
+ * site.webmanifest into the build from contract/site-config.ts, with the site URL left as a placeholder
  * for the server to fill in. The dev server answers the same paths with its own address.
  */
 export function agentFilesPlugin(): Plugin {
