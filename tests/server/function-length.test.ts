@@ -77,7 +77,7 @@ describe('function length', () => {
     expect(report).toEqual([])
   })
 
-  it('counts arrow callbacks too: this file's describe callback is over 5 lines', () => {
+  it("counts arrow callbacks too: this file's describe callback is over 5 lines", () => {
     const found = longFunctions(join(ROOT, 'tests', 'server', 'function-length.test.ts'), 5)
     expect(found.map((f) => f.name)).toContain('callback of describe')
   })
