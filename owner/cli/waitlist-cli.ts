@@ -1,26 +1,9 @@
-import { isIP } from 'node:net'
 import { parseArgs } from 'node:util'
-import { ConfigError, loadDotEnvFile, loadServerEnv } from '../../server/boot/env'
-import { keyEmailMask } from '../../server/boot/log'
+import { ConfigError, loadDotEnvFile } from '../../server/boot/env'
 import { StartupError } from '../../server/boot/startup-error'
-import type { Database } from '../../server/db/database'
-import { runningClusterTcpUrl } from '../../server/db/embedded/embedded-cluster'
-import { openDatabase } from '../../server/db/open-database'
-import { loadApiKeys } from '../../server/http/keys'
-import {
-  countEntries as countListOf,
-  type Entry,
-  readEntries as readEntriesOf,
-} from '../../server/waitlist/admin/waitlist-admin'
-import { DEFAULT_STUDIO_PORT, StudioPortInUseError } from '../studio-server/start-studio'
-import { deliveriesCommand } from './deliveries'
-import { exportCsv } from './export-csv'
-import { importCommand } from './import'
+import { COMMANDS } from './commands'
 import { ImportFileError } from './read-import-file'
-import { removeCommand } from './remove'
-import { parseDays, statsCommand } from './stats'
-import { parsePort, studioCommand } from './studio'
-import { writePrivateFile } from './write-private-file'
+import { StudioPortInUseError } from '../studio-server/start-studio'
 
 const USAGE = `Usage: npm run waitlist -- <command> [options]
 
@@ -62,36 +45,6 @@ Exit codes: 0 done, 1 failed (database unreachable, DATA_DIR held by another com
 configuration), 2 bad usage.
 `
 
-async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
-  const env = loadServerEnv()
-  // Beside a running server, its cluster; else this command starts the cluster (holding DATA_DIR
-  // meanwhile). Either way any pending migration is applied first, as the server would.
-  const database = await openDatabase({
-    databaseUrl: env.DATABASE_URL,
-    dataDir: env.DATA_DIR,
-    purpose: 'waitlist CLI',
-    besideServer: true,
-  })
-  try {
-    return await fn(database.db)
-  } finally {
-    await database.close()
-  }
-}
-
-function countEntries(since: string | undefined): Promise<number> {
-  return withDatabase((db) => countListOf(db, since))
-}
-
-function readEntries(since: string | undefined): Promise<Entry[]> {
-  return withDatabase((db) => readEntriesOf(db, since))
-}
-
-function usageError(message: string): number {
-  console.error(`${message}\n\nSee npm run waitlist -- --help`)
-  return 2
-}
-
 async function run(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
@@ -107,95 +60,20 @@ async function run(argv: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
   })
-  const [command] = positionals
-  if (values.help || !command) {
+  const [name] = positionals
+  if (values.help || !name) {
     process.stdout.write(USAGE)
-    return command || values.help ? 0 : 2
+    return name || values.help ? 0 : 2
   }
   if (values.since !== undefined && Number.isNaN(Date.parse(values.since))) {
     console.error(`--since needs a date such as 2026-11-01, not "${values.since}"`)
     return 2
   }
-  switch (command) {
-    case 'count': {
-      console.log(await countEntries(values.since))
-      return 0
-    }
-    case 'list': {
-      for (const entry of await readEntries(values.since)) console.log(`${entry.created_at}  ${entry.email}`)
-      return 0
-    }
-    case 'export': {
-      const { csv, entries } = await withDatabase((db) => exportCsv(db, values.since))
-      if (values.out) {
-        await writePrivateFile(values.out, csv)
-        console.error(`Wrote ${entries} entries to ${values.out}`)
-      } else process.stdout.write(csv)
-      return 0
-    }
-    case 'keys': {
-      const env = loadServerEnv()
-      const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })
-      console.log(`anon:         ${keys.anonKey}\nservice_role: ${keys.serviceKey}`)
-      return 0
-    }
-    case 'url': {
-      const env = loadServerEnv()
-      if (env.DATABASE_URL) {
-        console.error('DATABASE_URL is set: that is the connection string already.')
-        return 1
-      }
-      const url = await runningClusterTcpUrl(env.DATA_DIR)
-      if (url === undefined) {
-        console.error(
-          `No server is running the embedded database in ${env.DATA_DIR}; start it with npm start.`,
-        )
-        return 1
-      }
-      if (url === '') {
-        console.error(
-          'The embedded database listens on its private socket only: another program took its TCP port while ' +
-            'it was down. Restart the server to get a TCP address back.',
-        )
-        return 1
-      }
-      console.log(url)
-      return 0
-    }
-    case 'remove': {
-      const email = positionals[1]
-      if (!email) return usageError('remove needs the address to remove: remove EMAIL')
-      return withDatabase((db) => removeCommand(db, email))
-    }
-    case 'import': {
-      const file = positionals[1]
-      if (!file) return usageError('import needs the CSV file written by export: import FILE [--dry-run]')
-      return importCommand(file, values['dry-run'] === true, withDatabase)
-    }
-    case 'stats': {
-      const days = parseDays(values.days)
-      if (days === undefined)
-        return usageError(`--days needs a number of days (1-3660) or all, not "${values.days}"`)
-      return withDatabase((db) => statsCommand(db, days))
-    }
-    case 'studio': {
-      const port = parsePort(values.port, DEFAULT_STUDIO_PORT)
-      if (port === undefined) return usageError(`--port needs a port number (0-65535), not "${values.port}"`)
-      const host = values.host ?? '127.0.0.1'
-      if (isIP(host) === 0)
-        return usageError(`--host needs an IP address such as 127.0.0.1, not "${values.host}"`)
-      // The studio's error log masks addresses with the installation's key, as the server's does.
-      const env = loadServerEnv()
-      keyEmailMask((await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })).secret)
-      return withDatabase((db) => studioCommand(db, port, host))
-    }
-    case 'deliveries':
-      return withDatabase((db) => deliveriesCommand(db, { retry: values.retry ?? false }, console.log))
-    default:
-      console.error(`Unknown command "${command}".\n`)
-      process.stderr.write(USAGE)
-      return 2
-  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
+  if (command) return command({ positionals, values })
+  console.error(`Unknown command "${name}".\n`)
+  process.stderr.write(USAGE)
+  return 2
 }
 
 loadDotEnvFile()

@@ -1,4 +1,4 @@
-import type { EntryPage } from './api'
+import type { Entry, EntryPage } from './api'
 import { EmailAddress } from './email-address'
 
 const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
@@ -12,7 +12,6 @@ export function EntriesTable(props: {
 }) {
   const { page } = props
   if (!page) return <p className="mt-4 text-soft">Loading…</p>
-  const pages = Math.max(1, Math.ceil(page.matching / page.pageSize))
   return (
     <>
       {page.entries.length === 0 ? (
@@ -37,52 +36,70 @@ export function EntriesTable(props: {
           </thead>
           <tbody>
             {page.entries.map((entry) => (
-              <tr
-                key={entry.email}
-                className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-3 border-b border-line py-3 sm:table-row sm:py-0"
-              >
-                <td className="min-w-0 sm:py-2 sm:pr-4">
-                  <EmailAddress email={entry.email} />
-                </td>
-                <td className="col-start-1 text-xs whitespace-nowrap text-soft tabular-nums sm:py-2 sm:pr-4 sm:text-sm sm:text-ink">
-                  {entry.created_at.slice(0, 19).replace('T', ' ')}
-                </td>
-                <td className="col-start-2 row-span-2 row-start-1 self-center text-right sm:py-2">
-                  <button
-                    type="button"
-                    aria-label={`Remove ${entry.email}`}
-                    onClick={() => props.onRemove(entry.email)}
-                    className={`rounded border border-danger px-2 py-1 text-danger hover:bg-danger-soft max-sm:min-h-11 max-sm:px-3 ${FOCUS}`}
-                  >
-                    Remove
-                  </button>
-                </td>
-              </tr>
+              <EntryRow key={entry.email} entry={entry} onRemove={props.onRemove} />
             ))}
           </tbody>
         </table>
       )}
-      <nav aria-label="Pages" className="mt-4 flex items-center justify-between gap-2 text-sm">
-        <button
-          type="button"
-          disabled={page.page <= 1}
-          onClick={() => props.onPage(page.page - 1)}
-          className={`rounded border border-line px-3 py-1 disabled:opacity-50 ${FOCUS}`}
-        >
-          Previous
-        </button>
-        <span>
-          Page {page.page} of {pages} · {page.matching} {props.searching ? 'matching' : 'in all'}
-        </span>
-        <button
-          type="button"
-          disabled={page.page >= pages}
-          onClick={() => props.onPage(page.page + 1)}
-          className={`rounded border border-line px-3 py-1 disabled:opacity-50 ${FOCUS}`}
-        >
-          Next
-        </button>
-      </nav>
+      <Paging page={page} searching={props.searching} onPage={props.onPage} />
     </>
+  )
+}
+
+function EntryRow({ entry, onRemove }: { entry: Entry; onRemove(email: string): void }) {
+  return (
+    <tr className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-3 border-b border-line py-3 sm:table-row sm:py-0">
+      <td className="min-w-0 sm:py-2 sm:pr-4">
+        <EmailAddress email={entry.email} />
+      </td>
+      <td className="col-start-1 text-xs whitespace-nowrap text-soft tabular-nums sm:py-2 sm:pr-4 sm:text-sm sm:text-ink">
+        {entry.created_at.slice(0, 19).replace('T', ' ')}
+      </td>
+      <td className="col-start-2 row-span-2 row-start-1 self-center text-right sm:py-2">
+        <button
+          type="button"
+          aria-label={`Remove ${entry.email}`}
+          onClick={() => onRemove(entry.email)}
+          className={`rounded border border-danger px-2 py-1 text-danger hover:bg-danger-soft max-sm:min-h-11 max-sm:px-3 ${FOCUS}`}
+        >
+          Remove
+        </button>
+      </td>
+    </tr>
+  )
+}
+
+function Paging({
+  page,
+  searching,
+  onPage,
+}: {
+  page: EntryPage
+  searching: boolean
+  onPage(page: number): void
+}) {
+  const pages = Math.max(1, Math.ceil(page.matching / page.pageSize))
+  return (
+    <nav aria-label="Pages" className="mt-4 flex items-center justify-between gap-2 text-sm">
+      <button
+        type="button"
+        disabled={page.page <= 1}
+        onClick={() => onPage(page.page - 1)}
+        className={`rounded border border-line px-3 py-1 disabled:opacity-50 ${FOCUS}`}
+      >
+        Previous
+      </button>
+      <span>
+        Page {page.page} of {pages} · {page.matching} {searching ? 'matching' : 'in all'}
+      </span>
+      <button
+        type="button"
+        disabled={page.page >= pages}
+        onClick={() => onPage(page.page + 1)}
+        className={`rounded border border-line px-3 py-1 disabled:opacity-50 ${FOCUS}`}
+      >
+        Next
+      </button>
+    </nav>
   )
 }

@@ -15,24 +15,63 @@ import { SignupsChart } from './signups-chart'
 
 const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
 
+type Fail = (reason: unknown) => void
+
 /** The whole studio: the total, the chart, and the list with search, paging, CSV and remove. */
 export function StudioPage() {
   const [range, setRange] = useState<Range>('30')
-  const [summary, setSummary] = useState<Summary>()
   const [search, setSearch] = useState('')
   const [query, setQuery] = useState('')
   const [pageNumber, setPageNumber] = useState(1)
-  const [entries, setEntries] = useState<EntryPage>()
-  const [pending, setPending] = useState<string>()
-  const [busy, setBusy] = useState(false)
-  const [status, setStatus] = useState('')
   const [error, setError] = useState('')
   const [version, setVersion] = useState(0)
-  const [focusList, setFocusList] = useState(false)
-  const listHeading = useRef<HTMLHeadingElement>(null)
 
   const fail = useCallback((reason: unknown) => setError(String((reason as Error).message ?? reason)), [])
+  const summary = useSummary(range, version, fail, setError)
+  const entries = useEntries(query, pageNumber, version, fail)
+  useSearchSettling(search, query, setQuery, setPageNumber)
+  const removal = useRemoval(fail, () => setVersion((value) => value + 1))
 
+  return (
+    <main className="mx-auto max-w-4xl space-y-6 p-6">
+      <StudioHeader total={summary?.total} onFail={fail} />
+      {error && (
+        <p role="alert" className="rounded border border-danger bg-danger-soft p-3 text-danger">
+          {error}
+        </p>
+      )}
+      <p role="status" className={removal.status ? 'text-accent' : 'sr-only'}>
+        {removal.status}
+      </p>
+
+      {summary && <SignupsChart days={summary.days} range={range} onRangeChange={setRange} />}
+
+      <section aria-labelledby="list-heading" className="rounded-lg border border-line bg-panel p-4">
+        <h2 id="list-heading" ref={removal.listHeading} tabIndex={-1} className="text-lg font-semibold">
+          Signups, newest first
+        </h2>
+        <SearchBox value={search} onChange={setSearch} />
+        <EntriesTable
+          page={entries}
+          searching={query !== ''}
+          onPage={setPageNumber}
+          onRemove={removal.setPending}
+        />
+      </section>
+
+      <RemoveDialog
+        email={removal.pending}
+        busy={removal.busy}
+        onConfirm={removal.confirm}
+        onCancel={() => removal.setPending(undefined)}
+      />
+    </main>
+  )
+}
+
+/** The total and the chart's days for the range; a fresh read when `version` changes (after a removal). */
+function useSummary(range: Range, version: number, fail: Fail, setError: (error: string) => void) {
+  const [summary, setSummary] = useState<Summary>()
   // biome-ignore lint/correctness/useExhaustiveDependencies: version asks for a fresh read after a removal
   useEffect(() => {
     let current = true
@@ -45,7 +84,11 @@ export function StudioPage() {
       current = false
     }
   }, [range, version, fail])
+  return summary
+}
 
+function useEntries(query: string, pageNumber: number, version: number, fail: Fail) {
+  const [entries, setEntries] = useState<EntryPage>()
   // biome-ignore lint/correctness/useExhaustiveDependencies: version asks for a fresh read after a removal
   useEffect(() => {
     let current = true
@@ -55,9 +98,19 @@ export function StudioPage() {
       current = false
     }
   }, [query, pageNumber, version, fail])
+  return entries
+}
 
-  // The list follows the search box a moment after typing stops; only a new search goes back to
-  // page 1 (not the first render, which would undo a quick click on Next).
+/**
+ * The list follows the search box a moment after typing stops; only a new search goes back to
+ * page 1 (not the first render, which would undo a quick click on Next).
+ */
+function useSearchSettling(
+  search: string,
+  query: string,
+  setQuery: (query: string) => void,
+  setPageNumber: (page: number) => void,
+) {
   useEffect(() => {
     const next = search.trim()
     if (next === query) return
@@ -66,7 +119,16 @@ export function StudioPage() {
       setPageNumber(1)
     }, 250)
     return () => clearTimeout(timer)
-  }, [search, query])
+  }, [search, query, setQuery, setPageNumber])
+}
+
+/** The address asked to be removed, the confirmation, and where focus goes afterwards. */
+function useRemoval(fail: Fail, refresh: () => void) {
+  const [pending, setPending] = useState<string>()
+  const [busy, setBusy] = useState(false)
+  const [status, setStatus] = useState('')
+  const [focusList, setFocusList] = useState(false)
+  const listHeading = useRef<HTMLHeadingElement>(null)
 
   // The removed row and its button are gone: focus goes back to the list. An effect, so it runs
   // after the dialog's own effect has closed it (a modal dialog keeps focus inside while open).
@@ -76,14 +138,14 @@ export function StudioPage() {
     setFocusList(false)
   }, [focusList])
 
-  async function confirmRemove() {
+  async function confirm() {
     if (!pending) return
     setBusy(true)
     try {
       const removed = await removeAddress(pending)
       setStatus(removed ? `Removed ${pending}.` : `${pending} was no longer on the list.`)
       setPending(undefined)
-      setVersion((value) => value + 1)
+      refresh()
       setFocusList(true)
     } catch (reason) {
       fail(reason)
@@ -92,65 +154,47 @@ export function StudioPage() {
     }
   }
 
+  return { pending, setPending, busy, status, listHeading, confirm }
+}
+
+function StudioHeader({ total, onFail }: { total: number | undefined; onFail: Fail }) {
   return (
-    <main className="mx-auto max-w-4xl space-y-6 p-6">
-      <header className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold">Waitlist studio</h1>
-          <p className="mt-1 text-soft">
-            <span className="text-3xl font-semibold tabular-nums">{summary?.total ?? '…'}</span>{' '}
-            {summary?.total === 1 ? 'address' : 'addresses'} on the waitlist
-          </p>
-        </div>
-        <a
-          href={EXPORT_URL}
-          download="waitlist.csv"
-          onClick={(event) => {
-            event.preventDefault() // the link alone would go without the token
-            downloadExport().catch(fail)
-          }}
-          className={`rounded bg-button px-3 py-2 text-sm font-medium text-button-ink ${FOCUS}`}
-        >
-          Download CSV
-        </a>
-      </header>
-
-      {error && (
-        <p role="alert" className="rounded border border-danger bg-danger-soft p-3 text-danger">
-          {error}
+    <header className="flex flex-wrap items-end justify-between gap-4">
+      <div>
+        <h1 className="text-2xl font-bold">Waitlist studio</h1>
+        <p className="mt-1 text-soft">
+          <span className="text-3xl font-semibold tabular-nums">{total ?? '…'}</span>{' '}
+          {total === 1 ? 'address' : 'addresses'} on the waitlist
         </p>
-      )}
-      <p role="status" className={status ? 'text-accent' : 'sr-only'}>
-        {status}
-      </p>
+      </div>
+      <a
+        href={EXPORT_URL}
+        download="waitlist.csv"
+        onClick={(event) => {
+          event.preventDefault() // the link alone would go without the token
+          downloadExport().catch(onFail)
+        }}
+        className={`rounded bg-button px-3 py-2 text-sm font-medium text-button-ink ${FOCUS}`}
+      >
+        Download CSV
+      </a>
+    </header>
+  )
+}
 
-      {summary && <SignupsChart days={summary.days} range={range} onRangeChange={setRange} />}
-
-      <section aria-labelledby="list-heading" className="rounded-lg border border-line bg-panel p-4">
-        <h2 id="list-heading" ref={listHeading} tabIndex={-1} className="text-lg font-semibold">
-          Signups, newest first
-        </h2>
-        <div className="mt-3">
-          <label htmlFor="search" className="block text-sm font-medium">
-            Search addresses
-          </label>
-          <input
-            id="search"
-            type="search"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            className={`mt-1 w-full rounded border border-line bg-page px-3 py-2 ${FOCUS}`}
-          />
-        </div>
-        <EntriesTable page={entries} searching={query !== ''} onPage={setPageNumber} onRemove={setPending} />
-      </section>
-
-      <RemoveDialog
-        email={pending}
-        busy={busy}
-        onConfirm={confirmRemove}
-        onCancel={() => setPending(undefined)}
+function SearchBox({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  return (
+    <div className="mt-3">
+      <label htmlFor="search" className="block text-sm font-medium">
+        Search addresses
+      </label>
+      <input
+        id="search"
+        type="search"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        className={`mt-1 w-full rounded border border-line bg-page px-3 py-2 ${FOCUS}`}
       />
-    </main>
+    </div>
   )
 }

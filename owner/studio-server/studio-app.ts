@@ -1,5 +1,5 @@
-import { Hono } from 'hono'
 import { maskEmails } from '../../server/boot/log'
+import { type Context, Hono } from 'hono'
 import type { Database } from '../../server/db/database'
 import {
   countEntries,
@@ -50,22 +50,8 @@ export function createStudioApp(options: {
   })
   app.use(studioGuard(options))
 
-  app.get('/api/summary', async (c) => {
-    const days = parseRange(c.req.query('days'))
-    if (days === undefined) return c.json({ error: 'days must be 30, 90 or all' }, 400)
-    const perDay = await signupsPerDay(db, days)
-    return c.json({ total: await countEntries(db), days: perDay })
-  })
-
-  app.get('/api/entries', async (c) => {
-    const search = c.req.query('q')?.trim() ?? ''
-    const page = Number(c.req.query('page') ?? '1')
-    if (!Number.isSafeInteger(page) || page < 1) return c.json({ error: 'page must be 1 or more' }, 400)
-    if (search.length > MAX_SEARCH) return c.json({ error: `search at most ${MAX_SEARCH} characters` }, 400)
-    const result = await pageEntries(db, { search, offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE })
-    return c.json({ ...result, page, pageSize: PAGE_SIZE })
-  })
-
+  app.get('/api/summary', (c) => summary(c, db))
+  app.get('/api/entries', (c) => entries(c, db))
   app.get('/api/export.csv', async (c) => {
     const { csv } = await exportCsv(db)
     return c.body(csv, 200, {
@@ -73,16 +59,7 @@ export function createStudioApp(options: {
       'Content-Disposition': 'attachment; filename="waitlist.csv"',
     })
   })
-
-  app.post('/api/remove', async (c) => {
-    // A form on another site cannot send JSON without a preflight, which gets no CORS answer.
-    if (!c.req.header('content-type')?.startsWith('application/json'))
-      return c.json({ error: 'send JSON: {"email": "…"}' }, 415)
-    const body = (await c.req.json().catch(() => undefined)) as { email?: unknown } | undefined
-    if (typeof body?.email !== 'string' || body.email === '' || body.email.length > MAX_SEARCH)
-      return c.json({ error: 'send JSON: {"email": "…"}' }, 400)
-    return c.json({ removed: await removeEntry(db, body.email) })
-  })
+  app.post('/api/remove', (c) => remove(c, db))
 
   app.get('*', (c) => {
     const file = files.get(c.req.path)
@@ -96,4 +73,30 @@ export function createStudioApp(options: {
   })
 
   return app
+}
+
+async function summary(c: Context, db: Database): Promise<Response> {
+  const days = parseRange(c.req.query('days'))
+  if (days === undefined) return c.json({ error: 'days must be 30, 90 or all' }, 400)
+  const perDay = await signupsPerDay(db, days)
+  return c.json({ total: await countEntries(db), days: perDay })
+}
+
+async function entries(c: Context, db: Database): Promise<Response> {
+  const search = c.req.query('q')?.trim() ?? ''
+  const page = Number(c.req.query('page') ?? '1')
+  if (!Number.isSafeInteger(page) || page < 1) return c.json({ error: 'page must be 1 or more' }, 400)
+  if (search.length > MAX_SEARCH) return c.json({ error: `search at most ${MAX_SEARCH} characters` }, 400)
+  const result = await pageEntries(db, { search, offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE })
+  return c.json({ ...result, page, pageSize: PAGE_SIZE })
+}
+
+async function remove(c: Context, db: Database): Promise<Response> {
+  // A form on another site cannot send JSON without a preflight, which gets no CORS answer.
+  if (!c.req.header('content-type')?.startsWith('application/json'))
+    return c.json({ error: 'send JSON: {"email": "…"}' }, 415)
+  const body = (await c.req.json().catch(() => undefined)) as { email?: unknown } | undefined
+  if (typeof body?.email !== 'string' || body.email === '' || body.email.length > MAX_SEARCH)
+    return c.json({ error: 'send JSON: {"email": "…"}' }, 400)
+  return c.json({ removed: await removeEntry(db, body.email) })
 }

@@ -1,7 +1,7 @@
-import { Hono } from 'hono'
-import { MCP_PATH } from '../../contract/agent-tool'
 import type { Logger } from '../boot/log'
 import type { Database } from '../db/database'
+import { type Handler, Hono, type MiddlewareHandler } from 'hono'
+import { MCP_PATH } from '../../contract/agent-tool'
 import { withAgentCors } from './agent-cors'
 import type { ApiKeys } from './keys'
 import { createMcpApp } from './mcp/mcp-app'
@@ -60,10 +60,27 @@ const queueFull = () =>
 
 /** The whole HTTP surface, apart from `serve()` so tests can call `app.request()` without a port. */
 export function createApp(deps: AppDeps): Hono {
-  const { db, site, log } = deps
+  const { db, log } = deps
   const protections = deps.protections ?? DEFAULT_PROTECTIONS
   const app = new Hono()
+  applyAppWide(app, deps, protections)
 
+  const gate = dbGate(protections.dbQueueLimit, queueFull)
+  const { rateLimiter, trustProxyHeader } = protections
+  app.use('/rest/v1/*', rateLimit(rateLimiter, trustProxyHeader, tooManyRequests), gate)
+  app.get('/healthz', healthCheck(db, log))
+
+  const chargeRows = rateLimiter && rowCharge(rateLimiter, trustProxyHeader)
+  app.route('/rest/v1', createRestApp({ ...deps, chargeRows }))
+  const allowedOrigins = deps.siteOrigins ?? (() => [])
+  app.route(MCP_PATH, createMcpApp({ db, log, allowedOrigins, rateLimiter, trustProxyHeader, gate }))
+  routeNativeForm(app, deps, protections, gate)
+  routeSite(app, deps.site)
+  return app
+}
+
+/** Security headers, the access log, the URL length limit and the last-resort 500, on every answer. */
+function applyAppWide(app: Hono, { site, log }: AppDeps, protections: AppProtections): void {
   app.use(
     securityHeaders({
       ...protections.security,
@@ -82,12 +99,10 @@ export function createApp(deps: AppDeps): Hono {
     log.error('unexpected error:', error)
     return jsonError(500, 'PGRST000', 'Internal server error', 'The error was logged on the server')
   })
+}
 
-  const gate = dbGate(protections.dbQueueLimit, queueFull)
-  const { rateLimiter, trustProxyHeader } = protections
-  app.use('/rest/v1/*', rateLimit(rateLimiter, trustProxyHeader, tooManyRequests), gate)
-
-  app.get('/healthz', async (c) => {
+function healthCheck(db: Database, log: Logger): Handler {
+  return async (c) => {
     try {
       await db.query('select 1')
       return c.json({ status: 'ok' })
@@ -95,22 +110,15 @@ export function createApp(deps: AppDeps): Hono {
       log.error('health check failed:', error)
       return c.json({ status: 'unavailable' }, 503)
     }
-  })
+  }
+}
 
-  const chargeRows = rateLimiter && rowCharge(rateLimiter, trustProxyHeader)
-  app.route('/rest/v1', createRestApp({ ...deps, chargeRows }))
-  app.route(
-    MCP_PATH,
-    createMcpApp({
-      db,
-      log,
-      allowedOrigins: deps.siteOrigins ?? (() => []),
-      rateLimiter,
-      trustProxyHeader,
-      gate,
-    }),
-  )
-
+function routeNativeForm(
+  app: Hono,
+  { db, log }: AppDeps,
+  { rateLimiter, trustProxyHeader }: AppProtections,
+  gate: MiddlewareHandler,
+): void {
   app.post(
     '/',
     // The no-script form is a write like any other: same limit, and the page shows its Error toast.
@@ -131,14 +139,14 @@ export function createApp(deps: AppDeps): Hono {
       return c.redirect(`/?waitlist=${result}`, 303)
     },
   )
+}
 
+function routeSite(app: Hono, site: StaticSite): void {
   app.on(['GET', 'HEAD'], '*', (c) => {
     if (c.req.path === '/') return serveFile(c.req.raw, site.home)
     const file = site.files.get(c.req.path)
     if (file) return withAgentCors(c.req.path, serveFile(c.req.raw, file))
     return serveFile(c.req.raw, site.notFound, 404)
   })
-
   app.all('*', (c) => serveFile(c.req.raw, site.notFound, 404))
-  return app
 }

@@ -12,49 +12,70 @@ interface AgentSubmitEvent extends SubmitEvent {
   respondWith?: (result: Promise<unknown>) => void
 }
 
+type Controller = ReturnType<typeof useWaitlistController>
+
+/**
+ * The form's submit after hydration: through the controller, or (only a bot fills the hidden trap
+ * field) the success a person would see with nothing sent. An agent's submit gets the tool's result.
+ */
+function submitForm(event: FormEvent<HTMLFormElement>, { email, setEmail, submit }: Controller) {
+  event.preventDefault()
+  // An agent filling the form through WebMCP sets the input's value without React's onChange.
+  const field = event.currentTarget.elements.namedItem('email')
+  const value = field instanceof HTMLInputElement ? field.value : email
+  const trap = event.currentTarget.elements.namedItem(HONEYPOT_FIELD)
+  const native = event.nativeEvent as AgentSubmitEvent
+  const byAgent = Boolean(native.agentInvoked && native.respondWith)
+  if (value && trap instanceof HTMLInputElement && trap.value !== '') {
+    if (field instanceof HTMLInputElement) field.value = ''
+    setEmail('')
+    announceOutcome({ status: 'submitted' })
+    if (byAgent) native.respondWith?.(Promise.resolve(toolResultOf({ status: 'submitted' })))
+    return
+  }
+  const outcome = submit(value, { keepInputEnabled: byAgent })
+  if (byAgent) native.respondWith?.(outcome.then(toolResultOf))
+}
+
+function warmUp() {
+  loadSupabase().catch(() => {
+    // Retried on submit, where a failure is shown.
+  })
+}
+
+/** The trap field: off-screen, outside the accessibility tree and the tab order. */
+function HoneypotField() {
+  return (
+    <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
+      <label htmlFor="waitlist-website">Leave this field empty</label>
+      <input
+        id="waitlist-website"
+        name={HONEYPOT_FIELD}
+        type="text"
+        tabIndex={-1}
+        autoComplete="off"
+        toolparamdescription="Not used: always leave empty."
+      />
+    </div>
+  )
+}
+
 /**
  * The access-request form: one e-mail field and one button. Before hydration it is a plain POST form the
  * server answers, so an early submit never puts the address in a URL.
  */
 export function WaitlistForm() {
-  const { email, setEmail, submitting, inputDisabled, submit } = useWaitlistController()
+  const controller = useWaitlistController()
+  const { email, setEmail, submitting, inputDisabled, submit } = controller
 
   // After hydration, agents in browsers with WebMCP's imperative API get the same action as a tool.
   useEffect(() => registerRequestAccessTool(submit), [submit])
-
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    // An agent filling the form through WebMCP sets the input's value without React's onChange.
-    const field = event.currentTarget.elements.namedItem('email')
-    const value = field instanceof HTMLInputElement ? field.value : email
-    const trap = event.currentTarget.elements.namedItem(HONEYPOT_FIELD)
-    if (value && trap instanceof HTMLInputElement && trap.value !== '') {
-      // Only a bot fills the hidden trap field: it sees the success a person would, and nothing is sent.
-      if (field instanceof HTMLInputElement) field.value = ''
-      setEmail('')
-      announceOutcome({ status: 'submitted' })
-      const agent = event.nativeEvent as AgentSubmitEvent
-      if (agent.agentInvoked && agent.respondWith)
-        agent.respondWith(Promise.resolve(toolResultOf({ status: 'submitted' })))
-      return
-    }
-    const native = event.nativeEvent as AgentSubmitEvent
-    const byAgent = Boolean(native.agentInvoked && native.respondWith)
-    const outcome = submit(value, { keepInputEnabled: byAgent })
-    if (byAgent) native.respondWith?.(outcome.then(toolResultOf))
-  }
-
-  function warmUp() {
-    loadSupabase().catch(() => {
-      // Retried on submit, where a failure is shown.
-    })
-  }
 
   return (
     <form
       method="post"
       action="/"
-      onSubmit={handleSubmit}
+      onSubmit={(event) => submitForm(event, controller)}
       toolname={requestAccessTool.name}
       tooldescription={requestAccessTool.description}
       toolautosubmit=""
@@ -78,18 +99,7 @@ export function WaitlistForm() {
         onPointerEnter={warmUp}
         className="h-12 w-full min-w-0 rounded-lg bg-transparent px-3 text-base text-ink placeholder:text-soft focus-visible:outline-none disabled:opacity-60 sm:flex-1"
       />
-      {/* The trap field: off-screen, outside the accessibility tree and the tab order. */}
-      <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
-        <label htmlFor="waitlist-website">Leave this field empty</label>
-        <input
-          id="waitlist-website"
-          name={HONEYPOT_FIELD}
-          type="text"
-          tabIndex={-1}
-          autoComplete="off"
-          toolparamdescription="Not used: always leave empty."
-        />
-      </div>
+      <HoneypotField />
       <button
         type="submit"
         disabled={submitting}

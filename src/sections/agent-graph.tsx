@@ -31,6 +31,8 @@ const TOOLS = [
   },
 ] as const
 
+type Tool = (typeof TOOLS)[number]
+
 export function AgentGraph() {
   const lit = TOOLS.find((tool) => 'lit' in tool) ?? TOOLS[0]
   return (
@@ -45,16 +47,7 @@ export function AgentGraph() {
       strokeLinecap="round"
       strokeLinejoin="round"
     >
-      {/* The context the agent keeps: two faint orbits. */}
-      <circle cx={CENTER.x} cy={CENTER.y} r="112" className="stroke-line" strokeWidth="1.5" />
-      <circle
-        cx={CENTER.x}
-        cy={CENTER.y}
-        r="176"
-        className="stroke-line"
-        strokeWidth="1.5"
-        strokeDasharray="2 8"
-      />
+      <Orbits />
       {TOOLS.map((tool) => (
         <line
           key={`edge-${tool.x}-${tool.y}`}
@@ -67,56 +60,102 @@ export function AgentGraph() {
           strokeDasharray="4 6"
         />
       ))}
-      {/* The call under way: a lit path from the agent to one tool. */}
+      <LitCall to={lit} />
+      {TOOLS.map((tool) => (
+        <ToolNode key={`tool-${tool.x}-${tool.y}`} tool={tool} />
+      ))}
+      <Beacon on={lit} />
+      <AgentTile />
+    </svg>
+  )
+}
+
+/** The context the agent keeps: two faint orbits. */
+function Orbits() {
+  return (
+    <>
+      <circle cx={CENTER.x} cy={CENTER.y} r="112" className="stroke-line" strokeWidth="1.5" />
+      <circle
+        cx={CENTER.x}
+        cy={CENTER.y}
+        r="176"
+        className="stroke-line"
+        strokeWidth="1.5"
+        strokeDasharray="2 8"
+      />
+    </>
+  )
+}
+
+/** The call under way: a lit path from the agent to one tool. */
+function LitCall({ to }: { to: Tool }) {
+  return (
+    <>
       <line
         x1={CENTER.x}
         y1={CENTER.y}
-        x2={lit.x}
-        y2={lit.y}
+        x2={to.x}
+        y2={to.y}
         className="stroke-accent opacity-25"
         strokeWidth="6"
       />
       <line
         x1={CENTER.x}
         y1={CENTER.y}
-        x2={lit.x}
-        y2={lit.y}
+        x2={to.x}
+        y2={to.y}
         className="stroke-accent motion-safe:animate-flow"
         strokeWidth="2"
         strokeDasharray="8 4"
       />
-      {TOOLS.map((tool) => (
-        <g key={`tool-${tool.x}-${tool.y}`}>
-          <rect
-            x={tool.x - NODE / 2}
-            y={tool.y - NODE / 2}
-            width={NODE}
-            height={NODE}
-            rx="14"
-            className={'lit' in tool ? 'fill-panel stroke-accent' : 'fill-panel stroke-line'}
-            strokeWidth={'lit' in tool ? 2 : 1.5}
-          />
-          <path
-            d={tool.icon}
-            transform={`translate(${tool.x - 12} ${tool.y - 12})`}
-            className={'lit' in tool ? 'stroke-accent' : 'stroke-soft'}
-            strokeWidth="1.75"
-          />
-        </g>
-      ))}
+    </>
+  )
+}
+
+function ToolNode({ tool }: { tool: Tool }) {
+  return (
+    <g>
+      <rect
+        x={tool.x - NODE / 2}
+        y={tool.y - NODE / 2}
+        width={NODE}
+        height={NODE}
+        rx="14"
+        className={'lit' in tool ? 'fill-panel stroke-accent' : 'fill-panel stroke-line'}
+        strokeWidth={'lit' in tool ? 2 : 1.5}
+      />
+      <path
+        d={tool.icon}
+        transform={`translate(${tool.x - 12} ${tool.y - 12})`}
+        className={'lit' in tool ? 'stroke-accent' : 'stroke-soft'}
+        strokeWidth="1.75"
+      />
+    </g>
+  )
+}
+
+/** The signal on the lit tool's corner. */
+function Beacon({ on }: { on: Tool }) {
+  return (
+    <>
       <circle
-        cx={lit.x + NODE / 2 - 2}
-        cy={lit.y - NODE / 2 + 2}
+        cx={on.x + NODE / 2 - 2}
+        cy={on.y - NODE / 2 + 2}
         r="5"
         className="origin-center fill-signal [transform-box:fill-box] motion-safe:animate-beacon"
       />
-      <circle cx={lit.x + NODE / 2 - 2} cy={lit.y - NODE / 2 + 2} r="5" className="fill-signal" />
-      {/* The agent: the logo's tile, drawn larger. */}
-      <g transform={`translate(${CENTER.x - TILE / 2} ${CENTER.y - TILE / 2}) scale(${TILE / 32})`}>
-        <rect width="32" height="32" rx="7" className="fill-ink" />
-        <path d="M8 9h16v4h-6v10h-4V13H8z" className="fill-page" />
-        <circle cx="24" cy="23" r="2.5" className="fill-signal" />
-      </g>
-    </svg>
+      <circle cx={on.x + NODE / 2 - 2} cy={on.y - NODE / 2 + 2} r="5" className="fill-signal" />
+    </>
+  )
+}
+
+/** The agent: the logo's tile, drawn larger. */
+function AgentTile() {
+  return (
+    <g transform={`translate(${CENTER.x - TILE / 2} ${CENTER.y - TILE / 2}) scale(${TILE / 32})`}>
+      <rect width="32" height="32" rx="7" className="fill-ink" />
+      <path d="M8 9h16v4h-6v10h-4V13H8z" className="fill-page" />
+      <circle cx="24" cy="23" r="2.5" className="fill-signal" />
+    </g>
   )
 }

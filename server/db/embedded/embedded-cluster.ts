@@ -122,10 +122,13 @@ async function listenAddresses(port: number, restart: boolean, log: (message: st
   return ''
 }
 
+type ClusterFiles = ReturnType<typeof clusterFiles>
+type Log = (message: string) => void
+
 /** Starts (creating on first use) the cluster under DATA_DIR/postgres. The caller holds DATA_DIR's lock. */
 export async function startEmbeddedCluster(
   dataDir: string,
-  log: (message: string) => void,
+  log: Log,
   options: StartClusterOptions = {},
 ): Promise<EmbeddedCluster> {
   const files = clusterFiles(await ensurePrivateDataDir(dataDir))
@@ -150,17 +153,44 @@ export async function startEmbeddedCluster(
   const socketDir = sockets
     ? await prepareSocketDir({ preferred: files.socket, port, account, log, reuse: restart?.socketDir })
     : ''
+  const listenOn = await listenAddresses(port, restart !== undefined, log)
+  const postgres = await spawnPostgres({ binaries, account, files, port, socketDir, listenOn })
+  return {
+    url: sockets ? socketUrl(password, socketDir, port) : tcpUrl(password, port),
+    pid: postgres.child.pid ?? 0,
+    port,
+    socketDir,
+    exited: postgres.exited,
+    stop: () => stopPostgres(postgres, socketDir === files.socket ? '' : socketDir),
+  }
+}
 
+interface Postgres {
+  child: ChildProcess
+  exited: EmbeddedCluster['exited']
+}
+
+/** Runs the postmaster with its log in the cluster's folder, and waits until it accepts connections. */
+async function spawnPostgres(setup: {
+  binaries: PostgresBinaries
+  account: ClusterAccount | undefined
+  files: ClusterFiles
+  port: number
+  socketDir: string
+  listenOn: string
+}): Promise<Postgres> {
+  const { files } = setup
   const logHandle = await open(files.log, 'a', 0o600)
   const logStart = (await logHandle.stat()).size
   const settings = Object.entries({
     ...DURABILITY_SETTINGS,
-    listen_addresses: await listenAddresses(port, restart !== undefined, log),
-    unix_socket_directories: socketDir,
+    listen_addresses: setup.listenOn,
+    unix_socket_directories: setup.socketDir,
     unix_socket_permissions: '0700',
   }).flatMap(([name, value]) => ['-c', `${name}=${value}`])
-  const child = spawn(binaries.postgres, ['-D', files.cluster, '-p', String(port), ...settings], {
-    ...asAccount(account),
+  const args = ['-D', files.cluster, '-p', String(setup.port), ...settings]
+  const child = spawn(setup.binaries.postgres, args, {
+    ...asAccount(setup.account),
     cwd: files.root,
     // Its own process group: a Ctrl-C in the terminal reaches the server, which drains its requests
     // and then stops PostgreSQL, instead of both at once.
@@ -179,25 +209,20 @@ export async function startEmbeddedCluster(
     await exited
     throw error
   }
-  return {
-    url: sockets ? socketUrl(password, socketDir, port) : tcpUrl(password, port),
-    pid: child.pid ?? 0,
-    port,
-    socketDir,
-    exited,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGINT')
-        const timeout = sleep(30_000).then(() => 'timeout' as const)
-        if ((await Promise.race([exited, timeout])) === 'timeout') {
-          child.kill('SIGQUIT')
-          await exited
-        }
-      }
-      // A directory made in the temporary directory for a long DATA_DIR goes with the cluster.
-      if (socketDir && socketDir !== files.socket) await rm(socketDir, { recursive: true, force: true })
-    },
+  return { child, exited }
+}
+
+/** A fast shutdown, then an immediate one after 30 s; `ownSocketDir`, made for a long DATA_DIR, goes with it. */
+async function stopPostgres({ child, exited }: Postgres, ownSocketDir: string): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGINT')
+    const timeout = sleep(30_000).then(() => 'timeout' as const)
+    if ((await Promise.race([exited, timeout])) === 'timeout') {
+      child.kill('SIGQUIT')
+      await exited
+    }
   }
+  if (ownSocketDir) await rm(ownSocketDir, { recursive: true, force: true })
 }
 
 /** The cluster a running server started, found through its postmaster.pid, once that is proven current. */

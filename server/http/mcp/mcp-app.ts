@@ -1,6 +1,6 @@
-import { Hono, type MiddlewareHandler } from 'hono'
-import type { Logger } from '../../boot/log'
+import { type Context, type Handler, Hono, type MiddlewareHandler } from 'hono'
 import type { Database } from '../../db/database'
+import type { Logger } from '../../boot/log'
 import { bodyLimit } from '../middleware/body-limit'
 import { clientAddress, rateLimitKey } from '../middleware/client-address'
 import type { RateLimiter } from '../middleware/rate-limit'
@@ -34,7 +34,6 @@ const requestId = (message: Message) =>
  * request (no batches), and the rate limit for tool calls, which write as the page's inserts do.
  */
 export function createMcpApp(deps: McpAppDeps): Hono {
-  const { db, log, rateLimiter, trustProxyHeader } = deps
   const app = new Hono()
   // On /mcp itself only: paths below it are unknown, and stay the site's 404.
   app.use('/', originGuard(deps.allowedOrigins))
@@ -49,42 +48,7 @@ export function createMcpApp(deps: McpAppDeps): Hono {
         `Request body too large: this endpoint takes at most ${MCP_MAX_BODY_BYTES} bytes`,
       ),
     ),
-    async (c) => {
-      let message: unknown
-      try {
-        message = JSON.parse(await c.req.text())
-      } catch {
-        return jsonRpcError(400, JsonRpcCode.ParseError, 'Parse error: the body is not valid JSON')
-      }
-      if (Array.isArray(message)) {
-        // MCP 2025-06-18 removed JSON-RPC batching; one call per request also keeps one token per call.
-        return jsonRpcError(
-          400,
-          JsonRpcCode.InvalidRequest,
-          'Invalid Request: batches are not accepted; send one JSON-RPC message per request',
-        )
-      }
-      const fields = (typeof message === 'object' && message !== null ? message : {}) as Message
-      if (rateLimiter && fields.method === 'tools/call') {
-        const retryAfter = rateLimiter.take(rateLimitKey(clientAddress(c, trustProxyHeader)))
-        if (retryAfter > 0) {
-          return jsonRpcError(
-            429,
-            JsonRpcCode.ServerError,
-            `Too many requests from this address: try again in ${retryAfter} seconds`,
-            { 'Retry-After': String(retryAfter) },
-            requestId(fields),
-          )
-        }
-      }
-      const paramsProblem = fields.method === 'tools/call' ? toolCallParamsProblem(fields.params) : undefined
-      if (paramsProblem && fields.id !== undefined) {
-        return jsonRpcError(200, JsonRpcCode.InvalidParams, paramsProblem, {}, requestId(fields))
-      }
-      // The SDK (about 20 MiB in memory) loads with the first message that needs it, not at start.
-      const { answerMcpMessage } = await import('./mcp-answer')
-      return answerMcpMessage(db, log, c.req.raw, message)
-    },
+    answerPost(deps),
   )
 
   // No server-to-client stream and no session to end: POST is the whole protocol here.
@@ -95,4 +59,59 @@ export function createMcpApp(deps: McpAppDeps): Hono {
   )
   app.options('/', (c) => c.body(null, 204, { Allow: 'POST, OPTIONS' }))
   return app
+}
+
+function answerPost(deps: McpAppDeps): Handler {
+  return async (c) => {
+    const message = await readOneMessage(c)
+    if (message instanceof Response) return message
+    const fields = (typeof message === 'object' && message !== null ? message : {}) as Message
+    const refused = refusedToolCall(c, fields, deps)
+    if (refused) return refused
+    // The SDK (about 20 MiB in memory) loads with the first message that needs it, not at start.
+    const { answerMcpMessage } = await import('./mcp-answer')
+    return answerMcpMessage(deps.db, deps.log, c.req.raw, message)
+  }
+}
+
+/** The body's one JSON-RPC message, or the error that answers it. */
+async function readOneMessage(c: Context): Promise<unknown> {
+  let message: unknown
+  try {
+    message = JSON.parse(await c.req.text())
+  } catch {
+    return jsonRpcError(400, JsonRpcCode.ParseError, 'Parse error: the body is not valid JSON')
+  }
+  if (Array.isArray(message)) {
+    // MCP 2025-06-18 removed JSON-RPC batching; one call per request also keeps one token per call.
+    return jsonRpcError(
+      400,
+      JsonRpcCode.InvalidRequest,
+      'Invalid Request: batches are not accepted; send one JSON-RPC message per request',
+    )
+  }
+  return message
+}
+
+/** A tool call over the rate limit, or with parameters the tool cannot take, is answered here. */
+function refusedToolCall(c: Context, fields: Message, deps: McpAppDeps): Response | undefined {
+  if (fields.method !== 'tools/call') return undefined
+  const { rateLimiter, trustProxyHeader } = deps
+  if (rateLimiter) {
+    const retryAfter = rateLimiter.take(rateLimitKey(clientAddress(c, trustProxyHeader)))
+    if (retryAfter > 0) {
+      return jsonRpcError(
+        429,
+        JsonRpcCode.ServerError,
+        `Too many requests from this address: try again in ${retryAfter} seconds`,
+        { 'Retry-After': String(retryAfter) },
+        requestId(fields),
+      )
+    }
+  }
+  const paramsProblem = toolCallParamsProblem(fields.params)
+  if (paramsProblem && fields.id !== undefined) {
+    return jsonRpcError(200, JsonRpcCode.InvalidParams, paramsProblem, {}, requestId(fields))
+  }
+  return undefined
 }

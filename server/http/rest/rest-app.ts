@@ -1,9 +1,9 @@
-import { type Context, Hono } from 'hono'
 import type { Logger } from '../../boot/log'
+import { type Context, type ErrorHandler, Hono } from 'hono'
 import { type Database, isPgError } from '../../db/database'
 import type { ApiKeys, ApiRole, JwtClaims } from '../keys'
 import { bodyLimit } from '../middleware/body-limit'
-import { authenticate } from './authenticate'
+import { authenticate, type Verifier } from './authenticate'
 import { CORS_HEADERS, supabaseCors } from './cors'
 import { cachedVerifier } from './key-cache'
 import { statusForSqlState } from './pg-error-status'
@@ -23,7 +23,7 @@ import {
   unknownTable,
 } from './postgrest-error'
 import { appliedPreferences, type Preferences, parsePrefer } from './prefer'
-import { parseReadQuery } from './query-params'
+import { parseReadQuery, type ReadQuery } from './query-params'
 import { parseColumnsParam, parseRowsBody } from './request-body'
 import type { RowCharge } from './row-charge'
 import type { SchemaCache } from './schema-cache'
@@ -136,29 +136,68 @@ function isConnectionError(error: unknown): boolean {
   )
 }
 
-/** The Supabase-compatible REST endpoint: `/rest/v1/<table>`, PostgREST's contract for what it serves. */
-export function createRestApp(deps: RestDeps): Hono {
-  const { db, keys, schema, log } = deps
-  const maxBodyBytes = deps.maxBodyBytes ?? MAX_BODY_BYTES
-  const verify = cachedVerifier(keys.secret)
-  const app = new Hono()
+/** What every table route checks first, in PostgREST's order: key, profile, table, Accept, Prefer, query. */
+interface TableRequest {
+  claims: JwtClaims
+  table: string
+  known: ReadonlySet<string>
+  url: URL
+  shape: 'array' | 'object'
+  profiled: boolean
+  mutation: boolean
+  preferences: Preferences
+  query: ReadQuery
+  /** The columns a write returns (Prefer: return=representation), else none. */
+  returning: ReadQuery['columns'] | undefined
+}
 
-  app.use(supabaseCors())
-  app.use(bodyLimit(maxBodyBytes, () => errorResponse(payloadTooLarge(maxBodyBytes))))
+function answer(
+  body: string | undefined,
+  status: number,
+  request: TableRequest,
+  extra: Record<string, string> = {},
+): Response {
+  const headers: Record<string, string> = { ...CORS_HEADERS, ...extra }
+  const applied = appliedPreferences(request.preferences, request.mutation)
+  if (applied) headers['Preference-Applied'] = applied
+  if (request.profiled) headers['Content-Profile'] = 'public'
+  if (body !== undefined) headers['Content-Type'] = request.shape === 'object' ? OBJECT_TYPE : JSON_TYPE
+  return new Response(body ?? null, { status, headers })
+}
 
-  function answer(
-    body: string | undefined,
-    status: number,
-    preferences: Preferences,
-    context: { mutation: boolean; shape: 'array' | 'object'; profiled: boolean },
-    extra: Record<string, string> = {},
-  ) {
-    const headers: Record<string, string> = { ...CORS_HEADERS, ...extra }
-    const applied = appliedPreferences(preferences, context.mutation)
-    if (applied) headers['Preference-Applied'] = applied
-    if (context.profiled) headers['Content-Profile'] = 'public'
-    if (body !== undefined) headers['Content-Type'] = context.shape === 'object' ? OBJECT_TYPE : JSON_TYPE
-    return new Response(body ?? null, { status, headers })
+function shaped(body: string | undefined, rows: number, request: TableRequest): string | undefined {
+  return body !== undefined && request.shape === 'object' ? singleObject(body, rows) : body
+}
+
+// As Supabase's pg-safeupdate does: a whole-table change needs an explicit filter.
+function requireFilter(request: TableRequest, verb: 'UPDATE' | 'DELETE'): void {
+  if (!request.query.where) throw new PostgrestError(400, '21000', `${verb} requires a WHERE clause`)
+}
+
+/**
+ * The table endpoint's handlers, one per method. Each throws a PostgrestError (or lets a database
+ * error through) for the app's one onError to answer.
+ */
+class TableRoutes {
+  constructor(
+    private readonly deps: RestDeps,
+    private readonly verify: Verifier,
+  ) {}
+
+  private async open(c: Context): Promise<TableRequest> {
+    const claims = await authenticate(this.verify, c.req.raw)
+    const request = c.req.raw
+    const profiled = checkProfile(request)
+    const table = c.req.param('table') ?? ''
+    const known = this.deps.schema.get(table)
+    if (!known) throw unknownTable(table, closestTable(table, this.deps.schema))
+    const shape = negotiate(request.headers.get('accept'))
+    const url = new URL(request.url)
+    const preferences = parsePrefer(request.headers.get('prefer'))
+    const query = parseReadQuery(url.searchParams, table, known)
+    const returning = preferences.return === 'representation' ? query.columns : undefined
+    const mutation = !['GET', 'HEAD'].includes(request.method)
+    return { claims, table, known, url, shape, profiled, mutation, preferences, query, returning }
   }
 
   /**
@@ -166,14 +205,11 @@ export function createRestApp(deps: RestDeps): Hono {
    * object (`.single()`) must not be committed when it touches other than one row (PostgREST's
    * PGRST116), so that one runs in a full transaction and is checked before the commit.
    */
-  async function write(
-    claims: JwtClaims,
-    statement: TableStatement<WriteResult>,
-    shape: 'array' | 'object',
-  ): Promise<WriteResult> {
-    if (shape === 'array' || !statement.returnsBody)
-      return statement.read(await db.runAsRole(claims, statement))
-    return db.asRole(claims, async (tx) => {
+  private async write(request: TableRequest, statement: TableStatement<WriteResult>): Promise<WriteResult> {
+    const { db } = this.deps
+    if (request.shape === 'array' || !statement.returnsBody)
+      return statement.read(await db.runAsRole(request.claims, statement))
+    return db.asRole(request.claims, async (tx) => {
       const result = await runIn(tx, statement)
       return {
         ...result,
@@ -182,145 +218,141 @@ export function createRestApp(deps: RestDeps): Hono {
     })
   }
 
-  async function handle(c: Context, table: string, claims: JwtClaims): Promise<Response> {
-    const request = c.req.raw
-    const profiled = checkProfile(request)
-    const known = schema.get(table)
-    if (!known) throw unknownTable(table, closestTable(table, schema))
-    const shape = negotiate(request.headers.get('accept'))
-    const url = new URL(request.url)
-    const preferences = parsePrefer(request.headers.get('prefer'))
-    const query = parseReadQuery(url.searchParams, table, known)
-    const returning = preferences.return === 'representation' ? query.columns : undefined
-    const context = { mutation: !['GET', 'HEAD'].includes(request.method), shape, profiled }
-    const shaped = (body: string | undefined, rows: number) =>
-      body !== undefined && shape === 'object' ? singleObject(body, rows) : body
+  async insert(c: Context): Promise<Response> {
+    const request = await this.open(c)
+    const { table, known, url, preferences, claims } = request
+    const columns = parseColumnsParam(url.searchParams.get('columns'))
+    const body = await c.req.raw.text()
+    const { rows, keys: names } = parseRowsBody(c.req.raw.headers.get('content-type'), body, columns)
+    // One token per row for the public keys; a single object (the page's insert) costs nothing more.
+    if (rows.length > 1 && claims.role !== 'service_role') this.deps.chargeRows?.(c, rows.length)
+    checkColumns(names, table, known)
+    const target = parseColumnsParam(url.searchParams.get('on_conflict'))
+    if (target) for (const column of target) if (!known.has(column)) throw missingColumn(column, table)
+    // A merge needs a conflict target; without ?on_conflict= (PostgREST would use the primary
+    // key, which a client never sends) the preference is not applied, and not echoed.
+    if (preferences.resolution === 'merge-duplicates' && !target) preferences.resolution = undefined
+    const upsert = preferences.resolution ? { resolution: preferences.resolution, target } : undefined
+    const statement = insertStatement(table, names, rows, request.returning, upsert)
+    const result = await this.write(request, statement)
+    // PostgREST: `*/*`, or `*/<rows inserted>` when a count was asked for.
+    const range = preferences.count ? `*/${result.affected}` : '*/*'
+    return answer(result.body, 201, request, { 'Content-Range': range })
+  }
 
-    switch (request.method) {
-      case 'POST': {
-        const columns = parseColumnsParam(url.searchParams.get('columns'))
-        const { rows, keys: names } = parseRowsBody(
-          request.headers.get('content-type'),
-          await request.text(),
-          columns,
-        )
-        // One token per row for the public keys; a single object (the page's insert) costs nothing more.
-        if (rows.length > 1 && claims.role !== 'service_role') deps.chargeRows?.(c, rows.length)
-        checkColumns(names, table, known)
-        const target = parseColumnsParam(url.searchParams.get('on_conflict'))
-        if (target) for (const column of target) if (!known.has(column)) throw missingColumn(column, table)
-        // A merge needs a conflict target; without ?on_conflict= (PostgREST would use the primary
-        // key, which a client never sends) the preference is not applied, and not echoed.
-        if (preferences.resolution === 'merge-duplicates' && !target) preferences.resolution = undefined
-        const upsert = preferences.resolution ? { resolution: preferences.resolution, target } : undefined
-        const result = await write(claims, insertStatement(table, names, rows, returning, upsert), shape)
-        // PostgREST: `*/*`, or `*/<rows inserted>` when a count was asked for.
-        const range = preferences.count ? `*/${result.affected}` : '*/*'
-        return answer(result.body, 201, preferences, context, { 'Content-Range': range })
-      }
-      case 'GET':
-      case 'HEAD': {
-        const statement = readStatement(table, query, preferences.count !== undefined)
-        const result = statement.read(await db.runAsRole(claims, statement))
-        const offset = query.offset ?? 0
-        const total = result.count
-        if (total !== undefined && offset > total) throw rangeNotSatisfiable(offset, total)
-        const body = request.method === 'HEAD' ? undefined : shaped(result.body, result.returned)
-        // PostgREST's rangeStatus: 206 when a known total is larger than the page served.
-        const status = total !== undefined && result.returned < total ? 206 : 200
-        return answer(body, status, preferences, context, {
-          'Content-Range': contentRange(offset, result.returned, total),
-        })
-      }
-      case 'PATCH':
-      case 'DELETE': {
-        // As Supabase's pg-safeupdate does: a whole-table change needs an explicit filter.
-        if (!query.where) {
-          throw new PostgrestError(
-            400,
-            '21000',
-            `${request.method === 'PATCH' ? 'UPDATE' : 'DELETE'} requires a WHERE clause`,
-          )
-        }
-        let changes: Record<string, unknown> = {}
-        if (request.method === 'PATCH') {
-          const { rows, keys: names } = parseRowsBody(
-            request.headers.get('content-type'),
-            await request.text(),
-          )
-          checkColumns(names, table, known)
-          changes = rows[0] ?? {}
-          if (rows.length !== 1 || names.length === 0) return answer(undefined, 204, preferences, context)
-        }
-        const statement =
-          request.method === 'PATCH'
-            ? updateStatement(table, query, changes, returning)
-            : deleteStatement(table, query, returning)
-        const result = await write(claims, statement, shape)
-        const range = contentRange(0, result.affected, preferences.count ? result.affected : undefined)
-        return answer(result.body, result.body === undefined ? 204 : 200, preferences, context, {
-          'Content-Range': range,
-        })
-      }
-      default:
-        throw methodNotAllowed(request.method)
-    }
+  /** GET, and HEAD, which Hono routes here and answers without the body. */
+  async read(c: Context): Promise<Response> {
+    const request = await this.open(c)
+    const { query, preferences } = request
+    const statement = readStatement(request.table, query, preferences.count !== undefined)
+    const result = statement.read(await this.deps.db.runAsRole(request.claims, statement))
+    const offset = query.offset ?? 0
+    const total = result.count
+    if (total !== undefined && offset > total) throw rangeNotSatisfiable(offset, total)
+    const body = c.req.method === 'HEAD' ? undefined : shaped(result.body, result.returned, request)
+    // PostgREST's rangeStatus: 206 when a known total is larger than the page served.
+    const status = total !== undefined && result.returned < total ? 206 : 200
+    return answer(body, status, request, {
+      'Content-Range': contentRange(offset, result.returned, total),
+    })
+  }
+
+  async update(c: Context): Promise<Response> {
+    const request = await this.open(c)
+    requireFilter(request, 'UPDATE')
+    const body = await c.req.raw.text()
+    const { rows, keys: names } = parseRowsBody(c.req.raw.headers.get('content-type'), body)
+    checkColumns(names, request.table, request.known)
+    if (rows.length !== 1 || names.length === 0) return answer(undefined, 204, request)
+    return this.changed(
+      request,
+      updateStatement(request.table, request.query, rows[0] ?? {}, request.returning),
+    )
+  }
+
+  async delete(c: Context): Promise<Response> {
+    const request = await this.open(c)
+    requireFilter(request, 'DELETE')
+    return this.changed(request, deleteStatement(request.table, request.query, request.returning))
+  }
+
+  private async changed(request: TableRequest, statement: TableStatement<WriteResult>): Promise<Response> {
+    const result = await this.write(request, statement)
+    const { affected } = result
+    const range = contentRange(0, affected, request.preferences.count ? affected : undefined)
+    return answer(result.body, result.body === undefined ? 204 : 200, request, { 'Content-Range': range })
+  }
+
+  /** Any other method: still checked as the others are, then PostgREST's 405. */
+  async other(c: Context): Promise<Response> {
+    await this.open(c)
+    throw methodNotAllowed(c.req.method)
   }
 
   // The gateway checks the key before anything else, so even a path we do not serve needs one.
-  const refuse = (notFound: (path: string) => PostgrestError) => async (c: Context) => {
-    try {
-      await authenticate(verify, c.req.raw)
-      return errorResponse(notFound(c.req.path))
-    } catch (error) {
-      if (error instanceof PostgrestError) return errorResponse(error)
-      log.error(`unexpected error on ${c.req.method} ${c.req.path}:`, error)
-      return errorResponse(internalError())
-    }
+  async refuse(c: Context, notFound: (path: string) => PostgrestError): Promise<Response> {
+    await authenticate(this.verify, c.req.raw)
+    throw notFound(c.req.path)
   }
+}
+
+/**
+ * The app's one error ladder: PostgREST's own errors as they are, a database error by its
+ * SQLSTATE, a lost database as PGRST000 (503), anything else as a logged 500.
+ */
+function errorAnswer(log: Logger, verify: Verifier): ErrorHandler {
+  return async (error, c) => {
+    if (error instanceof PostgrestError) return errorResponse(error)
+    if (isPgError(error)) {
+      const status = statusForSqlState(error.code, await roleOf(verify, c.req.raw))
+      if (status >= 500) log.error(`database error ${error.code} on ${c.req.method} ${c.req.path}:`, error)
+      // PostgREST adds the challenge when a role without a login (anon) is refused.
+      const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}
+      const { code, message, detail, hint } = error
+      return errorResponse(new PostgrestError(status, code, message, detail ?? null, hint ?? null, headers))
+    }
+    if (isConnectionError(error)) {
+      log.error(`database unavailable on ${c.req.method} ${c.req.path}:`, error)
+      return errorResponse(databaseUnavailable())
+    }
+    log.error(`unexpected error on ${c.req.method} ${c.req.path}:`, error)
+    return errorResponse(internalError())
+  }
+}
+
+/**
+ * The role a database error was raised under. The request passed authentication to reach the
+ * database, and the verifier caches that token, so this is a lookup, done on this rare path
+ * rather than stored on every request; a key that expired in between counts as anon.
+ */
+async function roleOf(verify: Verifier, request: Request): Promise<ApiRole> {
+  try {
+    return (await authenticate(verify, request)).role
+  } catch {
+    return 'anon'
+  }
+}
+
+/** The Supabase-compatible REST endpoint: `/rest/v1/<table>`, PostgREST's contract for what it serves. */
+export function createRestApp(deps: RestDeps): Hono {
+  const maxBodyBytes = deps.maxBodyBytes ?? MAX_BODY_BYTES
+  const verify = cachedVerifier(deps.keys.secret)
+  const routes = new TableRoutes(deps, verify)
+  const app = new Hono()
+
+  app.use(supabaseCors())
+  app.use(bodyLimit(maxBodyBytes, () => errorResponse(payloadTooLarge(maxBodyBytes))))
+  app.onError(errorAnswer(deps.log, verify))
 
   // Functions are not part of this API; say so as PostgREST does for one it cannot find.
-  app.all(
-    '/rpc/:name',
-    refuse((path) => unknownFunction(path.split('/').pop() ?? '')),
-  )
-
-  app.all('/:table', async (c) => {
-    let role: ApiRole = 'anon'
-    try {
-      const claims = await authenticate(verify, c.req.raw)
-      role = claims.role
-      return await handle(c, c.req.param('table'), claims)
-    } catch (error) {
-      if (error instanceof PostgrestError) return errorResponse(error)
-      if (isPgError(error)) {
-        const status = statusForSqlState(error.code, role)
-        if (status >= 500) log.error(`database error ${error.code} on ${c.req.method} ${c.req.path}:`, error)
-        // PostgREST adds the challenge when a role without a login (anon) is refused.
-        const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}
-        return errorResponse(
-          new PostgrestError(
-            status,
-            error.code,
-            error.message,
-            error.detail ?? null,
-            error.hint ?? null,
-            headers,
-          ),
-        )
-      }
-      if (isConnectionError(error)) {
-        log.error(`database unavailable on ${c.req.method} ${c.req.path}:`, error)
-        return errorResponse(databaseUnavailable())
-      }
-      log.error(`unexpected error on ${c.req.method} ${c.req.path}:`, error)
-      return errorResponse(internalError())
-    }
-  })
-
-  app.all(
-    '*',
-    refuse((path) => unknownTable(path.replace(/^\/(rest\/v1\/?)?/, ''))),
-  )
+  const functionNotFound = (path: string) => unknownFunction(path.split('/').pop() ?? '')
+  const tableNotFound = (path: string) => unknownTable(path.replace(/^\/(rest\/v1\/?)?/, ''))
+  app.all('/rpc/:name', (c) => routes.refuse(c, functionNotFound))
+  app.post('/:table', (c) => routes.insert(c))
+  app.get('/:table', (c) => routes.read(c))
+  app.patch('/:table', (c) => routes.update(c))
+  app.delete('/:table', (c) => routes.delete(c))
+  app.all('/:table', (c) => routes.other(c))
+  app.all('*', (c) => routes.refuse(c, tableNotFound))
   return app
 }

@@ -35,138 +35,172 @@ export interface Deliverer {
 }
 
 /**
+ * Where the outbox pump is. `idle`: nothing to claim until a NOTIFY, the poll or a retry's wake-up.
+ * `claiming`: a pass claims due deliveries and starts their sends. `claiming-again`: a wake-up came
+ * during the pass, which goes round once more. `stopping`: nothing is claimed any more.
+ */
+type PumpState = 'idle' | 'claiming' | 'claiming-again' | 'stopping'
+
+/**
  * Sends the outbox's pending deliveries, each at least once. It runs beside the HTTP server and
  * shares nothing with the insert path but the database: a receiver that hangs or is down only
  * delays deliveries, never a signup.
  */
 export async function startDeliverer(options: DelivererOptions): Promise<Deliverer> {
-  const { db, log, retry } = options
-  const concurrency = options.concurrency ?? 4
-  const target: WebhookTarget = {
-    url: options.url,
-    signer: options.secret ? new Webhook(options.secret) : undefined,
-    timeoutMs: options.timeoutMs,
-  }
+  const deliverer = new OutboxDeliverer(options)
+  await deliverer.start()
+  return deliverer
+}
+
+class OutboxDeliverer implements Deliverer {
+  private state: PumpState = 'idle'
+  /** The latest pass, which stop() waits for. */
+  private pass: Promise<void> = Promise.resolve()
+  private outboxReachable = true
+  private readonly inFlight = new Set<Promise<void>>()
+  private readonly abandon = new AbortController()
+  private readonly target: WebhookTarget
+  private readonly concurrency: number
+  private readonly pollMs: number
   // A claim lasts well past the send's own timeout, so no other server retries a send still in flight.
-  const leaseMs = 3 * options.timeoutMs
-  const abandon = new AbortController()
-  const inFlight = new Set<Promise<void>>()
-  let stopped = false
-  let pumping = false
-  let pumpAgain = false
-  let outboxUnreachable = false
+  private readonly leaseMs: number
+  /** One timer, for the earliest retry known to fall due before the next poll. */
+  private wake: { at: number; timer: NodeJS.Timeout } | undefined
+  private poll: NodeJS.Timeout | undefined
+  private unlisten: (() => Promise<void>) | undefined
 
-  // One timer, for the earliest retry known to fall due before the next poll.
-  let wake: { at: number; timer: NodeJS.Timeout } | undefined
-  const wakeIn = (ms: number) => {
-    const at = Date.now() + ms
-    if (stopped || (wake && wake.at <= at)) return
-    clearTimeout(wake?.timer)
-    const timer = setTimeout(() => {
-      wake = undefined
-      void pump()
-    }, ms)
-    timer.unref()
-    wake = { at, timer }
-  }
-
-  async function deliver(delivery: ClaimedDelivery) {
-    const messageId = `msg_${delivery.webhookId}`
-    const body = JSON.stringify(signupPayload(delivery.email, delivery.createdAt, new Date()))
-    const result = await sendWebhook(target, messageId, body, abandon.signal)
-    try {
-      if (result.delivered) {
-        await recordDelivered(db, delivery)
-        log.info(
-          `Signup notification ${messageId} delivered (attempt ${delivery.attempt}, HTTP ${result.status})`,
-        )
-        return
-      }
-      const waitMs = retryDelayMs(retry, delivery.attempt)
-      const status = await recordFailure(db, delivery, result.error, waitMs, retry.retryForMs)
-      if (status === 'failed') {
-        log.error(
-          `Signup notification ${messageId} failed for good after ${delivery.attempt} attempts: ${result.error} ` +
-            '(npm run waitlist -- deliveries --retry sends it again)',
-        )
-      } else {
-        log.error(
-          `Signup notification ${messageId} attempt ${delivery.attempt} failed: ${result.error}; ` +
-            `next in ${Math.round(waitMs / 100) / 10} s`,
-        )
-        wakeIn(waitMs)
-      }
-    } catch (error) {
-      // The lease runs out and the delivery falls due again: at least once, still.
-      log.error(`Signup notification ${messageId}: could not record the outcome`, error)
+  constructor(private readonly options: DelivererOptions) {
+    this.target = {
+      url: options.url,
+      signer: options.secret ? new Webhook(options.secret) : undefined,
+      timeoutMs: options.timeoutMs,
     }
+    this.concurrency = options.concurrency ?? 4
+    this.pollMs = options.pollMs ?? 2_000
+    this.leaseMs = 3 * options.timeoutMs
   }
 
-  let pumped: Promise<void> = Promise.resolve()
-  // One pass at a time; a wake-up during a pass makes it go round once more.
-  const pump = () => {
-    if (pumping) pumpAgain = true
-    else pumped = pumpOnce()
-    return pumped
-  }
-
-  async function pumpOnce(): Promise<void> {
-    pumping = true
+  async start(): Promise<void> {
+    const { db, log } = this.options
+    this.poll = setInterval(() => void this.pump(), this.pollMs)
+    this.poll.unref()
     try {
-      do {
-        pumpAgain = false
-        while (!stopped && inFlight.size < concurrency) {
-          const claimed = await claimDue(db, concurrency - inFlight.size, leaseMs)
-          for (const delivery of claimed) {
-            const sending: Promise<void> = deliver(delivery).finally(() => {
-              inFlight.delete(sending)
-              if (!stopped) void pump()
-            })
-            inFlight.add(sending)
-          }
-          if (claimed.length === 0) break
-        }
-      } while (pumpAgain && !stopped)
-      if (!stopped && inFlight.size === 0) {
-        // Wake for the next retry that falls due before the next poll.
-        const dueIn = await nextDueInMs(db)
-        if (dueIn !== undefined && dueIn < pollMs) wakeIn(dueIn + 10)
+      this.unlisten = await db.listen?.(OUTBOX_CHANNEL, () => void this.pump())
+    } catch (error) {
+      log.error(`Signup notifications: LISTEN failed, polling every ${this.pollMs} ms instead`, error)
+    }
+    void this.pump()
+  }
+
+  async stop(): Promise<void> {
+    this.state = 'stopping'
+    clearInterval(this.poll)
+    clearTimeout(this.wake?.timer)
+    await this.unlisten?.()
+    await this.pass
+    const grace = new Promise((resolve) => setTimeout(resolve, this.options.graceMs ?? 1_000).unref())
+    await Promise.race([Promise.all(this.inFlight), grace])
+    this.abandon.abort()
+    await Promise.all(this.inFlight)
+  }
+
+  /** One pass at a time; a wake-up during a pass makes it go round once more. */
+  private pump(): Promise<void> {
+    if (this.state === 'idle') {
+      this.state = 'claiming'
+      this.pass = this.runPass()
+    } else if (this.state === 'claiming') this.state = 'claiming-again'
+    return this.pass
+  }
+
+  private async runPass(): Promise<void> {
+    try {
+      await this.claimWhileRoom()
+      while (this.state === 'claiming-again') {
+        this.state = 'claiming'
+        await this.claimWhileRoom()
       }
-      if (outboxUnreachable) log.info('Signup notifications: the outbox is reachable again')
-      outboxUnreachable = false
+      if (this.state !== 'stopping' && this.inFlight.size === 0) await this.wakeForNextRetry()
+      if (!this.outboxReachable) this.options.log.info('Signup notifications: the outbox is reachable again')
+      this.outboxReachable = true
     } catch (error) {
       // Once per outage, not once per poll.
-      if (!outboxUnreachable) log.error('Signup notifications: could not read the outbox', error)
-      outboxUnreachable = true
+      if (this.outboxReachable)
+        this.options.log.error('Signup notifications: could not read the outbox', error)
+      this.outboxReachable = false
     } finally {
-      pumping = false
-      // A wake-up that came in after the last pass round (during nextDueInMs) still counts.
-      if (pumpAgain && !stopped) void pump()
+      // A wake-up that came in after the last round (during nextDueInMs) still counts.
+      const again = this.state === 'claiming-again'
+      if (this.state !== 'stopping') this.state = 'idle'
+      if (again) void this.pump()
     }
   }
 
-  const pollMs = options.pollMs ?? 2_000
-  const poll = setInterval(() => void pump(), pollMs)
-  poll.unref()
-  let unlisten: (() => Promise<void>) | undefined
-  try {
-    unlisten = await db.listen?.(OUTBOX_CHANNEL, () => void pump())
-  } catch (error) {
-    log.error(`Signup notifications: LISTEN failed, polling every ${pollMs} ms instead`, error)
+  private async claimWhileRoom(): Promise<void> {
+    while (this.state !== 'stopping' && this.inFlight.size < this.concurrency) {
+      const room = this.concurrency - this.inFlight.size
+      const claimed = await claimDue(this.options.db, room, this.leaseMs)
+      for (const delivery of claimed) {
+        const sending: Promise<void> = this.deliver(delivery).finally(() => {
+          this.inFlight.delete(sending)
+          if (this.state !== 'stopping') void this.pump()
+        })
+        this.inFlight.add(sending)
+      }
+      if (claimed.length === 0) return
+    }
   }
-  void pump()
 
-  return {
-    async stop() {
-      stopped = true
-      clearInterval(poll)
-      clearTimeout(wake?.timer)
-      await unlisten?.()
-      await pumped
-      const grace = new Promise((resolve) => setTimeout(resolve, options.graceMs ?? 1_000).unref())
-      await Promise.race([Promise.all(inFlight), grace])
-      abandon.abort()
-      await Promise.all(inFlight)
-    },
+  /** Wakes for the next retry that falls due before the next poll. */
+  private async wakeForNextRetry(): Promise<void> {
+    const dueIn = await nextDueInMs(this.options.db)
+    if (dueIn !== undefined && dueIn < this.pollMs) this.wakeIn(dueIn + 10)
+  }
+
+  private wakeIn(ms: number): void {
+    const at = Date.now() + ms
+    if (this.state === 'stopping' || (this.wake && this.wake.at <= at)) return
+    clearTimeout(this.wake?.timer)
+    const timer = setTimeout(() => {
+      this.wake = undefined
+      void this.pump()
+    }, ms)
+    timer.unref()
+    this.wake = { at, timer }
+  }
+
+  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+    const messageId = `msg_${delivery.webhookId}`
+    const body = JSON.stringify(signupPayload(delivery.email, delivery.createdAt, new Date()))
+    const result = await sendWebhook(this.target, messageId, body, this.abandon.signal)
+    try {
+      if (result.delivered) {
+        await recordDelivered(this.options.db, delivery)
+        this.options.log.info(
+          `Signup notification ${messageId} delivered (attempt ${delivery.attempt}, HTTP ${result.status})`,
+        )
+      } else await this.recordFailed(delivery, messageId, result.error)
+    } catch (error) {
+      // The lease runs out and the delivery falls due again: at least once, still.
+      this.options.log.error(`Signup notification ${messageId}: could not record the outcome`, error)
+    }
+  }
+
+  private async recordFailed(delivery: ClaimedDelivery, messageId: string, error: string): Promise<void> {
+    const { db, log, retry } = this.options
+    const waitMs = retryDelayMs(retry, delivery.attempt)
+    const status = await recordFailure(db, delivery, error, waitMs, retry.retryForMs)
+    if (status === 'failed') {
+      log.error(
+        `Signup notification ${messageId} failed for good after ${delivery.attempt} attempts: ${error} ` +
+          '(npm run waitlist -- deliveries --retry sends it again)',
+      )
+      return
+    }
+    log.error(
+      `Signup notification ${messageId} attempt ${delivery.attempt} failed: ${error}; ` +
+        `next in ${Math.round(waitMs / 100) / 10} s`,
+    )
+    this.wakeIn(waitMs)
   }
 }

@@ -1,0 +1,82 @@
+import { isIP } from 'node:net'
+import { loadServerEnv } from '../../server/boot/env'
+import { loadApiKeys } from '../../server/http/keys'
+import { keyEmailMask } from '../../server/boot/log'
+import { DEFAULT_STUDIO_PORT } from '../studio-server/start-studio'
+import { deliveriesCommand } from './deliveries'
+import { exportCommand } from './export-csv'
+import { importCommand } from './import'
+import { keysCommand, urlCommand } from './keys'
+import { countCommand, listCommand } from './list'
+import { removeCommand } from './remove'
+import { parseDays, statsCommand } from './stats'
+import { parsePort, studioCommand } from './studio'
+import { withDatabase } from './with-database'
+
+/** What parseArgs read from the command line. */
+export interface CliArgs {
+  positionals: string[]
+  values: {
+    since?: string
+    out?: string
+    'dry-run'?: boolean
+    days?: string
+    port?: string
+    host?: string
+    retry?: boolean
+  }
+}
+
+/** A command: its exit code (0 done, 1 failed, 2 bad usage). */
+type Command = (args: CliArgs) => Promise<number>
+
+function usageError(message: string): number {
+  console.error(`${message}\n\nSee npm run waitlist -- --help`)
+  return 2
+}
+
+async function remove({ positionals }: CliArgs): Promise<number> {
+  const email = positionals[1]
+  if (!email) return usageError('remove needs the address to remove: remove EMAIL')
+  return withDatabase((db) => removeCommand(db, email))
+}
+
+async function importFile({ positionals, values }: CliArgs): Promise<number> {
+  const file = positionals[1]
+  if (!file) return usageError('import needs the CSV file written by export: import FILE [--dry-run]')
+  return importCommand(file, values['dry-run'] === true, withDatabase)
+}
+
+async function stats({ values }: CliArgs): Promise<number> {
+  const days = parseDays(values.days)
+  if (days === undefined)
+    return usageError(`--days needs a number of days (1-3660) or all, not "${values.days}"`)
+  return withDatabase((db) => statsCommand(db, days))
+}
+
+async function studio({ values }: CliArgs): Promise<number> {
+  const port = parsePort(values.port, DEFAULT_STUDIO_PORT)
+  if (port === undefined) return usageError(`--port needs a port number (0-65535), not "${values.port}"`)
+  const host = values.host ?? '127.0.0.1'
+  if (isIP(host) === 0)
+    return usageError(`--host needs an IP address such as 127.0.0.1, not "${values.host}"`)
+  // The studio's error log masks addresses with the installation's key, as the server's does.
+  const env = loadServerEnv()
+  keyEmailMask((await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })).secret)
+  return withDatabase((db) => studioCommand(db, port, host))
+}
+
+/** The CLI's commands by name; the usage text in waitlist-cli.ts describes each. */
+export const COMMANDS: Readonly<Record<string, Command>> = {
+  count: ({ values }) => countCommand(values.since),
+  list: ({ values }) => listCommand(values.since),
+  export: ({ values }) => exportCommand(values.since, values.out),
+  keys: () => keysCommand(),
+  url: () => urlCommand(),
+  remove,
+  import: importFile,
+  stats,
+  studio,
+  deliveries: ({ values }) =>
+    withDatabase((db) => deliveriesCommand(db, { retry: values.retry ?? false }, console.log)),
+}

@@ -1,0 +1,34 @@
+import { runningClusterTcpUrl } from '../../server/db/embedded/embedded-cluster'
+import { loadServerEnv } from '../../server/boot/env'
+import { loadApiKeys } from '../../server/http/keys'
+
+/** `keys`: the anon and service_role keys for this DATA_DIR / JWT_SECRET. */
+export async function keysCommand(): Promise<number> {
+  const env = loadServerEnv()
+  const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })
+  console.log(`anon:         ${keys.anonKey}\nservice_role: ${keys.serviceKey}`)
+  return 0
+}
+
+/** `url`: the postgres:// address of the embedded cluster a running server started. */
+export async function urlCommand(): Promise<number> {
+  const env = loadServerEnv()
+  if (env.DATABASE_URL) {
+    console.error('DATABASE_URL is set: that is the connection string already.')
+    return 1
+  }
+  const url = await runningClusterTcpUrl(env.DATA_DIR)
+  if (url === undefined) {
+    console.error(`No server is running the embedded database in ${env.DATA_DIR}; start it with npm start.`)
+    return 1
+  }
+  if (url === '') {
+    console.error(
+      'The embedded database listens on its private socket only: another program took its TCP port while ' +
+        'it was down. Restart the server to get a TCP address back.',
+    )
+    return 1
+  }
+  console.log(url)
+  return 0
+}

@@ -1,0 +1,60 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { getRequestListener } from '@hono/node-server'
+import type { Hono } from 'hono'
+import type { ServerEnv } from './env'
+import { jsonError } from '../http/middleware/json-error'
+import { httpServerOptions, onClientError } from '../http/middleware/node-limits'
+import { securityHeaderValues } from '../http/middleware/security-headers'
+
+export interface Listening {
+  /** http://host:port, with the port the system gave when PORT is 0. */
+  url: string
+  /** Stops accepting, lets in-flight requests finish (each closing its connection), then resolves. */
+  close(): Promise<void>
+}
+
+/** Serves the app over node:http on HOST:PORT, with Node's own limits and malformed requests answered as PostgREST would. */
+export async function listen(app: Hono, env: ServerEnv): Promise<Listening> {
+  let draining = false
+  const listener = getRequestListener(
+    async (request, bindings) => {
+      const response = await app.fetch(request, bindings)
+      // While draining, each answer closes its connection so keep-alive clients let go.
+      if (draining) {
+        try {
+          response.headers.set('Connection', 'close')
+        } catch {
+          // Immutable headers (Response.redirect()): Node closes the socket once the server is closed.
+        }
+      }
+      return response
+    },
+    {
+      hostname: env.HOST,
+      // A request Node accepted but the Fetch API cannot represent (bad Host, backslash in the path).
+      errorHandler: () => jsonError(400, 'PGRST400', 'Malformed HTTP request', null, securityHeaderValues()),
+    },
+  )
+  const limits = { headersTimeoutMs: env.HEADERS_TIMEOUT_MS, requestTimeoutMs: env.REQUEST_TIMEOUT_MS }
+  const server = createServer(httpServerOptions(limits), listener)
+  server.on('clientError', onClientError)
+  server.listen(env.PORT, env.HOST)
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve)
+    server.once('error', reject)
+  })
+  const { port } = server.address() as AddressInfo
+  const host = env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST
+  return {
+    url: `http://${host}:${port}`,
+    close: () => {
+      draining = true
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
+        server.closeIdleConnections()
+      })
+    },
+  }
+}
