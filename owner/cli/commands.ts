@@ -1,7 +1,7 @@
 import { isIP } from 'node:net'
 import { loadServerEnv } from '../../server/boot/env'
-import { loadApiKeys } from '../../server/http/keys'
 import { keyEmailMask } from '../../server/boot/log'
+import { loadApiKeys } from '../../server/http/keys'
 import { DEFAULT_STUDIO_PORT } from '../studio-server/start-studio'
 import { deliveriesCommand } from './deliveries'
 import { exportCommand } from './export-csv'

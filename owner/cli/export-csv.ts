@@ -1,5 +1,5 @@
-import { readEntries } from '../../server/waitlist/admin/waitlist-admin'
 import type { Queryable } from '../../server/db/database'
+import { readEntries } from '../../server/waitlist/admin/waitlist-admin'
 import { toCsv } from './csv'
 import { withDatabase } from './with-database'
 import { writePrivateFile } from './write-private-file'

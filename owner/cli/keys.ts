@@ -1,5 +1,5 @@
-import { runningClusterTcpUrl } from '../../server/db/embedded/embedded-cluster'
 import { loadServerEnv } from '../../server/boot/env'
+import { runningClusterTcpUrl } from '../../server/db/embedded/embedded-cluster'
 import { loadApiKeys } from '../../server/http/keys'
 
 /** `keys`: the anon and service_role keys for this DATA_DIR / JWT_SECRET. */

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util'
 import { ConfigError, loadDotEnvFile } from '../../server/boot/env'
 import { StartupError } from '../../server/boot/startup-error'
+import { StudioPortInUseError } from '../studio-server/start-studio'
 import { COMMANDS } from './commands'
 import { ImportFileError } from './read-import-file'
-import { StudioPortInUseError } from '../studio-server/start-studio'
 
 const USAGE = `Usage: npm run waitlist -- <command> [options]
 

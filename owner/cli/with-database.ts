@@ -1,6 +1,6 @@
+import { loadServerEnv } from '../../server/boot/env'
 import type { Database } from '../../server/db/database'
 import { openDatabase } from '../../server/db/open-database'
-import { loadServerEnv } from '../../server/boot/env'
 
 /** Runs one command against the database the server uses, and closes it afterwards. */
 export async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {

@@ -1,5 +1,5 @@
-import { maskEmails } from '../../server/boot/log'
 import { type Context, Hono } from 'hono'
+import { maskEmails } from '../../server/boot/log'
 import type { Database } from '../../server/db/database'
 import {
   countEntries,

@@ -2,10 +2,10 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
 import type { Hono } from 'hono'
-import type { ServerEnv } from './env'
 import { jsonError } from '../http/middleware/json-error'
 import { httpServerOptions, onClientError } from '../http/middleware/node-limits'
 import { securityHeaderValues } from '../http/middleware/security-headers'
+import type { ServerEnv } from './env'
 
 export interface Listening {
   /** http://host:port, with the port the system gave when PORT is 0. */

@@ -1,16 +1,16 @@
-import { type AppProtections, createApp } from '../http/app'
-import { listen } from './listen'
-import { DIST_DIR } from './paths'
 import { type OpenedDatabase, openDatabase } from '../db/open-database'
-import type { ServerEnv } from './env'
+import { type AppProtections, createApp } from '../http/app'
 import { type ApiKeys, loadApiKeys } from '../http/keys'
-import { createLogger, keyEmailMask, type Logger } from './log'
 import { ownOrigins } from '../http/mcp/origin-guard'
 import { RateLimiter } from '../http/middleware/rate-limit'
-import { startNotifications } from '../waitlist/notifications/start-notifications'
 import { loadSchemaCache } from '../http/rest/schema-cache'
 import { fillInSiteUrl, normalizeSiteUrl } from '../http/site-url'
 import { loadStaticSite } from '../http/static-site'
+import { startNotifications } from '../waitlist/notifications/start-notifications'
+import type { ServerEnv } from './env'
+import { listen } from './listen'
+import { createLogger, keyEmailMask, type Logger } from './log'
+import { DIST_DIR } from './paths'
 
 export interface RunningServer {
   url: string

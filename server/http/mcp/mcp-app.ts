@@ -1,6 +1,6 @@
 import { type Context, type Handler, Hono, type MiddlewareHandler } from 'hono'
-import type { Database } from '../../db/database'
 import type { Logger } from '../../boot/log'
+import type { Database } from '../../db/database'
 import { bodyLimit } from '../middleware/body-limit'
 import { clientAddress, rateLimitKey } from '../middleware/client-address'
 import type { RateLimiter } from '../middleware/rate-limit'

@@ -1,5 +1,5 @@
-import type { Logger } from '../../boot/log'
 import { type Context, type ErrorHandler, Hono } from 'hono'
+import type { Logger } from '../../boot/log'
 import { type Database, isPgError } from '../../db/database'
 import type { ApiKeys, ApiRole, JwtClaims } from '../keys'
 import { bodyLimit } from '../middleware/body-limit'
