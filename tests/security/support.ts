@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 
@@ -6,6 +6,14 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 export const asRoot = process.getuid?.() === 0
 export const NOBODY = { uid: 65534, gid: 65534 }
+
+/**
+ * Whether `nobody` can read this checkout, to run the server as that account. A checkout under a
+ * private directory (a 0700 CI workspace) hides it; the tests that need it then skip, and say so.
+ */
+export const checkoutReadableByNobody =
+  asRoot &&
+  spawnSync('sh', ['-c', 'test -r "$1"', 'sh', `${ROOT}node_modules/tsx/package.json`], NOBODY).status === 0
 
 /** Runs the server until it exits by itself (a refused start), or until it serves (then stopped). */
 export async function startRefused(
