@@ -7,10 +7,14 @@ import { freshDataDir } from '../support/data-dir'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { expectNoEmail, healthy, insert, insertStatus, rowCount } from './support'
 
-/** A small file system of its own to fill up: a tmpfs, which needs root to mount. */
+/**
+ * A small file system of its own to fill up: a tmpfs, which needs root to mount. 176 MB: the cluster
+ * and its WAL, plus room for PostgreSQL's binaries (about 61 MB) when the checkout is private and the
+ * server stages them under DATA_DIR.
+ */
 function mountSmallDisk(dir: string): boolean {
   try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=96m,mode=755', 'tmpfs', dir], { stdio: 'ignore' })
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=176m,mode=755', 'tmpfs', dir], { stdio: 'ignore' })
     return true
   } catch {
     return false
@@ -41,7 +45,7 @@ describe.runIf(mounted)('a disk that fills up mid-insert', () => {
     // Fill the disk to the last byte.
     const filler = join(mountPoint, 'filler')
     try {
-      execFileSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=1M', 'count=200'], { stdio: 'ignore' })
+      execFileSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=1M'], { stdio: 'ignore' })
     } catch {
       // dd stops with ENOSPC: that is the point.
     }
