@@ -10,6 +10,7 @@ import {
   engineRun,
   engineTry,
   imageSize,
+  runArgs,
 } from '../tests/support/container-engine'
 import { freePort } from '../tests/support/postgres-cluster'
 import { median } from './stats'
@@ -79,20 +80,7 @@ export async function containerFigures(
     track(() => engineTry(engine, ['rm', '-f', name]))
     const url = `http://127.0.0.1:${port}/`
     let began = performance.now()
-    await run([
-      'run',
-      '-d',
-      '--name',
-      name,
-      '--read-only',
-      '--tmpfs',
-      '/tmp',
-      '-v',
-      `${data}:/data`,
-      '-p',
-      `127.0.0.1:${port}:3000`,
-      IMAGE,
-    ])
+    await run(runArgs({ image: IMAGE, name, data, port }))
     fresh.push(await firstOk(url, began))
     await run(['stop', '-t', '10', name])
     began = performance.now()

@@ -15,6 +15,7 @@ import {
   engineRun,
   engineTry,
   imageSize,
+  runArgs,
 } from '../support/container-engine'
 import { freePort } from '../support/postgres-cluster'
 
@@ -125,25 +126,9 @@ describe.skipIf(!engine)('the container image', () => {
     publish: string[] = [],
   ) {
     const port = await freePort()
-    const envArgs = Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`])
     containers.push(name)
     await run(['rm', '-f', name]).catch(() => {})
-    await run([
-      'run',
-      '-d',
-      '--name',
-      name,
-      '--read-only',
-      '--tmpfs',
-      '/tmp',
-      '-v',
-      `${data}:/data`,
-      '-p',
-      `127.0.0.1:${port}:3000`,
-      ...publish,
-      ...envArgs,
-      IMAGE,
-    ])
+    await run(runArgs({ image: IMAGE, name, data, port, env, publish }))
     return { name, url: `http://127.0.0.1:${port}` }
   }
 

@@ -86,3 +86,23 @@ export async function cleanCopyOfTree(root: string): Promise<{ dir: string; remo
 export async function imageSize(engine: string, image: string): Promise<number> {
   return Number((await engineRun(engine, ['image', 'inspect', '--format', '{{.Size}}', image])).trim())
 }
+
+/**
+ * `run` arguments for the image as the deploy guide runs it: detached, a read-only root with a /tmp
+ * tmpfs, `data` as /data, port 3000 published on the host's loopback at `port`.
+ */
+export function runArgs(options: {
+  image: string
+  name: string
+  data: string
+  port: number
+  env?: Record<string, string>
+  publish?: string[]
+}): string[] {
+  const { image, name, data, port, env = {}, publish = [] } = options
+  const envArgs = Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`])
+  return [
+    ...['run', '-d', '--name', name, '--read-only', '--tmpfs', '/tmp', '-v', `${data}:/data`],
+    ...['-p', `127.0.0.1:${port}:3000`, ...publish, ...envArgs, image],
+  ]
+}
