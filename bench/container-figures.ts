@@ -13,6 +13,7 @@ import {
   runArgs,
 } from '../tests/support/container-engine'
 import { freePort } from '../tests/support/postgres-cluster'
+import { httpStatus } from './startup'
 import { median } from './stats'
 import type { Row, Track } from './table'
 
@@ -24,14 +25,7 @@ const IMAGE_BUDGET_MIB = 100
 /** Milliseconds from `run` (or `start`) returning to the first 200 on `/`, polled every 10 ms. */
 async function firstOk(url: string, began: number): Promise<number> {
   for (const end = began + 120_000; performance.now() < end; await sleep(10)) {
-    const status = await fetch(url).then(
-      async (response) => {
-        await response.arrayBuffer()
-        return response.status
-      },
-      () => 0,
-    )
-    if (status === 200) return performance.now() - began
+    if ((await httpStatus(url)) === 200) return performance.now() - began
   }
   throw new Error(`no 200 from ${url} within 120 s`)
 }

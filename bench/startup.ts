@@ -30,18 +30,22 @@ export async function emptyDataDir(): Promise<{ dir: string; cleanup(): Promise<
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) }
 }
 
+/** The status of a GET, its body drained; 0 while nothing answers. */
+export function httpStatus(url: string): Promise<number> {
+  return fetch(url).then(
+    async (response) => {
+      await response.arrayBuffer()
+      return response.status
+    },
+    () => 0,
+  )
+}
+
 async function firstOk(url: string, started: number, child: ChildProcess, output: () => string) {
   for (const end = started + GIVE_UP_MS; performance.now() < end; await sleep(POLL_MS)) {
     if (child.exitCode !== null || child.signalCode !== null)
       throw new Error(`the server exited before answering ${url}:\n${output()}`)
-    const status = await fetch(url).then(
-      async (response) => {
-        await response.arrayBuffer()
-        return response.status
-      },
-      () => 0,
-    )
-    if (status === 200) return performance.now() - started
+    if ((await httpStatus(url)) === 200) return performance.now() - started
   }
   throw new Error(`no 200 from ${url} within ${GIVE_UP_MS / 1000} s:\n${output()}`)
 }
