@@ -49,6 +49,9 @@ export interface RestDeps {
 
 export const MAX_BODY_BYTES = 16 * 1024
 
+/** The role the request's key carries, set once it is authenticated. */
+export type RestEnv = { Variables: { role?: ApiRole } }
+
 const JSON_TYPE = 'application/json; charset=utf-8'
 const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8'
 
@@ -184,8 +187,10 @@ class TableRoutes {
     private readonly verify: Verifier,
   ) {}
 
-  private async open(c: Context): Promise<TableRequest> {
+  private async open(c: Context<RestEnv>): Promise<TableRequest> {
     const claims = await authenticate(this.verify, c.req.raw)
+    // For the error ladder: a database refusal (42501) is judged by the role it ran as.
+    c.set('role', claims.role)
     const request = c.req.raw
     const profiled = checkProfile(request)
     const table = c.req.param('table') ?? ''
@@ -218,7 +223,7 @@ class TableRoutes {
     })
   }
 
-  async insert(c: Context): Promise<Response> {
+  async insert(c: Context<RestEnv>): Promise<Response> {
     const request = await this.open(c)
     const { table, known, url, preferences, claims } = request
     const columns = parseColumnsParam(url.searchParams.get('columns'))
@@ -241,7 +246,7 @@ class TableRoutes {
   }
 
   /** GET, and HEAD, which Hono routes here and answers without the body. */
-  async read(c: Context): Promise<Response> {
+  async read(c: Context<RestEnv>): Promise<Response> {
     const request = await this.open(c)
     const { query, preferences } = request
     const statement = readStatement(request.table, query, preferences.count !== undefined)
@@ -257,7 +262,7 @@ class TableRoutes {
     })
   }
 
-  async update(c: Context): Promise<Response> {
+  async update(c: Context<RestEnv>): Promise<Response> {
     const request = await this.open(c)
     requireFilter(request, 'UPDATE')
     const body = await c.req.raw.text()
@@ -270,7 +275,7 @@ class TableRoutes {
     )
   }
 
-  async delete(c: Context): Promise<Response> {
+  async delete(c: Context<RestEnv>): Promise<Response> {
     const request = await this.open(c)
     requireFilter(request, 'DELETE')
     return this.changed(request, deleteStatement(request.table, request.query, request.returning))
@@ -284,7 +289,7 @@ class TableRoutes {
   }
 
   /** Any other method: still checked as the others are, then PostgREST's 405. */
-  async other(c: Context): Promise<Response> {
+  async other(c: Context<RestEnv>): Promise<Response> {
     await this.open(c)
     throw methodNotAllowed(c.req.method)
   }
@@ -300,11 +305,11 @@ class TableRoutes {
  * The app's one error ladder: PostgREST's own errors as they are, a database error by its
  * SQLSTATE, a lost database as PGRST000 (503), anything else as a logged 500.
  */
-function errorAnswer(log: Logger, verify: Verifier): ErrorHandler {
-  return async (error, c) => {
+function errorAnswer(log: Logger): ErrorHandler<RestEnv> {
+  return (error, c) => {
     if (error instanceof PostgrestError) return errorResponse(error)
     if (isPgError(error)) {
-      const status = statusForSqlState(error.code, await roleOf(verify, c.req.raw))
+      const status = statusForSqlState(error.code, c.get('role') ?? 'anon')
       if (status >= 500) log.error(`database error ${error.code} on ${c.req.method} ${c.req.path}:`, error)
       // PostgREST adds the challenge when a role without a login (anon) is refused.
       const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}
@@ -320,29 +325,16 @@ function errorAnswer(log: Logger, verify: Verifier): ErrorHandler {
   }
 }
 
-/**
- * The role a database error was raised under. The request passed authentication to reach the
- * database, and the verifier caches that token, so this is a lookup, done on this rare path
- * rather than stored on every request; a key that expired in between counts as anon.
- */
-async function roleOf(verify: Verifier, request: Request): Promise<ApiRole> {
-  try {
-    return (await authenticate(verify, request)).role
-  } catch {
-    return 'anon'
-  }
-}
-
 /** The Supabase-compatible REST endpoint: `/rest/v1/<table>`, PostgREST's contract for what it serves. */
-export function createRestApp(deps: RestDeps): Hono {
+export function createRestApp(deps: RestDeps): Hono<RestEnv> {
   const maxBodyBytes = deps.maxBodyBytes ?? MAX_BODY_BYTES
   const verify = cachedVerifier(deps.keys.secret)
   const routes = new TableRoutes(deps, verify)
-  const app = new Hono()
+  const app = new Hono<RestEnv>()
 
   app.use(supabaseCors())
   app.use(bodyLimit(maxBodyBytes, () => errorResponse(payloadTooLarge(maxBodyBytes))))
-  app.onError(errorAnswer(deps.log, verify))
+  app.onError(errorAnswer(deps.log))
 
   // Functions are not part of this API; say so as PostgREST does for one it cannot find.
   const functionNotFound = (path: string) => unknownFunction(path.split('/').pop() ?? '')
