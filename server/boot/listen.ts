@@ -4,7 +4,7 @@ import { getRequestListener } from '@hono/node-server'
 import type { Hono } from 'hono'
 import { jsonError } from '../http/middleware/json-error'
 import { httpServerOptions, onClientError } from '../http/middleware/node-limits'
-import { securityHeaderValues } from '../http/middleware/security-headers'
+import { type SecurityHeaderOptions, securityHeaders } from '../http/middleware/security-headers'
 import type { ServerEnv } from './env'
 
 export interface Listening {
@@ -14,8 +14,15 @@ export interface Listening {
   close(): Promise<void>
 }
 
-/** Serves the app over node:http on HOST:PORT, with Node's own limits and malformed requests answered as PostgREST would. */
-export async function listen(app: Hono, env: ServerEnv): Promise<Listening> {
+/**
+ * Serves the app over node:http on HOST:PORT, with Node's own limits, the security headers on
+ * every answer, and malformed requests answered as PostgREST would.
+ */
+export async function listen(
+  app: Hono,
+  env: ServerEnv,
+  security: SecurityHeaderOptions = {},
+): Promise<Listening> {
   let draining = false
   const listener = getRequestListener(
     async (request, bindings) => {
@@ -33,11 +40,16 @@ export async function listen(app: Hono, env: ServerEnv): Promise<Listening> {
     {
       hostname: env.HOST,
       // A request Node accepted but the Fetch API cannot represent (bad Host, backslash in the path).
-      errorHandler: () => jsonError(400, 'PGRST400', 'Malformed HTTP request', null, securityHeaderValues()),
+      // The security headers are already on Node's response.
+      errorHandler: () => jsonError(400, 'PGRST400', 'Malformed HTTP request'),
     },
   )
   const limits = { headersTimeoutMs: env.HEADERS_TIMEOUT_MS, requestTimeoutMs: env.REQUEST_TIMEOUT_MS }
-  const server = createServer(httpServerOptions(limits), listener)
+  const withSecurityHeaders = securityHeaders(security)
+  const server = createServer(httpServerOptions(limits), (request, response) => {
+    withSecurityHeaders(request, response)
+    return listener(request, response)
+  })
   server.on('clientError', onClientError)
   server.listen(env.PORT, env.HOST)
   await new Promise<void>((resolve, reject) => {

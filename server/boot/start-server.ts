@@ -3,6 +3,7 @@ import { type AppProtections, createApp } from '../http/app'
 import { type ApiKeys, loadApiKeys } from '../http/keys'
 import { ownOrigins } from '../http/mcp/origin-guard'
 import { RateLimiter } from '../http/middleware/rate-limit'
+import type { SecurityHeaderOptions } from '../http/middleware/security-headers'
 import { loadSchemaCache } from '../http/rest/schema-cache'
 import { fillInSiteUrl, normalizeSiteUrl } from '../http/site-url'
 import { loadStaticSite } from '../http/static-site'
@@ -71,7 +72,7 @@ async function serve(
   const protections = protectionsOf(env)
   const db = database.db
   const app = createApp({ siteOrigins: () => siteOrigins, db, keys, schema, site, log, protections })
-  const listening = await listen(app, env)
+  const listening = await listen(app, env, securityOf(env, site.scriptHashes))
   const { url } = listening
   // Synchronous and with no await since listening, so done before the first request is read.
   fillInSiteUrl(site, publicUrl ?? url)
@@ -99,10 +100,15 @@ function protectionsOf(env: ServerEnv): AppProtections {
     rateLimiter,
     trustProxyHeader: env.TRUST_PROXY_HEADER,
     dbQueueLimit: env.DB_QUEUE_LIMIT,
-    security: {
-      hsts: env.HSTS,
-      connectOrigins: env.VITE_SUPABASE_URL ? [new URL(env.VITE_SUPABASE_URL).origin] : [],
-    },
+  }
+}
+
+function securityOf(env: ServerEnv, scriptHashes: string[]): SecurityHeaderOptions {
+  return {
+    hsts: env.HSTS,
+    trustProxy: env.TRUST_PROXY_HEADER !== undefined,
+    connectOrigins: env.VITE_SUPABASE_URL ? [new URL(env.VITE_SUPABASE_URL).origin] : [],
+    scriptHashes,
   }
 }
 

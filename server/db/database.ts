@@ -50,6 +50,9 @@ export interface Database extends Queryable {
   close(): Promise<void>
 }
 
+// A verified key's claims are one object, remembered by the key cache: its settings are built once.
+const settingsByClaims = new WeakMap<JwtClaims, Statement>()
+
 /**
  * What PostgREST sets first in every request's transaction, as it does it: the key's role, its
  * claims (PostgREST 9 and later: one JSON setting; Supabase's auth.role() reads the role from it),
@@ -58,13 +61,18 @@ export interface Database extends Queryable {
  * set_config(…, true) lasts until the transaction ends, like SET LOCAL, and takes parameters.
  */
 export function roleSettings(claims: JwtClaims): Statement {
-  return {
-    sql: `select set_config('search_path', 'public, extensions', true),
+  let settings = settingsByClaims.get(claims)
+  if (!settings) {
+    settings = {
+      sql: `select set_config('search_path', 'public, extensions', true),
                  set_config('role', $1, true),
                  set_config('request.jwt.claims', $2, true)`,
-    params: [claims.role, JSON.stringify(claims)],
-    prepare: true,
+      params: [claims.role, JSON.stringify(claims)],
+      prepare: true,
+    }
+    settingsByClaims.set(claims, settings)
   }
+  return settings
 }
 
 /** A Postgres error as node-postgres raises it. */

@@ -45,6 +45,22 @@ function readPoolerFlag(connectionString: string): { url: string; prepare: boole
   return { url: url.toString(), prepare: !pooled }
 }
 
+/**
+ * Runs `send`, which queues queries on a pipelining client, with the client's socket corked, so
+ * what it queues leaves in one write instead of one per query: node-postgres sends each query as
+ * soon as it is queued. Fewer system calls here, and fewer wake-ups for the Postgres backend.
+ */
+function inOneWrite<T>(client: pg.PoolClient, send: () => T): T {
+  // The pool's clients are pg.Client instances; their socket is typed there, not on PoolClient.
+  const socket = (client as unknown as pg.Client).connection.stream
+  socket.cork()
+  try {
+    return send()
+  } finally {
+    socket.uncork()
+  }
+}
+
 /** The first failure in a pipeline, in the order sent: later ones only say "transaction aborted". */
 function firstFailure(results: PromiseSettledResult<unknown>[]): unknown {
   return results.find((result): result is PromiseRejectedResult => result.status === 'rejected')?.reason
@@ -91,12 +107,12 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
       try {
         // Four messages, one round trip. If the statement fails, Postgres skips to its Sync and the
         // commit that follows answers ROLLBACK: nothing of the request stays.
-        const sent = [
+        const sent = inOneWrite(client, () => [
           client.query('begin'),
           client.query(query(roleSettings(claims))),
           client.query(query(statement)),
           client.query('commit'),
-        ]
+        ])
         const results = await Promise.allSettled(sent)
         const failure = firstFailure(results)
         if (failure) {

@@ -9,7 +9,6 @@ import { bodyLimit } from './middleware/body-limit'
 import { dbGate } from './middleware/db-gate'
 import { jsonError } from './middleware/json-error'
 import { type RateLimiter, rateLimit } from './middleware/rate-limit'
-import { type SecurityHeaderOptions, securityHeaders } from './middleware/security-headers'
 import { urlLengthLimit } from './middleware/url-length'
 import { submitNativeForm } from './native-form'
 import { CORS_HEADERS } from './rest/cors'
@@ -37,10 +36,9 @@ export interface AppProtections {
   trustProxyHeader?: string
   /** Most requests in flight towards the database before new ones get 503. */
   dbQueueLimit: number
-  security: SecurityHeaderOptions
 }
 
-const DEFAULT_PROTECTIONS: AppProtections = { dbQueueLimit: 1000, security: {} }
+const DEFAULT_PROTECTIONS: AppProtections = { dbQueueLimit: 1000 }
 
 const tooManyRequests = (retryAfter: number) =>
   jsonError(
@@ -63,7 +61,7 @@ export function createApp(deps: AppDeps): Hono {
   const { db, log } = deps
   const protections = deps.protections ?? DEFAULT_PROTECTIONS
   const app = new Hono()
-  applyAppWide(app, deps, protections)
+  applyAppWide(app, deps)
 
   const gate = dbGate(protections.dbQueueLimit, queueFull)
   const { rateLimiter, trustProxyHeader } = protections
@@ -79,15 +77,11 @@ export function createApp(deps: AppDeps): Hono {
   return app
 }
 
-/** Security headers, the access log, the URL length limit and the last-resort 500, on every answer. */
-function applyAppWide(app: Hono, { site, log }: AppDeps, protections: AppProtections): void {
-  app.use(
-    securityHeaders({
-      ...protections.security,
-      scriptHashes: site.scriptHashes,
-      trustProxy: Boolean(protections.trustProxyHeader),
-    }),
-  )
+/**
+ * The access log, the URL length limit and the last-resort 500, on every answer. (The security
+ * headers are set on Node's response, before the app runs: see server/boot/listen.ts.)
+ */
+function applyAppWide(app: Hono, { log }: AppDeps): void {
   app.use(async (c, next) => {
     const started = performance.now()
     await next()

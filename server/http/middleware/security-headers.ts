@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 
 export interface SecurityHeaderOptions {
   /** Origins the page may call besides its own: a hosted Supabase project when the build points there. */
@@ -61,17 +61,23 @@ export function securityHeaderValues(options: SecurityHeaderOptions = {}): Recor
   }
 }
 
-export function securityHeaders(options: SecurityHeaderOptions = {}): MiddlewareHandler {
+/**
+ * Sets the security headers on Node's response before the app runs. Node merges the app's own
+ * headers over them in writeHead, so every answer carries them: pages, the API, errors, and the
+ * 400s @hono/node-server makes before any route. Added to a finished Response instead, they would
+ * make @hono/node-server turn its plain header object into a Headers and back on every request.
+ */
+export function securityHeaders(
+  options: SecurityHeaderOptions = {},
+): (request: IncomingMessage, response: ServerResponse) => void {
   const values = Object.entries(securityHeaderValues(options))
-  return async (c, next) => {
-    await next()
-    for (const [name, value] of values) c.res.headers.set(name, value)
-    const viaHttps =
-      options.trustProxy && c.req.header('x-forwarded-proto')?.split(',').at(-1)?.trim() === 'https'
-    if (options.hsts || viaHttps || c.req.url.startsWith('https:')) {
-      c.res.headers.set('Strict-Transport-Security', HSTS_VALUE)
-    }
-    // The site sets no cookie; make sure nothing downstream ever does.
-    c.res.headers.delete('Set-Cookie')
+  return (request, response) => {
+    for (const [name, value] of values) response.setHeader(name, value)
+    if (options.hsts || (options.trustProxy && forwardedAsHttps(request.headers['x-forwarded-proto'])))
+      response.setHeader('Strict-Transport-Security', HSTS_VALUE)
   }
 }
+
+// The proxy nearest to us appends its own scheme last; earlier entries are the client's to forge.
+const forwardedAsHttps = (proto: string | string[] | undefined) =>
+  typeof proto === 'string' && proto.split(',').at(-1)?.trim() === 'https'

@@ -1,5 +1,6 @@
 import { InvalidKeyError, type JwtClaims } from '../keys'
 import { invalidApiKey, invalidJwt, missingApiKey } from './postgrest-error'
+import { searchParamsOf } from './query-params'
 
 /** Checks a token and returns its claims (keys.ts verifyKey, possibly cached). */
 export type Verifier = (token: string) => Promise<JwtClaims>
@@ -20,7 +21,7 @@ async function verifyBearer(verify: Verifier, token: string): Promise<JwtClaims>
  * that is what lets a hosted project's JWT secret work here unchanged.
  */
 export async function authenticate(verify: Verifier, request: Request): Promise<JwtClaims> {
-  const apikey = request.headers.get('apikey') ?? new URL(request.url).searchParams.get('apikey')
+  const apikey = request.headers.get('apikey') ?? searchParamsOf(request.url).get('apikey')
   if (!apikey) throw missingApiKey()
   let claims: JwtClaims
   try {

@@ -126,3 +126,9 @@ export function parseReadQuery(
 export function selectList(columns: string[] | '*'): string {
   return columns === '*' ? '*' : columns.map(quoteIdent).join(', ')
 }
+
+/** A request URL's query, read without parsing the whole URL (a request's URL has no fragment). */
+export function searchParamsOf(requestUrl: string): URLSearchParams {
+  const start = requestUrl.indexOf('?')
+  return new URLSearchParams(start === -1 ? '' : requestUrl.slice(start + 1))
+}

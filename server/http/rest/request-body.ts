@@ -36,6 +36,7 @@ export function parseRowsBody(
   }
   if (columns) return { rows: rows as Row[], keys: columns }
   const keys = Object.keys(rows[0] ?? {})
+  if (rows.length === 1) return { rows: rows as Row[], keys }
   const signature = [...keys].sort().join(',')
   if (rows.some((row) => Object.keys(row).sort().join(',') !== signature)) throw keysMustMatch()
   return { rows: rows as Row[], keys }

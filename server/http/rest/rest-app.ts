@@ -23,7 +23,7 @@ import {
   unknownTable,
 } from './postgrest-error'
 import { appliedPreferences, type Preferences, parsePrefer } from './prefer'
-import { parseReadQuery, type ReadQuery } from './query-params'
+import { parseReadQuery, type ReadQuery, searchParamsOf } from './query-params'
 import { parseColumnsParam, parseRowsBody } from './request-body'
 import type { RowCharge } from './row-charge'
 import type { SchemaCache } from './schema-cache'
@@ -144,7 +144,7 @@ interface TableRequest {
   claims: JwtClaims
   table: string
   known: ReadonlySet<string>
-  url: URL
+  params: URLSearchParams
   shape: 'array' | 'object'
   profiled: boolean
   mutation: boolean
@@ -197,12 +197,12 @@ class TableRoutes {
     const known = this.deps.schema.get(table)
     if (!known) throw unknownTable(table, closestTable(table, this.deps.schema))
     const shape = negotiate(request.headers.get('accept'))
-    const url = new URL(request.url)
+    const params = searchParamsOf(request.url)
     const preferences = parsePrefer(request.headers.get('prefer'))
-    const query = parseReadQuery(url.searchParams, table, known)
+    const query = parseReadQuery(params, table, known)
     const returning = preferences.return === 'representation' ? query.columns : undefined
     const mutation = !['GET', 'HEAD'].includes(request.method)
-    return { claims, table, known, url, shape, profiled, mutation, preferences, query, returning }
+    return { claims, table, known, params, shape, profiled, mutation, preferences, query, returning }
   }
 
   /**
@@ -225,14 +225,14 @@ class TableRoutes {
 
   async insert(c: Context<RestEnv>): Promise<Response> {
     const request = await this.open(c)
-    const { table, known, url, preferences, claims } = request
-    const columns = parseColumnsParam(url.searchParams.get('columns'))
+    const { table, known, params, preferences, claims } = request
+    const columns = parseColumnsParam(params.get('columns'))
     const body = await c.req.raw.text()
     const { rows, keys: names } = parseRowsBody(c.req.raw.headers.get('content-type'), body, columns)
     // One token per row for the public keys; a single object (the page's insert) costs nothing more.
     if (rows.length > 1 && claims.role !== 'service_role') this.deps.chargeRows?.(c, rows.length)
     checkColumns(names, table, known)
-    const target = parseColumnsParam(url.searchParams.get('on_conflict'))
+    const target = parseColumnsParam(params.get('on_conflict'))
     if (target) for (const column of target) if (!known.has(column)) throw missingColumn(column, table)
     // A merge needs a conflict target; without ?on_conflict= (PostgREST would use the primary
     // key, which a client never sends) the preference is not applied, and not echoed.

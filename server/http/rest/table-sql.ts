@@ -31,30 +31,46 @@ export function insertStatement(
   keys: string[],
   rows: Row[],
   returning: string[] | '*' | undefined,
-  upsert?: { resolution: 'merge-duplicates' | 'ignore-duplicates'; target: string[] | undefined },
+  upsert?: Upsert,
 ): TableStatement<WriteResult> {
-  const target = `public.${quoteIdent(table)}`
-  const columns = keys.map(quoteIdent).join(', ')
-  const insert =
-    (keys.length === 0
-      ? `insert into ${target} select from json_array_elements($1::json)`
-      : `insert into ${target} (${columns}) select ${columns} from json_populate_recordset(null::${target}, $1::json)`) +
-    onConflict(keys, upsert)
+  const insert = upsert ? insertText(table, keys) + onConflict(keys, upsert) : plainInsertText(table, keys)
   // A representation needs select rights: a role without them gets Postgres's 42501 and a
   // rolled-back insert, as on PostgREST.
   const statement = writeStatement(insert, [JSON.stringify(rows)], returning)
   // The page's insert is one of a handful of texts: worth preparing. With a representation the
   // text carries the client's choice of columns, so it is not.
-  return returning ? statement : { ...statement, prepare: true }
+  if (!returning) statement.prepare = true
+  return statement
+}
+
+type Upsert = { resolution: 'merge-duplicates' | 'ignore-duplicates'; target: string[] | undefined }
+
+function insertText(table: string, keys: string[]): string {
+  const target = `public.${quoteIdent(table)}`
+  if (keys.length === 0) return `insert into ${target} select from json_array_elements($1::json)`
+  const columns = keys.map(quoteIdent).join(', ')
+  return `insert into ${target} (${columns}) select ${columns} from json_populate_recordset(null::${target}, $1::json)`
+}
+
+// Every page sends the same insert: its text is built once. The keys were checked against the
+// schema, so the texts are few; the bound only guards against clients cycling through orders.
+const plainInsertTexts = new Map<string, string>()
+const MAX_PLAIN_INSERT_TEXTS = 256
+
+function plainInsertText(table: string, keys: string[]): string {
+  const key = `${table}\u0000${keys.join('\u0000')}`
+  let text = plainInsertTexts.get(key)
+  if (text === undefined) {
+    text = insertText(table, keys)
+    if (plainInsertTexts.size >= MAX_PLAIN_INSERT_TEXTS) plainInsertTexts.clear()
+    plainInsertTexts.set(key, text)
+  }
+  return text
 }
 
 // PostgREST's upsert: ON CONFLICT on the ?on_conflict= columns. Merging updates the sent columns,
 // so it needs update rights (anon has none: 42501); ignoring needs only insert rights.
-function onConflict(
-  keys: string[],
-  upsert: { resolution: 'merge-duplicates' | 'ignore-duplicates'; target: string[] | undefined } | undefined,
-): string {
-  if (!upsert) return ''
+function onConflict(keys: string[], upsert: Upsert): string {
   const target = upsert.target ? ` (${upsert.target.map(quoteIdent).join(', ')})` : ''
   if (upsert.resolution === 'ignore-duplicates' || keys.length === 0)
     return ` on conflict${target} do nothing`
@@ -110,20 +126,15 @@ export function deleteStatement(
   return writeStatement(`delete from public.${quoteIdent(table)}${query.where}`, query.params, returning)
 }
 
+const readAffected = ({ affected }: StatementResult): WriteResult => ({ body: undefined, affected })
+
 /** A write as it is (its command tag counts the rows), or answering with the rows it wrote. */
 function writeStatement(
   statement: string,
   params: unknown[],
   returning: string[] | '*' | undefined,
 ): TableStatement<WriteResult> {
-  if (!returning) {
-    return {
-      sql: statement,
-      params,
-      returnsBody: false,
-      read: ({ affected }) => ({ body: undefined, affected }),
-    }
-  }
+  if (!returning) return { sql: statement, params, returnsBody: false, read: readAffected }
   return {
     sql: `with written as (${statement} returning ${selectList(returning)})
      select coalesce(json_agg(written), '[]')::text as body, count(*) as affected from written`,
