@@ -63,8 +63,8 @@ export async function insertFigures(
         `${bestOurs.requestsPerSecond.toFixed(0)} / ${bestBaseline.requestsPerSecond.toFixed(0)} per s ` +
         `(${(ratio * 100).toFixed(0)}%), p99 ${bestOurs.p99Ms} / ${bestBaseline.p99Ms} ms` +
         (failed ? `, ${failed} not 2xx` : ''),
-      target: '>= 90% of the node:http baseline',
-      ok: ratio >= 0.9 && failed === 0,
+      target: '>= 95% of the node:http baseline',
+      ok: ratio >= 0.95 && failed === 0,
     },
     {
       metric: `Node RSS after ${MEMORY_INSERTS.toLocaleString('en')} inserts, ${label}`,
