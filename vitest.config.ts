@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
 
@@ -16,6 +17,10 @@ const SLOW_SUITES = [
 export default defineConfig({
   test: {
     globalSetup: ['tests/setup/global-setup.ts'],
+    // Vitest's default is one worker less than the cores: a single one on two. The server suites
+    // mostly wait on child processes (servers, PostgreSQL, the CLI) and fsync, so two files at once
+    // keep both cores busy.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         plugins: [react()],
