@@ -1,3 +1,4 @@
+import { freshDataDir } from './data-dir'
 import { createDatabase, type PostgresCluster, startPostgres, uniqueDatabaseName } from './postgres-cluster'
 import { startTestServer, type TestServer, type TestServerOptions } from './test-server'
 import { slotCluster } from './worker-cluster'
@@ -55,4 +56,17 @@ export async function startServerOnOwnPostgres(
     await own.stop()
     throw error
   }
+}
+
+/**
+ * A migrated database of this backend with no server on it, as a server leaves one it created and
+ * stopped: `env` names it for the CLI (DATA_DIR, or DATABASE_URL).
+ */
+export async function emptyDatabaseOn(
+  backend: BackendName,
+): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> {
+  if (backend === 'postgres')
+    return { env: { DATABASE_URL: await sharedPostgresUrl() }, cleanup: async () => {} }
+  const fresh = await freshDataDir()
+  return { env: { DATA_DIR: fresh.dir }, cleanup: fresh.cleanup }
 }
