@@ -35,6 +35,9 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
+          // One worker process runs file after file, its imports loaded once: no suite here mocks
+          // modules or changes globals, and each stops what it starts (afterAll).
+          isolate: false,
           include: [
             'tests/server/**/*.test.ts',
             'tests/security/**/*.test.ts',
@@ -60,6 +63,8 @@ export default defineConfig({
         test: {
           name: 'reliability',
           environment: 'node',
+          // As the server project: file after file in one worker process.
+          isolate: false,
           include: ['tests/reliability/**/*.test.ts'],
           exclude: SLOW_SUITES,
           testTimeout: 120_000,
