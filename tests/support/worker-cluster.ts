@@ -14,7 +14,7 @@ const SLOT_CLUSTERS = 'LAB_SITE_TEST_SLOT_CLUSTERS'
  */
 export async function startSlotClusters(slots: number): Promise<{ stop(): Promise<void> }> {
   const clusters: PostgresCluster[] = []
-  // One after the other: each start is mostly fsync, which two at once only slow down.
+  // One after the other, a copy and a start each (about a second): the run's own set-up.
   for (let slot = 0; slot < slots; slot++) clusters.push(await startPostgres())
   process.env[SLOT_CLUSTERS] = JSON.stringify(clusters.map((cluster) => cluster.dir))
   return {
