@@ -7,6 +7,9 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   workers: 2,
+  // Tests, not files, are shared out, so neither worker idles while the other ends a long file; the
+  // studio's serial groups (one per backend) each stay together on one worker.
+  fullyParallel: true,
   timeout: 60_000,
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {

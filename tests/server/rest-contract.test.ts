@@ -3,7 +3,7 @@ import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { loadApiKeys } from '../../server/http/keys'
-import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
+import { BACKENDS, startServerOn, startServerOnOwnPostgres, stopBackends } from '../support/backends'
 import type { TestServer } from '../support/test-server'
 
 // One server per backend for the whole file: start-ups cost seconds. Tests share its table, so
@@ -613,21 +613,28 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
     })
   })
 
-  // Last: it stops the database under the running server.
+  // It stops the database under a running server: a cluster of its own, as other files share this one.
   // The embedded cluster dying under its server is tests/reliability/crash.test.ts's.
   if (name === 'postgres')
     it('answers 503 when Postgres goes away, without a stack trace', async () => {
-      await stopBackends()
-      const health = await fetch(`${server.url}/healthz`)
-      expect(health.status).toBe(503)
-      expect(await health.json()).toEqual({ status: 'unavailable' })
-      const insert = await post(server, JSON.stringify({ email: address('down') }))
-      await expectPostgrestError(
-        insert,
-        503,
-        'PGRST000',
-        'Database connection error. Retrying the connection.',
-      )
-      expect(server.output()).not.toMatch(/@example\.com/i)
+      const { server: orphan, stopPostgres } = await startServerOnOwnPostgres()
+      try {
+        // Served first, so the pool holds connections when the database goes.
+        expect((await post(orphan, JSON.stringify({ email: address('before') }))).status).toBe(201)
+        await stopPostgres()
+        const health = await fetch(`${orphan.url}/healthz`)
+        expect(health.status).toBe(503)
+        expect(await health.json()).toEqual({ status: 'unavailable' })
+        const insert = await post(orphan, JSON.stringify({ email: address('down') }))
+        await expectPostgrestError(
+          insert,
+          503,
+          'PGRST000',
+          'Database connection error. Retrying the connection.',
+        )
+        expect(orphan.output()).not.toMatch(/@example\.com/i)
+      } finally {
+        await orphan.cleanup()
+      }
     })
 })

@@ -3,7 +3,7 @@ import type { Database } from '../../server/db/database'
 import { migrate } from '../../server/db/migrate'
 import { openPostgres } from '../../server/db/postgres-driver'
 import { insertStatement } from '../../server/http/rest/table-sql'
-import { createDatabase, type PostgresCluster, startPostgres } from '../support/postgres-cluster'
+import { sharedPostgresUrl, stopBackends } from '../support/backends'
 
 // The browser's own `type="email"` check decides these; the database must agree with it.
 const ACCEPTED = [
@@ -54,11 +54,9 @@ async function withAnon(db: Database, email: string): Promise<string> {
 // The embedded cluster and DATABASE_URL run the same PostgreSQL 18 and the same driver: one suite.
 describe('the schema on PostgreSQL 18, built from the migrations', () => {
   let db: Database
-  let cluster: PostgresCluster | undefined
 
   beforeAll(async () => {
-    cluster = await startPostgres()
-    db = await openPostgres(await createDatabase(cluster, 'schema_test', { migrated: false }))
+    db = await openPostgres(await sharedPostgresUrl({ migrated: false }))
     await migrate(db)
   })
   /** How many stored addresses start with `prefix`. */
@@ -72,7 +70,7 @@ describe('the schema on PostgreSQL 18, built from the migrations', () => {
 
   afterAll(async () => {
     await db?.close()
-    await cluster?.stop()
+    await stopBackends()
   })
 
   it('applies migrations once: running them again is a no-op', async () => {
@@ -182,7 +180,7 @@ describe('the schema on PostgreSQL 18, built from the migrations', () => {
       target.runAsRole({ role: 'anon' }, insertStatement('waitlist', ['email'], [{ email }], undefined))
     const prepared = async (target: Database) =>
       (await target.query<{ n: number }>('select count(*)::int as n from pg_prepared_statements'))[0]?.n
-    const url = await createDatabase(cluster as PostgresCluster, 'prepare_test')
+    const url = await sharedPostgresUrl()
     // One connection each, so the count is that connection's own.
     const direct = await openPostgres(url, 1)
     const pooled = await openPostgres(`${url}?pgbouncer=true`, 1)

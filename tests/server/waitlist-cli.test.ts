@@ -9,8 +9,8 @@ import { openPostgres } from '../../server/db/postgres-driver'
 import { loadApiKeys, verifyKey } from '../../server/http/keys'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
 import { insertStatus } from '../reliability/support'
+import { sharedPostgresUrl, stopBackends } from '../support/backends'
 import { freshDataDir } from '../support/data-dir'
-import { createDatabase, type PostgresCluster, startPostgres } from '../support/postgres-cluster'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { type CliResult, runCli } from '../support/waitlist-cli'
 
@@ -187,18 +187,14 @@ describe('the waitlist CLI on an empty data dir', () => {
 })
 
 describe('the waitlist CLI on DATABASE_URL', () => {
-  let cluster: PostgresCluster
   let url: string
   beforeAll(async () => {
-    cluster = await startPostgres()
-    url = await createDatabase(cluster, 'cli_test')
+    url = await sharedPostgresUrl()
     const db = await openPostgres(url)
     for (const email of TRICKY) await db.query('insert into public.waitlist (email) values ($1)', [email])
     await db.close()
   })
-  afterAll(async () => {
-    await cluster?.stop()
-  })
+  afterAll(stopBackends)
 
   it('reads the same list from Postgres, beside any running server', async () => {
     const env = { DATABASE_URL: url }

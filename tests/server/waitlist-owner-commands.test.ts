@@ -7,7 +7,7 @@ import { renderBarChart } from '../../owner/cli/bar-chart'
 import { toCsv } from '../../owner/cli/csv'
 import { MAX_IMPORT_BYTES } from '../../owner/cli/read-import-file'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
-import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
+import { BACKENDS, emptyDatabaseOn, startServerOn, stopBackends } from '../support/backends'
 import type { TestServer } from '../support/test-server'
 import { postWaitlist } from '../support/waitlist-api'
 import { runCli } from '../support/waitlist-cli'
@@ -51,13 +51,6 @@ function daysAgo(days: number, hour = 12): string {
 }
 
 describe.each(BACKENDS)('owner commands on $name', ({ name }) => {
-  // A database of this backend with no server on it (the embedded one has one owner at a time).
-  async function emptyDatabase(): Promise<Record<string, string>> {
-    const server = await startServerOn(name)
-    await server.stop()
-    return server.env
-  }
-
   it('remove erases an address in any letter case, and the person may sign up again', async () => {
     let server: TestServer | undefined = await startServerOn(name)
     try {
@@ -85,7 +78,8 @@ describe.each(BACKENDS)('owner commands on $name', ({ name }) => {
 
   it('export, import into a fresh database, import again: the same entries, created_at kept', async () => {
     const source = await startServerOn(name)
-    const target = await emptyDatabase()
+    // No server on it: the embedded cluster has one owner at a time, and here that is the CLI.
+    const { env: target, cleanup } = await emptyDatabaseOn(name)
     try {
       for (const email of TRICKY) expect((await postWaitlist(source, { email })).status).toBe(201)
       await source.stop()
@@ -113,12 +107,12 @@ describe.each(BACKENDS)('owner commands on $name', ({ name }) => {
       expect(listed.map((line) => line.split('  ')[1])).toEqual(TRICKY)
     } finally {
       await source.cleanup()
-      await rm(target.DATA_DIR ?? '', { recursive: true, force: true })
+      await cleanup()
     }
   })
 
   it('a bad file adds nothing, not even its good lines', async () => {
-    const env = await emptyDatabase()
+    const { env, cleanup } = await emptyDatabaseOn(name)
     try {
       const bad = await csvFile(
         `bad-${name}.csv`,
@@ -136,12 +130,12 @@ describe.each(BACKENDS)('owner commands on $name', ({ name }) => {
       expect(result.stderr).toContain('line 3: not a valid e-mail address')
       expect((await runCli(env, 'count')).stdout).toBe('0\n')
     } finally {
-      await rm(env.DATA_DIR ?? '', { recursive: true, force: true })
+      await cleanup()
     }
   })
 
   it('stats draws signups per day and gives the total', async () => {
-    const env = await emptyDatabase()
+    const { env, cleanup } = await emptyDatabaseOn(name)
     try {
       const rows = [
         ['old@example.com', daysAgo(40)],
@@ -164,7 +158,7 @@ describe.each(BACKENDS)('owner commands on $name', ({ name }) => {
       const all = await runCli(env, 'stats', '--days', 'all')
       expect(all.stdout.split('\n').filter((line) => /^\d{4}-/.test(line))).toHaveLength(41)
     } finally {
-      await rm(env.DATA_DIR ?? '', { recursive: true, force: true })
+      await cleanup()
     }
   })
 

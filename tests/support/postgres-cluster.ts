@@ -1,16 +1,14 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
 import pg from 'pg'
-import { startEmbeddedCluster } from '../../server/db/embedded/embedded-cluster'
-import { migrate } from '../../server/db/migrate'
+import { runningClusterUrl, startEmbeddedCluster } from '../../server/db/embedded/embedded-cluster'
+import { freshDataDir } from './data-dir'
 
 export { freePort } from '../../server/db/embedded/ports'
 
-import { openPostgres } from '../../server/db/postgres-driver'
-
 export interface PostgresCluster {
   url: string
+  /** The DATA_DIR-shaped folder it runs in (its PGDATA is `postgres/` inside). */
+  dir: string
   stop(): Promise<void>
 }
 
@@ -19,31 +17,44 @@ const TEMPLATE = 'suite_template'
 /**
  * A throwaway PostgreSQL 18 server for the DATABASE_URL half of the suites: the same npm-shipped
  * binaries and start-up code as the embedded default (as root it runs as `postgres`), in a
- * temporary directory, with one database migrated once as the template every test database copies.
+ * temporary directory, with one migrated database as the template every test database copies.
+ * It starts from a copy of the migrated embedded template (tests/support/data-dir.ts), whose
+ * `postgres` database already holds the schema: no initdb, no migration run.
  */
 export async function startPostgres(): Promise<PostgresCluster> {
-  const dir = await mkdtemp(join(tmpdir(), 'lab-site-postgres-'))
-  // mkdtemp makes 0700 directories; as root, the account PostgreSQL runs as must get through.
-  await chmod(dir, 0o755)
-  const cluster = await startEmbeddedCluster(dir, () => {})
-  const admin = new pg.Client({ connectionString: cluster.url })
+  const data = await freshDataDir()
+  const cluster = await startEmbeddedCluster(data.dir, () => {})
+  // CREATE DATABASE … TEMPLATE wants no one else in the source: the copy is made from template1.
+  const admin = new pg.Client({ connectionString: urlOf(cluster.url, 'template1') })
   await admin.connect()
-  await admin.query(`create database ${TEMPLATE}`)
+  await admin.query(`create database ${TEMPLATE} template postgres`)
   await admin.end()
-  const template = await openPostgres(urlOf(cluster.url, TEMPLATE), 1)
-  await migrate(template)
-  await template.close()
   return {
     url: cluster.url,
+    dir: data.dir,
     async stop() {
       await cluster.stop()
-      await rm(dir, { recursive: true, force: true })
+      await data.cleanup()
     },
   }
 }
 
+/**
+ * The cluster a process of this test run started in `dir` and left running, so that later test
+ * files reuse it (tests/support/worker-cluster.ts); its stop() is the run's to call, not theirs.
+ */
+export async function runningPostgres(dir: string): Promise<PostgresCluster | undefined> {
+  const url = await runningClusterUrl(dir)
+  return url ? { url, dir, stop: async () => {} } : undefined
+}
+
 function urlOf(clusterUrl: string, database: string): string {
-  return clusterUrl.replace(/\/postgres$/, `/${database}`)
+  return clusterUrl.replace(/\/postgres(\?|$)/, `/${database}$1`)
+}
+
+/** A database name no other test file of the run uses, even on a cluster they share. */
+export function uniqueDatabaseName(prefix: string): string {
+  return `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`
 }
 
 /**

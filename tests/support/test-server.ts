@@ -77,7 +77,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     detached: true,
   })
   const { found, output } = watchOutput(child, /Serving (http:\/\/\S+)/, options.timeout ?? 30_000, 'server')
-  const url = await found
+  const url = await found.catch(async (error: unknown) => {
+    // A server that refused to start (the tests of bad configuration) leaves no data dir behind.
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    await stopLeftPostmaster(dataDir)
+    await fresh?.cleanup()
+    throw error
+  })
   // Read once the server is up: on a new data dir it is the server that generates the secret.
   const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir })
   const exited = once(child, 'exit')

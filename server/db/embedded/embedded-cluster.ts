@@ -216,7 +216,8 @@ async function spawnPostgres(setup: {
 async function stopPostgres({ child, exited }: Postgres, ownSocketDir: string): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
     child.kill('SIGINT')
-    const timeout = sleep(30_000).then(() => 'timeout' as const)
+    // Unref'd: once PostgreSQL is down, this wait must not keep the process that stopped it alive.
+    const timeout = sleep(30_000, undefined, { ref: false }).then(() => 'timeout' as const)
     if ((await Promise.race([exited, timeout])) === 'timeout') {
       child.kill('SIGQUIT')
       await exited
