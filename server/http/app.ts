@@ -65,7 +65,9 @@ export function createApp(deps: AppDeps): Hono {
 
   const gate = dbGate(protections.dbQueueLimit, queueFull)
   const { rateLimiter, trustProxyHeader } = protections
-  app.use('/rest/v1/*', rateLimit(rateLimiter, trustProxyHeader, tooManyRequests), gate)
+  // Without a limiter (RATE_LIMIT_PER_MINUTE=0) no middleware at all: each one is a step per request.
+  if (rateLimiter) app.use('/rest/v1/*', rateLimit(rateLimiter, trustProxyHeader, tooManyRequests))
+  app.use('/rest/v1/*', gate)
   app.get('/healthz', healthCheck(db, log))
 
   const chargeRows = rateLimiter && rowCharge(rateLimiter, trustProxyHeader)

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Handler } from 'hono'
 
 // Kong's cors plugin with no options, as on Supabase's `rest-v1` route (supabase docker/volumes/api/kong.yml).
 const ALLOWED_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE,OPTIONS,TRACE,CONNECT'
@@ -19,18 +19,17 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
 /**
  * CORS preflights as Supabase's gateway answers them: before any key check, with 200, an empty
  * body and the requested headers echoed; no Max-Age and no credentials, as Kong's defaults.
+ * A handler for OPTIONS on every path, registered first, rather than a middleware every request
+ * would pass through.
  */
-export function supabaseCors(): MiddlewareHandler {
-  return async (c, next) => {
-    if (c.req.method === 'OPTIONS') {
-      const headers: Record<string, string> = {
-        'Access-Control-Allow-Origin': '*',
-        'Access-Control-Allow-Methods': ALLOWED_METHODS,
-      }
-      const requested = c.req.header('access-control-request-headers')
-      if (requested) headers['Access-Control-Allow-Headers'] = requested
-      return c.body(null, 200, headers)
+export function supabasePreflight(): Handler {
+  return (c) => {
+    const headers: Record<string, string> = {
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Allow-Methods': ALLOWED_METHODS,
     }
-    return next()
+    const requested = c.req.header('access-control-request-headers')
+    if (requested) headers['Access-Control-Allow-Headers'] = requested
+    return c.body(null, 200, headers)
   }
 }

@@ -4,7 +4,7 @@ import { type Database, isPgError } from '../../db/database'
 import type { ApiKeys, ApiRole, JwtClaims } from '../keys'
 import { bodyLimit } from '../middleware/body-limit'
 import { authenticate, type Verifier } from './authenticate'
-import { CORS_HEADERS, supabaseCors } from './cors'
+import { CORS_HEADERS, supabasePreflight } from './cors'
 import { cachedVerifier } from './key-cache'
 import { statusForSqlState } from './pg-error-status'
 import {
@@ -332,7 +332,7 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
   const routes = new TableRoutes(deps, verify)
   const app = new Hono<RestEnv>()
 
-  app.use(supabaseCors())
+  app.options('*', supabasePreflight())
   app.use(bodyLimit(maxBodyBytes, () => errorResponse(payloadTooLarge(maxBodyBytes))))
   app.onError(errorAnswer(deps.log))
 
