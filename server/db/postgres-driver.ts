@@ -46,24 +46,34 @@ function readPoolerFlag(connectionString: string): { url: string; prepare: boole
 }
 
 /**
- * Runs `send`, which queues queries on a pipelining client, with the client's socket corked, so
- * what it queues leaves in one write instead of one per query: node-postgres sends each query as
- * soon as it is queued. Fewer system calls here, and fewer wake-ups for the Postgres backend.
+ * Sends queries on a pipelining client and settles once every one has answered: with their
+ * results, or with the first failure in the order sent (later ones only say "transaction
+ * aborted"). They leave in one write: the socket is corked while they are queued, where
+ * node-postgres would write each one as it is queued, which costs system calls here and wake-ups
+ * for the Postgres backend. Callbacks rather than node-postgres's promises: two fewer per query.
  */
-function inOneWrite<T>(client: pg.PoolClient, send: () => T): T {
-  // The pool's clients are pg.Client instances; their socket is typed there, not on PoolClient.
-  const socket = (client as unknown as pg.Client).connection.stream
-  socket.cork()
-  try {
-    return send()
-  } finally {
-    socket.uncork()
-  }
-}
-
-/** The first failure in a pipeline, in the order sent: later ones only say "transaction aborted". */
-function firstFailure(results: PromiseSettledResult<unknown>[]): unknown {
-  return results.find((result): result is PromiseRejectedResult => result.status === 'rejected')?.reason
+function pipelined(client: pg.PoolClient, queries: (string | pg.QueryConfig)[]): Promise<pg.QueryResult[]> {
+  return new Promise((resolve, reject) => {
+    const results: pg.QueryResult[] = []
+    const failures: unknown[] = []
+    let pending = queries.length
+    const answered = (index: number) => (error: Error | null, result: pg.QueryResult) => {
+      if (error) failures[index] = error
+      else results[index] = result
+      if (--pending > 0) return
+      const failure = failures.find((item) => item !== undefined)
+      if (failure) reject(failure)
+      else resolve(results)
+    }
+    // The pool's clients are pg.Client instances; their socket is typed there, not on PoolClient.
+    const socket = (client as unknown as pg.Client).connection.stream
+    socket.cork()
+    try {
+      queries.forEach((sent, index) => client.query(sent, answered(index)))
+    } finally {
+      socket.uncork()
+    }
+  })
 }
 
 /**
@@ -107,21 +117,17 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
       try {
         // Four messages, one round trip. If the statement fails, Postgres skips to its Sync and the
         // commit that follows answers ROLLBACK: nothing of the request stays.
-        const sent = inOneWrite(client, () => [
-          client.query('begin'),
-          client.query(query(roleSettings(claims))),
-          client.query(query(statement)),
-          client.query('commit'),
-        ])
-        const results = await Promise.allSettled(sent)
-        const failure = firstFailure(results)
-        if (failure) {
+        const [, , result] = await pipelined(client, [
+          'begin',
+          query(roleSettings(claims)),
+          query(statement),
+          'commit',
+        ]).catch((failure: unknown) => {
           // Without a SQLSTATE the connection itself failed: do not hand it to the next request.
           if (!isPgError(failure)) broken = failure as Error
           throw failure
-        }
-        const result = (results[2] as PromiseFulfilledResult<pg.QueryResult>).value
-        return { rows: result.rows as never, affected: result.rowCount ?? 0 }
+        })
+        return { rows: result?.rows as never, affected: result?.rowCount ?? 0 }
       } finally {
         client.release(broken)
       }

@@ -79,9 +79,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const { found, output } = watchOutput(child, /Serving (http:\/\/\S+)/, options.timeout ?? 30_000, 'server')
   const url = await found.catch(async (error: unknown) => {
     // A server that refused to start (the tests of bad configuration) leaves no data dir behind.
+    // A data dir the test passed in is another server's, which may be running: left alone.
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-    await stopLeftPostmaster(dataDir)
-    await fresh?.cleanup()
+    if (fresh) {
+      await stopLeftPostmaster(dataDir)
+      await fresh.cleanup()
+    }
     throw error
   })
   // Read once the server is up: on a new data dir it is the server that generates the secret.
