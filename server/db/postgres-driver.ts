@@ -69,7 +69,7 @@ function pipelined(client: pg.PoolClient, queries: (string | pg.QueryConfig)[]):
     const socket = (client as unknown as pg.Client).connection.stream
     socket.cork()
     try {
-      queries.forEach((sent, index) => client.query(sent, answered(index)))
+      for (const [index, sent] of queries.entries()) client.query(sent, answered(index))
     } finally {
       socket.uncork()
     }
