@@ -101,6 +101,9 @@ export default defineConfig({
       exclude: [/\.html$/],
       threshold: 257,
       logLevel: 'silent',
+      // Brotli at quality 11 is the slow part of the build, on the first `npm start` too. The plugin
+      // runs one such job at a time (cores - 1, and at least one, here); two at once use both cores.
+      scheduler: { limit: 2, isHighMemory: () => true },
     }),
     inlineStylesheets(),
     // The entry (src/main.tsx) is fetched after the first paint, so the HTML alone paints first.
