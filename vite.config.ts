@@ -26,7 +26,8 @@ function dropPrerenderChunks(): Plugin {
     apply: 'build',
     enforce: 'post',
     generateBundle: {
-      order: 'post',
+      // After the prerender plugin's own (listed before it, also 'post'), before the compression
+      // plugin's, which runs in one of Vite's later hooks: react-dom/server is never compressed.
       handler(_options, bundle) {
         const chunks = Object.values(bundle).filter((output) => output.type === 'chunk')
         const reachable = new Set<string>()
