@@ -18,11 +18,7 @@ export interface Listening {
  * Serves the app over node:http on HOST:PORT, with Node's own limits, the security headers on
  * every answer, and malformed requests answered as PostgREST would.
  */
-export async function listen(
-  app: Hono,
-  env: ServerEnv,
-  security: SecurityHeaderOptions = {},
-): Promise<Listening> {
+export async function listen(app: Hono, env: ServerEnv, security: SecurityHeaderOptions): Promise<Listening> {
   let draining = false
   const listener = getRequestListener(
     async (request, bindings) => {
