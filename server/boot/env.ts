@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs'
 import { z } from 'zod'
+import { mailTransportEnv } from '../mail/mail-env'
+import { invitationEnv } from '../waitlist/invitations/invitation-env'
 import { signupWebhookEnv } from '../waitlist/notifications/webhook-env'
 
 // Unset and empty mean the same thing in a shell: `FOO= npm start` should fall back to the default.
@@ -39,6 +41,8 @@ const EnvSchema = z.object({
   TRUST_PROXY_HEADER: optional(z.string().min(1).toLowerCase()),
   LOG_LEVEL: optional(z.enum(['silent', 'error', 'info'])).transform((v) => v ?? 'info'),
   ...signupWebhookEnv,
+  ...mailTransportEnv,
+  ...invitationEnv,
 })
 
 // Node needs the whole-request timeout to be at least the headers timeout.

@@ -7,6 +7,9 @@ import type { SecurityHeaderOptions } from '../http/middleware/security-headers'
 import { loadSchemaCache } from '../http/rest/schema-cache'
 import { fillInSiteUrl, normalizeSiteUrl } from '../http/site-url'
 import { loadStaticSite } from '../http/static-site'
+import { loadMailTransportConfig, type MailTransportConfig } from '../mail/mail-secrets'
+import { linkKeys } from '../waitlist/invitations/link-keys'
+import { checkMailConfig, startMail } from '../waitlist/invitations/start-mail'
 import { startNotifications } from '../waitlist/notifications/start-notifications'
 import type { ServerEnv } from './env'
 import { listen } from './listen'
@@ -36,6 +39,9 @@ export async function startServer(env: ServerEnv, options: StartOptions): Promis
   const log = createLogger(env.LOG_LEVEL)
   const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })
   keyEmailMask(keys.secret)
+  // Checked before the database opens, so a bad SMTP_URL stops start-up at once.
+  const mail = await loadMailTransportConfig(env)
+  checkMailConfig(env, mail)
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
@@ -43,7 +49,7 @@ export async function startServer(env: ServerEnv, options: StartOptions): Promis
     onClusterLost: (error) => options.onFatal(error),
   })
   try {
-    return await serve(env, options, { log, keys, database })
+    return await serve(env, options, { log, keys, database, mail })
   } catch (error) {
     await database.close()
     throw error
@@ -54,13 +60,14 @@ interface Opened {
   log: Logger
   keys: ApiKeys
   database: OpenedDatabase
+  mail: MailTransportConfig
 }
 
 /** With the database open: the app, listening, the site's own URL filled in, then notifications. */
 async function serve(
   env: ServerEnv,
   options: StartOptions,
-  { log, keys, database }: Opened,
+  { log, keys, database, mail }: Opened,
 ): Promise<RunningServer> {
   for (const migration of database.applied) log.info(`Applied migration ${migration}`)
   const schema = await loadSchemaCache(database.db)
@@ -78,6 +85,8 @@ async function serve(
   fillInSiteUrl(site, publicUrl ?? url)
   siteOrigins = ownOrigins(url, publicUrl ?? url)
   const deliverer = await startNotifications(env, database.db, log)
+  const siteUrl = normalizeSiteUrl(publicUrl ?? url)
+  const mailSender = await startMail(env, mail, { db, log, keys: linkKeys(keys.secret), siteUrl })
   if (keys.generated) announceGeneratedKey(log, env, keys)
   return {
     url,
@@ -86,6 +95,7 @@ async function serve(
     async stop() {
       await listening.close()
       await deliverer?.stop()
+      await mailSender?.stop()
       await database.close()
     },
   }
