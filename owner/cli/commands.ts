@@ -6,6 +6,7 @@ import { DEFAULT_STUDIO_PORT } from '../studio-server/start-studio'
 import { deliveriesCommand } from './deliveries'
 import { exportCommand } from './export-csv'
 import { importCommand } from './import'
+import { inviteCommand } from './invite'
 import { keysCommand, urlCommand } from './keys'
 import { countCommand, listCommand } from './list'
 import { removeCommand } from './remove'
@@ -24,6 +25,9 @@ export interface CliArgs {
     port?: string
     host?: string
     retry?: boolean
+    next?: string
+    wait?: boolean
+    resend?: boolean
   }
 }
 
@@ -66,6 +70,25 @@ async function studio({ values }: CliArgs): Promise<number> {
   return withDatabase((db) => studioCommand(db, port, host))
 }
 
+async function invite({ positionals, values }: CliArgs): Promise<number> {
+  const emails = positionals.slice(1)
+  const next = values.next === undefined ? undefined : Number(values.next)
+  if (next !== undefined && !(Number.isSafeInteger(next) && next >= 1 && next <= 1_000_000))
+    return usageError(`--next needs a number of people (1-1000000), not "${values.next}"`)
+  if ((next === undefined) === (emails.length === 0))
+    return usageError(
+      'invite needs either --next N or the addresses to invite: invite --next 50, invite EMAIL…',
+    )
+  const request = {
+    next,
+    emails,
+    dryRun: values['dry-run'] === true,
+    wait: values.wait === true,
+    resend: values.resend === true,
+  }
+  return inviteCommand(loadServerEnv(), request, withDatabase)
+}
+
 /** The CLI's commands by name; the usage text in waitlist-cli.ts describes each. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
   count: ({ values }) => countCommand(values.since),
@@ -77,6 +100,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   import: importFile,
   stats,
   studio,
+  invite,
   deliveries: ({ values }) =>
     withDatabase((db) => deliveriesCommand(db, { retry: values.retry ?? false }, console.log)),
 }

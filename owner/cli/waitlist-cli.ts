@@ -35,11 +35,18 @@ Commands:
                                        opened with the token in the URL it prints; Ctrl-C stops it. --host
                                        0.0.0.0 inside a container only, with the port published on the
                                        host's loopback (docs/deploy.md); the token and Host checks stay
-  deliveries [--retry]                 signup notifications pending or failed (address, attempts, last error);
-                                       --retry sends the failed ones again
+  invite --next N | EMAIL… [--dry-run] [--wait] [--resend]
+                                       queue a beta invitation for the N oldest waiting entries, or for the
+                                       addresses named; the running server sends them (SMTP_URL,
+                                       MAIL_PER_MINUTE). Nobody is invited twice without --resend; nobody
+                                       unsubscribed or unconfirmed ever is. --dry-run prints who and the
+                                       message and changes nothing; --wait follows the sending to the end
+  deliveries [--retry]                 signup notifications and mail pending, failed or bounced (address,
+                                       attempts, last error); --retry sends the failed ones again
 
 DATE is anything Postgres reads as a timestamp, e.g. 2026-11-01 or 2026-11-01T09:00:00Z.
-Environment as the server: DATABASE_URL, DATA_DIR (default ./data), JWT_SECRET.
+Environment as the server: DATABASE_URL, DATA_DIR (default ./data), JWT_SECRET; for invite, SMTP_URL,
+MAIL_FROM (or their files in DATA_DIR), SITE_URL and BETA_URL.
 
 Exit codes: 0 done, 1 failed (database unreachable, DATA_DIR held by another command, bad
 configuration), 2 bad usage.
@@ -57,6 +64,9 @@ async function run(argv: string[]): Promise<number> {
       port: { type: 'string' },
       host: { type: 'string' },
       retry: { type: 'boolean' },
+      next: { type: 'string' },
+      wait: { type: 'boolean' },
+      resend: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   })

@@ -2,8 +2,10 @@ import { type Handler, Hono, type MiddlewareHandler } from 'hono'
 import { MCP_PATH } from '../../contract/agent-tool'
 import type { Logger } from '../boot/log'
 import type { Database } from '../db/database'
+import { linkKeys } from '../waitlist/invitations/link-keys'
 import { withAgentCors } from './agent-cors'
 import type { ApiKeys } from './keys'
+import { routeMailLinks } from './mail-links/mail-links-app'
 import { createMcpApp } from './mcp/mcp-app'
 import { bodyLimit } from './middleware/body-limit'
 import { dbGate } from './middleware/db-gate'
@@ -75,6 +77,7 @@ export function createApp(deps: AppDeps): Hono {
   const allowedOrigins = deps.siteOrigins ?? (() => [])
   app.route(MCP_PATH, createMcpApp({ db, log, allowedOrigins, rateLimiter, trustProxyHeader, gate }))
   routeNativeForm(app, deps, protections, gate)
+  routeMailLinks(app, { db, log, keys: linkKeys(deps.keys.secret), rateLimiter, trustProxyHeader, gate })
   routeSite(app, deps.site)
   return app
 }
