@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Database } from '../../server/db/database'
 import { type BatchProgress, batchProgress } from '../../server/waitlist/invitations/mail-report'
 
-const describe = (p: BatchProgress, total: number) =>
+const progressLine = (p: BatchProgress, total: number) =>
   `Sent ${p.sent} of ${total}: ${p.pending} pending, ${p.bounced} bounced, ${p.failed} failed` +
   (p.cancelled ? `, ${p.cancelled} cancelled (unsubscribed meanwhile)` : '')
 
@@ -25,7 +25,7 @@ export async function followBatch(
   let hinted = false
   for (;;) {
     const progress = await batchProgress(db, ids)
-    const line = describe(progress, ids.length)
+    const line = progressLine(progress, ids.length)
     if (line !== last) {
       if (tty) process.stdout.write(`\r${line}\u001b[K`)
       else print(line)
