@@ -1,15 +1,23 @@
 import type { Queryable } from '../../server/db/database'
 import { readEntries } from '../../server/waitlist/admin/waitlist-admin'
 import { toCsv } from './csv'
+import { EXPORT_HEADER, STATE_FIELDS } from './read-import-file'
 import { withDatabase } from './with-database'
 import { writePrivateFile } from './write-private-file'
 
-/** The file `export` writes and the studio's download serves: RFC 4180, header email,created_at. */
+/**
+ * The file `export` writes and the studio's download serves: RFC 4180, the header
+ * email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at (dates '' when none).
+ */
 export async function exportCsv(db: Queryable, since?: string): Promise<{ csv: string; entries: number }> {
   const entries = await readEntries(db, since)
   const csv = toCsv(
-    ['email', 'created_at'],
-    entries.map((entry) => [entry.email, entry.created_at]),
+    EXPORT_HEADER,
+    entries.map(({ email, created_at, state }) => [
+      email,
+      created_at,
+      ...STATE_FIELDS.map((field) => state?.[field] ?? ''),
+    ]),
   )
   return { csv, entries: entries.length }
 }

@@ -45,9 +45,13 @@ export async function importCommand(
       : undefined
   const result = await withDatabase((db) => importEntries(db, entries, progress))
   if (progress && process.stderr.isTTY) process.stderr.write('\n')
+  const raised =
+    result.statusesRaised > 0
+      ? ` Of those, ${result.statusesRaised} took the file's further status (invited, bounced or unsubscribed).`
+      : ''
   console.log(
-    `Imported ${path}: ${result.added} added, ${result.skipped} already on the list (skipped). ` +
-      'No signup notifications were sent for them.',
+    `Imported ${path}: ${result.added} added, ${result.skipped} already on the list (skipped).${raised} ` +
+      'No signup notifications or mail were sent for them.',
   )
   return 0
 }

@@ -7,9 +7,10 @@ export async function countCommand(since: string | undefined): Promise<number> {
   return 0
 }
 
-/** `list [--since DATE]`: one line per entry, created_at (UTC), two spaces, the address; oldest first. */
+/** `list [--since DATE]`: one line per entry, created_at (UTC), the address and its status, two spaces apart; oldest first. */
 export async function listCommand(since: string | undefined): Promise<number> {
   const entries = await withDatabase((db) => readEntries(db, since))
-  for (const entry of entries) console.log(`${entry.created_at}  ${entry.email}`)
+  for (const entry of entries)
+    console.log(`${entry.created_at}  ${entry.email}  ${entry.state?.status ?? 'waiting'}`)
   return 0
 }

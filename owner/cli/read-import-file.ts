@@ -1,7 +1,8 @@
 import { readFile, stat } from 'node:fs/promises'
 import { CsvError, parse } from 'csv-parse/sync'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
-import type { Entry } from '../../server/waitlist/admin/waitlist-admin'
+import type { Entry, EntryState } from '../../server/waitlist/admin/waitlist-admin'
+import { ENTRY_STATUSES, isEntryStatus } from '../../server/waitlist/invitations/entry-status'
 import { fromCsvField } from './csv'
 
 /**
@@ -11,6 +12,9 @@ import { fromCsvField } from './csv'
 export const MAX_IMPORT_BYTES = 32 * 1024 * 1024
 
 export const IMPORT_HEADER = ['email', 'created_at'] as const
+/** The columns `export` writes after those two: each entry's status and its dates. */
+export const STATE_FIELDS = ['status', 'confirmed_at', 'invited_at', 'unsubscribed_at', 'bounced_at'] as const
+export const EXPORT_HEADER = [...IMPORT_HEADER, ...STATE_FIELDS]
 
 export interface LineProblem {
   line: number
@@ -31,14 +35,29 @@ export class ImportFileError extends Error {}
 const TIMESTAMP =
   /^(\d{4})-(\d\d)-(\d\d)[T ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?(Z|[+-]\d\d:\d\d)$/i
 
-function createdAtProblem(value: string): string | undefined {
-  if (value === '') return 'created_at is empty'
+function timeProblem(value: string, column = 'created_at'): string | undefined {
+  if (value === '') return `${column} is empty`
   const [, year, month, day] = TIMESTAMP.exec(value) ?? []
   // Date.UTC rolls 2026-02-30 over into March; the database refuses it, so must we.
   const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)))
   if (!year || date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day))
-    return `created_at ${JSON.stringify(value.slice(0, 40))} is not a time such as 2026-11-01T09:00:00.000000Z`
+    return `${column} ${JSON.stringify(value.slice(0, 40))} is not a time such as 2026-11-01T09:00:00.000000Z`
   return undefined
+}
+
+/** The status columns of a line of a current export, or why they are wrong. */
+function readState(fields: readonly string[]): { state?: EntryState; problem?: string } {
+  const [status = '', ...dates] = fields
+  if (!isEntryStatus(status))
+    return {
+      problem: `status ${JSON.stringify(status.slice(0, 20))} is not one of ${ENTRY_STATUSES.join(', ')}`,
+    }
+  for (const [index, value] of dates.entries()) {
+    const problem = value === '' ? undefined : timeProblem(value, STATE_FIELDS[index + 1])
+    if (problem) return { problem }
+  }
+  const [confirmed_at = '', invited_at = '', unsubscribed_at = '', bounced_at = ''] = dates
+  return { state: { status, confirmed_at, invited_at, unsubscribed_at, bounced_at } }
 }
 
 async function readText(path: string): Promise<string> {
@@ -65,6 +84,22 @@ async function readText(path: string): Promise<string> {
   }
 }
 
+type ReadRecord = { entry: Entry } | { problem: string }
+
+/** One line as an entry, or what is wrong with it. */
+function readRecord(record: readonly string[], columns: readonly string[]): ReadRecord {
+  if (record.length !== columns.length)
+    return { problem: `expected ${columns.length} fields (${columns.join(',')}), found ${record.length}` }
+  const [email = '', createdAt = '', ...stateFields] = record
+  const problem = emailProblem(email) ?? timeProblem(createdAt)
+  if (problem) return { problem }
+  if (stateFields.length === 0) return { entry: { email, created_at: createdAt } }
+  const { state, problem: stateProblem } = readState(stateFields)
+  return state
+    ? { entry: { email, created_at: createdAt, state } }
+    : { problem: stateProblem ?? 'bad status' }
+}
+
 /**
  * Reads and checks a CSV written by `export`: the header email,created_at, then one address and
  * its time per line. Reports every bad line by number (1 is the header); blank lines are ignored.
@@ -88,7 +123,9 @@ export async function readImportFile(path: string): Promise<ImportFile> {
   }
   const [header, ...rows] = records
   if (!header) throw new ImportFileError(`${path} is empty; expected the header line email,created_at`)
-  if (header.record.join(',') !== IMPORT_HEADER.join(',')) {
+  // An export written before statuses existed has the first two columns only.
+  const columns = [IMPORT_HEADER, EXPORT_HEADER].find((known) => header.record.join(',') === known.join(','))
+  if (!columns) {
     const found = header.record.join(',').slice(0, 80)
     throw new ImportFileError(
       `${path} does not start with the header line email,created_at (found "${found}"); ` +
@@ -105,25 +142,20 @@ export async function readImportFile(path: string): Promise<ImportFile> {
     const fields = record.join('')
     doubled += fields.split('\r\n').length - 1
     const line = info.lines - doubled - (fields.match(/\r\n|\r|\n/g)?.length ?? 0)
-    if (record.length !== 2) {
-      problems.push({ line, message: `expected 2 fields (email,created_at), found ${record.length}` })
-      continue
-    }
-    const [email = '', createdAt = ''] = record
-    const problem = emailProblem(email) ?? createdAtProblem(createdAt)
-    if (problem) {
-      problems.push({ line, message: problem })
+    const read = readRecord(record, columns)
+    if (!('entry' in read)) {
+      problems.push({ line, message: read.problem })
       continue
     }
     // The column is citext: addresses differing only in letter case are one entry.
-    const key = email.toLowerCase()
+    const key = read.entry.email.toLowerCase()
     const earlier = firstLine.get(key)
     if (earlier !== undefined) {
       problems.push({ line, message: `the same address as line ${earlier}` })
       continue
     }
     firstLine.set(key, line)
-    entries.push({ email, created_at: createdAt })
+    entries.push(read.entry)
   }
   return { entries, problems }
 }

@@ -14,9 +14,11 @@ length of the command (a server started meanwhile is refused until the command e
 
 Commands:
   count [--since DATE]                 how many addresses are on the list
-  list [--since DATE]                  one line per entry: created_at (UTC), two spaces, the address; oldest first
-  export [--since DATE] [--out FILE]   RFC 4180 CSV (header email,created_at; CRLF line ends) to FILE
-                                       (mode 0600, also when it existed), or to standard output
+  list [--since DATE]                  one line per entry: created_at (UTC), the address, its status (waiting,
+                                       unconfirmed, invited, unsubscribed, bounced), two spaces apart; oldest first
+  export [--since DATE] [--out FILE]   RFC 4180 CSV (header email,created_at,status,confirmed_at,invited_at,
+                                       unsubscribed_at,bounced_at; CRLF line ends) to FILE (mode 0600, also
+                                       when it existed), or to standard output
   keys                                 the anon and service_role keys for this DATA_DIR / JWT_SECRET
   url                                  the postgres:// connection string of the embedded cluster, for psql,
                                        pgAdmin or TablePlus, while a server runs. Mind what it is: the
@@ -28,8 +30,10 @@ Commands:
                                        this URL after PostgreSQL stopped may hand the password to whatever
                                        program took the port then; use it while the server runs
   remove EMAIL                         erase an address (any letter case); exits 0 whether or not it was listed
-  import FILE [--dry-run]              add the entries of an export CSV, keeping created_at, in one transaction;
-                                       every line is checked first; listed addresses are skipped; no notifications
+  import FILE [--dry-run]              add the entries of an export CSV, keeping created_at and statuses, in one
+                                       transaction; every line is checked first; listed addresses are skipped but
+                                       take a further status from the file (never an earlier one); no
+                                       notifications, no mail
   stats [--days N|all]                 signups per day (UTC) as a bar chart, and the total (default 30 days)
   studio [--port N] [--host IP]        a local web view of the list on http://127.0.0.1:N (default 3001),
                                        opened with the token in the URL it prints; Ctrl-C stops it. --host

@@ -7,6 +7,14 @@
 export interface Entry {
   email: string
   created_at: string
+  /** waiting, unconfirmed, invited, unsubscribed or bounced, and when. */
+  state?: {
+    status: string
+    invited_at: string
+    unsubscribed_at: string
+    bounced_at: string
+    confirmed_at: string
+  }
 }
 
 export interface DayCount {

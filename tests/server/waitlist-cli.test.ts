@@ -129,7 +129,9 @@ describe('the waitlist CLI', () => {
     const list = await cli(server.dataDir, 'list')
     const lines = list.stdout.trim().split('\n')
     expect(lines).toHaveLength(TRICKY.length)
-    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z {2}o'brien\+list@example\.com$/)
+    expect(lines[0]).toMatch(
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z {2}o'brien\+list@example\.com {2}waiting$/,
+    )
 
     const none = await cli(server.dataDir, 'list', '--since', '2999-01-01')
     expect(none.stdout).toBe('')
@@ -139,7 +141,15 @@ describe('the waitlist CLI', () => {
     const csv = await readFile(out, 'utf8')
     expect(csv.endsWith('\r\n')).toBe(true)
     const [header, ...rows] = parseCsv(csv)
-    expect(header).toEqual(['email', 'created_at'])
+    expect(header).toEqual([
+      'email',
+      'created_at',
+      'status',
+      'confirmed_at',
+      'invited_at',
+      'unsubscribed_at',
+      'bounced_at',
+    ])
     // The database keeps the letter case it was given; uniqueness ignores it.
     expect(rows.map((row) => row[0])).toEqual(TRICKY)
   })
@@ -150,7 +160,9 @@ describe('the waitlist CLI', () => {
     await chmod(out, 0o644)
     expect(await cli(server.dataDir, 'export', '--out', out)).toMatchObject({ code: 0 })
     expect(((await stat(out)).mode & 0o777).toString(8)).toBe('600')
-    expect(await readFile(out, 'utf8')).toMatch(/^email,created_at\r\n/)
+    expect(await readFile(out, 'utf8')).toMatch(
+      /^email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at\r\n/,
+    )
     const fresh = join(server.dataDir, 'fresh.csv')
     expect(await cli(server.dataDir, 'export', '--out', fresh)).toMatchObject({ code: 0 })
     expect(((await stat(fresh)).mode & 0o777).toString(8)).toBe('600')
@@ -179,7 +191,9 @@ describe('the waitlist CLI on an empty data dir', () => {
     const fresh = await freshDataDir()
     try {
       expect((await cli(fresh.dir, 'count')).stdout).toBe('0\n')
-      expect((await cli(fresh.dir, 'export')).stdout).toBe('email,created_at\r\n')
+      expect((await cli(fresh.dir, 'export')).stdout).toBe(
+        'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at\r\n',
+      )
     } finally {
       await fresh.cleanup()
     }

@@ -1,4 +1,6 @@
 import type { Database, Queryable } from '../../db/database'
+import type { EntryStatus } from '../invitations/entry-status'
+import { importStatuses, STATE_COLUMNS } from '../invitations/import-statuses'
 import { dropDeliveries, withoutNotifications } from '../notifications/outbox-sql'
 
 /**
@@ -10,7 +12,22 @@ export interface Entry {
   email: string
   /** UTC, microseconds, e.g. 2026-11-01T09:00:00.123456Z: what `export` writes. */
   created_at: string
+  /** Its invitation status and when it changed (export and import carry them); an old export has none. */
+  state?: EntryState
 }
+
+/** The status (waiting when the entry has none of its own) and its dates, '' for none, as `export` writes them. */
+export interface EntryState {
+  status: EntryStatus
+  confirmed_at: string
+  invited_at: string
+  unsubscribed_at: string
+  bounced_at: string
+}
+
+/** Rows read with STATE_COLUMNS, made into entries. */
+const withState = (rows: (Omit<Entry, 'state'> & EntryState)[]): Entry[] =>
+  rows.map(({ email, created_at, ...state }) => ({ email, created_at, state }))
 
 const CREATED_AT_UTC = `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
 
@@ -28,15 +45,16 @@ export async function countEntries(db: Queryable, since?: string): Promise<numbe
   return row?.entries ?? 0
 }
 
-/** Every entry, oldest first: the order of `list` and `export`. */
-export function readEntries(db: Queryable, since?: string): Promise<Entry[]> {
-  return db.query<Entry>(
-    `select email::text as email, ${CREATED_AT_UTC} as created_at
-       from public.waitlist
+/** Every entry with its status, oldest first: the order of `list` and `export`. */
+export async function readEntries(db: Queryable, since?: string): Promise<Entry[]> {
+  const rows = await db.query<Omit<Entry, 'state'> & EntryState>(
+    `select w.email::text as email, ${CREATED_AT_UTC} as created_at, ${STATE_COLUMNS}
+       from public.waitlist w left join private.entry_status s on s.waitlist_id = w.id
       where $1::timestamptz is null or created_at >= $1::timestamptz
-      order by created_at, id`,
+      order by created_at, w.id`,
     [since ?? null],
   )
+  return withState(rows)
 }
 
 export interface EntryPage {
@@ -60,15 +78,15 @@ export async function pageEntries(
     `select count(*)::int as matching from public.waitlist where $1::text is null or email::text ilike $1`,
     [pattern],
   )
-  const entries = await db.query<Entry>(
-    `select email::text as email, ${CREATED_AT_UTC} as created_at
-       from public.waitlist
+  const rows = await db.query<Omit<Entry, 'state'> & EntryState>(
+    `select w.email::text as email, ${CREATED_AT_UTC} as created_at, ${STATE_COLUMNS}
+       from public.waitlist w left join private.entry_status s on s.waitlist_id = w.id
       where $1::text is null or email::text ilike $1
-      order by created_at desc, id desc
+      order by created_at desc, w.id desc
       limit $2 offset $3`,
     [pattern, options.limit, options.offset],
   )
-  return { entries, matching: count?.matching ?? 0 }
+  return { entries: withState(rows), matching: count?.matching ?? 0 }
 }
 
 export interface DayCount {
@@ -142,8 +160,10 @@ export async function countListed(db: Database, emails: readonly string[]): Prom
 
 export interface ImportResult {
   added: number
-  /** Already on the list, left as they were. */
+  /** Already on the list, left as they were, but for a status the file has further on (see importStatuses). */
   skipped: number
+  /** Of those, how many took the file's status: invited, bounced or unsubscribed. */
+  statusesRaised: number
 }
 
 const IMPORT_BATCH = 1000
@@ -162,17 +182,20 @@ export async function importEntries(
     // Moving a list is not news: imported signups send no notification.
     await withoutNotifications(tx)
     let added = 0
+    let statusesRaised = 0
     for (let start = 0; start < entries.length; start += IMPORT_BATCH) {
       const batch = entries.slice(start, start + IMPORT_BATCH)
-      const { affected } = await tx.run(
+      const inserted = await tx.query<{ id: string }>(
         `insert into public.waitlist (email, created_at)
          select email, created_at from unnest($1::text[], $2::timestamptz[]) as t(email, created_at)
-         on conflict (email) do nothing`,
+         on conflict (email) do nothing
+         returning id::text as id`,
         [batch.map((entry) => entry.email), batch.map((entry) => entry.created_at)],
       )
-      added += affected
+      added += inserted.length
+      statusesRaised += await importStatuses(tx, batch, new Set(inserted.map((row) => row.id)))
       onProgress?.(start + batch.length)
     }
-    return { added, skipped: entries.length - added }
+    return { added, skipped: entries.length - added, statusesRaised }
   })
 }
