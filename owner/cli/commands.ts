@@ -2,6 +2,7 @@ import { isIP } from 'node:net'
 import { loadServerEnv } from '../../server/boot/env'
 import { keyEmailMask } from '../../server/boot/log'
 import { loadApiKeys } from '../../server/http/keys'
+import { loadMailTransportConfig } from '../../server/mail/mail-secrets'
 import { DEFAULT_STUDIO_PORT } from '../studio-server/start-studio'
 import { deliveriesCommand } from './deliveries'
 import { exportCommand } from './export-csv'
@@ -9,6 +10,7 @@ import { importCommand } from './import'
 import { inviteCommand } from './invite'
 import { keysCommand, urlCommand } from './keys'
 import { countCommand, listCommand } from './list'
+import { previewContext } from './message-preview'
 import { removeCommand } from './remove'
 import { parseDays, statsCommand } from './stats'
 import { parsePort, studioCommand } from './studio'
@@ -67,7 +69,12 @@ async function studio({ values }: CliArgs): Promise<number> {
   // The studio's error log masks addresses with the installation's key, as the server's does.
   const env = loadServerEnv()
   keyEmailMask((await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })).secret)
-  return withDatabase((db) => studioCommand(db, port, host))
+  const invite = {
+    mail: await loadMailTransportConfig(env),
+    context: previewContext(env),
+    perMinute: env.MAIL_PER_MINUTE,
+  }
+  return withDatabase((db) => studioCommand(db, port, host, invite))
 }
 
 async function invite({ positionals, values }: CliArgs): Promise<number> {

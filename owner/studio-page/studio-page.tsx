@@ -10,6 +10,7 @@ import {
   type Summary,
 } from './api'
 import { EntriesTable } from './entries-table'
+import { InvitePanel } from './invite-panel'
 import { RemoveDialog } from './remove-dialog'
 import { SignupsChart } from './signups-chart'
 
@@ -45,6 +46,8 @@ export function StudioPage() {
       </p>
 
       {summary && <SignupsChart days={summary.days} range={range} onRangeChange={setRange} />}
+
+      <InvitePanel onQueued={() => setVersion((value) => value + 1)} />
 
       <section aria-labelledby="list-heading" className="rounded-lg border border-line bg-panel p-4">
         <h2 id="list-heading" ref={removal.listHeading} tabIndex={-1} className="text-lg font-semibold">
