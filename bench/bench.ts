@@ -11,6 +11,7 @@ import { measureFirstLoad } from './first-load'
 import { BROWSER_HEADERS, runLoad } from './http-load'
 import { insertFigures } from './insert-figures'
 import { CATEGORIES, type LighthouseRun, launchLighthouseBrowser, summarise } from './lighthouse-runs'
+import { mailFigures } from './mail-figures'
 import { NGINX_HINT, startNginx } from './nginx'
 import { startupFigures } from './startup-figures'
 import { serveStaticCopy } from './static-copy'
@@ -23,12 +24,12 @@ import { printTable, type Row, type Track } from './table'
  * one table (each row beside its target) and one JSON file under bench/results/. Figures only:
  * nothing here is a test. Every process it starts is stopped, on failure too.
  *
- *   npm run bench [-- --only inserts,startup]
+ *   npm run bench [-- --only inserts,mail,startup]
  */
 const LIGHTHOUSE_RUNS = 3
 const CONNECTIONS = 50
 const GET_SECONDS = 10
-const SECTIONS = ['lighthouse', 'first-load', 'get', 'inserts', 'startup', 'container'] as const
+const SECTIONS = ['lighthouse', 'first-load', 'get', 'inserts', 'mail', 'startup', 'container'] as const
 const SERVER_ENV = { LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0' }
 
 const began = Date.now()
@@ -81,6 +82,12 @@ async function main() {
       inserts[name] = figures.results
     }
     results.inserts = inserts
+  }
+
+  if (sections.has('mail')) {
+    const figures = await mailFigures(SERVER_ENV, track, log)
+    rows.push(...figures.rows)
+    results.mail = figures.results
   }
 
   if (sections.has('startup')) {

@@ -3,7 +3,6 @@ import { ConfigError, type ServerEnv } from '../../boot/env'
 import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
 import type { MailTransportConfig } from '../../mail/mail-secrets'
-import { createSmtpTransport } from '../../mail/smtp-transport'
 import { retryPolicy } from '../notifications/backoff'
 import type { LinkKeys } from './link-keys'
 import { nextMailDueInMs } from './mail-outbox'
@@ -39,6 +38,8 @@ export async function startMail(
       log.info('Mail is queued but SMTP_URL is not set: nothing is sent until a server with SMTP_URL runs')
     return undefined
   }
+  // Loaded only where mail is sent: nodemailer is some 10 MiB of a server's memory.
+  const { createSmtpTransport } = await import('../../mail/smtp-transport')
   const transport = createSmtpTransport(mail.smtp, mail.from, {
     timeoutMs: env.SMTP_TIMEOUT_MS,
     maxConnections: 4,
