@@ -1,5 +1,6 @@
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
 import type { ParsedMail } from 'mailparser'
+import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestAccessTool } from '../../contract/agent-tool'
 import { mailWords } from '../../contract/site-config'
@@ -11,6 +12,7 @@ import { inviteNext } from '../../server/waitlist/invitations/queue-invitations'
 import { insertStatus } from '../reliability/support'
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
 
 /**
  * The whole path on one server with CONFIRM_SIGNUPS on and a real SMTP server: signups by the three
@@ -22,14 +24,25 @@ const ada = 'ada.invite@example.com'
 const bob = 'bob.invite@example.com'
 const cy = 'cy.invite@example.com'
 
+const SECRET = `whsec_${Buffer.alloc(32, 'invitation-events').toString('base64')}`
+
 let sink: SmtpSink
+let receiver: WebhookReceiver
 let server: TestServer
 let database: OpenedDatabase
 
 beforeAll(async () => {
   sink = await startSmtpSink()
+  receiver = await startWebhookReceiver()
   server = await startTestServer({
-    env: { SMTP_URL: sink.url, MAIL_FROM: FROM, CONFIRM_SIGNUPS: 'true', MAIL_PER_MINUTE: '0' },
+    env: {
+      SMTP_URL: sink.url,
+      MAIL_FROM: FROM,
+      CONFIRM_SIGNUPS: 'true',
+      MAIL_PER_MINUTE: '0',
+      SIGNUP_WEBHOOK_URL: receiver.url,
+      SIGNUP_WEBHOOK_SECRET: SECRET,
+    },
   })
   database = await openDatabase({ dataDir: server.dataDir, purpose: 'test', besideServer: true })
 })
@@ -38,6 +51,7 @@ afterAll(async () => {
   await database?.close()
   await server?.cleanup()
   await sink?.close()
+  await receiver?.close()
 })
 
 async function statusOf(email: string): Promise<string | undefined> {
@@ -144,8 +158,25 @@ describe('invitations with confirmation on, over real SMTP and HTTP', () => {
     expect((await oneClick(unsubscribeUrl)).status, 'idempotent').toBe(200)
     expect(await statusOf(ada)).toBe('unsubscribed')
     expect(server.output()).not.toContain(ada)
+    await expectEvents()
   })
 })
+
+/** The CRM's view: every event for ada, signed as the signup webhook is (sent side by side, so in any order). */
+async function expectEvents(): Promise<void> {
+  const events = ['waitlist.signup', 'entry.confirmed', 'invitation.sent', 'entry.unsubscribed']
+  const forAda = () =>
+    receiver.requests.filter((request) => request.status === 204 && request.body.includes(`"email":"${ada}"`))
+  await receiver.waitFor(() => forAda().length === events.length, 'four events for ada')
+  const signer = new Webhook(SECRET)
+  const bodies = forAda().map((request) =>
+    signer.verify(request.body, request.headers as Record<string, string>),
+  )
+  const types = bodies.map((body) => (body as { type: string }).type)
+  expect(types.sort()).toEqual([...events].sort())
+  const unsubscribed = bodies.find((body) => (body as { type: string }).type === 'entry.unsubscribed')
+  expect(unsubscribed).toMatchObject({ data: { email: ada, occurred_at: expect.stringMatching(/Z$/) } })
+}
 
 async function expectInvitation(mail: ParsedMail): Promise<void> {
   expect(mail.from?.text).toBe('"Tessel Labs" <beta@tessel-labs.example>')
