@@ -1,12 +1,17 @@
 import { loadServerEnv } from '../../server/boot/env'
 import { runningClusterTcpUrl } from '../../server/db/embedded/embedded-cluster'
 import { loadApiKeys } from '../../server/http/keys'
+import { linkKeys } from '../../server/waitlist/invitations/link-keys'
 
-/** `keys`: the anon and service_role keys for this DATA_DIR / JWT_SECRET. */
+/**
+ * `keys`: the anon and service_role keys for this DATA_DIR / JWT_SECRET, and the key the beta
+ * product checks invite codes with (docs/invitations.md), derived from the same secret.
+ */
 export async function keysCommand(): Promise<number> {
   const env = loadServerEnv()
   const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })
-  console.log(`anon:         ${keys.anonKey}\nservice_role: ${keys.serviceKey}`)
+  const inviteCode = linkKeys(keys.secret).inviteCode.toString('base64url')
+  console.log(`anon:         ${keys.anonKey}\nservice_role: ${keys.serviceKey}\ninvite_code:  ${inviteCode}`)
   return 0
 }
 

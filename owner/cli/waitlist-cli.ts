@@ -19,7 +19,8 @@ Commands:
   export [--since DATE] [--out FILE]   RFC 4180 CSV (header email,created_at,status,confirmed_at,invited_at,
                                        unsubscribed_at,bounced_at; CRLF line ends) to FILE (mode 0600, also
                                        when it existed), or to standard output
-  keys                                 the anon and service_role keys for this DATA_DIR / JWT_SECRET
+  keys                                 the anon and service_role keys for this DATA_DIR / JWT_SECRET, and the
+                                       key the beta product checks invite codes with (docs/invitations.md)
   url                                  the postgres:// connection string of the embedded cluster, for psql,
                                        pgAdmin or TablePlus, while a server runs. Mind what it is: the
                                        superuser's password in clear text (keep it out of shell history,

@@ -7,6 +7,7 @@ import { parseCsv, toCsv } from '../../owner/cli/csv'
 import { readImportFile } from '../../owner/cli/read-import-file'
 import { openPostgres } from '../../server/db/postgres-driver'
 import { loadApiKeys, verifyKey } from '../../server/http/keys'
+import { linkKeys } from '../../server/waitlist/invitations/link-keys'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
 import { insertStatus } from '../reliability/support'
 import { sharedPostgresUrl, stopBackends } from '../support/backends'
@@ -64,7 +65,7 @@ describe('the waitlist CLI', () => {
     expect(await insertStatus(server, 'beside.cli@example.com')).toBe(201)
     expect((await cli(server.dataDir, 'count')).stdout.trim()).toBe(String(TRICKY.length + 1))
     const keys = await cli(server.dataDir, 'keys')
-    expect(keys.stdout).toMatch(/^anon: +\S+\nservice_role: +\S+\n$/)
+    expect(keys.stdout).toMatch(/^anon: +\S+\nservice_role: +\S+\ninvite_code: +[\w-]{43}\n$/)
   })
 
   it('url: a postgres:// string for psql and friends, on 127.0.0.1; the server itself on a private socket', async () => {
@@ -175,6 +176,9 @@ describe('the waitlist CLI', () => {
     const { secret } = await loadApiKeys({ dataDir: server.dataDir })
     expect((await verifyKey(secret, anon)).role).toBe('anon')
     expect((await verifyKey(secret, service)).role).toBe('service_role')
+    // The invite-code key, which the beta product checks codes with, is the one the server signs them with.
+    const inviteKey = /invite_code:\s+(\S+)/.exec(stdout)?.[1] ?? ''
+    expect(Buffer.from(inviteKey, 'base64url').equals(linkKeys(secret).inviteCode)).toBe(true)
   })
 
   it('explains itself on a bad command or option', async () => {
