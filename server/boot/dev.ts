@@ -3,7 +3,7 @@ import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { createServer } from 'vite'
 import { openDatabase } from '../db/open-database'
-import { loadApiKeys } from '../http/keys'
+import { keySourcesOf, loadApiKeys } from '../http/keys'
 import { createRestApp } from '../http/rest/rest-app'
 import { loadSchemaCache } from '../http/rest/schema-cache'
 import { ANON_KEY_PLACEHOLDER } from '../http/static-site'
@@ -19,7 +19,6 @@ async function main() {
   loadDotEnvFile()
   const env = loadServerEnv()
   const log = createLogger(env.LOG_LEVEL)
-  const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
@@ -30,6 +29,7 @@ async function main() {
       process.exit(1)
     },
   })
+  const keys = await loadApiKeys({ ...keySourcesOf(env), db: database.db })
   const schema = await loadSchemaCache(database.db)
 
   const api = new Hono()
