@@ -92,7 +92,8 @@ async function serve(
   }
 }
 
-function protectionsOf(env: ServerEnv): AppProtections {
+/** The rate limit, the proxy header and the database queue, as the env sets them (also for `npm run dev`). */
+export function protectionsOf(env: ServerEnv): AppProtections {
   const rateLimiter =
     env.RATE_LIMIT_PER_MINUTE > 0
       ? new RateLimiter({ perMinute: env.RATE_LIMIT_PER_MINUTE, burst: env.RATE_LIMIT_BURST })
