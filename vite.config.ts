@@ -6,6 +6,7 @@ import { compression } from 'vite-plugin-compression2'
 import { vitePrerenderPlugin } from 'vite-prerender-plugin'
 import { afterPaintLoaderPlugin } from './build/after-paint-loader-plugin.ts'
 import { agentFilesPlugin } from './build/agent-files-plugin.ts'
+import { buildStampPlugin } from './build/build-stamp-plugin.ts'
 import { hydrationChunkPlugin } from './build/hydration-chunk-plugin.ts'
 import { productionBuild } from './build/production-build-plugin.ts'
 import { staticHostPlugin } from './build/static-host-plugin.ts'
@@ -117,6 +118,8 @@ export default defineConfig(({ mode }) => ({
     afterPaintLoaderPlugin(),
     dropPrerenderChunks(),
     mode === STATIC_HOST_MODE && staticHostPlugin(),
+    // Not for a static host's build: `npm start` must rebuild that one for the server.
+    mode !== STATIC_HOST_MODE && buildStampPlugin(),
   ],
   build: {
     // Keep the build small and modern: every visitor's browser supports ES2022 modules.
