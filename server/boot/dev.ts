@@ -9,8 +9,8 @@ import { ownOrigins } from '../http/mcp/origin-guard'
 import { loadSchemaCache } from '../http/rest/schema-cache'
 import { ANON_KEY_PLACEHOLDER, type StaticFile } from '../http/static-site'
 import { dataDirNote } from './default-data-dir'
-import { loadDotEnvFile, loadServerEnv } from './env'
-import { createLogger } from './log'
+import { loadDotEnvFile, loadServerEnv, type ServerEnv } from './env'
+import { createLogger, type Logger } from './log'
 import { ROOT } from './paths'
 import { protectionsOf } from './start-server'
 
@@ -22,17 +22,8 @@ const NO_PAGE: StaticFile = {
   cacheControl: 'no-store',
 }
 
-/**
- * `npm run dev`: Vite's dev server with hot reload on PORT, and the server's own app (same database,
- * keys, migrations, rate limit and queue as `npm start`) on a private port behind Vite's proxy: the
- * REST API, /mcp, /healthz and the no-script POST /. What differs is in docs/operations.md.
- */
-async function main() {
-  loadDotEnvFile()
-  const env = loadServerEnv()
-  const log = createLogger(env.LOG_LEVEL)
-  const note = dataDirNote(env.DATA_DIR)
-  if (note) console.log(note)
+/** The server's app (REST, /mcp, /healthz, the form) on a private port, for Vite's proxy. */
+async function startApi(env: ServerEnv, log: Logger) {
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
@@ -56,10 +47,29 @@ async function main() {
     protections: protectionsOf(env),
     siteOrigins: () => ownOrigins(pageUrl, env.SITE_URL ?? pageUrl),
   })
-  const apiServer = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })
-  await new Promise((resolve) => apiServer.once('listening', resolve))
-  const apiUrl = `http://127.0.0.1:${(apiServer.address() as AddressInfo).port}`
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })
+  await new Promise((resolve) => server.once('listening', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    anonKey: keys.anonKey,
+    async close() {
+      server.close()
+      await database.close()
+    },
+  }
+}
 
+/**
+ * `npm run dev`: Vite's dev server with hot reload on PORT, and the server's own app (same database,
+ * keys, migrations, rate limit and queue as `npm start`) on a private port behind Vite's proxy: the
+ * REST API, /mcp, /healthz and the no-script POST /. What differs is in docs/operations.md.
+ */
+async function main() {
+  loadDotEnvFile()
+  const env = loadServerEnv()
+  const note = dataDirNote(env.DATA_DIR)
+  if (note) console.log(note)
+  const api = await startApi(env, createLogger(env.LOG_LEVEL))
   const vite = await createServer({
     root: ROOT,
     server: {
@@ -67,17 +77,20 @@ async function main() {
       port: env.PORT,
       strictPort: true,
       proxy: {
-        '/rest': apiUrl,
-        [MCP_PATH]: apiUrl,
-        '/healthz': apiUrl,
+        '/rest': api.url,
+        [MCP_PATH]: api.url,
+        '/healthz': api.url,
         // The no-script form posts to the page's own path; Vite keeps serving the page for GET.
-        '^/$': { target: apiUrl, bypass: (request) => (request.method === 'POST' ? undefined : request.url) },
+        '^/$': {
+          target: api.url,
+          bypass: (request) => (request.method === 'POST' ? undefined : request.url),
+        },
       },
     },
     plugins: [
       {
         name: 'inject-anon-key',
-        transformIndexHtml: (html) => html.replaceAll(ANON_KEY_PLACEHOLDER, keys.anonKey),
+        transformIndexHtml: (html) => html.replaceAll(ANON_KEY_PLACEHOLDER, api.anonKey),
       },
     ],
   })
@@ -86,8 +99,7 @@ async function main() {
 
   const shutdown = async () => {
     await vite.close()
-    apiServer.close()
-    await database.close()
+    await api.close()
     process.exit(0)
   }
   process.on('SIGINT', () => void shutdown())

@@ -23,6 +23,10 @@ const asRoot = process.getuid?.() === 0
 const NOBODY = { uid: 65534, gid: 65534 }
 
 afterAll(stopBackends)
+if (!asRoot)
+  console.warn(
+    'tests/docs/fresh-clone.test.ts: the /root clone and the service user need root; those cases are skipped.',
+  )
 
 /** The committed tree plus the work in progress, as `git clone` would give it, into `dir`. */
 async function freshTree(dir: string): Promise<string> {
@@ -233,9 +237,4 @@ describe('the deploy guide: npm 10, and the systemd unit without systemd', () =>
     },
     4 * MINUTES,
   )
-})
-
-it.skipIf(asRoot)('needs root for the /root clone and the service user', () => {
-  console.warn('tests/docs/fresh-clone.test.ts: the /root and systemd cases run as root only')
-  expect(asRoot).toBe(false)
 })

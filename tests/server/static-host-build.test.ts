@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ConformanceTester } from '../support/ard/ard.js'
 
 const run = promisify(execFile)
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
