@@ -30,8 +30,12 @@ type Secret = { secret: string; generated: boolean; keptIn: string }
 export interface KeySources {
   jwtSecret?: string
   dataDir: string
-  /** Set: the servers share this database, and with it the secret (unless JWT_SECRET is given). */
-  databaseUrl?: string
+  /**
+   * Set: the servers share this database, and with it the secret (unless JWT_SECRET is given).
+   * Required, even when undefined, so that no caller can forget it and read another secret than the
+   * server's: keySourcesOf(env) gives all three.
+   */
+  databaseUrl: string | undefined
   /** The database at databaseUrl, opened; needed when databaseUrl is set and jwtSecret is not. */
   db?: Queryable
 }

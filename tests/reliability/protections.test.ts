@@ -134,7 +134,7 @@ describe('rate limit on array inserts', () => {
   })
 
   it('charges the authenticated role the same way', async () => {
-    const { secret } = await loadApiKeys({ dataDir: bulk.dataDir })
+    const { secret } = await loadApiKeys({ dataDir: bulk.dataDir, databaseUrl: undefined })
     const authenticated = await signKey(secret, 'authenticated')
     const before = await rowCount(bulk)
     const response = await insert(bulk, rows(6, 'auth'), {

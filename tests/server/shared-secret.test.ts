@@ -83,7 +83,7 @@ describe('moving to DATABASE_URL', () => {
     const db = await openPostgres(await sharedPostgresUrl(), 1)
     try {
       await writeFile(join(dataDir, 'jwt-secret'), `${'c'.repeat(48)}\n`, { mode: 0o600 })
-      const before = await loadApiKeys({ dataDir })
+      const before = await loadApiKeys({ dataDir, databaseUrl: undefined })
       const shared = await loadApiKeys({ dataDir, databaseUrl: 'postgres://', db })
       expect(shared.anonKey).toBe(before.anonKey)
       expect(shared).toMatchObject({ generated: false, keptIn: 'the database (private.jwt_secret)' })
