@@ -22,6 +22,8 @@ const HEADERS = {
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
   'Cache-Control': 'no-store',
+  // The token travels in Authorization: no cache may hand one caller's answer to another.
+  Vary: 'Authorization, apikey',
 }
 
 function parseRange(value: string | undefined): number | 'all' | undefined {

@@ -4,6 +4,8 @@ import { Hono } from 'hono'
 import { createServer } from 'vite'
 import { openDatabase } from '../db/open-database'
 import { loadApiKeys } from '../http/keys'
+import { dbGate } from '../http/middleware/db-gate'
+import { jsonError } from '../http/middleware/json-error'
 import { createRestApp } from '../http/rest/rest-app'
 import { loadSchemaCache } from '../http/rest/schema-cache'
 import { ANON_KEY_PLACEHOLDER } from '../http/static-site'
@@ -33,7 +35,8 @@ async function main() {
   const schema = await loadSchemaCache(database.db)
 
   const api = new Hono()
-  api.route('/rest/v1', createRestApp({ db: database.db, keys, schema, log }))
+  const gate = dbGate(env.DB_QUEUE_LIMIT, () => jsonError(503, 'PGRST503', 'The server is busy'))
+  api.route('/rest/v1', createRestApp({ db: database.db, keys, schema, log, gate }))
   const apiServer = serve({ fetch: api.fetch, port: 0, hostname: '127.0.0.1' })
   await new Promise((resolve) => apiServer.once('listening', resolve))
   const apiUrl = `http://127.0.0.1:${(apiServer.address() as AddressInfo).port}`
