@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto'
-import { connect, type Socket } from 'node:net'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadApiKeys, signKey } from '../../server/http/keys'
@@ -14,6 +13,7 @@ import {
   insertStatus,
   rawRequest,
   rowCount,
+  stalledClient,
 } from './support'
 
 /** Default trust (none), the default rate, and short slow-client timeouts. */
@@ -367,27 +367,6 @@ describe('keyed answers', () => {
   })
 })
 
-/** A client that sent `start` and nothing more, and never closes its side; `answer` is what it got before the server closed. */
-interface StalledClient {
-  socket: Socket
-  answer: Promise<string>
-}
-
-function stall(server: TestServer, start: string): Promise<StalledClient> {
-  const { port } = new URL(server.url)
-  return new Promise((resolve, reject) => {
-    // allowHalfOpen: the server's FIN does not make this side close, as an attacker's would not.
-    const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true })
-    let received = ''
-    socket.on('data', (chunk) => {
-      received += chunk.toString()
-    })
-    const answer = new Promise<string>((settle) => socket.once('end', () => settle(received)))
-    socket.once('error', reject)
-    socket.once('connect', () => socket.write(start, () => resolve({ socket, answer })))
-  })
-}
-
 const STALLED_MCP_BODY =
   'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
   'Accept: application/json, text/event-stream\r\nContent-Length: 65536\r\n\r\n{'
@@ -435,8 +414,12 @@ describe('limits', () => {
   it('stalled bodies and header sends hold no database slot; after the 408 their sockets are destroyed', async () => {
     const pid = proxied.process.pid
     // More stalled /mcp bodies than the queue's 3 places, and as many stalled header sends.
-    const bodies = await Promise.all(Array.from({ length: 10 }, () => stall(proxied, STALLED_MCP_BODY)))
-    const heads = await Promise.all(Array.from({ length: 10 }, () => stall(proxied, STALLED_HEADERS)))
+    const bodies = await Promise.all(
+      Array.from({ length: 10 }, () => stalledClient(proxied.url, STALLED_MCP_BODY)),
+    )
+    const heads = await Promise.all(
+      Array.from({ length: 10 }, () => stalledClient(proxied.url, STALLED_HEADERS)),
+    )
     const clients = [...bodies, ...heads]
     const ports = new Set(clients.map((client) => client.socket.localPort ?? 0))
     await expect.poll(() => heldConnections(pid, ports)).toBe(20)

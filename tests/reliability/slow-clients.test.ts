@@ -1,7 +1,6 @@
-import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../support/test-server'
-import { expectNoEmail, heldConnections } from './support'
+import { expectNoEmail, heldConnections, type StalledClient, stalledClient } from './support'
 
 /**
  * Issue 25's slow-client attacks at full size, on servers with the production defaults (a queue of
@@ -22,32 +21,11 @@ const ATTACKS = {
   'stalled header sends': 'POST /rest/v1/waitlist HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: applic',
 }
 
-interface Attacker {
-  socket: Socket
-  /** What the server sent before it closed its side. */
-  answer: Promise<string>
-}
-
-function attacker(url: string, start: string): Promise<Attacker> {
-  const { port } = new URL(url)
-  return new Promise((resolve, reject) => {
-    // allowHalfOpen: the server's FIN does not make this side close; an attacker's never does.
-    const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true })
-    let received = ''
-    socket.on('data', (chunk) => {
-      received += chunk.toString()
-    })
-    const answer = new Promise<string>((settle) => socket.once('end', () => settle(received)))
-    socket.once('error', reject)
-    socket.once('connect', () => socket.write(start, () => resolve({ socket, answer })))
-  })
-}
-
 /** Opens the attackers a hundred at a time (the listen backlog is finite). */
-async function attack(url: string, start: string): Promise<Attacker[]> {
-  const opened: Attacker[] = []
+async function attack(url: string, start: string): Promise<StalledClient[]> {
+  const opened: StalledClient[] = []
   while (opened.length < ATTACKERS)
-    opened.push(...(await Promise.all(Array.from({ length: 100 }, () => attacker(url, start)))))
+    opened.push(...(await Promise.all(Array.from({ length: 100 }, () => stalledClient(url, start)))))
   return opened
 }
 

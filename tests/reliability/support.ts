@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
+import { connect, type Socket } from 'node:net'
 import { expect } from 'vitest'
 import type { TestServer } from '../support/test-server'
 import { postWaitlist } from '../support/waitlist-api'
@@ -202,4 +203,27 @@ export function heldConnections(pid: number | undefined, clientPorts: ReadonlySe
     }
   }
   return held
+}
+
+/** A client that sent its first bytes and nothing more, and never closes its own side. */
+export interface StalledClient {
+  socket: Socket
+  /** What the server sent before it closed its side. */
+  answer: Promise<string>
+}
+
+/** Connects to the server at `url`, sends `start`, then stalls, as a slowloris attacker does. */
+export function stalledClient(url: string, start: string): Promise<StalledClient> {
+  const { port, hostname } = new URL(url)
+  return new Promise((resolve, reject) => {
+    // allowHalfOpen: the server's FIN does not make this side close; an attacker's never does.
+    const socket = connect({ port: Number(port), host: hostname, allowHalfOpen: true })
+    let received = ''
+    socket.on('data', (chunk) => {
+      received += chunk.toString()
+    })
+    const answer = new Promise<string>((settle) => socket.once('end', () => settle(received)))
+    socket.once('error', reject)
+    socket.once('connect', () => socket.write(start, () => resolve({ socket, answer })))
+  })
 }
