@@ -37,7 +37,7 @@ async function invitation(browser: Browser): Promise<void> {
 }
 
 async function unsubscribePage(browser: Browser, server: TestServer): Promise<void> {
-  const keys = linkKeys((await loadApiKeys({ dataDir: server.dataDir })).secret)
+  const keys = linkKeys((await loadApiKeys({ dataDir: server.dataDir, databaseUrl: undefined })).secret)
   const url = `${server.url}/unsubscribe?t=${sealAddress(keys.unsubscribe, 'ada@example.com')}`
   for (const colorScheme of SCHEMES) {
     const page = await browser.newPage({ viewport: { width: 800, height: 520 }, colorScheme })

@@ -1,14 +1,13 @@
 import { isIP } from 'node:net'
 import { loadServerEnv } from '../../server/boot/env'
 import { keyEmailMask } from '../../server/boot/log'
-import { loadApiKeys } from '../../server/http/keys'
 import { loadMailTransportConfig } from '../../server/mail/mail-secrets'
 import { DEFAULT_STUDIO_PORT } from '../studio-server/start-studio'
 import { deliveriesCommand } from './deliveries'
 import { exportCommand } from './export-csv'
 import { importCommand } from './import'
 import { inviteCommand } from './invite'
-import { keysCommand, urlCommand } from './keys'
+import { installationKeys, keysCommand, urlCommand } from './keys'
 import { countCommand, listCommand } from './list'
 import { previewContext } from './message-preview'
 import { removeCommand } from './remove'
@@ -67,8 +66,8 @@ async function studio({ values }: CliArgs): Promise<number> {
   if (isIP(host) === 0)
     return usageError(`--host needs an IP address such as 127.0.0.1, not "${values.host}"`)
   // The studio's error log masks addresses with the installation's key, as the server's does.
+  keyEmailMask((await installationKeys()).secret)
   const env = loadServerEnv()
-  keyEmailMask((await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })).secret)
   const invite = {
     mail: await loadMailTransportConfig(env),
     context: previewContext(env),

@@ -1,15 +1,26 @@
 import { loadServerEnv } from '../../server/boot/env'
 import { runningClusterTcpUrl } from '../../server/db/embedded/embedded-cluster'
-import { loadApiKeys } from '../../server/http/keys'
+import { type ApiKeys, keySourcesOf, loadApiKeys } from '../../server/http/keys'
 import { linkKeys } from '../../server/waitlist/invitations/link-keys'
+import { withDatabase } from './with-database'
 
 /**
- * `keys`: the anon and service_role keys for this DATA_DIR / JWT_SECRET, and the key the beta
- * product checks invite codes with (docs/invitations.md), derived from the same secret.
+ * The installation's keys, as the server has them: from JWT_SECRET, else with DATABASE_URL from
+ * that database (opened for this), else from DATA_DIR without starting the embedded cluster.
+ */
+export async function installationKeys(): Promise<ApiKeys> {
+  const env = loadServerEnv()
+  const sources = keySourcesOf(env)
+  if (env.JWT_SECRET || !env.DATABASE_URL) return loadApiKeys(sources)
+  return withDatabase((db) => loadApiKeys({ ...sources, db }))
+}
+
+/**
+ * `keys`: the anon and service_role keys for this JWT_SECRET, DATABASE_URL or DATA_DIR, and the key
+ * the beta product checks invite codes with (docs/invitations.md), derived from the same secret.
  */
 export async function keysCommand(): Promise<number> {
-  const env = loadServerEnv()
-  const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })
+  const keys = await installationKeys()
   const inviteCode = linkKeys(keys.secret).inviteCode.toString('base64url')
   console.log(`anon:         ${keys.anonKey}\nservice_role: ${keys.serviceKey}\ninvite_code:  ${inviteCode}`)
   return 0

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react'
-import { fetchInvitePreview, INVITE_PREVIEW_URL, type InvitePreview, queueInvitations } from './api'
+import { INVITE_PREVIEW_URL, type InvitePreview } from './api'
+import { useInvite } from './use-invite'
 
 const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
 const people = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`
@@ -9,98 +10,87 @@ const people = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`
  * owner says so; the running server then sends at MAIL_PER_MINUTE.
  */
 export function InvitePanel({ onQueued }: { onQueued(): void }) {
-  const [count, setCount] = useState('10')
-  const [preview, setPreview] = useState<InvitePreview>()
-  const [busy, setBusy] = useState(false)
-  const [status, setStatus] = useState('')
-  const [error, setError] = useState('')
-  const act = async (work: () => Promise<void>) => {
-    setBusy(true)
-    setError('')
-    try {
-      await work()
-    } catch (reason) {
-      setError(String((reason as Error).message ?? reason))
-    } finally {
-      setBusy(false)
-    }
-  }
-  const showPreview = (event: FormEvent) => {
-    event.preventDefault()
-    setStatus('')
-    void act(async () => setPreview(await fetchInvitePreview(Number(count))))
-  }
-  const send = (shown: InvitePreview) =>
-    act(async () => {
-      const { queued, perMinute } = await queueInvitations(shown.count)
-      const pace = perMinute > 0 ? `at most ${perMinute} a minute` : 'as fast as the mail server takes them'
-      setStatus(
-        `Queued ${queued} ${queued === 1 ? 'invitation' : 'invitations'}; the server sends them ${pace}.`,
-      )
-      setPreview(undefined)
-      onQueued()
-    })
+  const invite = useInvite(onQueued)
+  const { preview } = invite
   return (
     <section aria-labelledby="invite-heading" className="rounded-lg border border-line bg-panel p-4">
       <h2 id="invite-heading" className="text-lg font-semibold">
         Invite the next N
       </h2>
-      <form onSubmit={showPreview} className="mt-3 flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor="invite-count" className="block text-sm font-medium">
-            People to invite (oldest signups first)
-          </label>
-          <input
-            id="invite-count"
-            type="number"
-            min={1}
-            max={1000000}
-            required
-            value={count}
-            onChange={(event) => setCount(event.target.value)}
-            className={`mt-1 w-32 rounded border border-line bg-page px-3 py-2 ${FOCUS}`}
-          />
-        </div>
-        <button
-          type="submit"
-          disabled={busy}
-          className={`rounded border border-line px-3 py-2 font-medium ${FOCUS}`}
-        >
-          Preview
-        </button>
-      </form>
-      {error && (
+      <CountForm busy={invite.busy} onPreview={invite.showPreview} />
+      {invite.error && (
         <p role="alert" className="mt-3 rounded border border-danger bg-danger-soft p-3 text-danger">
-          {error}
+          {invite.error}
         </p>
       )}
       {/* A live region, not role=status: the page's one status line is the removal's. */}
-      <p aria-live="polite" className={status ? 'mt-3 text-accent' : 'sr-only'}>
-        {status}
+      <p aria-live="polite" className={invite.status ? 'mt-3 text-accent' : 'sr-only'}>
+        {invite.status}
       </p>
       {preview && (
-        <InvitePreviewPanel
-          preview={preview}
-          busy={busy}
-          onSend={() => send(preview)}
-          onCancel={() => setPreview(undefined)}
-        />
+        <div className="mt-4 space-y-3">
+          <PreviewSummary preview={preview} />
+          <iframe
+            src={INVITE_PREVIEW_URL}
+            title="The invitation as it will look"
+            // An origin of its own: nothing in the frame could reach the studio's token. Its own CSP
+            // (owner/studio-server/studio-invite.ts) runs no script; allow-scripts only lets a checker
+            // such as axe look inside, as it does on the page.
+            sandbox="allow-scripts"
+            className="h-96 w-full rounded border border-line"
+          />
+          <SendButtons
+            preview={preview}
+            busy={invite.busy}
+            onSend={() => invite.send(preview)}
+            onCancel={invite.cancel}
+          />
+        </div>
       )}
     </section>
   )
 }
 
-function InvitePreviewPanel(props: {
-  preview: InvitePreview
-  busy: boolean
-  onSend(): void
-  onCancel(): void
-}) {
-  const { preview } = props
+function CountForm({ busy, onPreview }: { busy: boolean; onPreview(count: number): void }) {
+  const [count, setCount] = useState('10')
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    onPreview(Number(count))
+  }
+  return (
+    <form onSubmit={submit} className="mt-3 flex flex-wrap items-end gap-3">
+      <div>
+        <label htmlFor="invite-count" className="block text-sm font-medium">
+          People to invite (oldest signups first)
+        </label>
+        <input
+          id="invite-count"
+          type="number"
+          min={1}
+          max={1000000}
+          required
+          value={count}
+          onChange={(event) => setCount(event.target.value)}
+          className={`mt-1 w-32 rounded border border-line bg-page px-3 py-2 ${FOCUS}`}
+        />
+      </div>
+      <button
+        type="submit"
+        disabled={busy}
+        className={`rounded border border-line px-3 py-2 font-medium ${FOCUS}`}
+      >
+        Preview
+      </button>
+    </form>
+  )
+}
+
+/** How many, the first few, From and Subject. */
+function PreviewSummary({ preview }: { preview: InvitePreview }) {
   const fewer = preview.count < preview.requested ? ` (only ${preview.waiting} waiting)` : ''
   const more = preview.count - preview.recipients.length
   return (
-    <div className="mt-4 space-y-3">
+    <>
       <h3 className="font-semibold">
         {people(preview.count)} will be invited{fewer}
       </h3>
@@ -120,15 +110,14 @@ function InvitePreviewPanel(props: {
         <dt className="font-medium">Subject</dt>
         <dd>{preview.subject}</dd>
       </dl>
-      <iframe
-        src={INVITE_PREVIEW_URL}
-        title="The invitation as it will look"
-        // An origin of its own: nothing in the frame could reach the studio's token. Its own CSP
-        // (owner/studio-server/studio-invite.ts) runs no script; allow-scripts only lets a checker
-        // such as axe look inside, as it does on the page.
-        sandbox="allow-scripts"
-        className="h-96 w-full rounded border border-line"
-      />
+    </>
+  )
+}
+
+function SendButtons(props: { preview: InvitePreview; busy: boolean; onSend(): void; onCancel(): void }) {
+  const { preview } = props
+  return (
+    <>
       {preview.cannotSend && (
         <p role="alert" className="rounded border border-danger bg-danger-soft p-3 text-danger">
           {preview.cannotSend}
@@ -151,6 +140,6 @@ function InvitePreviewPanel(props: {
           Cancel
         </button>
       </div>
-    </div>
+    </>
   )
 }

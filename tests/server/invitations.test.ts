@@ -193,7 +193,7 @@ async function expectInvitation(mail: ParsedMail): Promise<void> {
   const betaUrl = new URL(/href="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&') ?? '')
   expect(`${betaUrl.origin}${betaUrl.pathname}`).toBe(mailWords.betaUrl)
   const code = betaUrl.searchParams.get('invite') ?? ''
-  const keys = linkKeys((await loadApiKeys({ dataDir: server.dataDir })).secret)
+  const keys = linkKeys((await loadApiKeys({ dataDir: server.dataDir, databaseUrl: undefined })).secret)
   expect(checkInviteCode(keys.inviteCode, code)?.invitationId).toBe(mail.messageId?.slice(1, 37))
   expect(mail.text).toContain(code)
   const altered = `${code.slice(0, 10)}${code[10] === 'A' ? 'B' : 'A'}${code.slice(11)}`

@@ -5,8 +5,8 @@ import type { Database } from '../../db/database'
 import { confirm, type LinkOutcome, unsubscribe } from '../../waitlist/invitations/link-actions'
 import type { LinkKeys } from '../../waitlist/invitations/link-keys'
 import { openAddress } from '../../waitlist/invitations/link-token'
-import { bodyLimit } from '../middleware/body-limit'
 import { type RateLimiter, rateLimit } from '../middleware/rate-limit'
+import { readBody } from '../middleware/read-body'
 import { type MailLinkPage, renderMailLinkPage } from './mail-link-page'
 import { MAIL_LINK_CSS_PATH, serveMailLinkCss } from './mail-link-style'
 
@@ -64,7 +64,8 @@ function outcomePage(kind: LinkKind, outcome: LinkOutcome): MailLinkPage {
 export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
   app.get(MAIL_LINK_CSS_PATH, () => serveMailLinkCss())
   const limited = rateLimit(deps.rateLimiter, deps.trustProxyHeader, busy)
-  const tooLarge = bodyLimit(MAX_LINK_BODY, () => renderMailLinkPage({ ...INVALID, status: 413 }))
+  // Read before the database gate, as every write's body: a slow client holds no database slot.
+  const body = readBody(MAX_LINK_BODY, () => renderMailLinkPage({ ...INVALID, status: 413 }))
   for (const kind of KINDS) {
     const emailOf = (c: Context) => openAddress(kind.key(deps.keys), c.req.query('t') ?? '')
     app.get(kind.path, (c) => {
@@ -72,7 +73,7 @@ export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
       const action = `${kind.path}?t=${c.req.query('t')}`
       return renderMailLinkPage({ status: 200, ...kind.words, form: { action, button: kind.words.button } })
     })
-    app.post(kind.path, limited, deps.gate, tooLarge, async (c) => {
+    app.post(kind.path, limited, body, deps.gate, async (c) => {
       const email = emailOf(c)
       if (!email) return renderMailLinkPage(INVALID)
       try {
