@@ -1,9 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../server/db/database'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
+import { loadApiKeys } from '../../server/http/keys'
 import { parseMailFrom } from '../../server/mail/mail-from'
 import { createSmtpTransport } from '../../server/mail/smtp-transport'
 import { parseSmtpUrl } from '../../server/mail/smtp-url'
+import { linkKeys } from '../../server/waitlist/invitations/link-keys'
+import { sealAddress } from '../../server/waitlist/invitations/link-token'
 import { sharedPostgresUrl, startServerOn, stopBackends } from '../support/backends'
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink'
 import { startTestServer, type TestServer } from '../support/test-server'
@@ -187,6 +190,50 @@ describe('the mail outbox through failures', () => {
 })
 
 describe('the owner commands around mail', () => {
+  it('deliveries lists a message whose retries ran out, and --retry sends it once the SMTP server is back', async () => {
+    const sink = await startSmtpSink()
+    await sink.close()
+    const env = { ...FAST, SMTP_URL: sink.url, MAIL_PER_MINUTE: '0', MAIL_RETRY_FOR_MS: '0' }
+    const server = await startServerOn('postgres', { env })
+    const database = await openBeside(server)
+    try {
+      await addEntries(database.db, ['retried.later@example.com'])
+      await runCli(server.env, 'invite', '--next', '1')
+      await expect.poll(() => outboxStatuses(database.db), { timeout: 20_000 }).toEqual({ failed: 1 })
+      const listed = await runCli(server.env, 'deliveries')
+      expect(listed.stdout).toContain('Mail: 0 pending, 1 failed, 0 bounced.')
+      expect(listed.stdout).toMatch(
+        /failed +invitation +\S+ +retried\.later@example\.com +attempts 1 +last error: /,
+      )
+      await sink.reopen()
+      const retried = await runCli(server.env, 'deliveries', '--retry')
+      expect(retried.stdout).toContain('Re-queued 0 failed deliveries and 1 failed message')
+      await sink.waitFor(() => sink.countFor('retried.later@example.com') === 1, 'the retried invitation')
+      await expect.poll(() => outboxStatuses(database.db)).toEqual({ sent: 1 })
+    } finally {
+      await database.close()
+      await server.cleanup()
+      await sink.close()
+    }
+  })
+
+  it("the links' POSTs are rate-limited per client like every write; their GETs are not", async () => {
+    const server = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_BURST: '1' } })
+    try {
+      const keys = linkKeys((await loadApiKeys({ dataDir: server.dataDir, databaseUrl: undefined })).secret)
+      const url = `${server.url}/unsubscribe?t=${sealAddress(keys.unsubscribe, 'limited@example.com')}`
+      const oneClick = () => fetch(url, { method: 'POST', body: 'List-Unsubscribe=One-Click' })
+      expect((await oneClick()).status).toBe(200)
+      const limited = await oneClick()
+      expect(limited.status).toBe(429)
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
+      expect(await limited.text()).toContain('Too many requests')
+      for (let i = 0; i < 3; i++) expect((await fetch(url)).status).toBe(200)
+    } finally {
+      await server.cleanup()
+    }
+  })
+
   it('without SMTP_URL, invite says so in one line naming it and queues nothing; --dry-run changes nothing', async () => {
     const server = await startServerOn('postgres', { env: { MAIL_FROM: FROM } })
     const database = await openBeside(server)
