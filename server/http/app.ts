@@ -66,7 +66,9 @@ export function createApp(deps: AppDeps): Hono {
   const gate = dbGate(protections.dbQueueLimit, queueFull)
   const { rateLimiter, trustProxyHeader } = protections
   // Without a limiter (RATE_LIMIT_PER_MINUTE=0) no middleware at all: each one is a step per request.
-  if (rateLimiter) app.use('/rest/v1/*', rateLimit(rateLimiter, trustProxyHeader, tooManyRequests))
+  // Its inserts carry the charge: one round trip with the limiter in the database too.
+  const charged = { chargedWithWrite: true }
+  if (rateLimiter) app.use('/rest/v1/*', rateLimit(rateLimiter, trustProxyHeader, tooManyRequests, charged))
   app.use('/rest/v1/*', gate)
   app.get('/healthz', healthCheck(db, log))
 

@@ -66,7 +66,7 @@ function answerPost(deps: McpAppDeps): Handler {
     const message = await readOneMessage(c)
     if (message instanceof Response) return message
     const fields = (typeof message === 'object' && message !== null ? message : {}) as Message
-    const refused = refusedToolCall(c, fields, deps)
+    const refused = await refusedToolCall(c, fields, deps)
     if (refused) return refused
     // The SDK (about 20 MiB in memory) loads with the first message that needs it, not at start.
     const { answerMcpMessage } = await import('./mcp-answer')
@@ -94,11 +94,11 @@ async function readOneMessage(c: Context): Promise<unknown> {
 }
 
 /** A tool call over the rate limit, or with parameters the tool cannot take, is answered here. */
-function refusedToolCall(c: Context, fields: Message, deps: McpAppDeps): Response | undefined {
+async function refusedToolCall(c: Context, fields: Message, deps: McpAppDeps): Promise<Response | undefined> {
   if (fields.method !== 'tools/call') return undefined
   const { rateLimiter, trustProxyHeader } = deps
   if (rateLimiter) {
-    const retryAfter = rateLimiter.take(rateLimitKey(clientAddress(c, trustProxyHeader)))
+    const retryAfter = await rateLimiter.take(rateLimitKey(clientAddress(c, trustProxyHeader)))
     if (retryAfter > 0) {
       return jsonRpcError(
         429,
