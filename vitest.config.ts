@@ -12,6 +12,9 @@ const SLOW_SUITES = [
   'tests/reliability/notifications.test.ts',
   'tests/reliability/notifications-scale-out.test.ts',
   'tests/reliability/scale-out.test.ts',
+  'tests/reliability/managed-postgres-15.test.ts',
+  'tests/reliability/managed-postgres-18.test.ts',
+  'tests/reliability/data-dir-without-sockets.test.ts',
 ]
 
 export default defineConfig({
