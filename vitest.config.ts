@@ -15,6 +15,7 @@ const SLOW_SUITES = [
   'tests/reliability/managed-postgres-15.test.ts',
   'tests/reliability/managed-postgres-18.test.ts',
   'tests/reliability/data-dir-without-sockets.test.ts',
+  'tests/reliability/scale-out-pgbouncer.test.ts',
 ]
 
 export default defineConfig({
