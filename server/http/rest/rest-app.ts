@@ -224,8 +224,9 @@ class TableRoutes {
     const { db } = this.deps
     const { charge } = request
     if (request.shape === 'array' || !statement.returnsBody) {
-      const result = await db.runAsRole(request.claims, statement, charge?.inWrite()).catch(rateLimited)
-      return statement.read(result)
+      const kept = charge?.inWrite()
+      const written = db.runAsRole(request.claims, statement, kept)
+      return statement.read(await (kept ? written.catch(rateLimited) : written))
     }
     // Awaited steps, not one round trip: the charge goes first, on its own.
     const retryAfter = await charge?.takeNow()
