@@ -3,7 +3,7 @@ import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
 import { bodyLimit } from '../middleware/body-limit'
 import { clientAddress, rateLimitKey } from '../middleware/client-address'
-import type { RateLimiter } from '../middleware/rate-limit'
+import { type RateLimiter, retryAfterOf } from '../middleware/rate-limit'
 import { JsonRpcCode, jsonRpcError } from './json-rpc-error'
 import { originGuard } from './origin-guard'
 import { toolCallParamsProblem } from './tool-call-params'
@@ -98,7 +98,7 @@ async function refusedToolCall(c: Context, fields: Message, deps: McpAppDeps): P
   if (fields.method !== 'tools/call') return undefined
   const { rateLimiter, trustProxyHeader } = deps
   if (rateLimiter) {
-    const retryAfter = await rateLimiter.take(rateLimitKey(clientAddress(c, trustProxyHeader)))
+    const retryAfter = await retryAfterOf(rateLimiter, rateLimitKey(clientAddress(c, trustProxyHeader)))
     if (retryAfter > 0) {
       return jsonRpcError(
         429,

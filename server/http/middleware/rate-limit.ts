@@ -30,6 +30,16 @@ export interface RateLimiter {
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
+/**
+ * The limiter's answer for one request. A database limiter that cannot be reached lets the request
+ * through: its route then meets the same outage and answers it as it always has (503, the form's
+ * error page, the tool's error), rather than a 500 from the limiter.
+ */
+export function retryAfterOf(limiter: RateLimiter, key: string): number | Promise<number> {
+  const taken = limiter.take(key)
+  return typeof taken === 'number' ? taken : taken.catch(() => 0)
+}
+
 export interface RateLimitRoute {
   /**
    * The route's writes carry the request's charge (writeChargeOf), so a database limiter charges
@@ -54,7 +64,7 @@ export function rateLimit(
     const key = rateLimitKey(clientAddress(c, trustHeader))
     if (route.chargedWithWrite && limiter.chargeInWrite)
       return chargeWithWrite(c, next, limiter, key, onLimited)
-    const taken = limiter.take(key)
+    const taken = retryAfterOf(limiter, key)
     const retryAfter = typeof taken === 'number' ? taken : await taken
     if (retryAfter > 0) return onLimited(retryAfter)
     return next()
