@@ -27,6 +27,18 @@ describe('MemoryRateLimiter', () => {
     expect(limiter.take('a', 3)).toBe(0)
   })
 
+  it('takes extra tokens only after the first ones, and keeps the first when the extra are refused', () => {
+    const limiter = new MemoryRateLimiter({ perMinute: 10, burst: 5, now: () => 0 })
+    // An array of 3 rows: the request's token, then 2 more.
+    expect(limiter.take('a', 1, 2)).toBe(0)
+    // 2 left: the request's token is taken, its 2 further rows are refused (1 short: 6 s).
+    expect(limiter.take('a', 1, 2)).toBe(6)
+    expect(limiter.take('a')).toBe(0)
+    expect(limiter.take('a')).toBe(6)
+    // No token for the request itself: nothing is taken, the wait is for that one.
+    expect(limiter.take('a', 1, 3)).toBe(6)
+  })
+
   it('keeps memory bounded: at most maxClients buckets however many addresses write', () => {
     let now = 0
     const limiter = new MemoryRateLimiter({ perMinute: 10, burst: 5, maxClients: 100, now: () => now })
