@@ -43,8 +43,8 @@ export function insertsFromAddresses(addresses: number) {
   const addressOf = (n: number) => ({
     'x-forwarded-for': `10.0.${(n % addresses) >> 8}.${(n % addresses) & 255}`,
   })
-  return (url: string, anonKey: string, clients: number, seconds: number) =>
-    insertLoad(url, anonKey, clients, seconds, undefined, addressOf)
+  return (url: string, anonKey: string, clients: number, seconds: number, amount?: number) =>
+    insertLoad(url, anonKey, clients, seconds, amount, addressOf)
 }
 
 /** Exactly `amount` inserts (the memory figure is taken after a known load). */
