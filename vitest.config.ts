@@ -16,6 +16,11 @@ const SLOW_SUITES = [
   'tests/reliability/managed-postgres-18.test.ts',
   'tests/reliability/data-dir-without-sockets.test.ts',
   'tests/reliability/scale-out-pgbouncer.test.ts',
+  'tests/reliability/hangup.test.ts',
+  // The README's and the deploy guide's commands on a fresh copy of the tree (installs: minutes).
+  'tests/docs/fresh-clone.test.ts',
+  'tests/docs/dev-server.test.ts',
+  'tests/reliability/slow-clients.test.ts',
 ]
 
 export default defineConfig({

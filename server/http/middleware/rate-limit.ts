@@ -80,7 +80,9 @@ async function chargeWithWrite(
 ): Promise<void> {
   const charge = WriteCharge.open(c, limiter, key)
   await next()
-  if (charge.made) return
+  // A 503 (the database queue full, or the database gone) is not charged afterwards: that would add
+  // a statement for a database that is already turning work away.
+  if (charge.made || c.res.status === 503) return
   // The route wrote nothing (a bad key, a bad body): it changed nothing, so a refusal can still answer.
   const retryAfter = await charge.takeNow().catch(() => 0)
   if (retryAfter > 0) c.res = onLimited(retryAfter)

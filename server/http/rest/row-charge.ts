@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { clientAddress, rateLimitKey } from '../middleware/client-address'
 import type { RateLimiter } from '../middleware/rate-limit'
+import { seconds } from '../middleware/seconds'
 import { writeChargeOf } from '../middleware/write-charge'
 import { PostgrestError } from './postgrest-error'
 
@@ -20,7 +21,7 @@ export function tooManyRequests(retryAfter: number): PostgrestError {
     'PGRST429',
     'Too many requests from this address',
     null,
-    `Try again in ${retryAfter} seconds`,
+    `Try again in ${seconds(retryAfter)}`,
     { 'Retry-After': String(retryAfter) },
   )
 }
