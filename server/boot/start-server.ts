@@ -6,6 +6,7 @@ import { RateLimiter } from '../http/middleware/rate-limit'
 import type { SecurityHeaderOptions } from '../http/middleware/security-headers'
 import { loadSchemaCache } from '../http/rest/schema-cache'
 import { fillInSiteUrl, normalizeSiteUrl } from '../http/site-url'
+import { SourceCounter } from '../http/sources/source-counter'
 import { loadStaticSite } from '../http/static-site'
 import { startNotifications } from '../waitlist/notifications/start-notifications'
 import type { ServerEnv } from './env'
@@ -71,7 +72,8 @@ async function serve(
   let siteOrigins: string[] = []
   const protections = protectionsOf(env)
   const db = database.db
-  const app = createApp({ siteOrigins: () => siteOrigins, db, keys, schema, site, log, protections })
+  const sources = await startSourceCounter(env, db, log, () => siteOrigins)
+  const app = createApp({ siteOrigins: () => siteOrigins, db, keys, schema, site, log, protections, sources })
   const listening = await listen(app, env, securityOf(env, site.scriptHashes))
   const { url } = listening
   // Synchronous and with no await since listening, so done before the first request is read.
@@ -85,6 +87,8 @@ async function serve(
     serviceKey: keys.serviceKey,
     async stop() {
       await listening.close()
+      // The last seconds' counts, once no request can add to them.
+      await sources?.stop()
       await deliverer?.stop()
       await database.close()
     },
@@ -101,6 +105,26 @@ function protectionsOf(env: ServerEnv): AppProtections {
     trustProxyHeader: env.TRUST_PROXY_HEADER,
     dbQueueLimit: env.DB_QUEUE_LIMIT,
   }
+}
+
+/** Counting by source, with the day's salt loaded before the first request (COUNT_SOURCES). */
+async function startSourceCounter(
+  env: ServerEnv,
+  db: OpenedDatabase['db'],
+  log: Logger,
+  siteOrigins: () => readonly string[],
+): Promise<SourceCounter | undefined> {
+  if (!env.COUNT_SOURCES) return undefined
+  const trustProxyHeader = env.TRUST_PROXY_HEADER
+  const sources = new SourceCounter({
+    db,
+    log,
+    trustProxyHeader,
+    siteOrigins,
+    flushMs: env.COUNT_SOURCES_FLUSH_MS,
+  })
+  await sources.start()
+  return sources
 }
 
 function securityOf(env: ServerEnv, scriptHashes: string[]): SecurityHeaderOptions {

@@ -15,6 +15,7 @@ import { CORS_HEADERS } from './rest/cors'
 import { createRestApp, MAX_BODY_BYTES } from './rest/rest-app'
 import { rowCharge } from './rest/row-charge'
 import type { SchemaCache } from './rest/schema-cache'
+import type { SourceCounter } from './sources/source-counter'
 import { type StaticSite, serveFile } from './static-site'
 
 export interface AppDeps {
@@ -26,6 +27,8 @@ export interface AppDeps {
   protections?: AppProtections
   /** The site's own origins, known once it listens: the only pages that may call /mcp. */
   siteOrigins?: () => readonly string[]
+  /** Visits and signups by source (docs/analytics.md); absent when COUNT_SOURCES is off. */
+  sources?: SourceCounter
 }
 
 /** The server's guards; tests calling createApp() without them get headers and a generous queue only. */
@@ -71,11 +74,13 @@ export function createApp(deps: AppDeps): Hono {
   app.get('/healthz', healthCheck(db, log))
 
   const chargeRows = rateLimiter && rowCharge(rateLimiter, trustProxyHeader)
-  app.route('/rest/v1', createRestApp({ ...deps, chargeRows }))
+  const { sources } = deps
+  const onInserted = sources && sources.countRestInsert.bind(sources)
+  app.route('/rest/v1', createRestApp({ ...deps, chargeRows, onInserted }))
   const allowedOrigins = deps.siteOrigins ?? (() => [])
-  app.route(MCP_PATH, createMcpApp({ db, log, allowedOrigins, rateLimiter, trustProxyHeader, gate }))
+  app.route(MCP_PATH, createMcpApp({ db, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources }))
   routeNativeForm(app, deps, protections, gate)
-  routeSite(app, deps.site)
+  routeSite(app, deps.site, sources)
   return app
 }
 
@@ -111,7 +116,7 @@ function healthCheck(db: Database, log: Logger): Handler {
 
 function routeNativeForm(
   app: Hono,
-  { db, log }: AppDeps,
+  { db, log, sources }: AppDeps,
   { rateLimiter, trustProxyHeader }: AppProtections,
   gate: MiddlewareHandler,
 ): void {
@@ -131,15 +136,19 @@ function routeNativeForm(
     bodyLimit(MAX_BODY_BYTES, (c) => c.redirect('/?waitlist=error', 303)),
     async (c) => {
       const form = await c.req.formData().catch(() => new FormData())
-      const result = await submitNativeForm(db, log, form)
+      const result = await submitNativeForm(db, log, form, () => sources?.countSignups(c, 1))
       return c.redirect(`/?waitlist=${result}`, 303)
     },
   )
 }
 
-function routeSite(app: Hono, site: StaticSite): void {
+function routeSite(app: Hono, site: StaticSite, sources: SourceCounter | undefined): void {
   app.on(['GET', 'HEAD'], '*', (c) => {
-    if (c.req.path === '/') return serveFile(c.req.raw, site.home)
+    if (c.req.path === '/') {
+      const page = serveFile(c.req.raw, site.home)
+      sources?.countVisit(c, page.status)
+      return page
+    }
     const file = site.files.get(c.req.path)
     if (file) return withAgentCors(c.req.path, serveFile(c.req.raw, file))
     return serveFile(c.req.raw, site.notFound, 404)

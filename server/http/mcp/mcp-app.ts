@@ -4,6 +4,7 @@ import type { Database } from '../../db/database'
 import { bodyLimit } from '../middleware/body-limit'
 import { clientAddress, rateLimitKey } from '../middleware/client-address'
 import type { RateLimiter } from '../middleware/rate-limit'
+import type { SourceCounter } from '../sources/source-counter'
 import { JsonRpcCode, jsonRpcError } from './json-rpc-error'
 import { originGuard } from './origin-guard'
 import { toolCallParamsProblem } from './tool-call-params'
@@ -20,6 +21,8 @@ export interface McpAppDeps {
   trustProxyHeader?: string
   /** The app's cap on requests in flight towards the database. */
   gate: MiddlewareHandler
+  /** Counts signups through the tool, under `mcp` and the client's name (docs/analytics.md). */
+  sources?: SourceCounter
 }
 
 type Message = { method?: unknown; id?: unknown; params?: unknown }
@@ -68,9 +71,12 @@ function answerPost(deps: McpAppDeps): Handler {
     const fields = (typeof message === 'object' && message !== null ? message : {}) as Message
     const refused = refusedToolCall(c, fields, deps)
     if (refused) return refused
+    const { sources } = deps
+    if (fields.method === 'initialize') sources?.rememberMcpClient(c, fields.params)
+    const onStored = sources && (() => sources.countMcpSignup(c))
     // The SDK (about 20 MiB in memory) loads with the first message that needs it, not at start.
     const { answerMcpMessage } = await import('./mcp-answer')
-    return answerMcpMessage(deps.db, deps.log, c.req.raw, message)
+    return answerMcpMessage(deps.db, deps.log, c.req.raw, message, onStored)
   }
 }
 
