@@ -75,7 +75,7 @@ export function createApp(deps: AppDeps): Hono {
 
   const chargeRows = rateLimiter && rowCharge(rateLimiter, trustProxyHeader)
   const { sources } = deps
-  const onInserted = sources && sources.countRestInsert.bind(sources)
+  const onInserted = sources?.countRestInsert.bind(sources)
   app.route('/rest/v1', createRestApp({ ...deps, chargeRows, onInserted }))
   const allowedOrigins = deps.siteOrigins ?? (() => [])
   app.route(MCP_PATH, createMcpApp({ db, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources }))

@@ -126,3 +126,171 @@ describe('counting visits by source', () => {
     await counter.stop()
   })
 })
+
+/** Every row of every table of ours, as text: what a dump of the database would show. */
+async function everything(db: Database): Promise<string> {
+  const tables = await db.query<{ name: string }>(
+    `select format('%I.%I', table_schema, table_name) as name from information_schema.tables
+      where table_schema in ('public', 'private') and table_type = 'BASE TABLE'`,
+  )
+  const parts: string[] = []
+  for (const { name } of tables) {
+    const rows = await db.query<{ row: string }>(`select t::text as row from ${name} t`)
+    parts.push(...rows.map((row) => row.row))
+  }
+  return parts.join('\n')
+}
+
+describe('counting visitors', () => {
+  it('counts an address and browser once a day, two addresses twice, and a GPC or DNT visit as a visit only', async () => {
+    const db = await freshDatabase()
+    const { counter, app } = await server(db, { now: DAY_ONE })
+    await visit(app, { from: '198.51.100.7' })
+    await visit(app, { from: '198.51.100.7' })
+    await visit(app, { from: '198.51.100.8' })
+    await visit(app, { from: '198.51.100.8', ua: OTHER_BROWSER })
+    // One IPv6 host holds a /64, as the rate limiter sees it: one visitor.
+    await visit(app, { from: '2001:db8:1:2::10' })
+    await visit(app, { from: '2001:db8:1:2::99' })
+    await visit(app, { from: '198.51.100.9', headers: { 'sec-gpc': '1' } })
+    await visit(app, { from: '198.51.100.10', headers: { dnt: '1' } })
+    await counter.flush()
+    expect(await counts(db)).toEqual({ direct: { visits: 8, visitors: 4, signups: 0 } })
+    await counter.stop()
+  })
+
+  it('counts signups by the utm_* tags of the page that sent them, and keeps no address or User-Agent', async () => {
+    const db = await freshDatabase()
+    const { counter, app } = await server(db, { now: DAY_ONE })
+    const signup = (referer?: string) =>
+      app.request('/signup', { method: 'POST', headers: headersOf({ referer, from: '192.0.2.44' }) })
+    await visit(app, { path: '/?utm_source=Newsletter&utm_campaign=november', from: '192.0.2.44' })
+    await signup('https://lab.example.com/?utm_source=Newsletter&utm_campaign=november')
+    await signup('http://localhost/?utm_source=newsletter&utm_campaign=november')
+    // Came from a link without tags: the visit is the linking site's, the signup direct (no cookie carries it).
+    await visit(app, { referer: 'https://news.ycombinator.com/item?id=1', from: '192.0.2.45' })
+    await signup('https://lab.example.com/')
+    await signup()
+    await counter.flush()
+    expect(await counts(db)).toEqual({
+      newsletter: { visits: 1, visitors: 1, signups: 2 },
+      direct: { visits: 0, visitors: 0, signups: 2 },
+      'news.ycombinator.com': { visits: 1, visitors: 1, signups: 0 },
+    })
+    const stored = await everything(db)
+    expect(stored).toContain('newsletter')
+    for (const secret of ['192.0.2.44', '192.0.2.45', 'Chrome/140', 'X11'])
+      expect(stored).not.toContain(secret)
+    await counter.stop()
+  })
+})
+
+describe('several servers on one database, and the days', () => {
+  it('sums two servers, counts a visitor seen by both once, and deletes the salt once the day is over', async () => {
+    const db = await freshDatabase()
+    const clock = { now: DAY_ONE }
+    const one = await server(db, clock)
+    const two = await server(db, clock)
+    await visit(one.app, { from: '192.0.2.1', path: '/?utm_source=x' })
+    await visit(two.app, { from: '192.0.2.1', path: '/?utm_source=x' })
+    await visit(two.app, { from: '192.0.2.2', path: '/?utm_source=x' })
+    await Promise.all([one.counter.flush(), two.counter.flush()])
+    expect(await counts(db)).toEqual({ x: { visits: 3, visitors: 2, signups: 0 } })
+    const salts = () =>
+      db.query<{ day: string }>(`select to_char(day, 'YYYY-MM-DD') as day from private.visitor_salts`)
+    expect(await salts()).toEqual([{ day: '2030-01-15' }])
+
+    // Thirty seconds past midnight: a new salt, the old one deleted, the same visitor new again.
+    clock.now = DAY_TWO
+    await Promise.all([one.counter.flush(), two.counter.flush()])
+    expect(await salts()).toEqual([{ day: '2030-01-16' }])
+    await visit(one.app, { from: '192.0.2.1', path: '/?utm_source=x' })
+    await visit(two.app, { from: '192.0.2.1', path: '/?utm_source=x' })
+    await Promise.all([one.counter.flush(), two.counter.flush()])
+    const perDay = () =>
+      db.query<{ day: string; visits: string; visitors: string | null; bits: boolean }>(
+        `select to_char(day, 'YYYY-MM-DD') as day, visits, visitors, visitor_bits is not null as bits
+           from private.source_counts order by day`,
+      )
+    expect(await perDay()).toEqual([
+      { day: '2030-01-15', visits: '3', visitors: null, bits: true },
+      { day: '2030-01-16', visits: '2', visitors: null, bits: true },
+    ])
+    // Ten minutes later the day before is closed: its bits become a number and are erased.
+    clock.now = DAY_TWO + 11 * 60_000
+    await Promise.all([one.counter.flush(), two.counter.flush()])
+    expect(await perDay()).toEqual([
+      { day: '2030-01-15', visits: '3', visitors: '2', bits: false },
+      { day: '2030-01-16', visits: '2', visitors: null, bits: true },
+    ])
+    expect(await counts(db)).toEqual({ x: { visits: 5, visitors: 3, signups: 0 } })
+    await Promise.all([one.counter.stop(), two.counter.stop()])
+  })
+
+  it('holds a day to its cap of distinct sources across servers: the rest count under (other)', async () => {
+    // A cap of 5: five sources a day, then (other).
+    const db = await freshDatabase()
+    const clock = { now: DAY_ONE }
+    const one = await server(db, clock, 5)
+    const two = await server(db, clock, 5)
+    for (let index = 0; index < 8; index++) {
+      await visit(one.app, { path: `/?utm_source=flood-${index}`, from: `192.0.2.${index}` })
+      await visit(two.app, { path: `/?utm_source=other-flood-${index}`, from: `192.0.2.${index + 100}` })
+    }
+    await one.counter.flush()
+    await two.counter.flush()
+    await visit(one.app, { path: '/?utm_source=flood-0' })
+    await visit(two.app, { path: '/?utm_source=late', from: '192.0.2.200' })
+    await one.counter.flush()
+    await two.counter.flush()
+    const report = await sourcesReport(db, 'all')
+    expect(report.map((row) => row.source).sort()).toEqual(
+      ['(other)', 'flood-0', 'flood-1', 'flood-2', 'flood-3', 'flood-4'].sort(),
+    )
+    // Nothing is lost: every visit and visitor is somewhere.
+    expect(report.reduce((sum, row) => sum + row.visits, 0)).toBe(18)
+    expect(report.find((row) => row.source === 'flood-0')?.visits).toBe(2)
+    expect(report.find((row) => row.source === '(other)')).toMatchObject({ visits: 12, visitors: 12 })
+    await Promise.all([one.counter.stop(), two.counter.stop()])
+  })
+
+  it('keeps the counts of a write that failed and writes them with the next', async () => {
+    const db = await freshDatabase()
+    let failures = 1
+    const flaky: Database = {
+      ...db,
+      query: db.query.bind(db),
+      transaction: (fn) =>
+        failures-- > 0 ? Promise.reject(new Error('connection lost')) : db.transaction(fn),
+    }
+    const errors: string[] = []
+    const counter = new SourceCounter({
+      db: flaky,
+      log: { info: () => {}, error: (message) => errors.push(message) },
+      siteOrigins: () => [],
+      flushMs: 60_000,
+      now: () => DAY_ONE,
+    })
+    await counter.start()
+    const app = new Hono().get('/', (c) => {
+      counter.countVisit(c, 200)
+      return c.body(null, 200)
+    })
+    await visit(app, { path: '/?utm_source=kept' })
+    await counter.flush()
+    expect(errors).toEqual(['Source counts could not be written (kept for the next try):'])
+    expect(await counts(db)).toEqual({})
+    await visit(app, { path: '/?utm_source=kept' })
+    await counter.stop()
+    expect(await counts(db)).toEqual({ kept: { visits: 2, visitors: 1, signups: 0 } })
+  })
+})
+
+it('never makes a salt for a day the database thinks is over: its visits count, but not as visitors', async () => {
+  const db = await freshDatabase()
+  const { counter, app } = await server(db, { now: Date.UTC(2020, 0, 1, 12) })
+  await visit(app, { path: '/?utm_source=late' })
+  await counter.stop()
+  expect(await counts(db)).toEqual({ late: { visits: 1, visitors: 0, signups: 0 } })
+  expect(await db.query('select day from private.visitor_salts')).toEqual([])
+})

@@ -15,7 +15,7 @@ export const MAX_TAG_LENGTH = 100
 export const DIRECT: SourceKey = { source: 'direct', medium: '', campaign: '' }
 
 // Control characters (NUL above all, which PostgreSQL's text refuses) never reach the table.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g
+const CONTROL = /\p{Cc}/gu
 
 /** A tag as stored: no control characters, no surrounding spaces, at most MAX_TAG_LENGTH characters. */
 export function cleanTag(value: string | null | undefined): string {
