@@ -15,6 +15,11 @@ function windowName(days: number | 'all'): string {
   return days === 1 ? 'today' : `the last ${days} days`
 }
 
+/** The window at the end of a sentence: `in the last 30 days`, `today`, `since counting began`. */
+function inWindow(days: number | 'all'): string {
+  return typeof days === 'number' && days > 1 ? `in ${windowName(days)}` : windowName(days)
+}
+
 const number = (value: number) => value.toLocaleString('en')
 
 /** Rows of cells as aligned columns: text left, numbers (the columns named in `right`) right. */
@@ -91,7 +96,7 @@ export async function sourcesCommand(db: Database, days: number | 'all', json: b
   }
   const range = windowName(days)
   if (report.length === 0) {
-    console.log(`No visits or signups counted ${range}.`)
+    console.log(`No visits or signups counted ${inWindow(days)}.`)
     return 0
   }
   const total = totalOf(report)
@@ -101,7 +106,7 @@ export async function sourcesCommand(db: Database, days: number | 'all', json: b
   if (campaigns) console.log(`\nBy medium and campaign:\n\n${campaigns}`)
   console.log(
     `\n${plural(total.visits, 'visit')} from ${plural(total.visitors, 'visitor')}, ` +
-      `${plural(total.signups, 'signup')} ${range}.`,
+      `${plural(total.signups, 'signup')} ${inWindow(days)}.`,
   )
   return 0
 }

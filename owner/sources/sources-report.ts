@@ -122,3 +122,12 @@ export async function visitsPerDay(
   )
   return rows.map((row) => ({ day: row.day, visits: Number(row.visits), visitors: Number(row.visitors) }))
 }
+
+/** The studio's Sources panel and the visits on its chart, for one window. */
+export async function sourcesSummary(
+  db: Queryable,
+  days: number | 'all',
+  now = new Date(),
+): Promise<{ sources: SourceCounts[]; days: DayVisits[] }> {
+  return { sources: await sourcesReport(db, days, now), days: await visitsPerDay(db, days, now) }
+}

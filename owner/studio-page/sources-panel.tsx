@@ -1,0 +1,116 @@
+import { useEffect, useState } from 'react'
+import type { Range } from './api'
+import { fetchSources, type SourceCounts, type SourcesSummary } from './sources-api'
+
+const RANGE_NAMES: Record<Range, string> = {
+  '30': 'the last 30 days',
+  '90': 'the last 90 days',
+  all: 'all days',
+}
+
+const number = (value: number) => value.toLocaleString('en')
+const percent = (conversion: number | null) =>
+  conversion === null ? '–' : `${(conversion * 100).toFixed(1)}%`
+
+/** The sources and the chart's visits for the range; a fresh read when `version` changes. */
+export function useSources(range: Range, version: number, fail: (reason: unknown) => void) {
+  const [summary, setSummary] = useState<SourcesSummary>()
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version asks for a fresh read after a removal
+  useEffect(() => {
+    let current = true
+    fetchSources(range).then((next) => current && setSummary(next), fail)
+    return () => {
+      current = false
+    }
+  }, [range, version, fail])
+  return summary
+}
+
+/**
+ * Visits, visitors, signups and conversion per source, most signups first, each source's media and
+ * campaigns beneath it. On a phone each row is a small card: the source over its four figures.
+ */
+export function SourcesPanel({ sources, range }: { sources: SourceCounts[] | undefined; range: Range }) {
+  return (
+    <section aria-labelledby="sources-heading" className="rounded-lg border border-line bg-panel p-4">
+      <h2 id="sources-heading" className="text-lg font-semibold">
+        Sources <span className="text-sm font-normal text-soft">({RANGE_NAMES[range]}, UTC)</span>
+      </h2>
+      <p className="mt-1 text-sm text-soft">
+        Counted by the server, with no cookie: a visitor is one address and browser a day; a signup counts
+        under the utm_source of the page it was made on, else direct.
+      </p>
+      {!sources ? (
+        <p className="mt-4 text-soft">Loading…</p>
+      ) : sources.length === 0 ? (
+        <p className="mt-4 text-soft">No visits or signups counted yet.</p>
+      ) : (
+        <SourcesTable sources={sources} />
+      )}
+    </section>
+  )
+}
+
+const HEADINGS = ['Visits', 'Visitors', 'Signups', 'Conversion']
+
+function SourcesTable({ sources }: { sources: SourceCounts[] }) {
+  return (
+    <table className="mt-4 w-full border-collapse text-left text-sm">
+      <thead className="max-sm:sr-only">
+        <tr className="border-b border-line">
+          <th scope="col" className="py-2 pr-4 font-semibold">
+            Source
+          </th>
+          {HEADINGS.map((heading) => (
+            <th key={heading} scope="col" className="py-2 pl-3 text-right font-semibold">
+              {heading}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {sources.flatMap((source) => [
+          <CountsRow key={source.source} name={source.source} counts={source} />,
+          ...source.campaigns
+            .filter((row) => row.medium !== '' || row.campaign !== '')
+            .map((row) => (
+              <CountsRow
+                key={`${source.source}\n${row.medium}\n${row.campaign}`}
+                name={[row.medium || '–', row.campaign || '–'].join(' · ')}
+                counts={{ ...row, conversion: row.visitors > 0 ? row.signups / row.visitors : null }}
+                nested
+              />
+            )),
+        ])}
+      </tbody>
+    </table>
+  )
+}
+
+type Counts = Pick<SourceCounts, 'visits' | 'visitors' | 'signups' | 'conversion'>
+
+function CountsRow({ name, counts, nested = false }: { name: string; counts: Counts; nested?: boolean }) {
+  const cells = [
+    number(counts.visits),
+    number(counts.visitors),
+    number(counts.signups),
+    percent(counts.conversion),
+  ]
+  return (
+    <tr className="grid grid-cols-4 gap-x-2 border-b border-line py-2 sm:table-row sm:py-0">
+      <th
+        scope="row"
+        className={`col-span-4 text-left [overflow-wrap:anywhere] sm:py-2 sm:pr-4 ${nested ? 'pl-4 font-normal text-soft' : 'font-semibold'}`}
+      >
+        {nested && <span className="sr-only">medium and campaign: </span>}
+        {name}
+      </th>
+      {cells.map((cell, index) => (
+        <td key={HEADINGS[index]} className="tabular-nums sm:py-2 sm:pl-3 sm:text-right">
+          {cell}
+          <span className="block text-xs text-soft sm:hidden">{HEADINGS[index]?.toLowerCase()}</span>
+        </td>
+      ))}
+    </tr>
+  )
+}
