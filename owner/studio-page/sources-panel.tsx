@@ -69,27 +69,37 @@ function SourcesTable({ sources }: { sources: SourceCounts[] }) {
         </tr>
       </thead>
       <tbody>
-        {sources.flatMap((source) => [
-          <CountsRow key={source.source} name={source.source} counts={source} />,
-          ...source.campaigns
-            .filter((row) => row.medium !== '' || row.campaign !== '')
-            .map((row) => (
+        {sources.flatMap((source) => {
+          const [only, ...more] = source.campaigns
+          // One medium and campaign: named under the source. Several: a row each, beneath it.
+          const tag = more.length === 0 && only && isTagged(only) ? tagName(only) : undefined
+          const rows = more.length > 0 ? source.campaigns : []
+          return [
+            <CountsRow key={source.source} name={source.source} tag={tag} counts={source} />,
+            ...rows.map((row) => (
               <CountsRow
                 key={`${source.source}\n${row.medium}\n${row.campaign}`}
-                name={[row.medium || '–', row.campaign || '–'].join(' · ')}
+                name={tagName(row)}
                 counts={{ ...row, conversion: row.visitors > 0 ? row.signups / row.visitors : null }}
                 nested
               />
             )),
-        ])}
+          ]
+        })}
       </tbody>
     </table>
   )
 }
 
 type Counts = Pick<SourceCounts, 'visits' | 'visitors' | 'signups' | 'conversion'>
+type Campaign = SourceCounts['campaigns'][number]
 
-function CountsRow({ name, counts, nested = false }: { name: string; counts: Counts; nested?: boolean }) {
+const isTagged = (row: Campaign) => row.medium !== '' || row.campaign !== ''
+const tagName = (row: Campaign) =>
+  isTagged(row) ? `${row.medium || '–'} · ${row.campaign || '–'}` : 'untagged'
+
+function CountsRow(props: { name: string; tag?: string; counts: Counts; nested?: boolean }) {
+  const { name, tag, counts, nested = false } = props
   const cells = [
     number(counts.visits),
     number(counts.visitors),
@@ -104,6 +114,12 @@ function CountsRow({ name, counts, nested = false }: { name: string; counts: Cou
       >
         {nested && <span className="sr-only">medium and campaign: </span>}
         {name}
+        {tag && (
+          <span className="block text-xs font-normal text-soft">
+            <span className="sr-only">medium and campaign: </span>
+            {tag}
+          </span>
+        )}
       </th>
       {cells.map((cell, index) => (
         <td key={HEADINGS[index]} className="tabular-nums sm:py-2 sm:pl-3 sm:text-right">
