@@ -96,7 +96,7 @@ type Campaign = SourceCounts['campaigns'][number]
 
 const isTagged = (row: Campaign) => row.medium !== '' || row.campaign !== ''
 const tagName = (row: Campaign) =>
-  isTagged(row) ? `${row.medium || '–'} · ${row.campaign || '–'}` : 'untagged'
+  isTagged(row) ? [row.medium, row.campaign].filter((part) => part !== '').join(' · ') : 'untagged'
 
 function CountsRow(props: { name: string; tag?: string; counts: Counts; nested?: boolean }) {
   const { name, tag, counts, nested = false } = props
