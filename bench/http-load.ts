@@ -18,6 +18,8 @@ export interface LoadOptions {
   headers?: Record<string, string>
   /** '[<id>]' in the body is replaced by a fresh id per request (unique e-mails). */
   body?: string
+  /** A sequence of requests each connection cycles through (paths and headers), instead of one. */
+  requests?: autocannon.Request[]
 }
 
 /** One autocannon run; keep-alive connections, as a browser or a proxy in front would hold. */
@@ -31,6 +33,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     headers: options.headers,
     body: options.body,
     idReplacement: options.body?.includes('[<id>]') ?? false,
+    requests: options.requests,
   })
   const ok = result['2xx']
   return {

@@ -9,10 +9,10 @@ import type { Queryable } from '../../db/database'
  */
 export class DailySalt {
   #day = ''
-  #salt: Buffer | undefined
+  #salt: string | undefined
 
-  /** The salt of `day`, when this server holds it; undefined otherwise (no visitor is counted). */
-  saltFor(day: string): Buffer | undefined {
+  /** The salt of `day` (hex), when this server holds it; undefined otherwise (no visitor is counted). */
+  saltFor(day: string): string | undefined {
     return day === this.#day ? this.#salt : undefined
   }
 
@@ -32,13 +32,13 @@ export class DailySalt {
     )
     if (!row) return
     this.#day = day
-    this.#salt = row.salt
+    this.#salt = row.salt.toString('hex')
+    row.salt.fill(0)
   }
 
   /** Forgets this server's copy (the server is stopping, or the day is over). */
   forget(): void {
     this.#day = ''
-    this.#salt?.fill(0)
     this.#salt = undefined
   }
 }

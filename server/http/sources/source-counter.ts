@@ -7,6 +7,7 @@ import { CountBuffer } from './count-buffer'
 import { CountWriter } from './count-writer'
 import { DailySalt } from './daily-salt'
 import { McpClients } from './mcp-clients'
+import { RecentSources } from './recent-sources'
 import { cleanTag, type SourceKey, signupSource, siteHost, visitSource } from './source-of'
 import { utcDay } from './utc-day'
 import { declinesTracking, isVisit } from './visit-request'
@@ -37,6 +38,7 @@ export class SourceCounter {
   readonly #buffer: CountBuffer
   readonly #salt = new DailySalt()
   readonly #mcpClients = new McpClients()
+  readonly #recent = new RecentSources()
   readonly #writer: CountWriter
   readonly #options: SourceCounterOptions
   readonly #now: () => number
@@ -110,7 +112,10 @@ export class SourceCounter {
     const { method, url, headers } = c.req.raw
     if (!isVisit(method, status, url, headers)) return
     const day = utcDay(this.#now())
-    const key = visitSource(url, headers.get('referer') ?? undefined, (host) => this.#isOwnHost(host, url))
+    const referer = headers.get('referer') ?? undefined
+    const key = this.#recent.of(url, referer, () =>
+      visitSource(url, referer, (host) => this.#isOwnHost(host, url)),
+    )
     this.#buffer.addVisit(day, key, this.#visitorBit(c, day))
   }
 
