@@ -5,7 +5,14 @@ import { freePort } from '../tests/support/postgres-cluster'
 import { BROWSER_HEADERS, type LoadResult, runLoad } from './http-load'
 
 /** The page's one call, as supabase-js sends it (the baseline gets the same bytes and ignores the headers). */
-function insertLoad(url: string, anonKey: string, clients: number, seconds: number, amount?: number) {
+function insertLoad(
+  url: string,
+  anonKey: string,
+  clients: number,
+  seconds: number,
+  amount?: number,
+  extraHeaders: Record<string, string> = {},
+) {
   return runLoad({
     url: `${url}/rest/v1/waitlist`,
     method: 'POST',
@@ -19,6 +26,7 @@ function insertLoad(url: string, anonKey: string, clients: number, seconds: numb
       'content-type': 'application/json',
       'content-profile': 'public',
       prefer: 'return=minimal',
+      ...extraHeaders,
     },
     // autocannon's ids are unique across runs, so runs never collide on the unique e-mail.
     body: '{"email":"bench-[<id>]@example.com"}',
@@ -26,8 +34,14 @@ function insertLoad(url: string, anonKey: string, clients: number, seconds: numb
 }
 
 /** Through HTTP, the key check, the role switch and the insert, for `seconds`. */
-export function httpInserts(url: string, anonKey: string, clients: number, seconds: number) {
-  return insertLoad(url, anonKey, clients, seconds)
+export function httpInserts(
+  url: string,
+  anonKey: string,
+  clients: number,
+  seconds: number,
+  headers?: Record<string, string>,
+) {
+  return insertLoad(url, anonKey, clients, seconds, undefined, headers)
 }
 
 /** Exactly `amount` inserts (the memory figure is taken after a known load). */

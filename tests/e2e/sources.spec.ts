@@ -127,6 +127,12 @@ test('the studio shows the sources and the visits, legible on a phone in either 
   let studio: StudioProcess | undefined
   try {
     studio = await startStudioProcess(server.env)
+    const api = (days: string) =>
+      fetch(`${studio?.origin}/api/sources?days=${days}`, {
+        headers: { Authorization: `Bearer ${studio?.token}`, 'Sec-Fetch-Site': 'same-origin' },
+      })
+    expect((await api('7')).status).toBe(400)
+    expect(((await (await api('all')).json()) as { sources: unknown[] }).sources).toHaveLength(4)
     await page.setViewportSize({ width: 390, height: 844 })
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme })
