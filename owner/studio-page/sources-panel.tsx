@@ -52,23 +52,25 @@ export function SourcesPanel({ sources, range }: { sources: SourceCounts[] | und
 }
 
 const HEADINGS = ['Visits', 'Visitors', 'Signups', 'Conversion']
+// Wide: the source, then four columns of figures. A phone: the source over its four figures.
+const ROW = 'grid grid-cols-4 gap-x-2 sm:grid-cols-[minmax(0,1fr)_repeat(4,6.5rem)]'
 
+/**
+ * A list of sources, each with its figures as a description list (not a table: the studio's list of
+ * addresses is the page's one table). The column headings are for the eye; each figure names itself.
+ */
 function SourcesTable({ sources }: { sources: SourceCounts[] }) {
   return (
-    <table className="mt-4 w-full border-collapse text-left text-sm">
-      <thead className="max-sm:sr-only">
-        <tr className="border-b border-line">
-          <th scope="col" className="py-2 pr-4 font-semibold">
-            Source
-          </th>
-          {HEADINGS.map((heading) => (
-            <th key={heading} scope="col" className="py-2 pl-3 text-right font-semibold">
-              {heading}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
+    <div className="mt-4 text-sm">
+      <div aria-hidden="true" className={`${ROW} border-b border-line py-2 font-semibold max-sm:hidden`}>
+        <span>Source</span>
+        {HEADINGS.map((heading) => (
+          <span key={heading} className="text-right">
+            {heading}
+          </span>
+        ))}
+      </div>
+      <ul>
         {sources.flatMap((source) => {
           const [only, ...more] = source.campaigns
           // One medium and campaign: named under the source. Several: a row each, beneath it.
@@ -86,8 +88,8 @@ function SourcesTable({ sources }: { sources: SourceCounts[] }) {
             )),
           ]
         })}
-      </tbody>
-    </table>
+      </ul>
+    </div>
   )
 }
 
@@ -100,17 +102,16 @@ const tagName = (row: Campaign) =>
 
 function CountsRow(props: { name: string; tag?: string; counts: Counts; nested?: boolean }) {
   const { name, tag, counts, nested = false } = props
-  const cells = [
+  const figures = [
     number(counts.visits),
     number(counts.visitors),
     number(counts.signups),
     percent(counts.conversion),
   ]
   return (
-    <tr className="grid grid-cols-4 gap-x-2 border-b border-line py-2 sm:table-row sm:py-0">
-      <th
-        scope="row"
-        className={`col-span-4 text-left [overflow-wrap:anywhere] sm:py-2 sm:pr-4 ${nested ? 'pl-4 font-normal text-soft' : 'font-semibold'}`}
+    <li className={`${ROW} items-baseline border-b border-line py-2`}>
+      <p
+        className={`col-span-4 [overflow-wrap:anywhere] sm:col-span-1 sm:pr-4 ${nested ? 'pl-4 text-soft' : 'font-semibold'}`}
       >
         {nested && <span className="sr-only">medium and campaign: </span>}
         {name}
@@ -120,13 +121,15 @@ function CountsRow(props: { name: string; tag?: string; counts: Counts; nested?:
             {tag}
           </span>
         )}
-      </th>
-      {cells.map((cell, index) => (
-        <td key={HEADINGS[index]} className="tabular-nums sm:py-2 sm:pl-3 sm:text-right">
-          {cell}
-          <span className="block text-xs text-soft sm:hidden">{HEADINGS[index]?.toLowerCase()}</span>
-        </td>
-      ))}
-    </tr>
+      </p>
+      <dl className="contents">
+        {figures.map((figure, index) => (
+          <div key={HEADINGS[index]} className="flex flex-col-reverse sm:block sm:text-right">
+            <dt className="text-xs text-soft sm:sr-only">{HEADINGS[index]?.toLowerCase()}</dt>
+            <dd className="tabular-nums">{figure}</dd>
+          </div>
+        ))}
+      </dl>
+    </li>
   )
 }
