@@ -1,5 +1,6 @@
 import type { Database } from '../../server/db/database'
-import { countListed, importEntries } from '../../server/waitlist/admin/waitlist-admin'
+import { importEntries } from '../../server/waitlist/admin/waitlist-admin'
+import { countListedAsIs } from './listed-as-is'
 import { readImportFile } from './read-import-file'
 
 // Enough to see what is wrong without flooding the terminal.
@@ -28,7 +29,7 @@ export async function importCommand(
   }
   if (dryRun) {
     const emails = entries.map((entry) => entry.email)
-    const listed = await withDatabase((db) => countListed(db, emails))
+    const listed = await countListedAsIs(emails)
     console.log(
       `Dry run: ${path} holds ${entries.length} entries; ${entries.length - listed} would be added, ` +
         `${listed} are already on the list and would be skipped. Nothing was written.`,

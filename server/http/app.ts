@@ -9,6 +9,8 @@ import { bodyLimit } from './middleware/body-limit'
 import { dbGate } from './middleware/db-gate'
 import { jsonError } from './middleware/json-error'
 import { type RateLimiter, rateLimit } from './middleware/rate-limit'
+import { seconds } from './middleware/seconds'
+import { unlessServiceRole } from './middleware/unless-service-role'
 import { urlLengthLimit } from './middleware/url-length'
 import { submitNativeForm } from './native-form'
 import { CORS_HEADERS } from './rest/cors'
@@ -48,7 +50,7 @@ const tooManyRequests = (retryAfter: number) =>
     429,
     'PGRST429',
     'Too many requests from this address',
-    `Try again in ${retryAfter} seconds`,
+    `Try again in ${seconds(retryAfter)}`,
     // With CORS, as the REST app's own answers carry it, so a page on another origin can read it.
     { 'Retry-After': String(retryAfter), ...CORS_HEADERS },
   )
@@ -69,7 +71,11 @@ export function createApp(deps: AppDeps): Hono {
   const gate = dbGate(protections.dbQueueLimit, queueFull)
   const { rateLimiter, trustProxyHeader } = protections
   // Without a limiter (RATE_LIMIT_PER_MINUTE=0) no middleware at all: each one is a step per request.
-  if (rateLimiter) app.use('/rest/v1/*', rateLimit(rateLimiter, trustProxyHeader, tooManyRequests))
+  if (rateLimiter)
+    app.use(
+      '/rest/v1/*',
+      unlessServiceRole(deps.keys, rateLimit(rateLimiter, trustProxyHeader, tooManyRequests)),
+    )
   app.use('/rest/v1/*', gate)
   app.get('/healthz', healthCheck(db, log))
 

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database'
 import { bodyLimit } from '../middleware/body-limit'
 import { clientAddress, rateLimitKey } from '../middleware/client-address'
 import type { RateLimiter } from '../middleware/rate-limit'
+import { seconds } from '../middleware/seconds'
 import type { SourceCounter } from '../sources/source-counter'
 import { JsonRpcCode, jsonRpcError } from './json-rpc-error'
 import { originGuard } from './origin-guard'
@@ -109,7 +110,7 @@ function refusedToolCall(c: Context, fields: Message, deps: McpAppDeps): Respons
       return jsonRpcError(
         429,
         JsonRpcCode.ServerError,
-        `Too many requests from this address: try again in ${retryAfter} seconds`,
+        `Too many requests from this address: try again in ${seconds(retryAfter)}`,
         { 'Retry-After': String(retryAfter) },
         requestId(fields),
       )
