@@ -75,7 +75,10 @@ async function serve(
   const db = database.db
   const sources = await startSourceCounter(env, db, log, () => siteOrigins)
   const app = createApp({ siteOrigins: () => siteOrigins, db, keys, schema, site, log, protections, sources })
-  const listening = await listen(app, env, securityOf(env, site.scriptHashes))
+  const listening = await listen(app, env, securityOf(env, site.scriptHashes)).catch(async (error) => {
+    await sources?.stop() // its timer, before the database closes under it
+    throw error
+  })
   const { url } = listening
   // Synchronous and with no await since listening, so done before the first request is read.
   fillInSiteUrl(site, publicUrl ?? url)
