@@ -7,8 +7,9 @@ import { CountBuffer } from './count-buffer'
 import { CountWriter } from './count-writer'
 import { DailySalt } from './daily-salt'
 import { McpClients } from './mcp-clients'
+import { OwnHosts } from './own-hosts'
 import { RecentSources } from './recent-sources'
-import { cleanTag, type SourceKey, signupSource, siteHost, visitSource } from './source-of'
+import { cleanTag, type SourceKey, signupSource, visitSource } from './source-of'
 import { utcDay } from './utc-day'
 import { declinesTracking, isVisit } from './visit-request'
 import { visitorBit } from './visitor-bit'
@@ -39,16 +40,17 @@ export class SourceCounter {
   readonly #salt = new DailySalt()
   readonly #mcpClients = new McpClients()
   readonly #recent = new RecentSources()
+  readonly #recentSignups = new RecentSources()
   readonly #writer: CountWriter
   readonly #options: SourceCounterOptions
   readonly #now: () => number
-  #origins: readonly string[] | undefined
-  #ownHosts = new Set<string>()
+  readonly #ownHosts: OwnHosts
   #failed = false
 
   constructor(options: SourceCounterOptions) {
     this.#options = options
     this.#now = options.now ?? Date.now
+    this.#ownHosts = new OwnHosts(options.siteOrigins)
     const maxKeysPerDay = options.maxKeysPerDay ?? MAX_KEYS_PER_DAY
     this.#buffer = new CountBuffer(maxKeysPerDay)
     const { db, log, flushMs } = options
@@ -114,7 +116,7 @@ export class SourceCounter {
     const day = utcDay(this.#now())
     const referer = headers.get('referer') ?? undefined
     const key = this.#recent.of(url, referer, () =>
-      visitSource(url, referer, (host) => this.#isOwnHost(host, url)),
+      visitSource(url, referer, (host) => this.#ownHosts.has(host, url)),
     )
     this.#buffer.addVisit(day, key, this.#visitorBit(c, day))
   }
@@ -122,7 +124,10 @@ export class SourceCounter {
   #countSignups(c: Context, rows: number): void {
     if (rows <= 0) return
     const { url, headers } = c.req.raw
-    const key = signupSource(headers.get('referer') ?? undefined, (host) => this.#isOwnHost(host, url))
+    const referer = headers.get('referer') ?? undefined
+    const key = this.#recentSignups.of(url, referer, () =>
+      signupSource(referer, (host) => this.#ownHosts.has(host, url)),
+    )
     this.#buffer.addSignups(utcDay(this.#now()), key, rows)
   }
 
@@ -150,16 +155,6 @@ export class SourceCounter {
 
   #address(c: Context): string {
     return rateLimitKey(clientAddress(c, this.#options.trustProxyHeader))
-  }
-
-  /** The site's own hosts: those of its origins (SITE_URL, the listening address) and the request's own. */
-  #isOwnHost(host: string, requestUrl: string): boolean {
-    const origins = this.#options.siteOrigins()
-    if (origins !== this.#origins) {
-      this.#origins = origins
-      this.#ownHosts = new Set(origins.map(siteHost).filter((known) => known !== undefined))
-    }
-    return this.#ownHosts.has(host) || siteHost(requestUrl) === host
   }
 }
 
