@@ -9,6 +9,7 @@ import { DailySalt } from './daily-salt'
 import { McpClients } from './mcp-clients'
 import { OwnHosts } from './own-hosts'
 import { RecentSources } from './recent-sources'
+import { RecentVisitors } from './recent-visitors'
 import { cleanTag, type SourceKey, signupSource, visitSource } from './source-of'
 import { utcDay } from './utc-day'
 import { declinesTracking, isVisit } from './visit-request'
@@ -41,6 +42,7 @@ export class SourceCounter {
   readonly #mcpClients = new McpClients()
   readonly #recent = new RecentSources()
   readonly #recentSignups = new RecentSources()
+  readonly #recentVisitors = new RecentVisitors()
   readonly #writer: CountWriter
   readonly #options: SourceCounterOptions
   readonly #now: () => number
@@ -150,7 +152,11 @@ export class SourceCounter {
     if (declinesTracking(headers)) return undefined
     const salt = this.#salt.saltFor(day)
     if (!salt) return undefined
-    return visitorBit(salt, day, this.#address(c), headers.get('user-agent') ?? '')
+    const address = this.#address(c)
+    const userAgent = headers.get('user-agent') ?? ''
+    return this.#recentVisitors.bitOf(day, address, userAgent, this.#now(), () =>
+      visitorBit(salt, day, address, userAgent),
+    )
   }
 
   #address(c: Context): string {
