@@ -4,6 +4,7 @@ import type { SourceCounts } from '../../owner/sources/sources-report'
 import { CountBuffer, OTHER } from '../../server/http/sources/count-buffer'
 import { McpClients } from '../../server/http/sources/mcp-clients'
 import { RecentSources } from '../../server/http/sources/recent-sources'
+import { RecentVisitors } from '../../server/http/sources/recent-visitors'
 import {
   cleanTag,
   DIRECT,
@@ -131,6 +132,20 @@ describe('what the server holds in memory', () => {
     recent.of(`https://lab.example.com/?${'x'.repeat(600)}`, undefined, resolve)
     recent.of(`https://lab.example.com/?${'x'.repeat(600)}`, undefined, resolve)
     expect(resolved).toBe(3)
+
+    const visitors = new RecentVisitors()
+    let hashed = 0
+    const hash = () => {
+      hashed += 1
+      return 42
+    }
+    visitors.bitOf('2030-01-15', '192.0.2.1', CHROME, 0, hash)
+    expect(visitors.bitOf('2030-01-15', '192.0.2.1', CHROME, 4999, hash)).toBe(42)
+    visitors.bitOf('2030-01-16', '192.0.2.1', CHROME, 4999, hash)
+    expect(hashed).toBe(2)
+    // Five seconds on, everything is forgotten.
+    visitors.bitOf('2030-01-16', '192.0.2.1', CHROME, 10_000, hash)
+    expect(hashed).toBe(3)
 
     const clients = new McpClients()
     clients.remember('192.0.2.1', 'node', 'claude-ai', 0)
