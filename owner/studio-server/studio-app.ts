@@ -1,5 +1,5 @@
 import { type Context, Hono } from 'hono'
-import { maskEmails } from '../../server/boot/log'
+import { maskEmails, oneLine } from '../../server/boot/log'
 import type { Database } from '../../server/db/database'
 import {
   countEntries,
@@ -23,6 +23,8 @@ const HEADERS = {
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
   'Cache-Control': 'no-store',
+  // The token travels in Authorization: no cache may hand one caller's answer to another.
+  Vary: 'Authorization, apikey',
 }
 
 function parseRange(value: string | undefined): number | 'all' | undefined {
@@ -74,7 +76,7 @@ export function createStudioApp(options: {
   })
 
   app.onError((error, c) => {
-    console.error(maskEmails(`The studio failed on ${c.req.method} ${c.req.path}: ${String(error)}`))
+    console.error(oneLine(maskEmails(`The studio failed on ${c.req.method} ${c.req.path}: ${String(error)}`)))
     return c.json({ error: 'The studio could not answer; see its terminal.' }, 500)
   })
 

@@ -143,10 +143,12 @@ function securityOf(env: ServerEnv, scriptHashes: string[]): SecurityHeaderOptio
 
 function announceGeneratedKey(log: Logger, keys: ApiKeys): void {
   // A key on a terminal is seen once; one in a log stays in every log collector it reaches.
-  log.info(
-    `Generated a JWT secret, kept in ${keys.keptIn} (keep it private).\n` +
-      (process.stdout.isTTY
-        ? `service_role key (shown once; also: npm run waitlist -- keys):\n  ${keys.serviceKey}`
-        : 'The service_role key is shown only on a terminal, never in logs: npm run waitlist -- keys'),
-  )
+  // Three events, one line each: the logger writes a line break inside a message as `\n`.
+  log.info(`Generated a JWT secret, kept in ${keys.keptIn} (keep it private).`)
+  if (!process.stdout.isTTY) {
+    log.info('The service_role key is shown only on a terminal, never in logs: npm run waitlist -- keys')
+    return
+  }
+  log.info('service_role key (shown once; also: npm run waitlist -- keys):')
+  log.info(`  ${keys.serviceKey}`)
 }

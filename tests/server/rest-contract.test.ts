@@ -242,6 +242,13 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
           /^new row for relation "waitlist" violates check constraint "waitlist_email_\w+"$/,
         )
       }
+      // In an array, the same refusal word for word, decided before the insert (row-rules.ts).
+      for (const email of [...refused, null, 5]) {
+        const alone = await (await post(server, JSON.stringify({ email }))).json()
+        const inArray = await post(server, JSON.stringify([{ email: address('fine') }, { email }]))
+        expect(inArray.status, String(email)).toBe(400)
+        expect(await inArray.json(), String(email)).toEqual(alone)
+      }
       const viaClient = await anon.from('waitlist').insert({ email: 'nope' })
       expect(viaClient).toMatchObject({ status: 400, error: { code: '23514' } })
       await expectPostgrestError(await post(server, '{}'), 400, '23502', /null value in column "email"/)

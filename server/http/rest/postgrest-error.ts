@@ -134,3 +134,27 @@ export const databaseUnavailable = () =>
 // the server log, never in the answer.
 export const internalError = () =>
   new PostgrestError(500, 'XX000', 'Internal server error', null, 'The error was logged on the server.')
+
+// Postgres's own answer to an ON CONFLICT list that is no unique key of the table, given here before
+// any statement is built from the list (conflict-target.ts).
+export const noConflictConstraint = () =>
+  new PostgrestError(
+    400,
+    '42P10',
+    'there is no unique or exclusion constraint matching the ON CONFLICT specification',
+  )
+
+/** Postgres's words for a row it would refuse, for the refusals decided before the insert (row-rules.ts). */
+export const notNullViolation = (column: string, table: string) =>
+  new PostgrestError(
+    400,
+    '23502',
+    `null value in column "${column}" of relation "${table}" violates not-null constraint`,
+  )
+
+export const checkViolation = (table: string, constraint: string) =>
+  new PostgrestError(
+    400,
+    '23514',
+    `new row for relation "${table}" violates check constraint "${constraint}"`,
+  )
