@@ -32,7 +32,11 @@ export function useSources(range: Range, version: number, fail: (reason: unknown
  */
 export function SourcesPanel({ sources, range }: { sources: SourceCounts[] | undefined; range: Range }) {
   return (
-    <section aria-labelledby="sources-heading" className="rounded-lg border border-line bg-panel p-4">
+    <section
+      id="sources"
+      aria-labelledby="sources-heading"
+      className="rounded-lg border border-line bg-panel p-4"
+    >
       <h2 id="sources-heading" className="text-lg font-semibold">
         Sources <span className="text-sm font-normal text-soft">({RANGE_NAMES[range]}, UTC)</span>
       </h2>
