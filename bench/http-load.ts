@@ -18,6 +18,20 @@ export interface LoadOptions {
   headers?: Record<string, string>
   /** '[<id>]' in the body is replaced by a fresh id per request (unique e-mails). */
   body?: string
+  /** Headers of the nth request, on top of `headers` (a client address per request, say). */
+  headersOf?: (n: number) => Record<string, string>
+  /** A sequence of requests each connection cycles through (paths and headers), instead of one. */
+  requests?: autocannon.Request[]
+}
+
+/** autocannon's hook for requests that differ one from the next. */
+function varied(headersOf: (n: number) => Record<string, string>): autocannon.Request[] {
+  let n = 0
+  return [
+    {
+      setupRequest: (request) => ({ ...request, headers: { ...request.headers, ...headersOf(n++) } }),
+    },
+  ]
 }
 
 /** One autocannon run; keep-alive connections, as a browser or a proxy in front would hold. */
@@ -31,6 +45,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     headers: options.headers,
     body: options.body,
     idReplacement: options.body?.includes('[<id>]') ?? false,
+    requests: options.requests ?? (options.headersOf && varied(options.headersOf)),
   })
   const ok = result['2xx']
   return {

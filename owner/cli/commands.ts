@@ -11,6 +11,7 @@ import { installationKeys, keysCommand, urlCommand } from './keys'
 import { countCommand, listCommand } from './list'
 import { previewContext } from './message-preview'
 import { removeCommand } from './remove'
+import { sourcesCommand } from './sources'
 import { parseDays, statsCommand } from './stats'
 import { parsePort, studioCommand } from './studio'
 import { withDatabase } from './with-database'
@@ -29,6 +30,7 @@ export interface CliArgs {
     next?: string
     wait?: boolean
     resend?: boolean
+    json?: boolean
   }
 }
 
@@ -57,6 +59,13 @@ async function stats({ values }: CliArgs): Promise<number> {
   if (days === undefined)
     return usageError(`--days needs a number of days (1-3660) or all, not "${values.days}"`)
   return withDatabase((db) => statsCommand(db, days))
+}
+
+async function sources({ values }: CliArgs): Promise<number> {
+  const days = parseDays(values.days)
+  if (days === undefined)
+    return usageError(`--days needs a number of days (1-3660) or all, not "${values.days}"`)
+  return withDatabase((db) => sourcesCommand(db, days, values.json === true))
 }
 
 async function studio({ values }: CliArgs): Promise<number> {
@@ -105,6 +114,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   remove,
   import: importFile,
   stats,
+  sources,
   studio,
   invite,
   deliveries: ({ values }) =>

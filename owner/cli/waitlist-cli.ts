@@ -36,6 +36,10 @@ Commands:
                                        take a further status from the file (never an earlier one); no
                                        notifications, no mail
   stats [--days N|all]                 signups per day (UTC) as a bar chart, and the total (default 30 days)
+  sources [--days N|all] [--json]      visits, visitors, signups and conversion per source (utm_source, else
+                                       the referring site, else direct; mcp for agents), most signups first,
+                                       then by medium and campaign (default 30 days); --json: an array of
+                                       {source, visits, visitors, signups, conversion, campaigns}
   studio [--port N] [--host IP]        a local web view of the list on http://127.0.0.1:N (default 3001),
                                        opened with the token in the URL it prints; Ctrl-C stops it. --host
                                        0.0.0.0 inside a container only, with the port published on the
@@ -72,6 +76,7 @@ async function run(argv: string[]): Promise<number> {
       next: { type: 'string' },
       wait: { type: 'boolean' },
       resend: { type: 'boolean' },
+      json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   })

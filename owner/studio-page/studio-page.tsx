@@ -13,6 +13,7 @@ import { EntriesTable } from './entries-table'
 import { InvitePanel } from './invite-panel'
 import { RemoveDialog } from './remove-dialog'
 import { SignupsChart } from './signups-chart'
+import { SourcesPanel, useSources } from './sources-panel'
 
 const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
 
@@ -29,6 +30,7 @@ export function StudioPage() {
 
   const fail = useCallback((reason: unknown) => setError(String((reason as Error).message ?? reason)), [])
   const summary = useSummary(range, version, fail, setError)
+  const sources = useSources(range, version, fail)
   const entries = useEntries(query, pageNumber, version, fail)
   useSearchSettling(search, query, setQuery, setPageNumber)
   const removal = useRemoval(fail, () => setVersion((value) => value + 1))
@@ -45,7 +47,10 @@ export function StudioPage() {
         {removal.status}
       </p>
 
-      {summary && <SignupsChart days={summary.days} range={range} onRangeChange={setRange} />}
+      {summary && (
+        <SignupsChart days={summary.days} visits={sources?.days} range={range} onRangeChange={setRange} />
+      )}
+      <SourcesPanel sources={sources?.sources} range={range} />
 
       <InvitePanel onQueued={() => setVersion((value) => value + 1)} />
 

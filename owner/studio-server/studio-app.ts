@@ -8,6 +8,7 @@ import {
   signupsPerDay,
 } from '../../server/waitlist/admin/waitlist-admin'
 import { exportCsv } from '../cli/export-csv'
+import { sourcesSummary } from '../sources/sources-report'
 import type { StudioFile } from './studio-files'
 import { studioGuard } from './studio-guard'
 import { routeStudioInvite, type StudioInvite } from './studio-invite'
@@ -58,6 +59,11 @@ export function createStudioApp(options: {
   app.use(studioGuard(options))
 
   app.get('/api/summary', (c) => summary(c, db))
+  app.get('/api/sources', async (c) => {
+    const days = parseRange(c.req.query('days'))
+    if (days === undefined) return c.json({ error: 'days must be 30, 90 or all' }, 400)
+    return c.json(await sourcesSummary(db, days))
+  })
   app.get('/api/entries', (c) => entries(c, db))
   app.get('/api/export.csv', async (c) => {
     const { csv } = await exportCsv(db)

@@ -1,11 +1,14 @@
+import type { Database } from '../db/database'
 import { type OpenedDatabase, openDatabase } from '../db/open-database'
 import { type AppProtections, createApp } from '../http/app'
 import { type ApiKeys, keySourcesOf, loadApiKeys } from '../http/keys'
 import { ownOrigins } from '../http/mcp/origin-guard'
-import { RateLimiter } from '../http/middleware/rate-limit'
+import { MemoryRateLimiter } from '../http/middleware/memory-rate-limiter'
+import { PostgresRateLimiter } from '../http/middleware/postgres-rate-limiter'
 import type { SecurityHeaderOptions } from '../http/middleware/security-headers'
 import { loadSchemaCache } from '../http/rest/schema-cache'
 import { fillInSiteUrl, normalizeSiteUrl } from '../http/site-url'
+import { SourceCounter } from '../http/sources/source-counter'
 import { loadStaticSite } from '../http/static-site'
 import { loadMailTransportConfig, type MailTransportConfig } from '../mail/mail-secrets'
 import { linkKeys } from '../waitlist/invitations/link-keys'
@@ -77,10 +80,14 @@ async function serve(
   // Checked before listening, so a bad SITE_URL stops start-up before anything is served.
   const publicUrl = env.SITE_URL === undefined ? undefined : normalizeSiteUrl(env.SITE_URL)
   let siteOrigins: string[] = []
-  const protections = protectionsOf(env)
   const db = database.db
-  const app = createApp({ siteOrigins: () => siteOrigins, db, keys, schema, site, log, protections })
-  const listening = await listen(app, env, securityOf(env, site.scriptHashes))
+  const protections = protectionsOf(env, db)
+  const sources = await startSourceCounter(env, db, log, () => siteOrigins)
+  const app = createApp({ siteOrigins: () => siteOrigins, db, keys, schema, site, log, protections, sources })
+  const listening = await listen(app, env, securityOf(env, site.scriptHashes)).catch(async (error) => {
+    await sources?.stop() // its timer, before the database closes under it
+    throw error
+  })
   const { url } = listening
   // Synchronous and with no await since listening, so done before the first request is read.
   fillInSiteUrl(site, publicUrl ?? url)
@@ -95,6 +102,9 @@ async function serve(
     serviceKey: keys.serviceKey,
     async stop() {
       await listening.close()
+      protections.rateLimiter?.close?.()
+      // The last seconds' counts, once no request can add to them.
+      await sources?.stop()
       await deliverer?.stop()
       await mailSender?.stop()
       await database.close()
@@ -102,17 +112,45 @@ async function serve(
   }
 }
 
-/** The rate limit, the proxy header and the database queue, as the env sets them (also for `npm run dev`). */
-export function protectionsOf(env: ServerEnv): AppProtections {
+/**
+ * The rate limit, the proxy header and the database queue, as the env sets them (also for `npm run
+ * dev`). Several servers may share a DATABASE_URL, so its buckets live there; the embedded database
+ * has one server, whose memory is the same limit for less.
+ */
+export function protectionsOf(env: ServerEnv, db: Database): AppProtections {
+  const limits = { perMinute: env.RATE_LIMIT_PER_MINUTE, burst: env.RATE_LIMIT_BURST }
+  const shared = env.DATABASE_URL !== undefined
   const rateLimiter =
-    env.RATE_LIMIT_PER_MINUTE > 0
-      ? new RateLimiter({ perMinute: env.RATE_LIMIT_PER_MINUTE, burst: env.RATE_LIMIT_BURST })
-      : undefined
+    limits.perMinute === 0
+      ? undefined
+      : shared
+        ? new PostgresRateLimiter(db, limits)
+        : new MemoryRateLimiter(limits)
   return {
     rateLimiter,
     trustProxyHeader: env.TRUST_PROXY_HEADER,
     dbQueueLimit: env.DB_QUEUE_LIMIT,
   }
+}
+
+/** Counting by source, with the day's salt loaded before the first request (COUNT_SOURCES). */
+async function startSourceCounter(
+  env: ServerEnv,
+  db: OpenedDatabase['db'],
+  log: Logger,
+  siteOrigins: () => readonly string[],
+): Promise<SourceCounter | undefined> {
+  if (!env.COUNT_SOURCES) return undefined
+  const trustProxyHeader = env.TRUST_PROXY_HEADER
+  const sources = new SourceCounter({
+    db,
+    log,
+    trustProxyHeader,
+    siteOrigins,
+    flushMs: env.COUNT_SOURCES_FLUSH_MS,
+  })
+  await sources.start()
+  return sources
 }
 
 function securityOf(env: ServerEnv, scriptHashes: string[]): SecurityHeaderOptions {

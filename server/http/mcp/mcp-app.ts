@@ -4,9 +4,10 @@ import type { Database } from '../../db/database'
 import { nestsTooDeep } from '../json-depth'
 import { clientAddress, rateLimitKey } from '../middleware/client-address'
 import { noStore } from '../middleware/no-store'
-import type { RateLimiter } from '../middleware/rate-limit'
+import { type RateLimiter, retryAfterOf } from '../middleware/rate-limit'
 import { readBody } from '../middleware/read-body'
 import { seconds } from '../middleware/seconds'
+import type { SourceCounter } from '../sources/source-counter'
 import { JsonRpcCode, jsonRpcError } from './json-rpc-error'
 import { originGuard } from './origin-guard'
 import { toolCallParamsProblem } from './tool-call-params'
@@ -23,6 +24,8 @@ export interface McpAppDeps {
   trustProxyHeader?: string
   /** The app's cap on requests in flight towards the database. */
   gate: MiddlewareHandler
+  /** Counts signups through the tool, under `mcp` and the client's name (docs/analytics.md). */
+  sources?: SourceCounter
 }
 
 type Message = { method?: unknown; id?: unknown; params?: unknown }
@@ -71,11 +74,14 @@ function answerPost(deps: McpAppDeps): Handler {
     const message = await readOneMessage(c)
     if (message instanceof Response) return message
     const fields = (typeof message === 'object' && message !== null ? message : {}) as Message
-    const refused = refusedToolCall(c, fields, deps)
+    const refused = await refusedToolCall(c, fields, deps)
     if (refused) return refused
+    const { sources } = deps
+    if (fields.method === 'initialize') sources?.rememberMcpClient(c, fields.params)
+    const onStored = sources && (() => sources.countMcpSignup(c))
     // The SDK (about 20 MiB in memory) loads with the first message that needs it, not at start.
     const { answerMcpMessage } = await import('./mcp-answer')
-    return answerMcpMessage(deps.db, deps.log, c.req.raw, message)
+    return answerMcpMessage(deps.db, deps.log, c.req.raw, message, onStored)
   }
 }
 
@@ -103,11 +109,11 @@ async function readOneMessage(c: Context): Promise<unknown> {
 }
 
 /** A tool call over the rate limit, or with parameters the tool cannot take, is answered here. */
-function refusedToolCall(c: Context, fields: Message, deps: McpAppDeps): Response | undefined {
+async function refusedToolCall(c: Context, fields: Message, deps: McpAppDeps): Promise<Response | undefined> {
   if (fields.method !== 'tools/call') return undefined
   const { rateLimiter, trustProxyHeader } = deps
   if (rateLimiter) {
-    const retryAfter = rateLimiter.take(rateLimitKey(clientAddress(c, trustProxyHeader)))
+    const retryAfter = await retryAfterOf(rateLimiter, rateLimitKey(clientAddress(c, trustProxyHeader)))
     if (retryAfter > 0) {
       return jsonRpcError(
         429,
