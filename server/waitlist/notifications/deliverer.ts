@@ -86,7 +86,8 @@ class WebhookJob implements OutboxJob<ClaimedDelivery> {
       if (result.delivered) {
         await recordDelivered(this.options.db, delivery)
         this.options.log.info(
-          `Signup notification ${messageId} delivered (${delivery.event}, attempt ${delivery.attempt}, HTTP ${result.status})`,
+          `Signup notification ${messageId} delivered (attempt ${delivery.attempt}, HTTP ${result.status})` +
+            (delivery.event === 'waitlist.signup' ? '' : `: ${delivery.event}`),
         )
       } else await this.recordFailed(delivery, messageId, result.error)
     } catch (error) {

@@ -91,11 +91,13 @@ export async function recordFailure(
 
 /** When the next pending delivery falls due, in milliseconds from now (undefined: none pending). */
 export async function nextDueInMs(db: Queryable): Promise<number | undefined> {
+  // Not greatest(0, …) in SQL: GREATEST skips a NULL, so an empty outbox would read as "due now"
+  // and the pump would poll every few milliseconds while idle.
   const [row] = await db.query<{ ms: number | null }>(
-    `select greatest(0, extract(epoch from min(run_at) - now()) * 1000)::float8 as ms
+    `select (extract(epoch from min(run_at) - now()) * 1000)::float8 as ms
        from private.signup_deliveries where status = 'pending'`,
   )
-  return row?.ms ?? undefined
+  return row?.ms == null ? undefined : Math.max(0, row.ms)
 }
 
 export interface DeliveryRow {
