@@ -1,5 +1,6 @@
 import type { Logger } from '../boot/log'
 import type { Database } from '../db/database'
+import type { RetryPolicy } from './notifications/backoff'
 
 /** What one outbox (webhook deliveries, mail) does; the pump decides when. */
 export interface OutboxJob<Item> {
@@ -24,6 +25,43 @@ export interface PumpOptions {
   pollMs?: number
   /** After stop(), how long an attempt in flight may still finish before it is abandoned (and retried later). */
   graceMs?: number
+}
+
+/** What every outbox worker (the webhook deliverer, the mail sender) is started with. */
+export interface OutboxWorkerOptions {
+  db: Database
+  log: Logger
+  /** One attempt's time limit; the lease is three times it. */
+  timeoutMs: number
+  retry: RetryPolicy
+  /** Attempts in flight at once, so at most this many connections to the receiver. */
+  concurrency?: number
+  /** The backstop poll, for NOTIFYs missed and where the database cannot LISTEN. */
+  pollMs?: number
+  /** After stop(), how long an attempt in flight may still finish before it is abandoned (and retried later). */
+  graceMs?: number
+}
+
+/** A job whose retries wake the pump that runs it. */
+export interface WakingJob<Item> extends OutboxJob<Item> {
+  wakeIn: (ms: number) => void
+}
+
+/** Starts a pump for the job (four attempts at a time unless told), wired to wake it for retries. */
+export async function startOutboxWorker<Item>(
+  job: WakingJob<Item>,
+  options: OutboxWorkerOptions,
+): Promise<OutboxPump<Item>> {
+  const pump = new OutboxPump(job, {
+    db: options.db,
+    log: options.log,
+    concurrency: options.concurrency ?? 4,
+    pollMs: options.pollMs,
+    graceMs: options.graceMs,
+  })
+  job.wakeIn = (ms) => pump.wakeIn(ms)
+  await pump.start()
+  return pump
 }
 
 /**

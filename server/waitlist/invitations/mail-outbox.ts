@@ -1,5 +1,6 @@
 import type { Database, Queryable } from '../../db/database'
 import { queueEvent } from '../notifications/outbox-sql'
+import { nextDueIn, recordAttemptFailed } from '../outbox-queries'
 import type { MessageKind } from './compose-message'
 import { takeMailSlot } from './mail-pace'
 
@@ -124,39 +125,18 @@ export async function cancelPendingMail(
   return affected
 }
 
-/**
- * Records a transient failure and when to try again, or marks the message failed once that would
- * be past its retry window (counted from when it was queued). Returns its new status.
- */
-export async function recordMailFailure(
+/** Records a transient failure and when to try again (outbox-queries.ts). */
+export function recordMailFailure(
   db: Queryable,
   mail: ClaimedMail,
   error: string,
   retryInMs: number,
   retryForMs: number,
 ): Promise<'pending' | 'failed' | 'gone'> {
-  const [row] = await db.query<{ status: 'pending' | 'failed' }>(
-    `update private.mail_outbox
-        set last_error = $3,
-            status = case
-              when now() + $4::double precision * interval '1 millisecond'
-                   > queued_at + $5::double precision * interval '1 millisecond'
-              then 'failed' else 'pending' end,
-            run_at = now() + $4::double precision * interval '1 millisecond'
-      where id = $1::bigint and attempts = $2 and status = 'pending'
-      returning status`,
-    [mail.id, mail.attempt, error, retryInMs, retryForMs],
-  )
-  return row?.status ?? 'gone'
+  return recordAttemptFailed(db, 'private.mail_outbox', mail, { error, retryInMs, retryForMs })
 }
 
 /** When the next pending message falls due, in milliseconds from now (undefined: none pending). */
-export async function nextMailDueInMs(db: Queryable): Promise<number | undefined> {
-  // Not greatest(0, …) in SQL: GREATEST skips a NULL, so an empty outbox would read as "due now"
-  // and the pump would poll every few milliseconds while idle.
-  const [row] = await db.query<{ ms: number | null }>(
-    `select (extract(epoch from min(run_at) - now()) * 1000)::float8 as ms
-       from private.mail_outbox where status = 'pending'`,
-  )
-  return row?.ms == null ? undefined : Math.max(0, row.ms)
+export function nextMailDueInMs(db: Queryable): Promise<number | undefined> {
+  return nextDueIn(db, 'private.mail_outbox')
 }

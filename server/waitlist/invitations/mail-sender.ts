@@ -1,8 +1,7 @@
-import { type Logger, maskEmails } from '../../boot/log'
-import type { Database } from '../../db/database'
+import { maskEmails } from '../../boot/log'
 import type { MailTransport } from '../../mail/smtp-transport'
-import { type RetryPolicy, retryDelayMs } from '../notifications/backoff'
-import { type OutboxJob, OutboxPump } from '../outbox-pump'
+import { retryDelayMs } from '../notifications/backoff'
+import { type OutboxWorkerOptions, startOutboxWorker, type WakingJob } from '../outbox-pump'
 import { composeMessage, type MessageContext } from './compose-message'
 import {
   type ClaimedMail,
@@ -15,20 +14,11 @@ import {
 } from './mail-outbox'
 import { nextSlotInMs } from './mail-pace'
 
-export interface MailSenderOptions {
-  db: Database
-  log: Logger
+export interface MailSenderOptions extends OutboxWorkerOptions {
   transport: MailTransport
   context: MessageContext
   /** MAIL_PER_MINUTE: for all servers on the database together; 0 for no cap. */
   perMinute: number
-  /** One message's time limit (SMTP_TIMEOUT_MS); the lease is three times it. */
-  timeoutMs: number
-  retry: RetryPolicy
-  /** Messages in flight at once, so at most this many SMTP connections. */
-  concurrency?: number
-  pollMs?: number
-  graceMs?: number
 }
 
 export interface MailSender {
@@ -37,16 +27,7 @@ export interface MailSender {
 
 /** Sends the mail outbox, each message at least once, on an OutboxPump beside the HTTP server. */
 export async function startMailSender(options: MailSenderOptions): Promise<MailSender> {
-  const job = new MailJob(options)
-  const pump = new OutboxPump(job, {
-    db: options.db,
-    log: options.log,
-    concurrency: options.concurrency ?? 4,
-    pollMs: options.pollMs,
-    graceMs: options.graceMs,
-  })
-  job.wakeIn = (ms) => pump.wakeIn(ms)
-  await pump.start()
+  const pump = await startOutboxWorker(new MailJob(options), options)
   return {
     async stop() {
       await pump.stop()
@@ -82,7 +63,7 @@ async function withTimeLimit<T>(
 const label = (mail: ClaimedMail) =>
   `${mail.kind === 'invitation' ? 'Invitation' : 'Confirmation'} <${mail.uuid}>`
 
-class MailJob implements OutboxJob<ClaimedMail> {
+class MailJob implements WakingJob<ClaimedMail> {
   readonly name = 'Mail'
   readonly channel = MAIL_CHANNEL
   wakeIn: (ms: number) => void = () => {}

@@ -1,8 +1,6 @@
 import { Webhook } from 'standardwebhooks'
-import type { Logger } from '../../boot/log'
-import type { Database } from '../../db/database'
-import { type OutboxJob, OutboxPump } from '../outbox-pump'
-import { type RetryPolicy, retryDelayMs } from './backoff'
+import { type OutboxWorkerOptions, startOutboxWorker, type WakingJob } from '../outbox-pump'
+import { retryDelayMs } from './backoff'
 import {
   type ClaimedDelivery,
   claimDue,
@@ -14,20 +12,10 @@ import {
 import { eventPayload } from './payload'
 import { sendWebhook, type WebhookTarget } from './send-webhook'
 
-export interface DelivererOptions {
-  db: Database
-  log: Logger
+export interface DelivererOptions extends OutboxWorkerOptions {
   url: string
   /** whsec_… ; requests are signed when set. */
   secret?: string
-  timeoutMs: number
-  retry: RetryPolicy
-  /** Requests in flight to the receiver at once, so at most this many connections. */
-  concurrency?: number
-  /** The backstop poll, for NOTIFYs missed and where the database cannot LISTEN. */
-  pollMs?: number
-  /** After stop(), how long a send in flight may still finish before it is abandoned (and retried later). */
-  graceMs?: number
 }
 
 export interface Deliverer {
@@ -39,21 +27,11 @@ export interface Deliverer {
  * Sends the webhook outbox's pending deliveries (signups and the entry events), each at least
  * once, on an OutboxPump beside the HTTP server.
  */
-export async function startDeliverer(options: DelivererOptions): Promise<Deliverer> {
-  const job = new WebhookJob(options)
-  const pump = new OutboxPump(job, {
-    db: options.db,
-    log: options.log,
-    concurrency: options.concurrency ?? 4,
-    pollMs: options.pollMs,
-    graceMs: options.graceMs,
-  })
-  job.wakeIn = (ms) => pump.wakeIn(ms)
-  await pump.start()
-  return pump
+export function startDeliverer(options: DelivererOptions): Promise<Deliverer> {
+  return startOutboxWorker(new WebhookJob(options), options)
 }
 
-class WebhookJob implements OutboxJob<ClaimedDelivery> {
+class WebhookJob implements WakingJob<ClaimedDelivery> {
   readonly name = 'Signup notifications'
   readonly channel = OUTBOX_CHANNEL
   wakeIn: (ms: number) => void = () => {}

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database'
+import { nextDueIn, recordAttemptFailed } from '../outbox-queries'
 
 /** The NOTIFY channel the outbox trigger signals when a signup commits. */
 export const OUTBOX_CHANNEL = 'signup_deliveries'
@@ -63,41 +64,20 @@ export async function recordDelivered(db: Queryable, delivery: ClaimedDelivery):
   )
 }
 
-/**
- * Records a failed attempt and when to try again, or marks the delivery failed once that would be
- * past its retry window (counted from when it was queued). Returns the delivery's new status.
- */
-export async function recordFailure(
+/** Records a failed attempt and when to try again (outbox-queries.ts). */
+export function recordFailure(
   db: Queryable,
   delivery: ClaimedDelivery,
   error: string,
   retryInMs: number,
   retryForMs: number,
 ): Promise<'pending' | 'failed' | 'gone'> {
-  const [row] = await db.query<{ status: 'pending' | 'failed' }>(
-    `update private.signup_deliveries
-        set last_error = $3,
-            status = case
-              when now() + $4::double precision * interval '1 millisecond'
-                   > queued_at + $5::double precision * interval '1 millisecond'
-              then 'failed' else 'pending' end,
-            run_at = now() + $4::double precision * interval '1 millisecond'
-      where id = $1::bigint and attempts = $2 and status = 'pending'
-      returning status`,
-    [delivery.id, delivery.attempt, error, retryInMs, retryForMs],
-  )
-  return row?.status ?? 'gone'
+  return recordAttemptFailed(db, 'private.signup_deliveries', delivery, { error, retryInMs, retryForMs })
 }
 
 /** When the next pending delivery falls due, in milliseconds from now (undefined: none pending). */
-export async function nextDueInMs(db: Queryable): Promise<number | undefined> {
-  // Not greatest(0, …) in SQL: GREATEST skips a NULL, so an empty outbox would read as "due now"
-  // and the pump would poll every few milliseconds while idle.
-  const [row] = await db.query<{ ms: number | null }>(
-    `select (extract(epoch from min(run_at) - now()) * 1000)::float8 as ms
-       from private.signup_deliveries where status = 'pending'`,
-  )
-  return row?.ms == null ? undefined : Math.max(0, row.ms)
+export function nextDueInMs(db: Queryable): Promise<number | undefined> {
+  return nextDueIn(db, 'private.signup_deliveries')
 }
 
 export interface DeliveryRow {
