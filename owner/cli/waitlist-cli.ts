@@ -3,7 +3,7 @@ import { ConfigError, loadDotEnvFile } from '../../server/boot/env'
 import { StartupError } from '../../server/boot/startup-error'
 import { StudioPortInUseError } from '../studio-server/start-studio'
 import { COMMANDS } from './commands'
-import { ImportFileError } from './read-import-file'
+import { ImportFileError } from './import-records'
 
 const USAGE = `Usage: npm run waitlist -- <command> [options]
 

@@ -1,4 +1,5 @@
 import pg from 'pg'
+import { inCopyTransaction } from './copy-transaction'
 import { type Database, isPgError, type Queryable, roleSettings, type Statement } from './database'
 import { listen } from './postgres-listen'
 
@@ -110,6 +111,7 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
   return {
     ...wrap(pool),
     transaction: (fn) => inTransaction(undefined, fn),
+    copyTransaction: (fn) => inCopyTransaction(url, fn),
     asRole: (claims, fn) => inTransaction(query(roleSettings(claims)), fn),
     async runAsRole(claims, statement) {
       const client = await pool.connect()
