@@ -53,5 +53,5 @@ export function columnIndex(name: string): number {
 export function copyEntriesSql(since?: string): string {
   const where = since === undefined ? '' : `where created_at >= ${escapeLiteral(since)}::timestamptz`
   const columns = ENTRY_COLUMNS.map((column) => column.read).join(', ')
-  return `copy (select ${columns} from public.waitlist ${where} order by created_at, id) to stdout`
+  return `copy (select ${columns} from public.waitlist ${where} order by waitlist.created_at, waitlist.id) to stdout`
 }

@@ -82,9 +82,10 @@ function rowsPast(
   const where = whereClause(pattern, key, direction, params)
   const order = direction === 'older' ? 'desc' : 'asc'
   params.push(limit)
+  // The order names the table's columns: bare, `created_at` and `id` would be the text ones selected.
   return db.query<Row>(
     `select ${COLUMNS}, id::text as id from public.waitlist ${where}
-      order by created_at ${order}, id ${order} limit $${params.length}`,
+      order by waitlist.created_at ${order}, waitlist.id ${order} limit $${params.length}`,
     params,
   )
 }
