@@ -191,10 +191,17 @@ for (const { name } of BACKENDS) {
         await expect(rows).toHaveCount(26)
         await expect(page.getByText(`Page 1 of 2 · ${EMAILS.length} in all`)).toBeVisible()
 
+        await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled()
         await page.getByRole('button', { name: 'Next' }).click()
         await expect(page.getByText('Page 2 of 2')).toBeVisible()
         await expect(rows).toHaveCount(6)
         await expect(rows.nth(5)).toContainText(EMAILS[0] ?? '')
+        await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled()
+        // Pages follow the last entry shown (a keyset), so back is the same first page.
+        await page.getByRole('button', { name: 'Previous' }).click()
+        await expect(page.getByText(`Page 1 of 2 · ${EMAILS.length} in all`)).toBeVisible()
+        await expect(rows.nth(1)).toContainText(NEWEST)
+        await expect(rows).toHaveCount(26)
 
         await page.getByLabel('Search addresses').fill('PERSON.07')
         await expect(page.getByText('Page 1 of 1 · 1 matching')).toBeVisible()
