@@ -12,6 +12,7 @@ const SLOW_SUITES = [
   'tests/reliability/notifications.test.ts',
   'tests/reliability/notifications-scale-out.test.ts',
   'tests/reliability/scale-out.test.ts',
+  'tests/reliability/big-list.test.ts',
 ]
 
 export default defineConfig({
