@@ -6,6 +6,7 @@ import {
   addStaged,
   createStage,
   STAGE_COPY_SQL,
+  settleImport,
   stagedDuplicates,
   stagedListed,
 } from '../../server/waitlist/admin/import-staging'
@@ -78,13 +79,15 @@ async function stageFile(tx: CopyTransaction, path: string) {
  * goes into a staging table, and the entries are added only if none is bad, all at once (or, for a
  * dry run, only counted). Addresses already listed are skipped.
  */
-export function importFile(db: Database, path: string, dryRun: boolean): Promise<ImportOutcome> {
-  return db.copyTransaction(async (tx) => {
+export async function importFile(db: Database, path: string, dryRun: boolean): Promise<ImportOutcome> {
+  const outcome = await db.copyTransaction(async (tx): Promise<ImportOutcome> => {
     const staged = await stageFile(tx, path)
     if (staged.count > 0) return { kind: 'refused', problems: staged.shown, count: staged.count }
     if (dryRun) return { kind: 'dry-run', entries: staged.entries, listed: await stagedListed(tx) }
     return { kind: 'imported', entries: staged.entries, added: await addStaged(tx, staged.entries) }
   })
+  if (outcome.kind === 'imported') await settleImport(db, outcome.added)
+  return outcome
 }
 
 function report(path: string, outcome: ImportOutcome): number {

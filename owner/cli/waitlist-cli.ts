@@ -28,8 +28,9 @@ Commands:
                                        this URL after PostgreSQL stopped may hand the password to whatever
                                        program took the port then; use it while the server runs
   remove EMAIL                         erase an address (any letter case); exits 0 whether or not it was listed
-  import FILE [--dry-run]              add the entries of an export CSV, keeping created_at, in one transaction;
-                                       every line is checked first; listed addresses are skipped; no notifications
+  import FILE [--dry-run]              add the entries of an export CSV of any size, keeping created_at, in one
+                                       transaction; nothing is added unless every line is good; listed addresses
+                                       are skipped; no notifications
   stats [--days N|all]                 signups per day (UTC) as a bar chart, and the total (default 30 days)
   studio [--port N] [--host IP]        a local web view of the list on http://127.0.0.1:N (default 3001),
                                        opened with the token in the URL it prints; Ctrl-C stops it. --host

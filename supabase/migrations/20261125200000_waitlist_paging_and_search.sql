@@ -1,5 +1,5 @@
 -- A million signups: the studio pages by keyset and searches substrings through indexes, rather
--- than sorting or scanning the whole table on every request (docs/decisions/032-a-million-signups.md).
+-- than sorting or scanning the whole table on every request (docs/decisions/033-studio-keyset-trigram-day-counts.md).
 -- Applies unchanged on hosted Supabase and with an owner that is not a superuser: pg_trgm is a
 -- trusted extension, so CREATE on the database is enough to create it.
 

@@ -1,6 +1,7 @@
 -- Signups per UTC day, kept by triggers in the writes' own transactions, so the studio's total and
 -- chart and `stats` read a few hundred rows instead of counting a million on every request
--- (docs/decisions/032-a-million-signups.md). Exact: a count changes when, and only if, its rows commit.
+-- (docs/decisions/033-studio-keyset-trigram-day-counts.md). Exact: a count changes when, and only
+-- if, its rows commit.
 --
 -- One row per day and per shard, where a write's shard is its backend's pid modulo 64. A backend
 -- runs one transaction at a time, so two signups contend for a count only when their backends share

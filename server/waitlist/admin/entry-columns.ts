@@ -3,7 +3,7 @@ import { emailProblem } from './email-rule'
 
 /**
  * The columns of an entry as `list` and `export` write it and `import` reads it back, in file
- * order: the one place a column is added (docs/decisions/032-a-million-signups.md).
+ * order: the one place a column is added (docs/decisions/032-export-import-stream-through-copy.md).
  */
 export interface EntryColumn {
   /** Its name in public.waitlist, and in the CSV header. */

@@ -63,23 +63,29 @@ export async function stagedListed(tx: Queryable): Promise<number> {
   return row?.listed ?? 0
 }
 
-// From this many rows on, the trigram index takes the new addresses in one sorted batch at the end
-// rather than a 4 MB pending list at a time, and the planner's statistics are refreshed before the
-// import commits, so the studio's searches are planned for the list as it now is.
+// From this many rows on, the trigram index takes the new addresses in one sorted batch after the
+// insert rather than a 4 MB pending list at a time, and the planner's statistics are refreshed so the
+// studio's searches are planned for the list as it now is.
 const BULK_FROM = 10_000
 
 /** Adds the staged entries in file order, with their own created_at; listed ones are skipped. */
 export async function addStaged(tx: Queryable, staged: number): Promise<number> {
-  const bulk = staged >= BULK_FROM
-  if (bulk) await tx.exec(`set local gin_pending_list_limit = '1GB'`)
+  if (staged >= BULK_FROM) await tx.exec(`set local gin_pending_list_limit = '1GB'`)
   const { affected } = await tx.run(
     `insert into public.waitlist (${NAMES})
      select ${NAMES} from pg_temp.import_rows order by line
      on conflict (email) do nothing`,
   )
-  if (bulk) {
-    await tx.query(`select gin_clean_pending_list('public.waitlist_email_trgm'::regclass)`)
-    await tx.exec('analyze public.waitlist')
-  }
   return affected
+}
+
+/**
+ * After a large import has committed (not before: the per-day counts it changed stay locked until
+ * then, and a signup sharing their shard would wait), merges the trigram index's pending list and
+ * refreshes the statistics.
+ */
+export async function settleImport(db: Queryable, added: number): Promise<void> {
+  if (added < BULK_FROM) return
+  await db.query(`select gin_clean_pending_list('public.waitlist_email_trgm'::regclass)`)
+  await db.exec('analyze public.waitlist')
 }
