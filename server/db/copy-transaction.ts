@@ -1,6 +1,7 @@
 import pg from 'pg'
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams'
 import type { CopyTransaction } from './database'
+import { wrap } from './pg-queryable'
 
 /**
  * One transaction on a connection opened for it alone (Database.copyTransaction). node-postgres
@@ -14,16 +15,7 @@ export async function inCopyTransaction<T>(url: string, fn: (tx: CopyTransaction
   client.on('error', () => {})
   await client.connect()
   const tx: CopyTransaction = {
-    async query(sql, params) {
-      return (await client.query(sql, params as unknown[])).rows
-    },
-    async run(sql, params) {
-      const result = await client.query(sql, params as unknown[])
-      return { rows: result.rows, affected: result.rowCount ?? 0 }
-    },
-    async exec(sql) {
-      await client.query(sql)
-    },
+    ...wrap(client),
     copyTo: (sql) => client.query(copyTo(sql)),
     copyFrom: (sql) => client.query(copyFrom(sql)),
   }

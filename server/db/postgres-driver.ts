@@ -1,22 +1,8 @@
 import pg from 'pg'
 import { inCopyTransaction } from './copy-transaction'
 import { type Database, isPgError, type Queryable, roleSettings, type Statement } from './database'
+import { wrap } from './pg-queryable'
 import { listen } from './postgres-listen'
-
-function wrap(target: pg.Pool | pg.PoolClient): Queryable {
-  return {
-    async query(sql, params) {
-      return (await target.query(sql, params as unknown[])).rows
-    },
-    async run(sql, params) {
-      const result = await target.query(sql, params as unknown[])
-      return { rows: result.rows, affected: result.rowCount ?? 0 }
-    },
-    async exec(sql) {
-      await target.query(sql)
-    },
-  }
-}
 
 /** Names of prepared statements, one per text (a small set: see Statement.prepare). */
 const preparedNames = new Map<string, string>()

@@ -20,8 +20,9 @@ alter table private.waitlist_day_counts enable row level security;
 revoke all on table private.waitlist_day_counts from public, anon, authenticated;
 
 -- Statement-level with transition tables: an import of a million rows adds one count per day, not
--- a million. Rows in `order by day`, so two writers sharing a shard lock its days in one order.
-create or replace function private.count_signups_added()
+-- a million. Both triggers name their transition table `changed`; an insert adds, a delete takes
+-- away. Rows in `order by day`, so two writers sharing a shard lock its days in one order.
+create or replace function private.count_signups_changed()
 returns trigger
 language plpgsql
 security definer
@@ -29,23 +30,9 @@ set search_path = ''
 as $$
 begin
   insert into private.waitlist_day_counts as counts (day, shard, signups)
-  select (created_at at time zone 'UTC')::date, pg_backend_pid() % 64, count(*)
-    from added group by 1 order by 1
-  on conflict (day, shard) do update set signups = counts.signups + excluded.signups;
-  return null;
-end
-$$;
-
-create or replace function private.count_signups_removed()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  insert into private.waitlist_day_counts as counts (day, shard, signups)
-  select (created_at at time zone 'UTC')::date, pg_backend_pid() % 64, -count(*)
-    from removed group by 1 order by 1
+  select (created_at at time zone 'UTC')::date, pg_backend_pid() % 64,
+         case tg_op when 'INSERT' then count(*) else -count(*) end
+    from changed group by 1 order by 1
   on conflict (day, shard) do update set signups = counts.signups + excluded.signups;
   return null;
 end
@@ -81,8 +68,7 @@ begin
 end
 $$;
 
-revoke all on function private.count_signups_added() from public, anon, authenticated;
-revoke all on function private.count_signups_removed() from public, anon, authenticated;
+revoke all on function private.count_signups_changed() from public, anon, authenticated;
 revoke all on function private.count_signup_moved() from public, anon, authenticated;
 revoke all on function private.count_signups_truncated() from public, anon, authenticated;
 
@@ -92,14 +78,14 @@ lock table public.waitlist in share row exclusive mode;
 drop trigger if exists waitlist_count_added on public.waitlist;
 create trigger waitlist_count_added
   after insert on public.waitlist
-  referencing new table as added
-  for each statement execute function private.count_signups_added();
+  referencing new table as changed
+  for each statement execute function private.count_signups_changed();
 
 drop trigger if exists waitlist_count_removed on public.waitlist;
 create trigger waitlist_count_removed
   after delete on public.waitlist
-  referencing old table as removed
-  for each statement execute function private.count_signups_removed();
+  referencing old table as changed
+  for each statement execute function private.count_signups_changed();
 
 drop trigger if exists waitlist_count_moved on public.waitlist;
 create trigger waitlist_count_moved
