@@ -6,8 +6,10 @@ import { compression } from 'vite-plugin-compression2'
 import { vitePrerenderPlugin } from 'vite-prerender-plugin'
 import { afterPaintLoaderPlugin } from './build/after-paint-loader-plugin.ts'
 import { agentFilesPlugin } from './build/agent-files-plugin.ts'
+import { buildStampPlugin } from './build/build-stamp-plugin.ts'
 import { hydrationChunkPlugin } from './build/hydration-chunk-plugin.ts'
 import { productionBuild } from './build/production-build-plugin.ts'
+import { staticHostPlugin } from './build/static-host-plugin.ts'
 
 const PRERENDER_SCRIPT = fileURLToPath(new URL('./src/prerender.tsx', import.meta.url))
 
@@ -82,7 +84,10 @@ function inlineStylesheets(): Plugin {
   }
 }
 
-export default defineConfig({
+/** `npm run build:cdn`: the site for a static host in front of hosted Supabase (static-host-plugin.ts). */
+const STATIC_HOST_MODE = 'cdn'
+
+export default defineConfig(({ mode }) => ({
   plugins: [
     productionBuild(),
     react(),
@@ -94,25 +99,30 @@ export default defineConfig({
       additionalPrerenderRoutes: ['/404'],
     }),
     // llms.txt, the ai-catalog, robots.txt, sitemap.xml and the web manifest, from contract/site-config.ts.
-    agentFilesPlugin(),
+    agentFilesPlugin(mode === STATIC_HOST_MODE ? 'static' : 'server'),
     // Brotli and gzip at build time; server/http/static-site.ts serves dist/*.br and *.gz as they are.
     // HTML is left out: the server writes the anon key into it at start-up and compresses it then.
-    compression({
-      algorithms: ['brotliCompress', 'gzip'],
-      exclude: [/\.html$/],
-      threshold: 257,
-      logLevel: 'silent',
-      // Brotli at quality 11 is the slow part of the build, on the first `npm start` too. The plugin
-      // runs one such job at a time (cores - 1, and at least one, here); two at once use both cores.
-      scheduler: { limit: 2, isHighMemory: () => true },
-    }),
+    // A static host compresses what it serves itself, and would not serve these files.
+    mode !== STATIC_HOST_MODE &&
+      compression({
+        algorithms: ['brotliCompress', 'gzip'],
+        exclude: [/\.html$/],
+        threshold: 257,
+        logLevel: 'silent',
+        // Brotli at quality 11 is the slow part of the build, on the first `npm start` too. The plugin
+        // runs one such job at a time (cores - 1, and at least one, here); two at once use both cores.
+        scheduler: { limit: 2, isHighMemory: () => true },
+      }),
     inlineStylesheets(),
     // The entry (src/main.tsx) is fetched after the first paint, so the HTML alone paints first.
     afterPaintLoaderPlugin(),
     dropPrerenderChunks(),
+    mode === STATIC_HOST_MODE && staticHostPlugin(),
+    // Not for a static host's build: `npm start` must rebuild that one for the server.
+    mode !== STATIC_HOST_MODE && buildStampPlugin(),
   ],
   build: {
     // Keep the build small and modern: every visitor's browser supports ES2022 modules.
     target: 'es2022',
   },
-})
+}))

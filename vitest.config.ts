@@ -12,6 +12,11 @@ const SLOW_SUITES = [
   'tests/reliability/notifications.test.ts',
   'tests/reliability/notifications-scale-out.test.ts',
   'tests/reliability/scale-out.test.ts',
+  'tests/reliability/hangup.test.ts',
+  // The README's and the deploy guide's commands on a fresh copy of the tree (installs: minutes).
+  'tests/docs/fresh-clone.test.ts',
+  'tests/docs/dev-server.test.ts',
+  'tests/reliability/slow-clients.test.ts',
   'tests/reliability/big-list.test.ts',
 ]
 

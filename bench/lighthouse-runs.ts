@@ -1,5 +1,5 @@
 import * as chromeLauncher from 'chrome-launcher'
-import lighthouse from 'lighthouse'
+import { loadLighthouse } from '../scripts/lighthouse-package'
 import { CHROMIUM_ARGS, findChromium } from '../tests/support/chromium-path'
 import { median } from './stats'
 
@@ -34,6 +34,7 @@ export interface LighthouseBrowser {
  * `extraFlags`: more Chromium switches, such as the preferred colour scheme.
  */
 export async function launchLighthouseBrowser(extraFlags: string[] = []): Promise<LighthouseBrowser> {
+  const lighthouse = await loadLighthouse()
   const chrome = await chromeLauncher.launch({
     chromePath: findChromium(),
     chromeFlags: [...CHROMIUM_ARGS, '--headless=new', ...extraFlags],

@@ -1,18 +1,19 @@
 import type { Plugin } from 'vite'
 import { siteConfig } from '../contract/site-config.ts'
 import { SITE_URL_PLACEHOLDER } from '../contract/site-url.ts'
-import { agentFiles } from '../src/discovery/agent-files.ts'
+import { agentFiles, type SiteHost } from '../src/discovery/agent-files.ts'
 
 /**
  * Writes llms.txt, llms-full.txt, /.well-known/ai-catalog.json, robots.txt, sitemap.xml and
  * site.webmanifest into the build from contract/site-config.ts, with the site URL left as a placeholder
- * for the server to fill in. The dev server answers the same paths with its own address.
+ * for the server to fill in (a static host's build fills it itself: static-host-plugin.ts). The dev
+ * server answers the same paths with its own address.
  */
-export function agentFilesPlugin(): Plugin {
+export function agentFilesPlugin(host: SiteHost = 'server'): Plugin {
   return {
     name: 'agent-files',
     generateBundle() {
-      for (const { fileName, source } of agentFiles(siteConfig))
+      for (const { fileName, source } of agentFiles(siteConfig, host))
         this.emitFile({ type: 'asset', fileName, source })
     },
     configureServer(server) {

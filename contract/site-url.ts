@@ -10,3 +10,6 @@ export const SITE_URL_PLACEHOLDER = '__SITE_URL__'
 export function absoluteUrl(path: `/${string}`): string {
   return `${SITE_URL_PLACEHOLDER}${path}`
 }
+
+/** In index.html's meta tag until the server (or a static host's build) writes the anon key there. */
+export const ANON_KEY_PLACEHOLDER = '__SUPABASE_ANON_KEY__'

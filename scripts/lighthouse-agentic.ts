@@ -1,8 +1,8 @@
 import * as chromeLauncher from 'chrome-launcher'
-import lighthouse from 'lighthouse'
 import { buildIfStale } from '../server/boot/build-if-stale'
 import { CHROMIUM_ARGS, findChromium } from '../tests/support/chromium-path'
 import { startTestServer } from '../tests/support/test-server'
+import { loadLighthouse } from './lighthouse-package'
 
 /**
  * Runs Lighthouse once on '/' served by the real server and prints the Agentic browsing, SEO and
@@ -16,6 +16,7 @@ import { startTestServer } from '../tests/support/test-server'
  */
 const CATEGORIES = ['agentic-browsing', 'seo', 'best-practices'] as const
 
+const lighthouse = await loadLighthouse()
 await buildIfStale(console.log)
 const server = await startTestServer({ env: { LOG_LEVEL: 'error' } })
 const chrome = await chromeLauncher.launch({

@@ -1,12 +1,10 @@
 import { isIP } from 'node:net'
-import { loadServerEnv } from '../../server/boot/env'
 import { keyEmailMask } from '../../server/boot/log'
-import { loadApiKeys } from '../../server/http/keys'
 import { DEFAULT_STUDIO_PORT } from '../studio-server/start-studio'
 import { deliveriesCommand } from './deliveries'
 import { exportCommand } from './export-csv'
 import { importCommand } from './import'
-import { keysCommand, urlCommand } from './keys'
+import { installationKeys, keysCommand, urlCommand } from './keys'
 import { countCommand, listCommand } from './list'
 import { removeCommand } from './remove'
 import { parseDays, statsCommand } from './stats'
@@ -61,8 +59,7 @@ async function studio({ values }: CliArgs): Promise<number> {
   if (isIP(host) === 0)
     return usageError(`--host needs an IP address such as 127.0.0.1, not "${values.host}"`)
   // The studio's error log masks addresses with the installation's key, as the server's does.
-  const env = loadServerEnv()
-  keyEmailMask((await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })).secret)
+  keyEmailMask((await installationKeys()).secret)
   return withDatabase((db) => studioCommand(db, port, host))
 }
 

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { copyTextLine } from '../../server/db/copy-text'
 import type { CopyTransaction, Database } from '../../server/db/database'
+import { columnIndex } from '../../server/waitlist/admin/entry-columns'
 import {
   addStaged,
   createStage,
@@ -10,6 +11,7 @@ import {
   stagedDuplicates,
   stagedListed,
 } from '../../server/waitlist/admin/import-staging'
+import { withDatabaseAsIs } from './database-as-is'
 import { checkImportFile, importRecords } from './import-records'
 
 // Enough to see what is wrong without flooding the terminal.
@@ -90,6 +92,26 @@ export async function importFile(db: Database, path: string, dryRun: boolean): P
   return outcome
 }
 
+/**
+ * A dry run where no database exists yet, so nothing is listed: the lines are checked here, their
+ * duplicates found in memory (a staging table needs a database; this one holds every address).
+ */
+async function checkAlone(path: string): Promise<ImportOutcome> {
+  const problems = new Problems()
+  const firstLine = new Map<string, number>()
+  for await (const records of importRecords(path))
+    for (const { line, fields, problem } of records) {
+      // citext's rule, as the staging table's lower(): addresses are ASCII (the address rule).
+      const address = fields[columnIndex('email')]?.toLowerCase() ?? ''
+      const first = problem ? undefined : firstLine.get(address)
+      if (problem || first !== undefined)
+        problems.add({ line, message: problem ?? `the same address as line ${first}` })
+      else firstLine.set(address, line)
+    }
+  if (problems.count > 0) return { kind: 'refused', problems: problems.shown, count: problems.count }
+  return { kind: 'dry-run', entries: firstLine.size, listed: 0 }
+}
+
 function report(path: string, outcome: ImportOutcome): number {
   if (outcome.kind === 'refused') {
     const lines = outcome.problems.map((problem) => `  line ${problem.line}: ${problem.message}`)
@@ -124,5 +146,8 @@ export async function importCommand(
   withDatabase: <T>(fn: (db: Database) => Promise<T>) => Promise<T>,
 ): Promise<number> {
   await checkImportFile(path)
-  return report(path, await withDatabase((db) => importFile(db, path, dryRun)))
+  if (!dryRun) return report(path, await withDatabase((db) => importFile(db, path, false)))
+  // A dry run writes nothing: the database as it is, or none at all before the first start.
+  const outcome = (await withDatabaseAsIs((db) => importFile(db, path, true))) ?? (await checkAlone(path))
+  return report(path, outcome)
 }

@@ -1,11 +1,22 @@
 import { loadServerEnv } from '../../server/boot/env'
 import { runningClusterTcpUrl } from '../../server/db/embedded/embedded-cluster'
-import { loadApiKeys } from '../../server/http/keys'
+import { type ApiKeys, keySourcesOf, loadApiKeys } from '../../server/http/keys'
+import { withDatabase } from './with-database'
 
-/** `keys`: the anon and service_role keys for this DATA_DIR / JWT_SECRET. */
-export async function keysCommand(): Promise<number> {
+/**
+ * The installation's keys, as the server has them: from JWT_SECRET, else with DATABASE_URL from
+ * that database (opened for this), else from DATA_DIR without starting the embedded cluster.
+ */
+export async function installationKeys(): Promise<ApiKeys> {
   const env = loadServerEnv()
-  const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })
+  const sources = keySourcesOf(env)
+  if (env.JWT_SECRET || !env.DATABASE_URL) return loadApiKeys(sources)
+  return withDatabase((db) => loadApiKeys({ ...sources, db }))
+}
+
+/** `keys`: the anon and service_role keys for this JWT_SECRET, DATABASE_URL or DATA_DIR. */
+export async function keysCommand(): Promise<number> {
+  const keys = await installationKeys()
   console.log(`anon:         ${keys.anonKey}\nservice_role: ${keys.serviceKey}`)
   return 0
 }

@@ -14,9 +14,10 @@ export async function statsCommand(db: Database, days: number | 'all'): Promise<
   const perDay = await signupsPerDay(db, days)
   const total = await countEntries(db)
   const inRange = perDay.reduce((sum, day) => sum + day.count, 0)
-  const range = days === 'all' ? 'since the first signup' : `the last ${days} days`
+  const range =
+    days === 'all' ? 'since the first signup' : days === 1 ? 'the last day' : `the last ${days} days`
   console.log(`Signups per day, ${range} (UTC):\n`)
   console.log(renderBarChart(perDay))
-  console.log(`\n${inRange} in ${range}; ${total} on the list in total.`)
+  console.log(`\n${inRange} ${days === 'all' ? range : `in ${range}`}; ${total} on the list in total.`)
   return 0
 }

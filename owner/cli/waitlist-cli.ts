@@ -40,7 +40,7 @@ Commands:
                                        --retry sends the failed ones again
 
 DATE is anything Postgres reads as a timestamp, e.g. 2026-11-01 or 2026-11-01T09:00:00Z.
-Environment as the server: DATABASE_URL, DATA_DIR (default ./data), JWT_SECRET.
+Environment as the server: DATABASE_URL, DATA_DIR (default ./data; as root, see docs/operations.md), JWT_SECRET.
 
 Exit codes: 0 done, 1 failed (database unreachable, DATA_DIR held by another command, bad
 configuration), 2 bad usage.

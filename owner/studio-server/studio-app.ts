@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import { PassThrough, Readable } from 'node:stream'
 import { type Context, Hono } from 'hono'
-import { maskEmails } from '../../server/boot/log'
+import { maskEmails, oneLine } from '../../server/boot/log'
 import type { Database } from '../../server/db/database'
 import { BadCursorError, pageEntries } from '../../server/waitlist/admin/entry-pages'
 import { countEntries, removeEntry, signupsPerDay } from '../../server/waitlist/admin/waitlist-admin'
@@ -20,6 +20,8 @@ const HEADERS = {
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
   'Cache-Control': 'no-store',
+  // The token travels in Authorization: no cache may hand one caller's answer to another.
+  Vary: 'Authorization, apikey',
 }
 
 function parseRange(value: string | undefined): number | 'all' | undefined {
@@ -60,7 +62,7 @@ export function createStudioApp(options: {
   })
 
   app.onError((error, c) => {
-    console.error(maskEmails(`The studio failed on ${c.req.method} ${c.req.path}: ${String(error)}`))
+    console.error(oneLine(maskEmails(`The studio failed on ${c.req.method} ${c.req.path}: ${String(error)}`)))
     return c.json({ error: 'The studio could not answer; see its terminal.' }, 500)
   })
 
@@ -101,7 +103,7 @@ async function downloadCsv(c: Context, db: Database): Promise<Response> {
   done.catch((error: NodeJS.ErrnoException) => {
     // A download the browser gave up on is not the studio's failure.
     if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE')
-      console.error(maskEmails(`The studio's CSV download failed: ${String(error)}`))
+      console.error(oneLine(maskEmails(`The studio's CSV download failed: ${String(error)}`)))
   })
   return c.body(Readable.toWeb(body) as ReadableStream, 200, {
     'Content-Type': 'text/csv; charset=utf-8',

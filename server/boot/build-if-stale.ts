@@ -44,6 +44,16 @@ export async function isBuildStale(): Promise<boolean> {
   return Math.max(...sources) > built.mtimeMs
 }
 
+/** A checkout read-only to this user (a service's): the build belongs to whoever installs it. */
+function cannotWrite(error: unknown): StartupError | undefined {
+  const { code } = error as { code?: string }
+  if (code !== 'EACCES' && code !== 'EROFS' && code !== 'EPERM') return undefined
+  return new StartupError(
+    `${DIST_DIR} is missing or older than its sources, and this user cannot write it (${code}). ` +
+      `Build the site where it is installed (cd ${ROOT} && npm run build), then start again.`,
+  )
+}
+
 /** Builds the site with Vite when needed, so `npm start` on a fresh clone just works. */
 export async function buildIfStale(log: (message: string) => void): Promise<void> {
   if (!(await isBuildStale())) return
@@ -55,9 +65,13 @@ export async function buildIfStale(log: (message: string) => void): Promise<void
         '(a production install). Run `npm install && npm run build`, or rebuild the image.',
     )
   })
-  await build({ root: ROOT, ...QUIET })
-  // The waitlist studio's page: a build of its own, into dist/studio/ (as `npm run build`).
-  await build({ configFile: join(ROOT, 'owner/studio-page/vite.config.ts'), ...QUIET })
+  try {
+    await build({ root: ROOT, ...QUIET })
+    // The waitlist studio's page: a build of its own, into dist/studio/ (as `npm run build`).
+    await build({ configFile: join(ROOT, 'owner/studio-page/vite.config.ts'), ...QUIET })
+  } catch (error) {
+    throw cannotWrite(error) ?? error
+  }
   const { writeFile } = await import('node:fs/promises')
   await writeFile(STAMP, new Date().toISOString())
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { z } from 'zod'
 import { signupWebhookEnv } from '../waitlist/notifications/webhook-env'
+import { defaultDataDir } from './default-data-dir'
 
 // Unset and empty mean the same thing in a shell: `FOO= npm start` should fall back to the default.
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -9,7 +10,8 @@ const optional = <T extends z.ZodType>(schema: T) =>
 const EnvSchema = z.object({
   PORT: optional(z.coerce.number().int().min(0).max(65535)).transform((v) => v ?? 3000),
   HOST: optional(z.string().min(1)).transform((v) => v ?? '127.0.0.1'),
-  DATA_DIR: optional(z.string().min(1)).transform((v) => v ?? './data'),
+  /** Default: ./data, or as root where PostgreSQL's account can reach it (default-data-dir.ts). */
+  DATA_DIR: optional(z.string().min(1)),
   DATABASE_URL: optional(
     z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string'),
   ),
@@ -45,9 +47,9 @@ const EnvSchema = z.object({
 const CheckedEnvSchema = EnvSchema.refine((env) => env.REQUEST_TIMEOUT_MS >= env.HEADERS_TIMEOUT_MS, {
   path: ['REQUEST_TIMEOUT_MS'],
   message: 'must be at least HEADERS_TIMEOUT_MS',
-})
+}).transform((env) => ({ ...env, DATA_DIR: env.DATA_DIR ?? defaultDataDir(env.DATABASE_URL).dataDir }))
 
-export type ServerEnv = z.infer<typeof EnvSchema>
+export type ServerEnv = z.infer<typeof CheckedEnvSchema>
 
 export class ConfigError extends Error {
   override name = 'ConfigError'

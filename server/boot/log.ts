@@ -30,6 +30,28 @@ export function maskEmails(text: string): string {
   return text.replace(EMAIL_PATTERN, (email) => `<email:${emailMask(email)}>`)
 }
 
+// C0 controls (CR, LF, ESC…), DEL, C1 controls and the two Unicode line breaks: anything that could
+// end a log line early or drive a terminal.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its job
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/
+const CONTROLS = new RegExp(CONTROL.source, 'g')
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }
+
+/**
+ * One log line per event, whatever a client put in a path, a header or an error message: every
+ * control character is written as an escape (`\n`, `\x1b`, `\u2028`), so no line can be forged
+ * and no terminal escape reaches the operator's screen. A stack trace becomes one line too.
+ */
+export function oneLine(text: string): string {
+  if (!CONTROL.test(text)) return text
+  return text.replace(CONTROLS, (char) => {
+    const named = NAMED[char]
+    if (named) return named
+    const code = char.charCodeAt(0)
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`
+  })
+}
+
 export type LogLevel = 'silent' | 'error' | 'info'
 
 export interface Logger {
@@ -45,11 +67,11 @@ function describeError(error: unknown): string {
 export function createLogger(level: LogLevel): Logger {
   return {
     info(message) {
-      if (level === 'info') console.log(maskEmails(message))
+      if (level === 'info') console.log(oneLine(maskEmails(message)))
     },
     error(message, error) {
       if (level === 'silent') return
-      console.error(maskEmails(error === undefined ? message : `${message} ${describeError(error)}`))
+      console.error(oneLine(maskEmails(error === undefined ? message : `${message} ${describeError(error)}`)))
     },
   }
 }

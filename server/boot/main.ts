@@ -1,4 +1,5 @@
 import { buildIfStale } from './build-if-stale'
+import { dataDirNote } from './default-data-dir'
 import { ConfigError, loadDotEnvFile, loadServerEnv } from './env'
 import { createLogger } from './log'
 import { startServer } from './start-server'
@@ -21,6 +22,8 @@ process.on('unhandledRejection', (reason) => {
 async function main() {
   loadDotEnvFile()
   const env = loadServerEnv()
+  const note = dataDirNote(env.DATA_DIR)
+  if (note) console.log(note)
   const siteBuilt = process.env.SKIP_BUILD ? undefined : buildIfStale((message) => console.log(message))
   // Awaited by startServer; until then a failure must not count as unhandled.
   siteBuilt?.catch(() => {})
@@ -48,6 +51,9 @@ async function main() {
   }
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
+  // A closed terminal or a lost SSH session: without this Node would die at once and leave
+  // PostgreSQL running (it has its own process group) until the next start.
+  process.on('SIGHUP', () => void shutdown('SIGHUP'))
 }
 
 main().catch((error) => {

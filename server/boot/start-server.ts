@@ -1,6 +1,6 @@
 import { type OpenedDatabase, openDatabase } from '../db/open-database'
 import { type AppProtections, createApp } from '../http/app'
-import { type ApiKeys, loadApiKeys } from '../http/keys'
+import { type ApiKeys, keySourcesOf, loadApiKeys } from '../http/keys'
 import { ownOrigins } from '../http/mcp/origin-guard'
 import { RateLimiter } from '../http/middleware/rate-limit'
 import type { SecurityHeaderOptions } from '../http/middleware/security-headers'
@@ -34,8 +34,6 @@ export interface StartOptions {
 
 export async function startServer(env: ServerEnv, options: StartOptions): Promise<RunningServer> {
   const log = createLogger(env.LOG_LEVEL)
-  const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir: env.DATA_DIR })
-  keyEmailMask(keys.secret)
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
@@ -43,6 +41,9 @@ export async function startServer(env: ServerEnv, options: StartOptions): Promis
     onClusterLost: (error) => options.onFatal(error),
   })
   try {
+    // After the database: with DATABASE_URL the servers sharing it keep their secret there.
+    const keys = await loadApiKeys({ ...keySourcesOf(env), db: database.db })
+    keyEmailMask(keys.secret)
     return await serve(env, options, { log, keys, database })
   } catch (error) {
     await database.close()
@@ -78,7 +79,7 @@ async function serve(
   fillInSiteUrl(site, publicUrl ?? url)
   siteOrigins = ownOrigins(url, publicUrl ?? url)
   const deliverer = await startNotifications(env, database.db, log)
-  if (keys.generated) announceGeneratedKey(log, env, keys)
+  if (keys.generated) announceGeneratedKey(log, keys)
   return {
     url,
     anonKey: keys.anonKey,
@@ -91,7 +92,8 @@ async function serve(
   }
 }
 
-function protectionsOf(env: ServerEnv): AppProtections {
+/** The rate limit, the proxy header and the database queue, as the env sets them (also for `npm run dev`). */
+export function protectionsOf(env: ServerEnv): AppProtections {
   const rateLimiter =
     env.RATE_LIMIT_PER_MINUTE > 0
       ? new RateLimiter({ perMinute: env.RATE_LIMIT_PER_MINUTE, burst: env.RATE_LIMIT_BURST })
@@ -112,12 +114,14 @@ function securityOf(env: ServerEnv, scriptHashes: string[]): SecurityHeaderOptio
   }
 }
 
-function announceGeneratedKey(log: Logger, env: ServerEnv, keys: ApiKeys): void {
+function announceGeneratedKey(log: Logger, keys: ApiKeys): void {
   // A key on a terminal is seen once; one in a log stays in every log collector it reaches.
-  log.info(
-    `Generated a JWT secret in ${env.DATA_DIR}/jwt-secret (keep it private).\n` +
-      (process.stdout.isTTY
-        ? `service_role key (shown once; also: npm run waitlist -- keys):\n  ${keys.serviceKey}`
-        : 'The service_role key is shown only on a terminal, never in logs: npm run waitlist -- keys'),
-  )
+  // Three events, one line each: the logger writes a line break inside a message as `\n`.
+  log.info(`Generated a JWT secret, kept in ${keys.keptIn} (keep it private).`)
+  if (!process.stdout.isTTY) {
+    log.info('The service_role key is shown only on a terminal, never in logs: npm run waitlist -- keys')
+    return
+  }
+  log.info('service_role key (shown once; also: npm run waitlist -- keys):')
+  log.info(`  ${keys.serviceKey}`)
 }

@@ -26,6 +26,12 @@ export interface OpenOptions {
   log?: (message: string) => void
   /** The embedded cluster stopped on its own and could not be started again. */
   onClusterLost?: (error: Error) => void
+  /** False: leave the schema as it is (a dry run writes nothing); pending migrations are applied by default. */
+  migrate?: boolean
+}
+
+function migrated(db: Database, options: OpenOptions): Promise<string[]> {
+  return options.migrate === false ? Promise.resolve([]) : migrate(db)
 }
 
 function refuseOldPglite(dataDir: string) {
@@ -92,7 +98,7 @@ async function openEmbedded(options: OpenOptions): Promise<OpenedDatabase> {
     const url = await runningClusterUrl(dataDir)
     if (url) {
       const db = await openPostgres(url, 2)
-      return { db, applied: await migrate(db), close: () => db.close() }
+      return { db, applied: await migrated(db, options), close: () => db.close() }
     }
   }
   const unlock = await lockDataDir(dataDir, options.purpose)
@@ -104,7 +110,7 @@ async function openEmbedded(options: OpenOptions): Promise<OpenedDatabase> {
     const cluster = await start()
     stopCluster = supervise(start, cluster, options)
     const db = await openPostgres(cluster.url)
-    const applied = await migrate(db)
+    const applied = await migrated(db, options)
     return {
       db,
       applied,
@@ -128,5 +134,5 @@ async function openEmbedded(options: OpenOptions): Promise<OpenedDatabase> {
 export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase> {
   if (!options.databaseUrl) return openEmbedded(options)
   const db = await openPostgres(options.databaseUrl)
-  return { db, applied: await migrate(db), close: () => db.close() }
+  return { db, applied: await migrated(db, options), close: () => db.close() }
 }

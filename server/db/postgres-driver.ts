@@ -7,12 +7,21 @@ import { listen } from './postgres-listen'
 /** Names of prepared statements, one per text (a small set: see Statement.prepare). */
 const preparedNames = new Map<string, string>()
 
+/**
+ * The most texts ever named. Every connection keeps each statement it prepared until it closes,
+ * and so does node-postgres, so a name is never reused for another text: past the bound, a text
+ * simply runs unnamed (parsed each time). The server's own texts are a few dozen at most; the bound
+ * only stops a mistake (a request-built text marked `prepare`) from growing without end.
+ */
+export const MAX_PREPARED_STATEMENTS = 200
+
 /** The query as node-postgres takes it: named, so each connection parses and plans it once. */
 function toQuery(statement: Statement, prepare = true): pg.QueryConfig {
   const values = [...statement.params]
   if (!statement.prepare || !prepare) return { text: statement.sql, values }
   let name = preparedNames.get(statement.sql)
   if (!name) {
+    if (preparedNames.size >= MAX_PREPARED_STATEMENTS) return { text: statement.sql, values }
     name = `lab_${preparedNames.size + 1}`
     preparedNames.set(statement.sql, name)
   }

@@ -1,17 +1,20 @@
-import { type Handler, Hono, type MiddlewareHandler } from 'hono'
+import { type Context, type Handler, Hono } from 'hono'
 import { MCP_PATH } from '../../contract/agent-tool'
 import type { Logger } from '../boot/log'
 import type { Database } from '../db/database'
 import { withAgentCors } from './agent-cors'
 import type { ApiKeys } from './keys'
 import { createMcpApp } from './mcp/mcp-app'
-import { bodyLimit } from './middleware/body-limit'
-import { dbGate } from './middleware/db-gate'
+import { type DbGate, dbGate } from './middleware/db-gate'
 import { jsonError } from './middleware/json-error'
 import { type RateLimiter, rateLimit } from './middleware/rate-limit'
+import { readBody } from './middleware/read-body'
+import { seconds } from './middleware/seconds'
+import { unlessServiceRole } from './middleware/unless-service-role'
 import { urlLengthLimit } from './middleware/url-length'
 import { submitNativeForm } from './native-form'
-import { CORS_HEADERS } from './rest/cors'
+import { rawPath } from './raw-path'
+import { REST_HEADERS } from './rest/cors'
 import { createRestApp, MAX_BODY_BYTES } from './rest/rest-app'
 import { rowCharge } from './rest/row-charge'
 import type { SchemaCache } from './rest/schema-cache'
@@ -45,15 +48,15 @@ const tooManyRequests = (retryAfter: number) =>
     429,
     'PGRST429',
     'Too many requests from this address',
-    `Try again in ${retryAfter} seconds`,
+    `Try again in ${seconds(retryAfter)}`,
     // With CORS, as the REST app's own answers carry it, so a page on another origin can read it.
-    { 'Retry-After': String(retryAfter), ...CORS_HEADERS },
+    { 'Retry-After': String(retryAfter), ...REST_HEADERS },
   )
 
 const queueFull = () =>
   jsonError(503, 'PGRST503', 'The server is busy', 'Try again in a moment', {
     'Retry-After': '1',
-    ...CORS_HEADERS,
+    ...REST_HEADERS,
   })
 
 /** The whole HTTP surface, apart from `serve()` so tests can call `app.request()` without a port. */
@@ -66,12 +69,16 @@ export function createApp(deps: AppDeps): Hono {
   const gate = dbGate(protections.dbQueueLimit, queueFull)
   const { rateLimiter, trustProxyHeader } = protections
   // Without a limiter (RATE_LIMIT_PER_MINUTE=0) no middleware at all: each one is a step per request.
-  if (rateLimiter) app.use('/rest/v1/*', rateLimit(rateLimiter, trustProxyHeader, tooManyRequests))
-  app.use('/rest/v1/*', gate)
-  app.get('/healthz', healthCheck(db, log))
+  if (rateLimiter)
+    app.use(
+      '/rest/v1/*',
+      unlessServiceRole(deps.keys, rateLimit(rateLimiter, trustProxyHeader, tooManyRequests)),
+    )
+  app.get('/healthz', healthCheck(db, log, gate))
 
+  // Every route that takes a database slot reads its body first (ADR 024).
   const chargeRows = rateLimiter && rowCharge(rateLimiter, trustProxyHeader)
-  app.route('/rest/v1', createRestApp({ ...deps, chargeRows }))
+  app.route('/rest/v1', createRestApp({ ...deps, chargeRows, gate }))
   const allowedOrigins = deps.siteOrigins ?? (() => [])
   app.route(MCP_PATH, createMcpApp({ db, log, allowedOrigins, rateLimiter, trustProxyHeader, gate }))
   routeNativeForm(app, deps, protections, gate)
@@ -88,7 +95,7 @@ function applyAppWide(app: Hono, { log }: AppDeps): void {
     const started = performance.now()
     await next()
     const ms = (performance.now() - started).toFixed(1)
-    log.info(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms`)
+    log.info(`${c.req.method} ${rawPath(c.req.url)} ${c.res.status} ${ms}ms`)
   })
   app.use(urlLengthLimit(() => jsonError(414, 'PGRST414', 'URI too long')))
   app.onError((error) => {
@@ -97,8 +104,13 @@ function applyAppWide(app: Hono, { log }: AppDeps): void {
   })
 }
 
-function healthCheck(db: Database, log: Logger): Handler {
+/**
+ * 200 when the database answers; 503 when it does not, and while the database queue is full, when
+ * every write would be refused: a load balancer then sends signups elsewhere (ADR 025).
+ */
+function healthCheck(db: Database, log: Logger, gate: DbGate): Handler {
   return async (c) => {
+    if (gate.full()) return c.json({ status: 'busy' }, 503, { 'Retry-After': '1' })
     try {
       await db.query('select 1')
       return c.json({ status: 'ok' })
@@ -113,7 +125,7 @@ function routeNativeForm(
   app: Hono,
   { db, log }: AppDeps,
   { rateLimiter, trustProxyHeader }: AppProtections,
-  gate: MiddlewareHandler,
+  gate: DbGate,
 ): void {
   app.post(
     '/',
@@ -127,14 +139,21 @@ function routeNativeForm(
           headers: { Location: '/?waitlist=error', 'Retry-After': String(retryAfter) },
         }),
     ),
+    readBody(MAX_BODY_BYTES, (c) => c.redirect('/?waitlist=error', 303)),
     gate,
-    bodyLimit(MAX_BODY_BYTES, (c) => c.redirect('/?waitlist=error', 303)),
     async (c) => {
-      const form = await c.req.formData().catch(() => new FormData())
+      const form = await formOf(c)
       const result = await submitNativeForm(db, log, form)
       return c.redirect(`/?waitlist=${result}`, 303)
     },
   )
+}
+
+/** The form's fields, from the body read before the gate (readBody keeps it as text). */
+async function formOf(c: Context): Promise<FormData> {
+  const type = c.req.header('content-type') ?? ''
+  const body = await c.req.text()
+  return new Response(body, { headers: { 'Content-Type': type } }).formData().catch(() => new FormData())
 }
 
 function routeSite(app: Hono, site: StaticSite): void {

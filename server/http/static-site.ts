@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto'
 import { readdir, readFile } from 'node:fs/promises'
 import { extname, join, relative, sep } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { ANON_KEY_PLACEHOLDER } from '../../contract/site-url'
 import { inlineScriptHashes } from './inline-scripts'
 
-export const ANON_KEY_PLACEHOLDER = '__SUPABASE_ANON_KEY__'
+export { ANON_KEY_PLACEHOLDER }
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -4,12 +4,21 @@ import { robotsTxt, sitemapXml } from './crawler-files.ts'
 import { llmsFullTxt, llmsTxt } from './llms-txt.ts'
 import { webManifest } from './web-manifest.ts'
 
+/**
+ * Where the built site is served from: the Node server (with /mcp and the no-script POST /), or a
+ * static host in front of a hosted Supabase project (`npm run build:cdn`), which serves files only.
+ */
+export type SiteHost = 'server' | 'static'
+
 /** Every text file generated from the site config, by its path under dist/ (and on the site). */
-export function agentFiles(config: SiteConfig): { fileName: string; source: string }[] {
+export function agentFiles(
+  config: SiteConfig,
+  host: SiteHost = 'server',
+): { fileName: string; source: string }[] {
   return [
-    { fileName: 'llms.txt', source: llmsTxt(config) },
-    { fileName: 'llms-full.txt', source: llmsFullTxt(config) },
-    { fileName: '.well-known/ai-catalog.json', source: aiCatalog(config) },
+    { fileName: 'llms.txt', source: llmsTxt(config, host) },
+    { fileName: 'llms-full.txt', source: llmsFullTxt(config, host) },
+    { fileName: '.well-known/ai-catalog.json', source: aiCatalog(config, host) },
     { fileName: 'robots.txt', source: robotsTxt() },
     { fileName: 'sitemap.xml', source: sitemapXml() },
     { fileName: 'site.webmanifest', source: webManifest(config) },

@@ -2,6 +2,7 @@ import { MCP_PATH, requestAccessTool } from '../../contract/agent-tool.ts'
 import type { SiteConfig } from '../../contract/site-config'
 import { absoluteUrl } from '../../contract/site-url.ts'
 import packageJson from '../../package.json' with { type: 'json' }
+import type { SiteHost } from './agent-files.ts'
 import { icons } from './web-manifest.ts'
 
 /**
@@ -9,7 +10,7 @@ import { icons } from './web-manifest.ts'
  * (https://agenticresourcediscovery.org/spec/), checked in tests with the validator Lighthouse ships.
  * Entry types come from the spec's standard list: an unlisted type costs a warning.
  */
-export function aiCatalog(config: SiteConfig): string {
+export function aiCatalog(config: SiteConfig, host: SiteHost = 'server'): string {
   const catalog = {
     specVersion: '1.0',
     host: {
@@ -17,13 +18,17 @@ export function aiCatalog(config: SiteConfig): string {
       documentationUrl: absoluteUrl('/llms.txt'),
       logoUrl: absoluteUrl(icons.png512),
     },
-    entries: [webMcpEntry(config), mcpServerEntry(config), llmsTxtEntry(config)],
+    // A static host serves no /mcp: its catalog lists what the page itself offers.
+    entries:
+      host === 'static'
+        ? [webMcpEntry(config, host), llmsTxtEntry(config)]
+        : [webMcpEntry(config, host), mcpServerEntry(config), llmsTxtEntry(config)],
   }
   return `${JSON.stringify(catalog, null, 2)}\n`
 }
 
 /** The in-page WebMCP tool. */
-function webMcpEntry(config: SiteConfig) {
+function webMcpEntry(config: SiteConfig, host: SiteHost) {
   const publisher = config.publisherId
   const { name, description, inputSchema } = requestAccessTool
   return {
@@ -33,7 +38,10 @@ function webMcpEntry(config: SiteConfig) {
     description:
       `The WebMCP tool the page at ${absoluteUrl('/')} gives an in-browser agent ` +
       '(document.modelContext, and the access-request form itself): join the private beta waitlist ' +
-      'with an e-mail address. Outside a browser, the remote MCP server listed beside it serves the same tool.',
+      'with an e-mail address.' +
+      (host === 'static'
+        ? ''
+        : ' Outside a browser, the remote MCP server listed beside it serves the same tool.'),
     tags: ['waitlist', 'beta-access', 'webmcp'],
     capabilities: [name],
     representativeQueries: [

@@ -1,39 +1,52 @@
 import { MCP_PATH, requestAccessTool } from '../../contract/agent-tool.ts'
 import type { SiteConfig } from '../../contract/site-config'
 import { absoluteUrl } from '../../contract/site-url.ts'
+import type { SiteHost } from './agent-files.ts'
 
 function listOf(words: readonly string[]): string {
   if (words.length < 2) return words.join('')
   return `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`
 }
 
-/** How an agent asks for access on a person's behalf: shared by llms.txt and llms-full.txt. */
-function howToRequestAccess(): string {
+/**
+ * How an agent asks for access on a person's behalf: shared by llms.txt and llms-full.txt. A static
+ * host has no /mcp and takes no POST, so its files offer only the page and its WebMCP tool.
+ */
+function howToRequestAccess(host: SiteHost): string {
   const { name } = requestAccessTool
+  const server = host === 'server'
   return [
     'An AI agent may request beta access for a person who asked it to, with that person’s own e-mail address:',
     '',
     `- In a browser with WebMCP: call the tool \`${name}\` with \`{"email": "…"}\`. It answers ` +
       '`{"status": "submitted" | "already_registered" | "error", "message": "…"}` and the page shows the ' +
       'visitor the same notification as when they submit the form themselves.',
-    `- With MCP, from any agent outside a browser: connect to the remote MCP server at \`${absoluteUrl(MCP_PATH)}\` ` +
-      `(Streamable HTTP, no API key) and call the same tool \`${name}\`. It answers the same status and message, ` +
-      'as text and as structured content; a refused address is a result with `isError: true` and the reason.',
+    ...(server
+      ? [
+          `- With MCP, from any agent outside a browser: connect to the remote MCP server at \`${absoluteUrl(MCP_PATH)}\` ` +
+            `(Streamable HTTP, no API key) and call the same tool \`${name}\`. It answers the same status and message, ` +
+            'as text and as structured content; a refused address is a result with `isError: true` and the reason.',
+        ]
+      : []),
     '- On the page: type the address into the e-mail field of the access-request form and press “Request Access”.',
-    `- Over HTTP: \`POST ${absoluteUrl('/')}\` with the form field \`email\` (\`application/x-www-form-urlencoded\`). The answer is a ` +
-      '303 redirect to `/?waitlist=submitted`, `/?waitlist=already_registered` or `/?waitlist=error`.',
+    ...(server
+      ? [
+          `- Over HTTP: \`POST ${absoluteUrl('/')}\` with the form field \`email\` (\`application/x-www-form-urlencoded\`). The answer is a ` +
+            '303 redirect to `/?waitlist=submitted`, `/?waitlist=already_registered` or `/?waitlist=error`.',
+        ]
+      : []),
   ].join('\n')
 }
 
 /** /llms.txt per https://llmstxt.org/: H1, a one-paragraph summary, details, then link lists. */
-export function llmsTxt(config: SiteConfig): string {
+export function llmsTxt(config: SiteConfig, host: SiteHost = 'server'): string {
   return [
     `# ${config.labName}`,
     '',
     `> ${config.labName} is an applied-research and product lab building ${config.tagline.toLowerCase()}. ` +
       `${config.pitch} It is based in ${config.city} and is accepting requests for its private beta.`,
     '',
-    howToRequestAccess(),
+    howToRequestAccess(host),
     '',
     '## Pages',
     '',
@@ -54,7 +67,7 @@ export function llmsTxt(config: SiteConfig): string {
 }
 
 /** /llms-full.txt: the whole page as Markdown, so an agent needs no HTML at all. */
-export function llmsFullTxt(config: SiteConfig): string {
+export function llmsFullTxt(config: SiteConfig, host: SiteHost = 'server'): string {
   return [
     `# ${config.labName}`,
     '',
@@ -68,7 +81,7 @@ export function llmsFullTxt(config: SiteConfig): string {
     '',
     '## For AI agents',
     '',
-    howToRequestAccess(),
+    howToRequestAccess(host),
     '',
     '## Join us',
     '',

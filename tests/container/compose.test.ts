@@ -1,4 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { ROOT } from '../../server/boot/paths'
@@ -67,5 +69,27 @@ describe.skipIf(!compose)('compose.yaml', () => {
     expect(caddy).toMatch(/published: 443/)
     expect(caddy).toMatch(/caddy-data:\/data/)
     expect(caddy).toMatch(/deploy\/Caddyfile:\/etc\/caddy\/Caddyfile/)
+  })
+
+  it('passes every variable of .env.example from .env to the site, but those the image or compose decide', async () => {
+    const example = readFileSync(join(ROOT, '.env.example'), 'utf8')
+    const names = [
+      ...new Set([...example.matchAll(/^#? ?([A-Z][A-Z0-9_]+)=/gm)].map((match) => match[1] ?? '')),
+    ]
+    // The image sets these for the container; compose sets these itself; only a build reads this one.
+    const image = ['HOST', 'PORT', 'DATA_DIR']
+    const fixed = { SITE_URL: 'https://lab.example.com', TRUST_PROXY_HEADER: 'x-forwarded-for', HSTS: 'true' }
+    const buildOnly = ['VITE_SUPABASE_ANON_KEY']
+    const passed = names.filter((name) => ![...image, ...Object.keys(fixed), ...buildOnly].includes(name))
+    expect(passed).toEqual(expect.arrayContaining(['RATE_LIMIT_PER_MINUTE', 'LOG_LEVEL', 'DATABASE_URL']))
+    const values = Object.fromEntries(passed.map((name, index) => [name, `value-${index}`]))
+    const rendered = await renderCompose({ SITE_DOMAIN: 'lab.example.com', ...values, HOST: '10.0.0.9' })
+    expect(rendered.code, rendered.output).toBe(0)
+    const site = serviceBlock(rendered.output, 'site')
+    for (const [name, value] of Object.entries(values))
+      expect(site, name).toMatch(new RegExp(`${name}: "?${value}"?\n`))
+    for (const [name, value] of Object.entries(fixed))
+      expect(site, name).toMatch(new RegExp(`${name}: "?${value}"?\n`))
+    for (const name of [...image, ...buildOnly]) expect(site, name).not.toMatch(new RegExp(`\\b${name}:`))
   })
 })

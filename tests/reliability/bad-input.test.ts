@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
-import { join } from 'node:path'
 import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
@@ -27,10 +25,6 @@ function sign(secret: Uint8Array | string, claims: Record<string, unknown>, expi
     .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
     .setExpirationTime(expiresAt)
     .sign(key)
-}
-
-function secretOf(server: TestServer): Uint8Array {
-  return new TextEncoder().encode(readFileSync(join(server.dataDir, 'jwt-secret'), 'utf8').trim())
 }
 
 /** A request line and headers sent as they are, with Connection: close. */
@@ -154,7 +148,7 @@ const CASES: Case[] = [
   [
     'expired key',
     async (server) => {
-      const expired = await sign(secretOf(server), { role: 'anon' }, Math.floor(Date.now() / 1000) - 3600)
+      const expired = await sign(server.secret, { role: 'anon' }, Math.floor(Date.now() / 1000) - 3600)
       return insert(
         server,
         { email: 'key2.bad@example.com' },

@@ -1,23 +1,26 @@
 import { createHash } from 'node:crypto'
-import { connect, type Socket } from 'node:net'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadApiKeys, signKey } from '../../server/http/keys'
+import { startServerOn, stopBackends } from '../support/backends'
 import { startTestServer, type TestServer } from '../support/test-server'
 import {
   expectNoEmail,
   expectPostgrestShape,
   healthy,
+  heldConnections,
   insert,
   insertStatus,
   rawRequest,
   rowCount,
+  stalledClient,
 } from './support'
 
 /** Default trust (none), the default rate, and short slow-client timeouts. */
 let plain: TestServer
-/** Behind a proxy that sets X-Forwarded-For (and X-Forwarded-Proto); short slow-client timeouts too. */
+/** Behind a proxy that sets X-Forwarded-For (and X-Forwarded-Proto); short slow-client timeouts and a tiny queue. */
 let proxied: TestServer
-/** A tiny database queue, HSTS forced, built for a hosted Supabase project. */
+/** A tiny database queue, HSTS forced, built for a hosted Supabase project; on DATABASE_URL, so a test can reach its database. */
 let gated: TestServer
 /** The default limit (10 a minute, burst 5), behind a proxy so each test part is its own client. */
 let bulk: TestServer
@@ -34,9 +37,10 @@ beforeAll(async () => {
         TRUST_PROXY_HEADER: 'X-Forwarded-For',
         HEADERS_TIMEOUT_MS: '1000',
         REQUEST_TIMEOUT_MS: '2000',
+        DB_QUEUE_LIMIT: '3',
       },
     }),
-    startTestServer({
+    startServerOn('postgres', {
       env: { DB_QUEUE_LIMIT: '3', HSTS: 'true', VITE_SUPABASE_URL: 'https://abcdefgh.supabase.co' },
     }),
     startTestServer({ env: { RATE_LIMIT_PER_MINUTE: '10', TRUST_PROXY_HEADER: 'X-Forwarded-For' } }),
@@ -44,6 +48,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await Promise.all([plain, proxied, gated, bulk].map((server) => server?.cleanup()))
+  await stopBackends()
 })
 
 function postForm(server: TestServer, fields: Record<string, string>, headers: Record<string, string> = {}) {
@@ -134,7 +139,7 @@ describe('rate limit on array inserts', () => {
   })
 
   it('charges the authenticated role the same way', async () => {
-    const { secret } = await loadApiKeys({ dataDir: bulk.dataDir })
+    const { secret } = await loadApiKeys({ dataDir: bulk.dataDir, databaseUrl: undefined })
     const authenticated = await signKey(secret, 'authenticated')
     const before = await rowCount(bulk)
     const response = await insert(bulk, rows(6, 'auth'), {
@@ -146,12 +151,22 @@ describe('rate limit on array inserts', () => {
     expect(await rowCount(bulk)).toBe(before)
   })
 
-  it('keeps bulk inserts for service_role: 50 rows in one request', async () => {
+  it('keeps bulk inserts for service_role: 50 rows a request, request after request, from one address', async () => {
     const before = await rowCount(bulk)
     const service = { apikey: bulk.serviceKey, Authorization: `Bearer ${bulk.serviceKey}` }
-    const response = await insert(bulk, rows(50, 'service'), { ...from('203.0.113.23'), ...service })
-    expect(response.status).toBe(201)
-    expect(await rowCount(bulk)).toBe(before + 50)
+    // More requests than the burst: the owner's key takes nothing from the address's bucket.
+    for (let i = 0; i < 8; i++) {
+      const response = await insert(bulk, rows(50, `service${i}`), { ...from('203.0.113.23'), ...service })
+      expect(response.status).toBe(201)
+    }
+    expect(await rowCount(bulk)).toBe(before + 400)
+    // The same address with the anon key still meets the limit, and a forged service_role key too.
+    for (let i = 0; i < 5; i++)
+      expect(await insertStatus(bulk, `after.service.${i}@example.com`, from('203.0.113.23'))).toBe(201)
+    expect(await insertStatus(bulk, 'after.service.5@example.com', from('203.0.113.23'))).toBe(429)
+    const forged = { apikey: `${bulk.serviceKey.slice(0, -4)}AAAA`, ...from('203.0.113.24') }
+    for (let i = 0; i < 5; i++) expect((await insert(bulk, rows(1, `forged${i}`), forged)).status).toBe(401)
+    expect((await insert(bulk, rows(1, 'forged5'), forged)).status).toBe(429)
   })
 })
 
@@ -256,52 +271,178 @@ describe('security headers', () => {
   })
 })
 
-/** Opens a request that sent its headers and part of its body, and stays open. */
-async function halfSentInsert(
-  server: TestServer,
-  email: string,
-): Promise<{ socket: Socket; finish(): Promise<number> }> {
-  const { port } = new URL(server.url)
-  const body = JSON.stringify({ email })
-  const socket = connect(Number(port), '127.0.0.1')
-  await new Promise((resolve) => socket.once('connect', resolve))
-  socket.write(
-    `POST /rest/v1/waitlist HTTP/1.1\r\nHost: 127.0.0.1\r\napikey: ${server.anonKey}\r\n` +
-      `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`,
-  )
-  return {
-    socket,
-    finish: () =>
-      new Promise((resolve) => {
-        let text = ''
-        socket.on('data', (chunk) => {
-          text += chunk.toString()
-        })
-        socket.on('close', () => resolve(Number(text.split(' ')[1] ?? 0)))
-        // write, not end: a client that half-closes before its answer has it aborted by Node's
-        // HTTP server (browsers and fetch never do); `Connection: close` ends the exchange after it.
-        socket.write(body.slice(5))
+describe('logs', () => {
+  it('writes one line per request, the path as sent: %0a, %0d and %1b forge nothing', async () => {
+    const paths = [
+      '/foo%0a2026-01-01%20INFO%20POST%20/admin%20200',
+      '/bar%0d2026-01-01%20INFO%20POST%20/admin%20200',
+      '/baz%1b%5b2J%1b%5b31mred',
+    ]
+    for (const path of paths) {
+      const response = await fetch(`${plain.url}${path}`)
+      await response.arrayBuffer()
+      expect(response.status).toBe(404)
+    }
+    const output = plain.output()
+    const lines = output.split('\n')
+    for (const path of paths)
+      expect(lines.filter((line) => line.startsWith(`GET ${path} 404 `))).toHaveLength(1)
+    expect(lines.filter((line) => line.startsWith('2026-01-01'))).toEqual([])
+    expect(output.includes('\r') || output.includes('\u001b')).toBe(false)
+  })
+})
+
+describe('request JSON', () => {
+  const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`
+
+  it('nested 7,000 deep is refused with 400, on REST and /mcp, and logs no stack', async () => {
+    const rest = await insert(gated, `{"email":${nested(7000)}}`)
+    expect(rest.status).toBe(400)
+    expect((await expectPostgrestShape(rest, 'deep JSON')).code).toBe('PGRST102')
+    const mcp = await fetch(`${gated.url}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":${nested(7000)}}}`,
+    })
+    expect(mcp.status).toBe(400)
+    expect(await mcp.json()).toMatchObject({ error: { code: -32600 } })
+    expect(gated.output()).not.toMatch(/RangeError|Maximum call stack|unexpected error/)
+  })
+})
+
+describe('array inserts', () => {
+  it('are judged whole: a bad row is 400 whether another row is listed or not, and nothing is written', async () => {
+    expect(await insertStatus(gated, 'listed.person@example.com')).toBe(201)
+    const before = await rowCount(gated)
+    const bad = [{ email: 'bad' }, { email: null }, { email: `${'a'.repeat(250)}@x.co` }, { email: 5 }]
+    const answers: string[] = []
+    for (const other of [
+      'listed.person@example.com',
+      'LISTED.Person@example.com',
+      'not.listed@example.com',
+    ]) {
+      for (const row of bad) {
+        for (const rows of [
+          [{ email: other }, row],
+          [row, { email: other }],
+        ]) {
+          const response = await insert(gated, rows)
+          expect(response.status, JSON.stringify(rows)).toBe(400)
+          const body = await expectPostgrestShape(response, JSON.stringify(rows))
+          expect(['23502', '23514'], JSON.stringify(body)).toContain(body.code)
+          answers.push(`${JSON.stringify(row)} → ${JSON.stringify(body)}`)
+        }
+      }
+    }
+    // The same answer for the same bad row, whoever shares its array.
+    expect(new Set(answers).size).toBe(bad.length)
+    expect(await rowCount(gated)).toBe(before)
+    // Among valid rows a duplicate is still the database's 409, and one row keeps the spec's answer.
+    const pair = await insert(gated, [{ email: 'listed.person@example.com' }, { email: 'fresh@example.com' }])
+    expect(pair.status).toBe(409)
+    const single = await insert(gated, { email: 'listed.person@example.com' })
+    expect(single.status).toBe(409)
+    expect(await single.json()).toMatchObject({
+      code: '23505',
+      message: 'duplicate key value violates unique constraint "waitlist_email_key"',
+    })
+  })
+})
+
+describe('keyed answers', () => {
+  it('are private: Cache-Control no-store and Vary on Authorization and apikey, on REST and /mcp', async () => {
+    const service = { apikey: gated.serviceKey, Authorization: `Bearer ${gated.serviceKey}` }
+    const answers = {
+      'service_role read': await fetch(`${gated.url}/rest/v1/waitlist?select=email`, { headers: service }),
+      '?apikey= read': await fetch(`${gated.url}/rest/v1/waitlist?select=email&apikey=${gated.serviceKey}`),
+      'anon insert': await insert(gated, { email: 'private.answer@example.com' }),
+      'anon read refused': await fetch(`${gated.url}/rest/v1/waitlist`, {
+        headers: { apikey: gated.anonKey },
       }),
-  }
+      'no key': await fetch(`${gated.url}/rest/v1/waitlist`),
+      mcp: await fetch(`${gated.url}/mcp`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      }),
+    }
+    for (const [label, response] of Object.entries(answers)) {
+      await response.arrayBuffer()
+      expect(response.headers.get('cache-control') ?? '', label).toMatch(/(^|[ ,])no-store($|[ ,])/)
+      const vary = (response.headers.get('vary') ?? '').toLowerCase().split(/\s*,\s*/)
+      expect(vary, label).toEqual(expect.arrayContaining(['authorization', 'apikey']))
+    }
+    expect(answers['service_role read'].status).toBe(200)
+    expect(answers['?apikey= read'].status).toBe(200)
+  })
+})
+
+const STALLED_MCP_BODY =
+  'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+  'Accept: application/json, text/event-stream\r\nContent-Length: 65536\r\n\r\n{'
+const STALLED_HEADERS = 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '
+
+/** A connection to the server's own database, as its owner. */
+async function databaseOf(server: TestServer): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: server.env.DATABASE_URL })
+  await client.connect()
+  return client
 }
 
 describe('limits', () => {
-  it('a full database queue answers 503 with Retry-After at once; held requests then complete', async () => {
-    const held = await Promise.all([1, 2, 3].map((i) => halfSentInsert(gated, `held.${i}@example.com`)))
-    // Let the server see all three before the fourth arrives. The probe names an unknown column: if
-    // it gets in before the three are counted, it is refused (400) without reaching the database,
-    // so it never holds a place a held request needs.
-    await expect
-      .poll(async () => (await insert(gated, { probe: 'queue' })).status, { timeout: 10_000 })
-      .toBe(503)
-    const refused = await insert(gated, { email: 'refused@example.com' })
-    expect(refused.status).toBe(503)
-    expect(refused.headers.get('retry-after')).toBe('1')
-    await expectPostgrestShape(refused, '503')
+  it('a full database queue answers 503 with Retry-After at once, /healthz says busy; held requests then complete', async () => {
+    const before = await rowCount(gated)
+    // Three inserts held inside the database, behind a lock on the table: each holds its slot.
+    const locker = await databaseOf(gated)
+    await locker.query('begin')
+    await locker.query('lock table public.waitlist in access exclusive mode')
+    const held = [1, 2, 3].map((i) => insertStatus(gated, `held.${i}@example.com`))
+    try {
+      // The probe names an unknown column: while a slot is free it is refused (400) without
+      // reaching the database, so it never holds a place a held request needs.
+      await expect
+        .poll(async () => (await insert(gated, { probe: 'queue' })).status, { timeout: 10_000 })
+        .toBe(503)
+      const refused = await insert(gated, { email: 'refused@example.com' })
+      expect(refused.status).toBe(503)
+      expect(refused.headers.get('retry-after')).toBe('1')
+      await expectPostgrestShape(refused, '503')
+      // A load balancer asking now learns that this server refuses writes (ADR 025).
+      const health = await fetch(`${gated.url}/healthz`)
+      expect([health.status, health.headers.get('retry-after')]).toEqual([503, '1'])
+      expect(await health.json()).toEqual({ status: 'busy' })
+    } finally {
+      await locker.query('rollback')
+      await locker.end()
+    }
+    expect(await Promise.all(held)).toEqual([201, 201, 201])
     expect(await healthy(gated)).toBe(true)
-    expect(await Promise.all(held.map((request) => request.finish()))).toEqual([201, 201, 201])
     expect(await insertStatus(gated, 'after.queue@example.com')).toBe(201)
-    expect(await rowCount(gated)).toBe(4)
+    expect(await rowCount(gated)).toBe(before + 4)
+  })
+
+  it('stalled bodies and header sends hold no database slot; after the 408 their sockets are destroyed', async () => {
+    const pid = proxied.process.pid
+    // More stalled /mcp bodies than the queue's 3 places, and as many stalled header sends.
+    const bodies = await Promise.all(
+      Array.from({ length: 10 }, () => stalledClient(proxied.url, STALLED_MCP_BODY)),
+    )
+    const heads = await Promise.all(
+      Array.from({ length: 10 }, () => stalledClient(proxied.url, STALLED_HEADERS)),
+    )
+    const clients = [...bodies, ...heads]
+    const ports = new Set(clients.map((client) => client.socket.localPort ?? 0))
+    await expect.poll(() => heldConnections(pid, ports)).toBe(20)
+    await new Promise((resolve) => setTimeout(resolve, 300)) // for the server to read what they sent
+    const from = { 'X-Forwarded-For': '203.0.113.60' }
+    expect(await insertStatus(proxied, 'during.stall@example.com', from)).toBe(201)
+    // Each gets its 408 and the server's FIN; and the server lets go of the socket although the
+    // client keeps its own side open: an ended socket would stay as long as the client likes.
+    for (const answer of await Promise.all(clients.map((client) => client.answer)))
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /)
+    await expect.poll(() => heldConnections(pid, ports), { timeout: 5000 }).toBe(0)
+    for (const client of clients) client.socket.destroy()
+    expect(proxied.output()).not.toMatch(/unexpected error/)
   })
 
   it('cuts off a client that never finishes its headers (408, connection closed)', async () => {

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
+import { connect, type Socket } from 'node:net'
 import { expect } from 'vitest'
 import type { TestServer } from '../support/test-server'
 import { postWaitlist } from '../support/waitlist-api'
@@ -164,4 +165,65 @@ function dechunk(text: string): string {
 /** Wraps a raw answer as a Response so the same assertions apply. */
 export function asResponse(answer: RawAnswer): Response {
   return new Response(answer.body, { status: answer.status, headers: answer.headers })
+}
+
+/** A process's private resident memory in KiB (RssAnon: its heap, not shared memory or files). */
+export function anonKiB(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/RssAnon:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN)
+}
+
+/** The inodes of the sockets a process holds open. */
+function socketInodes(pid: number | undefined): Set<string> {
+  const inodes = new Set<string>()
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1]
+      if (inode) inodes.add(inode)
+    } catch {
+      // Closed between the listing and the read.
+    }
+  }
+  return inodes
+}
+
+/**
+ * How many of the connections from `clientPorts` (the local ports of a test's own sockets) the
+ * process still holds a socket for, in any TCP state: /proc/net/tcp{,6} maps each socket's inode
+ * to its peer's port. A socket the server only ended, not destroyed, is still counted.
+ */
+export function heldConnections(pid: number | undefined, clientPorts: ReadonlySet<number>): number {
+  const inodes = socketInodes(pid)
+  let held = 0
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/)
+      const remotePort = Number.parseInt(fields[2]?.split(':')[1] ?? '', 16)
+      if (inodes.has(fields[9] ?? '') && clientPorts.has(remotePort)) held++
+    }
+  }
+  return held
+}
+
+/** A client that sent its first bytes and nothing more, and never closes its own side. */
+export interface StalledClient {
+  socket: Socket
+  /** What the server sent before it closed its side. */
+  answer: Promise<string>
+}
+
+/** Connects to the server at `url`, sends `start`, then stalls, as a slowloris attacker does. */
+export function stalledClient(url: string, start: string): Promise<StalledClient> {
+  const { port, hostname } = new URL(url)
+  return new Promise((resolve, reject) => {
+    // allowHalfOpen: the server's FIN does not make this side close; an attacker's never does.
+    const socket = connect({ port: Number(port), host: hostname, allowHalfOpen: true })
+    let received = ''
+    socket.on('data', (chunk) => {
+      received += chunk.toString()
+    })
+    const answer = new Promise<string>((settle) => socket.once('end', () => settle(received)))
+    socket.once('error', reject)
+    socket.once('connect', () => socket.write(start, () => resolve({ socket, answer })))
+  })
 }

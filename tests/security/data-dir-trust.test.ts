@@ -77,7 +77,7 @@ describe('DATA_DIR and its secrets belong to the user the server runs as', () =>
 
   it('a missing DATA_DIR is created private: 0700, or 0711 as root for the cluster account to get through', async () => {
     const dir = join(parent, 'new', 'data')
-    await loadApiKeys({ dataDir: dir })
+    await loadApiKeys({ dataDir: dir, databaseUrl: undefined })
     expect(((await stat(dir)).mode & 0o777).toString(8)).toBe(asRoot ? '711' : '700')
     expect(((await stat(join(dir, 'jwt-secret'))).mode & 0o777).toString(8)).toBe('600')
   })
@@ -86,7 +86,7 @@ describe('DATA_DIR and its secrets belong to the user the server runs as', () =>
     const real = await dataDir('real')
     const link = join(parent, 'link')
     await symlink(real, link)
-    await expect(loadApiKeys({ dataDir: link })).rejects.toThrow(
+    await expect(loadApiKeys({ dataDir: link, databaseUrl: undefined })).rejects.toThrow(
       `The data directory ${link} is a symbolic link`,
     )
   })
@@ -96,16 +96,20 @@ describe('DATA_DIR and its secrets belong to the user the server runs as', () =>
     const secret = join(dir, 'jwt-secret')
     await writeFile(join(dir, 'elsewhere'), 's'.repeat(48), { mode: 0o600 })
     await symlink(join(dir, 'elsewhere'), secret)
-    await expect(loadApiKeys({ dataDir: dir })).rejects.toThrow(`${secret} is a symbolic link`)
+    await expect(loadApiKeys({ dataDir: dir, databaseUrl: undefined })).rejects.toThrow(
+      `${secret} is a symbolic link`,
+    )
     await rm(secret)
     await writeFile(secret, 's'.repeat(48), { mode: 0o644 })
     await chmod(secret, 0o644)
-    await expect(loadApiKeys({ dataDir: dir })).rejects.toThrow(`${secret} has mode 0644`)
-    await expect(loadApiKeys({ dataDir: dir })).rejects.toThrow(`chmod 600 ${secret}`)
+    await expect(loadApiKeys({ dataDir: dir, databaseUrl: undefined })).rejects.toThrow(
+      `${secret} has mode 0644`,
+    )
+    await expect(loadApiKeys({ dataDir: dir, databaseUrl: undefined })).rejects.toThrow(`chmod 600 ${secret}`)
     if (asRoot) {
       await chmod(secret, 0o600)
       await chown(secret, NOBODY.uid, NOBODY.gid)
-      await expect(loadApiKeys({ dataDir: dir })).rejects.toThrow(
+      await expect(loadApiKeys({ dataDir: dir, databaseUrl: undefined })).rejects.toThrow(
         `${secret} belongs to uid ${NOBODY.uid}, not to uid 0 that runs the server`,
       )
     }

@@ -1,9 +1,9 @@
-import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestAccessTool } from '../../contract/agent-tool'
 import { siteConfig } from '../../contract/site-config'
 import packageJson from '../../package.json' with { type: 'json' }
 import { buildIfStale } from '../../server/boot/build-if-stale'
+import { ConformanceTester } from '../support/ard/ard.js'
 import { freshDataDir } from '../support/data-dir'
 import { startTestServer, type TestServer } from '../support/test-server'
 

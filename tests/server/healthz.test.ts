@@ -7,7 +7,11 @@ import { stubSite } from '../support/stub-site'
 
 async function appWith(query: Database['query']) {
   const db = { query } as unknown as Database
-  const keys = await loadApiKeys({ jwtSecret: 'x'.repeat(40), dataDir: '/nonexistent' })
+  const keys = await loadApiKeys({
+    jwtSecret: 'x'.repeat(40),
+    dataDir: '/nonexistent',
+    databaseUrl: undefined,
+  })
   return createApp({ db, keys, schema: new Map(), site: stubSite, log: createLogger('silent') })
 }
 

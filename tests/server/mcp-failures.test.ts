@@ -23,7 +23,11 @@ async function clientFor(runAsRole: Database['runAsRole']) {
     error: (message, error) => logged.push(`${message} ${String(error)}`),
   }
   const db = { kind: 'postgres', runAsRole, query: async () => [] } as unknown as Database
-  const keys = await loadApiKeys({ jwtSecret: 'x'.repeat(40), dataDir: '/nonexistent' })
+  const keys = await loadApiKeys({
+    jwtSecret: 'x'.repeat(40),
+    dataDir: '/nonexistent',
+    databaseUrl: undefined,
+  })
   const app = createApp({ db, keys, schema: new Map(), site: stubSite, log })
   const client = new Client({ name: 'failure-test', version: '1.0.0' })
   const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
@@ -87,7 +91,11 @@ describe('request_beta_access when the database says no', () => {
   })
 
   it('a tool name that is not a string, or no params at all, gets the same clear invalid-params error', async () => {
-    const keys = await loadApiKeys({ jwtSecret: 'x'.repeat(40), dataDir: '/nonexistent' })
+    const keys = await loadApiKeys({
+      jwtSecret: 'x'.repeat(40),
+      dataDir: '/nonexistent',
+      databaseUrl: undefined,
+    })
     const db = { kind: 'postgres' } as unknown as Database
     const app = createApp({
       db,
@@ -113,7 +121,11 @@ describe('request_beta_access when the database says no', () => {
   })
 
   it('no site origin configured (an app without a port): any page origin is refused', async () => {
-    const keys = await loadApiKeys({ jwtSecret: 'x'.repeat(40), dataDir: '/nonexistent' })
+    const keys = await loadApiKeys({
+      jwtSecret: 'x'.repeat(40),
+      dataDir: '/nonexistent',
+      databaseUrl: undefined,
+    })
     const db = { kind: 'postgres' } as unknown as Database
     const log: Logger = { info: () => {}, error: () => {} }
     const app = createApp({ db, keys, schema: new Map(), site: stubSite, log })

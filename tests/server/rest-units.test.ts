@@ -25,8 +25,8 @@ async function refusal(promise: Promise<unknown>) {
 
 describe('keys', () => {
   it('signs Supabase-shaped keys that are a pure function of the secret', async () => {
-    const first = await loadApiKeys({ jwtSecret: SECRET, dataDir: '/nonexistent' })
-    const again = await loadApiKeys({ jwtSecret: SECRET, dataDir: '/nonexistent' })
+    const first = await loadApiKeys({ jwtSecret: SECRET, dataDir: '/nonexistent', databaseUrl: undefined })
+    const again = await loadApiKeys({ jwtSecret: SECRET, dataDir: '/nonexistent', databaseUrl: undefined })
     expect(again.anonKey).toBe(first.anonKey)
     const payload = JSON.parse(
       Buffer.from(first.serviceKey.split('.')[1] ?? '', 'base64url').toString(),

@@ -63,6 +63,11 @@ describe.each(BACKENDS)('the studio API on $name', ({ name }) => {
     const page = await fetch(studio.url)
     expect(page.status).toBe(200)
     expect(page.headers.get('set-cookie')).toBeNull()
+    // Every answer is private: no cache keeps it, or hands it to a caller with another token.
+    for (const answer of [page, await api('/api/summary'), await api('/api/entries?page=0')]) {
+      expect(answer.headers.get('cache-control')).toBe('no-store')
+      expect(answer.headers.get('vary')).toBe('Authorization, apikey')
+    }
   })
 
   it('searches literally: % and _ are not wildcards', async () => {

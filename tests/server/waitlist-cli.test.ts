@@ -161,7 +161,7 @@ describe('the waitlist CLI', () => {
     const { stdout } = await cli(server.dataDir, 'keys')
     const anon = /anon:\s+(\S+)/.exec(stdout)?.[1] ?? ''
     const service = /service_role:\s+(\S+)/.exec(stdout)?.[1] ?? ''
-    const { secret } = await loadApiKeys({ dataDir: server.dataDir })
+    const { secret } = await loadApiKeys({ dataDir: server.dataDir, databaseUrl: undefined })
     expect((await verifyKey(secret, anon)).role).toBe('anon')
     expect((await verifyKey(secret, service)).role).toBe('service_role')
   })

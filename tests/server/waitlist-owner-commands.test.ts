@@ -156,6 +156,10 @@ describe.each(BACKENDS)('owner commands on $name', ({ name }) => {
       expect(stats.stdout).toContain('3 in the last 3 days; 4 on the list in total.')
       const all = await runCli(env, 'stats', '--days', 'all')
       expect(all.stdout.split('\n').filter((line) => /^\d{4}-/.test(line))).toHaveLength(41)
+      expect(all.stdout).toContain('\n4 since the first signup; 4 on the list in total.')
+      const day = await runCli(env, 'stats', '--days', '1')
+      expect(day.stdout).toContain('Signups per day, the last day (UTC):')
+      expect(day.stdout).toContain('\n2 in the last day; 4 on the list in total.')
     } finally {
       await cleanup()
     }

@@ -3,7 +3,8 @@ import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { clusterFiles, readPostmasterPid } from '../../server/db/embedded/cluster-files'
 import { isProcessAlive } from '../../server/db/embedded/process-alive'
-import { loadApiKeys } from '../../server/http/keys'
+import { openPostgres } from '../../server/db/postgres-driver'
+import { type ApiKeys, loadApiKeys } from '../../server/http/keys'
 import { watchOutput } from './child-output'
 import { freshDataDir } from './data-dir'
 
@@ -13,6 +14,8 @@ export interface TestServer {
   url: string
   anonKey: string
   serviceKey: string
+  /** The JWT secret the keys are signed with, wherever the server keeps it. */
+  secret: Uint8Array
   dataDir: string
   /** DATA_DIR and the variables given in options.env (DATABASE_URL…): to reach the same database again. */
   env: Record<string, string>
@@ -49,6 +52,18 @@ async function stopLeftPostmaster(dataDir: string) {
   if (!pid) return
   process.kill(pid, 'SIGQUIT')
   for (let i = 0; i < 100 && isProcessAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50))
+}
+
+/** The keys the server uses: with DATABASE_URL and no JWT_SECRET, the secret it keeps in that database. */
+export async function serverKeys(env: Record<string, string | undefined>, dataDir: string): Promise<ApiKeys> {
+  const sources = { jwtSecret: env.JWT_SECRET, dataDir, databaseUrl: env.DATABASE_URL }
+  if (env.JWT_SECRET || !env.DATABASE_URL) return loadApiKeys(sources)
+  const db = await openPostgres(env.DATABASE_URL, 1)
+  try {
+    return await loadApiKeys({ ...sources, db })
+  } finally {
+    await db.close()
+  }
 }
 
 /**
@@ -88,7 +103,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     throw error
   })
   // Read once the server is up: on a new data dir it is the server that generates the secret.
-  const keys = await loadApiKeys({ jwtSecret: env.JWT_SECRET, dataDir })
+  const keys = await serverKeys(env, dataDir)
   const exited = once(child, 'exit')
   const end = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal)
@@ -98,6 +113,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     url,
     anonKey: keys.anonKey,
     serviceKey: keys.serviceKey,
+    secret: keys.secret,
     dataDir,
     env: { DATA_DIR: dataDir, ...env },
     process: child,

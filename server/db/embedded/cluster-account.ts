@@ -12,7 +12,8 @@ export interface ClusterAccount {
 
 export const DEFAULT_CLUSTER_ACCOUNT = 'postgres'
 
-function lookUp(name: string): { uid: number; gid: number } | undefined {
+/** The account's ids, or undefined when there is no such account (nothing is created). */
+export function lookUp(name: string): { uid: number; gid: number } | undefined {
   try {
     const uid = Number(execFileSync('id', ['-u', name], { stdio: ['ignore', 'pipe', 'ignore'] }).toString())
     const gid = Number(execFileSync('id', ['-g', name], { stdio: ['ignore', 'pipe', 'ignore'] }).toString())

@@ -1,9 +1,12 @@
 import { type Context, type Handler, Hono, type MiddlewareHandler } from 'hono'
 import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
-import { bodyLimit } from '../middleware/body-limit'
+import { nestsTooDeep } from '../json-depth'
 import { clientAddress, rateLimitKey } from '../middleware/client-address'
+import { noStore } from '../middleware/no-store'
 import type { RateLimiter } from '../middleware/rate-limit'
+import { readBody } from '../middleware/read-body'
+import { seconds } from '../middleware/seconds'
 import { JsonRpcCode, jsonRpcError } from './json-rpc-error'
 import { originGuard } from './origin-guard'
 import { toolCallParamsProblem } from './tool-call-params'
@@ -36,18 +39,20 @@ const requestId = (message: Message) =>
 export function createMcpApp(deps: McpAppDeps): Hono {
   const app = new Hono()
   // On /mcp itself only: paths below it are unknown, and stay the site's 404.
+  app.use('/', noStore)
   app.use('/', originGuard(deps.allowedOrigins))
 
   app.post(
     '/',
-    deps.gate,
-    bodyLimit(MCP_MAX_BODY_BYTES, () =>
+    // The whole body first, then a database slot: a slow sender holds only its own socket (ADR 024).
+    readBody(MCP_MAX_BODY_BYTES, () =>
       jsonRpcError(
         413,
         JsonRpcCode.InvalidRequest,
         `Request body too large: this endpoint takes at most ${MCP_MAX_BODY_BYTES} bytes`,
       ),
     ),
+    deps.gate,
     answerPost(deps),
   )
 
@@ -76,9 +81,13 @@ function answerPost(deps: McpAppDeps): Handler {
 
 /** The body's one JSON-RPC message, or the error that answers it. */
 async function readOneMessage(c: Context): Promise<unknown> {
+  const text = await c.req.text()
+  if (nestsTooDeep(text)) {
+    return jsonRpcError(400, JsonRpcCode.InvalidRequest, 'Invalid Request: the JSON nests too deeply')
+  }
   let message: unknown
   try {
-    message = JSON.parse(await c.req.text())
+    message = JSON.parse(text)
   } catch {
     return jsonRpcError(400, JsonRpcCode.ParseError, 'Parse error: the body is not valid JSON')
   }
@@ -103,7 +112,7 @@ function refusedToolCall(c: Context, fields: Message, deps: McpAppDeps): Respons
       return jsonRpcError(
         429,
         JsonRpcCode.ServerError,
-        `Too many requests from this address: try again in ${retryAfter} seconds`,
+        `Too many requests from this address: try again in ${seconds(retryAfter)}`,
         { 'Retry-After': String(retryAfter) },
         requestId(fields),
       )

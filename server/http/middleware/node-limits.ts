@@ -40,9 +40,15 @@ function rawJsonError(status: number, code: string, message: string): string {
   return `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n${lines.join('\r\n')}\r\n\r\n${body}`
 }
 
+/** How long a refused client has to take its answer before its socket goes regardless. */
+const FLUSH_GRACE_MS = 1000
+
 /**
  * Answers what Node's parser refuses before any route sees it (oversized headers, malformed
- * request lines, timeouts) in the same JSON shape as every other error, then closes the socket.
+ * request lines, timeouts) in the same JSON shape as every other error, then destroys the socket.
+ * Ending it is not enough: Node's HTTP sockets allow half-open connections, so an ended socket
+ * stays open (FIN-WAIT-2 here) until the client closes its side, which a stalled client never
+ * does, and a request whose body was being read would never settle (ADR 024).
  */
 export function onClientError(error: Error & { code?: string }, socket: Duplex) {
   if (error.code === 'ECONNRESET' || !socket.writable) {
@@ -55,5 +61,8 @@ export function onClientError(error: Error & { code?: string }, socket: Duplex) 
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'PGRST408', 'Request timeout']
         : [400, 'PGRST400', 'Malformed HTTP request']
+  const destroy = () => socket.destroy()
+  socket.once('finish', destroy)
+  setTimeout(destroy, FLUSH_GRACE_MS).unref()
   socket.end(rawJsonError(status, code, message))
 }

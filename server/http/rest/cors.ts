@@ -1,4 +1,5 @@
 import type { Handler } from 'hono'
+import { PRIVATE_VARY } from '../middleware/no-store'
 
 // Kong's cors plugin with no options, as on Supabase's `rest-v1` route (supabase docker/volumes/api/kong.yml).
 const ALLOWED_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE,OPTIONS,TRACE,CONNECT'
@@ -14,6 +15,18 @@ const EXPOSED_HEADERS =
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': EXPOSED_HEADERS,
+}
+
+/**
+ * What every answer of the REST API carries: CORS as above, and privacy. An answer made with a key
+ * (a service_role read lists every address) must never be kept by a shared cache, nor served to a
+ * request with another key: `no-store`, and `Vary` on both places a key travels. With `?apikey=`
+ * the key is in the URL, which a cache keys on anyway.
+ */
+export const REST_HEADERS: Readonly<Record<string, string>> = {
+  ...CORS_HEADERS,
+  'Cache-Control': 'no-store',
+  Vary: PRIVATE_VARY,
 }
 
 /**

@@ -22,42 +22,37 @@ export class PostgrestError extends Error {
 }
 
 /**
- * Refusals that on hosted Supabase come from the gateway (Kong) before PostgREST sees the
- * request: Kong's body is `{ message, hint }` with no code, and supabase-js hands it over as is.
+ * Refusals that on hosted Supabase come from the gateway (Kong) before PostgREST sees the request.
+ * Kong's message and hint are kept word for word (supabase-js shows the message), in PostgREST's
+ * shape like every other error here: PostgREST's own code for the same trouble, and details.
  */
-export class GatewayError extends PostgrestError {
-  override toJSON(): Record<string, string | null> {
-    return this.hint === null ? { message: this.message } : { message: this.message, hint: this.hint }
-  }
-}
-
 export const missingApiKey = () =>
-  new GatewayError(
+  new PostgrestError(
     401,
-    '',
+    'PGRST302',
     'No API key found in request',
     null,
     'No `apikey` request header or url param was found.',
   )
 
 export const invalidApiKey = () =>
-  new GatewayError(
+  new PostgrestError(
     401,
-    '',
+    'PGRST301',
     'Invalid API key',
     null,
     'Double check your Supabase `anon` or `service_role` API key.',
   )
 
-// PostgREST has no body limit of its own; the gateway answers 413 with Kong's wording. The hint
-// (ours) tells a developer the limit.
+// PostgREST has no body limit of its own: the gateway's wording, and our code for a limit in front
+// of the API (PGRST + the status, as PGRST414 and PGRST431).
 export const payloadTooLarge = (limit: number) =>
-  new GatewayError(
+  new PostgrestError(
     413,
-    '',
+    'PGRST413',
     'Request size limit exceeded',
-    null,
     `The request body may be at most ${limit} bytes.`,
+    'Send a smaller body.',
   )
 
 export const invalidJson = (details: string | null = null) =>
@@ -139,3 +134,27 @@ export const databaseUnavailable = () =>
 // the server log, never in the answer.
 export const internalError = () =>
   new PostgrestError(500, 'XX000', 'Internal server error', null, 'The error was logged on the server.')
+
+// Postgres's own answer to an ON CONFLICT list that is no unique key of the table, given here before
+// any statement is built from the list (conflict-target.ts).
+export const noConflictConstraint = () =>
+  new PostgrestError(
+    400,
+    '42P10',
+    'there is no unique or exclusion constraint matching the ON CONFLICT specification',
+  )
+
+/** Postgres's words for a row it would refuse, for the refusals decided before the insert (row-rules.ts). */
+export const notNullViolation = (column: string, table: string) =>
+  new PostgrestError(
+    400,
+    '23502',
+    `null value in column "${column}" of relation "${table}" violates not-null constraint`,
+  )
+
+export const checkViolation = (table: string, constraint: string) =>
+  new PostgrestError(
+    400,
+    '23514',
+    `new row for relation "${table}" violates check constraint "${constraint}"`,
+  )

@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, nestsTooDeep } from '../json-depth'
 import { invalidJson, keysMustMatch, unparsableQuery, unsupportedMediaType } from './postgrest-error'
 
 export type Row = Record<string, unknown>
@@ -24,6 +25,7 @@ export function parseRowsBody(
 ): { rows: Row[]; keys: string[] } {
   const mediaType = (contentType ?? 'application/json').split(';')[0]?.trim().toLowerCase()
   if (mediaType !== 'application/json') throw unsupportedMediaType(mediaType ?? '')
+  if (nestsTooDeep(text)) throw invalidJson(`The JSON nests deeper than ${MAX_JSON_DEPTH} levels`)
   let value: unknown
   try {
     value = JSON.parse(text)

@@ -1,17 +1,17 @@
-import { type Context, type ErrorHandler, Hono } from 'hono'
+import { type Context, type ErrorHandler, Hono, type MiddlewareHandler } from 'hono'
 import type { Logger } from '../../boot/log'
 import { type Database, isPgError } from '../../db/database'
 import type { ApiKeys, ApiRole, JwtClaims } from '../keys'
-import { bodyLimit } from '../middleware/body-limit'
+import { readBody } from '../middleware/read-body'
 import { authenticate, type Verifier } from './authenticate'
-import { CORS_HEADERS, supabasePreflight } from './cors'
+import { conflictTarget } from './conflict-target'
+import { REST_HEADERS, supabasePreflight } from './cors'
 import { cachedVerifier } from './key-cache'
 import { statusForSqlState } from './pg-error-status'
 import {
   databaseUnavailable,
   internalError,
   methodNotAllowed,
-  missingColumn,
   notSingleObject,
   PostgrestError,
   payloadTooLarge,
@@ -26,6 +26,7 @@ import { appliedPreferences, type Preferences, parsePrefer } from './prefer'
 import { parseReadQuery, type ReadQuery, searchParamsOf } from './query-params'
 import { parseColumnsParam, parseRowsBody } from './request-body'
 import type { RowCharge } from './row-charge'
+import { checkRows } from './row-rules'
 import type { SchemaCache } from './schema-cache'
 import {
   deleteStatement,
@@ -45,6 +46,8 @@ export interface RestDeps {
   maxBodyBytes?: number
   /** Charges an insert's rows past the first to the client's rate limit (not for service_role). */
   chargeRows?: RowCharge
+  /** The app's cap on requests in flight towards the database, taken once the body is in. */
+  gate: MiddlewareHandler
 }
 
 export const MAX_BODY_BYTES = 16 * 1024
@@ -58,7 +61,7 @@ const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8'
 function errorResponse(error: PostgrestError): Response {
   return new Response(JSON.stringify(error), {
     status: error.status,
-    headers: { 'Content-Type': JSON_TYPE, ...CORS_HEADERS, ...error.headers },
+    headers: { 'Content-Type': JSON_TYPE, ...REST_HEADERS, ...error.headers },
   })
 }
 
@@ -94,6 +97,13 @@ function singleObject(body: string, rows: number): string {
 
 function checkColumns(keys: string[], table: string, known: ReadonlySet<string>) {
   for (const key of keys) if (!known.has(key)) throw unknownColumn(key, table)
+}
+
+// An insert names its columns in the table's order, each once: its text then depends on which
+// columns were sent, not on how a client ordered or repeated them (`?columns=email,email`).
+function inTableOrder(keys: string[], known: ReadonlySet<string>): string[] {
+  if (keys.length <= 1) return keys
+  return [...known].filter((column) => keys.includes(column))
 }
 
 function contentRange(offset: number, returned: number, total: number | undefined): string {
@@ -160,7 +170,7 @@ function answer(
   request: TableRequest,
   extra: Record<string, string> = {},
 ): Response {
-  const headers: Record<string, string> = { ...CORS_HEADERS, ...extra }
+  const headers: Record<string, string> = { ...REST_HEADERS, ...extra }
   const applied = appliedPreferences(request.preferences, request.mutation)
   if (applied) headers['Preference-Applied'] = applied
   if (request.profiled) headers['Content-Profile'] = 'public'
@@ -227,18 +237,18 @@ class TableRoutes {
     const request = await this.open(c)
     const { table, known, params, preferences, claims } = request
     const columns = parseColumnsParam(params.get('columns'))
-    const body = await c.req.raw.text()
+    const body = await c.req.text()
     const { rows, keys: names } = parseRowsBody(c.req.raw.headers.get('content-type'), body, columns)
     // One token per row for the public keys; a single object (the page's insert) costs nothing more.
     if (rows.length > 1 && claims.role !== 'service_role') this.deps.chargeRows?.(c, rows.length)
     checkColumns(names, table, known)
-    const target = parseColumnsParam(params.get('on_conflict'))
-    if (target) for (const column of target) if (!known.has(column)) throw missingColumn(column, table)
+    if (rows.length > 1) checkRows(table, names, rows)
+    const target = conflictTarget(params.get('on_conflict'), table, known)
     // A merge needs a conflict target; without ?on_conflict= (PostgREST would use the primary
     // key, which a client never sends) the preference is not applied, and not echoed.
     if (preferences.resolution === 'merge-duplicates' && !target) preferences.resolution = undefined
     const upsert = preferences.resolution ? { resolution: preferences.resolution, target } : undefined
-    const statement = insertStatement(table, names, rows, request.returning, upsert)
+    const statement = insertStatement(table, inTableOrder(names, known), rows, request.returning, upsert)
     const result = await this.write(request, statement)
     // PostgREST: `*/*`, or `*/<rows inserted>` when a count was asked for.
     const range = preferences.count ? `*/${result.affected}` : '*/*'
@@ -265,7 +275,7 @@ class TableRoutes {
   async update(c: Context<RestEnv>): Promise<Response> {
     const request = await this.open(c)
     requireFilter(request, 'UPDATE')
-    const body = await c.req.raw.text()
+    const body = await c.req.text()
     const { rows, keys: names } = parseRowsBody(c.req.raw.headers.get('content-type'), body)
     checkColumns(names, request.table, request.known)
     if (rows.length !== 1 || names.length === 0) return answer(undefined, 204, request)
@@ -333,7 +343,9 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
   const app = new Hono<RestEnv>()
 
   app.options('*', supabasePreflight())
-  app.use(bodyLimit(maxBodyBytes, () => errorResponse(payloadTooLarge(maxBodyBytes))))
+  // The body is in, and its size checked, before the request takes a database slot (ADR 024).
+  app.use(readBody(maxBodyBytes, () => errorResponse(payloadTooLarge(maxBodyBytes))))
+  app.use(deps.gate)
   app.onError(errorAnswer(deps.log))
 
   // Functions are not part of this API; say so as PostgREST does for one it cannot find.

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { clientAddress, rateLimitKey } from '../middleware/client-address'
 import type { RateLimiter } from '../middleware/rate-limit'
+import { seconds } from '../middleware/seconds'
 import { PostgrestError } from './postgrest-error'
 
 /**
@@ -30,7 +31,7 @@ export function rowCharge(limiter: RateLimiter, trustHeader: string | undefined)
         'PGRST429',
         'Too many requests from this address',
         null,
-        `Try again in ${retryAfter} seconds`,
+        `Try again in ${seconds(retryAfter)}`,
         { 'Retry-After': String(retryAfter) },
       )
     }

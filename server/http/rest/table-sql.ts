@@ -37,13 +37,17 @@ export function insertStatement(
   // A representation needs select rights: a role without them gets Postgres's 42501 and a
   // rolled-back insert, as on PostgREST.
   const statement = writeStatement(insert, [JSON.stringify(rows)], returning)
-  // The page's insert is one of a handful of texts: worth preparing. With a representation the
-  // text carries the client's choice of columns, so it is not.
-  if (!returning) statement.prepare = true
+  // The page's insert is one of a handful of texts (the columns sent, in the table's order): worth
+  // preparing. A representation or an upsert is rarer, and its text carries more of the client's
+  // choices: parsed each time, never left behind as a named statement (ADR 024).
+  if (!returning && !upsert) statement.prepare = true
   return statement
 }
 
-type Upsert = { resolution: 'merge-duplicates' | 'ignore-duplicates'; target: string[] | undefined }
+type Upsert = {
+  resolution: 'merge-duplicates' | 'ignore-duplicates'
+  target: readonly string[] | undefined
+}
 
 function insertText(table: string, keys: string[]): string {
   const target = `public.${quoteIdent(table)}`

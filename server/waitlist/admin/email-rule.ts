@@ -3,7 +3,7 @@
  * waitlist_email_format, _length and _trimmed), so `import` can name every bad line before it
  * writes anything. tests/server/waitlist-import.test.ts checks it against the database itself.
  */
-const WHATWG_EMAIL =
+export const WHATWG_EMAIL =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/
 
 export const MAX_EMAIL_LENGTH = 254

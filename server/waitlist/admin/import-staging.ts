@@ -54,8 +54,15 @@ export async function stagedDuplicates(
   return { shown: rows.map(({ line, first }) => ({ line, first })), count: rows[0]?.count ?? 0 }
 }
 
-/** How many staged addresses are already on the list (case-insensitively). */
+/**
+ * How many staged addresses are already on the list (case-insensitively). A dry run may stage in a
+ * database never migrated: without the table, none is.
+ */
 export async function stagedListed(tx: Queryable): Promise<number> {
+  const [table] = await tx.query<{ name: string | null }>(
+    "select to_regclass('public.waitlist')::text as name",
+  )
+  if (!table?.name) return 0
   const [row] = await tx.query<{ listed: number }>(
     `select count(*)::int as listed
        from pg_temp.import_rows staged join public.waitlist listed on listed.email = staged.email::citext`,

@@ -1,0 +1,60 @@
+import { loadEnv, type Plugin } from 'vite'
+import { ANON_KEY_PLACEHOLDER, SITE_URL_PLACEHOLDER } from '../contract/site-url.ts'
+
+/** The settings a static host's build cannot do without: nothing fills them in later. */
+const REQUIRED = ['SITE_URL', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY'] as const
+
+/** As the server reads SITE_URL: paths are appended, so no trailing slash; a plain address only. */
+function siteUrlOf(raw: string): string {
+  const url = new URL(raw)
+  const plain = `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+  if (!/^https?:$/.test(url.protocol) || url.search || url.hash || /["'<>&\s]/.test(plain))
+    throw new Error(`SITE_URL must be a plain address such as https://lab.example.com, not ${raw}`)
+  return plain
+}
+
+/**
+ * `npm run build:cdn` (Vite's mode `cdn`): a dist/ that a static host serves as it is, in front of a
+ * hosted Supabase project. What the Node server does at start-up is done here: SITE_URL written
+ * into every page and file in place of the placeholder, the anon key into the page's meta tag; and
+ * the 404 page is `404.html`, the name Cloudflare Pages, Netlify, GitHub Pages and S3 look for.
+ */
+export function staticHostPlugin(): Plugin {
+  let values: Record<(typeof REQUIRED)[number], string> | undefined
+  return {
+    name: 'lab:static-host',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      const env = loadEnv(config.mode, config.envDir || config.root, [...REQUIRED])
+      const missing = REQUIRED.filter((name) => !env[name])
+      if (missing.length > 0)
+        throw new Error(
+          `npm run build:cdn needs ${missing.join(', ')}: the address the site is served at and the hosted ` +
+            'Supabase project it calls (docs/deploy.md, "The static site on a CDN").',
+        )
+      values = {
+        SITE_URL: siteUrlOf(env.SITE_URL ?? ''),
+        VITE_SUPABASE_URL: env.VITE_SUPABASE_URL ?? '',
+        VITE_SUPABASE_ANON_KEY: env.VITE_SUPABASE_ANON_KEY ?? '',
+      }
+    },
+    generateBundle: {
+      // After the prerendered pages and the agent files are in the bundle.
+      order: 'post',
+      handler(_options, bundle) {
+        const { SITE_URL, VITE_SUPABASE_ANON_KEY } = values ?? {}
+        for (const output of Object.values(bundle)) {
+          if (output.type !== 'asset' || typeof output.source !== 'string') continue
+          output.source = output.source
+            .replaceAll(SITE_URL_PLACEHOLDER, SITE_URL ?? '')
+            .replaceAll(ANON_KEY_PLACEHOLDER, VITE_SUPABASE_ANON_KEY ?? '')
+        }
+        const notFound = bundle['404/index.html']
+        if (notFound?.type !== 'asset') return
+        delete bundle['404/index.html']
+        this.emitFile({ type: 'asset', fileName: '404.html', source: notFound.source })
+      },
+    },
+  }
+}

@@ -1,0 +1,16 @@
+import type { MiddlewareHandler } from 'hono'
+
+/** What every keyed or private answer varies on: the two places a Supabase key travels. */
+export const PRIVATE_VARY = 'Authorization, apikey'
+
+/**
+ * Marks every answer private: never stored by a cache (a shared one would serve it to the next
+ * caller), and varying on the credentials, kept beside any `Vary` the route set (Origin on /mcp).
+ * For routes off the hot path; the REST answers carry the same headers from cors.ts's REST_HEADERS.
+ */
+export const noStore: MiddlewareHandler = async (c, next) => {
+  await next()
+  c.res.headers.set('Cache-Control', 'no-store')
+  const vary = c.res.headers.get('Vary')
+  c.res.headers.set('Vary', vary ? `${vary}, ${PRIVATE_VARY}` : PRIVATE_VARY)
+}
