@@ -12,6 +12,10 @@ const SLOW_SUITES = [
   'tests/reliability/notifications.test.ts',
   'tests/reliability/notifications-scale-out.test.ts',
   'tests/reliability/scale-out.test.ts',
+  'tests/reliability/managed-postgres-15.test.ts',
+  'tests/reliability/managed-postgres-18.test.ts',
+  'tests/reliability/data-dir-without-sockets.test.ts',
+  'tests/reliability/scale-out-pgbouncer.test.ts',
   'tests/reliability/hangup.test.ts',
   // The README's and the deploy guide's commands on a fresh copy of the tree (installs: minutes).
   'tests/docs/fresh-clone.test.ts',

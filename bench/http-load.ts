@@ -18,6 +18,18 @@ export interface LoadOptions {
   headers?: Record<string, string>
   /** '[<id>]' in the body is replaced by a fresh id per request (unique e-mails). */
   body?: string
+  /** Headers of the nth request, on top of `headers` (a client address per request, say). */
+  headersOf?: (n: number) => Record<string, string>
+}
+
+/** autocannon's hook for requests that differ one from the next. */
+function varied(headersOf: (n: number) => Record<string, string>): autocannon.Request[] {
+  let n = 0
+  return [
+    {
+      setupRequest: (request) => ({ ...request, headers: { ...request.headers, ...headersOf(n++) } }),
+    },
+  ]
 }
 
 /** One autocannon run; keep-alive connections, as a browser or a proxy in front would hold. */
@@ -31,6 +43,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     headers: options.headers,
     body: options.body,
     idReplacement: options.body?.includes('[<id>]') ?? false,
+    requests: options.headersOf && varied(options.headersOf),
   })
   const ok = result['2xx']
   return {

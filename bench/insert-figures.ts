@@ -2,7 +2,14 @@ import { runningClusterUrl } from '../server/db/embedded/embedded-cluster'
 import type { BackendName } from '../tests/support/backends'
 import { createDatabase, startPostgres } from '../tests/support/postgres-cluster'
 import { postmasterPid, startTestServer } from '../tests/support/test-server'
-import { compareInserts, failedRequests, fixedInserts, startBaseline } from './inserts'
+import {
+  compareInserts,
+  failedRequests,
+  fixedInserts,
+  type InsertComparison,
+  insertsFromAddresses,
+  startBaseline,
+} from './inserts'
 import { mib, type ProcessMemory, processMemory } from './process-memory'
 import type { Row, Track } from './table'
 
@@ -51,8 +58,9 @@ export async function insertFigures(
   const comparison = await compareInserts(server, baseline.url, CLIENTS, SECONDS, ROUNDS)
   const nodeAfterAll = processMemory(serverPid)
   const baselineMemory = processMemory(baseline.pid)
-  await baseline.stop()
   await server.cleanup()
+  const shared = backend === 'postgres' ? await sharedLimitFigures(env, baseline.url, track, log) : undefined
+  await baseline.stop()
 
   const { bestOurs, bestBaseline, ratio } = comparison
   const failed = failedRequests([memoryLoad, ...comparison.ours])
@@ -75,6 +83,7 @@ export async function insertFigures(
       ok: node.rssMiB <= 150,
     },
   ]
+  if (shared) rows.push(shared.row)
   if (postgres)
     rows.push({
       metric: `Postgres processes, ${label}, same moment`,
@@ -87,6 +96,51 @@ export async function insertFigures(
       memoryLoad,
       memory: { node, nodeAfterAll, baseline: baselineMemory, postgres },
       ...comparison,
+      sharedLimit: shared?.comparison,
+    },
+  }
+}
+
+/** How many client addresses the shared-limit run cycles through: one bucket row each. */
+const ADDRESSES = 1000
+
+/**
+ * The same comparison with the rate limit on, its buckets in the database (ADR 030): a limit no
+ * client reaches, each request from one of ADDRESSES addresses (a trusted X-Forwarded-For), so every
+ * insert also charges a bucket in its transaction. The baseline charges nothing.
+ */
+async function sharedLimitFigures(
+  env: Record<string, string>,
+  baselineUrl: string,
+  track: Track,
+  log: (message: string) => void,
+): Promise<{ row: Row; comparison: InsertComparison }> {
+  const limited = await startTestServer({
+    env: {
+      ...env,
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      RATE_LIMIT_BURST: '100000000',
+      TRUST_PROXY_HEADER: 'x-forwarded-for',
+    },
+  })
+  track(() => limited.cleanup())
+  log(
+    `Inserts, DATABASE_URL, the shared rate limit on: ours and the baseline alternated, ${ROUNDS} x ${SECONDS} s each`,
+  )
+  const load = insertsFromAddresses(ADDRESSES)
+  const comparison = await compareInserts(limited, baselineUrl, CLIENTS, SECONDS, ROUNDS, load)
+  await limited.cleanup()
+  const { bestOurs, bestBaseline, ratio } = comparison
+  const failed = failedRequests(comparison.ours)
+  return {
+    comparison,
+    row: {
+      metric: `Inserts DATABASE_URL, rate limit on (buckets in the database, ${ADDRESSES} addresses): ours / node:http baseline`,
+      value:
+        `${bestOurs.requestsPerSecond.toFixed(0)} / ${bestBaseline.requestsPerSecond.toFixed(0)} per s ` +
+        `(${(ratio * 100).toFixed(0)}%), p99 ${bestOurs.p99Ms} / ${bestBaseline.p99Ms} ms` +
+        (failed ? `, ${failed} not 2xx` : ''),
+      target: 'reported (the baseline has no limit)',
     },
   }
 }

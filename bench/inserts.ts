@@ -5,8 +5,16 @@ import { freePort } from '../tests/support/postgres-cluster'
 import { BROWSER_HEADERS, type LoadResult, runLoad } from './http-load'
 
 /** The page's one call, as supabase-js sends it (the baseline gets the same bytes and ignores the headers). */
-function insertLoad(url: string, anonKey: string, clients: number, seconds: number, amount?: number) {
+function insertLoad(
+  url: string,
+  anonKey: string,
+  clients: number,
+  seconds: number,
+  amount?: number,
+  headersOf?: (n: number) => Record<string, string>,
+) {
   return runLoad({
+    headersOf,
     url: `${url}/rest/v1/waitlist`,
     method: 'POST',
     connections: clients,
@@ -28,6 +36,15 @@ function insertLoad(url: string, anonKey: string, clients: number, seconds: numb
 /** Through HTTP, the key check, the role switch and the insert, for `seconds`. */
 export function httpInserts(url: string, anonKey: string, clients: number, seconds: number) {
   return insertLoad(url, anonKey, clients, seconds)
+}
+
+/** As httpInserts, from `addresses` client addresses in turn (X-Forwarded-For, for a trusting server). */
+export function insertsFromAddresses(addresses: number) {
+  const addressOf = (n: number) => ({
+    'x-forwarded-for': `10.0.${(n % addresses) >> 8}.${(n % addresses) & 255}`,
+  })
+  return (url: string, anonKey: string, clients: number, seconds: number, amount?: number) =>
+    insertLoad(url, anonKey, clients, seconds, amount, addressOf)
 }
 
 /** Exactly `amount` inserts (the memory figure is taken after a known load). */
@@ -101,13 +118,14 @@ export async function compareInserts(
   clients: number,
   seconds: number,
   rounds: number,
+  oursLoad = httpInserts,
 ): Promise<InsertComparison> {
-  await httpInserts(ours.url, ours.anonKey, clients, 1)
+  await oursLoad(ours.url, ours.anonKey, clients, 1)
   await httpInserts(baselineUrl, ours.anonKey, clients, 1)
   const oursRuns: LoadResult[] = []
   const baselineRuns: LoadResult[] = []
   for (let round = 0; round < rounds; round++) {
-    oursRuns.push(await httpInserts(ours.url, ours.anonKey, clients, seconds))
+    oursRuns.push(await oursLoad(ours.url, ours.anonKey, clients, seconds))
     baselineRuns.push(await httpInserts(baselineUrl, ours.anonKey, clients, seconds))
   }
   const bestOurs = best(oursRuns)

@@ -22,7 +22,7 @@ const kibField = (text: string | undefined, name: string) =>
   Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text ?? '')?.[1] ?? Number.NaN)
 
 /** Children of a process, from each process's parent pid in /proc/PID/stat. */
-function childrenOf(pid: number): number[] {
+export function childrenOf(pid: number): number[] {
   const children: number[] = []
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue

@@ -44,7 +44,7 @@ async function startApi(env: ServerEnv, log: Logger) {
     schema,
     site,
     log,
-    protections: protectionsOf(env),
+    protections: protectionsOf(env, database.db),
     siteOrigins: () => ownOrigins(pageUrl, env.SITE_URL ?? pageUrl),
   })
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })

@@ -1,8 +1,10 @@
+import type { Database } from '../db/database'
 import { type OpenedDatabase, openDatabase } from '../db/open-database'
 import { type AppProtections, createApp } from '../http/app'
 import { type ApiKeys, keySourcesOf, loadApiKeys } from '../http/keys'
 import { ownOrigins } from '../http/mcp/origin-guard'
-import { RateLimiter } from '../http/middleware/rate-limit'
+import { MemoryRateLimiter } from '../http/middleware/memory-rate-limiter'
+import { PostgresRateLimiter } from '../http/middleware/postgres-rate-limiter'
 import type { SecurityHeaderOptions } from '../http/middleware/security-headers'
 import { loadSchemaCache } from '../http/rest/schema-cache'
 import { fillInSiteUrl, normalizeSiteUrl } from '../http/site-url'
@@ -70,8 +72,8 @@ async function serve(
   // Checked before listening, so a bad SITE_URL stops start-up before anything is served.
   const publicUrl = env.SITE_URL === undefined ? undefined : normalizeSiteUrl(env.SITE_URL)
   let siteOrigins: string[] = []
-  const protections = protectionsOf(env)
   const db = database.db
+  const protections = protectionsOf(env, db)
   const app = createApp({ siteOrigins: () => siteOrigins, db, keys, schema, site, log, protections })
   const listening = await listen(app, env, securityOf(env, site.scriptHashes))
   const { url } = listening
@@ -86,18 +88,27 @@ async function serve(
     serviceKey: keys.serviceKey,
     async stop() {
       await listening.close()
+      protections.rateLimiter?.close?.()
       await deliverer?.stop()
       await database.close()
     },
   }
 }
 
-/** The rate limit, the proxy header and the database queue, as the env sets them (also for `npm run dev`). */
-export function protectionsOf(env: ServerEnv): AppProtections {
+/**
+ * The rate limit, the proxy header and the database queue, as the env sets them (also for `npm run
+ * dev`). Several servers may share a DATABASE_URL, so its buckets live there; the embedded database
+ * has one server, whose memory is the same limit for less.
+ */
+export function protectionsOf(env: ServerEnv, db: Database): AppProtections {
+  const limits = { perMinute: env.RATE_LIMIT_PER_MINUTE, burst: env.RATE_LIMIT_BURST }
+  const shared = env.DATABASE_URL !== undefined
   const rateLimiter =
-    env.RATE_LIMIT_PER_MINUTE > 0
-      ? new RateLimiter({ perMinute: env.RATE_LIMIT_PER_MINUTE, burst: env.RATE_LIMIT_BURST })
-      : undefined
+    limits.perMinute === 0
+      ? undefined
+      : shared
+        ? new PostgresRateLimiter(db, limits)
+        : new MemoryRateLimiter(limits)
   return {
     rateLimiter,
     trustProxyHeader: env.TRUST_PROXY_HEADER,

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { MIGRATIONS_DIR } from '../boot/paths'
+import { checkApiRolesCanBeMade, joinApiRoles } from './api-roles'
 import type { Database } from './database'
 
 export { MIGRATIONS_DIR }
@@ -52,6 +53,7 @@ export async function readMigrations(directory = MIGRATIONS_DIR): Promise<Migrat
 /** Applies, in order and each in its own transaction, every migration not yet recorded. Returns those applied. */
 export async function migrate(db: Database, migrations?: MigrationFile[]): Promise<string[]> {
   const pending = migrations ?? (await readMigrations())
+  await checkApiRolesCanBeMade(db)
   const applied: string[] = []
   for (const migration of pending) {
     const ran = await db.transaction(async (tx) => {
@@ -75,6 +77,7 @@ export async function migrate(db: Database, migrations?: MigrationFile[]): Promi
     // Under the same lock: two servers changing one schema's grants at once would collide.
     await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY])
     await tx.exec(REVOKE_PUBLIC_CREATE)
+    await joinApiRoles(tx)
   })
   return applied
 }

@@ -69,10 +69,12 @@ export function createApp(deps: AppDeps): Hono {
   const gate = dbGate(protections.dbQueueLimit, queueFull)
   const { rateLimiter, trustProxyHeader } = protections
   // Without a limiter (RATE_LIMIT_PER_MINUTE=0) no middleware at all: each one is a step per request.
+  // Its writes carry the charge: one round trip with the limiter in the database too.
+  const charged = { chargedWithWrite: true }
   if (rateLimiter)
     app.use(
       '/rest/v1/*',
-      unlessServiceRole(deps.keys, rateLimit(rateLimiter, trustProxyHeader, tooManyRequests)),
+      unlessServiceRole(deps.keys, rateLimit(rateLimiter, trustProxyHeader, tooManyRequests, charged)),
     )
   app.get('/healthz', healthCheck(db, log, gate))
 

@@ -11,7 +11,13 @@ begin
     create role authenticated nologin noinherit;
   end if;
   if not exists (select 1 from pg_roles where rolname = 'service_role') then
-    create role service_role nologin noinherit bypassrls;
+    -- BYPASSRLS takes a superuser (on PostgreSQL 16 and later, or an owner that has it): a managed
+    -- Postgres' owner has neither, and service_role then reads through a policy (20261125100000).
+    begin
+      create role service_role nologin noinherit bypassrls;
+    exception when insufficient_privilege then
+      create role service_role nologin noinherit;
+    end;
   end if;
 end
 $$;

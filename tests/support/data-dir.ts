@@ -45,10 +45,13 @@ async function templateDir(): Promise<string> {
   return dir
 }
 
-/** A new DATA_DIR holding a migrated, stopped cluster, removed by the returned cleanup. */
-export async function freshDataDir(): Promise<{ dir: string; cleanup(): Promise<void> }> {
+/**
+ * A new DATA_DIR holding a migrated, stopped cluster, removed by the returned cleanup; in the
+ * temporary directory unless `parent` names another (a mount of a particular file system).
+ */
+export async function freshDataDir(parent = tmpdir()): Promise<{ dir: string; cleanup(): Promise<void> }> {
   const template = await templateDir()
-  const dir = await mkdtemp(join(tmpdir(), 'lab-site-data-'))
+  const dir = await mkdtemp(join(parent, 'lab-site-data-'))
   await chmod(dir, 0o755)
   // cp -a keeps the owner: as root, the cluster belongs to the account PostgreSQL runs as.
   await run('cp', ['-a', join(template, 'postgres'), join(template, 'postgres-password'), dir])

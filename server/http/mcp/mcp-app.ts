@@ -4,7 +4,7 @@ import type { Database } from '../../db/database'
 import { nestsTooDeep } from '../json-depth'
 import { clientAddress, rateLimitKey } from '../middleware/client-address'
 import { noStore } from '../middleware/no-store'
-import type { RateLimiter } from '../middleware/rate-limit'
+import { type RateLimiter, retryAfterOf } from '../middleware/rate-limit'
 import { readBody } from '../middleware/read-body'
 import { seconds } from '../middleware/seconds'
 import { JsonRpcCode, jsonRpcError } from './json-rpc-error'
@@ -71,7 +71,7 @@ function answerPost(deps: McpAppDeps): Handler {
     const message = await readOneMessage(c)
     if (message instanceof Response) return message
     const fields = (typeof message === 'object' && message !== null ? message : {}) as Message
-    const refused = refusedToolCall(c, fields, deps)
+    const refused = await refusedToolCall(c, fields, deps)
     if (refused) return refused
     // The SDK (about 20 MiB in memory) loads with the first message that needs it, not at start.
     const { answerMcpMessage } = await import('./mcp-answer')
@@ -103,11 +103,11 @@ async function readOneMessage(c: Context): Promise<unknown> {
 }
 
 /** A tool call over the rate limit, or with parameters the tool cannot take, is answered here. */
-function refusedToolCall(c: Context, fields: Message, deps: McpAppDeps): Response | undefined {
+async function refusedToolCall(c: Context, fields: Message, deps: McpAppDeps): Promise<Response | undefined> {
   if (fields.method !== 'tools/call') return undefined
   const { rateLimiter, trustProxyHeader } = deps
   if (rateLimiter) {
-    const retryAfter = rateLimiter.take(rateLimitKey(clientAddress(c, trustProxyHeader)))
+    const retryAfter = await retryAfterOf(rateLimiter, rateLimitKey(clientAddress(c, trustProxyHeader)))
     if (retryAfter > 0) {
       return jsonRpcError(
         429,

@@ -3,6 +3,7 @@ import type { Logger } from '../../boot/log'
 import { type Database, isPgError } from '../../db/database'
 import type { ApiKeys, ApiRole, JwtClaims } from '../keys'
 import { readBody } from '../middleware/read-body'
+import { type WriteCharge, writeChargeOf } from '../middleware/write-charge'
 import { authenticate, type Verifier } from './authenticate'
 import { conflictTarget } from './conflict-target'
 import { REST_HEADERS, supabasePreflight } from './cors'
@@ -25,7 +26,7 @@ import {
 import { appliedPreferences, type Preferences, parsePrefer } from './prefer'
 import { parseReadQuery, type ReadQuery, searchParamsOf } from './query-params'
 import { parseColumnsParam, parseRowsBody } from './request-body'
-import type { RowCharge } from './row-charge'
+import { type RowCharge, tooManyRequests } from './row-charge'
 import { checkRows } from './row-rules'
 import type { SchemaCache } from './schema-cache'
 import {
@@ -149,6 +150,12 @@ function isConnectionError(error: unknown): boolean {
   )
 }
 
+/** The database limiter's refusal (PT429, the seconds as its detail) as the limiter's own 429. */
+function rateLimited(error: unknown): never {
+  if (isPgError(error) && error.code === 'PT429') throw tooManyRequests(Number(error.detail) || 1)
+  throw error
+}
+
 /** What every table route checks first, in PostgREST's order: key, profile, table, Accept, Prefer, query. */
 interface TableRequest {
   claims: JwtClaims
@@ -162,6 +169,8 @@ interface TableRequest {
   query: ReadQuery
   /** The columns a write returns (Prefer: return=representation), else none. */
   returning: ReadQuery['columns'] | undefined
+  /** The request's rate-limit charge, for its write to make (a limiter in the database). */
+  charge: WriteCharge | undefined
 }
 
 function answer(
@@ -212,7 +221,8 @@ class TableRoutes {
     const query = parseReadQuery(params, table, known)
     const returning = preferences.return === 'representation' ? query.columns : undefined
     const mutation = !['GET', 'HEAD'].includes(request.method)
-    return { claims, table, known, params, shape, profiled, mutation, preferences, query, returning }
+    const charge = writeChargeOf(c)
+    return { claims, table, known, params, shape, profiled, mutation, preferences, query, returning, charge }
   }
 
   /**
@@ -222,8 +232,15 @@ class TableRoutes {
    */
   private async write(request: TableRequest, statement: TableStatement<WriteResult>): Promise<WriteResult> {
     const { db } = this.deps
-    if (request.shape === 'array' || !statement.returnsBody)
-      return statement.read(await db.runAsRole(request.claims, statement))
+    const { charge } = request
+    if (request.shape === 'array' || !statement.returnsBody) {
+      const kept = charge?.inWrite()
+      const written = db.runAsRole(request.claims, statement, kept)
+      return statement.read(await (kept ? written.catch(rateLimited) : written))
+    }
+    // Awaited steps, not one round trip: the charge goes first, on its own.
+    const retryAfter = await charge?.takeNow()
+    if (retryAfter) throw tooManyRequests(retryAfter)
     return db.asRole(request.claims, async (tx) => {
       const result = await runIn(tx, statement)
       return {
@@ -240,7 +257,7 @@ class TableRoutes {
     const body = await c.req.text()
     const { rows, keys: names } = parseRowsBody(c.req.raw.headers.get('content-type'), body, columns)
     // One token per row for the public keys; a single object (the page's insert) costs nothing more.
-    if (rows.length > 1 && claims.role !== 'service_role') this.deps.chargeRows?.(c, rows.length)
+    if (rows.length > 1 && claims.role !== 'service_role') await this.deps.chargeRows?.(c, rows.length)
     checkColumns(names, table, known)
     if (rows.length > 1) checkRows(table, names, rows)
     const target = conflictTarget(params.get('on_conflict'), table, known)
