@@ -1,5 +1,6 @@
 import type { Database, Queryable } from '../../db/database'
 import { dropDeliveries } from '../notifications/outbox-sql'
+import { countAll, countPerDay } from './day-counts'
 
 /**
  * The owner's reads and writes on the waitlist, shared by the CLI and the studio. Every function
@@ -19,20 +20,16 @@ export interface Entry {
 const CITEXT_SEARCH_PATH = 'set local search_path = public, extensions'
 
 /**
- * How many addresses are on the list. The whole list's number is the sum of the per-day counts the
- * triggers keep (20261125210000_waitlist_day_counts.sql), a few hundred rows however long the list;
- * from a date on, the rows are counted on the created_at index.
+ * How many addresses are on the list: the whole list's number from the per-day counts the triggers
+ * keep (day-counts.ts), a few hundred rows however long the list; from a date on, the rows are
+ * counted on the created_at index.
  */
 export async function countEntries(db: Queryable, since?: string): Promise<number> {
-  const [row] =
-    since === undefined
-      ? await db.query<{ entries: string }>(
-          'select coalesce(sum(signups), 0)::text as entries from private.waitlist_day_counts',
-        )
-      : await db.query<{ entries: string }>(
-          'select count(*)::text as entries from public.waitlist where created_at >= $1::timestamptz',
-          [since],
-        )
+  if (since === undefined) return countAll(db)
+  const [row] = await db.query<{ entries: string }>(
+    'select count(*)::text as entries from public.waitlist where created_at >= $1::timestamptz',
+    [since],
+  )
   return Number(row?.entries ?? 0)
 }
 
@@ -58,16 +55,7 @@ export async function signupsPerDay(
 ): Promise<DayCount[]> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
   const from = days === 'all' ? null : new Date(today - (days - 1) * 86_400_000)
-  // The triggers' per-day counts: days that lost every signup stay with a count of 0.
-  const rows = await db.query<{ day: string; count: number }>(
-    `select to_char(day, 'YYYY-MM-DD') as day, sum(signups)::int as count
-       from private.waitlist_day_counts
-      where $1::date is null or day >= $1::date
-      group by day
-     having sum(signups) <> 0
-      order by day`,
-    [from?.toISOString().slice(0, 10) ?? null],
-  )
+  const rows = await countPerDay(db, from?.toISOString().slice(0, 10) ?? null)
   const counts = new Map(rows.map((row) => [row.day, row.count]))
   const first = from ? from.getTime() : Date.parse(rows[0]?.day ?? utcDay(now))
   const lastDay = rows.at(-1)?.day
