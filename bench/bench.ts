@@ -17,6 +17,7 @@ import { startupFigures } from './startup-figures'
 import { serveStaticCopy } from './static-copy'
 import { kb } from './stats'
 import { printTable, type Row, type Track } from './table'
+import { visitFigures } from './visit-figures'
 
 /**
  * `npm run bench`: the page's speed against its static-HTML limit, the server's throughput, the
@@ -24,12 +25,21 @@ import { printTable, type Row, type Track } from './table'
  * one table (each row beside its target) and one JSON file under bench/results/. Figures only:
  * nothing here is a test. Every process it starts is stopped, on failure too.
  *
- *   npm run bench [-- --only inserts,startup] [--rows N (the million section's list, default 1,000,000)]
+ *   npm run bench [-- --only visits,inserts,startup] [--rows N (the million section's list, default 1,000,000)]
  */
 const LIGHTHOUSE_RUNS = 3
 const CONNECTIONS = 50
 const GET_SECONDS = 10
-const SECTIONS = ['lighthouse', 'first-load', 'get', 'inserts', 'startup', 'container', 'million'] as const
+const SECTIONS = [
+  'lighthouse',
+  'first-load',
+  'get',
+  'visits',
+  'inserts',
+  'startup',
+  'container',
+  'million',
+] as const
 const SERVER_ENV = { LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0' }
 
 const began = Date.now()
@@ -73,6 +83,12 @@ async function main() {
     if (sections.has('first-load')) await firstLoadFigures(server, rows, results)
     if (sections.has('get')) await getFigures(server, rows, results)
     await server.cleanup()
+  }
+
+  if (sections.has('visits')) {
+    const figures = await visitFigures(SERVER_ENV, track, log)
+    rows.push(...figures.rows)
+    results.visits = figures.results
   }
 
   if (sections.has('inserts')) {

@@ -20,6 +20,8 @@ export interface LoadOptions {
   body?: string
   /** Headers of the nth request, on top of `headers` (a client address per request, say). */
   headersOf?: (n: number) => Record<string, string>
+  /** A sequence of requests each connection cycles through (paths and headers), instead of one. */
+  requests?: autocannon.Request[]
 }
 
 /** autocannon's hook for requests that differ one from the next. */
@@ -43,7 +45,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     headers: options.headers,
     body: options.body,
     idReplacement: options.body?.includes('[<id>]') ?? false,
-    requests: options.headersOf && varied(options.headersOf),
+    requests: options.requests ?? (options.headersOf && varied(options.headersOf)),
   })
   const ok = result['2xx']
   return {

@@ -12,6 +12,7 @@ function insertLoad(
   seconds: number,
   amount?: number,
   headersOf?: (n: number) => Record<string, string>,
+  extraHeaders: Record<string, string> = {},
 ) {
   return runLoad({
     headersOf,
@@ -27,6 +28,7 @@ function insertLoad(
       'content-type': 'application/json',
       'content-profile': 'public',
       prefer: 'return=minimal',
+      ...extraHeaders,
     },
     // autocannon's ids are unique across runs, so runs never collide on the unique e-mail.
     body: '{"email":"bench-[<id>]@example.com"}',
@@ -34,8 +36,14 @@ function insertLoad(
 }
 
 /** Through HTTP, the key check, the role switch and the insert, for `seconds`. */
-export function httpInserts(url: string, anonKey: string, clients: number, seconds: number) {
-  return insertLoad(url, anonKey, clients, seconds)
+export function httpInserts(
+  url: string,
+  anonKey: string,
+  clients: number,
+  seconds: number,
+  headers?: Record<string, string>,
+) {
+  return insertLoad(url, anonKey, clients, seconds, undefined, undefined, headers)
 }
 
 /** As httpInserts, from `addresses` client addresses in turn (X-Forwarded-For, for a trusting server). */
@@ -118,7 +126,12 @@ export async function compareInserts(
   clients: number,
   seconds: number,
   rounds: number,
-  oursLoad = httpInserts,
+  oursLoad: (
+    url: string,
+    anonKey: string,
+    clients: number,
+    seconds: number,
+  ) => Promise<LoadResult> = httpInserts,
 ): Promise<InsertComparison> {
   await oursLoad(ours.url, ours.anonKey, clients, 1)
   await httpInserts(baselineUrl, ours.anonKey, clients, 1)

@@ -7,6 +7,7 @@ import { importCommand } from './import'
 import { installationKeys, keysCommand, urlCommand } from './keys'
 import { countCommand, listCommand } from './list'
 import { removeCommand } from './remove'
+import { sourcesCommand } from './sources'
 import { parseDays, statsCommand } from './stats'
 import { parsePort, studioCommand } from './studio'
 import { withDatabase } from './with-database'
@@ -22,6 +23,7 @@ export interface CliArgs {
     port?: string
     host?: string
     retry?: boolean
+    json?: boolean
   }
 }
 
@@ -52,6 +54,13 @@ async function stats({ values }: CliArgs): Promise<number> {
   return withDatabase((db) => statsCommand(db, days))
 }
 
+async function sources({ values }: CliArgs): Promise<number> {
+  const days = parseDays(values.days)
+  if (days === undefined)
+    return usageError(`--days needs a number of days (1-3660) or all, not "${values.days}"`)
+  return withDatabase((db) => sourcesCommand(db, days, values.json === true))
+}
+
 async function studio({ values }: CliArgs): Promise<number> {
   const port = parsePort(values.port, DEFAULT_STUDIO_PORT)
   if (port === undefined) return usageError(`--port needs a port number (0-65535), not "${values.port}"`)
@@ -73,6 +82,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   remove,
   import: importFile,
   stats,
+  sources,
   studio,
   deliveries: ({ values }) =>
     withDatabase((db) => deliveriesCommand(db, { retry: values.retry ?? false }, console.log)),

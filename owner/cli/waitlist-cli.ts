@@ -32,6 +32,10 @@ Commands:
                                        transaction; nothing is added unless every line is good; listed addresses
                                        are skipped; no notifications
   stats [--days N|all]                 signups per day (UTC) as a bar chart, and the total (default 30 days)
+  sources [--days N|all] [--json]      visits, visitors, signups and conversion per source (utm_source, else
+                                       the referring site, else direct; mcp for agents), most signups first,
+                                       then by medium and campaign (default 30 days); --json: an array of
+                                       {source, visits, visitors, signups, conversion, campaigns}
   studio [--port N] [--host IP]        a local web view of the list on http://127.0.0.1:N (default 3001),
                                        opened with the token in the URL it prints; Ctrl-C stops it. --host
                                        0.0.0.0 inside a container only, with the port published on the
@@ -58,6 +62,7 @@ async function run(argv: string[]): Promise<number> {
       port: { type: 'string' },
       host: { type: 'string' },
       retry: { type: 'boolean' },
+      json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   })

@@ -69,7 +69,7 @@ async function call(url: string, init: RequestInit = {}): Promise<Response> {
   throw new Error(body.error ?? `The studio answered ${response.status}`)
 }
 
-async function send<T>(url: string, init?: RequestInit): Promise<T> {
+export async function send<T>(url: string, init?: RequestInit): Promise<T> {
   return (await (await call(url, init)).json()) as T
 }
 

@@ -1,4 +1,5 @@
 import type { DayCount, Range } from './api'
+import type { DayVisits } from './sources-api'
 
 const RANGES: { value: Range; label: string }[] = [
   { value: '30', label: '30 days' },
@@ -20,14 +21,24 @@ function summarize(days: readonly DayCount[]): string {
   return `Signups per day from ${from} to ${to}: ${sum} in all${peak}.`
 }
 
-/** Signups per UTC day as SVG bars, with a choice of range. */
+/** What the visits add to the chart's description. */
+function summarizeVisits(visits: ReadonlyMap<string, number>): string {
+  const sum = [...visits.values()].reduce((total, count) => total + count, 0)
+  return ` Visits, beside them on a scale of their own: ${sum} in all.`
+}
+
+/** Signups per UTC day as SVG bars, visits beside them when counted, with a choice of range. */
 export function SignupsChart(props: {
   days: readonly DayCount[]
+  /** Visits per day (the days with any); each series has its own scale. */
+  visits?: readonly DayVisits[]
   range: Range
   onRangeChange(range: Range): void
 }) {
   const { days, range } = props
   const max = Math.max(1, ...days.map((day) => day.count))
+  const visits = new Map(props.visits?.map((day) => [day.day, day.visits]))
+  const maxVisits = Math.max(0, ...visits.values())
   const width = Math.max(days.length, 1) * 10
   return (
     <section aria-labelledby="chart-heading" className="rounded-lg border border-line bg-panel p-4">
@@ -52,32 +63,74 @@ export function SignupsChart(props: {
       </div>
       <svg
         role="img"
-        aria-label={summarize(days)}
+        aria-label={summarize(days) + (maxVisits > 0 ? summarizeVisits(visits) : '')}
         viewBox={`0 0 ${width} ${HEIGHT}`}
         preserveAspectRatio="none"
         className="mt-3 h-32 w-full"
       >
-        {days.map((day, index) => {
-          const height = day.count === 0 ? 0 : Math.max(2, (day.count / max) * HEIGHT)
-          return (
-            <rect
-              key={day.day}
-              x={index * 10 + 1}
-              y={HEIGHT - height}
-              width={8}
-              height={height}
-              className="fill-accent"
-            >
-              <title>{`${day.day}: ${day.count}`}</title>
-            </rect>
-          )
-        })}
+        {days.map((day, index) => (
+          <DayBars
+            key={day.day}
+            day={day}
+            index={index}
+            max={max}
+            visits={visits.get(day.day)}
+            maxVisits={maxVisits}
+          />
+        ))}
       </svg>
+      {maxVisits > 0 && <VisitsLegend maxVisits={maxVisits} maxSignups={max} />}
       <div className="flex justify-between text-xs text-soft">
         <span>{days[0]?.day}</span>
         <span>most in a day: {max === 1 && days.every((day) => day.count === 0) ? 0 : max}</span>
         <span>{days.at(-1)?.day}</span>
       </div>
     </section>
+  )
+}
+
+const barHeight = (count: number, max: number) => (count === 0 ? 0 : Math.max(2, (count / max) * HEIGHT))
+
+/** One day: its signups bar, and when visits are counted, their bar on the left half of the day. */
+function DayBars(props: { day: DayCount; index: number; max: number; visits?: number; maxVisits: number }) {
+  const { day, index, max, maxVisits } = props
+  const visits = props.visits ?? 0
+  const signups = barHeight(day.count, max)
+  if (maxVisits === 0) {
+    return (
+      <rect x={index * 10 + 1} y={HEIGHT - signups} width={8} height={signups} className="fill-accent">
+        <title>{`${day.day}: ${day.count}`}</title>
+      </rect>
+    )
+  }
+  const visitsHeight = barHeight(visits, maxVisits)
+  return (
+    <g>
+      <title>{`${day.day}: ${visits} ${visits === 1 ? 'visit' : 'visits'}, ${day.count} ${day.count === 1 ? 'signup' : 'signups'}`}</title>
+      <rect
+        x={index * 10 + 1}
+        y={HEIGHT - visitsHeight}
+        width={4}
+        height={visitsHeight}
+        className="fill-soft"
+      />
+      <rect x={index * 10 + 5} y={HEIGHT - signups} width={4} height={signups} className="fill-accent" />
+    </g>
+  )
+}
+
+function VisitsLegend({ maxVisits, maxSignups }: { maxVisits: number; maxSignups: number }) {
+  return (
+    <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-soft">
+      <span>
+        <span aria-hidden="true" className="mr-1 inline-block size-2.5 bg-soft" />
+        visits (tallest bar: {maxVisits})
+      </span>
+      <span>
+        <span aria-hidden="true" className="mr-1 inline-block size-2.5 bg-accent" />
+        signups (tallest bar: {maxSignups})
+      </span>
+      <span>each on its own scale</span>
+    </p>
   )
 }

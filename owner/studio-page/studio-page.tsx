@@ -13,6 +13,7 @@ import {
 import { EntriesTable } from './entries-table'
 import { RemoveDialog } from './remove-dialog'
 import { SignupsChart } from './signups-chart'
+import { SourcesPanel, useSources } from './sources-panel'
 
 const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
 
@@ -37,6 +38,7 @@ export function StudioPage() {
 
   const fail = useCallback((reason: unknown) => setError(String((reason as Error).message ?? reason)), [])
   const summary = useSummary(range, version, fail, setError)
+  const sources = useSources(range, version, fail)
   const entries = useEntries(query, position.start, version, fail)
   useSearchSettling(search, query, setQuery, setPosition)
   const removal = useRemoval(fail, () => setVersion((value) => value + 1))
@@ -53,7 +55,10 @@ export function StudioPage() {
         {removal.status}
       </p>
 
-      {summary && <SignupsChart days={summary.days} range={range} onRangeChange={setRange} />}
+      {summary && (
+        <SignupsChart days={summary.days} visits={sources?.days} range={range} onRangeChange={setRange} />
+      )}
+      <SourcesPanel sources={sources?.sources} range={range} />
 
       <section aria-labelledby="list-heading" className="rounded-lg border border-line bg-panel p-4">
         <h2 id="list-heading" ref={removal.listHeading} tabIndex={-1} className="text-lg font-semibold">

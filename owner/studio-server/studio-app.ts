@@ -6,6 +6,7 @@ import type { Database } from '../../server/db/database'
 import { BadCursorError, pageEntries } from '../../server/waitlist/admin/entry-pages'
 import { countEntries, removeEntry, signupsPerDay } from '../../server/waitlist/admin/waitlist-admin'
 import { exportCsv } from '../cli/export-csv'
+import { sourcesSummary } from '../sources/sources-report'
 import type { StudioFile } from './studio-files'
 import { studioGuard } from './studio-guard'
 
@@ -51,6 +52,11 @@ export function createStudioApp(options: {
   app.use(studioGuard(options))
 
   app.get('/api/summary', (c) => summary(c, db))
+  app.get('/api/sources', async (c) => {
+    const days = parseRange(c.req.query('days'))
+    if (days === undefined) return c.json({ error: 'days must be 30, 90 or all' }, 400)
+    return c.json(await sourcesSummary(db, days))
+  })
   app.get('/api/entries', (c) => entries(c, db))
   app.get('/api/export.csv', (c) => downloadCsv(c, db))
   app.post('/api/remove', (c) => remove(c, db))

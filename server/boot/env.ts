@@ -40,6 +40,10 @@ const EnvSchema = z.object({
   /** Header that carries the client's address behind a proxy, e.g. x-forwarded-for. Never trusted unless set. */
   TRUST_PROXY_HEADER: optional(z.string().min(1).toLowerCase()),
   LOG_LEVEL: optional(z.enum(['silent', 'error', 'info'])).transform((v) => v ?? 'info'),
+  /** Count visits to / and signups by source (docs/analytics.md): no cookie, nothing about anyone stored. */
+  COUNT_SOURCES: optional(z.stringbool()).transform((v) => v ?? true),
+  /** How often those counts are written, in milliseconds: the most a crash can lose. */
+  COUNT_SOURCES_FLUSH_MS: optional(z.coerce.number().int().min(100).max(60_000)).transform((v) => v ?? 5000),
   ...signupWebhookEnv,
 })
 

@@ -8,6 +8,7 @@ import { PostgresRateLimiter } from '../http/middleware/postgres-rate-limiter'
 import type { SecurityHeaderOptions } from '../http/middleware/security-headers'
 import { loadSchemaCache } from '../http/rest/schema-cache'
 import { fillInSiteUrl, normalizeSiteUrl } from '../http/site-url'
+import { SourceCounter } from '../http/sources/source-counter'
 import { loadStaticSite } from '../http/static-site'
 import { startNotifications } from '../waitlist/notifications/start-notifications'
 import type { ServerEnv } from './env'
@@ -74,8 +75,12 @@ async function serve(
   let siteOrigins: string[] = []
   const db = database.db
   const protections = protectionsOf(env, db)
-  const app = createApp({ siteOrigins: () => siteOrigins, db, keys, schema, site, log, protections })
-  const listening = await listen(app, env, securityOf(env, site.scriptHashes))
+  const sources = await startSourceCounter(env, db, log, () => siteOrigins)
+  const app = createApp({ siteOrigins: () => siteOrigins, db, keys, schema, site, log, protections, sources })
+  const listening = await listen(app, env, securityOf(env, site.scriptHashes)).catch(async (error) => {
+    await sources?.stop() // its timer, before the database closes under it
+    throw error
+  })
   const { url } = listening
   // Synchronous and with no await since listening, so done before the first request is read.
   fillInSiteUrl(site, publicUrl ?? url)
@@ -89,6 +94,8 @@ async function serve(
     async stop() {
       await listening.close()
       protections.rateLimiter?.close?.()
+      // The last seconds' counts, once no request can add to them.
+      await sources?.stop()
       await deliverer?.stop()
       await database.close()
     },
@@ -114,6 +121,26 @@ export function protectionsOf(env: ServerEnv, db: Database): AppProtections {
     trustProxyHeader: env.TRUST_PROXY_HEADER,
     dbQueueLimit: env.DB_QUEUE_LIMIT,
   }
+}
+
+/** Counting by source, with the day's salt loaded before the first request (COUNT_SOURCES). */
+async function startSourceCounter(
+  env: ServerEnv,
+  db: OpenedDatabase['db'],
+  log: Logger,
+  siteOrigins: () => readonly string[],
+): Promise<SourceCounter | undefined> {
+  if (!env.COUNT_SOURCES) return undefined
+  const trustProxyHeader = env.TRUST_PROXY_HEADER
+  const sources = new SourceCounter({
+    db,
+    log,
+    trustProxyHeader,
+    siteOrigins,
+    flushMs: env.COUNT_SOURCES_FLUSH_MS,
+  })
+  await sources.start()
+  return sources
 }
 
 function securityOf(env: ServerEnv, scriptHashes: string[]): SecurityHeaderOptions {

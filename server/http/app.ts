@@ -18,6 +18,7 @@ import { REST_HEADERS } from './rest/cors'
 import { createRestApp, MAX_BODY_BYTES } from './rest/rest-app'
 import { rowCharge } from './rest/row-charge'
 import type { SchemaCache } from './rest/schema-cache'
+import type { SourceCounter } from './sources/source-counter'
 import { type StaticSite, serveFile } from './static-site'
 
 export interface AppDeps {
@@ -29,6 +30,8 @@ export interface AppDeps {
   protections?: AppProtections
   /** The site's own origins, known once it listens: the only pages that may call /mcp. */
   siteOrigins?: () => readonly string[]
+  /** Visits and signups by source (docs/analytics.md); absent when COUNT_SOURCES is off. */
+  sources?: SourceCounter
 }
 
 /** The server's guards; tests calling createApp() without them get headers and a generous queue only. */
@@ -80,11 +83,13 @@ export function createApp(deps: AppDeps): Hono {
 
   // Every route that takes a database slot reads its body first (ADR 024).
   const chargeRows = rateLimiter && rowCharge(rateLimiter, trustProxyHeader)
-  app.route('/rest/v1', createRestApp({ ...deps, chargeRows, gate }))
+  const { sources } = deps
+  const onInserted = sources?.countRestInsert.bind(sources)
+  app.route('/rest/v1', createRestApp({ ...deps, chargeRows, gate, onInserted }))
   const allowedOrigins = deps.siteOrigins ?? (() => [])
-  app.route(MCP_PATH, createMcpApp({ db, log, allowedOrigins, rateLimiter, trustProxyHeader, gate }))
+  app.route(MCP_PATH, createMcpApp({ db, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources }))
   routeNativeForm(app, deps, protections, gate)
-  routeSite(app, deps.site)
+  routeSite(app, deps.site, sources)
   return app
 }
 
@@ -125,7 +130,7 @@ function healthCheck(db: Database, log: Logger, gate: DbGate): Handler {
 
 function routeNativeForm(
   app: Hono,
-  { db, log }: AppDeps,
+  { db, log, sources }: AppDeps,
   { rateLimiter, trustProxyHeader }: AppProtections,
   gate: DbGate,
 ): void {
@@ -145,7 +150,7 @@ function routeNativeForm(
     gate,
     async (c) => {
       const form = await formOf(c)
-      const result = await submitNativeForm(db, log, form)
+      const result = await submitNativeForm(db, log, form, () => sources?.countSignups(c, 1))
       return c.redirect(`/?waitlist=${result}`, 303)
     },
   )
@@ -158,9 +163,13 @@ async function formOf(c: Context): Promise<FormData> {
   return new Response(body, { headers: { 'Content-Type': type } }).formData().catch(() => new FormData())
 }
 
-function routeSite(app: Hono, site: StaticSite): void {
+function routeSite(app: Hono, site: StaticSite, sources: SourceCounter | undefined): void {
   app.on(['GET', 'HEAD'], '*', (c) => {
-    if (c.req.path === '/') return serveFile(c.req.raw, site.home)
+    if (c.req.path === '/') {
+      const page = serveFile(c.req.raw, site.home)
+      sources?.countVisit(c, page.status)
+      return page
+    }
     const file = site.files.get(c.req.path)
     if (file) return withAgentCors(c.req.path, serveFile(c.req.raw, file))
     return serveFile(c.req.raw, site.notFound, 404)

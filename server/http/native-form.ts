@@ -9,7 +9,13 @@ export type NativeFormResult = 'submitted' | 'already_registered' | 'error'
  * The access-request form submitted before the page's script ran (slow network, script blocked):
  * the same insert, as anon, and a redirect whose query names the outcome for the page to show.
  */
-export async function submitNativeForm(db: Database, log: Logger, form: FormData): Promise<NativeFormResult> {
+export async function submitNativeForm(
+  db: Database,
+  log: Logger,
+  form: FormData,
+  /** Called when a new entry was stored (not for the trap field, nor for an address already listed). */
+  onStored?: () => void,
+): Promise<NativeFormResult> {
   // A bot filled the trap field: it gets the success a person would, and nothing is stored.
   const trap = form.get(HONEYPOT_FIELD)
   if (typeof trap === 'string' && trap !== '') {
@@ -20,5 +26,6 @@ export async function submitNativeForm(db: Database, log: Logger, form: FormData
   if (typeof email !== 'string' || email === '') return 'error'
   const result = await insertWaitlistEmail(db, email)
   if (result.status === 'failed') log.error('no-script form submission failed:', result.error)
+  if (result.status === 'submitted') onStored?.()
   return result.status === 'submitted' || result.status === 'already_registered' ? result.status : 'error'
 }

@@ -12,8 +12,10 @@ export async function answerMcpMessage(
   log: Logger,
   request: Request,
   message: unknown,
+  /** Called when the tool stored a new entry. */
+  onStored?: () => void,
 ): Promise<Response> {
-  const server = createMcpServer(db, log)
+  const server = createMcpServer(db, log, onStored)
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -7,6 +7,7 @@ import { noStore } from '../middleware/no-store'
 import { type RateLimiter, retryAfterOf } from '../middleware/rate-limit'
 import { readBody } from '../middleware/read-body'
 import { seconds } from '../middleware/seconds'
+import type { SourceCounter } from '../sources/source-counter'
 import { JsonRpcCode, jsonRpcError } from './json-rpc-error'
 import { originGuard } from './origin-guard'
 import { toolCallParamsProblem } from './tool-call-params'
@@ -23,6 +24,8 @@ export interface McpAppDeps {
   trustProxyHeader?: string
   /** The app's cap on requests in flight towards the database. */
   gate: MiddlewareHandler
+  /** Counts signups through the tool, under `mcp` and the client's name (docs/analytics.md). */
+  sources?: SourceCounter
 }
 
 type Message = { method?: unknown; id?: unknown; params?: unknown }
@@ -73,9 +76,12 @@ function answerPost(deps: McpAppDeps): Handler {
     const fields = (typeof message === 'object' && message !== null ? message : {}) as Message
     const refused = await refusedToolCall(c, fields, deps)
     if (refused) return refused
+    const { sources } = deps
+    if (fields.method === 'initialize') sources?.rememberMcpClient(c, fields.params)
+    const onStored = sources && (() => sources.countMcpSignup(c))
     // The SDK (about 20 MiB in memory) loads with the first message that needs it, not at start.
     const { answerMcpMessage } = await import('./mcp-answer')
-    return answerMcpMessage(deps.db, deps.log, c.req.raw, message)
+    return answerMcpMessage(deps.db, deps.log, c.req.raw, message, onStored)
   }
 }
 

@@ -22,7 +22,7 @@ const INSTRUCTIONS =
  * One MCP server with the one tool. The low-level Server (not McpServer) so the tool is published
  * with the JSON Schema the page declares, word for word, rather than one regenerated from zod.
  */
-export function createMcpServer(db: Database, log: Logger): Server {
+export function createMcpServer(db: Database, log: Logger, onStored?: () => void): Server {
   const server = new Server(serverInfo, { capabilities: { tools: {} }, instructions: INSTRUCTIONS })
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [requestAccessDefinition] }))
   server.setRequestHandler(CallToolRequestSchema, (request) => {
@@ -33,7 +33,7 @@ export function createMcpServer(db: Database, log: Logger): Server {
         `Unknown tool ${JSON.stringify(name.slice(0, 100))}: this server has one tool, ${requestAccessDefinition.name}`,
       )
     }
-    return callRequestAccess(db, log, args)
+    return callRequestAccess(db, log, args, onStored)
   })
   return server
 }

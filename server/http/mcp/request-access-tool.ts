@@ -69,13 +69,20 @@ function errorResult(reason: string): CallToolResult {
  * Runs `request_beta_access`: the page's insert, as anon. A refused address or a database failure
  * is a tool result with isError, so the agent reads why instead of a protocol error.
  */
-export async function callRequestAccess(db: Database, log: Logger, args: unknown): Promise<CallToolResult> {
+export async function callRequestAccess(
+  db: Database,
+  log: Logger,
+  args: unknown,
+  /** Called when a new entry was stored (not for an address already listed). */
+  onStored?: () => void,
+): Promise<CallToolResult> {
   const parsed = Arguments.safeParse(args ?? {})
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => issue.message).join('; ')
     return errorResult(`Invalid arguments: ${problems}. Call it with {"email": "…"}.`)
   }
   const result = await insertWaitlistEmail(db, parsed.data.email)
+  if (result.status === 'submitted') onStored?.()
   switch (result.status) {
     case 'submitted':
     case 'already_registered':

@@ -47,6 +47,8 @@ export interface RestDeps {
   maxBodyBytes?: number
   /** Charges an insert's rows past the first to the client's rate limit (not for service_role). */
   chargeRows?: RowCharge
+  /** Told of every insert that committed: the table, the rows it added and the key's role. */
+  onInserted?: (c: Context, table: string, rows: number, role: ApiRole) => void
   /** The app's cap on requests in flight towards the database, taken once the body is in. */
   gate: MiddlewareHandler
 }
@@ -267,6 +269,7 @@ class TableRoutes {
     const upsert = preferences.resolution ? { resolution: preferences.resolution, target } : undefined
     const statement = insertStatement(table, inTableOrder(names, known), rows, request.returning, upsert)
     const result = await this.write(request, statement)
+    this.deps.onInserted?.(c, table, result.affected, claims.role)
     // PostgREST: `*/*`, or `*/<rows inserted>` when a count was asked for.
     const range = preferences.count ? `*/${result.affected}` : '*/*'
     return answer(result.body, 201, request, { 'Content-Range': range })

@@ -1,0 +1,112 @@
+import type { Database } from '../../server/db/database'
+import { type CampaignCounts, type SourceCounts, sourcesReport } from '../sources/sources-report'
+
+/** `1 visit`, `2 visits`. */
+export function plural(count: number, noun: string): string {
+  return `${count.toLocaleString('en')} ${noun}${count === 1 ? '' : 's'}`
+}
+
+export function percent(conversion: number | null): string {
+  return conversion === null ? '–' : `${(conversion * 100).toFixed(1)}%`
+}
+
+function windowName(days: number | 'all'): string {
+  if (days === 'all') return 'since counting began'
+  return days === 1 ? 'today' : `the last ${days} days`
+}
+
+/** The window at the end of a sentence: `in the last 30 days`, `today`, `since counting began`. */
+function inWindow(days: number | 'all'): string {
+  return typeof days === 'number' && days > 1 ? `in ${windowName(days)}` : windowName(days)
+}
+
+const number = (value: number) => value.toLocaleString('en')
+
+/** Rows of cells as aligned columns: text left, numbers (the columns named in `right`) right. */
+function columns(rows: string[][], right: ReadonlySet<number>): string {
+  const widths = rows[0]?.map((_, index) => Math.max(...rows.map((row) => row[index]?.length ?? 0))) ?? []
+  return rows
+    .map((row) =>
+      row
+        .map((cell, index) =>
+          right.has(index) ? cell.padStart(widths[index] ?? 0) : cell.padEnd(widths[index] ?? 0),
+        )
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')
+}
+
+function totalOf(report: readonly SourceCounts[]) {
+  const sum = (pick: (row: SourceCounts) => number) => report.reduce((total, row) => total + pick(row), 0)
+  const visitors = sum((row) => row.visitors)
+  const signups = sum((row) => row.signups)
+  return {
+    visits: sum((row) => row.visits),
+    visitors,
+    signups,
+    conversion: visitors > 0 ? signups / visitors : null,
+  }
+}
+
+/** The table of sources, largest first, and its total. */
+export function renderSources(report: readonly SourceCounts[]): string {
+  const total = totalOf(report)
+  const rows = [
+    ['source', 'visits', 'visitors', 'signups', 'conversion'],
+    ...[...report, { source: 'total', ...total }].map((row) => [
+      row.source,
+      number(row.visits),
+      number(row.visitors),
+      number(row.signups),
+      percent(row.conversion),
+    ]),
+  ]
+  return columns(rows, new Set([1, 2, 3, 4]))
+}
+
+/** The same counts by medium and campaign, for the sources whose links carried them. */
+export function renderCampaigns(report: readonly SourceCounts[]): string | undefined {
+  const tagged = report.flatMap((row) =>
+    row.campaigns
+      .filter((campaign) => campaign.medium !== '' || campaign.campaign !== '')
+      .map((campaign): [string, CampaignCounts] => [row.source, campaign]),
+  )
+  if (tagged.length === 0) return undefined
+  const rows = [
+    ['source', 'medium', 'campaign', 'visits', 'visitors', 'signups'],
+    ...tagged.map(([source, row]) => [
+      source,
+      row.medium || '–',
+      row.campaign || '–',
+      number(row.visits),
+      number(row.visitors),
+      number(row.signups),
+    ]),
+  ]
+  return columns(rows, new Set([3, 4, 5]))
+}
+
+/** `sources [--days N|all] [--json]`: visits, visitors, signups and conversion per source. */
+export async function sourcesCommand(db: Database, days: number | 'all', json: boolean): Promise<number> {
+  const report = await sourcesReport(db, days)
+  if (json) {
+    console.log(JSON.stringify(report, null, 2))
+    return 0
+  }
+  const range = windowName(days)
+  if (report.length === 0) {
+    console.log(`No visits or signups counted ${inWindow(days)}.`)
+    return 0
+  }
+  const total = totalOf(report)
+  console.log(`Visits and signups by source, ${range} (UTC), most signups first:\n`)
+  console.log(renderSources(report))
+  const campaigns = renderCampaigns(report)
+  if (campaigns) console.log(`\nBy medium and campaign:\n\n${campaigns}`)
+  console.log(
+    `\n${plural(total.visits, 'visit')} from ${plural(total.visitors, 'visitor')}, ` +
+      `${plural(total.signups, 'signup')} ${inWindow(days)}.`,
+  )
+  return 0
+}

@@ -1,0 +1,133 @@
+import type { Queryable } from '../../server/db/database'
+
+/**
+ * The owner's reading of the counts the server writes (server/http/sources/): visits, visitors and
+ * signups per source over a window of UTC days, summed. Reporting only: nothing here writes.
+ */
+
+export interface CampaignCounts {
+  medium: string
+  campaign: string
+  visits: number
+  visitors: number
+  signups: number
+}
+
+export interface SourceCounts {
+  source: string
+  visits: number
+  visitors: number
+  signups: number
+  /** Signups per visitor; null when the source brought no counted visitor (mcp, say). */
+  conversion: number | null
+  /** The same counts by medium and campaign, largest first. */
+  campaigns: CampaignCounts[]
+}
+
+export interface DayVisits {
+  /** YYYY-MM-DD, UTC. */
+  day: string
+  visits: number
+  visitors: number
+}
+
+/** The first UTC day of a window of `days` days ending today; null for all of them. */
+export function windowStart(days: number | 'all', now = new Date()): string | null {
+  if (days === 'all') return null
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
+  return new Date(today - (days - 1) * 86_400_000).toISOString().slice(0, 10)
+}
+
+// A day still open counts its visitors from its bits; a closed one has the number.
+const VISITORS = 'coalesce(visitors, private.visitors_seen(visitor_bits))'
+
+type CountRow = {
+  source: string
+  medium: string
+  campaign: string
+  visits: string
+  visitors: string
+  signups: string
+}
+
+/** Per source, largest first (by signups, then visits, then visitors), each with its campaigns. */
+export async function sourcesReport(
+  db: Queryable,
+  days: number | 'all',
+  now = new Date(),
+): Promise<SourceCounts[]> {
+  const rows = await db.query<CountRow>(
+    `select source, medium, campaign, sum(visits) as visits, sum(${VISITORS}) as visitors, sum(signups) as signups
+       from private.source_counts
+      where $1::date is null or day >= $1::date
+      group by source, medium, campaign`,
+    [windowStart(days, now)],
+  )
+  const bySource = new Map<string, SourceCounts>()
+  for (const row of rows) {
+    const counts = {
+      visits: Number(row.visits),
+      visitors: Number(row.visitors),
+      signups: Number(row.signups),
+    }
+    let source = bySource.get(row.source)
+    if (!source) {
+      source = { source: row.source, visits: 0, visitors: 0, signups: 0, conversion: null, campaigns: [] }
+      bySource.set(row.source, source)
+    }
+    source.visits += counts.visits
+    source.visitors += counts.visitors
+    source.signups += counts.signups
+    source.campaigns.push({ medium: row.medium, campaign: row.campaign, ...counts })
+  }
+  const sources = [...bySource.values()]
+  for (const source of sources) {
+    source.conversion = source.visitors > 0 ? source.signups / source.visitors : null
+    source.campaigns.sort(largestFirst)
+  }
+  return sources.sort(largestFirst)
+}
+
+type Ranked = {
+  signups: number
+  visits: number
+  visitors: number
+  source?: string
+  medium?: string
+  campaign?: string
+}
+
+/** Most signups first, then most visits, then most visitors; ties by name, so the order is stable. */
+function largestFirst(a: Ranked, b: Ranked): number {
+  const name = (x: Ranked) => `${x.source ?? ''}\n${x.medium ?? ''}\n${x.campaign ?? ''}`
+  return (
+    b.signups - a.signups || b.visits - a.visits || b.visitors - a.visitors || name(a).localeCompare(name(b))
+  )
+}
+
+/** Visits and visitors per UTC day in the window, days with none left out. */
+export async function visitsPerDay(
+  db: Queryable,
+  days: number | 'all',
+  now = new Date(),
+): Promise<DayVisits[]> {
+  const rows = await db.query<{ day: string; visits: string; visitors: string }>(
+    `select to_char(day, 'YYYY-MM-DD') as day, sum(visits) as visits, sum(${VISITORS}) as visitors
+       from private.source_counts
+      where $1::date is null or day >= $1::date
+      group by day
+     having sum(visits) > 0
+      order by day`,
+    [windowStart(days, now)],
+  )
+  return rows.map((row) => ({ day: row.day, visits: Number(row.visits), visitors: Number(row.visitors) }))
+}
+
+/** The studio's Sources panel and the visits on its chart, for one window. */
+export async function sourcesSummary(
+  db: Queryable,
+  days: number | 'all',
+  now = new Date(),
+): Promise<{ sources: SourceCounts[]; days: DayVisits[] }> {
+  return { sources: await sourcesReport(db, days, now), days: await visitsPerDay(db, days, now) }
+}

@@ -1,0 +1,14 @@
+import type { DayVisits, SourceCounts } from '../sources/sources-report'
+import { type Range, send } from './api'
+
+export type { DayVisits, SourceCounts }
+
+/** The studio server's /api/sources: the Sources panel's rows and the chart's visits, for one range. */
+export interface SourcesSummary {
+  sources: SourceCounts[]
+  days: DayVisits[]
+}
+
+export function fetchSources(range: Range): Promise<SourcesSummary> {
+  return send(`/api/sources?days=${range}`)
+}

@@ -1,0 +1,296 @@
+import { Hono } from 'hono'
+import { afterAll, describe, expect, it } from 'vitest'
+import { sourcesReport } from '../../owner/sources/sources-report'
+import type { Logger } from '../../server/boot/log'
+import type { Database } from '../../server/db/database'
+import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
+import { SourceCounter } from '../../server/http/sources/source-counter'
+import { sharedPostgresUrl, stopBackends } from '../support/backends'
+
+/**
+ * The counting itself, in this process, on a real database with a clock of the test's own: what a
+ * visit is, where it came from, visitors once, GPC, the daily salt and its deletion, the cap, two
+ * servers on one database, and a write that fails. The same code behind real servers and a
+ * browser: tests/server/sources-http.test.ts and tests/e2e/sources.spec.ts.
+ */
+
+const BROWSER =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36'
+const OTHER_BROWSER = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.6; rv:131.0) Gecko/20100101 Firefox/131.0'
+const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
+// Days after the database's own today: a salt is never created for a day already over.
+const DAY_ONE = Date.UTC(2030, 0, 15, 12)
+const DAY_TWO = Date.UTC(2030, 0, 16, 0, 0, 30)
+
+const quiet: Logger = { info: () => {}, error: () => {} }
+const opened: OpenedDatabase[] = []
+
+async function freshDatabase(): Promise<Database> {
+  const database = await openDatabase({ databaseUrl: await sharedPostgresUrl(), dataDir: '' })
+  opened.push(database)
+  return database.db
+}
+
+afterAll(async () => {
+  for (const database of opened) await database.close()
+  await stopBackends()
+})
+
+interface Clock {
+  now: number
+}
+
+/** A server's counting: the counter behind a page route and a signup route, on its own clock. */
+async function server(db: Database, clock: Clock, maxKeysPerDay?: number) {
+  const counter = new SourceCounter({
+    db,
+    log: quiet,
+    trustProxyHeader: 'x-forwarded-for',
+    siteOrigins: () => ['https://lab.example.com'],
+    flushMs: 60_000,
+    maxKeysPerDay,
+    now: () => clock.now,
+  })
+  await counter.start()
+  const app = new Hono()
+  app.on(['GET', 'HEAD'], '*', (c) => {
+    const status = c.req.path !== '/' ? 404 : c.req.header('if-none-match') ? 304 : 200
+    counter.countVisit(c, status)
+    return c.body(null, status)
+  })
+  app.post('/signup', (c) => {
+    counter.countSignups(c, 1)
+    return c.body(null, 201)
+  })
+  return { counter, app }
+}
+
+type Visit = {
+  path?: string
+  ua?: string | null
+  from?: string
+  referer?: string
+  headers?: Record<string, string>
+}
+
+function headersOf(visit: Visit): Record<string, string> {
+  const headers: Record<string, string> = { 'x-forwarded-for': visit.from ?? '203.0.113.1', ...visit.headers }
+  if (visit.ua !== null) headers['user-agent'] = visit.ua ?? BROWSER
+  if (visit.referer) headers.referer = visit.referer
+  return headers
+}
+
+async function visit(app: Hono, visit: Visit = {}, method = 'GET'): Promise<void> {
+  const response = await app.request(visit.path ?? '/', { method, headers: headersOf(visit) })
+  expect(response.headers.get('set-cookie')).toBeNull()
+}
+
+/** The report's counts per source, without the campaigns. */
+async function counts(db: Database) {
+  const report = await sourcesReport(db, 'all')
+  return Object.fromEntries(
+    report.map(({ source, visits, visitors, signups }) => [source, { visits, visitors, signups }]),
+  )
+}
+
+describe('counting visits by source', () => {
+  it('counts page loads by utm_source, else the referring site, else direct; not bots, HEAD, prefetches or other pages', async () => {
+    const db = await freshDatabase()
+    const clock = { now: DAY_ONE }
+    const { counter, app } = await server(db, clock)
+    await visit(app, { path: '/?utm_source=HackerNews&utm_medium=social&utm_campaign=launch' })
+    await visit(app, { path: '/?utm_source=hackernews', from: '203.0.113.2' })
+    await visit(app, { referer: 'https://www.linkedin.com/feed/', from: '203.0.113.3' })
+    await visit(app, { referer: 'https://lab.example.com/?from=itself', from: '203.0.113.4' })
+    await visit(app, { from: '203.0.113.5' })
+    await visit(app, { from: '203.0.113.6', headers: { 'if-none-match': '"cached"' } })
+    // None of these is a person looking at the page.
+    await visit(app, { ua: GOOGLEBOT, path: '/?utm_source=hackernews' })
+    await visit(app, { ua: null, path: '/?utm_source=hackernews' })
+    await visit(app, { path: '/?utm_source=hackernews', headers: { 'sec-purpose': 'prefetch;prerender' } })
+    await visit(app, { path: '/?utm_source=hackernews', headers: { purpose: 'prefetch' } })
+    await visit(app, { path: '/?utm_source=hackernews' }, 'HEAD')
+    await visit(app, { path: '/nowhere?utm_source=hackernews' })
+    await visit(app, { path: '/?waitlist=submitted' })
+    await counter.flush()
+    expect(await counts(db)).toEqual({
+      hackernews: { visits: 2, visitors: 2, signups: 0 },
+      'linkedin.com': { visits: 1, visitors: 1, signups: 0 },
+      direct: { visits: 3, visitors: 3, signups: 0 },
+    })
+    const hackernews = (await sourcesReport(db, 'all')).find((row) => row.source === 'hackernews')
+    expect(hackernews?.campaigns).toEqual([
+      { medium: '', campaign: '', visits: 1, visitors: 1, signups: 0 },
+      { medium: 'social', campaign: 'launch', visits: 1, visitors: 1, signups: 0 },
+    ])
+    await counter.stop()
+  })
+})
+
+/** Every row of every table of ours, as text: what a dump of the database would show. */
+async function everything(db: Database): Promise<string> {
+  const tables = await db.query<{ name: string }>(
+    `select format('%I.%I', table_schema, table_name) as name from information_schema.tables
+      where table_schema in ('public', 'private') and table_type = 'BASE TABLE'`,
+  )
+  const parts: string[] = []
+  for (const { name } of tables) {
+    const rows = await db.query<{ row: string }>(`select t::text as row from ${name} t`)
+    parts.push(...rows.map((row) => row.row))
+  }
+  return parts.join('\n')
+}
+
+describe('counting visitors', () => {
+  it('counts an address and browser once a day, two addresses twice, and a GPC or DNT visit as a visit only', async () => {
+    const db = await freshDatabase()
+    const { counter, app } = await server(db, { now: DAY_ONE })
+    await visit(app, { from: '198.51.100.7' })
+    await visit(app, { from: '198.51.100.7' })
+    await visit(app, { from: '198.51.100.8' })
+    await visit(app, { from: '198.51.100.8', ua: OTHER_BROWSER })
+    // One IPv6 host holds a /64, as the rate limiter sees it: one visitor.
+    await visit(app, { from: '2001:db8:1:2::10' })
+    await visit(app, { from: '2001:db8:1:2::99' })
+    await visit(app, { from: '198.51.100.9', headers: { 'sec-gpc': '1' } })
+    await visit(app, { from: '198.51.100.10', headers: { dnt: '1' } })
+    await counter.flush()
+    expect(await counts(db)).toEqual({ direct: { visits: 8, visitors: 4, signups: 0 } })
+    await counter.stop()
+  })
+
+  it('counts signups by the utm_* tags of the page that sent them, and keeps no address or User-Agent', async () => {
+    const db = await freshDatabase()
+    const { counter, app } = await server(db, { now: DAY_ONE })
+    const signup = (referer?: string) =>
+      app.request('/signup', { method: 'POST', headers: headersOf({ referer, from: '192.0.2.44' }) })
+    await visit(app, { path: '/?utm_source=Newsletter&utm_campaign=november', from: '192.0.2.44' })
+    await signup('https://lab.example.com/?utm_source=Newsletter&utm_campaign=november')
+    await signup('http://localhost/?utm_source=newsletter&utm_campaign=november')
+    // Came from a link without tags: the visit is the linking site's, the signup direct (no cookie carries it).
+    await visit(app, { referer: 'https://news.ycombinator.com/item?id=1', from: '192.0.2.45' })
+    await signup('https://lab.example.com/')
+    await signup()
+    await counter.flush()
+    expect(await counts(db)).toEqual({
+      newsletter: { visits: 1, visitors: 1, signups: 2 },
+      direct: { visits: 0, visitors: 0, signups: 2 },
+      'news.ycombinator.com': { visits: 1, visitors: 1, signups: 0 },
+    })
+    const stored = await everything(db)
+    expect(stored).toContain('newsletter')
+    for (const secret of ['192.0.2.44', '192.0.2.45', 'Chrome/140', 'X11'])
+      expect(stored).not.toContain(secret)
+    await counter.stop()
+  })
+})
+
+describe('several servers on one database, and the days', () => {
+  it('sums two servers, counts a visitor seen by both once, and deletes the salt once the day is over', async () => {
+    const db = await freshDatabase()
+    const clock = { now: DAY_ONE }
+    const one = await server(db, clock)
+    const two = await server(db, clock)
+    await visit(one.app, { from: '192.0.2.1', path: '/?utm_source=x' })
+    await visit(two.app, { from: '192.0.2.1', path: '/?utm_source=x' })
+    await visit(two.app, { from: '192.0.2.2', path: '/?utm_source=x' })
+    await Promise.all([one.counter.flush(), two.counter.flush()])
+    expect(await counts(db)).toEqual({ x: { visits: 3, visitors: 2, signups: 0 } })
+    const salts = () =>
+      db.query<{ day: string }>(`select to_char(day, 'YYYY-MM-DD') as day from private.visitor_salts`)
+    expect(await salts()).toEqual([{ day: '2030-01-15' }])
+
+    // Thirty seconds past midnight: a new salt, the old one deleted, the same visitor new again.
+    clock.now = DAY_TWO
+    await Promise.all([one.counter.flush(), two.counter.flush()])
+    expect(await salts()).toEqual([{ day: '2030-01-16' }])
+    await visit(one.app, { from: '192.0.2.1', path: '/?utm_source=x' })
+    await visit(two.app, { from: '192.0.2.1', path: '/?utm_source=x' })
+    await Promise.all([one.counter.flush(), two.counter.flush()])
+    const perDay = () =>
+      db.query<{ day: string; visits: string; visitors: string | null; bits: boolean }>(
+        `select to_char(day, 'YYYY-MM-DD') as day, visits, visitors, visitor_bits is not null as bits
+           from private.source_counts order by day`,
+      )
+    expect(await perDay()).toEqual([
+      { day: '2030-01-15', visits: '3', visitors: null, bits: true },
+      { day: '2030-01-16', visits: '2', visitors: null, bits: true },
+    ])
+    // Ten minutes later the day before is closed: its bits become a number and are erased.
+    clock.now = DAY_TWO + 11 * 60_000
+    await Promise.all([one.counter.flush(), two.counter.flush()])
+    expect(await perDay()).toEqual([
+      { day: '2030-01-15', visits: '3', visitors: '2', bits: false },
+      { day: '2030-01-16', visits: '2', visitors: null, bits: true },
+    ])
+    expect(await counts(db)).toEqual({ x: { visits: 5, visitors: 3, signups: 0 } })
+    await Promise.all([one.counter.stop(), two.counter.stop()])
+  })
+
+  it('holds a day to its cap of distinct sources across servers: the rest count under (other)', async () => {
+    // A cap of 5: five sources a day, then (other).
+    const db = await freshDatabase()
+    const clock = { now: DAY_ONE }
+    const one = await server(db, clock, 5)
+    const two = await server(db, clock, 5)
+    for (let index = 0; index < 8; index++) {
+      await visit(one.app, { path: `/?utm_source=flood-${index}`, from: `192.0.2.${index}` })
+      await visit(two.app, { path: `/?utm_source=other-flood-${index}`, from: `192.0.2.${index + 100}` })
+    }
+    await one.counter.flush()
+    await two.counter.flush()
+    await visit(one.app, { path: '/?utm_source=flood-0' })
+    await visit(two.app, { path: '/?utm_source=late', from: '192.0.2.200' })
+    await one.counter.flush()
+    await two.counter.flush()
+    const report = await sourcesReport(db, 'all')
+    expect(report.map((row) => row.source).sort()).toEqual(
+      ['(other)', 'flood-0', 'flood-1', 'flood-2', 'flood-3', 'flood-4'].sort(),
+    )
+    // Nothing is lost: every visit and visitor is somewhere.
+    expect(report.reduce((sum, row) => sum + row.visits, 0)).toBe(18)
+    expect(report.find((row) => row.source === 'flood-0')?.visits).toBe(2)
+    expect(report.find((row) => row.source === '(other)')).toMatchObject({ visits: 12, visitors: 12 })
+    await Promise.all([one.counter.stop(), two.counter.stop()])
+  })
+
+  it('keeps the counts of a write that failed and writes them with the next', async () => {
+    const db = await freshDatabase()
+    let failures = 1
+    const flaky: Database = {
+      ...db,
+      query: db.query.bind(db),
+      transaction: (fn) =>
+        failures-- > 0 ? Promise.reject(new Error('connection lost')) : db.transaction(fn),
+    }
+    const errors: string[] = []
+    const counter = new SourceCounter({
+      db: flaky,
+      log: { info: () => {}, error: (message) => errors.push(message) },
+      siteOrigins: () => [],
+      flushMs: 60_000,
+      now: () => DAY_ONE,
+    })
+    await counter.start()
+    const app = new Hono().get('/', (c) => {
+      counter.countVisit(c, 200)
+      return c.body(null, 200)
+    })
+    await visit(app, { path: '/?utm_source=kept' })
+    await counter.flush()
+    expect(errors).toEqual(['Source counts could not be written (kept for the next try):'])
+    expect(await counts(db)).toEqual({})
+    await visit(app, { path: '/?utm_source=kept' })
+    await counter.stop()
+    expect(await counts(db)).toEqual({ kept: { visits: 2, visitors: 1, signups: 0 } })
+  })
+})
+
+it('never makes a salt for a day the database thinks is over: its visits count, but not as visitors', async () => {
+  const db = await freshDatabase()
+  const { counter, app } = await server(db, { now: Date.UTC(2020, 0, 1, 12) })
+  await visit(app, { path: '/?utm_source=late' })
+  await counter.stop()
+  expect(await counts(db)).toEqual({ late: { visits: 1, visitors: 0, signups: 0 } })
+  expect(await db.query('select day from private.visitor_salts')).toEqual([])
+})

@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest'
+import { percent, plural, renderCampaigns, renderSources } from '../../owner/cli/sources'
+import type { SourceCounts } from '../../owner/sources/sources-report'
+import { CountBuffer, OTHER } from '../../server/http/sources/count-buffer'
+import { McpClients } from '../../server/http/sources/mcp-clients'
+import { RecentSources } from '../../server/http/sources/recent-sources'
+import { RecentVisitors } from '../../server/http/sources/recent-visitors'
+import {
+  cleanTag,
+  DIRECT,
+  MAX_TAG_LENGTH,
+  signupSource,
+  siteHost,
+  visitSource,
+} from '../../server/http/sources/source-of'
+import { declinesTracking, isVisit } from '../../server/http/sources/visit-request'
+import { visitorBit } from '../../server/http/sources/visitor-bit'
+
+/** The rules of counting by source, function by function, with no server and no database. */
+
+const own = (host: string) => host === 'lab.example.com'
+const CHROME =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/141.0.0.0 Safari/537.36'
+
+describe('where a visit or a signup came from', () => {
+  it('takes utm_source lowercased first, then another site’s host without www., else direct', () => {
+    const url =
+      'https://lab.example.com/?utm_source=Hacker%20News&utm_medium=Social&utm_campaign=Launch%20day'
+    expect(visitSource(url, 'https://t.co/x', own)).toEqual({
+      source: 'hacker news',
+      medium: 'Social',
+      campaign: 'Launch day',
+    })
+    expect(visitSource('https://lab.example.com/', 'https://WWW.LinkedIn.com/feed/', own).source).toBe(
+      'linkedin.com',
+    )
+    expect(visitSource('https://lab.example.com/', 'https://www.lab.example.com/x', own)).toEqual(DIRECT)
+    expect(visitSource('https://lab.example.com/?utm_source=%20', undefined, own)).toEqual(DIRECT)
+    // Only web pages refer: an app's or a file's "referrer" is direct.
+    for (const referer of [
+      'android-app://com.google.android.gm/',
+      'file:///tmp/x.html',
+      'not a url',
+      'https://',
+    ])
+      expect(visitSource('https://lab.example.com/', referer, own), referer).toEqual(DIRECT)
+  })
+
+  it('reads a signup’s tags from the page that sent it; another site’s page is that site', () => {
+    expect(signupSource('https://lab.example.com/?utm_source=X&utm_campaign=launch#about', own)).toEqual({
+      source: 'x',
+      medium: '',
+      campaign: 'launch',
+    })
+    expect(signupSource('https://lab.example.com/', own)).toEqual(DIRECT)
+    expect(signupSource(undefined, own)).toEqual(DIRECT)
+    expect(signupSource('https://partner.example.org/?utm_source=x', own).source).toBe('partner.example.org')
+  })
+
+  it('stores no control character, nothing longer than the cap, and no half of a character', () => {
+    expect(cleanTag(' a\u0000b\nc\u0085 ')).toBe('abc')
+    expect(cleanTag('x'.repeat(500))).toHaveLength(MAX_TAG_LENGTH)
+    const cut = cleanTag(`${'x'.repeat(MAX_TAG_LENGTH - 1)}😀`)
+    expect(cut).toBe('x'.repeat(MAX_TAG_LENGTH - 1))
+    expect(siteHost('HTTPS://News.YCombinator.com:443/item')).toBe('news.ycombinator.com')
+  })
+})
+
+describe('what a visit is', () => {
+  const headers = (extra: Record<string, string> = {}) => new Headers({ 'user-agent': CHROME, ...extra })
+  it('is a GET of the page, answered 200 or 304, by a browser, not speculative', () => {
+    expect(isVisit('GET', 200, 'https://lab.example.com/', headers())).toBe(true)
+    expect(isVisit('GET', 304, 'https://lab.example.com/', headers())).toBe(true)
+    expect(isVisit('HEAD', 200, 'https://lab.example.com/', headers())).toBe(false)
+    expect(isVisit('GET', 404, 'https://lab.example.com/', headers())).toBe(false)
+    expect(isVisit('GET', 414, 'https://lab.example.com/', headers())).toBe(false)
+    expect(isVisit('GET', 200, 'https://lab.example.com/?waitlist=error', headers())).toBe(false)
+    expect(isVisit('GET', 200, 'https://lab.example.com/', headers({ 'x-moz': 'prefetch' }))).toBe(false)
+    expect(isVisit('GET', 200, 'https://lab.example.com/', new Headers())).toBe(false)
+    for (const bot of ['curl/8.14.1', 'Mozilla/5.0 (compatible; bingbot/2.0)', 'GPTBot/1.2'])
+      expect(isVisit('GET', 200, 'https://lab.example.com/', headers({ 'user-agent': bot })), bot).toBe(false)
+  })
+
+  it('honours Global Privacy Control and Do Not Track, and only their "1"', () => {
+    expect(declinesTracking(headers({ 'sec-gpc': '1' }))).toBe(true)
+    expect(declinesTracking(headers({ dnt: '1' }))).toBe(true)
+    expect(declinesTracking(headers({ dnt: '0' }))).toBe(false)
+    expect(declinesTracking(headers())).toBe(false)
+  })
+
+  it('marks one bit per visitor and day, another with another salt', () => {
+    const bit = visitorBit('aa'.repeat(32), '2030-01-15', '192.0.2.1', CHROME)
+    expect(visitorBit('aa'.repeat(32), '2030-01-15', '192.0.2.1', CHROME)).toBe(bit)
+    expect(bit).toBeGreaterThanOrEqual(0)
+    expect(bit).toBeLessThan(65_536)
+    const others = ['bb', 'cc', 'dd', 'ee'].map((salt) =>
+      visitorBit(salt.repeat(32), '2030-01-15', '192.0.2.1', CHROME),
+    )
+    expect(others.some((other) => other !== bit)).toBe(true)
+  })
+})
+
+describe('what the server holds in memory', () => {
+  it('keeps at most the cap of sources a day in its buffer, then (other); a failed write goes back whole', () => {
+    const buffer = new CountBuffer(2)
+    for (const source of ['a', 'b', 'c', 'd']) buffer.addVisit('2030-01-15', { ...DIRECT, source }, 7)
+    buffer.addSignups('2030-01-15', { ...DIRECT, source: 'e' }, 2)
+    const taken = buffer.take()
+    expect(buffer.isEmpty).toBe(true)
+    const tallies = taken.get('2030-01-15') ?? []
+    expect(tallies.map((tally) => [tally.key.source, tally.visits, tally.signups])).toEqual([
+      ['a', 1, 0],
+      ['b', 1, 0],
+      [OTHER.source, 2, 2],
+    ])
+    buffer.addVisit('2030-01-15', { ...DIRECT, source: 'a' }, 9)
+    buffer.putBack(taken)
+    const again = buffer.take().get('2030-01-15') ?? []
+    expect(again[0]?.visits).toBe(2)
+    // Bits 7 and 9: in the first byte and the second.
+    expect([...(again[0]?.bits?.subarray(0, 2) ?? [])]).toEqual([0b0000_0001, 0b0100_0000])
+  })
+
+  it('remembers recent sources and MCP clients within bounds', () => {
+    const recent = new RecentSources()
+    let resolved = 0
+    const resolve = () => {
+      resolved += 1
+      return DIRECT
+    }
+    for (let index = 0; index < 3; index++) recent.of('https://lab.example.com/', undefined, resolve)
+    recent.of(`https://lab.example.com/?${'x'.repeat(600)}`, undefined, resolve)
+    recent.of(`https://lab.example.com/?${'x'.repeat(600)}`, undefined, resolve)
+    expect(resolved).toBe(3)
+
+    const visitors = new RecentVisitors()
+    let hashed = 0
+    const hash = () => {
+      hashed += 1
+      return 42
+    }
+    visitors.bitOf('2030-01-15', '192.0.2.1', CHROME, 0, hash)
+    expect(visitors.bitOf('2030-01-15', '192.0.2.1', CHROME, 4999, hash)).toBe(42)
+    visitors.bitOf('2030-01-16', '192.0.2.1', CHROME, 4999, hash)
+    expect(hashed).toBe(2)
+    // Five seconds on, everything is forgotten.
+    visitors.bitOf('2030-01-16', '192.0.2.1', CHROME, 10_000, hash)
+    expect(hashed).toBe(3)
+
+    const clients = new McpClients()
+    clients.remember('192.0.2.1', 'node', 'claude-ai', 0)
+    expect(clients.nameOf('192.0.2.1', 'node', 59 * 60_000)).toBe('claude-ai')
+    expect(clients.nameOf('192.0.2.2', 'node', 0)).toBeUndefined()
+    expect(clients.nameOf('192.0.2.1', 'node', 61 * 60_000)).toBeUndefined()
+    for (let index = 0; index < 1001; index++)
+      clients.remember(`10.0.${index >> 8}.${index & 255}`, 'node', 'x', 0)
+    expect(clients.nameOf('10.0.0.0', 'node', 0)).toBeUndefined()
+    expect(clients.nameOf('10.0.3.232', 'node', 0)).toBe('x')
+  })
+})
+
+describe('the owner’s table', () => {
+  it('says 1 visit and 2 visits, and aligns the figures', () => {
+    expect(plural(1, 'visit')).toBe('1 visit')
+    expect(plural(1200, 'signup')).toBe('1,200 signups')
+    expect(percent(null)).toBe('–')
+    expect(percent(0.1234)).toBe('12.3%')
+    const report: SourceCounts[] = [
+      {
+        source: 'x',
+        visits: 1200,
+        visitors: 1000,
+        signups: 50,
+        conversion: 0.05,
+        campaigns: [{ medium: 'social', campaign: 'launch', visits: 1200, visitors: 1000, signups: 50 }],
+      },
+      { source: 'mcp', visits: 0, visitors: 0, signups: 2, conversion: null, campaigns: [] },
+    ]
+    expect(renderSources(report).split('\n')).toEqual([
+      'source  visits  visitors  signups  conversion',
+      'x        1,200     1,000       50        5.0%',
+      'mcp          0         0        2           –',
+      'total    1,200     1,000       52        5.2%',
+    ])
+    expect(renderCampaigns(report)?.split('\n')[1]).toMatch(/^x +social +launch +1,200 +1,000 +50$/)
+  })
+})
