@@ -22,6 +22,7 @@ const SLOW_SUITES = [
   'tests/docs/dev-server.test.ts',
   'tests/reliability/slow-clients.test.ts',
   'tests/reliability/sources-launch-day.test.ts',
+  'tests/reliability/big-list.test.ts',
 ]
 
 export default defineConfig({

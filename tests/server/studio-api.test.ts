@@ -82,8 +82,9 @@ describe.each(BACKENDS)('the studio API on $name', ({ name }) => {
   it('answers bad input with 400 and a message, and stays up', async () => {
     for (const path of [
       '/api/summary?days=7',
-      '/api/entries?page=0',
-      '/api/entries?page=x',
+      '/api/entries?after=2',
+      '/api/entries?before=x',
+      '/api/entries?after=2026-11-01T09:00:00.000000Z_1&before=2026-11-01T09:00:00.000000Z_2',
       `/api/entries?q=${'a'.repeat(300)}`,
     ]) {
       const response = await api(path)

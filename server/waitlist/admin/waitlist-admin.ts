@@ -1,5 +1,6 @@
 import type { Database, Queryable } from '../../db/database'
-import { dropDeliveries, withoutNotifications } from '../notifications/outbox-sql'
+import { dropDeliveries } from '../notifications/outbox-sql'
+import { countAll, countPerDay } from './day-counts'
 
 /**
  * The owner's reads and writes on the waitlist, shared by the CLI and the studio. Every function
@@ -12,63 +13,24 @@ export interface Entry {
   created_at: string
 }
 
-const CREATED_AT_UTC = `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
-
 /**
  * citext's case-insensitive `=` lives in the `extensions` schema (as on Supabase); without it on
  * the search path `email = $1` silently compares as text, case-sensitively.
  */
 const CITEXT_SEARCH_PATH = 'set local search_path = public, extensions'
 
+/**
+ * How many addresses are on the list: the whole list's number from the per-day counts the triggers
+ * keep (day-counts.ts), a few hundred rows however long the list; from a date on, the rows are
+ * counted on the created_at index.
+ */
 export async function countEntries(db: Queryable, since?: string): Promise<number> {
-  const [row] = await db.query<{ entries: number }>(
-    'select count(*)::int as entries from public.waitlist where $1::timestamptz is null or created_at >= $1::timestamptz',
-    [since ?? null],
+  if (since === undefined) return countAll(db)
+  const [row] = await db.query<{ entries: string }>(
+    'select count(*)::text as entries from public.waitlist where created_at >= $1::timestamptz',
+    [since],
   )
-  return row?.entries ?? 0
-}
-
-/** Every entry, oldest first: the order of `list` and `export`. */
-export function readEntries(db: Queryable, since?: string): Promise<Entry[]> {
-  return db.query<Entry>(
-    `select email::text as email, ${CREATED_AT_UTC} as created_at
-       from public.waitlist
-      where $1::timestamptz is null or created_at >= $1::timestamptz
-      order by created_at, id`,
-    [since ?? null],
-  )
-}
-
-export interface EntryPage {
-  entries: Entry[]
-  /** Entries matching the search, on every page. */
-  matching: number
-}
-
-/** `%`, `_` and `\` match themselves in the search, not as LIKE wildcards. */
-function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
-}
-
-/** One page of entries, newest first, whose address contains `search` (any letter case). */
-export async function pageEntries(
-  db: Queryable,
-  options: { search?: string; offset: number; limit: number },
-): Promise<EntryPage> {
-  const pattern = options.search ? likePattern(options.search) : null
-  const [count] = await db.query<{ matching: number }>(
-    `select count(*)::int as matching from public.waitlist where $1::text is null or email::text ilike $1`,
-    [pattern],
-  )
-  const entries = await db.query<Entry>(
-    `select email::text as email, ${CREATED_AT_UTC} as created_at
-       from public.waitlist
-      where $1::text is null or email::text ilike $1
-      order by created_at desc, id desc
-      limit $2 offset $3`,
-    [pattern, options.limit, options.offset],
-  )
-  return { entries, matching: count?.matching ?? 0 }
+  return Number(row?.entries ?? 0)
 }
 
 export interface DayCount {
@@ -93,14 +55,7 @@ export async function signupsPerDay(
 ): Promise<DayCount[]> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
   const from = days === 'all' ? null : new Date(today - (days - 1) * 86_400_000)
-  const rows = await db.query<{ day: string; count: number }>(
-    `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as count
-       from public.waitlist
-      where $1::timestamptz is null or created_at >= $1::timestamptz
-      group by 1
-      order by 1`,
-    [from?.toISOString() ?? null],
-  )
+  const rows = await countPerDay(db, from?.toISOString().slice(0, 10) ?? null)
   const counts = new Map(rows.map((row) => [row.day, row.count]))
   const first = from ? from.getTime() : Date.parse(rows[0]?.day ?? utcDay(now))
   const lastDay = rows.at(-1)?.day
@@ -125,54 +80,5 @@ export async function removeEntry(db: Database, email: string): Promise<boolean>
     await dropDeliveries(tx, email)
     const { affected } = await tx.run('delete from public.waitlist where email = $1::citext', [email])
     return affected > 0
-  })
-}
-
-/** How many of these addresses are already on the list (case-insensitively). */
-export async function countListed(db: Database, emails: readonly string[]): Promise<number> {
-  return db.transaction(async (tx) => {
-    await tx.exec(CITEXT_SEARCH_PATH)
-    const [row] = await tx.query<{ listed: number }>(
-      'select count(*)::int as listed from public.waitlist where email = any($1::text[]::citext[])',
-      [emails],
-    )
-    return row?.listed ?? 0
-  })
-}
-
-export interface ImportResult {
-  added: number
-  /** Already on the list, left as they were. */
-  skipped: number
-}
-
-const IMPORT_BATCH = 1000
-
-/**
- * Adds entries with their own created_at, in one transaction: all or nothing. Addresses already
- * listed are skipped and counted. The transaction is marked so that the signup notifications
- * (the webhook outbox) leave imported rows alone; without the outbox the setting does nothing.
- */
-export async function importEntries(
-  db: Database,
-  entries: readonly Entry[],
-  onProgress?: (done: number) => void,
-): Promise<ImportResult> {
-  return db.transaction(async (tx) => {
-    // Moving a list is not news: imported signups send no notification.
-    await withoutNotifications(tx)
-    let added = 0
-    for (let start = 0; start < entries.length; start += IMPORT_BATCH) {
-      const batch = entries.slice(start, start + IMPORT_BATCH)
-      const { affected } = await tx.run(
-        `insert into public.waitlist (email, created_at)
-         select email, created_at from unnest($1::text[], $2::timestamptz[]) as t(email, created_at)
-         on conflict (email) do nothing`,
-        [batch.map((entry) => entry.email), batch.map((entry) => entry.created_at)],
-      )
-      added += affected
-      onProgress?.(start + batch.length)
-    }
-    return { added, skipped: entries.length - added }
   })
 }
