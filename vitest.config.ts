@@ -23,6 +23,7 @@ const SLOW_SUITES = [
   'tests/reliability/slow-clients.test.ts',
   'tests/reliability/invitations.test.ts',
   'tests/reliability/sources-launch-day.test.ts',
+  'tests/reliability/big-list.test.ts',
 ]
 
 export default defineConfig({

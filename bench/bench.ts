@@ -12,6 +12,7 @@ import { BROWSER_HEADERS, runLoad } from './http-load'
 import { insertFigures } from './insert-figures'
 import { CATEGORIES, type LighthouseRun, launchLighthouseBrowser, summarise } from './lighthouse-runs'
 import { mailFigures } from './mail-figures'
+import { millionFigures } from './million-figures'
 import { NGINX_HINT, startNginx } from './nginx'
 import { startupFigures } from './startup-figures'
 import { serveStaticCopy } from './static-copy'
@@ -25,7 +26,7 @@ import { visitFigures } from './visit-figures'
  * one table (each row beside its target) and one JSON file under bench/results/. Figures only:
  * nothing here is a test. Every process it starts is stopped, on failure too.
  *
- *   npm run bench [-- --only visits,inserts,mail,startup]
+ *   npm run bench [-- --only visits,inserts,mail,startup] [--rows N (the million section's list, default 1,000,000)]
  */
 const LIGHTHOUSE_RUNS = 3
 const CONNECTIONS = 50
@@ -39,6 +40,7 @@ const SECTIONS = [
   'mail',
   'startup',
   'container',
+  'million',
 ] as const
 const SERVER_ENV = { LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0' }
 
@@ -58,10 +60,11 @@ process.once('SIGTERM', () => void cleanUp().then(() => process.exit(143)))
 
 const track: Track = (cleanup) => cleanups.push(cleanup)
 
+const { values: options } = parseArgs({ options: { only: { type: 'string' }, rows: { type: 'string' } } })
+
 /** The sections named by `--only` (comma-separated), else all of them. */
 function chosenSections(): Set<string> {
-  const { values } = parseArgs({ options: { only: { type: 'string' } } })
-  const only = values.only?.split(',').map((name) => name.trim()) ?? [...SECTIONS]
+  const only = options.only?.split(',').map((name) => name.trim()) ?? [...SECTIONS]
   const unknown = only.filter((name) => !(SECTIONS as readonly string[]).includes(name))
   if (unknown.length) throw new Error(`--only takes ${SECTIONS.join(', ')}; not ${unknown.join(', ')}`)
   return new Set(only)
@@ -116,6 +119,12 @@ async function main() {
     const figures = await containerFigures(track, log)
     rows.push(...figures.rows)
     results.container = figures.results
+  }
+
+  if (sections.has('million')) {
+    const figures = await millionFigures(Number(options.rows ?? 1_000_000), track, log)
+    rows.push(...figures.rows)
+    results.million = figures.results
   }
 
   await cleanUp()

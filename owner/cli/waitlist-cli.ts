@@ -3,7 +3,7 @@ import { ConfigError, loadDotEnvFile } from '../../server/boot/env'
 import { StartupError } from '../../server/boot/startup-error'
 import { StudioPortInUseError } from '../studio-server/start-studio'
 import { COMMANDS } from './commands'
-import { ImportFileError } from './read-import-file'
+import { ImportFileError } from './import-records'
 
 const USAGE = `Usage: npm run waitlist -- <command> [options]
 
@@ -31,10 +31,10 @@ Commands:
                                        this URL after PostgreSQL stopped may hand the password to whatever
                                        program took the port then; use it while the server runs
   remove EMAIL                         erase an address (any letter case); exits 0 whether or not it was listed
-  import FILE [--dry-run]              add the entries of an export CSV, keeping created_at and statuses, in one
-                                       transaction; every line is checked first; listed addresses are skipped but
-                                       take a further status from the file (never an earlier one); no
-                                       notifications, no mail
+  import FILE [--dry-run]              add the entries of an export CSV of any size, keeping created_at and
+                                       statuses, in one transaction; nothing is added unless every line is good;
+                                       listed addresses are skipped but take a further status from the file
+                                       (never an earlier one); no notifications, no mail
   stats [--days N|all]                 signups per day (UTC) as a bar chart, and the total (default 30 days)
   sources [--days N|all] [--json]      visits, visitors, signups and conversion per source (utm_source, else
                                        the referring site, else direct; mcp for agents), most signups first,

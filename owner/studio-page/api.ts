@@ -7,14 +7,12 @@
 export interface Entry {
   email: string
   created_at: string
-  /** waiting, unconfirmed, invited, unsubscribed or bounced, and when. */
-  state?: {
-    status: string
-    invited_at: string
-    unsubscribed_at: string
-    bounced_at: string
-    confirmed_at: string
-  }
+  /** waiting, unconfirmed, invited, unsubscribed or bounced; and when it got there ('' for never). */
+  status: string
+  confirmed_at: string
+  invited_at: string
+  unsubscribed_at: string
+  bounced_at: string
 }
 
 export interface DayCount {
@@ -31,10 +29,17 @@ export interface Summary {
 
 export interface EntryPage {
   entries: Entry[]
+  /** Entries matching the search (all without one); with `capped`, more than this many match. */
   matching: number
-  page: number
+  capped: boolean
+  /** Cursors of the next (older) and the previous (newer) page, null at either end. */
+  next: string | null
+  previous: string | null
   pageSize: number
 }
+
+/** Where a page of the list starts: the first page, or after or before a cursor of the studio's. */
+export type PageStart = { after: string } | { before: string } | Record<string, never>
 
 const TOKEN_KEY = 'waitlist-studio-token'
 let token: string | null = null
@@ -78,8 +83,8 @@ export function fetchSummary(range: Range): Promise<Summary> {
   return send(`/api/summary?days=${range}`)
 }
 
-export function fetchEntries(search: string, page: number): Promise<EntryPage> {
-  return send(`/api/entries?${new URLSearchParams({ q: search, page: String(page) })}`)
+export function fetchEntries(search: string, start: PageStart): Promise<EntryPage> {
+  return send(`/api/entries?${new URLSearchParams({ q: search, ...start })}`)
 }
 
 export async function removeAddress(email: string): Promise<boolean> {

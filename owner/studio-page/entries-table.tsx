@@ -1,13 +1,18 @@
-import type { Entry, EntryPage } from './api'
+import type { Entry, EntryPage, PageStart } from './api'
 import { EmailAddress } from './email-address'
 
 const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
 
+/** Moves to the page that starts there, whose number is `number`. */
+type OnPage = (start: PageStart, number: number) => void
+
 /** One page of the list, newest first, each row with its Remove button, and the paging controls. */
 export function EntriesTable(props: {
   page: EntryPage | undefined
+  /** The page's number, counted by the owner's moves. */
+  number: number
   searching: boolean
-  onPage(page: number): void
+  onPage: OnPage
   onRemove(email: string): void
 }) {
   const { page } = props
@@ -44,7 +49,7 @@ export function EntriesTable(props: {
           </tbody>
         </table>
       )}
-      <Paging page={page} searching={props.searching} onPage={props.onPage} />
+      <Paging page={page} number={props.number} searching={props.searching} onPage={props.onPage} />
     </>
   )
 }
@@ -58,9 +63,7 @@ function EntryRow({ entry, onRemove }: { entry: Entry; onRemove(email: string): 
       <td className="col-start-1 text-xs whitespace-nowrap text-soft tabular-nums sm:py-2 sm:pr-4 sm:text-sm sm:text-ink">
         {entry.created_at.slice(0, 19).replace('T', ' ')}
       </td>
-      <td className="col-start-1 text-xs text-soft sm:py-2 sm:pr-4 sm:text-sm sm:text-ink">
-        {entry.state?.status ?? 'waiting'}
-      </td>
+      <td className="col-start-1 text-xs text-soft sm:py-2 sm:pr-4 sm:text-sm sm:text-ink">{entry.status}</td>
       <td className="col-start-2 row-span-3 row-start-1 self-center text-right sm:py-2">
         <button
           type="button"
@@ -75,33 +78,43 @@ function EntryRow({ entry, onRemove }: { entry: Entry; onRemove(email: string): 
   )
 }
 
-function Paging({
-  page,
-  searching,
-  onPage,
-}: {
-  page: EntryPage
-  searching: boolean
-  onPage(page: number): void
-}) {
+const count = (value: number) => value.toLocaleString('en-US')
+
+/**
+ * The page's number: the first page has none before it and the last none after it, whatever the
+ * count of moves says (entries come and go meanwhile).
+ */
+function shownNumber(page: EntryPage, number: number, pages: number): number {
+  if (page.previous === null) return 1
+  if (page.next === null && !page.capped) return pages
+  return page.capped ? Math.max(number, 2) : Math.min(Math.max(number, 2), pages)
+}
+
+function Paging(props: { page: EntryPage; number: number; searching: boolean; onPage: OnPage }) {
+  const { page, onPage } = props
   const pages = Math.max(1, Math.ceil(page.matching / page.pageSize))
+  const number = shownNumber(page, props.number, pages)
+  const matching = page.capped
+    ? `more than ${count(page.matching)} matching`
+    : `${count(page.matching)} ${props.searching ? 'matching' : 'in all'}`
   return (
     <nav aria-label="Pages" className="mt-4 flex items-center justify-between gap-2 text-sm">
       <button
         type="button"
-        disabled={page.page <= 1}
-        onClick={() => onPage(page.page - 1)}
+        disabled={page.previous === null}
+        onClick={() => page.previous !== null && onPage({ before: page.previous }, number - 1)}
         className={`rounded border border-line px-3 py-1 disabled:opacity-50 ${FOCUS}`}
       >
         Previous
       </button>
       <span>
-        Page {page.page} of {pages} · {page.matching} {searching ? 'matching' : 'in all'}
+        Page {count(number)}
+        {page.capped ? '' : ` of ${count(pages)}`} · {matching}
       </span>
       <button
         type="button"
-        disabled={page.page >= pages}
-        onClick={() => onPage(page.page + 1)}
+        disabled={page.next === null}
+        onClick={() => page.next !== null && onPage({ after: page.next }, number + 1)}
         className={`rounded border border-line px-3 py-1 disabled:opacity-50 ${FOCUS}`}
       >
         Next

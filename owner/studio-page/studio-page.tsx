@@ -5,6 +5,7 @@ import {
   EXPORT_URL,
   fetchEntries,
   fetchSummary,
+  type PageStart,
   type Range,
   removeAddress,
   type Summary,
@@ -19,20 +20,28 @@ const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visi
 
 type Fail = (reason: unknown) => void
 
+/** Where the list is: where its page starts, and that page's number as the owner has counted it. */
+interface Position {
+  start: PageStart
+  number: number
+}
+
+const FIRST_PAGE: Position = { start: {}, number: 1 }
+
 /** The whole studio: the total, the chart, and the list with search, paging, CSV and remove. */
 export function StudioPage() {
   const [range, setRange] = useState<Range>('30')
   const [search, setSearch] = useState('')
   const [query, setQuery] = useState('')
-  const [pageNumber, setPageNumber] = useState(1)
+  const [position, setPosition] = useState<Position>(FIRST_PAGE)
   const [error, setError] = useState('')
   const [version, setVersion] = useState(0)
 
   const fail = useCallback((reason: unknown) => setError(String((reason as Error).message ?? reason)), [])
   const summary = useSummary(range, version, fail, setError)
   const sources = useSources(range, version, fail)
-  const entries = useEntries(query, pageNumber, version, fail)
-  useSearchSettling(search, query, setQuery, setPageNumber)
+  const entries = useEntries(query, position.start, version, fail)
+  useSearchSettling(search, query, setQuery, setPosition)
   const removal = useRemoval(fail, () => setVersion((value) => value + 1))
 
   return (
@@ -61,8 +70,9 @@ export function StudioPage() {
         <SearchBox value={search} onChange={setSearch} />
         <EntriesTable
           page={entries}
+          number={position.number}
           searching={query !== ''}
-          onPage={setPageNumber}
+          onPage={(start, number) => setPosition({ start, number })}
           onRemove={removal.setPending}
         />
       </section>
@@ -95,17 +105,17 @@ function useSummary(range: Range, version: number, fail: Fail, setError: (error:
   return summary
 }
 
-function useEntries(query: string, pageNumber: number, version: number, fail: Fail) {
+function useEntries(query: string, start: PageStart, version: number, fail: Fail) {
   const [entries, setEntries] = useState<EntryPage>()
   // biome-ignore lint/correctness/useExhaustiveDependencies: version asks for a fresh read after a removal
   useEffect(() => {
     let current = true
     // An answer for a page or search left behind meanwhile must not replace the newer one.
-    fetchEntries(query, pageNumber).then((next) => current && setEntries(next), fail)
+    fetchEntries(query, start).then((next) => current && setEntries(next), fail)
     return () => {
       current = false
     }
-  }, [query, pageNumber, version, fail])
+  }, [query, start, version, fail])
   return entries
 }
 
@@ -117,17 +127,17 @@ function useSearchSettling(
   search: string,
   query: string,
   setQuery: (query: string) => void,
-  setPageNumber: (page: number) => void,
+  setPosition: (position: Position) => void,
 ) {
   useEffect(() => {
     const next = search.trim()
     if (next === query) return
     const timer = setTimeout(() => {
       setQuery(next)
-      setPageNumber(1)
+      setPosition(FIRST_PAGE)
     }, 250)
     return () => clearTimeout(timer)
-  }, [search, query, setQuery, setPageNumber])
+  }, [search, query, setQuery, setPosition])
 }
 
 /** The address asked to be removed, the confirmation, and where focus goes afterwards. */
@@ -171,7 +181,7 @@ function StudioHeader({ total, onFail }: { total: number | undefined; onFail: Fa
       <div>
         <h1 className="text-2xl font-bold">Waitlist studio</h1>
         <p className="mt-1 text-soft">
-          <span className="text-3xl font-semibold tabular-nums">{total ?? '…'}</span>{' '}
+          <span className="text-3xl font-semibold tabular-nums">{total?.toLocaleString('en-US') ?? '…'}</span>{' '}
           {total === 1 ? 'address' : 'addresses'} on the waitlist
         </p>
       </div>

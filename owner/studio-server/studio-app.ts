@@ -1,12 +1,10 @@
+import { once } from 'node:events'
+import { PassThrough, Readable } from 'node:stream'
 import { type Context, Hono } from 'hono'
 import { maskEmails, oneLine } from '../../server/boot/log'
 import type { Database } from '../../server/db/database'
-import {
-  countEntries,
-  pageEntries,
-  removeEntry,
-  signupsPerDay,
-} from '../../server/waitlist/admin/waitlist-admin'
+import { BadCursorError, pageEntries } from '../../server/waitlist/admin/entry-pages'
+import { countEntries, removeEntry, signupsPerDay } from '../../server/waitlist/admin/waitlist-admin'
 import { exportCsv } from '../cli/export-csv'
 import { sourcesSummary } from '../sources/sources-report'
 import type { StudioFile } from './studio-files'
@@ -65,13 +63,7 @@ export function createStudioApp(options: {
     return c.json(await sourcesSummary(db, days))
   })
   app.get('/api/entries', (c) => entries(c, db))
-  app.get('/api/export.csv', async (c) => {
-    const { csv } = await exportCsv(db)
-    return c.body(csv, 200, {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': 'attachment; filename="waitlist.csv"',
-    })
-  })
+  app.get('/api/export.csv', (c) => downloadCsv(c, db))
   app.post('/api/remove', (c) => remove(c, db))
   if (options.invite) routeStudioInvite(app, db, options.invite)
 
@@ -96,13 +88,39 @@ async function summary(c: Context, db: Database): Promise<Response> {
   return c.json({ total: await countEntries(db), days: perDay })
 }
 
+/** A page of the list: the first, or the one after (`after`) or before (`before`) a cursor it gave. */
 async function entries(c: Context, db: Database): Promise<Response> {
   const search = c.req.query('q')?.trim() ?? ''
-  const page = Number(c.req.query('page') ?? '1')
-  if (!Number.isSafeInteger(page) || page < 1) return c.json({ error: 'page must be 1 or more' }, 400)
+  const after = c.req.query('after')
+  const before = c.req.query('before')
   if (search.length > MAX_SEARCH) return c.json({ error: `search at most ${MAX_SEARCH} characters` }, 400)
-  const result = await pageEntries(db, { search, offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE })
-  return c.json({ ...result, page, pageSize: PAGE_SIZE })
+  if (after !== undefined && before !== undefined) return c.json({ error: 'after or before, not both' }, 400)
+  try {
+    const page = await pageEntries(db, { search, after, before, limit: PAGE_SIZE })
+    return c.json({ ...page, pageSize: PAGE_SIZE })
+  } catch (error) {
+    if (error instanceof BadCursorError) return c.json({ error: error.message }, 400)
+    throw error
+  }
+}
+
+/**
+ * The same file as `export`, streamed from the database as it is read. The answer starts once the
+ * database has sent its first rows, so one that cannot be read gets a 500, not an empty 200 file.
+ */
+async function downloadCsv(c: Context, db: Database): Promise<Response> {
+  const body = new PassThrough()
+  const done = exportCsv(db, body)
+  await Promise.race([once(body, 'readable'), done])
+  done.catch((error: NodeJS.ErrnoException) => {
+    // A download the browser gave up on is not the studio's failure.
+    if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE')
+      console.error(oneLine(maskEmails(`The studio's CSV download failed: ${String(error)}`)))
+  })
+  return c.body(Readable.toWeb(body) as ReadableStream, 200, {
+    'Content-Type': 'text/csv; charset=utf-8',
+    'Content-Disposition': 'attachment; filename="waitlist.csv"',
+  })
 }
 
 async function remove(c: Context, db: Database): Promise<Response> {

@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono'
 import type { Database } from '../../server/db/database'
 import { type MailTransportConfig, NO_SMTP_URL } from '../../server/mail/mail-secrets'
 import type { MessageContext } from '../../server/waitlist/invitations/compose-message'
-import { countWith, inviteNext, oldestWith } from '../../server/waitlist/invitations/queue-invitations'
+import { countWaiting, inviteNext, oldestWith } from '../../server/waitlist/invitations/queue-invitations'
 import { previewInvitation } from '../cli/message-preview'
 
 /** What the studio's "Invite the next N" needs: how to send (or that it cannot), and the preview's links. */
@@ -50,7 +50,7 @@ async function preview(c: Context, db: Database, invite: StudioInvite): Promise<
   if (count === undefined)
     return c.json({ error: `count must be a number of people, 1 to ${MAX_COUNT}` }, 400)
   const recipients = await oldestWith(db, ['waiting'], Math.min(count, SHOWN))
-  const waiting = await countWith(db, ['waiting'])
+  const waiting = await countWaiting(db)
   const message = previewInvitation(
     invite.context,
     recipients[0]?.email ?? SAMPLE,

@@ -1,3 +1,4 @@
+import type { Readable, Writable } from 'node:stream'
 import type { JwtClaims } from '../http/keys'
 
 /** One SQL statement and its parameters ($1, $2…). */
@@ -37,10 +38,24 @@ export interface Queryable {
   exec(sql: string): Promise<void>
 }
 
+/** A transaction that can stream COPY: see Database.copyTransaction. */
+export interface CopyTransaction extends Queryable {
+  /** `COPY … TO STDOUT`: the rows as the server sends them. */
+  copyTo(sql: string): Readable
+  /** `COPY … FROM STDIN`: the rows are written here; it finishes once the server has them all. */
+  copyFrom(sql: string): Writable
+}
+
 /** The one data-access surface, for the embedded cluster and DATABASE_URL alike. */
 export interface Database extends Queryable {
   /** Runs fn inside one transaction as the owner. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
+  /**
+   * Runs fn inside one transaction as the owner on a connection of its own, outside the pool, that
+   * can stream COPY (a pipelining connection cannot): export and import in bounded memory. When fn
+   * fails the connection is dropped, which rolls the transaction back even in the middle of a COPY.
+   */
+  copyTransaction<T>(fn: (tx: CopyTransaction) => Promise<T>): Promise<T>
   /** Runs fn inside one transaction under the key's role and claims, as PostgREST does. */
   asRole<T>(claims: JwtClaims, fn: (tx: Queryable) => Promise<T>): Promise<T>
   /**

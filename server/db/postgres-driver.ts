@@ -1,21 +1,8 @@
 import pg from 'pg'
+import { inCopyTransaction } from './copy-transaction'
 import { type Database, isPgError, type Queryable, roleSettings, type Statement } from './database'
+import { wrap } from './pg-queryable'
 import { listen } from './postgres-listen'
-
-function wrap(target: pg.Pool | pg.PoolClient): Queryable {
-  return {
-    async query(sql, params) {
-      return (await target.query(sql, params as unknown[])).rows
-    },
-    async run(sql, params) {
-      const result = await target.query(sql, params as unknown[])
-      return { rows: result.rows, affected: result.rowCount ?? 0 }
-    },
-    async exec(sql) {
-      await target.query(sql)
-    },
-  }
-}
 
 /** Names of prepared statements, one per text (a small set: see Statement.prepare). */
 const preparedNames = new Map<string, string>()
@@ -138,6 +125,7 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
   return {
     ...wrap(pool),
     transaction: (fn) => inTransaction(undefined, fn),
+    copyTransaction: (fn) => inCopyTransaction(url, fn),
     asRole: (claims, fn) => inTransaction(query(roleSettings(claims)), fn),
     async runAsRole(claims, statement, charge) {
       const client = await pool.connect()

@@ -193,10 +193,17 @@ for (const { name } of BACKENDS) {
         await expect(rows).toHaveCount(26)
         await expect(page.getByText(`Page 1 of 2 · ${EMAILS.length} in all`)).toBeVisible()
 
+        await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled()
         await page.getByRole('button', { name: 'Next' }).click()
         await expect(page.getByText('Page 2 of 2')).toBeVisible()
         await expect(rows).toHaveCount(6)
         await expect(rows.nth(5)).toContainText(EMAILS[0] ?? '')
+        await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled()
+        // Pages follow the last entry shown (a keyset), so back is the same first page.
+        await page.getByRole('button', { name: 'Previous' }).click()
+        await expect(page.getByText(`Page 1 of 2 · ${EMAILS.length} in all`)).toBeVisible()
+        await expect(rows.nth(1)).toContainText(NEWEST)
+        await expect(rows).toHaveCount(26)
 
         await page.getByLabel('Search addresses').fill('PERSON.07')
         await expect(page.getByText('Page 1 of 1 · 1 matching')).toBeVisible()
@@ -239,7 +246,10 @@ for (const { name } of BACKENDS) {
           const headers = { ...route.request().headers(), 'sec-fetch-site': 'same-origin' }
           const real = (await (await route.fetch({ headers })).json()) as { entries: { email: string }[] }
           const [first, ...rest] = real.entries
-          await route.fulfill({ json: { ...real, entries: [{ ...first, email: long }, ...rest] } })
+          // And a list of over a million, so the paging line is as long as it gets.
+          await route.fulfill({
+            json: { ...real, matching: 1_234_567, entries: [{ ...first, email: long }, ...rest] },
+          })
         })
         await page.setViewportSize({ width: 390, height: 844 })
         for (const colorScheme of ['light', 'dark'] as const) {
@@ -256,6 +266,7 @@ for (const { name } of BACKENDS) {
           expect(
             await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
           ).toBeLessThanOrEqual(0)
+          await expect(page.getByText('Page 1 of 49,383 · 1,234,567 in all')).toBeVisible()
           // The full address is there for a screen reader and on the row's button.
           await expect(page.getByRole('button', { name: `Remove ${long}` })).toBeVisible()
           await expectNoAxeViolations(page)

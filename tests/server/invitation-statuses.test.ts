@@ -1,12 +1,14 @@
 import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
+import { text } from 'node:stream/consumers'
 import { afterAll, describe, expect, it } from 'vitest'
 import { exportCsv } from '../../owner/cli/export-csv'
-import { readImportFile } from '../../owner/cli/read-import-file'
+import { importFile } from '../../owner/cli/import'
 import type { Database } from '../../server/db/database'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
-import { importEntries, readEntries, removeEntry } from '../../server/waitlist/admin/waitlist-admin'
+import { removeEntry } from '../../server/waitlist/admin/waitlist-admin'
 import { confirm, unsubscribe } from '../../server/waitlist/invitations/link-actions'
 import { inviteNamed, inviteNext } from '../../server/waitlist/invitations/queue-invitations'
 import { sharedPostgresUrl, stopBackends } from '../support/backends'
@@ -44,7 +46,28 @@ async function add(db: Database, ...emails: string[]): Promise<void> {
 }
 
 const statuses = async (db: Database) =>
-  Object.fromEntries((await readEntries(db)).map((entry) => [entry.email, entry.state?.status]))
+  Object.fromEntries(
+    (
+      await db.query<{ email: string; status: string }>(
+        `select w.email::text as email, coalesce(s.status, 'waiting') as status
+           from public.waitlist w left join private.entry_status s on s.waitlist_id = w.id`,
+      )
+    ).map((row) => [row.email, row.status]),
+  )
+
+/** What `export` writes, as text. */
+async function exported(db: Database): Promise<string> {
+  const out = new PassThrough()
+  const [csv] = await Promise.all([text(out), exportCsv(db, out)])
+  return csv
+}
+
+let files = 0
+async function csvFile(csv: string): Promise<string> {
+  const file = join(tmpdir(), `statuses-${process.pid}-${Date.now()}-${files++}.csv`)
+  await writeFile(file, csv)
+  return file
+}
 
 async function pendingMailTo(db: Database, email: string): Promise<number> {
   const [row] = await db.query<{ n: number }>(
@@ -117,26 +140,23 @@ describe('entry statuses', () => {
     await source.query(
       `insert into private.entry_status (waitlist_id, status) select id, 'unconfirmed' from public.waitlist where email = 'unconf@example.com'`,
     )
-    const { csv } = await exportCsv(source)
+    const csv = await exported(source)
     expect(csv.split('\r\n')[0]).toBe(
       'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at',
     )
     expect(csv).toMatch(/\r\nunsub@example\.com,[^,]+,unsubscribed,,\d{4}-[^,]+Z,\d{4}-[^,]+Z,\r\n/)
-    const file = join(tmpdir(), `statuses-${process.pid}-${Date.now()}.csv`)
-    await writeFile(file, csv)
-    const { entries, problems } = await readImportFile(file)
-    expect(problems).toEqual([])
+    const file = await csvFile(csv)
 
     // Restored into an empty database: the same file comes back out.
     const restored = await freshDb()
-    expect(await importEntries(restored, entries)).toMatchObject({ added: 4, statusesRaised: 0 })
-    expect((await exportCsv(restored)).csv).toBe(csv)
+    expect(await importFile(restored, file, false)).toMatchObject({ added: 4, raised: 0 })
+    expect(await exported(restored)).toBe(csv)
 
     // Into a live list where they are all waiting, one with an invitation still queued.
     const live = await freshDb()
     await add(live, 'unsub@example.com', 'unconf@example.com', 'inv@example.com', 'wait@example.com')
     await inviteNamed(live, ['unsub@example.com', 'wait@example.com'], QUEUE)
-    expect(await importEntries(live, entries)).toMatchObject({ added: 0, skipped: 4, statusesRaised: 2 })
+    expect(await importFile(live, file, false)).toMatchObject({ entries: 4, added: 0, raised: 2 })
     expect(await statuses(live)).toEqual({
       'unsub@example.com': 'unsubscribed',
       'unconf@example.com': 'waiting',
@@ -147,5 +167,69 @@ describe('entry statuses', () => {
     expect((await inviteNext(live, 10, QUEUE)).queued.map((entry) => entry.email)).toEqual([
       'unconf@example.com',
     ])
+  })
+
+  it('import adds new entries with their statuses beside listed ones moving on, reads an export from before statuses as waiting, and checks each status line', async () => {
+    const when = '2026-11-01T09:00:00.000000Z'
+    const at = (hour: number) => `2026-11-02T${String(hour).padStart(2, '0')}:00:00.000000Z`
+    const live = await freshDb()
+    await add(live, 'listed.unsub@example.com', 'listed.wait@example.com')
+    await inviteNamed(live, ['listed.wait@example.com'], QUEUE)
+    const header = 'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at'
+    const file = await csvFile(
+      [
+        header,
+        `listed.unsub@example.com,${when},unsubscribed,,${at(1)},${at(2)},`,
+        `listed.wait@example.com,${when},waiting,,,,`,
+        `new.unconf@example.com,${when},unconfirmed,,,,`,
+        `new.bounced@example.com,${when},bounced,${at(3)},${at(4)},,${at(5)}`,
+        `new.wait@example.com,${when},waiting,,,,`,
+        '',
+      ].join('\r\n'),
+    )
+    expect(await importFile(live, file, false)).toMatchObject({ entries: 5, added: 3, raised: 1 })
+    expect(await statuses(live)).toEqual({
+      'listed.unsub@example.com': 'unsubscribed',
+      'listed.wait@example.com': 'invited',
+      'new.unconf@example.com': 'unconfirmed',
+      'new.bounced@example.com': 'bounced',
+      'new.wait@example.com': 'waiting',
+    })
+    expect(await exported(live)).toContain(
+      `\r\nnew.bounced@example.com,${when},bounced,${at(3)},${at(4)},,${at(5)}\r\n`,
+    )
+    expect(await pendingMailTo(live, 'listed.wait@example.com'), 'moving nobody back').toBe(1)
+
+    // An export written before statuses: its entries are waiting, and listed ones keep theirs.
+    const old = await csvFile(
+      `email,created_at\r\nlisted.unsub@example.com,${when}\r\nold@example.com,${when}\r\n`,
+    )
+    expect(await importFile(live, old, false)).toMatchObject({ entries: 2, added: 1, raised: 0 })
+    expect(await statuses(live)).toMatchObject({
+      'listed.unsub@example.com': 'unsubscribed',
+      'old@example.com': 'waiting',
+    })
+
+    const bad = await csvFile(
+      [
+        header,
+        `a@example.com,${when},gone,,,,`,
+        `b@example.com,${when},invited,,yesterday,,`,
+        `c@example.com,${when},invited`,
+        '',
+      ].join('\r\n'),
+    )
+    expect(await importFile(live, bad, false)).toEqual({
+      kind: 'refused',
+      count: 3,
+      problems: [
+        {
+          line: 2,
+          message: 'status "gone" is not one of unconfirmed, waiting, invited, unsubscribed, bounced',
+        },
+        { line: 3, message: 'invited_at "yesterday" is not a time such as 2026-11-01T09:00:00.000000Z' },
+        { line: 4, message: `expected 7 fields (${header}), found 3` },
+      ],
+    })
   })
 })

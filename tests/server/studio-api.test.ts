@@ -82,8 +82,9 @@ describe.each(BACKENDS)('the studio API on $name', ({ name }) => {
   it('answers bad input with 400 and a message, and stays up', async () => {
     for (const path of [
       '/api/summary?days=7',
-      '/api/entries?page=0',
-      '/api/entries?page=x',
+      '/api/entries?after=2',
+      '/api/entries?before=x',
+      '/api/entries?after=2026-11-01T09:00:00.000000Z_1&before=2026-11-01T09:00:00.000000Z_2',
       `/api/entries?q=${'a'.repeat(300)}`,
     ]) {
       const response = await api(path)
@@ -119,10 +120,8 @@ describe.each(BACKENDS)('the studio API on $name', ({ name }) => {
     })
     expect(queued.status).toBe(409)
     expect(((await queued.json()) as { error: string }).error).toMatch(/^SMTP_URL is not set/)
-    const entries = (await (await api('/api/entries')).json()) as {
-      entries: { state?: { status: string } }[]
-    }
-    expect(entries.entries.map((entry) => entry.state?.status)).toEqual(['waiting', 'waiting', 'waiting'])
+    const entries = (await (await api('/api/entries')).json()) as { entries: { status: string }[] }
+    expect(entries.entries.map((entry) => entry.status)).toEqual(['waiting', 'waiting', 'waiting'])
     expect((await api('/api/invite/preview?count=0')).status).toBe(400)
   })
 

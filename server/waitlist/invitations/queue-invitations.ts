@@ -1,4 +1,5 @@
 import type { Database, Queryable } from '../../db/database'
+import { countAll } from '../admin/day-counts'
 import { type EntryStatus, invitable, STATUS_SQL } from './entry-status'
 import { MAIL_CHANNEL } from './mail-outbox'
 
@@ -30,15 +31,17 @@ export function oldestWith(db: Queryable, statuses: EntryStatus[], limit: number
   )
 }
 
-/** How many entries have one of `statuses`. */
-export async function countWith(db: Queryable, statuses: EntryStatus[]): Promise<number> {
+/**
+ * How many entries are waiting: the list's total from the per-day counts the triggers keep, less
+ * the entries with a status of their own other than waiting (an index-only count of the status
+ * table), so the studio's preview never reads the whole list (ADR 033).
+ */
+export async function countWaiting(db: Queryable): Promise<number> {
+  const total = await countAll(db)
   const [row] = await db.query<{ n: number }>(
-    `select count(*)::int as n
-       from public.waitlist w left join private.entry_status s on s.waitlist_id = w.id
-      where ${STATUS_SQL} = any($1::text[])`,
-    [statuses],
+    `select count(*)::int as n from private.entry_status where status <> 'waiting'`,
   )
-  return row?.n ?? 0
+  return total - (row?.n ?? 0)
 }
 
 /** The entries of these addresses (any letter case); an address not on the list is absent. */

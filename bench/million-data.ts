@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto'
+import pg from 'pg'
+import { CREATED_AT_UTC } from '../server/waitlist/admin/entry-columns'
+import { GIVE_STATUSES_SQL } from '../tests/support/list-statuses'
+
+/**
+ * A million signups loaded straight into the table as its owner, in one statement: addresses with
+ * a random part (md5 of the row's number, as varied as real ones for the trigram index), three
+ * signups to each instant (ties in created_at), spread over the last 89 days. The outbox trigger is
+ * told to skip them, as `import` does; the per-day counts' trigger counts them. A tenth then get
+ * statuses (GIVE_STATUSES_SQL), which export and import carry.
+ */
+const LOAD = `
+  insert into public.waitlist (email, created_at)
+  select substr(md5(i::text), 1, 8) || '.' || i || '@' ||
+           (array['gmail.com', 'yahoo.com', 'outlook.com', 'proton.me', 'example.org'])[1 + i % 5],
+         now() - (i / 3) * interval '23 seconds'
+    from generate_series(1, $1::int) as i`
+
+/** Six characters of the random part of one address, about three quarters down: a search for one person. */
+const rarePart = (rows: number) =>
+  createHash('md5')
+    .update(String(Math.floor(rows * 0.777) + 1))
+    .digest('hex')
+    .slice(2, 8)
+
+export interface LoadedList {
+  loadMs: number
+  /** The time `vacuum analyze` took, standing for autovacuum's pass after such a load. */
+  vacuumMs: number
+  /** The studio's cursor for the page that starts half-way down the list. */
+  middleCursor: string
+  /** Six characters of one address's random part: a search for one person. */
+  rareSearch: string
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now()
+  const result = await work()
+  return [result, performance.now() - started]
+}
+
+/** Loads `rows` signups through the owner's connection string (`npm run waitlist -- url`). */
+export async function loadList(ownerUrl: string, rows: number): Promise<LoadedList> {
+  const client = new pg.Client({ connectionString: ownerUrl })
+  await client.connect()
+  try {
+    const [, loadMs] = await timed(async () => {
+      await client.query('begin')
+      await client.query("set local waitlist.skip_notify = 'on'")
+      await client.query(LOAD, [rows])
+      await client.query(GIVE_STATUSES_SQL)
+      await client.query('commit')
+    })
+    const [, vacuumMs] = await timed(() =>
+      client.query('vacuum analyze public.waitlist, private.entry_status'),
+    )
+    const middle = await client.query<{ cursor: string }>(
+      `select ${CREATED_AT_UTC} || '_' || id as cursor from public.waitlist
+        order by created_at desc, id desc offset $1 limit 1`,
+      [Math.floor(rows / 2)],
+    )
+    return { loadMs, vacuumMs, middleCursor: middle.rows[0]?.cursor ?? '', rareSearch: rarePart(rows) }
+  } finally {
+    await client.end()
+  }
+}

@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { runningClusterUrl } from '../server/db/embedded/embedded-cluster'
+import { type MeasuredRun, runMeasured } from '../tests/support/measured-cli'
+import { startStudioProcess } from '../tests/support/studio-process'
+import { startTestServer } from '../tests/support/test-server'
+import { type LoadedList, loadList } from './million-data'
+import { type RequestTiming, timeDownload, timeRequests } from './studio-requests'
+import type { Row, Track } from './table'
+
+/** Issue 23's bounds at a million rows. */
+const EXPORT_MIB = 200
+const IMPORT_S = 60
+const IMPORT_MIB = 300
+const REQUEST_MS = 300
+
+/** How the rows of this section are labelled: 1M, or the size given with --rows. */
+let label = '1M'
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+const mib = (value: number) => `${value.toFixed(0)} MiB`
+const count = (value: number) => value.toLocaleString('en-US')
+
+async function sha256(path: string): Promise<string> {
+  const hash = createHash('sha256')
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer)
+  return hash.digest('hex')
+}
+
+function commandRow(name: string, run: MeasuredRun, targets: { ms?: number; mib?: number } = {}): Row {
+  const failed = run.code === 0 ? '' : `, exit ${run.code}: ${run.stderr.trim().slice(0, 120)}`
+  const target = [
+    targets.ms === undefined ? '' : `<= ${targets.ms / 1000} s`,
+    targets.mib === undefined ? '' : `<= ${targets.mib} MiB`,
+  ]
+  const within = (targets.ms ?? Infinity) >= run.ms && (targets.mib ?? Infinity) >= run.peakRssMiB
+  return {
+    metric: `${label}: ${name}`,
+    value: `${seconds(run.ms)}, peak RSS ${mib(run.peakRssMiB)}${failed}`,
+    target: target.filter(Boolean).join(', '),
+    ...(target.some(Boolean) || failed ? { ok: run.code === 0 && within } : {}),
+  }
+}
+
+function requestRow(timing: RequestTiming): Row {
+  return {
+    metric: `${label} studio: ${timing.name}`,
+    value: `${timing.medianMs.toFixed(0)} ms median, ${timing.maxMs.toFixed(0)} ms max of ${timing.runsMs.length}`,
+    target: `<= ${REQUEST_MS} ms`,
+    ok: timing.status === 200 && timing.medianMs <= REQUEST_MS,
+  }
+}
+
+/** The studio's requests at this size: pages, searches, the count and the chart. */
+function studioRequests(list: LoadedList) {
+  const q = (query: Record<string, string>) => `/api/entries?${new URLSearchParams({ q: '', ...query })}`
+  return [
+    { name: 'first page', path: q({}) },
+    { name: 'a page half-way down (keyset)', path: q({ after: list.middleCursor }) },
+    { name: 'the page before it', path: q({ before: list.middleCursor }) },
+    { name: 'search, one address (trigram index)', path: q({ q: list.rareSearch }) },
+    { name: 'search matching a fifth (count capped)', path: q({ q: 'gmail' }) },
+    { name: 'search, no match', path: q({ q: 'nobody-like-this' }) },
+    { name: 'total and 30-day chart', path: '/api/summary?days=30' },
+    { name: 'chart, all days', path: '/api/summary?days=all' },
+    { name: 'invite preview: the next 10, how many wait', path: '/api/invite/preview?count=10' },
+  ]
+}
+
+/** The CLI's commands on the list, then export → import into an empty database → export again. */
+async function commandFigures(
+  sourceEnv: Record<string, string>,
+  track: Track,
+  log: (message: string) => void,
+) {
+  const work = await mkdtemp(join(tmpdir(), 'bench-million-'))
+  track(() => rm(work, { recursive: true, force: true }))
+  const file = join(work, 'waitlist.csv')
+  const runs: [string, MeasuredRun, { ms?: number; mib?: number }?][] = []
+  for (const args of [['count'], ['stats'], ['list'], ['export', '--out', file]]) {
+    log(`${label}: ${args[0]}`)
+    runs.push([
+      args[0] === 'export' ? 'export --out FILE' : (args[0] ?? ''),
+      await runMeasured(sourceEnv, args),
+    ])
+  }
+  ;(runs.at(-1) as [string, MeasuredRun, object])[2] = { mib: EXPORT_MIB }
+  const target = await startTestServer({ env: { LOG_LEVEL: 'error' } })
+  track(() => target.cleanup())
+  log(`${label}: import --dry-run, then import, into an empty database`)
+  runs.push([
+    'import FILE --dry-run (empty list)',
+    await runMeasured(target.env, ['import', file, '--dry-run']),
+  ])
+  runs.push([
+    'import FILE (empty list)',
+    await runMeasured(target.env, ['import', file]),
+    { ms: IMPORT_S * 1000, mib: IMPORT_MIB },
+  ])
+  const again = join(work, 'again.csv')
+  const reExport = await runMeasured(target.env, ['export', '--out', again])
+  const moved = reExport.code === 0 && (await sha256(file)) === (await sha256(again))
+  await target.cleanup()
+  const rows = runs.map(([name, run, targets]) => commandRow(name, run, targets))
+  rows.push({
+    metric: `${label}: export → import → export`,
+    value: moved ? 'the same bytes' : 'DIFFERENT',
+    target: 'the same bytes',
+    ok: moved,
+  })
+  return { rows, results: Object.fromEntries(runs.map(([name, run]) => [name, run])) }
+}
+
+/**
+ * A million signups on the embedded database: loading them, each CLI command's time and peak RSS,
+ * export → import → export giving the same file, and each studio request's time.
+ */
+export async function millionFigures(
+  rowsToLoad: number,
+  track: Track,
+  log: (message: string) => void,
+): Promise<{ rows: Row[]; results: Record<string, unknown> }> {
+  label = rowsToLoad === 1_000_000 ? '1M' : count(rowsToLoad)
+  const source = await startTestServer({ env: { LOG_LEVEL: 'error' } })
+  track(() => source.cleanup())
+  const ownerUrl = await runningClusterUrl(source.dataDir)
+  if (!ownerUrl) throw new Error(`no running cluster under ${source.dataDir}`)
+  log(`${label}: loading ${count(rowsToLoad)} signups (generate_series, one statement)`)
+  const list = await loadList(ownerUrl, rowsToLoad)
+  const rows: Row[] = [
+    {
+      metric: `${label}: load ${count(rowsToLoad)} rows (one INSERT … generate_series)`,
+      value: `${seconds(list.loadMs)}, then vacuum analyze ${seconds(list.vacuumMs)}`,
+      target: '',
+    },
+  ]
+  const commands = await commandFigures(source.env, track, log)
+  rows.push(...commands.rows)
+  log(`${label}: the studio`)
+  const studio = await startStudioProcess(source.env)
+  track(() => studio.stop())
+  const requests = await timeRequests(studio, studioRequests(list))
+  const download = await timeDownload(studio)
+  await studio.stop()
+  await source.cleanup()
+  rows.push(...requests.map(requestRow), {
+    metric: `${label} studio: CSV download`,
+    value: `${seconds(download.ms)}, ${(download.bytes / 1024 / 1024).toFixed(0)} MiB, studio peak RSS ${mib(download.studioPeakMiB)}`,
+    target: `studio <= ${EXPORT_MIB} MiB`,
+    ok: download.studioPeakMiB <= EXPORT_MIB,
+  })
+  return { rows, results: { rows: rowsToLoad, list, commands: commands.results, requests, download } }
+}

@@ -1,0 +1,51 @@
+import type { Queryable } from '../../db/database'
+
+/**
+ * The per-day counts that triggers keep (20261125210000_waitlist_day_counts.sql): each write
+ * appends its change to waitlist_day_deltas; a read folds the deltas into waitlist_day_counts and
+ * adds up both, so it reads a row per day and per write since the last fold, never the list.
+ */
+
+/**
+ * Moves the deltas into the counts, in one statement. Beside another fold, each takes only the rows
+ * it deleted (a row being deleted by the other is waited for, then skipped); deltas appended
+ * meanwhile stay for the next one.
+ */
+export async function foldDayCounts(db: Queryable): Promise<void> {
+  await db.query(
+    `with moved as (delete from private.waitlist_day_deltas returning day, signups)
+     insert into private.waitlist_day_counts as counts (day, signups)
+     select day, sum(signups) from moved group by day
+     on conflict (day) do update set signups = counts.signups + excluded.signups`,
+  )
+}
+
+const DAYS = `(select day, signups from private.waitlist_day_counts
+               union all
+               select day, signups from private.waitlist_day_deltas) as days`
+
+/** Every signup on the list. */
+export async function countAll(db: Queryable): Promise<number> {
+  await foldDayCounts(db)
+  const [row] = await db.query<{ entries: string }>(
+    `select coalesce(sum(signups), 0)::text as entries from ${DAYS}`,
+  )
+  return Number(row?.entries ?? 0)
+}
+
+/** Signups per UTC day (YYYY-MM-DD) from a day on, or all; days with none are left out. */
+export async function countPerDay(
+  db: Queryable,
+  from: string | null,
+): Promise<{ day: string; count: number }[]> {
+  await foldDayCounts(db)
+  return db.query<{ day: string; count: number }>(
+    `select to_char(day, 'YYYY-MM-DD') as day, sum(signups)::int as count
+       from ${DAYS}
+      where $1::date is null or day >= $1::date
+      group by day
+     having sum(signups) <> 0
+      order by day`,
+    [from],
+  )
+}

@@ -1,0 +1,154 @@
+import type { Queryable } from '../../db/database'
+import { ENTRY_COLUMNS, ENTRY_SOURCE } from './entry-columns'
+import { countEntries, type Entry } from './waitlist-admin'
+
+/**
+ * The studio's list, newest first, a page at a time by keyset: a page starts after the last
+ * (created_at, id) of the one before, found on the waitlist_created_at_id index however deep it is,
+ * where OFFSET would read and drop every row before it. A search is a substring of the address, in
+ * any letter case, served by the trigram index (20261125200000_waitlist_paging_and_search.sql).
+ */
+
+/** A search matching more than this many entries says "more than" rather than count them all. */
+export const MATCHING_CAP = 10_000
+
+export interface EntryPage {
+  entries: Entry[]
+  /** Entries matching the search (all of them without one), at most MATCHING_CAP for a search. */
+  matching: number
+  /** More than `matching` entries match. */
+  capped: boolean
+  /** Where the next (older) and the previous (newer) page start; null at either end. */
+  next: string | null
+  previous: string | null
+}
+
+/** A page's bound: the created_at and id of the entry it starts after. */
+interface Key {
+  createdAt: string
+  id: string
+}
+
+/** A cursor that is not one this module wrote: a 400 for the studio. */
+export class BadCursorError extends Error {}
+
+const CURSOR = /^(\d{4,}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z)_(\d{1,18})$/
+
+function parseCursor(cursor: string): Key {
+  const [, createdAt, id] = CURSOR.exec(cursor) ?? []
+  if (!createdAt || !id) throw new BadCursorError('after and before take a cursor from the previous answer')
+  return { createdAt, id }
+}
+
+const cursorOf = (key: Key) => `${key.createdAt}_${key.id}`
+const keyOf = (row: Row): Key => ({ createdAt: row.created_at, id: row.id })
+
+/** `%`, `_` and `\` match themselves in the search, not as LIKE wildcards. */
+function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
+}
+
+type Row = Entry & { id: string }
+type Direction = 'older' | 'newer'
+
+const COLUMNS = ENTRY_COLUMNS.map((column) => `${column.read} as ${column.name}`).join(', ')
+
+/** The query text for a search, or none, past a key, or none: four texts, never built from input. */
+function whereClause(pattern: string | null, key: Key | undefined, direction: Direction, params: unknown[]) {
+  const conditions: string[] = []
+  if (pattern !== null) {
+    params.push(pattern)
+    conditions.push(`email::text ilike $${params.length}`)
+  }
+  if (key) {
+    params.push(key.createdAt, key.id)
+    const past = direction === 'older' ? '<' : '>'
+    conditions.push(
+      `(waitlist.created_at, waitlist.id) ${past} ($${params.length - 1}::timestamptz, $${params.length}::bigint)`,
+    )
+  }
+  return conditions.length > 0 ? `where ${conditions.join(' and ')}` : ''
+}
+
+/** Up to `limit` rows past `key` in `direction`, nearest first. */
+function rowsPast(
+  db: Queryable,
+  pattern: string | null,
+  key: Key | undefined,
+  direction: Direction,
+  limit: number,
+) {
+  const params: unknown[] = []
+  const where = whereClause(pattern, key, direction, params)
+  const order = direction === 'older' ? 'desc' : 'asc'
+  params.push(limit)
+  // The order names the table's columns: bare, `created_at` and `id` would be the text ones selected.
+  // Each row of the page finds its status by the status table's key: a lookup a row, not a join of the list.
+  return db.query<Row>(
+    `select ${COLUMNS}, waitlist.id::text as id from ${ENTRY_SOURCE} ${where}
+      order by waitlist.created_at ${order}, waitlist.id ${order} limit $${params.length}`,
+    params,
+  )
+}
+
+async function anyPast(db: Queryable, pattern: string | null, key: Key, direction: Direction) {
+  return (await rowsPast(db, pattern, key, direction, 1)).length > 0
+}
+
+async function countMatching(db: Queryable, pattern: string | null) {
+  if (pattern === null) return { matching: await countEntries(db), capped: false }
+  const [row] = await db.query<{ matching: number }>(
+    `select count(*)::int as matching
+       from (select from public.waitlist where email::text ilike $1 limit $2) as found`,
+    [pattern, MATCHING_CAP + 1],
+  )
+  const matching = row?.matching ?? 0
+  return { matching: Math.min(matching, MATCHING_CAP), capped: matching > MATCHING_CAP }
+}
+
+/** Older entries from `key` (or from the newest); a previous page exists if anything is newer. */
+async function olderPage(db: Queryable, pattern: string | null, key: Key | undefined, limit: number) {
+  const rows = await rowsPast(db, pattern, key, 'older', limit + 1)
+  const shown = rows.slice(0, limit)
+  const last = shown.at(-1)
+  const top = shown[0] ? keyOf(shown[0]) : key
+  const newer = top !== undefined && (await anyPast(db, pattern, top, 'newer'))
+  return {
+    shown,
+    next: rows.length > limit && last ? cursorOf(keyOf(last)) : null,
+    previous: newer && top ? cursorOf(top) : null,
+  }
+}
+
+/** Newer entries from `key`; when no more than a page is left, the first page itself. */
+async function newerPage(db: Queryable, pattern: string | null, key: Key, limit: number) {
+  const rows = await rowsPast(db, pattern, key, 'newer', limit + 1)
+  const shown = rows.slice(0, limit).reverse()
+  const [first] = shown
+  const last = shown.at(-1)
+  if (rows.length <= limit || !first || !last) return olderPage(db, pattern, undefined, limit)
+  const older = await anyPast(db, pattern, keyOf(last), 'older')
+  return { shown, next: older ? cursorOf(keyOf(last)) : null, previous: cursorOf(keyOf(first)) }
+}
+
+/**
+ * One page of entries, newest first, whose address contains `search` (any letter case): the first,
+ * or the one after (`after`, older) or before (`before`, newer) a cursor from an earlier answer.
+ */
+export async function pageEntries(
+  db: Queryable,
+  options: { search?: string; after?: string; before?: string; limit: number },
+): Promise<EntryPage> {
+  const pattern = options.search ? likePattern(options.search) : null
+  const page =
+    options.before !== undefined
+      ? await newerPage(db, pattern, parseCursor(options.before), options.limit)
+      : await olderPage(
+          db,
+          pattern,
+          options.after === undefined ? undefined : parseCursor(options.after),
+          options.limit,
+        )
+  const entries = page.shown.map(({ id: _id, ...entry }) => entry)
+  return { entries, ...(await countMatching(db, pattern)), next: page.next, previous: page.previous }
+}

@@ -1,0 +1,120 @@
+import type { Queryable } from '../../db/database'
+import { ADDED_STATUSES_SQL } from '../invitations/import-statuses'
+import { withoutNotifications } from '../notifications/outbox-sql'
+import { ENTRY_COLUMNS, type EntryColumn } from './entry-columns'
+
+/**
+ * `import`'s SQL. The file's checked rows are streamed by COPY into a temporary table inside the
+ * import's one transaction; duplicates within the file are found there, and then a single
+ * INSERT … SELECT adds them all, or nothing is added at all. The table goes with the transaction.
+ */
+
+const names = (columns: readonly EntryColumn[]) => columns.map((column) => column.name).join(', ')
+
+/** What import adds to public.waitlist; the rest is the entry's status (import-statuses.ts). */
+const WAITLIST_NAMES = names(ENTRY_COLUMNS.filter((column) => column.table === 'waitlist'))
+
+/**
+ * The staging table's COPY (text format): the file's line number, then the file's columns, which
+ * are ENTRY_COLUMNS, or the first ones in an older export (the others take their defaults). An
+ * empty field is NULL: only a status date may be empty (recordProblem refuses the others).
+ */
+export function stageCopySql(columns: readonly EntryColumn[]): string {
+  return `copy pg_temp.import_rows (line, ${names(columns)}) from stdin with (null '')`
+}
+
+/** Marks the transaction as an import and creates its staging table. */
+export async function createStage(tx: Queryable): Promise<void> {
+  // Moving a list is not news: imported signups send no notification.
+  await withoutNotifications(tx)
+  // citext's case-insensitive `=` (the duplicates' and the conflicts' rule) is in `extensions`.
+  await tx.exec('set local search_path = public, extensions')
+  // The duplicates' and the already-listed hash tables stay in memory for a million addresses.
+  await tx.exec(`set local work_mem = '64MB'`)
+  const columns = ENTRY_COLUMNS.map(
+    (column) =>
+      `${column.name} ${column.type}${column.addedLater ? ` default ${column.addedLater.default}` : ''}`,
+  ).join(', ')
+  await tx.exec(`create temp table import_rows (line integer not null, ${columns}) on commit drop`)
+}
+
+export interface Duplicate {
+  line: number
+  /** The first line with the same address. */
+  first: number
+}
+
+/**
+ * Lines whose address an earlier line already has, in any letter case (citext's rule: lower()),
+ * the first `limit` by line, and how many there are in all.
+ */
+export async function stagedDuplicates(
+  tx: Queryable,
+  limit: number,
+): Promise<{ shown: Duplicate[]; count: number }> {
+  const rows = await tx.query<Duplicate & { count: number }>(
+    `with firsts as (
+       select lower(email) as address, min(line) as first
+         from pg_temp.import_rows group by 1 having count(*) > 1
+     )
+     select staged.line, firsts.first, (count(*) over ())::int as count
+       from pg_temp.import_rows staged join firsts on lower(staged.email) = firsts.address
+      where staged.line <> firsts.first
+      order by staged.line
+      limit $1`,
+    [limit],
+  )
+  return { shown: rows.map(({ line, first }) => ({ line, first })), count: rows[0]?.count ?? 0 }
+}
+
+/**
+ * How many staged addresses are already on the list (case-insensitively). A dry run may stage in a
+ * database never migrated: without the table, none is.
+ */
+export async function stagedListed(tx: Queryable): Promise<number> {
+  const [table] = await tx.query<{ name: string | null }>(
+    "select to_regclass('public.waitlist')::text as name",
+  )
+  if (!table?.name) return 0
+  const [row] = await tx.query<{ listed: number }>(
+    `select count(*)::int as listed
+       from pg_temp.import_rows staged join public.waitlist listed on listed.email = staged.email::citext`,
+  )
+  return row?.listed ?? 0
+}
+
+// From this many rows on, the trigram index takes the new addresses in one sorted batch after the
+// insert rather than a 4 MB pending list at a time, and the planner's statistics are refreshed so the
+// studio's searches are planned for the list as it now is.
+const BULK_FROM = 10_000
+
+/**
+ * Adds the staged entries in file order, with their own created_at and, in the same statement,
+ * their statuses; listed ones are skipped (their statuses: raiseListedStatuses). Returns how many
+ * were added.
+ */
+export async function addStaged(tx: Queryable, staged: number): Promise<number> {
+  if (staged >= BULK_FROM) await tx.exec(`set local gin_pending_list_limit = '1GB'`)
+  const [row] = await tx.query<{ added: number }>(
+    `with added as (
+       insert into public.waitlist (${WAITLIST_NAMES})
+       select ${WAITLIST_NAMES} from pg_temp.import_rows order by line
+       on conflict (email) do nothing
+       returning id, email::text as email
+     ),
+     statuses as (${ADDED_STATUSES_SQL})
+     select count(*)::int as added from added`,
+  )
+  return row?.added ?? 0
+}
+
+/**
+ * After a large import has committed (not before: the per-day counts it changed stay locked until
+ * then, and a signup sharing their shard would wait), merges the trigram index's pending list and
+ * refreshes the statistics.
+ */
+export async function settleImport(db: Queryable, added: number): Promise<void> {
+  if (added < BULK_FROM) return
+  await db.query(`select gin_clean_pending_list('public.waitlist_email_trgm'::regclass)`)
+  await db.exec('analyze public.waitlist')
+}

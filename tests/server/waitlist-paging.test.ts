@@ -1,0 +1,209 @@
+import { createHash } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Database, Queryable } from '../../server/db/database'
+import { openPostgres } from '../../server/db/postgres-driver'
+import { type EntryPage, pageEntries } from '../../server/waitlist/admin/entry-pages'
+import { countEntries, removeEntry, signupsPerDay } from '../../server/waitlist/admin/waitlist-admin'
+import { sharedPostgresUrl, stopBackends } from '../support/backends'
+
+let db: Database
+beforeAll(async () => {
+  db = await openPostgres(await sharedPostgresUrl(), 4)
+})
+afterAll(async () => {
+  await db?.close()
+  await stopBackends()
+})
+
+/** Rows inserted as the owner, notifications off, as import and the bench do. */
+async function insertRows(rows: [email: string, createdAt: string][]) {
+  await db.transaction(async (tx) => {
+    await tx.exec("set local waitlist.skip_notify = 'on'")
+    await tx.query(
+      'insert into public.waitlist (email, created_at) select * from unnest($1::text[], $2::timestamptz[])',
+      [rows.map(([email]) => email), rows.map(([, createdAt]) => createdAt)],
+    )
+  })
+}
+
+/** Every page from the first, following `next`, then back again following `previous`. */
+async function walk(search: string, limit: number) {
+  const forward: EntryPage[] = [await pageEntries(db, { search, limit })]
+  for (let page = forward[0]; page?.next; page = forward.at(-1))
+    forward.push(await pageEntries(db, { search, after: page.next, limit }))
+  const backward: EntryPage[] = [forward.at(-1) as EntryPage]
+  for (let page = backward[0]; page?.previous; page = backward.at(-1))
+    backward.push(await pageEntries(db, { search, before: page.previous, limit }))
+  const emails = (pages: EntryPage[]) => pages.flatMap((page) => page.entries.map((entry) => entry.email))
+  return { forward, backward, down: emails(forward), up: emails(backward.reverse()) }
+}
+
+describe('the studio list, paged by keyset', () => {
+  const times = Array.from({ length: 6 }, (_, index) => `2026-11-0${index + 1}T09:00:00.123456Z`)
+  // 48 entries on 6 instants, inserted out of order: ties in created_at, ids that do not follow it.
+  const rows = Array.from({ length: 48 }, (_, index): [string, string] => [
+    `${index % 3 === 0 ? 'match' : 'other'}.${String(index).padStart(2, '0')}@example.com`,
+    times[(index * 5) % times.length] ?? '',
+  ])
+  let newestFirst: string[]
+
+  beforeAll(async () => {
+    await insertRows([...rows.slice(30), ...rows.slice(0, 30)])
+    const ordered = await db.query<{ email: string }>(
+      'select email::text as email from public.waitlist order by created_at desc, id desc',
+    )
+    newestFirst = ordered.map((row) => row.email)
+  })
+
+  it('shows every entry once, newest first, forwards and backwards, with ties in created_at', async () => {
+    for (const limit of [1, 5, 7, 48, 100]) {
+      const { forward, down, up } = await walk('', limit)
+      expect(down, `limit ${limit}`).toEqual(newestFirst)
+      expect(up, `limit ${limit}`).toEqual(newestFirst)
+      expect(forward).toHaveLength(Math.ceil(48 / limit))
+      expect(forward[0]?.previous).toBeNull()
+      expect(forward.every((page) => page.matching === 48 && !page.capped)).toBe(true)
+    }
+  })
+
+  it('pages a search the same way, any letter case, % and _ literal', async () => {
+    const { down, up, forward } = await walk('MATCH.', 4)
+    const matching = newestFirst.filter((email) => email.startsWith('match.'))
+    expect(down).toEqual(matching)
+    expect(up).toEqual(matching)
+    expect(forward[0]?.matching).toBe(16)
+    expect((await pageEntries(db, { search: 'match%', limit: 4 })).matching).toBe(0)
+  })
+
+  it('neither skips nor repeats an entry when one is removed between two pages', async () => {
+    const first = await pageEntries(db, { limit: 5 })
+    const second = await pageEntries(db, { after: first.next ?? '', limit: 5 })
+    const gone = second.entries[0]?.email ?? ''
+    expect(await removeEntry(db, gone)).toBe(true)
+    const again = await pageEntries(db, { after: first.next ?? '', limit: 5 })
+    expect(again.entries.map((entry) => entry.email)).toEqual(
+      newestFirst.filter((email) => email !== gone).slice(5, 10),
+    )
+    expect(again.matching).toBe(47)
+  })
+
+  it('refuses a cursor it did not write', async () => {
+    for (const cursor of ['', 'page=2', '2026-11-01T09:00:00Z_1', '2026-11-01T09:00:00.123456Z_x'])
+      await expect(pageEntries(db, { after: cursor, limit: 5 })).rejects.toThrow(/cursor/)
+  })
+})
+
+/** The statements a call sends, run for real and recorded, to EXPLAIN afterwards. */
+function recording(into: { sql: string; params: unknown[] }[]): Queryable {
+  return {
+    query: (sql, params = []) => {
+      into.push({ sql, params })
+      return db.query(sql, params)
+    },
+    run: (sql, params) => db.run(sql, params),
+    exec: (sql) => db.exec(sql),
+  }
+}
+
+interface PlanNode {
+  'Node Type': string
+  'Relation Name'?: string
+  'Index Name'?: string
+  Plans?: PlanNode[]
+}
+
+/** The plan's nodes, as "Seq Scan on waitlist" or "Index Scan using waitlist_created_at_id". */
+function nodes(plan: PlanNode): string[] {
+  const name = plan['Index Name']
+    ? `${plan['Node Type']} using ${plan['Index Name']}`
+    : `${plan['Node Type']} on ${plan['Relation Name'] ?? ''}`
+  return [name, ...(plan.Plans ?? []).flatMap(nodes)]
+}
+
+/** The plan of each statement `call` sends, as its list of nodes joined by commas. */
+async function plans(call: (tx: Queryable) => Promise<unknown>): Promise<string[]> {
+  const statements: { sql: string; params: unknown[] }[] = []
+  await call(recording(statements))
+  return Promise.all(
+    statements.map(async ({ sql, params }) => {
+      const [row] = await db.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+        `explain (format json) ${sql}`,
+        params,
+      )
+      const [top] = row?.['QUERY PLAN'] ?? []
+      return top ? nodes(top.Plan).join(', ') : ''
+    }),
+  )
+}
+
+describe('on a larger list, the indexes serve every studio request', () => {
+  beforeAll(async () => {
+    await db.exec('truncate public.waitlist cascade')
+    await db.transaction(async (tx) => {
+      await tx.exec("set local waitlist.skip_notify = 'on'")
+      await tx.exec(
+        `insert into public.waitlist (email, created_at)
+         select substr(md5(i::text), 1, 10) || '.' || i || '@' || (array['example.com', 'example.org', 'lab.test'])[1 + i % 3],
+                timestamptz '2026-06-01' + i * interval '37 seconds'
+           from generate_series(1, 20000) as i`,
+      )
+    })
+    // As autovacuum leaves it: the trigram index's pending list merged, the statistics fresh.
+    await db.exec('vacuum analyze public.waitlist')
+  })
+
+  it('a search for a substring uses the trigram index; no request reads the whole table', async () => {
+    // Six characters of one address's random part: a rare substring, as a search for someone is.
+    const rare = createHash('md5').update('1234').digest('hex').slice(2, 8)
+    expect(
+      (await pageEntries(db, { search: rare, limit: 25 })).entries.map((entry) => entry.email),
+    ).toContain(`${createHash('md5').update('1234').digest('hex').slice(0, 10)}.1234@example.org`)
+    const hit = await plans((tx) => pageEntries(tx, { search: rare, limit: 25 }))
+    expect(hit.some((plan) => plan.includes('waitlist_email_trgm'))).toBe(true)
+    const miss = await plans((tx) => pageEntries(tx, { search: 'nobody-like-this', limit: 25 }))
+    expect(miss.every((plan) => plan.includes('waitlist_email_trgm'))).toBe(true)
+    const first = await plans((tx) => pageEntries(tx, { limit: 25 }))
+    const page = await pageEntries(db, { limit: 25 })
+    const deep = await plans((tx) => pageEntries(tx, { after: page.next ?? '', limit: 25 }))
+    const counts = await plans(async (tx) => [await countEntries(tx), await signupsPerDay(tx, 'all')])
+    for (const plan of [...hit, ...miss, ...first, ...deep, ...counts])
+      expect(plan.split(', ')).not.toContain('Seq Scan on waitlist')
+    expect(hit.some((plan) => plan.includes('Bitmap Index Scan using waitlist_email_trgm'))).toBe(true)
+    expect([...first, ...deep].some((plan) => plan.includes('waitlist_created_at_id'))).toBe(true)
+  })
+
+  it('the counts kept by triggers match the rows, after inserts, removals, moves and a truncate', async () => {
+    const truth = async () =>
+      db.query<{ day: string; count: number }>(
+        `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as count
+           from public.waitlist group by 1 order by 1`,
+      )
+    const kept = async () => (await signupsPerDay(db, 'all')).filter((day) => day.count > 0)
+    expect(await kept()).toEqual(await truth())
+    expect(await countEntries(db)).toBe(20000)
+    // Ten connections inserting at once, as a busy server's pool does.
+    const many = Array.from({ length: 10 }, (_, connection) =>
+      Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          db.query('insert into public.waitlist (email) values ($1)', [
+            `busy.${connection}.${index}@example.com`,
+          ]),
+        ),
+      ),
+    )
+    // Readers fold the deltas meanwhile, several at once.
+    const readers = Array.from({ length: 6 }, () => countEntries(db))
+    await Promise.all([...many, ...readers])
+    await db.exec(`delete from public.waitlist where email::text like '1%'`)
+    await db.exec(
+      `update public.waitlist set created_at = created_at - interval '400 days' where email::text like '2%'`,
+    )
+    expect(await kept()).toEqual(await truth())
+    const [{ count } = { count: -1 }] = await db.query<{ count: number }>(
+      'select count(*)::int as count from public.waitlist',
+    )
+    expect(await countEntries(db)).toBe(count)
+    await db.exec('truncate public.waitlist cascade')
+    expect(await countEntries(db)).toBe(0)
+  })
+})
