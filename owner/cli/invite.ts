@@ -10,11 +10,13 @@ import { readMailSettings } from '../../server/waitlist/invitations/mail-setting
 import {
   type Candidate,
   entriesOf,
+  entrySourceAsIs,
   inviteNamed,
   inviteNext,
   oldestWith,
   type QueuedInvites,
 } from '../../server/waitlist/invitations/queue-invitations'
+import { withDatabaseAsIs } from './database-as-is'
 import { followBatch } from './follow-batch'
 import { previewContext, previewInvitation, renderPreview } from './message-preview'
 
@@ -42,22 +44,30 @@ export async function inviteCommand(
     console.error(NO_SMTP_URL)
     return 1
   }
-  return withDatabase((db) =>
-    request.dryRun ? dryRun(db, env, mail, request, print) : queue(db, mail, request, print),
-  )
+  if (request.dryRun) return dryRun(env, mail, request, print)
+  return withDatabase((db) => queue(db, mail, request, print))
+}
+
+/**
+ * Who a dry run would invite, from the database as it is: never migrated (a pending migration
+ * stays pending), and nobody at all where there is no list yet.
+ */
+async function candidatesAsIs(db: Database, request: InviteRequest): Promise<Candidate[]> {
+  const source = await entrySourceAsIs(db)
+  if (!source) return []
+  if (request.next === undefined) return entriesOf(db, request.emails, source)
+  return oldestWith(db, invitable(request.resend, false), request.next, source)
 }
 
 async function dryRun(
-  db: Database,
   env: ServerEnv,
   mail: MailTransportConfig,
   request: InviteRequest,
   print: Print,
 ): Promise<number> {
   const named = request.next === undefined
-  const entries = named
-    ? await entriesOf(db, request.emails)
-    : await oldestWith(db, invitable(request.resend, false), request.next ?? 0)
+  // A dry run writes nothing: the database as it is, or none at all before the first start.
+  const entries = (await withDatabaseAsIs((db) => candidatesAsIs(db, request))) ?? []
   const allowed = invitable(request.resend, named)
   const chosen = entries.filter((entry) => allowed.includes(entry.status))
   print(`Dry run: ${plural(chosen.length, 'invitation')} would be queued. Nothing was written.`)

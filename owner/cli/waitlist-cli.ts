@@ -49,7 +49,8 @@ Commands:
                                        addresses named; the running server sends them (SMTP_URL,
                                        MAIL_PER_MINUTE). Nobody is invited twice without --resend; nobody
                                        unsubscribed or unconfirmed ever is. --dry-run prints who and the
-                                       message and changes nothing; --wait follows the sending to the end
+                                       message and changes nothing, not even a migration; --wait follows
+                                       the sending to the end
   deliveries [--retry]                 signup notifications and mail pending, failed or bounced (address,
                                        attempts, last error); --retry sends the failed ones again
 

@@ -19,11 +19,36 @@ const CANDIDATE_COLUMNS = `w.id::text as "waitlistId", w.email::text as email,
   to_char(w.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "createdAt",
   ${STATUS_SQL} as status`
 
+/** Each entry beside its status, which it has no row for while waiting (aliases w and s). */
+const WITH_STATUSES = 'public.waitlist w left join private.entry_status s on s.waitlist_id = w.id'
+/** The list of a database whose statuses' migration is still pending: every entry is waiting. */
+const BEFORE_STATUSES = 'public.waitlist w cross join (select null::text as status) s'
+
+/** Where the candidates are read from: the list with its statuses, or one from before them. */
+export type EntrySource = typeof WITH_STATUSES | typeof BEFORE_STATUSES
+
+/**
+ * The source a dry run reads from a database left as it is (it migrates nothing): none before
+ * the list's own migration, the list alone (all waiting) before the statuses'.
+ */
+export async function entrySourceAsIs(db: Queryable): Promise<EntrySource | undefined> {
+  const [row] = await db.query<{ list: string | null; statuses: string | null }>(
+    `select to_regclass('public.waitlist')::text as list, to_regclass('private.entry_status')::text as statuses`,
+  )
+  if (!row?.list) return undefined
+  return row.statuses ? WITH_STATUSES : BEFORE_STATUSES
+}
+
 /** The `limit` oldest entries whose status is one of `statuses`, oldest first. */
-export function oldestWith(db: Queryable, statuses: EntryStatus[], limit: number): Promise<Candidate[]> {
+export function oldestWith(
+  db: Queryable,
+  statuses: EntryStatus[],
+  limit: number,
+  source: EntrySource = WITH_STATUSES,
+): Promise<Candidate[]> {
   return db.query<Candidate>(
     `select ${CANDIDATE_COLUMNS}
-       from public.waitlist w left join private.entry_status s on s.waitlist_id = w.id
+       from ${source}
       where ${STATUS_SQL} = any($1::text[])
       order by w.created_at, w.id
       limit $2`,
@@ -45,10 +70,14 @@ export async function countWaiting(db: Queryable): Promise<number> {
 }
 
 /** The entries of these addresses (any letter case); an address not on the list is absent. */
-export function entriesOf(db: Queryable, emails: readonly string[]): Promise<Candidate[]> {
+export function entriesOf(
+  db: Queryable,
+  emails: readonly string[],
+  source: EntrySource = WITH_STATUSES,
+): Promise<Candidate[]> {
   return db.query<Candidate>(
     `select ${CANDIDATE_COLUMNS}
-       from public.waitlist w left join private.entry_status s on s.waitlist_id = w.id
+       from ${source}
       where w.email operator(extensions.=) any($1::text[]::extensions.citext[])`,
     [emails.map((email) => email.trim())],
   )
