@@ -31,6 +31,11 @@ export interface SmtpSink {
   countFor(address: string): number
   /** Messages the sink refused at RCPT TO, by address. */
   refused: string[]
+  /**
+   * Holds back the 250 of the next message whose data has arrived, until `release()` accepts it:
+   * its sender is mid-send, and who it is can be told by the port its connection comes from.
+   */
+  holdNext(): Promise<HeldMail>
   /** Credentials tried that were wrong (AUTH failures), as sent. */
   failedLogins: { user: string; pass: string }[]
   parse(mail: ReceivedMail): Promise<ParsedMail>
@@ -39,6 +44,15 @@ export interface SmtpSink {
   close(): Promise<void>
   /** Listens again on the same port. */
   reopen(): Promise<void>
+}
+
+/** A message whose data has arrived and whose acceptance waits for the test. */
+export interface HeldMail {
+  to: string[]
+  /** The sending side's port on 127.0.0.1. */
+  remotePort: number
+  /** Accepts it, as the SMTP server it stands for would have (whether the sender is still there or not). */
+  release(): void
 }
 
 function smtpError(code: number, text: string): Error {
@@ -54,6 +68,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
   const counts = new Map<string, number>()
   const refused: string[] = []
   const failedLogins: { user: string; pass: string }[] = []
+  let hold: ((held: HeldMail) => void) | undefined
   const make = () =>
     new SMTPServer({
       disabledCommands: options.auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
@@ -84,7 +99,15 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
             received.push({ to, raw: Buffer.concat(chunks), at: Date.now() })
             callback()
           }
-          if (options.delayMs) setTimeout(accept, options.delayMs)
+          const holding = hold
+          hold = undefined
+          if (holding)
+            holding({
+              to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
+              remotePort: session.remotePort,
+              release: accept,
+            })
+          else if (options.delayMs) setTimeout(accept, options.delayMs)
           else accept()
         })
       },
@@ -111,6 +134,10 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     refused,
     failedLogins,
     countFor: (address) => counts.get(address.toLowerCase()) ?? 0,
+    holdNext: () =>
+      new Promise<HeldMail>((resolve) => {
+        hold = resolve
+      }),
     parse: (mail) => simpleParser(mail.raw),
     async waitFor(check, message, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs
