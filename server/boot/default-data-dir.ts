@@ -67,9 +67,9 @@ function place(cwd: string, home: string): Placement {
  */
 export function defaultDataDir(
   databaseUrl: string | undefined,
-  options: { cwd?: string; home?: string } = {},
+  options: { cwd?: string; home?: string; asRoot?: boolean } = {},
 ): Placement {
-  const asRoot = process.platform !== 'win32' && process.getuid?.() === 0
+  const asRoot = options.asRoot ?? (process.platform !== 'win32' && process.getuid?.() === 0)
   if (databaseUrl || !asRoot) return { dataDir: DEFAULT_DATA_DIR }
   const cwd = options.cwd ?? process.cwd()
   const home = options.home ?? ROOT_DATA_HOME
