@@ -14,10 +14,9 @@ import { type StudioProcess, startStudioProcess } from '../support/studio-proces
  * Export, import and the studio's download in bounded memory, at a fifth of issue 23's million: each
  * runs on 20,000 rows and on 200,000, each entry with its status, and its peak RSS may grow by
  * little more than the garbage collector's slack between the two (measured: 10, 18 and 24 MiB with
- * two columns; 3, 5 and 3 MiB with statuses and import reading 64 KB at a time, 2026-11-24). Holding
- * the list, as they once did, the export grew from 119 to 222 MiB and the import from 169 to 486 MiB
- * (2026-11-24).
- * npm run bench measures the million itself.
+ * two columns; 3-12, 5-7 and 3-10 MiB in two runs with statuses and import reading 64 KB at a time,
+ * 2026-11-24). Holding the list, as they once did, the export grew from 119 to 222 MiB and the
+ * import from 169 to 486 MiB (2026-11-24). npm run bench measures the million itself.
  */
 const SMALL = 20_000
 const LARGE = 200_000
