@@ -21,6 +21,7 @@ const SLOW_SUITES = [
   'tests/docs/fresh-clone.test.ts',
   'tests/docs/dev-server.test.ts',
   'tests/reliability/slow-clients.test.ts',
+  'tests/reliability/invitations.test.ts',
   'tests/reliability/sources-launch-day.test.ts',
   'tests/reliability/big-list.test.ts',
 ]

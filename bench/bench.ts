@@ -11,6 +11,7 @@ import { measureFirstLoad } from './first-load'
 import { BROWSER_HEADERS, runLoad } from './http-load'
 import { insertFigures } from './insert-figures'
 import { CATEGORIES, type LighthouseRun, launchLighthouseBrowser, summarise } from './lighthouse-runs'
+import { mailFigures } from './mail-figures'
 import { millionFigures } from './million-figures'
 import { NGINX_HINT, startNginx } from './nginx'
 import { startupFigures } from './startup-figures'
@@ -25,7 +26,7 @@ import { visitFigures } from './visit-figures'
  * one table (each row beside its target) and one JSON file under bench/results/. Figures only:
  * nothing here is a test. Every process it starts is stopped, on failure too.
  *
- *   npm run bench [-- --only visits,inserts,startup] [--rows N (the million section's list, default 1,000,000)]
+ *   npm run bench [-- --only visits,inserts,mail,startup] [--rows N (the million section's list, default 1,000,000)]
  */
 const LIGHTHOUSE_RUNS = 3
 const CONNECTIONS = 50
@@ -36,6 +37,7 @@ const SECTIONS = [
   'get',
   'visits',
   'inserts',
+  'mail',
   'startup',
   'container',
   'million',
@@ -99,6 +101,12 @@ async function main() {
       inserts[name] = figures.results
     }
     results.inserts = inserts
+  }
+
+  if (sections.has('mail')) {
+    const figures = await mailFigures(SERVER_ENV, track, log)
+    rows.push(...figures.rows)
+    results.mail = figures.results
   }
 
   if (sections.has('startup')) {

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto'
 import pg from 'pg'
 import { CREATED_AT_UTC } from '../server/waitlist/admin/entry-columns'
+import { GIVE_STATUSES_SQL } from '../tests/support/list-statuses'
 
 /**
  * A million signups loaded straight into the table as its owner, in one statement: addresses with
  * a random part (md5 of the row's number, as varied as real ones for the trigram index), three
  * signups to each instant (ties in created_at), spread over the last 89 days. The outbox trigger is
- * told to skip them, as `import` does; the per-day counts' trigger counts them.
+ * told to skip them, as `import` does; the per-day counts' trigger counts them. A tenth then get
+ * statuses (GIVE_STATUSES_SQL), which export and import carry.
  */
 const LOAD = `
   insert into public.waitlist (email, created_at)
@@ -47,9 +49,12 @@ export async function loadList(ownerUrl: string, rows: number): Promise<LoadedLi
       await client.query('begin')
       await client.query("set local waitlist.skip_notify = 'on'")
       await client.query(LOAD, [rows])
+      await client.query(GIVE_STATUSES_SQL)
       await client.query('commit')
     })
-    const [, vacuumMs] = await timed(() => client.query('vacuum analyze public.waitlist'))
+    const [, vacuumMs] = await timed(() =>
+      client.query('vacuum analyze public.waitlist, private.entry_status'),
+    )
     const middle = await client.query<{ cursor: string }>(
       `select ${CREATED_AT_UTC} || '_' || id as cursor from public.waitlist
         order by created_at desc, id desc offset $1 limit 1`,

@@ -66,6 +66,7 @@ function studioRequests(list: LoadedList) {
     { name: 'search, no match', path: q({ q: 'nobody-like-this' }) },
     { name: 'total and 30-day chart', path: '/api/summary?days=30' },
     { name: 'chart, all days', path: '/api/summary?days=all' },
+    { name: 'invite preview: the next 10, how many wait', path: '/api/invite/preview?count=10' },
   ]
 }
 

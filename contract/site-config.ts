@@ -66,3 +66,59 @@ export const siteConfig: SiteConfig = {
   },
   publisherId: 'tessel-labs.example',
 }
+
+/**
+ * The words of the mail the server sends (server/waitlist/invitations/) and of the pages its links
+ * open (server/http/mail-links/). A separate export, which the page never imports, so it adds no byte
+ * to it. CHANGE ME with the lab's own words; `{lab}` is replaced by siteConfig.labName.
+ */
+export const mailWords = {
+  /** Where the invitation's button leads; BETA_URL overrides it. The invite code is added as ?invite=…. CHANGE ME. */
+  betaUrl: 'https://beta.tessel-labs.example/',
+  invitation: {
+    subject: 'Your invitation to the {lab} private beta',
+    greeting: 'Hello,',
+    paragraphs: [
+      'Thank you for waiting. Your place in the {lab} private beta is ready.',
+      'The link below opens the beta with your personal invite code. It works once per person, so please keep it to yourself.',
+    ],
+    button: 'Open the beta',
+    codeLabel: 'Your invite code',
+  },
+  confirmation: {
+    subject: 'Confirm your address for the {lab} beta waitlist',
+    greeting: 'Hello,',
+    paragraphs: [
+      'Someone, we hope you, asked for beta access to {lab} with this address.',
+      'Confirm it and we will keep your place; without a confirmation we will not write again.',
+    ],
+    button: 'Confirm my address',
+  },
+  signOff: 'The {lab} team',
+  /** Under every message, beside the unsubscribe link. */
+  footer: 'You are receiving this because this address asked for beta access at {site}.',
+  unsubscribe: 'Unsubscribe',
+  pages: {
+    unsubscribe: {
+      title: 'Unsubscribe',
+      line: 'Stop every message from {lab} to the address this link was sent to?',
+      button: 'Unsubscribe',
+      done: 'You are unsubscribed',
+      doneLine: 'No more mail from {lab} will be sent to this address.',
+    },
+    confirm: {
+      title: 'Confirm your address',
+      line: 'Confirm this address for the {lab} beta waitlist.',
+      button: 'Confirm',
+      done: 'Address confirmed',
+      doneLine: "Thank you. We'll be in touch soon about beta access.",
+      unsubscribed: 'This address unsubscribed, so it gets no mail from {lab}.',
+    },
+    invalid: 'This link is not valid',
+    invalidLine: 'It may have been cut short or changed. Copy the whole link from the message and try again.',
+    gone: 'This address is no longer on the waitlist; nothing to change.',
+    busy: 'Too many requests',
+    busyLine: 'Please wait a minute and try again.',
+    home: 'Return to Home',
+  },
+} as const

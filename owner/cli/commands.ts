@@ -1,11 +1,15 @@
 import { isIP } from 'node:net'
+import { loadServerEnv } from '../../server/boot/env'
 import { keyEmailMask } from '../../server/boot/log'
+import { loadMailTransportConfig } from '../../server/mail/mail-secrets'
 import { DEFAULT_STUDIO_PORT } from '../studio-server/start-studio'
 import { deliveriesCommand } from './deliveries'
 import { exportCommand } from './export-csv'
 import { importCommand } from './import'
+import { inviteCommand } from './invite'
 import { installationKeys, keysCommand, urlCommand } from './keys'
 import { countCommand, listCommand } from './list'
+import { previewContext } from './message-preview'
 import { removeCommand } from './remove'
 import { sourcesCommand } from './sources'
 import { parseDays, statsCommand } from './stats'
@@ -23,6 +27,9 @@ export interface CliArgs {
     port?: string
     host?: string
     retry?: boolean
+    next?: string
+    wait?: boolean
+    resend?: boolean
     json?: boolean
   }
 }
@@ -69,7 +76,32 @@ async function studio({ values }: CliArgs): Promise<number> {
     return usageError(`--host needs an IP address such as 127.0.0.1, not "${values.host}"`)
   // The studio's error log masks addresses with the installation's key, as the server's does.
   keyEmailMask((await installationKeys()).secret)
-  return withDatabase((db) => studioCommand(db, port, host))
+  const env = loadServerEnv()
+  const invite = {
+    mail: await loadMailTransportConfig(env),
+    context: previewContext(env),
+    perMinute: env.MAIL_PER_MINUTE,
+  }
+  return withDatabase((db) => studioCommand(db, port, host, invite))
+}
+
+async function invite({ positionals, values }: CliArgs): Promise<number> {
+  const emails = positionals.slice(1)
+  const next = values.next === undefined ? undefined : Number(values.next)
+  if (next !== undefined && !(Number.isSafeInteger(next) && next >= 1 && next <= 1_000_000))
+    return usageError(`--next needs a number of people (1-1000000), not "${values.next}"`)
+  if ((next === undefined) === (emails.length === 0))
+    return usageError(
+      'invite needs either --next N or the addresses to invite: invite --next 50, invite EMAIL…',
+    )
+  const request = {
+    next,
+    emails,
+    dryRun: values['dry-run'] === true,
+    wait: values.wait === true,
+    resend: values.resend === true,
+  }
+  return inviteCommand(loadServerEnv(), request, withDatabase)
 }
 
 /** The CLI's commands by name; the usage text in waitlist-cli.ts describes each. */
@@ -84,6 +116,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   stats,
   sources,
   studio,
+  invite,
   deliveries: ({ values }) =>
     withDatabase((db) => deliveriesCommand(db, { retry: values.retry ?? false }, console.log)),
 }

@@ -1,26 +1,39 @@
 import type { Database } from '../../server/db/database'
+import { listUndeliveredMail, retryFailedMail } from '../../server/waitlist/invitations/mail-report'
 import { listUndelivered, retryFailed } from '../../server/waitlist/notifications/delivery-queue'
 import { notificationsEnabled } from '../../server/waitlist/notifications/outbox-sql'
 
+type Print = (line: string) => void
+const plural = (n: number, one: string, many: string) => `${n} failed ${n === 1 ? one : many}`
+
 /**
- * `deliveries`: the signup notifications not yet made (pending, then failed), with the full
- * address (this is the owner's own terminal, never a log). `--retry` puts the failed ones back in
- * the queue with a fresh 24 h window; a running server with SIGNUP_WEBHOOK_URL sends them.
+ * `deliveries`: the signup notifications not yet made (pending, then failed), then the mail not
+ * delivered (pending, failed, bounced), with the full address (this is the owner's own terminal,
+ * never a log). `--retry` puts the failed ones of both back in the queue with a fresh 24 h window;
+ * a running server sends them. Bounced mail is never retried: the server refused the address.
  */
 export async function deliveriesCommand(
   db: Database,
   options: { retry: boolean },
-  print: (line: string) => void,
+  print: Print,
 ): Promise<number> {
   if (options.retry) {
-    const requeued = await retryFailed(db)
+    const webhooks = await retryFailed(db)
+    const mail = await retryFailedMail(db)
     print(
-      requeued === 0
+      webhooks + mail === 0
         ? 'No failed deliveries to retry.'
-        : `Re-queued ${requeued} failed ${requeued === 1 ? 'delivery' : 'deliveries'}; a server with SIGNUP_WEBHOOK_URL sends ${requeued === 1 ? 'it' : 'them'} within seconds.`,
+        : `Re-queued ${plural(webhooks, 'delivery', 'deliveries')} and ${plural(mail, 'message', 'messages')}; ` +
+            'a running server sends them within seconds (SIGNUP_WEBHOOK_URL for the first, SMTP_URL for the second).',
     )
     return 0
   }
+  await printWebhooks(db, print)
+  await printMail(db, print)
+  return 0
+}
+
+async function printWebhooks(db: Database, print: Print): Promise<void> {
   const rows = await listUndelivered(db)
   const pending = rows.filter((row) => row.status === 'pending').length
   const enabled = await notificationsEnabled(db)
@@ -31,8 +44,26 @@ export async function deliveriesCommand(
   for (const row of rows) {
     const next = row.status === 'pending' ? `  next ${row.runAt}` : ''
     const error = row.lastError ? `  last error: ${row.lastError}` : ''
-    print(`${row.status.padEnd(7)}  ${row.createdAt}  ${row.email}  attempts ${row.attempts}${next}${error}`)
+    const event = row.event === 'waitlist.signup' ? '' : `  ${row.event}`
+    print(
+      `${row.status.padEnd(7)}  ${row.createdAt}  ${row.email}${event}  attempts ${row.attempts}${next}${error}`,
+    )
   }
   if (rows.length > pending) print('Retry the failed ones with: npm run waitlist -- deliveries --retry')
-  return 0
+}
+
+async function printMail(db: Database, print: Print): Promise<void> {
+  const rows = await listUndeliveredMail(db)
+  const count = (status: string) => rows.filter((row) => row.status === status).length
+  print(`Mail: ${count('pending')} pending, ${count('failed')} failed, ${count('bounced')} bounced.`)
+  for (const row of rows) {
+    const next = row.status === 'pending' ? `  next ${row.runAt}` : ''
+    const error = row.lastError ? `  last error: ${row.lastError}` : ''
+    print(
+      `${row.status.padEnd(7)}  ${row.kind.padEnd(12)}  ${row.queuedAt}  ${row.email}  attempts ${row.attempts}${next}${error}`,
+    )
+  }
+  if (count('failed') > 0) print('Retry the failed messages with: npm run waitlist -- deliveries --retry')
+  if (count('bounced') > 0)
+    print('Bounced addresses get no more mail; npm run waitlist -- invite EMAIL --resend tries one again.')
 }

@@ -10,7 +10,8 @@ import { openPrivateFile } from './write-private-file'
 
 /**
  * The file `export` writes and the studio's download serves: RFC 4180 with the header of
- * ENTRY_COLUMNS (email,created_at), oldest first, streamed from one COPY: memory holds a chunk,
+ * ENTRY_COLUMNS (email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at, dates
+ * empty when none), oldest first, streamed from one COPY: memory holds a chunk,
  * whatever the length of the list. `out` is ended unless told otherwise. Resolves to the entries.
  */
 export async function exportCsv(

@@ -2,15 +2,16 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { copyTextLine } from '../../server/db/copy-text'
 import type { CopyTransaction, Database } from '../../server/db/database'
-import { columnIndex } from '../../server/waitlist/admin/entry-columns'
+import { columnIndex, type EntryColumn } from '../../server/waitlist/admin/entry-columns'
 import {
   addStaged,
   createStage,
-  STAGE_COPY_SQL,
   settleImport,
+  stageCopySql,
   stagedDuplicates,
   stagedListed,
 } from '../../server/waitlist/admin/import-staging'
+import { raiseListedStatuses } from '../../server/waitlist/invitations/import-statuses'
 import { withDatabaseAsIs } from './database-as-is'
 import { checkImportFile, importRecords } from './import-records'
 
@@ -27,7 +28,13 @@ export interface LineProblem {
 export type ImportOutcome =
   | { kind: 'refused'; problems: LineProblem[]; count: number }
   | { kind: 'dry-run'; entries: number; listed: number }
-  | { kind: 'imported'; entries: number; added: number }
+  | {
+      kind: 'imported'
+      entries: number
+      added: number
+      /** Of the entries already listed, how many took the file's further status (ADR 039). */
+      raised: number
+    }
 
 /** The problems of the lines, the first SHOWN_PROBLEMS kept, every one counted. */
 class Problems {
@@ -40,9 +47,14 @@ class Problems {
 }
 
 /** The good records as COPY text for the staging table, in chunks; the bad ones go to `problems`. */
-async function* stagedLines(path: string, problems: Problems, counted: { entries: number }) {
+async function* stagedLines(
+  path: string,
+  columns: readonly EntryColumn[],
+  problems: Problems,
+  counted: { entries: number },
+) {
   let chunk = ''
-  for await (const records of importRecords(path)) {
+  for await (const records of importRecords(path, columns)) {
     for (const record of records) {
       if (record.problem) {
         problems.add({ line: record.line, message: record.problem })
@@ -60,10 +72,15 @@ async function* stagedLines(path: string, problems: Problems, counted: { entries
 }
 
 async function stageFile(tx: CopyTransaction, path: string) {
+  // The header says which columns the COPY carries: today's, or an export's from before statuses.
+  const columns = await checkImportFile(path)
   await createStage(tx)
   const problems = new Problems()
   const counted = { entries: 0 }
-  await pipeline(Readable.from(stagedLines(path, problems, counted)), tx.copyFrom(STAGE_COPY_SQL))
+  await pipeline(
+    Readable.from(stagedLines(path, columns, problems, counted)),
+    tx.copyFrom(stageCopySql(columns)),
+  )
   const duplicates = await stagedDuplicates(tx, SHOWN_PROBLEMS)
   const shown = [
     ...problems.shown,
@@ -78,15 +95,19 @@ async function stageFile(tx: CopyTransaction, path: string) {
 
 /**
  * Reads an `export` file into the list in one transaction, streaming: every line is checked as it
- * goes into a staging table, and the entries are added only if none is bad, all at once (or, for a
- * dry run, only counted). Addresses already listed are skipped.
+ * goes into a staging table, and the entries are added only if none is bad, all at once, with their
+ * statuses (or, for a dry run, only counted). Addresses already listed are skipped, but move on to
+ * a further status the file has for them.
  */
 export async function importFile(db: Database, path: string, dryRun: boolean): Promise<ImportOutcome> {
   const outcome = await db.copyTransaction(async (tx): Promise<ImportOutcome> => {
     const staged = await stageFile(tx, path)
     if (staged.count > 0) return { kind: 'refused', problems: staged.shown, count: staged.count }
     if (dryRun) return { kind: 'dry-run', entries: staged.entries, listed: await stagedListed(tx) }
-    return { kind: 'imported', entries: staged.entries, added: await addStaged(tx, staged.entries) }
+    const added = await addStaged(tx, staged.entries)
+    // When every entry was added, none was listed before, and none has a status to move on.
+    const raised = added < staged.entries ? await raiseListedStatuses(tx) : 0
+    return { kind: 'imported', entries: staged.entries, added, raised }
   })
   if (outcome.kind === 'imported') await settleImport(db, outcome.added)
   return outcome
@@ -128,9 +149,13 @@ function report(path: string, outcome: ImportOutcome): number {
     )
     return 0
   }
+  const raised =
+    outcome.raised > 0
+      ? ` Of those, ${outcome.raised} took the file's further status (invited, bounced or unsubscribed).`
+      : ''
   console.log(
-    `Imported ${path}: ${outcome.added} added, ${outcome.entries - outcome.added} already on the list (skipped). ` +
-      'No signup notifications were sent for them.',
+    `Imported ${path}: ${outcome.added} added, ${outcome.entries - outcome.added} already on the list (skipped).${raised} ` +
+      'No signup notifications or mail were sent for them.',
   )
   return 0
 }

@@ -1,6 +1,7 @@
 import { loadServerEnv } from '../../server/boot/env'
 import { runningClusterTcpUrl } from '../../server/db/embedded/embedded-cluster'
 import { type ApiKeys, keySourcesOf, loadApiKeys } from '../../server/http/keys'
+import { linkKeys } from '../../server/waitlist/invitations/link-keys'
 import { withDatabase } from './with-database'
 
 /**
@@ -14,10 +15,14 @@ export async function installationKeys(): Promise<ApiKeys> {
   return withDatabase((db) => loadApiKeys({ ...sources, db }))
 }
 
-/** `keys`: the anon and service_role keys for this JWT_SECRET, DATABASE_URL or DATA_DIR. */
+/**
+ * `keys`: the anon and service_role keys for this JWT_SECRET, DATABASE_URL or DATA_DIR, and the key
+ * the beta product checks invite codes with (docs/invitations.md), derived from the same secret.
+ */
 export async function keysCommand(): Promise<number> {
   const keys = await installationKeys()
-  console.log(`anon:         ${keys.anonKey}\nservice_role: ${keys.serviceKey}`)
+  const inviteCode = linkKeys(keys.secret).inviteCode.toString('base64url')
+  console.log(`anon:         ${keys.anonKey}\nservice_role: ${keys.serviceKey}\ninvite_code:  ${inviteCode}`)
   return 0
 }
 

@@ -11,13 +11,14 @@ export async function countCommand(since: string | undefined): Promise<number> {
 }
 
 /**
- * `list [--since DATE]`: one line per entry, created_at (UTC), two spaces, the address; oldest
- * first. Streamed from COPY, as `export` is: a million lines in a chunk's memory.
+ * `list [--since DATE]`: one line per entry, created_at (UTC), the address and its status, two
+ * spaces apart; oldest first. Streamed from COPY, as `export` is: a million lines in a chunk's memory.
  */
 export async function listCommand(since: string | undefined): Promise<number> {
   const email = columnIndex('email')
   const createdAt = columnIndex('created_at')
-  const lines = new CopyTextRows((row) => `${row[createdAt]}  ${row[email]}\n`)
+  const status = columnIndex('status')
+  const lines = new CopyTextRows((row) => `${row[createdAt]}  ${row[email]}  ${row[status]}\n`)
   // Standard output is Node's to close, not ours.
   await withDatabase((db) =>
     db.copyTransaction((tx) =>

@@ -14,10 +14,13 @@ length of the command (a server started meanwhile is refused until the command e
 
 Commands:
   count [--since DATE]                 how many addresses are on the list
-  list [--since DATE]                  one line per entry: created_at (UTC), two spaces, the address; oldest first
-  export [--since DATE] [--out FILE]   RFC 4180 CSV (header email,created_at; CRLF line ends) to FILE
-                                       (mode 0600, also when it existed), or to standard output
-  keys                                 the anon and service_role keys for this DATA_DIR / JWT_SECRET
+  list [--since DATE]                  one line per entry: created_at (UTC), the address, its status (waiting,
+                                       unconfirmed, invited, unsubscribed, bounced), two spaces apart; oldest first
+  export [--since DATE] [--out FILE]   RFC 4180 CSV (header email,created_at,status,confirmed_at,invited_at,
+                                       unsubscribed_at,bounced_at; CRLF line ends) to FILE (mode 0600, also
+                                       when it existed), or to standard output
+  keys                                 the anon and service_role keys for this DATA_DIR / JWT_SECRET, and the
+                                       key the beta product checks invite codes with (docs/invitations.md)
   url                                  the postgres:// connection string of the embedded cluster, for psql,
                                        pgAdmin or TablePlus, while a server runs. Mind what it is: the
                                        superuser's password in clear text (keep it out of shell history,
@@ -28,9 +31,10 @@ Commands:
                                        this URL after PostgreSQL stopped may hand the password to whatever
                                        program took the port then; use it while the server runs
   remove EMAIL                         erase an address (any letter case); exits 0 whether or not it was listed
-  import FILE [--dry-run]              add the entries of an export CSV of any size, keeping created_at, in one
-                                       transaction; nothing is added unless every line is good; listed addresses
-                                       are skipped; no notifications
+  import FILE [--dry-run]              add the entries of an export CSV of any size, keeping created_at and
+                                       statuses, in one transaction; nothing is added unless every line is good;
+                                       listed addresses are skipped but take a further status from the file
+                                       (never an earlier one); no notifications, no mail
   stats [--days N|all]                 signups per day (UTC) as a bar chart, and the total (default 30 days)
   sources [--days N|all] [--json]      visits, visitors, signups and conversion per source (utm_source, else
                                        the referring site, else direct; mcp for agents), most signups first,
@@ -40,11 +44,19 @@ Commands:
                                        opened with the token in the URL it prints; Ctrl-C stops it. --host
                                        0.0.0.0 inside a container only, with the port published on the
                                        host's loopback (docs/deploy.md); the token and Host checks stay
-  deliveries [--retry]                 signup notifications pending or failed (address, attempts, last error);
-                                       --retry sends the failed ones again
+  invite --next N | EMAIL… [--dry-run] [--wait] [--resend]
+                                       queue a beta invitation for the N oldest waiting entries, or for the
+                                       addresses named; the running server sends them (SMTP_URL,
+                                       MAIL_PER_MINUTE). Nobody is invited twice without --resend; nobody
+                                       unsubscribed or unconfirmed ever is. --dry-run prints who and the
+                                       message and changes nothing, not even a migration; --wait follows
+                                       the sending to the end
+  deliveries [--retry]                 signup notifications and mail pending, failed or bounced (address,
+                                       attempts, last error); --retry sends the failed ones again
 
 DATE is anything Postgres reads as a timestamp, e.g. 2026-11-01 or 2026-11-01T09:00:00Z.
-Environment as the server: DATABASE_URL, DATA_DIR (default ./data; as root, see docs/operations.md), JWT_SECRET.
+Environment as the server: DATABASE_URL, DATA_DIR (default ./data; as root, see docs/operations.md), JWT_SECRET;
+for invite, SMTP_URL, MAIL_FROM (or their files in DATA_DIR), SITE_URL and BETA_URL.
 
 Exit codes: 0 done, 1 failed (database unreachable, DATA_DIR held by another command, bad
 configuration), 2 bad usage.
@@ -62,6 +74,9 @@ async function run(argv: string[]): Promise<number> {
       port: { type: 'string' },
       host: { type: 'string' },
       retry: { type: 'boolean' },
+      next: { type: 'string' },
+      wait: { type: 'boolean' },
+      resend: { type: 'boolean' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },

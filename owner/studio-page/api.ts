@@ -7,6 +7,12 @@
 export interface Entry {
   email: string
   created_at: string
+  /** waiting, unconfirmed, invited, unsubscribed or bounced; and when it got there ('' for never). */
+  status: string
+  confirmed_at: string
+  invited_at: string
+  unsubscribed_at: string
+  bounced_at: string
 }
 
 export interface DayCount {
@@ -106,3 +112,35 @@ export async function downloadExport(): Promise<void> {
   // The download has read the file by then; the addresses leave the page's memory.
   setTimeout(() => URL.revokeObjectURL(file), 10_000)
 }
+
+/** What inviting the next N would do, before anything is sent. */
+export interface InvitePreview {
+  requested: number
+  /** How many would be invited: the request, or fewer when fewer are waiting. */
+  count: number
+  waiting: number
+  /** The first few, oldest first. */
+  recipients: { email: string; created_at: string }[]
+  from: string | null
+  subject: string
+  text: string
+  perMinute: number
+  /** Why nothing can be sent from here (no SMTP_URL), or null. */
+  cannotSend: string | null
+}
+
+export function fetchInvitePreview(count: number): Promise<InvitePreview> {
+  return send(`/api/invite/preview?count=${count}`)
+}
+
+/** Queues the invitations, as `npm run waitlist -- invite --next N` does; the server sends them. */
+export function queueInvitations(count: number): Promise<{ queued: number; perMinute: number }> {
+  return send('/api/invite', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ count }),
+  })
+}
+
+/** The message's HTML part, for the preview's frame (it holds no address, so it needs no token). */
+export const INVITE_PREVIEW_URL = '/invite-preview.html'

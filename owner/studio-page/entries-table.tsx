@@ -34,6 +34,9 @@ export function EntriesTable(props: {
               <th scope="col" className="py-2 pr-4 font-semibold">
                 Signed up (UTC)
               </th>
+              <th scope="col" className="py-2 pr-4 font-semibold">
+                Status
+              </th>
               <th scope="col" className="py-2 font-semibold">
                 <span className="sr-only">Actions</span>
               </th>
@@ -60,7 +63,8 @@ function EntryRow({ entry, onRemove }: { entry: Entry; onRemove(email: string): 
       <td className="col-start-1 text-xs whitespace-nowrap text-soft tabular-nums sm:py-2 sm:pr-4 sm:text-sm sm:text-ink">
         {entry.created_at.slice(0, 19).replace('T', ' ')}
       </td>
-      <td className="col-start-2 row-span-2 row-start-1 self-center text-right sm:py-2">
+      <td className="col-start-1 text-xs text-soft sm:py-2 sm:pr-4 sm:text-sm sm:text-ink">{entry.status}</td>
+      <td className="col-start-2 row-span-3 row-start-1 self-center text-right sm:py-2">
         <button
           type="button"
           aria-label={`Remove ${entry.email}`}

@@ -11,6 +11,7 @@ import {
   type Summary,
 } from './api'
 import { EntriesTable } from './entries-table'
+import { InvitePanel } from './invite-panel'
 import { RemoveDialog } from './remove-dialog'
 import { SignupsChart } from './signups-chart'
 import { SourcesPanel, useSources } from './sources-panel'
@@ -59,6 +60,8 @@ export function StudioPage() {
         <SignupsChart days={summary.days} visits={sources?.days} range={range} onRangeChange={setRange} />
       )}
       <SourcesPanel sources={sources?.sources} range={range} />
+
+      <InvitePanel onQueued={() => setVersion((value) => value + 1)} />
 
       <section aria-labelledby="list-heading" className="rounded-lg border border-line bg-panel p-4">
         <h2 id="list-heading" ref={removal.listHeading} tabIndex={-1} className="text-lg font-semibold">

@@ -5,6 +5,7 @@ import { getRequestListener } from '@hono/node-server'
 import type { Database } from '../../server/db/database'
 import { createStudioApp } from './studio-app'
 import { loadStudioFiles } from './studio-files'
+import type { StudioInvite } from './studio-invite'
 
 export const DEFAULT_STUDIO_PORT = 3001
 
@@ -23,11 +24,16 @@ export interface RunningStudio {
  * container, 0.0.0.0 lets the port published on the host's loopback reach it. The URL it prints is
  * always 127.0.0.1's, the only Host it answers besides localhost.
  */
-export async function startStudio(db: Database, port: number, host = '127.0.0.1'): Promise<RunningStudio> {
+export async function startStudio(
+  db: Database,
+  port: number,
+  host = '127.0.0.1',
+  invite?: StudioInvite,
+): Promise<RunningStudio> {
   const files = await loadStudioFiles()
   const token = randomBytes(24).toString('base64url')
   let listening = port
-  const app = createStudioApp({ db, token, port: () => listening, files })
+  const app = createStudioApp({ db, token, port: () => listening, files, invite })
   const server = createServer(getRequestListener(app.fetch))
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {

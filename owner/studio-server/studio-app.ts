@@ -9,6 +9,7 @@ import { exportCsv } from '../cli/export-csv'
 import { sourcesSummary } from '../sources/sources-report'
 import type { StudioFile } from './studio-files'
 import { studioGuard } from './studio-guard'
+import { routeStudioInvite, type StudioInvite } from './studio-invite'
 
 export const PAGE_SIZE = 25
 const MAX_SEARCH = 254
@@ -41,13 +42,17 @@ export function createStudioApp(options: {
   /** The port it listens on, known once listening (the Host check needs it). */
   port: () => number
   files: ReadonlyMap<string, StudioFile>
+  /** "Invite the next N"; absent, the studio has no invite routes. */
+  invite?: StudioInvite
 }): Hono {
   const { db, files } = options
   const app = new Hono()
 
   app.use(async (c, next) => {
     await next()
-    for (const [name, value] of Object.entries(HEADERS)) c.res.headers.set(name, value)
+    // A route may set a policy of its own (the invitation preview's frame).
+    for (const [name, value] of Object.entries(HEADERS))
+      if (!c.res.headers.has(name)) c.res.headers.set(name, value)
   })
   app.use(studioGuard(options))
 
@@ -60,6 +65,7 @@ export function createStudioApp(options: {
   app.get('/api/entries', (c) => entries(c, db))
   app.get('/api/export.csv', (c) => downloadCsv(c, db))
   app.post('/api/remove', (c) => remove(c, db))
+  if (options.invite) routeStudioInvite(app, db, options.invite)
 
   app.get('*', (c) => {
     const file = files.get(c.req.path)

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs'
 import { z } from 'zod'
+import { mailTransportEnv } from '../mail/mail-env'
+import { invitationEnv } from '../waitlist/invitations/invitation-env'
 import { signupWebhookEnv } from '../waitlist/notifications/webhook-env'
 import { defaultDataDir } from './default-data-dir'
 
@@ -45,6 +47,8 @@ const EnvSchema = z.object({
   /** How often those counts are written, in milliseconds: the most a crash can lose. */
   COUNT_SOURCES_FLUSH_MS: optional(z.coerce.number().int().min(100).max(60_000)).transform((v) => v ?? 5000),
   ...signupWebhookEnv,
+  ...mailTransportEnv,
+  ...invitationEnv,
 })
 
 // Node needs the whole-request timeout to be at least the headers timeout.

@@ -10,6 +10,9 @@ import { loadSchemaCache } from '../http/rest/schema-cache'
 import { fillInSiteUrl, normalizeSiteUrl } from '../http/site-url'
 import { SourceCounter } from '../http/sources/source-counter'
 import { loadStaticSite } from '../http/static-site'
+import { loadMailTransportConfig, type MailTransportConfig } from '../mail/mail-secrets'
+import { linkKeys } from '../waitlist/invitations/link-keys'
+import { checkMailConfig, startMail } from '../waitlist/invitations/start-mail'
 import { startNotifications } from '../waitlist/notifications/start-notifications'
 import type { ServerEnv } from './env'
 import { listen } from './listen'
@@ -37,6 +40,9 @@ export interface StartOptions {
 
 export async function startServer(env: ServerEnv, options: StartOptions): Promise<RunningServer> {
   const log = createLogger(env.LOG_LEVEL)
+  // Checked before the database opens, so a bad SMTP_URL stops start-up at once.
+  const mail = await loadMailTransportConfig(env)
+  checkMailConfig(env, mail)
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
@@ -47,7 +53,7 @@ export async function startServer(env: ServerEnv, options: StartOptions): Promis
     // After the database: with DATABASE_URL the servers sharing it keep their secret there.
     const keys = await loadApiKeys({ ...keySourcesOf(env), db: database.db })
     keyEmailMask(keys.secret)
-    return await serve(env, options, { log, keys, database })
+    return await serve(env, options, { log, keys, database, mail })
   } catch (error) {
     await database.close()
     throw error
@@ -58,13 +64,14 @@ interface Opened {
   log: Logger
   keys: ApiKeys
   database: OpenedDatabase
+  mail: MailTransportConfig
 }
 
 /** With the database open: the app, listening, the site's own URL filled in, then notifications. */
 async function serve(
   env: ServerEnv,
   options: StartOptions,
-  { log, keys, database }: Opened,
+  { log, keys, database, mail }: Opened,
 ): Promise<RunningServer> {
   for (const migration of database.applied) log.info(`Applied migration ${migration}`)
   const schema = await loadSchemaCache(database.db)
@@ -86,6 +93,8 @@ async function serve(
   fillInSiteUrl(site, publicUrl ?? url)
   siteOrigins = ownOrigins(url, publicUrl ?? url)
   const deliverer = await startNotifications(env, database.db, log)
+  const siteUrl = normalizeSiteUrl(publicUrl ?? url)
+  const mailSender = await startMail(env, mail, { db, log, keys: linkKeys(keys.secret), siteUrl })
   if (keys.generated) announceGeneratedKey(log, keys)
   return {
     url,
@@ -97,6 +106,7 @@ async function serve(
       // The last seconds' counts, once no request can add to them.
       await sources?.stop()
       await deliverer?.stop()
+      await mailSender?.stop()
       await database.close()
     },
   }

@@ -2,8 +2,10 @@ import { type Context, type Handler, Hono } from 'hono'
 import { MCP_PATH } from '../../contract/agent-tool'
 import type { Logger } from '../boot/log'
 import type { Database } from '../db/database'
+import { linkKeys } from '../waitlist/invitations/link-keys'
 import { withAgentCors } from './agent-cors'
 import type { ApiKeys } from './keys'
+import { routeMailLinks } from './mail-links/mail-links-app'
 import { createMcpApp } from './mcp/mcp-app'
 import { type DbGate, dbGate } from './middleware/db-gate'
 import { jsonError } from './middleware/json-error'
@@ -89,6 +91,7 @@ export function createApp(deps: AppDeps): Hono {
   const allowedOrigins = deps.siteOrigins ?? (() => [])
   app.route(MCP_PATH, createMcpApp({ db, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources }))
   routeNativeForm(app, deps, protections, gate)
+  routeMailLinks(app, { db, log, keys: linkKeys(deps.keys.secret), rateLimiter, trustProxyHeader, gate })
   routeSite(app, deps.site, sources)
   return app
 }

@@ -15,6 +15,8 @@ const EMAILS = Array.from(
   (_, index) => `person.${String(index).padStart(2, '0')}@example.com`,
 )
 const NEWEST = EMAILS.at(-1) ?? ''
+// The studio queues invitations (the server sends them): it needs SMTP_URL, never reached here.
+const MAIL_ENV = { SMTP_URL: 'smtp://127.0.0.1:9', MAIL_FROM: 'Tessel Labs <beta@tessel-labs.example>' }
 
 /** What a browser sends with the studio page's own requests. */
 const SAME_ORIGIN = { 'Sec-Fetch-Site': 'same-origin' }
@@ -66,7 +68,7 @@ for (const { name } of BACKENDS) {
         const result = await runCli(server.env, 'export')
         expect(result.code).toBe(0)
         exported = result.stdout
-        studio = await startStudioProcess(server.env)
+        studio = await startStudioProcess({ ...server.env, ...MAIL_ENV })
       })
       test.afterAll(async () => {
         expect(await studio?.stop()).toBe(0)
@@ -326,5 +328,36 @@ for (const { name } of BACKENDS) {
         await expect(page.getByRole('table')).not.toContainText(target)
         await expect(page.getByRole('heading', { name: 'Signups, newest first' })).toBeFocused()
       })
+
+      // Once, on the embedded cluster: the studio's invite API and its SQL are the same on both.
+      if (name === 'embedded')
+        test('invites the next N only after showing the count and the message', async ({ page }) => {
+          const problems = watchConsole(page)
+          await page.goto(studio.url)
+          const panel = page.getByRole('region', { name: 'Invite the next N' })
+          await panel.getByLabel('People to invite (oldest signups first)').fill('3')
+          await panel.getByRole('button', { name: 'Preview' }).click()
+          await expect(panel.getByRole('heading', { name: '3 people will be invited' })).toBeVisible()
+          const who = panel.getByRole('list', { name: 'Who will be invited' }).getByRole('listitem')
+          await expect(who).toHaveText(EMAILS.slice(0, 3))
+          await expect(panel).toContainText('Your invitation to the Tessel Labs private beta')
+          const message = page.frameLocator('iframe[title="The invitation as it will look"]')
+          await expect(message.getByRole('link', { name: 'Open the beta' })).toBeVisible()
+          await expect(message.getByRole('link', { name: 'Unsubscribe' })).toBeVisible()
+          await expectNoAxeViolations(page)
+          // The preview queued nothing: the oldest is still waiting.
+          await page.getByLabel('Search addresses').fill(EMAILS[0] ?? '')
+          await expect(page.getByRole('table').getByRole('row').nth(1)).toContainText('waiting')
+
+          await panel.getByRole('button', { name: 'Send 3 invitations' }).click()
+          await expect(
+            panel.getByText(/^Queued 3 invitations; the server sends them at most 60 a minute\.$/),
+          ).toBeVisible()
+          await expect(panel.getByRole('heading', { name: '3 people will be invited' })).toBeHidden()
+          await expect(page.getByRole('table').getByRole('row').nth(1)).toContainText('invited')
+          await page.getByLabel('Search addresses').fill(EMAILS[3] ?? '')
+          await expect(page.getByRole('table').getByRole('row').nth(1)).toContainText('waiting')
+          expect(problems).toEqual([])
+        })
     })
 }

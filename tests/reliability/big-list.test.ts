@@ -6,15 +6,17 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPostgres } from '../../server/db/postgres-driver'
 import { sharedPostgresUrl, stopBackends } from '../support/backends'
+import { GIVE_STATUSES_SQL } from '../support/list-statuses'
 import { peakRssKiB, runMeasured } from '../support/measured-cli'
 import { type StudioProcess, startStudioProcess } from '../support/studio-process'
 
 /**
  * Export, import and the studio's download in bounded memory, at a fifth of issue 23's million: each
- * runs on 20,000 rows and on 200,000, and its peak RSS may grow by little more than the garbage
- * collector's slack between the two (measured: 10, 18 and 24 MiB). Holding the list, as they once
- * did, the export grew from 119 to 222 MiB and the import from 169 to 486 MiB (2026-11-24).
- * npm run bench measures the million itself.
+ * runs on 20,000 rows and on 200,000, each entry with its status, and its peak RSS may grow by
+ * little more than the garbage collector's slack between the two (measured: 10, 18 and 24 MiB with
+ * two columns; 3-12, 5-7 and 3-10 MiB in two runs with statuses and import reading 64 KB at a time,
+ * 2026-11-24). Holding the list, as they once did, the export grew from 119 to 222 MiB and the
+ * import from 169 to 486 MiB (2026-11-24). npm run bench measures the million itself.
  */
 const SMALL = 20_000
 const LARGE = 200_000
@@ -32,7 +34,7 @@ afterAll(async () => {
   await stopBackends()
 })
 
-/** A migrated database holding `rows` signups, loaded as the bench does (ties in created_at). */
+/** A migrated database holding `rows` signups, loaded as the bench does (ties in created_at, statuses). */
 async function listOf(rows: number): Promise<Record<string, string>> {
   const url = await sharedPostgresUrl()
   const db = await openPostgres(url, 1)
@@ -45,6 +47,7 @@ async function listOf(rows: number): Promise<Record<string, string>> {
            from generate_series(1, $1::int) as i`,
         [rows],
       )
+      await tx.exec(GIVE_STATUSES_SQL)
     })
   } finally {
     await db.close()
@@ -58,6 +61,19 @@ async function sha256(path: string): Promise<string> {
   return hash.digest('hex')
 }
 
+/** How many entries have a status row, by status. */
+async function statusCounts(url: string): Promise<Record<string, number>> {
+  const db = await openPostgres(url, 1)
+  try {
+    const rows = await db.query<{ status: string; n: number }>(
+      'select status, count(*)::int as n from private.entry_status group by 1',
+    )
+    return Object.fromEntries(rows.map((row) => [row.status, row.n]))
+  } finally {
+    await db.close()
+  }
+}
+
 /** export, import into an empty database, export again: the peak RSS of each, and whether the files match. */
 async function roundTrip(rows: number) {
   const source = await listOf(rows)
@@ -68,6 +84,10 @@ async function roundTrip(rows: number) {
   const again = join(work, `${rows}-again.csv`)
   const reExported = await runMeasured(target, ['export', '--out', again])
   for (const run of [exported, imported, reExported]) expect(run, run.stderr).toMatchObject({ code: 0 })
+  // The statuses came through too (the bytes say so as well): every kind, as many of each.
+  const statuses = await statusCounts(source.DATABASE_URL ?? '')
+  expect(Object.keys(statuses).sort()).toEqual(['bounced', 'invited', 'unsubscribed', 'waiting'])
+  expect(await statusCounts(target.DATABASE_URL)).toEqual(statuses)
   return { source, exported, imported, same: (await sha256(file)) === (await sha256(again)) }
 }
 
@@ -96,6 +116,12 @@ describe(`a list of ${LARGE.toLocaleString('en')}`, () => {
     expect(growth((trip) => trip.exported.peakRssMiB)).toBeLessThan(EXPORT_GROWTH_MIB)
     expect(growth((trip) => trip.imported.peakRssMiB)).toBeLessThan(IMPORT_GROWTH_MIB)
     const downloads = [await studioDownloadPeak(small.source), await studioDownloadPeak(large.source)]
+    const mib = (value: number) => `${value.toFixed(0)} MiB`
+    console.log(
+      `peak RSS from ${SMALL} to ${LARGE} rows: export ${mib(small.exported.peakRssMiB)} to ${mib(large.exported.peakRssMiB)}, ` +
+        `import ${mib(small.imported.peakRssMiB)} to ${mib(large.imported.peakRssMiB)}, ` +
+        `the studio's download ${mib(downloads[0] ?? 0)} to ${mib(downloads[1] ?? 0)}`,
+    )
     expect((downloads[1] ?? 0) - (downloads[0] ?? 0)).toBeLessThan(DOWNLOAD_GROWTH_MIB)
   }, 600_000)
 })

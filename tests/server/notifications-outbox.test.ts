@@ -76,7 +76,7 @@ describe.each(BACKENDS)('the signup outbox on $name', ({ name }) => {
             "update private.signup_deliveries set status = 'delivered'",
             'delete from private.signup_deliveries',
             'update private.signup_notify_settings set enabled = false',
-            'select private.enqueue_signup_delivery()',
+            'select private.on_waitlist_insert()',
           ]) {
             await tx.exec('savepoint probe')
             expect(await sqlError(tx, statement), `${role}: ${statement}`).toBe('42501')

@@ -102,6 +102,29 @@ describe.each(BACKENDS)('the studio API on $name', ({ name }) => {
     expect((await api('/api/summary?days=all')).status).toBe(200)
   })
 
+  it('previews an invitation without SMTP_URL, and refuses to queue one, naming the variable', async () => {
+    const preview = await api('/api/invite/preview?count=2')
+    expect(preview.status).toBe(200)
+    const shown = (await preview.json()) as { count: number; subject: string; cannotSend: string | null }
+    expect(shown).toMatchObject({ count: 2, subject: 'Your invitation to the Tessel Labs private beta' })
+    expect(shown.cannotSend).toMatch(/^SMTP_URL is not set/)
+    const html = await fetch(`${studio.origin}/invite-preview.html`)
+    expect(html.headers.get('content-security-policy')).toMatch(
+      /^default-src 'none'; style-src 'unsafe-inline'/,
+    )
+    expect(await html.text()).toContain('Open the beta')
+    const queued = await api('/api/invite', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"count": 2}',
+    })
+    expect(queued.status).toBe(409)
+    expect(((await queued.json()) as { error: string }).error).toMatch(/^SMTP_URL is not set/)
+    const entries = (await (await api('/api/entries')).json()) as { entries: { status: string }[] }
+    expect(entries.entries.map((entry) => entry.status)).toEqual(['waiting', 'waiting', 'waiting'])
+    expect((await api('/api/invite/preview?count=0')).status).toBe(400)
+  })
+
   it('removes case-insensitively and says when nothing was there', async () => {
     const remove = async (email: string) =>
       (await (

@@ -9,6 +9,7 @@ import { importRecords } from '../../owner/cli/import-records'
 import { openPostgres } from '../../server/db/postgres-driver'
 import { loadApiKeys, verifyKey } from '../../server/http/keys'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
+import { linkKeys } from '../../server/waitlist/invitations/link-keys'
 import { insertStatus } from '../reliability/support'
 import { sharedPostgresUrl, stopBackends } from '../support/backends'
 import { freshDataDir } from '../support/data-dir'
@@ -65,7 +66,7 @@ describe('the waitlist CLI', () => {
     expect(await insertStatus(server, 'beside.cli@example.com')).toBe(201)
     expect((await cli(server.dataDir, 'count')).stdout.trim()).toBe(String(TRICKY.length + 1))
     const keys = await cli(server.dataDir, 'keys')
-    expect(keys.stdout).toMatch(/^anon: +\S+\nservice_role: +\S+\n$/)
+    expect(keys.stdout).toMatch(/^anon: +\S+\nservice_role: +\S+\ninvite_code: +[\w-]{43}\n$/)
   })
 
   it('url: a postgres:// string for psql and friends, on 127.0.0.1; the server itself on a private socket', async () => {
@@ -130,7 +131,9 @@ describe('the waitlist CLI', () => {
     const list = await cli(server.dataDir, 'list')
     const lines = list.stdout.trim().split('\n')
     expect(lines).toHaveLength(TRICKY.length)
-    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z {2}o'brien\+list@example\.com$/)
+    expect(lines[0]).toMatch(
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z {2}o'brien\+list@example\.com {2}waiting$/,
+    )
 
     const none = await cli(server.dataDir, 'list', '--since', '2999-01-01')
     expect(none.stdout).toBe('')
@@ -140,7 +143,15 @@ describe('the waitlist CLI', () => {
     const csv = await readFile(out, 'utf8')
     expect(csv.endsWith('\r\n')).toBe(true)
     const [header, ...rows] = parseCsv(csv)
-    expect(header).toEqual(['email', 'created_at'])
+    expect(header).toEqual([
+      'email',
+      'created_at',
+      'status',
+      'confirmed_at',
+      'invited_at',
+      'unsubscribed_at',
+      'bounced_at',
+    ])
     // The database keeps the letter case it was given; uniqueness ignores it.
     expect(rows.map((row) => row[0])).toEqual(TRICKY)
   })
@@ -151,7 +162,9 @@ describe('the waitlist CLI', () => {
     await chmod(out, 0o644)
     expect(await cli(server.dataDir, 'export', '--out', out)).toMatchObject({ code: 0 })
     expect(((await stat(out)).mode & 0o777).toString(8)).toBe('600')
-    expect(await readFile(out, 'utf8')).toMatch(/^email,created_at\r\n/)
+    expect(await readFile(out, 'utf8')).toMatch(
+      /^email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at\r\n/,
+    )
     const fresh = join(server.dataDir, 'fresh.csv')
     expect(await cli(server.dataDir, 'export', '--out', fresh)).toMatchObject({ code: 0 })
     expect(((await stat(fresh)).mode & 0o777).toString(8)).toBe('600')
@@ -164,6 +177,9 @@ describe('the waitlist CLI', () => {
     const { secret } = await loadApiKeys({ dataDir: server.dataDir, databaseUrl: undefined })
     expect((await verifyKey(secret, anon)).role).toBe('anon')
     expect((await verifyKey(secret, service)).role).toBe('service_role')
+    // The invite-code key, which the beta product checks codes with, is the one the server signs them with.
+    const inviteKey = /invite_code:\s+(\S+)/.exec(stdout)?.[1] ?? ''
+    expect(Buffer.from(inviteKey, 'base64url').equals(linkKeys(secret).inviteCode)).toBe(true)
   })
 
   it('explains itself on a bad command or option', async () => {
@@ -180,7 +196,9 @@ describe('the waitlist CLI on an empty data dir', () => {
     const fresh = await freshDataDir()
     try {
       expect((await cli(fresh.dir, 'count')).stdout).toBe('0\n')
-      expect((await cli(fresh.dir, 'export')).stdout).toBe('email,created_at\r\n')
+      expect((await cli(fresh.dir, 'export')).stdout).toBe(
+        'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at\r\n',
+      )
     } finally {
       await fresh.cleanup()
     }

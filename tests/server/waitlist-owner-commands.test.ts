@@ -234,7 +234,8 @@ describe('import refuses a bad file with a clear message', () => {
     )
     expect(wrong).toMatchObject({ code: 1 })
     expect(wrong.stderr).toContain(
-      'does not start with the header line email,created_at (found "Email,Date")',
+      'does not start with the header line email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at (found "Email,Date"); ' +
+        'import reads the CSV that `npm run waitlist -- export` writes, or one written before statuses (email,created_at)',
     )
     const empty = await runCli(env, 'import', await csvFile('empty.csv', ''))
     expect(empty.stderr).toContain('is empty; expected the header line email,created_at')

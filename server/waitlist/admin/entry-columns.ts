@@ -1,4 +1,5 @@
 import { escapeLiteral } from 'pg'
+import { ENTRY_STATUSES, isEntryStatus } from '../invitations/entry-status'
 import { emailProblem } from './email-rule'
 
 /**
@@ -6,38 +7,96 @@ import { emailProblem } from './email-rule'
  * order: the one place a column is added (docs/decisions/032-export-import-stream-through-copy.md).
  */
 export interface EntryColumn {
-  /** Its name in public.waitlist, and in the CSV header. */
+  /** Its name in the CSV header, and in import's staging table. */
   name: string
-  /** How export reads it from public.waitlist, as text. */
+  /** How export reads it from ENTRY_SOURCE, as text ('' for none). */
   read: string
-  /** Its type in public.waitlist: import's staging table holds it so. */
+  /** Its type in import's staging table, where an empty field is NULL. */
   type: string
+  /** The table it lives in: import adds the entry to the one, restores its status in the other. */
+  table: 'waitlist' | 'entry_status'
+  /**
+   * Added after the first exports (email,created_at): a file without it is still imported, and the
+   * staging table gives it this SQL default. A column without one is in every export.
+   */
+  addedLater?: { default: string }
   /** Why import refuses a value in this column, or undefined when the value is fine. */
   problem(value: string): string | undefined
 }
 
+/** What export reads: each entry beside its status, which it has no row for while waiting (ADR 034). */
+export const ENTRY_SOURCE =
+  'public.waitlist left join private.entry_status on entry_status.waitlist_id = waitlist.id'
+
+const UTC = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`
+
 /** UTC with microseconds, e.g. 2026-11-01T09:00:00.123456Z: exact, so a file round-trips. */
-export const CREATED_AT_UTC = `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+export const CREATED_AT_UTC = `to_char(created_at at time zone 'UTC', ${UTC})`
 
 // What `export` writes (UTC with microseconds), and any other ISO 8601 time that names its zone:
 // a time without a zone would be read in the database session's zone, silently shifted.
 const TIMESTAMP =
   /^(\d{4})-(\d\d)-(\d\d)[T ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?(Z|[+-]\d\d:\d\d)$/i
 
-function createdAtProblem(value: string): string | undefined {
-  if (value === '') return 'created_at is empty'
+function timeProblem(column: string, value: string): string | undefined {
+  if (value === '') return `${column} is empty`
   const [, year, month, day] = TIMESTAMP.exec(value) ?? []
   // Date.UTC rolls 2026-02-30 over into March; the database refuses it, so must we.
   const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)))
   if (!year || date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day))
-    return `created_at ${JSON.stringify(value.slice(0, 40))} is not a time such as 2026-11-01T09:00:00.000000Z`
+    return `${column} ${JSON.stringify(value.slice(0, 40))} is not a time such as 2026-11-01T09:00:00.000000Z`
   return undefined
 }
 
+function statusProblem(value: string): string | undefined {
+  if (isEntryStatus(value)) return undefined
+  return `status ${JSON.stringify(value.slice(0, 20))} is not one of ${ENTRY_STATUSES.join(', ')}`
+}
+
+/** When an entry's status last reached `name` (confirmed_at…): empty when it never did. */
+function statusDate(name: string): EntryColumn {
+  return {
+    name,
+    read: `coalesce(to_char(entry_status.${name} at time zone 'UTC', ${UTC}), '')`,
+    type: 'timestamptz',
+    table: 'entry_status',
+    addedLater: { default: 'null' },
+    problem: (value) => (value === '' ? undefined : timeProblem(name, value)),
+  }
+}
+
 export const ENTRY_COLUMNS: readonly EntryColumn[] = [
-  { name: 'email', read: 'email::text', type: 'text', problem: emailProblem },
-  { name: 'created_at', read: CREATED_AT_UTC, type: 'timestamptz', problem: createdAtProblem },
+  { name: 'email', read: 'email::text', type: 'text not null', table: 'waitlist', problem: emailProblem },
+  {
+    name: 'created_at',
+    read: CREATED_AT_UTC,
+    type: 'timestamptz not null',
+    table: 'waitlist',
+    problem: (value) => timeProblem('created_at', value),
+  },
+  // Statuses (ADR 039): an export carries them so that a restored list never mails an address
+  // that unsubscribed, nor invites anyone twice.
+  {
+    name: 'status',
+    read: `coalesce(entry_status.status, 'waiting')`,
+    type: 'text not null',
+    table: 'entry_status',
+    addedLater: { default: `'waiting'` },
+    problem: statusProblem,
+  },
+  ...['confirmed_at', 'invited_at', 'unsubscribed_at', 'bounced_at'].map(statusDate),
 ]
+
+/** The columns of an export written before statuses: import still reads it, its entries waiting. */
+export const FIRST_EXPORT_COLUMNS = ENTRY_COLUMNS.filter((column) => !column.addedLater)
+
+/** The columns a file's header names, when it is the header of an export (today's or a first one). */
+export function headerColumns(header: readonly string[]): readonly EntryColumn[] | undefined {
+  const names = header.join(',')
+  return [ENTRY_COLUMNS, FIRST_EXPORT_COLUMNS].find(
+    (columns) => columns.map((column) => column.name).join(',') === names,
+  )
+}
 
 /** Where each named column sits in a row of ENTRY_COLUMNS. */
 export function columnIndex(name: string): number {
@@ -53,5 +112,5 @@ export function columnIndex(name: string): number {
 export function copyEntriesSql(since?: string): string {
   const where = since === undefined ? '' : `where created_at >= ${escapeLiteral(since)}::timestamptz`
   const columns = ENTRY_COLUMNS.map((column) => column.read).join(', ')
-  return `copy (select ${columns} from public.waitlist ${where} order by waitlist.created_at, waitlist.id) to stdout`
+  return `copy (select ${columns} from ${ENTRY_SOURCE} ${where} order by waitlist.created_at, waitlist.id) to stdout`
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database'
-import { ENTRY_COLUMNS } from './entry-columns'
+import { ENTRY_COLUMNS, ENTRY_SOURCE } from './entry-columns'
 import { countEntries, type Entry } from './waitlist-admin'
 
 /**
@@ -64,7 +64,7 @@ function whereClause(pattern: string | null, key: Key | undefined, direction: Di
     params.push(key.createdAt, key.id)
     const past = direction === 'older' ? '<' : '>'
     conditions.push(
-      `(created_at, id) ${past} ($${params.length - 1}::timestamptz, $${params.length}::bigint)`,
+      `(waitlist.created_at, waitlist.id) ${past} ($${params.length - 1}::timestamptz, $${params.length}::bigint)`,
     )
   }
   return conditions.length > 0 ? `where ${conditions.join(' and ')}` : ''
@@ -83,8 +83,9 @@ function rowsPast(
   const order = direction === 'older' ? 'desc' : 'asc'
   params.push(limit)
   // The order names the table's columns: bare, `created_at` and `id` would be the text ones selected.
+  // Each row of the page finds its status by the status table's key: a lookup a row, not a join of the list.
   return db.query<Row>(
-    `select ${COLUMNS}, id::text as id from public.waitlist ${where}
+    `select ${COLUMNS}, waitlist.id::text as id from ${ENTRY_SOURCE} ${where}
       order by waitlist.created_at ${order}, waitlist.id ${order} limit $${params.length}`,
     params,
   )

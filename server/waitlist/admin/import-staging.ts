@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/database'
+import { ADDED_STATUSES_SQL } from '../invitations/import-statuses'
 import { withoutNotifications } from '../notifications/outbox-sql'
-import { ENTRY_COLUMNS } from './entry-columns'
+import { ENTRY_COLUMNS, type EntryColumn } from './entry-columns'
 
 /**
  * `import`'s SQL. The file's checked rows are streamed by COPY into a temporary table inside the
@@ -8,10 +9,19 @@ import { ENTRY_COLUMNS } from './entry-columns'
  * INSERT … SELECT adds them all, or nothing is added at all. The table goes with the transaction.
  */
 
-const NAMES = ENTRY_COLUMNS.map((column) => column.name).join(', ')
+const names = (columns: readonly EntryColumn[]) => columns.map((column) => column.name).join(', ')
 
-/** The staging table's COPY: the file's line number, then ENTRY_COLUMNS in order (text format). */
-export const STAGE_COPY_SQL = `copy pg_temp.import_rows (line, ${NAMES}) from stdin`
+/** What import adds to public.waitlist; the rest is the entry's status (import-statuses.ts). */
+const WAITLIST_NAMES = names(ENTRY_COLUMNS.filter((column) => column.table === 'waitlist'))
+
+/**
+ * The staging table's COPY (text format): the file's line number, then the file's columns, which
+ * are ENTRY_COLUMNS, or the first ones in an older export (the others take their defaults). An
+ * empty field is NULL: only a status date may be empty (recordProblem refuses the others).
+ */
+export function stageCopySql(columns: readonly EntryColumn[]): string {
+  return `copy pg_temp.import_rows (line, ${names(columns)}) from stdin with (null '')`
+}
 
 /** Marks the transaction as an import and creates its staging table. */
 export async function createStage(tx: Queryable): Promise<void> {
@@ -21,7 +31,10 @@ export async function createStage(tx: Queryable): Promise<void> {
   await tx.exec('set local search_path = public, extensions')
   // The duplicates' and the already-listed hash tables stay in memory for a million addresses.
   await tx.exec(`set local work_mem = '64MB'`)
-  const columns = ENTRY_COLUMNS.map((column) => `${column.name} ${column.type} not null`).join(', ')
+  const columns = ENTRY_COLUMNS.map(
+    (column) =>
+      `${column.name} ${column.type}${column.addedLater ? ` default ${column.addedLater.default}` : ''}`,
+  ).join(', ')
   await tx.exec(`create temp table import_rows (line integer not null, ${columns}) on commit drop`)
 }
 
@@ -75,15 +88,24 @@ export async function stagedListed(tx: Queryable): Promise<number> {
 // studio's searches are planned for the list as it now is.
 const BULK_FROM = 10_000
 
-/** Adds the staged entries in file order, with their own created_at; listed ones are skipped. */
+/**
+ * Adds the staged entries in file order, with their own created_at and, in the same statement,
+ * their statuses; listed ones are skipped (their statuses: raiseListedStatuses). Returns how many
+ * were added.
+ */
 export async function addStaged(tx: Queryable, staged: number): Promise<number> {
   if (staged >= BULK_FROM) await tx.exec(`set local gin_pending_list_limit = '1GB'`)
-  const { affected } = await tx.run(
-    `insert into public.waitlist (${NAMES})
-     select ${NAMES} from pg_temp.import_rows order by line
-     on conflict (email) do nothing`,
+  const [row] = await tx.query<{ added: number }>(
+    `with added as (
+       insert into public.waitlist (${WAITLIST_NAMES})
+       select ${WAITLIST_NAMES} from pg_temp.import_rows order by line
+       on conflict (email) do nothing
+       returning id, email::text as email
+     ),
+     statuses as (${ADDED_STATUSES_SQL})
+     select count(*)::int as added from added`,
   )
-  return affected
+  return row?.added ?? 0
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Database, Queryable } from '../../db/database'
+import type { EntryStatus } from '../invitations/entry-status'
 import { dropDeliveries } from '../notifications/outbox-sql'
 import { countAll, countPerDay } from './day-counts'
 
@@ -7,10 +8,17 @@ import { countAll, countPerDay } from './day-counts'
  * takes the database as an argument and runs as the owner, outside RLS.
  */
 
+/** An entry as ENTRY_COLUMNS (entry-columns.ts) reads it: what `list`, `export` and the studio show. */
 export interface Entry {
   email: string
   /** UTC, microseconds, e.g. 2026-11-01T09:00:00.123456Z: what `export` writes. */
   created_at: string
+  /** Its invitation status (waiting when it has none of its own, ADR 034) and when it changed, '' for never. */
+  status: EntryStatus
+  confirmed_at: string
+  invited_at: string
+  unsubscribed_at: string
+  bounced_at: string
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database'
+import { nextDueIn, recordAttemptFailed } from '../outbox-queries'
 
 /** The NOTIFY channel the outbox trigger signals when a signup commits. */
 export const OUTBOX_CHANNEL = 'signup_deliveries'
@@ -9,15 +10,21 @@ export const isoUtc = (column: string) => `to_char(${column} at time zone 'UTC',
 
 /** A delivery claimed for one attempt. */
 export interface ClaimedDelivery {
-  /** The waitlist row's id: one delivery per signup. */
+  /** The delivery's own id (one per event). */
   id: string
+  /** What happened: waitlist.signup, entry.confirmed, invitation.sent or entry.unsubscribed. */
+  event: WebhookEvent
   /** Sent as `webhook-id` (msg_<uuid>): the same on every attempt, unique across databases. */
   webhookId: string
   /** This attempt's number, from 1; it also fences the attempt's outcome (see recordFailure). */
   attempt: number
   email: string
   createdAt: string
+  /** When the event happened (the signup's own time for waitlist.signup). */
+  occurredAt: string
 }
+
+export type WebhookEvent = 'waitlist.signup' | 'entry.confirmed' | 'invitation.sent' | 'entry.unsubscribed'
 
 /**
  * Claims up to `limit` due deliveries for one attempt each. SKIP LOCKED lets several servers claim
@@ -28,7 +35,7 @@ export interface ClaimedDelivery {
 export async function claimDue(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   return db.query<ClaimedDelivery>(
     `with due as (
-       select waitlist_id from private.signup_deliveries
+       select id from private.signup_deliveries
         where status = 'pending' and run_at <= now()
         order by run_at
         limit $1
@@ -38,10 +45,11 @@ export async function claimDue(db: Queryable, limit: number, leaseMs: number): P
         set run_at = now() + $2::double precision * interval '1 millisecond',
             attempts = d.attempts + 1
        from due, public.waitlist w
-      where d.waitlist_id = due.waitlist_id and w.id = d.waitlist_id
-     returning d.waitlist_id::text as id, d.webhook_id::text as "webhookId", d.attempts as attempt,
+      where d.id = due.id and w.id = d.waitlist_id
+     returning d.id::text as id, d.event, d.webhook_id::text as "webhookId", d.attempts as attempt,
                w.email::text as email,
-               ${isoUtc('w.created_at')} as "createdAt"`,
+               ${isoUtc('w.created_at')} as "createdAt",
+               ${isoUtc('coalesce(d.occurred_at, w.created_at)')} as "occurredAt"`,
     [limit, leaseMs],
   )
 }
@@ -51,48 +59,30 @@ export async function recordDelivered(db: Queryable, delivery: ClaimedDelivery):
   await db.query(
     `update private.signup_deliveries
         set status = 'delivered', delivered_at = now(), last_error = null
-      where waitlist_id = $1::bigint and attempts = $2 and status = 'pending'`,
+      where id = $1::bigint and attempts = $2 and status = 'pending'`,
     [delivery.id, delivery.attempt],
   )
 }
 
-/**
- * Records a failed attempt and when to try again, or marks the delivery failed once that would be
- * past its retry window (counted from when it was queued). Returns the delivery's new status.
- */
-export async function recordFailure(
+/** Records a failed attempt and when to try again (outbox-queries.ts). */
+export function recordFailure(
   db: Queryable,
   delivery: ClaimedDelivery,
   error: string,
   retryInMs: number,
   retryForMs: number,
 ): Promise<'pending' | 'failed' | 'gone'> {
-  const [row] = await db.query<{ status: 'pending' | 'failed' }>(
-    `update private.signup_deliveries
-        set last_error = $3,
-            status = case
-              when now() + $4::double precision * interval '1 millisecond'
-                   > queued_at + $5::double precision * interval '1 millisecond'
-              then 'failed' else 'pending' end,
-            run_at = now() + $4::double precision * interval '1 millisecond'
-      where waitlist_id = $1::bigint and attempts = $2 and status = 'pending'
-      returning status`,
-    [delivery.id, delivery.attempt, error, retryInMs, retryForMs],
-  )
-  return row?.status ?? 'gone'
+  return recordAttemptFailed(db, 'private.signup_deliveries', delivery, { error, retryInMs, retryForMs })
 }
 
 /** When the next pending delivery falls due, in milliseconds from now (undefined: none pending). */
-export async function nextDueInMs(db: Queryable): Promise<number | undefined> {
-  const [row] = await db.query<{ ms: number | null }>(
-    `select greatest(0, extract(epoch from min(run_at) - now()) * 1000)::float8 as ms
-       from private.signup_deliveries where status = 'pending'`,
-  )
-  return row?.ms ?? undefined
+export function nextDueInMs(db: Queryable): Promise<number | undefined> {
+  return nextDueIn(db, 'private.signup_deliveries')
 }
 
 export interface DeliveryRow {
   id: string
+  event: WebhookEvent
   status: 'pending' | 'failed'
   email: string
   createdAt: string
@@ -104,11 +94,11 @@ export interface DeliveryRow {
 /** Deliveries not yet made, pending then failed, oldest signup first (the owner's CLI). */
 export async function listUndelivered(db: Queryable): Promise<DeliveryRow[]> {
   return db.query<DeliveryRow>(
-    `select d.waitlist_id::text as id, d.status, w.email::text as email, ${isoUtc('w.created_at')} as "createdAt",
+    `select d.id::text as id, d.event, d.status, w.email::text as email, ${isoUtc('w.created_at')} as "createdAt",
             d.attempts, ${isoUtc('d.run_at')} as "runAt", d.last_error as "lastError"
        from private.signup_deliveries d join public.waitlist w on w.id = d.waitlist_id
       where d.status in ('pending', 'failed')
-      order by d.status desc, w.created_at, w.id`,
+      order by d.status desc, w.created_at, w.id, d.id`,
   )
 }
 

@@ -4,6 +4,7 @@
  * delivery-queue.ts.
  */
 import type { Queryable } from '../../db/database'
+import { OUTBOX_CHANNEL, type WebhookEvent } from './delivery-queue'
 
 /**
  * Run first in a transaction that inserts rows which must not be announced (an import): the
@@ -49,4 +50,22 @@ export async function notificationsEnabled(db: Queryable): Promise<boolean> {
     'select coalesce(bool_or(enabled), false) as enabled from private.signup_notify_settings',
   )
   return row?.enabled ?? false
+}
+
+/**
+ * Queues one entry event (entry.confirmed, invitation.sent, entry.unsubscribed) for the signup
+ * webhook, in the caller's transaction, while notifications are on for this database; the same
+ * signed, at-least-once delivery as the signup's.
+ */
+export async function queueEvent(
+  tx: Queryable,
+  waitlistId: string,
+  event: Exclude<WebhookEvent, 'waitlist.signup'>,
+): Promise<void> {
+  const { affected } = await tx.run(
+    `insert into private.signup_deliveries (waitlist_id, event, occurred_at)
+     select $1::bigint, $2, now() where exists (select 1 from private.signup_notify_settings where enabled)`,
+    [waitlistId, event],
+  )
+  if (affected > 0) await tx.query(`select pg_notify('${OUTBOX_CHANNEL}', '')`)
 }

@@ -1,9 +1,12 @@
-/** What a receiver gets for one signup. */
-export interface SignupPayload {
+import type { WebhookEvent } from './delivery-queue'
+
+/** What a receiver gets for one event. */
+export interface EventPayload {
   /** Standard Webhooks' suggested envelope: an event type, when it was sent, and the event's data. */
-  type: 'waitlist.signup'
+  type: WebhookEvent
   timestamp: string
-  data: { email: string; created_at: string }
+  /** The entry's address and signup time; `occurred_at` for every event but the signup itself. */
+  data: { email: string; created_at: string; occurred_at?: string }
   /** Slack incoming webhooks show `text` (mrkdwn, with &, < and > escaped). */
   text: string
   /** Discord webhooks show `content` (markdown escaped), and mention nobody. */
@@ -17,15 +20,35 @@ const slackEscape = (text: string) =>
 // An address may hold *, _, ~, `, | or >, which Discord would read as formatting.
 const discordEscape = (text: string) => text.replace(/[\\*_~`|>]/g, (char) => `\\${char}`)
 
-/** The JSON body for one signup, readable as it is by Slack and Discord and parseable by anything else. */
-export function signupPayload(email: string, createdAt: string, sentAt: Date): SignupPayload {
-  const when = `${createdAt.slice(0, 16).replace('T', ' ')} UTC`
+// What a person reading the chat sees before the address.
+const HEADLINES: Record<WebhookEvent, string> = {
+  'waitlist.signup': 'New waitlist signup',
+  'entry.confirmed': 'Waitlist address confirmed',
+  'invitation.sent': 'Beta invitation sent',
+  'entry.unsubscribed': 'Unsubscribed from the waitlist',
+}
+
+/** The JSON body for one event, readable as it is by Slack and Discord and parseable by anything else. */
+export function eventPayload(
+  event: WebhookEvent,
+  entry: { email: string; createdAt: string; occurredAt: string },
+  sentAt: Date,
+): EventPayload {
+  const when = `${entry.occurredAt.slice(0, 16).replace('T', ' ')} UTC`
+  const data: EventPayload['data'] = { email: entry.email, created_at: entry.createdAt }
+  if (event !== 'waitlist.signup') data.occurred_at = entry.occurredAt
+  const headline = HEADLINES[event]
   return {
-    type: 'waitlist.signup',
+    type: event,
     timestamp: sentAt.toISOString(),
-    data: { email, created_at: createdAt },
-    text: `New waitlist signup: ${slackEscape(email)} (${when})`,
-    content: `New waitlist signup: ${discordEscape(email)} (${when})`,
+    data,
+    text: `${headline}: ${slackEscape(entry.email)} (${when})`,
+    content: `${headline}: ${discordEscape(entry.email)} (${when})`,
     allowed_mentions: { parse: [] },
   }
+}
+
+/** The JSON body for one signup (waitlist.signup). */
+export function signupPayload(email: string, createdAt: string, sentAt: Date): EventPayload {
+  return eventPayload('waitlist.signup', { email, createdAt, occurredAt: createdAt }, sentAt)
 }

@@ -1,0 +1,151 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { join } from 'node:path'
+import { bundleServer, SERVER_DIST_DIR } from '../build/server-bundle'
+import { ROOT } from '../server/boot/paths'
+import type { Database } from '../server/db/database'
+import { openDatabase } from '../server/db/open-database'
+import { inviteNext } from '../server/waitlist/invitations/queue-invitations'
+import { watchOutput } from '../tests/support/child-output'
+import { freshDataDir } from '../tests/support/data-dir'
+import { type SmtpSink, startSmtpSink } from '../tests/support/smtp-sink'
+import { startTestServer } from '../tests/support/test-server'
+import { processMemory } from './process-memory'
+import type { Row, Track } from './table'
+
+const MESSAGES = 10_000
+const RSS_BOUND_MIB = 150
+
+/** A server for the run: its pid and data dir, and how to stop it. */
+interface MailServer {
+  pid: number
+  dataDir: string
+  stop(): Promise<unknown>
+}
+
+/** A cleanup that runs once, whether the section ends or the bench is interrupted first. */
+function runOnce(fn: () => Promise<unknown>): () => Promise<unknown> {
+  let done: Promise<unknown> | undefined
+  return () => {
+    done ??= fn()
+    return done
+  }
+}
+
+/** The server as `npm start` runs it (tsx), as every other figure of the bench. */
+async function tsxServer(env: Record<string, string>): Promise<MailServer> {
+  const server = await startTestServer({ env })
+  return { pid: server.process.pid ?? 0, dataDir: server.dataDir, stop: () => server.cleanup() }
+}
+
+/** The server as the container image runs it: `node server-dist/main.mjs`, no tsx. */
+async function bundledServer(env: Record<string, string>): Promise<MailServer> {
+  await bundleServer()
+  const data = await freshDataDir()
+  const child = spawn(process.execPath, [join(SERVER_DIST_DIR, 'main.mjs')], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: '0', DATA_DIR: data.dir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  await watchOutput(child, /Serving (http:\/\/\S+)/, 60_000, 'the bundled server').found
+  const exited = once(child, 'exit')
+  return {
+    pid: child.pid ?? 0,
+    dataDir: data.dir,
+    async stop() {
+      child.kill('SIGTERM')
+      await exited
+      await data.cleanup()
+    },
+  }
+}
+
+/**
+ * 10,000 invitations through the real server to a local SMTP sink (smtp-server, counting only),
+ * with no rate cap (MAIL_PER_MINUTE=0): messages per second from the queueing to the last one
+ * accepted, and the Node server's RSS idle and at its peak (sampled every 20 ms), against the
+ * 150 MiB bound; once as `npm start` runs the server (tsx) and once as the container image does.
+ */
+export async function mailFigures(
+  serverEnv: Record<string, string>,
+  track: Track,
+  log: (message: string) => void,
+): Promise<{ rows: Row[]; results: Record<string, unknown> }> {
+  const rows: Row[] = []
+  const results: Record<string, unknown> = {}
+  for (const [name, start] of [
+    ['npm start (tsx)', tsxServer],
+    ['the image (bundle)', bundledServer],
+  ] as const) {
+    const sink = await startSmtpSink({ countOnly: true })
+    const closeSink = runOnce(() => sink.close())
+    track(closeSink)
+    const env = {
+      ...serverEnv,
+      SMTP_URL: sink.url,
+      MAIL_FROM: 'Bench <bench@bench.example>',
+      MAIL_PER_MINUTE: '0',
+    }
+    const server = await start(env)
+    const stopServer = runOnce(() => server.stop())
+    track(stopServer)
+    log(`Mail, ${name}: ${MESSAGES} invitations to a local SMTP sink`)
+    try {
+      const figures = await measure(server, sink)
+      results[name] = figures
+      rows.push(...rowsOf(name, figures))
+    } finally {
+      await stopServer()
+      await closeSink()
+    }
+  }
+  return { rows, results }
+}
+
+interface MailRun {
+  seconds: number
+  perSecond: number
+  idleRssMiB: number
+  peakRssMiB: number
+}
+
+async function measure(server: MailServer, sink: SmtpSink): Promise<MailRun> {
+  const database = await openDatabase({ dataDir: server.dataDir, purpose: 'bench', besideServer: true })
+  try {
+    return await sendAll(database.db, server.pid, () => sink.received.length)
+  } finally {
+    await database.close()
+  }
+}
+
+async function sendAll(db: Database, pid: number, received: () => number): Promise<MailRun> {
+  const emails = Array.from({ length: MESSAGES }, (_, i) => `bench.${i}@bench.example`)
+  await db.query('insert into public.waitlist (email) select unnest($1::text[])', [emails])
+  const idleRssMiB = processMemory(pid).rssMiB
+  let peakRssMiB = idleRssMiB
+  const sampler = setInterval(() => {
+    peakRssMiB = Math.max(peakRssMiB, processMemory(pid).rssMiB)
+  }, 20)
+  const started = performance.now()
+  await inviteNext(db, MESSAGES, { resend: false, messageDomain: 'bench.example' })
+  while (received() < MESSAGES) await new Promise((resolve) => setTimeout(resolve, 20))
+  const seconds = (performance.now() - started) / 1000
+  clearInterval(sampler)
+  return { seconds, perSecond: MESSAGES / seconds, idleRssMiB, peakRssMiB }
+}
+
+function rowsOf(name: string, run: MailRun): Row[] {
+  return [
+    {
+      metric: `Mail, ${name}: ${MESSAGES} invitations, no rate cap`,
+      value: `${run.perSecond.toFixed(0)} messages/s (${run.seconds.toFixed(1)} s)`,
+      target: '',
+    },
+    {
+      metric: `Mail, ${name}: Node server RSS idle / peak`,
+      value: `${run.idleRssMiB.toFixed(0)} / ${run.peakRssMiB.toFixed(0)} MiB`,
+      target: `<= ${RSS_BOUND_MIB} MiB`,
+      ok: run.peakRssMiB <= RSS_BOUND_MIB,
+    },
+  ]
+}

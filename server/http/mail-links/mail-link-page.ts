@@ -1,0 +1,68 @@
+import { mailWords, siteConfig } from '../../../contract/site-config'
+import { escapeHtml } from '../../mail/outgoing-mail'
+import { MAIL_LINK_CSS_PATH, MAIL_LINK_CSS_VERSION } from './mail-link-style'
+
+/** One button that POSTs back to the link's own URL; the page itself changes nothing. */
+export interface PageForm {
+  action: string
+  button: string
+}
+
+export interface MailLinkPage {
+  status: number
+  title: string
+  line: string
+  form?: PageForm
+}
+
+const say = (text: string) => text.replaceAll('{lab}', siteConfig.labName)
+
+// The one-click field, sent by the page's form too, so the POST reads the same whoever makes it.
+const ONE_CLICK_FIELD = '<input type="hidden" name="List-Unsubscribe" value="One-Click">'
+
+function formHtml(form: PageForm): string {
+  return (
+    `<form method="post" action="${escapeHtml(form.action)}">${ONE_CLICK_FIELD}` +
+    `<button type="submit">${escapeHtml(say(form.button))}</button></form>`
+  )
+}
+
+/**
+ * A page in the site's look (the 404 page's layout, its colours in both schemes), with no script
+ * and no inline style: it works without JavaScript and under the site's CSP.
+ */
+export function renderMailLinkPage(page: MailLinkPage): Response {
+  const title = escapeHtml(say(page.title))
+  const html = [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="robots" content="noindex">',
+    `<title>${title} | ${escapeHtml(siteConfig.labName)}</title>`,
+    '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+    `<link rel="stylesheet" href="${MAIL_LINK_CSS_PATH}?v=${MAIL_LINK_CSS_VERSION}">`,
+    '</head>',
+    '<body>',
+    '<main><div class="box">',
+    '<span aria-hidden="true" class="dot"></span>',
+    `<h1>${title}</h1>`,
+    `<p>${escapeHtml(say(page.line))}</p>`,
+    page.form ? formHtml(page.form) : '',
+    `<a class="home" href="/">${escapeHtml(mailWords.pages.home)}</a>`,
+    '</div></main>',
+    '</body>',
+    '</html>',
+  ].join('\n')
+  return new Response(html, {
+    status: page.status,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      // The link's token is in the URL: never cached, never sent on as a Referer, never indexed.
+      'Cache-Control': 'no-store',
+      'Referrer-Policy': 'no-referrer',
+      'X-Robots-Tag': 'noindex',
+    },
+  })
+}

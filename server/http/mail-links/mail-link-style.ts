@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto'
+
+/**
+ * The mail-link pages' stylesheet: the site's look (src/styles.css: the same colour tokens, switched
+ * by the system's colour scheme, the same type) for a page laid out as the 404 page. A file of its
+ * own, never inline, so the site's Content-Security-Policy serves these pages unchanged.
+ */
+export const MAIL_LINK_CSS = `:root {
+  color-scheme: light dark;
+  --page: #ffffff; --ink: #0b1220; --soft: #4b5768; --accent: #15803d; --signal: #22c55e;
+  --button: #0b1220; --button-ink: #ffffff;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --page: #090d13; --ink: #e9eef4; --soft: #9ba8b7; --accent: #4ade80;
+    --button: #e9eef4; --button-ink: #090d13;
+  }
+}
+html {
+  font-family: -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial, system-ui, sans-serif;
+  -webkit-font-smoothing: antialiased;
+}
+body { margin: 0; background: var(--page); color: var(--ink); }
+main { box-sizing: border-box; display: flex; min-height: 100vh; align-items: center; justify-content: center; padding: 0 24px; }
+.box { max-width: 36rem; text-align: center; }
+.dot { display: block; width: 8px; height: 8px; margin: 0 auto 24px; border-radius: 9999px; background: var(--signal); }
+h1 { margin: 0; font-size: 2.25rem; line-height: 1.1; font-weight: 600; letter-spacing: -0.03em; text-wrap: balance; }
+p { margin: 16px 0 0; font-size: 1.125rem; line-height: 1.6; color: var(--soft); }
+form { margin: 32px 0 0; }
+button {
+  font: inherit; font-weight: 500; padding: 10px 22px; border: 0; border-radius: 6px;
+  background: var(--button); color: var(--button-ink); cursor: pointer;
+}
+:focus-visible { outline: 2px solid var(--accent); outline-offset: 3px; }
+.home {
+  display: inline-block; margin-top: 32px; border-radius: 6px; color: var(--ink); font-weight: 500;
+  text-decoration: underline; text-decoration-color: var(--accent); text-decoration-thickness: 2px; text-underline-offset: 4px;
+}
+.home:hover { color: var(--accent); }
+@media (min-width: 640px) { h1 { font-size: 3rem; } p { font-size: 1.25rem; } }
+`
+
+/** Its path, versioned by its content so it can be cached for a year. */
+export const MAIL_LINK_CSS_PATH = `/mail-links.css`
+export const MAIL_LINK_CSS_VERSION = createHash('sha256').update(MAIL_LINK_CSS).digest('hex').slice(0, 10)
+
+export function serveMailLinkCss(): Response {
+  return new Response(MAIL_LINK_CSS, {
+    headers: {
+      'Content-Type': 'text/css; charset=utf-8',
+      'Cache-Control': 'public, max-age=31536000, immutable',
+    },
+  })
+}

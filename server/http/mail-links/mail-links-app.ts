@@ -1,0 +1,87 @@
+import type { Context, Hono, MiddlewareHandler } from 'hono'
+import { mailWords } from '../../../contract/site-config'
+import type { Logger } from '../../boot/log'
+import type { Database } from '../../db/database'
+import { confirm, type LinkOutcome, unsubscribe } from '../../waitlist/invitations/link-actions'
+import type { LinkKeys } from '../../waitlist/invitations/link-keys'
+import { openAddress } from '../../waitlist/invitations/link-token'
+import { type RateLimiter, rateLimit } from '../middleware/rate-limit'
+import { readBody } from '../middleware/read-body'
+import { type MailLinkPage, renderMailLinkPage } from './mail-link-page'
+import { MAIL_LINK_CSS_PATH, serveMailLinkCss } from './mail-link-style'
+
+export interface MailLinkDeps {
+  db: Database
+  log: Logger
+  keys: LinkKeys
+  rateLimiter?: RateLimiter
+  trustProxyHeader?: string
+  gate: MiddlewareHandler
+}
+
+/** One kind of link: its path, the key its tokens are sealed with, its words and what its POST does. */
+interface LinkKind {
+  path: '/unsubscribe' | '/confirm'
+  key: (keys: LinkKeys) => Buffer
+  words: { title: string; line: string; button: string; done: string; doneLine: string }
+  act: (db: Database, email: string) => Promise<LinkOutcome>
+}
+
+const KINDS: LinkKind[] = [
+  {
+    path: '/unsubscribe',
+    key: (keys) => keys.unsubscribe,
+    words: mailWords.pages.unsubscribe,
+    act: unsubscribe,
+  },
+  { path: '/confirm', key: (keys) => keys.confirm, words: mailWords.pages.confirm, act: confirm },
+]
+
+// A one-click body is 26 bytes; nothing a link's POST needs is larger.
+const MAX_LINK_BODY = 1024
+
+const pages = mailWords.pages
+const INVALID: MailLinkPage = { status: 400, title: pages.invalid, line: pages.invalidLine }
+const busy = (retryAfter: number) => {
+  const response = renderMailLinkPage({ status: 429, title: pages.busy, line: pages.busyLine })
+  response.headers.set('Retry-After', String(retryAfter))
+  return response
+}
+
+function outcomePage(kind: LinkKind, outcome: LinkOutcome): MailLinkPage {
+  if (outcome === 'not-listed') return { status: 200, title: kind.words.done, line: pages.gone }
+  if (outcome === 'unsubscribed')
+    return { status: 200, title: kind.words.title, line: pages.confirm.unsubscribed }
+  return { status: 200, title: kind.words.done, line: kind.words.doneLine }
+}
+
+/**
+ * The pages mail links open. A GET (a person, or a mail system's link scanner) shows one button and
+ * changes nothing; its POST acts. The unsubscribe URL is also List-Unsubscribe's: a mail client's
+ * one-click POST (RFC 8058) needs no cookie or login and is answered 200 at once. A token not sealed
+ * by this installation gets 400 and changes nothing. No address is logged.
+ */
+export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
+  app.get(MAIL_LINK_CSS_PATH, () => serveMailLinkCss())
+  const limited = rateLimit(deps.rateLimiter, deps.trustProxyHeader, busy)
+  // Read before the database gate, as every write's body: a slow client holds no database slot.
+  const body = readBody(MAX_LINK_BODY, () => renderMailLinkPage({ ...INVALID, status: 413 }))
+  for (const kind of KINDS) {
+    const emailOf = (c: Context) => openAddress(kind.key(deps.keys), c.req.query('t') ?? '')
+    app.get(kind.path, (c) => {
+      if (!emailOf(c)) return renderMailLinkPage(INVALID)
+      const action = `${kind.path}?t=${c.req.query('t')}`
+      return renderMailLinkPage({ status: 200, ...kind.words, form: { action, button: kind.words.button } })
+    })
+    app.post(kind.path, limited, body, deps.gate, async (c) => {
+      const email = emailOf(c)
+      if (!email) return renderMailLinkPage(INVALID)
+      try {
+        return renderMailLinkPage(outcomePage(kind, await kind.act(deps.db, email)))
+      } catch (error) {
+        deps.log.error(`${kind.path}: the database did not answer`, error)
+        return renderMailLinkPage({ status: 503, title: pages.busy, line: pages.busyLine })
+      }
+    })
+  }
+}

@@ -1,0 +1,91 @@
+import nodemailer from 'nodemailer'
+import type { MailFrom } from './mail-from'
+import type { OutgoingMail } from './outgoing-mail'
+import { type SmtpConfig, withoutPassword } from './smtp-url'
+
+/**
+ * What became of one message. `sent`: the server accepted it (250 after DATA). `permanent`: the
+ * server refused this recipient or this message for good (5xx to RCPT TO or DATA): never retried.
+ * `transient`: anything else (a 4xx, refused or lost connection, a time-out, or a 5xx to the
+ * connection, AUTH or MAIL FROM, which says the configuration is wrong, not the address): retried.
+ */
+export type SendOutcome =
+  | { status: 'sent'; response: string }
+  | { status: 'permanent'; error: string }
+  | { status: 'transient'; error: string }
+
+export interface MailTransport {
+  /** Sends one message; never throws. `signal` abandons it (a time-out, or the server stopping). */
+  send(mail: OutgoingMail, signal: AbortSignal): Promise<SendOutcome>
+  close(): void
+}
+
+interface SmtpError {
+  code?: string
+  responseCode?: number
+  command?: string
+  message?: string
+}
+
+// Only the recipient's or the message's own refusal is permanent; a 5xx earlier in the session
+// would otherwise mark every address bounced for one wrong password.
+const ABOUT_THE_RECIPIENT = new Set(['RCPT TO', 'DATA'])
+
+export function classifySmtpError(error: unknown, config?: SmtpConfig): SendOutcome {
+  const { code, responseCode, command, message } = (error ?? {}) as SmtpError
+  const text = withoutPassword(
+    `${code ?? 'error'}${command ? ` (${command})` : ''}: ${message ?? String(error)}`,
+    config,
+  )
+  const short = text.replace(/\s+/g, ' ').slice(0, 300)
+  if (responseCode !== undefined && responseCode >= 500 && command && ABOUT_THE_RECIPIENT.has(command))
+    return { status: 'permanent', error: short }
+  return { status: 'transient', error: short }
+}
+
+/**
+ * nodemailer over SMTP, pooled: up to `maxConnections` connections kept open between messages.
+ * Built from the parsed SMTP_URL, never from the URL itself, so no error can quote it.
+ */
+export function createSmtpTransport(
+  config: SmtpConfig,
+  from: MailFrom,
+  options: { timeoutMs: number; maxConnections: number },
+): MailTransport {
+  const transport = nodemailer.createTransport({
+    pool: true,
+    maxConnections: options.maxConnections,
+    maxMessages: 1_000,
+    host: config.host,
+    port: config.port,
+    secure: config.secure,
+    requireTLS: config.requireTLS,
+    ignoreTLS: config.ignoreTLS,
+    auth: config.auth,
+    connectionTimeout: options.timeoutMs,
+    greetingTimeout: options.timeoutMs,
+    socketTimeout: options.timeoutMs,
+    logger: false,
+    debug: false,
+  })
+  return {
+    async send(mail, signal) {
+      try {
+        const info = await transport.sendMail({
+          from: from.header,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          messageId: mail.messageId,
+          headers: mail.headers,
+          signal,
+        })
+        return { status: 'sent', response: String(info.response ?? '') }
+      } catch (error) {
+        return classifySmtpError(error, config)
+      }
+    },
+    close: () => transport.close(),
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * An entry's status (private.entry_status; no row means `waiting`):
+ *   unconfirmed  signed up with CONFIRM_SIGNUPS on, link not yet followed: never invited
+ *   waiting      on the list, may be invited
+ *   invited      an invitation is queued or sent: not invited again without --resend
+ *   unsubscribed asked for no more mail: never mailed again, whatever the command
+ *   bounced      the SMTP server refused the address for good (5xx): not mailed again without --resend
+ */
+export const ENTRY_STATUSES = ['unconfirmed', 'waiting', 'invited', 'unsubscribed', 'bounced'] as const
+export type EntryStatus = (typeof ENTRY_STATUSES)[number]
+
+export const isEntryStatus = (value: string): value is EntryStatus =>
+  (ENTRY_STATUSES as readonly string[]).includes(value)
+
+/** The statuses `invite` may move to `invited`: waiting ones, and with --resend those already invited (or bounced, when named). */
+export function invitable(resend: boolean, named: boolean): EntryStatus[] {
+  if (!resend) return ['waiting']
+  return named ? ['waiting', 'invited', 'bounced'] : ['waiting', 'invited']
+}
+
+/** Why `invite EMAIL` leaves an entry alone, in the owner's words. */
+export function whyNotInvited(status: EntryStatus): string {
+  switch (status) {
+    case 'unconfirmed':
+      return 'has not confirmed the address yet (CONFIRM_SIGNUPS): it is invited once the link is followed'
+    case 'invited':
+      return 'is already invited (--resend sends the invitation again)'
+    case 'unsubscribed':
+      return 'unsubscribed: no mail ever goes to it again'
+    case 'bounced':
+      return 'bounced: the mail server refused it for good (--resend tries again)'
+    case 'waiting':
+      return 'is waiting'
+  }
+}
+
+/** The status of a waitlist row aliased `w` left-joined to entry_status aliased `s`. */
+export const STATUS_SQL = `coalesce(s.status, 'waiting')`

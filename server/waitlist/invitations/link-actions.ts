@@ -1,0 +1,62 @@
+import type { Database, Queryable } from '../../db/database'
+import { queueEvent } from '../notifications/outbox-sql'
+import type { EntryStatus } from './entry-status'
+import { cancelPendingMail } from './mail-outbox'
+
+/** What a link's POST found: done now, done before (the POST is idempotent), or no such entry. */
+export type LinkOutcome = 'done' | 'already' | 'unsubscribed' | 'not-listed'
+
+/** The entry of an address, locked for this transaction, with its status. */
+async function lockEntry(
+  tx: Queryable,
+  email: string,
+): Promise<{ id: string; status: EntryStatus } | undefined> {
+  const [row] = await tx.query<{ id: string; status: EntryStatus }>(
+    `select w.id::text as id, coalesce(s.status, 'waiting') as status
+       from public.waitlist w left join private.entry_status s on s.waitlist_id = w.id
+      where w.email operator(extensions.=) $1::extensions.citext
+      for update of w`,
+    [email],
+  )
+  return row
+}
+
+/**
+ * One-click unsubscribe: the entry becomes `unsubscribed`, every message still queued for it is
+ * cancelled, and the entry.unsubscribed event is queued, all in one transaction. Again: nothing changes.
+ */
+export function unsubscribe(db: Database, email: string): Promise<LinkOutcome> {
+  return db.transaction(async (tx) => {
+    const entry = await lockEntry(tx, email)
+    if (!entry) return 'not-listed'
+    if (entry.status === 'unsubscribed') return 'already'
+    await tx.query(
+      `insert into private.entry_status (waitlist_id, status, unsubscribed_at) values ($1::bigint, 'unsubscribed', now())
+       on conflict (waitlist_id) do update set status = 'unsubscribed', unsubscribed_at = now(), updated_at = now()`,
+      [entry.id],
+    )
+    await cancelPendingMail(tx, entry.id)
+    await queueEvent(tx, entry.id, 'entry.unsubscribed')
+    return 'done'
+  })
+}
+
+/**
+ * Confirmation (double opt-in): an `unconfirmed` entry becomes `waiting`, so `invite` may pick it,
+ * and the entry.confirmed event is queued. Any other status is left as it is.
+ */
+export function confirm(db: Database, email: string): Promise<LinkOutcome> {
+  return db.transaction(async (tx) => {
+    const entry = await lockEntry(tx, email)
+    if (!entry) return 'not-listed'
+    if (entry.status === 'unsubscribed') return 'unsubscribed'
+    if (entry.status !== 'unconfirmed') return 'already'
+    await tx.query(
+      `update private.entry_status set status = 'waiting', confirmed_at = now(), updated_at = now()
+        where waitlist_id = $1::bigint`,
+      [entry.id],
+    )
+    await queueEvent(tx, entry.id, 'entry.confirmed')
+    return 'done'
+  })
+}

@@ -1,0 +1,142 @@
+import type { Database, Queryable } from '../../db/database'
+import { queueEvent } from '../notifications/outbox-sql'
+import { nextDueIn, recordAttemptFailed } from '../outbox-queries'
+import type { MessageKind } from './compose-message'
+import { takeMailSlot } from './mail-pace'
+
+/** The NOTIFY channel signalled when a message is queued. */
+export const MAIL_CHANNEL = 'mail_outbox'
+
+/**
+ * The sender's own bookkeeping does not wait for its commit to reach the disk. Losing the last
+ * such commits (PostgreSQL itself crashing, not the server) can only make a message due again, so
+ * sent twice: never lost, as at-least-once allows. Without it each message waited for two fsyncs.
+ * Signups, statuses and the queueing itself keep full durability.
+ */
+const NO_FLUSH_WAIT = 'set local synchronous_commit = off'
+
+/** A message claimed for one attempt. */
+export interface ClaimedMail {
+  id: string
+  uuid: string
+  kind: MessageKind
+  waitlistId: string
+  email: string
+  queuedAt: Date
+  messageDomain: string
+  /** This attempt's number, from 1; it fences the attempt's outcome, as for the webhooks. */
+  attempt: number
+}
+
+export type MailClaim = { mail: ClaimedMail[]; slotInMs: number }
+
+/**
+ * Claims up to `room` due messages, in one transaction: the rows (FOR UPDATE SKIP LOCKED, so several
+ * servers claim side by side), then, under a MAIL_PER_MINUTE cap, a slot of the shared pace for one
+ * of them. Without a slot nothing is claimed and `slotInMs` says when to come back. The claim is a
+ * lease (run_at pushed past it): a server that dies mid-send leaves the message due again.
+ * Messages to an address that unsubscribed or bounced are never claimed.
+ */
+export async function claimMail(
+  db: Database,
+  room: number,
+  leaseMs: number,
+  perMinute: number,
+): Promise<MailClaim> {
+  return db.transaction(async (tx) => {
+    await tx.exec(NO_FLUSH_WAIT)
+    const due = await tx.query<{ id: string }>(
+      `select o.id::text as id from private.mail_outbox o
+        where o.status = 'pending' and o.run_at <= now()
+          and not exists (select 1 from private.entry_status s
+                           where s.waitlist_id = o.waitlist_id and s.status in ('unsubscribed', 'bounced'))
+        order by o.priority, o.run_at
+        limit $1
+        for update of o skip locked`,
+      [room],
+    )
+    if (due.length === 0) return { mail: [], slotInMs: 0 }
+    const slotInMs = await takeMailSlot(tx, perMinute)
+    if (slotInMs > 0) return { mail: [], slotInMs }
+    const ids = perMinute > 0 ? due.slice(0, 1) : due
+    const mail = await tx.query<ClaimedMail>(
+      `update private.mail_outbox o
+          set run_at = now() + $2::double precision * interval '1 millisecond', attempts = o.attempts + 1
+         from public.waitlist w
+        where o.id = any($1::bigint[]) and w.id = o.waitlist_id
+       returning o.id::text as id, o.uuid::text as uuid, o.kind, o.waitlist_id::text as "waitlistId",
+                 w.email::text as email, o.queued_at as "queuedAt", o.message_domain as "messageDomain",
+                 o.attempts as attempt`,
+      [ids.map((row) => row.id), leaseMs],
+    )
+    return { mail, slotInMs: 0 }
+  })
+}
+
+/**
+ * Records an accepted message, fenced by the attempt (a stale attempt whose lease ran out changes
+ * nothing); an invitation's acceptance is the invitation.sent webhook event, in the same transaction.
+ */
+export async function recordSent(db: Database, mail: ClaimedMail): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.exec(NO_FLUSH_WAIT)
+    const { affected } = await tx.run(
+      `update private.mail_outbox set status = 'sent', sent_at = now(), last_error = null
+        where id = $1::bigint and attempts = $2 and status = 'pending'`,
+      [mail.id, mail.attempt],
+    )
+    if (affected > 0 && mail.kind === 'invitation') await queueEvent(tx, mail.waitlistId, 'invitation.sent')
+    return affected > 0
+  })
+}
+
+/** A 5xx for this address: the message and the entry are `bounced`, and nothing else is sent to it. */
+export async function recordBounced(db: Database, mail: ClaimedMail, error: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const { affected } = await tx.run(
+      `update private.mail_outbox set status = 'bounced', last_error = $3
+        where id = $1::bigint and attempts = $2 and status = 'pending'`,
+      [mail.id, mail.attempt, error],
+    )
+    if (affected === 0) return false
+    await tx.query(
+      `insert into private.entry_status (waitlist_id, status, bounced_at) values ($1::bigint, 'bounced', now())
+       on conflict (waitlist_id) do update
+         set status = 'bounced', bounced_at = now(), updated_at = now()
+         where private.entry_status.status <> 'unsubscribed'`,
+      [mail.waitlistId],
+    )
+    await cancelPendingMail(tx, mail.waitlistId)
+    return true
+  })
+}
+
+/** Every message still pending for one entry, cancelled (an unsubscribe, a bounce, a re-invitation). */
+export async function cancelPendingMail(
+  tx: Queryable,
+  waitlistId: string,
+  kind?: MessageKind,
+): Promise<number> {
+  const { affected } = await tx.run(
+    `update private.mail_outbox set status = 'cancelled'
+      where waitlist_id = $1::bigint and status = 'pending' and ($2::text is null or kind = $2)`,
+    [waitlistId, kind ?? null],
+  )
+  return affected
+}
+
+/** Records a transient failure and when to try again (outbox-queries.ts). */
+export function recordMailFailure(
+  db: Queryable,
+  mail: ClaimedMail,
+  error: string,
+  retryInMs: number,
+  retryForMs: number,
+): Promise<'pending' | 'failed' | 'gone'> {
+  return recordAttemptFailed(db, 'private.mail_outbox', mail, { error, retryInMs, retryForMs })
+}
+
+/** When the next pending message falls due, in milliseconds from now (undefined: none pending). */
+export function nextMailDueInMs(db: Queryable): Promise<number | undefined> {
+  return nextDueIn(db, 'private.mail_outbox')
+}

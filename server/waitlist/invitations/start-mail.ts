@@ -1,0 +1,66 @@
+import { mailWords } from '../../../contract/site-config'
+import { ConfigError, type ServerEnv } from '../../boot/env'
+import type { Logger } from '../../boot/log'
+import type { Database } from '../../db/database'
+import type { MailTransportConfig } from '../../mail/mail-secrets'
+import { retryPolicy } from '../notifications/backoff'
+import type { LinkKeys } from './link-keys'
+import { nextMailDueInMs } from './mail-outbox'
+import { type MailSender, startMailSender } from './mail-sender'
+import { writeMailSettings } from './mail-settings'
+
+/** CONFIRM_SIGNUPS promises a message to every signup: without a way to send, the server does not start. */
+export function checkMailConfig(env: ServerEnv, mail: MailTransportConfig): void {
+  if (env.CONFIRM_SIGNUPS && !mail)
+    throw new ConfigError(
+      'Invalid configuration:\n  CONFIRM_SIGNUPS: true needs SMTP_URL and MAIL_FROM (or DATA_DIR/smtp-url and DATA_DIR/mail-from) to send the confirmations',
+    )
+}
+
+/**
+ * Writes the database's mail switches (confirmation, the Message-ID domain, a sender present) and,
+ * with SMTP_URL, starts sending the mail outbox. Without it nothing is sent, and queued messages
+ * wait for a server that can.
+ */
+export async function startMail(
+  env: ServerEnv,
+  mail: MailTransportConfig,
+  deps: { db: Database; log: Logger; keys: LinkKeys; siteUrl: string },
+): Promise<MailSender | undefined> {
+  const { db, log } = deps
+  await writeMailSettings(db, {
+    confirmSignups: env.CONFIRM_SIGNUPS && mail !== undefined,
+    messageDomain: mail?.from.domain ?? 'localhost',
+    senderConfigured: mail !== undefined,
+  })
+  if (!mail) {
+    if ((await nextMailDueInMs(db)) !== undefined)
+      log.info('Mail is queued but SMTP_URL is not set: nothing is sent until a server with SMTP_URL runs')
+    return undefined
+  }
+  // Loaded only where mail is sent: nodemailer is some 10 MiB of a server's memory.
+  const { createSmtpTransport } = await import('../../mail/smtp-transport')
+  const transport = createSmtpTransport(mail.smtp, mail.from, {
+    timeoutMs: env.SMTP_TIMEOUT_MS,
+    maxConnections: 4,
+  })
+  const sender = await startMailSender({
+    db,
+    log,
+    transport,
+    context: { siteUrl: deps.siteUrl, betaUrl: env.BETA_URL ?? mailWords.betaUrl, keys: deps.keys },
+    perMinute: env.MAIL_PER_MINUTE,
+    timeoutMs: env.SMTP_TIMEOUT_MS,
+    retry: retryPolicy(env.MAIL_RETRY_BASE_MS, env.MAIL_RETRY_FOR_MS),
+  })
+  const rate = env.MAIL_PER_MINUTE > 0 ? `at most ${env.MAIL_PER_MINUTE} a minute` : 'with no rate cap'
+  log.info(
+    `Mail goes through ${mail.smtp.description} from an address at ${mail.from.domain}, ${rate}` +
+      (env.CONFIRM_SIGNUPS ? '; new signups get a confirmation message' : ''),
+  )
+  if (!deps.siteUrl.startsWith('https://'))
+    log.info(
+      `Links in mail point to ${deps.siteUrl}: set SITE_URL to the site's https address before inviting anyone`,
+    )
+  return sender
+}

@@ -1,0 +1,63 @@
+import { loadApiKeys } from '../../server/http/keys'
+import { linkKeys } from '../../server/waitlist/invitations/link-keys'
+import { sealAddress } from '../../server/waitlist/invitations/link-token'
+import type { TestServer } from '../support/test-server'
+import { postWaitlist } from '../support/waitlist-api'
+import { expect, expectNoAxeViolations, test, uniqueEmail } from './fixtures'
+
+/** An unsubscribe link for a new signup on this server, as an invitation carries it. */
+async function unsubscribeUrl(server: TestServer): Promise<string> {
+  const email = uniqueEmail('unsubscribe.page')
+  expect((await postWaitlist(server, { email })).status).toBe(201)
+  const keys = linkKeys((await loadApiKeys({ dataDir: server.dataDir, databaseUrl: undefined })).secret)
+  return `${server.url}/unsubscribe?t=${sealAddress(keys.unsubscribe, email)}`
+}
+
+test('the unsubscribe page has the site look in both schemes, passes axe and breaks no CSP rule', async ({
+  browser,
+  server,
+}) => {
+  const url = await unsubscribeUrl(server)
+  // A page of its own: the fixture's waits for the home page's hydration, which this page never has.
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const problems: string[] = []
+  page.on('console', (message) => problems.push(`${message.type()}: ${message.text()}`))
+  try {
+    for (const [colorScheme, background] of [
+      ['light', 'rgb(255, 255, 255)'],
+      ['dark', 'rgb(9, 13, 19)'],
+    ] as const) {
+      await page.emulateMedia({ colorScheme })
+      expect((await page.goto(url))?.status()).toBe(200)
+      await expect(page.getByRole('heading', { level: 1, name: 'Unsubscribe' })).toBeVisible()
+      // Its stylesheet loaded under the site's CSP: the site's background for this scheme.
+      const body = await page.locator('body').evaluate((element) => getComputedStyle(element).backgroundColor)
+      expect(body).toBe(background)
+      await expectNoAxeViolations(page)
+    }
+    expect(problems).toEqual([])
+  } finally {
+    await context.close()
+  }
+})
+
+test.describe('with no script at all', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('its one button POSTs and unsubscribes; a tampered link gets 400 and says so', async ({
+    page,
+    server,
+    consoleLog,
+  }) => {
+    const url = await unsubscribeUrl(server)
+    await page.goto(url)
+    await page.getByRole('button', { name: 'Unsubscribe' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: 'You are unsubscribed' })).toBeVisible()
+    const tampered = url.replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'))
+    expect((await page.goto(tampered))?.status()).toBe(400)
+    // The browser reports the 400 itself; that is the answer this test asks for.
+    expect(consoleLog.expect(/status of 400/)).toBe(1)
+    await expect(page.getByRole('heading', { level: 1, name: 'This link is not valid' })).toBeVisible()
+  })
+})

@@ -1,0 +1,102 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { migrate, readMigrations } from '../../server/db/migrate'
+import { openPostgres } from '../../server/db/postgres-driver'
+import { sharedPostgresUrl, stopBackends } from '../support/backends'
+import { runCli } from '../support/waitlist-cli'
+
+afterAll(stopBackends)
+
+// The migration that brings statuses; a list migrated up to just before it is an older install.
+const STATUSES = '20261126000000'
+
+/** The tables and migrations a database holds: what a dry run must leave as it found it. */
+async function schemaOf(url: string) {
+  const db = await openPostgres(url, 1)
+  try {
+    const [row] = await db.query<{ tables: string[] | null; versions: string[] | null }>(
+      `select (select array_agg(table_schema || '.' || table_name order by 1, 2)
+                 from information_schema.tables
+                where table_schema in ('public', 'private', 'supabase_migrations')) as tables,
+              (select array_agg(version order by version)
+                 from supabase_migrations.schema_migrations) as versions`,
+    )
+    return row
+  } catch {
+    // No bookkeeping table at all: a database never migrated.
+    const [row] = await db.query<{ tables: string[] | null }>(
+      `select array_agg(table_schema || '.' || table_name) as tables
+         from information_schema.tables where table_schema not in ('pg_catalog', 'information_schema')`,
+    )
+    return { tables: row?.tables ?? null, versions: null }
+  } finally {
+    await db.close()
+  }
+}
+
+// `invite --dry-run` says "Nothing was written.": not a status, not a message, not a migration, not a cluster.
+describe('invite --dry-run writes nothing at all', () => {
+  let scratch: string
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'lab-site-invite-dry-run-'))
+  })
+  afterAll(() => rm(scratch, { recursive: true, force: true }))
+
+  it('leaves an empty DATABASE_URL database without a single table', async () => {
+    const url = await sharedPostgresUrl({ migrated: false })
+    const dryRun = await runCli(
+      { DATABASE_URL: url, DATA_DIR: join(scratch, 'unused') },
+      'invite',
+      '--next',
+      '5',
+      '--dry-run',
+    )
+    expect(dryRun).toMatchObject({ code: 0 })
+    expect(dryRun.stdout).toContain('Dry run: 0 invitations would be queued. Nothing was written.')
+    expect(await schemaOf(url)).toEqual({ tables: null, versions: null })
+  })
+
+  it('creates no embedded cluster where there is none yet', async () => {
+    const dataDir = join(scratch, 'data')
+    const dryRun = await runCli({ DATA_DIR: dataDir }, 'invite', 'a@example.com', '--dry-run')
+    expect(dryRun).toMatchObject({ code: 0 })
+    expect(dryRun.stdout).toContain('  a@example.com is not on the waitlist')
+    expect(await readdir(scratch)).toEqual([])
+  })
+
+  it('reads a list whose statuses migration is pending as all waiting, and leaves it pending', async () => {
+    const url = await sharedPostgresUrl({ migrated: false })
+    const db = await openPostgres(url, 1)
+    try {
+      await migrate(
+        db,
+        (await readMigrations()).filter((migration) => migration.version < STATUSES),
+      )
+      await db.query(
+        `insert into public.waitlist (email, created_at) values
+           ('first@example.com', '2026-11-01T09:00:00Z'), ('second@example.com', '2026-11-02T09:00:00Z'),
+           ('third@example.com', '2026-11-03T09:00:00Z')`,
+      )
+    } finally {
+      await db.close()
+    }
+    const before = await schemaOf(url)
+    expect(before?.versions).not.toContain(STATUSES)
+    const env = { DATABASE_URL: url, DATA_DIR: join(scratch, 'unused') }
+    const next = await runCli(env, 'invite', '--next', '2', '--dry-run')
+    expect(next).toMatchObject({ code: 0 })
+    expect(next.stdout.split('\n').slice(0, 3)).toEqual([
+      'Dry run: 2 invitations would be queued. Nothing was written.',
+      '  2026-11-01T09:00:00.000000Z  first@example.com  (waiting)',
+      '  2026-11-02T09:00:00.000000Z  second@example.com  (waiting)',
+    ])
+    expect(next.stdout).toContain('To: first@example.com')
+    const named = await runCli(env, 'invite', 'THIRD@example.com', 'x@example.com', '--dry-run')
+    expect(named).toMatchObject({ code: 0 })
+    expect(named.stdout).toContain('Dry run: 1 invitation would be queued.')
+    expect(named.stdout).toContain('  x@example.com is not on the waitlist')
+    expect(await schemaOf(url)).toEqual(before)
+  })
+})
