@@ -15,7 +15,8 @@ export async function readSecretFile(path: string): Promise<string | undefined> 
     file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') return undefined
+    // ENOTDIR: DATA_DIR is not a directory, so it holds no secret; opening it says what is wrong.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
     if (code === 'ELOOP')
       throw new StartupError(
         `${path} is a symbolic link; a secret must be a file of its own. Remove the link.`,
