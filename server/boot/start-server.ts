@@ -40,9 +40,6 @@ export interface StartOptions {
 
 export async function startServer(env: ServerEnv, options: StartOptions): Promise<RunningServer> {
   const log = createLogger(env.LOG_LEVEL)
-  // Checked before the database opens, so a bad SMTP_URL stops start-up at once.
-  const mail = await loadMailTransportConfig(env)
-  checkMailConfig(env, mail)
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
@@ -50,6 +47,9 @@ export async function startServer(env: ServerEnv, options: StartOptions): Promis
     onClusterLost: (error) => options.onFatal(error),
   })
   try {
+    // After the database has checked DATA_DIR (its owner, its mode), where the mail settings' files may be.
+    const mail = await loadMailTransportConfig(env)
+    checkMailConfig(env, mail)
     // After the database: with DATABASE_URL the servers sharing it keep their secret there.
     const keys = await loadApiKeys({ ...keySourcesOf(env), db: database.db })
     keyEmailMask(keys.secret)
