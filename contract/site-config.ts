@@ -80,7 +80,7 @@ export const mailWords = {
     greeting: 'Hello,',
     paragraphs: [
       'Thank you for waiting. Your place in the {lab} private beta is ready.',
-      'The link below opens the beta with your personal invite code. It works once per person, so please keep it to yourself.',
+      'The link below opens the beta with your personal invite code. It is made for you alone, so please keep it to yourself.',
     ],
     button: 'Open the beta',
     codeLabel: 'Your invite code',
