@@ -21,7 +21,15 @@ describe('npm run dev', () => {
     const port = await freePort()
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/boot/dev.ts'], {
       cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: data.dir },
+      // NO_COLOR: under CI=true Vite colours its output, which would split the URL read below.
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        NO_COLOR: '1',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATA_DIR: data.dir,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     const exited = once(child, 'exit')
