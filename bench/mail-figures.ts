@@ -32,9 +32,15 @@ function runOnce(fn: () => Promise<unknown>): () => Promise<unknown> {
   }
 }
 
-/** The server as `npm start` runs it (tsx), as every other figure of the bench. */
+/** The server as the tests run it, from its sources through tsx. */
 async function tsxServer(env: Record<string, string>): Promise<MailServer> {
   const server = await startTestServer({ env })
+  return { pid: server.process.pid ?? 0, dataDir: server.dataDir, stop: () => server.cleanup() }
+}
+
+/** The server as `npm start` runs it: bundled by esbuild at the start, then plain Node. */
+async function npmStartServer(env: Record<string, string>): Promise<MailServer> {
+  const server = await startTestServer({ env, bundled: true })
   return { pid: server.process.pid ?? 0, dataDir: server.dataDir, stop: () => server.cleanup() }
 }
 
@@ -64,7 +70,8 @@ async function bundledServer(env: Record<string, string>): Promise<MailServer> {
  * 10,000 invitations through the real server to a local SMTP sink (smtp-server, counting only),
  * with no rate cap (MAIL_PER_MINUTE=0): messages per second from the queueing to the last one
  * accepted, and the Node server's RSS idle and at its peak (sampled every 20 ms), against the
- * 150 MiB bound; once as `npm start` runs the server (tsx) and once as the container image does.
+ * 150 MiB bound; as `npm start` runs the server, as the container image does, and as the tests do
+ * (through tsx, for comparison: the bound is the first two's).
  */
 export async function mailFigures(
   serverEnv: Record<string, string>,
@@ -73,9 +80,10 @@ export async function mailFigures(
 ): Promise<{ rows: Row[]; results: Record<string, unknown> }> {
   const rows: Row[] = []
   const results: Record<string, unknown> = {}
-  for (const [name, start] of [
-    ['npm start (tsx)', tsxServer],
-    ['the image (bundle)', bundledServer],
+  for (const [name, start, bounded] of [
+    ['npm start', npmStartServer, true],
+    ['the image', bundledServer, true],
+    ['the tests (tsx)', tsxServer, false],
   ] as const) {
     const sink = await startSmtpSink({ countOnly: true })
     const closeSink = runOnce(() => sink.close())
@@ -93,7 +101,7 @@ export async function mailFigures(
     try {
       const figures = await measure(server, sink)
       results[name] = figures
-      rows.push(...rowsOf(name, figures))
+      rows.push(...rowsOf(name, figures, bounded))
     } finally {
       await stopServer()
       await closeSink()
@@ -134,7 +142,7 @@ async function sendAll(db: Database, pid: number, received: () => number): Promi
   return { seconds, perSecond: MESSAGES / seconds, idleRssMiB, peakRssMiB }
 }
 
-function rowsOf(name: string, run: MailRun): Row[] {
+function rowsOf(name: string, run: MailRun, bounded: boolean): Row[] {
   return [
     {
       metric: `Mail, ${name}: ${MESSAGES} invitations, no rate cap`,
@@ -144,8 +152,9 @@ function rowsOf(name: string, run: MailRun): Row[] {
     {
       metric: `Mail, ${name}: Node server RSS idle / peak`,
       value: `${run.idleRssMiB.toFixed(0)} / ${run.peakRssMiB.toFixed(0)} MiB`,
-      target: `<= ${RSS_BOUND_MIB} MiB`,
-      ok: run.peakRssMiB <= RSS_BOUND_MIB,
+      ...(bounded
+        ? { target: `<= ${RSS_BOUND_MIB} MiB`, ok: run.peakRssMiB <= RSS_BOUND_MIB }
+        : { target: '' }),
     },
   ]
 }

@@ -51,7 +51,7 @@ async function firstOk(url: string, started: number, child: ChildProcess, output
 }
 
 /**
- * Spawns `node --import tsx server/boot/main.ts` as `npm start` does (with SKIP_BUILD=1 unless `build`)
+ * Spawns `node build/start.mjs` as `npm start` does (with SKIP_BUILD=1 unless `build`)
  * and polls `/healthz` and `/` every 10 ms until each answers 200.
  */
 export async function startAndTime(
@@ -63,7 +63,7 @@ export async function startAndTime(
 ): Promise<StartedServer> {
   const port = await freePort()
   const started = performance.now()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/boot/main.ts'], {
+  const child = spawn(process.execPath, ['build/start.mjs'], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -129,11 +129,11 @@ export async function markBuildStale(): Promise<void> {
   await rm(join(DIST_DIR, '.build-stamp'), { force: true })
 }
 
-/** Spawn to exit of `node --import tsx` on an empty script: the floor under every start above. */
-export async function timeTsxBoot(): Promise<number> {
+/** Spawn to exit of `node build/start.mjs --bundle-only`: the server's bundle, made in every start above. */
+export async function timeServerBundle(): Promise<number> {
   const started = performance.now()
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', '0'], { cwd: ROOT, stdio: 'ignore' })
+  const child = spawn(process.execPath, ['build/start.mjs', '--bundle-only'], { cwd: ROOT, stdio: 'ignore' })
   const [code] = await once(child, 'exit')
-  if (code !== 0) throw new Error(`node --import tsx exited with code ${code}`)
+  if (code !== 0) throw new Error(`node build/start.mjs --bundle-only exited with code ${code}`)
   return performance.now() - started
 }

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -90,6 +90,11 @@ async function serving(
   }
 }
 
+/** npm start's bundles of the server (build/start.mjs), one folder per content. */
+const bundleCache = (clone: string) => join(clone, 'node_modules', '.cache', 'lab-site-server')
+const bundlesIn = async (clone: string) =>
+  (await readdir(bundleCache(clone))).filter((name) => name.startsWith('server-'))
+
 async function pageKey(url: string): Promise<string> {
   const html = await (await fetch(`${url}/`)).text()
   return /<meta name="supabase-anon-key" content="([^"]+)"/.exec(html)?.[1] ?? ''
@@ -140,6 +145,8 @@ describe.runIf(asRoot)('the README as root, in a clone under a private directory
       expect(await insert(second.url, await pageKey(second.url), 'first.start@example.com')).toBe(409)
       await second.stop()
       expect(await readdir(clone)).not.toContain('data')
+      // Both starts ran the one bundle the first made.
+      expect(await bundlesIn(clone)).toHaveLength(1)
     },
     6 * MINUTES,
   )
@@ -176,6 +183,27 @@ describe.runIf(asRoot)('the README as root, in a clone under a private directory
       }
     },
     6 * MINUTES,
+  )
+
+  it(
+    'npm start runs the server through tsx where its bundle cannot be written',
+    async () => {
+      const cache = bundleCache(clone)
+      await rename(cache, `${cache}.kept`)
+      await writeFile(cache, 'not a folder')
+      try {
+        const started = await serving(clone, ['npm', 'start'], plainEnv({ PORT: String(await freePort()) }))
+        expect(started.output()).toContain(
+          "Could not write the server's bundle (ENOTDIR): running it through tsx",
+        )
+        expect((await fetch(`${started.url}/`)).status).toBe(200)
+        await started.stop()
+      } finally {
+        await rm(cache, { force: true })
+        await rename(`${cache}.kept`, cache)
+      }
+    },
+    3 * MINUTES,
   )
 })
 
@@ -234,6 +262,9 @@ describe('the deploy guide: npm 10, and the systemd unit without systemd', () =>
         expect(await readdir(state)).toEqual(expect.arrayContaining(['postgres', 'jwt-secret']))
         expect(await readdir(checkout)).not.toContain('data')
         expect(service.output()).not.toContain('Building the site')
+        // The bundle `npm run build` made: nothing to write, no tsx.
+        expect(service.output()).not.toContain('running it through tsx')
+        expect(command).toEqual(['/usr/bin/node', 'build/start.mjs'])
       } finally {
         await service.stop()
       }

@@ -38,6 +38,11 @@ export interface TestServerOptions {
   timeout?: number
   /** Run the server as this user (the test runs as root), to check the unprivileged path. */
   user?: { uid: number; gid: number }
+  /**
+   * Run it as `npm start` does (build/start.mjs: bundled by esbuild, then plain Node) instead of
+   * from its sources through tsx, as the tests do.
+   */
+  bundled?: boolean
 }
 
 /** The embedded cluster's postmaster, while one runs under dataDir. */
@@ -68,13 +73,15 @@ export async function serverKeys(env: Record<string, string | undefined>, dataDi
 
 /**
  * Runs the real server (`server/boot/main.ts`) as a child process on 127.0.0.1 and a free port, with
- * its own data dir, exactly as `npm start` does but without the build step.
+ * its own data dir, as `npm start` does but from its sources through tsx (no bundle to make at each
+ * start) and without the site's build step.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const fresh = options.dataDir ? undefined : await freshDataDir()
   const dataDir = options.dataDir ?? fresh?.dir ?? ''
   const env = { ...options.env }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/boot/main.ts'], {
+  const entry = options.bundled ? ['build/start.mjs'] : ['--import', 'tsx', 'server/boot/main.ts']
+  const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     ...options.user,
     env: {
