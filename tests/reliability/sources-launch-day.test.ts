@@ -37,11 +37,24 @@ describe('counting by source, at length', () => {
     const server = await start()
     const expected = await launchDay(server)
     await server.stop()
-    expect(await report(server)).toEqual(expected)
+    const rows = await report(server)
+    // Visitors are estimated from a day's bit sketch (ADR 041): two of a day's visitors share a bit
+    // about once in 65,536 pairs, so 84 visitors read as 83 about one day in twenty. Within one is
+    // the documented precision; everything else is exact.
+    expect(rows.map((row) => ({ ...row, visitors: 0 }))).toEqual(
+      expected.map((row) => ({ ...row, visitors: 0 })),
+    )
+    for (const [index, row] of rows.entries()) {
+      const visitors = expected[index]?.visitors ?? 0
+      expect(row.visitors, row.source).toBeGreaterThanOrEqual(visitors - 1)
+      expect(row.visitors, row.source).toBeLessThanOrEqual(visitors)
+    }
+    const x = rows.find((row) => row.source === 'x')
     const text = await runCli(server.env, 'sources', '--days', '1')
     expect(text.stdout).toContain('Visits and signups by source, today (UTC), most signups first:')
-    expect(text.stdout).toMatch(/^x +58 +48 +7 +14\.6%$/m)
-    expect(text.stdout).toContain('213 visits from 174 visitors, 23 signups today.')
+    expect(text.stdout).toMatch(new RegExp(`^x +58 +${x?.visitors} +7 +14\\.6%$`, 'm'))
+    const visitors = rows.reduce((sum, row) => sum + row.visitors, 0)
+    expect(text.stdout).toContain(`213 visits from ${visitors} visitors, 23 signups today.`)
     expect((await runCli(server.env, 'sources', '--days', 'none')).code).toBe(2)
   })
 
