@@ -64,6 +64,11 @@ function studioRequests(list: LoadedList) {
     { name: 'search, one address (trigram index)', path: q({ q: list.rareSearch }) },
     { name: 'search matching a fifth (count capped)', path: q({ q: 'gmail' }) },
     { name: 'search, no match', path: q({ q: 'nobody-like-this' }) },
+    // Under three characters there is no trigram to look up: the shortest searches, matching nothing.
+    { name: 'search, one character, no match', path: q({ q: 'w' }) },
+    { name: 'search, two characters, no match', path: q({ q: 'zx' }) },
+    { name: 'search, two characters, one in 5,000 (more than a page)', path: q({ q: 'zq' }) },
+    { name: 'search, one character, in most addresses (count capped)', path: q({ q: 'a' }) },
     { name: 'total and 30-day chart', path: '/api/summary?days=30' },
     { name: 'chart, all days', path: '/api/summary?days=all' },
     { name: 'invite preview: the next 10, how many wait', path: '/api/invite/preview?count=10' },

@@ -75,6 +75,19 @@ describe('the studio list, paged by keyset', () => {
     expect((await pageEntries(db, { search: 'match%', limit: 4 })).matching).toBe(0)
   })
 
+  it('pages a search too short for the trigram index (one scan, cut in memory) exactly as the others', async () => {
+    // "h." and "match." find the same sixteen entries: the first through short-search.ts.
+    for (const limit of [1, 4, 7, 16, 50]) {
+      const short = await walk('H.', limit)
+      const long = await walk('match.', limit)
+      expect(short.forward, `limit ${limit}`).toEqual(long.forward)
+      expect(short.backward, `limit ${limit}`).toEqual(long.backward)
+      expect(short.up, `limit ${limit}`).toEqual(long.down)
+    }
+    const none = await pageEntries(db, { search: 'q', limit: 4 })
+    expect(none).toEqual({ entries: [], matching: 0, capped: false, next: null, previous: null })
+  })
+
   it('neither skips nor repeats an entry when one is removed between two pages', async () => {
     const first = await pageEntries(db, { limit: 5 })
     const second = await pageEntries(db, { after: first.next ?? '', limit: 5 })

@@ -1,5 +1,7 @@
 import type { Queryable } from '../../db/database'
 import { ENTRY_COLUMNS, ENTRY_SOURCE } from './entry-columns'
+import { BadCursorError, cursorOf, type Key, parseCursor } from './entry-cursor'
+import { allMatching, hasNoTrigram, pageOfKeys } from './short-search'
 import { countEntries, type Entry } from './waitlist-admin'
 
 /**
@@ -8,6 +10,8 @@ import { countEntries, type Entry } from './waitlist-admin'
  * where OFFSET would read and drop every row before it. A search is a substring of the address, in
  * any letter case, served by the trigram index (20261125200000_waitlist_paging_and_search.sql).
  */
+
+export { BadCursorError }
 
 /** A search matching more than this many entries says "more than" rather than count them all. */
 export const MATCHING_CAP = 10_000
@@ -23,24 +27,6 @@ export interface EntryPage {
   previous: string | null
 }
 
-/** A page's bound: the created_at and id of the entry it starts after. */
-interface Key {
-  createdAt: string
-  id: string
-}
-
-/** A cursor that is not one this module wrote: a 400 for the studio. */
-export class BadCursorError extends Error {}
-
-const CURSOR = /^(\d{4,}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z)_(\d{1,18})$/
-
-function parseCursor(cursor: string): Key {
-  const [, createdAt, id] = CURSOR.exec(cursor) ?? []
-  if (!createdAt || !id) throw new BadCursorError('after and before take a cursor from the previous answer')
-  return { createdAt, id }
-}
-
-const cursorOf = (key: Key) => `${key.createdAt}_${key.id}`
 const keyOf = (row: Row): Key => ({ createdAt: row.created_at, id: row.id })
 
 /** `%`, `_` and `\` match themselves in the search, not as LIKE wildcards. */
@@ -106,6 +92,22 @@ async function countMatching(db: Queryable, pattern: string | null) {
   return { matching: Math.min(matching, MATCHING_CAP), capped: matching > MATCHING_CAP }
 }
 
+/** The entries of a page found by key (short-search.ts), newest first. */
+function rowsWithIds(db: Queryable, keys: Key[]) {
+  if (keys.length === 0) return Promise.resolve([])
+  return db.query<Row>(
+    `select ${COLUMNS}, waitlist.id::text as id from ${ENTRY_SOURCE} where waitlist.id = any($1::bigint[])
+      order by waitlist.created_at desc, waitlist.id desc`,
+    [keys.map((key) => key.id)],
+  )
+}
+
+const withoutIds = (rows: Row[]): Entry[] => rows.map(({ id: _id, ...entry }) => entry)
+const links = (page: { next: string | null; previous: string | null }) => ({
+  next: page.next,
+  previous: page.previous,
+})
+
 /** Older entries from `key` (or from the newest); a previous page exists if anything is newer. */
 async function olderPage(db: Queryable, pattern: string | null, key: Key | undefined, limit: number) {
   const rows = await rowsPast(db, pattern, key, 'older', limit + 1)
@@ -140,15 +142,21 @@ export async function pageEntries(
   options: { search?: string; after?: string; before?: string; limit: number },
 ): Promise<EntryPage> {
   const pattern = options.search ? likePattern(options.search) : null
-  const page =
-    options.before !== undefined
-      ? await newerPage(db, pattern, parseCursor(options.before), options.limit)
-      : await olderPage(
-          db,
-          pattern,
-          options.after === undefined ? undefined : parseCursor(options.after),
-          options.limit,
-        )
-  const entries = page.shown.map(({ id: _id, ...entry }) => entry)
-  return { entries, ...(await countMatching(db, pattern)), next: page.next, previous: page.previous }
+  const before = options.before === undefined ? undefined : parseCursor(options.before)
+  const after = options.after === undefined ? undefined : parseCursor(options.after)
+  let dense = false
+  if (pattern !== null && options.search && hasNoTrigram(options.search)) {
+    const keys = await allMatching(db, pattern, MATCHING_CAP)
+    if (keys) {
+      const page = pageOfKeys(keys, { after, before, limit: options.limit })
+      const rows = await rowsWithIds(db, page.shown)
+      return { entries: withoutIds(rows), matching: keys.length, capped: false, ...links(page) }
+    }
+    dense = true
+  }
+  const page = before
+    ? await newerPage(db, pattern, before, options.limit)
+    : await olderPage(db, pattern, after, options.limit)
+  const counted = dense ? { matching: MATCHING_CAP, capped: true } : await countMatching(db, pattern)
+  return { entries: withoutIds(page.shown), ...counted, ...links(page) }
 }
