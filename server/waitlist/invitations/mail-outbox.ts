@@ -7,14 +7,6 @@ import { takeMailSlot } from './mail-pace'
 /** The NOTIFY channel signalled when a message is queued. */
 export const MAIL_CHANNEL = 'mail_outbox'
 
-/**
- * The sender's own bookkeeping does not wait for its commit to reach the disk. Losing the last
- * such commits (PostgreSQL itself crashing, not the server) can only make a message due again, so
- * sent twice: never lost, as at-least-once allows. Without it each message waited for two fsyncs.
- * Signups, statuses and the queueing itself keep full durability.
- */
-const NO_FLUSH_WAIT = 'set local synchronous_commit = off'
-
 /** A message claimed for one attempt. */
 export interface ClaimedMail {
   id: string
@@ -44,7 +36,6 @@ export async function claimMail(
   perMinute: number,
 ): Promise<MailClaim> {
   return db.transaction(async (tx) => {
-    await tx.exec(NO_FLUSH_WAIT)
     const due = await tx.query<{ id: string }>(
       `select o.id::text as id from private.mail_outbox o
         where o.status = 'pending' and o.run_at <= now()
@@ -79,7 +70,6 @@ export async function claimMail(
  */
 export async function recordSent(db: Database, mail: ClaimedMail): Promise<boolean> {
   return db.transaction(async (tx) => {
-    await tx.exec(NO_FLUSH_WAIT)
     const { affected } = await tx.run(
       `update private.mail_outbox set status = 'sent', sent_at = now(), last_error = null
         where id = $1::bigint and attempts = $2 and status = 'pending'`,
