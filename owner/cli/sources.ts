@@ -1,5 +1,10 @@
 import type { Database } from '../../server/db/database'
-import { type CampaignCounts, type SourceCounts, sourcesReport } from '../sources/sources-report'
+import {
+  type CampaignCounts,
+  conversionOf,
+  type SourceCounts,
+  sourcesReport,
+} from '../sources/sources-report'
 
 /** `1 visit`, `2 visits`. */
 export function plural(count: number, noun: string): string {
@@ -37,15 +42,16 @@ function columns(rows: string[][], right: ReadonlySet<number>): string {
     .join('\n')
 }
 
+/** The sums; the conversion of the page rows only (signups with no page visit have no visitor). */
 function totalOf(report: readonly SourceCounts[]) {
   const sum = (pick: (row: SourceCounts) => number) => report.reduce((total, row) => total + pick(row), 0)
   const visitors = sum((row) => row.visitors)
-  const signups = sum((row) => row.signups)
+  const pageSignups = sum((row) => (row.kind === 'page' ? row.signups : 0))
   return {
     visits: sum((row) => row.visits),
     visitors,
-    signups,
-    conversion: visitors > 0 ? signups / visitors : null,
+    signups: sum((row) => row.signups),
+    conversion: conversionOf('page', pageSignups, visitors),
   }
 }
 
@@ -87,6 +93,10 @@ export function renderCampaigns(report: readonly SourceCounts[]): string | undef
   return columns(rows, new Set([3, 4, 5]))
 }
 
+export const NO_VISIT_NOTE =
+  '(api) and mcp are signups with no counted page visit (scripts, API calls, headless browsers; agents): ' +
+  'no conversion, and the total conversion counts page signups only.'
+
 /** `sources [--days N|all] [--json]`: visits, visitors, signups and conversion per source. */
 export async function sourcesCommand(db: Database, days: number | 'all', json: boolean): Promise<number> {
   const report = await sourcesReport(db, days)
@@ -102,6 +112,7 @@ export async function sourcesCommand(db: Database, days: number | 'all', json: b
   const total = totalOf(report)
   console.log(`Visits and signups by source, ${range} (UTC), most signups first:\n`)
   console.log(renderSources(report))
+  if (report.some((row) => row.kind === 'no-visit')) console.log(`\n${NO_VISIT_NOTE}`)
   const campaigns = renderCampaigns(report)
   if (campaigns) console.log(`\nBy medium and campaign:\n\n${campaigns}`)
   console.log(

@@ -11,14 +11,41 @@ export interface CampaignCounts {
   visits: number
   visitors: number
   signups: number
+  /** As the source's, for this medium and campaign. */
+  conversion: number | null
+}
+
+/**
+ * `page`: visits to the page from a source, and signups made on its pages by a browser.
+ * `no-visit`: signups that came with no counted page visit: `(api)` (API calls, scripts, HTTP
+ * libraries, headless browsers) and `mcp` (agents through /mcp). They have no visitors, so no
+ * conversion, and count in no page source's.
+ */
+export type SourceKind = 'page' | 'no-visit'
+
+/** The rows of signups with no page visit (server/http/sources/count-buffer.ts and the MCP tool's). */
+const NO_VISIT_SOURCES: ReadonlySet<string> = new Set(['(api)', 'mcp'])
+
+export function kindOf(source: string): SourceKind {
+  return NO_VISIT_SOURCES.has(source) ? 'no-visit' : 'page'
+}
+
+/**
+ * Signups per visitor, for a page row with visitors; null otherwise. At most 1: a visitor is
+ * counted once a day per source, and people who came by an untagged link sign up as `direct`
+ * (docs/analytics.md), so `direct` can have more signups than visitors; it reads 100%, not more.
+ */
+export function conversionOf(kind: SourceKind, signups: number, visitors: number): number | null {
+  return kind === 'page' && visitors > 0 ? Math.min(1, signups / visitors) : null
 }
 
 export interface SourceCounts {
   source: string
+  kind: SourceKind
   visits: number
   visitors: number
   signups: number
-  /** Signups per visitor; null when the source brought no counted visitor (mcp, say). */
+  /** Signups per visitor, at most 1; null for a `no-visit` row or one with no counted visitor. */
   conversion: number | null
   /** The same counts by medium and campaign, largest first. */
   campaigns: CampaignCounts[]
@@ -72,17 +99,27 @@ export async function sourcesReport(
     }
     let source = bySource.get(row.source)
     if (!source) {
-      source = { source: row.source, visits: 0, visitors: 0, signups: 0, conversion: null, campaigns: [] }
+      const kind = kindOf(row.source)
+      source = {
+        source: row.source,
+        kind,
+        visits: 0,
+        visitors: 0,
+        signups: 0,
+        conversion: null,
+        campaigns: [],
+      }
       bySource.set(row.source, source)
     }
     source.visits += counts.visits
     source.visitors += counts.visitors
     source.signups += counts.signups
-    source.campaigns.push({ medium: row.medium, campaign: row.campaign, ...counts })
+    const conversion = conversionOf(source.kind, counts.signups, counts.visitors)
+    source.campaigns.push({ medium: row.medium, campaign: row.campaign, ...counts, conversion })
   }
   const sources = [...bySource.values()]
   for (const source of sources) {
-    source.conversion = source.visitors > 0 ? source.signups / source.visitors : null
+    source.conversion = conversionOf(source.kind, source.signups, source.visitors)
     source.campaigns.sort(largestFirst)
   }
   return sources.sort(largestFirst)

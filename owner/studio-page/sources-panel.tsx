@@ -42,7 +42,8 @@ export function SourcesPanel({ sources, range }: { sources: SourceCounts[] | und
       </h2>
       <p className="mt-1 text-sm text-soft">
         Counted by the server, with no cookie: a visitor is one address and browser a day; a signup counts
-        under the utm_source of the page it was made on, else direct.
+        under the utm_source of the page it was made on, else direct. (api) and mcp are signups with no
+        counted page visit (scripts, API calls, headless browsers; agents), so they have no conversion.
       </p>
       {!sources ? (
         <p className="mt-4 text-soft">Loading…</p>
@@ -86,7 +87,7 @@ function SourcesTable({ sources }: { sources: SourceCounts[] }) {
               <CountsRow
                 key={`${source.source}\n${row.medium}\n${row.campaign}`}
                 name={tagName(row)}
-                counts={{ ...row, conversion: row.visitors > 0 ? row.signups / row.visitors : null }}
+                counts={row}
                 nested
               />
             )),

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { percent, plural, renderCampaigns, renderSources } from '../../owner/cli/sources'
-import type { SourceCounts } from '../../owner/sources/sources-report'
+import { conversionOf, kindOf, type SourceCounts } from '../../owner/sources/sources-report'
+import { rateLimitKey } from '../../server/http/middleware/client-address'
 import { CountBuffer, OTHER } from '../../server/http/sources/count-buffer'
 import { McpClients } from '../../server/http/sources/mcp-clients'
+import { OverflowSketch } from '../../server/http/sources/overflow-sketch'
 import { RecentSources } from '../../server/http/sources/recent-sources'
 import { RecentVisitors } from '../../server/http/sources/recent-visitors'
 import {
+  cleanSource,
   cleanTag,
   DIRECT,
   MAX_TAG_LENGTH,
@@ -13,7 +16,7 @@ import {
   siteHost,
   visitSource,
 } from '../../server/http/sources/source-of'
-import { declinesTracking, isVisit } from '../../server/http/sources/visit-request'
+import { declinesTracking, isBrowser, isVisit } from '../../server/http/sources/visit-request'
 import { visitorBit } from '../../server/http/sources/visitor-bit'
 
 /** The rules of counting by source, function by function, with no server and no database. */
@@ -64,6 +67,29 @@ describe('where a visit or a signup came from', () => {
     expect(cut).toBe('x'.repeat(MAX_TAG_LENGTH - 1))
     expect(siteHost('HTTPS://News.YCombinator.com:443/item')).toBe('news.ycombinator.com')
   })
+
+  it('drops invisible and direction-control characters and normalises, so no two rows print alike', () => {
+    const source = (query: string) => visitSource(`https://lab.example.com/?${query}`, undefined, own).source
+    // A zero-width space, a word joiner, a BOM, a soft hyphen: still hn.
+    for (const tail of ['%E2%80%8B', '%E2%81%A0', '%EF%BB%BF', '%C2%AD', '%E3%85%A4'])
+      expect(source(`utm_source=hn${tail}`), tail).toBe('hn')
+    // A right-to-left override cannot make twitter.com out of moc.rettiwt: it prints as sent.
+    expect(source('utm_source=%E2%80%AEmoc.rettiwt')).toBe('moc.rettiwt')
+    expect(source('utm_source=%E2%81%A7moc.rettiwt%E2%81%A9')).toBe('moc.rettiwt')
+    // Full-width letters, a black-letter capital, a no-break space around: NFKC, then lowercase.
+    expect(source('utm_source=%EF%BC%A8%EF%BC%AE')).toBe('hn')
+    expect(source('utm_source=%E2%84%8Cn')).toBe('hn')
+    expect(source('utm_source=%C2%A0hn%E3%80%80')).toBe('hn')
+    expect(cleanTag('Launch\u200Bday\u202E')).toBe('Launchday')
+    // Lowercasing can lengthen a name: it still fits the table's check.
+    expect(cleanSource('İ'.repeat(100)).length).toBeLessThanOrEqual(MAX_TAG_LENGTH)
+  })
+
+  it('leaves the rows the server makes itself to the server: (other), (api) and mcp are not a link’s', () => {
+    for (const name of ['(other)', '(API)', 'mcp', 'mcp%E2%80%8B'])
+      expect(visitSource(`https://lab.example.com/?utm_source=${name}`, undefined, own), name).toEqual(DIRECT)
+    expect(visitSource('https://lab.example.com/', 'http://mcp/', own)).toEqual(DIRECT)
+  })
 })
 
 describe('what a visit is', () => {
@@ -79,6 +105,14 @@ describe('what a visit is', () => {
     expect(isVisit('GET', 200, 'https://lab.example.com/', new Headers())).toBe(false)
     for (const bot of ['curl/8.14.1', 'Mozilla/5.0 (compatible; bingbot/2.0)', 'GPTBot/1.2'])
       expect(isVisit('GET', 200, 'https://lab.example.com/', headers({ 'user-agent': bot })), bot).toBe(false)
+  })
+
+  it('reads the first 512 characters of a User-Agent: a 15 KB one is judged by its head', () => {
+    const tail = 'x'.repeat(15 * 1024)
+    expect(isBrowser(headers({ 'user-agent': `${CHROME} ${tail}` }))).toBe(true)
+    expect(isBrowser(headers({ 'user-agent': `Googlebot/2.1 ${tail}` }))).toBe(false)
+    expect(isBrowser(headers({ 'user-agent': 'HeadlessChrome/141.0' }))).toBe(false)
+    expect(isBrowser(new Headers())).toBe(false)
   })
 
   it('honours Global Privacy Control and Do Not Track, and only their "1"', () => {
@@ -101,24 +135,53 @@ describe('what a visit is', () => {
 })
 
 describe('what the server holds in memory', () => {
-  it('keeps at most the cap of sources a day in its buffer, then (other); a failed write goes back whole', () => {
+  it('keeps the heaviest sources of a day in its buffer (Space-Saving), the rest in (other); a failed write goes back whole', () => {
     const buffer = new CountBuffer(2)
-    for (const source of ['a', 'b', 'c', 'd']) buffer.addVisit('2030-01-15', { ...DIRECT, source }, 7)
+    const add = (source: string, times: number) => {
+      for (let index = 0; index < times; index++) buffer.addVisit('2030-01-15', { ...DIRECT, source }, 7)
+    }
+    add('heavy', 5)
+    for (const source of ['a', 'b', 'c', 'd']) add(source, 1)
     buffer.addSignups('2030-01-15', { ...DIRECT, source: 'e' }, 2)
     const taken = buffer.take()
     expect(buffer.isEmpty).toBe(true)
     const tallies = taken.get('2030-01-15') ?? []
-    expect(tallies.map((tally) => [tally.key.source, tally.visits, tally.signups])).toEqual([
-      ['a', 1, 0],
-      ['b', 1, 0],
-      [OTHER.source, 2, 2],
-    ])
-    buffer.addVisit('2030-01-15', { ...DIRECT, source: 'a' }, 9)
+    const counts = Object.fromEntries(
+      tallies.map((tally) => [tally.key.source, [tally.visits, tally.signups]]),
+    )
+    // The heavy source keeps its name; the newest takes the lightest's place, which goes to (other).
+    expect(counts).toEqual({ heavy: [5, 0], e: [0, 2], [OTHER.source]: [4, 0] })
+    // Its floor: the weight of the place it took (each newcomer's estimate climbs by one): d's 3 + 1.
+    expect(tallies.find((tally) => tally.key.source === 'e')?.floor).toBe(4)
+    buffer.addVisit('2030-01-15', { ...DIRECT, source: 'heavy' }, 9)
     buffer.putBack(taken)
     const again = buffer.take().get('2030-01-15') ?? []
-    expect(again[0]?.visits).toBe(2)
+    const heavy = again.find((tally) => tally.key.source === 'heavy')
+    expect(heavy?.visits).toBe(6)
     // Bits 7 and 9: in the first byte and the second.
-    expect([...(again[0]?.bits?.subarray(0, 2) ?? [])]).toEqual([0b0000_0001, 0b0100_0000])
+    expect([...(heavy?.bits?.subarray(0, 2) ?? [])]).toEqual([0b0000_0001, 0b0100_0000])
+  })
+
+  it('estimates what each source put under (other) never below the truth, in bounded memory', () => {
+    const sketch = new OverflowSketch(10)
+    sketch.add('newsletter', 3)
+    for (let index = 0; index < 1000; index++) sketch.add(`junk-${index}`, 1)
+    sketch.add('newsletter', 1)
+    // 1,004 units through 10 places: an estimate is at most 1004 / 10 above the truth.
+    expect(sketch.estimate('newsletter')).toBeGreaterThanOrEqual(1)
+    expect(sketch.estimate('newsletter')).toBeLessThanOrEqual(1 + 1004 / 10 + 1)
+    expect(sketch.estimate('junk-999')).toBeGreaterThanOrEqual(1)
+    sketch.forget('newsletter')
+    expect(sketch.estimate('newsletter')).toBe(0)
+  })
+
+  it('keys rate-limit buckets by a fixed size, whatever a trusted header carries', () => {
+    expect(rateLimitKey('203.0.113.9')).toBe('203.0.113.9')
+    expect(rateLimitKey('unknown')).toBe('unknown')
+    const long = rateLimitKey('x'.repeat(15 * 1024))
+    expect(long.length).toBeLessThan(64)
+    expect(rateLimitKey('X'.repeat(15 * 1024))).toBe(long)
+    expect(rateLimitKey('y'.repeat(15 * 1024))).not.toBe(long)
   })
 
   it('remembers recent sources and MCP clients within bounds', () => {
@@ -134,6 +197,12 @@ describe('what the server holds in memory', () => {
     expect(resolved).toBe(3)
 
     const visitors = new RecentVisitors()
+    // Two User-Agents alike but for their 15,000th character are two visitors.
+    const longAgent = (last: string) => `${CHROME}${'x'.repeat(15_000)}${last}`
+    let bits = 0
+    visitors.bitOf('2030-01-14', '192.0.2.1', longAgent('a'), 0, () => ++bits)
+    expect(visitors.bitOf('2030-01-14', '192.0.2.1', longAgent('b'), 0, () => ++bits)).toBe(2)
+    expect(visitors.bitOf('2030-01-14', '192.0.2.1', longAgent('a'), 0, () => ++bits)).toBe(1)
     let hashed = 0
     const hash = () => {
       hashed += 1
@@ -171,17 +240,47 @@ describe('the owner’s table', () => {
         visits: 1200,
         visitors: 1000,
         signups: 50,
+        kind: 'page',
         conversion: 0.05,
-        campaigns: [{ medium: 'social', campaign: 'launch', visits: 1200, visitors: 1000, signups: 50 }],
+        campaigns: [
+          {
+            medium: 'social',
+            campaign: 'launch',
+            visits: 1200,
+            visitors: 1000,
+            signups: 50,
+            conversion: 0.05,
+          },
+        ],
       },
-      { source: 'mcp', visits: 0, visitors: 0, signups: 2, conversion: null, campaigns: [] },
+      {
+        source: 'mcp',
+        kind: 'no-visit',
+        visits: 0,
+        visitors: 0,
+        signups: 2,
+        conversion: null,
+        campaigns: [],
+      },
     ]
     expect(renderSources(report).split('\n')).toEqual([
       'source  visits  visitors  signups  conversion',
       'x        1,200     1,000       50        5.0%',
       'mcp          0         0        2           –',
-      'total    1,200     1,000       52        5.2%',
+      'total    1,200     1,000       52        5.0%',
     ])
     expect(renderCampaigns(report)?.split('\n')[1]).toMatch(/^x +social +launch +1,200 +1,000 +50$/)
+  })
+
+  it('gives a conversion only to page rows with visitors, and never over 100%', () => {
+    expect(kindOf('(api)')).toBe('no-visit')
+    expect(kindOf('mcp')).toBe('no-visit')
+    expect(kindOf('direct')).toBe('page')
+    expect(kindOf('(other)')).toBe('page')
+    expect(conversionOf('page', 1, 4)).toBe(0.25)
+    // Readers of an untagged link sign up as direct: more signups than direct's visitors.
+    expect(conversionOf('page', 10, 1)).toBe(1)
+    expect(conversionOf('page', 3, 0)).toBeNull()
+    expect(conversionOf('no-visit', 10, 0)).toBeNull()
   })
 })

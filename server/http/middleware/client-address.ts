@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto'
 import { isIPv4, isIPv6 } from 'node:net'
 import type { Context } from 'hono'
 
@@ -30,6 +31,9 @@ function expandIPv6(address: string): string[] {
   return groups.map((group) => group.toLowerCase().replace(/^0+(?=.)/, ''))
 }
 
+// An IPv6 address with its zone is under 64 characters.
+const MAX_KEY_LENGTH = 64
+
 /**
  * The key one rate-limit bucket is kept under. An IPv6 host usually holds a whole /64, so a
  * client could otherwise take a fresh address (and a fresh bucket) for every request.
@@ -40,5 +44,8 @@ export function rateLimitKey(address: string): string {
   if (isIPv4(address)) return address
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '')
   if (isIPv6(bare) && !bare.includes('.')) return `${expandIPv6(bare).slice(0, 4).join(':')}::/64`
+  // Anything else came from a trusted header as sent: buckets and caches keep a fixed-size digest
+  // of a long one, not the header (nothing a client sends decides memory, ADR 024).
+  if (address.length > MAX_KEY_LENGTH) return `sha256:${hash('sha256', address.toLowerCase(), 'base64url')}`
   return address.toLowerCase()
 }

@@ -4,6 +4,9 @@ import { VISITOR_BITS } from './visitor-bit'
 /** What a day's visits past the cap count under: visits and signups are never dropped, only their source. */
 export const OTHER: SourceKey = { source: '(other)', medium: '', campaign: '' }
 
+/** Signups that came with no counted page visit: API calls, scripts, headless browsers (not MCP: `mcp`). */
+export const NO_VISIT: SourceKey = { source: '(api)', medium: '', campaign: '' }
+
 /** One source's counts for one day, since the last write. */
 export interface Tally {
   key: SourceKey
@@ -11,6 +14,11 @@ export interface Tally {
   signups: number
   /** The visitors' bits (visitor-bit.ts), made when the first visitor is counted. */
   bits?: Uint8Array
+  /**
+   * Space-Saving's error: the weight of the tally this one took the place of, when the buffer was
+   * full. The source may have had up to this much before, counted under (other).
+   */
+  floor: number
 }
 
 /** The tallies of one write: by UTC day (YYYY-MM-DD). */
@@ -21,15 +29,40 @@ export function keyString(key: SourceKey): string {
   return `${key.source}\n${key.medium}\n${key.campaign}`
 }
 
+/** What ranks a source for a row: its visits and signups. */
+export function weightOf(tally: Pick<Tally, 'visits' | 'signups'>): number {
+  return tally.visits + tally.signups
+}
+
+/** Rows of the server's own (`(other)`, `(api)`): outside the cap, never taken over. */
+export function isReserved(key: SourceKey): boolean {
+  return (
+    (key.source === OTHER.source || key.source === NO_VISIT.source) &&
+    key.medium === '' &&
+    key.campaign === ''
+  )
+}
+
 function orInto(target: Uint8Array, source: Uint8Array): void {
   for (let index = 0; index < target.length; index++)
     target[index] = (target[index] ?? 0) | (source[index] ?? 0)
 }
 
+/** Adds `from`'s counts and visitors to `into`. */
+export function mergeInto(into: Tally, from: Pick<Tally, 'visits' | 'signups' | 'bits'>): void {
+  into.visits += from.visits
+  into.signups += from.signups
+  if (from.bits && into.bits) orInto(into.bits, from.bits)
+  else if (from.bits) into.bits = from.bits.slice()
+}
+
 /**
  * The write buffer (after Plausible's ingestion/write_buffer.ex): counts added in memory on the
  * request path and taken out, every few seconds, by one write. Memory is bounded whatever clients
- * send: at most `maxKeysPerDay` sources (with their media and campaigns) a day, then `(other)`.
+ * send: at most `maxKeysPerDay` sources (with their media and campaigns) a day, kept by
+ * Space-Saving (Metwally et al., 2005): a new source takes the place of the lightest, whose counts
+ * move to `(other)`, so the heaviest stay named (any source with more than 1/maxKeysPerDay of a
+ * write's weight keeps its name).
  */
 export class CountBuffer {
   readonly #days = new Map<string, Map<string, Tally>>()
@@ -63,12 +96,10 @@ export class CountBuffer {
   /** Puts back what a failed write took, added to what arrived meanwhile (under the same cap). */
   putBack(taken: Taken): void {
     for (const [day, tallies] of taken) {
-      for (const { key, visits, signups, bits } of tallies) {
-        const tally = this.#tally(day, key)
-        tally.visits += visits
-        tally.signups += signups
-        if (bits && tally.bits) orInto(tally.bits, bits)
-        else if (bits) tally.bits = bits
+      for (const taken of tallies) {
+        const tally = this.#tally(day, taken.key)
+        mergeInto(tally, taken)
+        tally.floor = Math.max(tally.floor, taken.floor)
       }
     }
   }
@@ -79,17 +110,32 @@ export class CountBuffer {
       tallies = new Map()
       this.#days.set(day, tallies)
     }
-    let name = keyString(key)
+    const name = keyString(key)
     let tally = tallies.get(name)
     if (tally) return tally
-    if (tallies.size >= this.maxKeysPerDay) {
-      name = keyString(OTHER)
-      tally = tallies.get(name)
-      if (tally) return tally
-      key = OTHER
-    }
-    tally = { key, visits: 0, signups: 0 }
+    tally = { key, visits: 0, signups: 0, floor: 0 }
+    if (!isReserved(key) && this.#named(tallies) >= this.maxKeysPerDay) tally.floor = this.#evict(tallies)
     tallies.set(name, tally)
     return tally
+  }
+
+  #named(tallies: Map<string, Tally>): number {
+    return tallies.size - (tallies.has(keyString(OTHER)) ? 1 : 0) - (tallies.has(keyString(NO_VISIT)) ? 1 : 0)
+  }
+
+  /** Moves the lightest named tally into (other); returns its estimated weight, the newcomer's floor. */
+  #evict(tallies: Map<string, Tally>): number {
+    let lightest: Tally | undefined
+    for (const tally of tallies.values()) {
+      if (isReserved(tally.key)) continue
+      if (!lightest || tally.floor + weightOf(tally) < lightest.floor + weightOf(lightest)) lightest = tally
+    }
+    if (!lightest) return 0
+    tallies.delete(keyString(lightest.key))
+    const otherName = keyString(OTHER)
+    const other = tallies.get(otherName) ?? { key: OTHER, visits: 0, signups: 0, floor: 0 }
+    tallies.set(otherName, other)
+    mergeInto(other, lightest)
+    return lightest.floor + weightOf(lightest)
   }
 }

@@ -3,6 +3,7 @@ import type { Database } from '../../db/database'
 import type { CountBuffer } from './count-buffer'
 import { addCounts, finalizeDays } from './counts-sql'
 import { type DailySalt, deleteOldSalts } from './daily-salt'
+import { OverflowSketch } from './overflow-sketch'
 import { utcDay } from './utc-day'
 
 const MAINTENANCE_MS = 60_000
@@ -27,7 +28,8 @@ export interface CountWriterOptions {
  */
 export class CountWriter {
   readonly #options: CountWriterOptions
-  readonly #knownByDay = new Map<string, Set<string>>()
+  // Per day: the sources this server counted under (other), for the takeover of rows (counts-sql.ts).
+  readonly #overflow = new Map<string, OverflowSketch>()
   #timer: NodeJS.Timeout | undefined
   #running: Promise<void> | undefined
   #lastMaintenance = Number.NEGATIVE_INFINITY
@@ -87,14 +89,23 @@ export class CountWriter {
     if (buffer.isEmpty) return
     const taken = buffer.take()
     try {
-      await addCounts(db, taken, this.#knownByDay, maxKeysPerDay)
+      await addCounts(db, taken, (day) => this.#sketchOf(day), maxKeysPerDay)
     } catch (error) {
       buffer.putBack(taken)
       throw error
     }
   }
 
+  #sketchOf(day: string): OverflowSketch {
+    let sketch = this.#overflow.get(day)
+    if (!sketch) {
+      sketch = new OverflowSketch()
+      this.#overflow.set(day, sketch)
+    }
+    return sketch
+  }
+
   #forgetDaysBefore(day: string): void {
-    for (const known of this.#knownByDay.keys()) if (known < day) this.#knownByDay.delete(known)
+    for (const known of this.#overflow.keys()) if (known < day) this.#overflow.delete(known)
   }
 }

@@ -1,5 +1,7 @@
 import type { Database, Queryable } from '../../db/database'
-import { keyString, OTHER, type Taken, type Tally } from './count-buffer'
+import { isReserved, keyString, mergeInto, OTHER, type Taken, type Tally, weightOf } from './count-buffer'
+import type { OverflowSketch } from './overflow-sketch'
+import type { SourceKey } from './source-of'
 
 // Adds to the day's counters (never sets them), so any number of servers, and the same server's
 // retries of a failed write, sum. A day already closed (finalizeDays) adds its late visitors' count.
@@ -21,6 +23,32 @@ const ADD_COUNTS = `
       else t.visitors + private.visitors_seen(excluded.visitor_bits)
     end`
 
+// A source's rows that lost to a busier one: deleted, their counts (visitors too) added to the
+// day's (other) row, in one statement.
+const MOVE_TO_OTHER = `
+  with gone as (
+    delete from private.source_counts
+     where day = $1::date
+       and (source, medium, campaign) in (select * from unnest($2::text[], $3::text[], $4::text[]))
+    returning visits, signups, visitor_bits, visitors
+  )
+  insert into private.source_counts as t (day, source, medium, campaign, visits, signups, visitor_bits, visitors)
+  select $1::date, '(other)', '', '', sum(visits), sum(signups), bit_or(visitor_bits), sum(visitors)
+    from gone having count(*) > 0
+  on conflict (day, source, medium, campaign) do update set
+    visits = t.visits + excluded.visits,
+    signups = t.signups + excluded.signups,
+    visitor_bits = case
+      when t.visitors is not null then null
+      when excluded.visitor_bits is null then t.visitor_bits
+      when t.visitor_bits is null then excluded.visitor_bits
+      else t.visitor_bits | excluded.visitor_bits
+    end,
+    visitors = case
+      when t.visitors is null then null
+      else t.visitors + coalesce(excluded.visitors, 0) + private.visitors_seen(excluded.visitor_bits)
+    end`
+
 // One constant for every server on the database: the lock that makes the daily cap a cap.
 const CAP_LOCK = 40_240_024
 
@@ -28,64 +56,122 @@ function bitsText(bits: Uint8Array | undefined): string | null {
   return bits ? `x${Buffer.from(bits.buffer, bits.byteOffset, bits.byteLength).toString('hex')}` : null
 }
 
+/** What one write does to one day: rows to add to, rows taken over, and what went to (other). */
+interface DayPlan {
+  rows: Tally[]
+  takenOver: SourceKey[]
+  /** Sources counted under (other) by this write, with their weight: for the overflow sketch. */
+  overflow: [string, number][]
+  /** Sources that got a row by this write: their overflow is forgotten. */
+  named: string[]
+}
+
+/** A named row of the day: in the table already, or added by this write. */
+interface Row {
+  key: SourceKey
+  weight: number
+  /** This write's counts for it. */
+  tally?: Tally
+  /** Whether the table has the row already. */
+  stored: boolean
+}
+
+function lightestOf(rows: Map<string, Row>): [string, Row] | undefined {
+  let lightest: [string, Row] | undefined
+  for (const entry of rows) if (!lightest || entry[1].weight < lightest[1].weight) lightest = entry
+  return lightest
+}
+
 /**
- * Holds a day to `maxKeysPerDay` rows, across servers: tallies of sources the day does not have yet
- * take the room left, in the order counted; the rest are added to `(other)`. `known` (this server's
- * memory of the day's rows) is brought up to date while the lock is held.
+ * Holds a day to `maxKeysPerDay` named rows, across servers (the caller holds the day's lock):
+ * a source the day has a row for adds to it; a new one takes the room left; past the cap, a new
+ * source takes over the day's lightest row when it is busier than that row (its weight in this
+ * write, plus its Space-Saving floor, plus what this server's sketch says it put under (other)
+ * today), and that row's counts move to (other); otherwise it counts under (other). Heaviest first.
  */
-async function capped(
-  tx: Queryable,
-  day: string,
+export function planDay(
   tallies: Tally[],
-  known: Set<string>,
+  existing: Row[],
+  sketch: OverflowSketch,
   maxKeysPerDay: number,
-): Promise<Tally[]> {
-  if (tallies.every((tally) => known.has(keyString(tally.key)))) return tallies
-  await tx.query(`select pg_advisory_xact_lock($1, $2::date - date '2000-01-01')`, [CAP_LOCK, day])
-  const rows = await tx.query<{ source: string; medium: string; campaign: string }>(
-    'select source, medium, campaign from private.source_counts where day = $1::date',
-    [day],
-  )
-  for (const row of rows) known.add(keyString(row))
-  const kept: Tally[] = []
-  const other: Tally = { key: OTHER, visits: 0, signups: 0 }
-  const otherName = keyString(OTHER)
-  for (const tally of tallies) {
-    const name = keyString(tally.key)
-    if (name !== otherName && (known.has(name) || known.size < maxKeysPerDay)) {
-      known.add(name)
-      kept.push(tally)
+): DayPlan {
+  const rows = new Map(existing.map((row) => [keyString(row.key), row]))
+  const other: Tally = { key: OTHER, visits: 0, signups: 0, floor: 0 }
+  const plan: DayPlan = { rows: [], takenOver: [], overflow: [], named: [] }
+  const estimate = (name: string, tally: Tally) => tally.floor + weightOf(tally) + sketch.estimate(name)
+  const ordered = tallies
+    .map((tally) => ({ tally, name: keyString(tally.key) }))
+    .sort((a, b) => estimate(b.name, b.tally) - estimate(a.name, a.tally))
+  for (const { tally, name } of ordered) {
+    if (isReserved(tally.key)) {
+      if (tally.key.source === OTHER.source) mergeInto(other, tally)
+      else plan.rows.push(tally)
       continue
     }
-    // One (other) row per write: the buffer's own and the overflow are added together.
-    other.visits += tally.visits
-    other.signups += tally.signups
-    if (tally.bits) other.bits = other.bits ? orBits(other.bits, tally.bits) : tally.bits
+    const row = rows.get(name)
+    if (row) {
+      row.weight += weightOf(tally)
+      if (row.tally) mergeInto(row.tally, tally)
+      else row.tally = tally
+      continue
+    }
+    if (rows.size >= maxKeysPerDay) {
+      const lightest = lightestOf(rows)
+      if (!lightest || estimate(name, tally) <= lightest[1].weight) {
+        mergeInto(other, tally)
+        plan.overflow.push([name, weightOf(tally)])
+        continue
+      }
+      const [lightName, light] = lightest
+      rows.delete(lightName)
+      // Its counts go to (other): the table's by the takeover, this write's with the rest.
+      if (light.stored) plan.takenOver.push(light.key)
+      if (light.tally) mergeInto(other, light.tally)
+      plan.overflow.push([lightName, light.weight])
+    }
+    rows.set(name, { key: tally.key, weight: weightOf(tally), tally, stored: false })
+    plan.named.push(name)
   }
-  if (other.visits + other.signups > 0) {
-    known.add(otherName)
-    kept.push(other)
-  }
-  return kept
+  for (const row of rows.values()) if (row.tally) plan.rows.push(row.tally)
+  if (weightOf(other) > 0) plan.rows.push(other)
+  return plan
 }
 
-function orBits(a: Uint8Array, b: Uint8Array): Uint8Array {
-  return a.map((byte, index) => byte | (b[index] ?? 0))
+async function rowsOf(tx: Queryable, day: string): Promise<Row[]> {
+  const rows = await tx.query<{ source: string; medium: string; campaign: string; weight: string }>(
+    `select source, medium, campaign, visits + signups as weight
+       from private.source_counts where day = $1::date and source not in ('(other)', '(api)')`,
+    [day],
+  )
+  return rows.map(({ weight, ...key }) => ({ key, weight: Number(weight), stored: true }))
 }
 
-/** Writes one buffer's worth in one transaction: all of it or, on failure, nothing (then retried). */
+/**
+ * Writes one buffer's worth in one transaction: all of it or, on failure, nothing (then retried).
+ * Each day's write holds the day's lock (one for every server on the database), so the cap and the
+ * takeovers are decided on the day's rows as they are.
+ */
 export async function addCounts(
   db: Database,
   taken: Taken,
-  knownByDay: Map<string, Set<string>>,
+  sketches: (day: string) => OverflowSketch,
   maxKeysPerDay: number,
 ): Promise<void> {
-  const learned = new Map<string, Set<string>>()
+  const plans = new Map<string, DayPlan>()
   await db.transaction(async (tx) => {
     for (const [day, tallies] of taken) {
-      const known = new Set(knownByDay.get(day))
-      const rows = await capped(tx, day, tallies, known, maxKeysPerDay)
-      learned.set(day, known)
+      await tx.query(`select pg_advisory_xact_lock($1, $2::date - date '2000-01-01')`, [CAP_LOCK, day])
+      const plan = planDay(tallies, await rowsOf(tx, day), sketches(day), maxKeysPerDay)
+      plans.set(day, plan)
+      if (plan.takenOver.length > 0) {
+        await tx.query(MOVE_TO_OTHER, [
+          day,
+          plan.takenOver.map((key) => key.source),
+          plan.takenOver.map((key) => key.medium),
+          plan.takenOver.map((key) => key.campaign),
+        ])
+      }
+      const { rows } = plan
       await tx.query(ADD_COUNTS, [
         day,
         rows.map((row) => row.key.source),
@@ -97,8 +183,12 @@ export async function addCounts(
       ])
     }
   })
-  // Only once committed: a row this server believes in is one the day really has.
-  for (const [day, known] of learned) knownByDay.set(day, known)
+  // Only once committed: the sketch remembers what really went to (other).
+  for (const [day, plan] of plans) {
+    const sketch = sketches(day)
+    for (const name of plan.named) sketch.forget(name)
+    for (const [name, weight] of plan.overflow) sketch.add(name, weight)
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
 import type { ApiRole } from '../keys'
 import { clientAddress, rateLimitKey } from '../middleware/client-address'
-import { CountBuffer } from './count-buffer'
+import { CountBuffer, NO_VISIT } from './count-buffer'
 import { CountWriter } from './count-writer'
 import { DailySalt } from './daily-salt'
 import { McpClients } from './mcp-clients'
@@ -12,10 +12,10 @@ import { RecentSources } from './recent-sources'
 import { RecentVisitors } from './recent-visitors'
 import { cleanTag, type SourceKey, signupSource, visitSource } from './source-of'
 import { utcDay } from './utc-day'
-import { declinesTracking, isVisit } from './visit-request'
+import { declinesTracking, isBrowser, isVisit } from './visit-request'
 import { visitorBit } from './visitor-bit'
 
-/** Distinct sources (with media and campaigns) one day keeps; past it, `(other)`. */
+/** Distinct sources (with media and campaigns) one day keeps; past it, the heaviest (count-buffer.ts, counts-sql.ts). */
 export const MAX_KEYS_PER_DAY = 200
 
 export interface SourceCounterOptions {
@@ -126,6 +126,12 @@ export class SourceCounter {
   #countSignups(c: Context, rows: number): void {
     if (rows <= 0) return
     const { url, headers } = c.req.raw
+    // A script, an HTTP library or a headless browser: its page visit, if any, was not counted, so
+    // its signups have a row of their own rather than raising a page source's conversion.
+    if (!isBrowser(headers)) {
+      this.#buffer.addSignups(utcDay(this.#now()), NO_VISIT, rows)
+      return
+    }
     const referer = headers.get('referer') ?? undefined
     const key = this.#recentSignups.of(url, referer, () =>
       signupSource(referer, (host) => this.#ownHosts.has(host, url)),

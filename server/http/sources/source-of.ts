@@ -1,3 +1,5 @@
+import { ownCopy } from './own-copy'
+
 /**
  * Where a visit or a signup came from (after Plausible's ingestion/source.ex): the page's
  * `utm_source`, lowercased, else the referring site's host without `www.`, else `direct`.
@@ -14,19 +16,29 @@ export const MAX_TAG_LENGTH = 100
 
 export const DIRECT: SourceKey = { source: 'direct', medium: '', campaign: '' }
 
-// Control characters (NUL above all, which PostgreSQL's text refuses) never reach the table.
-const CONTROL = /\p{Cc}/gu
+// What never reaches a name: control characters (NUL above all, which PostgreSQL's text refuses),
+// format characters (Cf: zero-width spaces and joiners, the bidi controls such as U+202E, which
+// could make `moc.rettiwt` print as `twitter.com`) and whatever else Unicode says to draw as
+// nothing (Default_Ignorable_Code_Point: fillers, variation selectors), so that `hn` followed by an
+// invisible character is `hn`, not a second row that prints alike.
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu
 
-/** A tag as stored: no control characters, no surrounding spaces, at most MAX_TAG_LENGTH characters. */
+/**
+ * A tag as stored: NFKC-normalised (a full-width `ｈｎ` is `hn`), without invisible or
+ * direction-control characters, without surrounding spaces, at most MAX_TAG_LENGTH characters.
+ */
 export function cleanTag(value: string | null | undefined): string {
   if (!value) return ''
   // A cut between the two halves of a surrogate pair would leave half a character: it goes too.
-  return value
-    .replace(CONTROL, '')
+  const tag = value
+    .normalize('NFKC')
+    .replace(INVISIBLE, '')
     .trim()
     .slice(0, MAX_TAG_LENGTH)
     .replace(/[\uD800-\uDBFF]$/, '')
     .trim()
+  // Counters and caches keep tags for a day: not the whole address a tag was cut from.
+  return tag.length < value.length ? ownCopy(tag) : tag
 }
 
 /** The query string of a URL, read without parsing the rest (it runs on every page answer). */
@@ -49,9 +61,31 @@ export function siteHost(address: string | null | undefined): string | undefined
   return host === '' ? undefined : host.replace(/^www\./, '')
 }
 
+/**
+ * A utm_source as stored: a clean tag, lowercased (`HN` and `hn` are one source). Cleaned again
+ * after lowercasing, which can lengthen a name (`İ` is two characters lowercased) and after
+ * normalising can still hold a capital (`ℌ` is `H`).
+ */
+export function cleanSource(value: string | null | undefined): string {
+  return cleanTag(cleanTag(value).toLowerCase()).toLowerCase()
+}
+
+/**
+ * The names of the rows the server makes itself: a link's utm_source or a referring host cannot
+ * take them, so that no visitor can add page visits to a row that stands for something else
+ * (docs/analytics.md): `(other)` the overflow, `(api)` and `mcp` signups with no page visit.
+ */
+export const RESERVED_SOURCES: ReadonlySet<string> = new Set(['(other)', '(api)', 'mcp'])
+
+/** A referring site as a source, unless its name is one of the server's own rows. */
+function hostSource(host: string): SourceKey {
+  const source = cleanSource(host)
+  return RESERVED_SOURCES.has(source) ? DIRECT : { source, medium: '', campaign: '' }
+}
+
 function tagged(query: URLSearchParams | undefined): SourceKey | undefined {
-  const source = cleanTag(query?.get('utm_source')).toLowerCase()
-  if (!source) return undefined
+  const source = cleanSource(query?.get('utm_source'))
+  if (!source || RESERVED_SOURCES.has(source)) return undefined
   return {
     source,
     medium: cleanTag(query?.get('utm_medium')),
@@ -71,7 +105,7 @@ export function visitSource(
   const tags = tagged(queryOf(url))
   if (tags) return tags
   const host = siteHost(referer)
-  if (host && !isOwnHost(host)) return { source: cleanTag(host), medium: '', campaign: '' }
+  if (host && !isOwnHost(host)) return hostSource(host)
   return DIRECT
 }
 
@@ -83,6 +117,6 @@ export function visitSource(
 export function signupSource(referer: string | undefined, isOwnHost: (host: string) => boolean): SourceKey {
   const host = siteHost(referer)
   if (!referer || !host) return DIRECT
-  if (!isOwnHost(host)) return { source: cleanTag(host), medium: '', campaign: '' }
+  if (!isOwnHost(host)) return hostSource(host)
   return tagged(queryOf(referer)) ?? DIRECT
 }
