@@ -185,6 +185,33 @@ describe('counting visitors', () => {
   })
 })
 
+describe('signups with no counted page visit', () => {
+  it('counts signups from scripts, HTTP libraries and headless browsers under (api), not as direct page signups', async () => {
+    const db = await freshDatabase()
+    const { counter, app } = await server(db, { now: DAY_ONE })
+    const signup = (ua: string | null, referer?: string) =>
+      app.request('/signup', { method: 'POST', headers: headersOf({ ua, referer, from: '192.0.2.60' }) })
+    // One person on the page, who signs up there.
+    await visit(app, { from: '192.0.2.61' })
+    await signup(BROWSER)
+    // What the review saw: ten signups by curl and the like, which never counted as a visit.
+    for (const ua of ['curl/8.14.1', 'python-requests/2.32', 'node', null, 'HeadlessChrome/141.0'])
+      await signup(ua)
+    for (let index = 0; index < 5; index++) await signup('Go-http-client/1.1', 'https://lab.example.com/?utm_source=x')
+    await counter.flush()
+    expect(await counts(db)).toEqual({
+      direct: { visits: 1, visitors: 1, signups: 1 },
+      '(api)': { visits: 0, visitors: 0, signups: 10 },
+    })
+    const report = await sourcesReport(db, 'all')
+    expect(report.map(({ source, kind, conversion }) => ({ source, kind, conversion }))).toEqual([
+      { source: '(api)', kind: 'no-visit', conversion: null },
+      { source: 'direct', kind: 'page', conversion: 1 },
+    ])
+    await counter.stop()
+  })
+})
+
 describe('several servers on one database, and the days', () => {
   it('sums two servers, counts a visitor seen by both once, and deletes the salt once the day is over', async () => {
     const db = await freshDatabase()
