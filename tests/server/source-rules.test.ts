@@ -3,6 +3,7 @@ import { percent, plural, renderCampaigns, renderSources } from '../../owner/cli
 import { conversionOf, kindOf, type SourceCounts } from '../../owner/sources/sources-report'
 import { rateLimitKey } from '../../server/http/middleware/client-address'
 import { CountBuffer, OTHER } from '../../server/http/sources/count-buffer'
+import { planDay } from '../../server/http/sources/day-plan'
 import { McpClients } from '../../server/http/sources/mcp-clients'
 import { OverflowSketch } from '../../server/http/sources/overflow-sketch'
 import { RecentSources } from '../../server/http/sources/recent-sources'
@@ -173,6 +174,38 @@ describe('what the server holds in memory', () => {
     expect(sketch.estimate('junk-999')).toBeGreaterThanOrEqual(1)
     sketch.forget('newsletter')
     expect(sketch.estimate('newsletter')).toBe(0)
+  })
+
+  it('gives a full day’s lightest row to a busier source only, and moves that row’s counts to (other)', () => {
+    const key = (source: string) => ({ ...DIRECT, source })
+    const tally = (source: string, visits: number) => ({ key: key(source), visits, signups: 0, floor: 0 })
+    const stored = [
+      { key: key('newsletter'), weight: 20, stored: true },
+      { key: key('junk-1'), weight: 1, stored: true },
+    ]
+    const sketch = new OverflowSketch()
+    // As light as the lightest row: (other). Busier: it takes junk-1's row.
+    let plan = planDay([tally('junk-2', 1), tally('hn', 2)], stored, sketch, 2)
+    expect(plan.takenOver).toEqual([key('junk-1')])
+    expect(plan.rows.map((row) => [row.key.source, row.visits])).toEqual([
+      ['hn', 2],
+      ['(other)', 1],
+    ])
+    expect(plan.overflow).toEqual([
+      ['junk-1\n\n', 1],
+      ['junk-2\n\n', 1],
+    ])
+    // One visit at a time adds up: what the sketch remembers under (other) counts toward a takeover.
+    sketch.add('late\n\n', 1)
+    plan = planDay(
+      [tally('late', 1), { key: key('(api)'), visits: 0, signups: 4, floor: 0 }],
+      stored,
+      sketch,
+      2,
+    )
+    expect(plan.takenOver).toEqual([key('junk-1')])
+    expect(plan.named).toEqual(['late\n\n'])
+    expect(plan.rows.map((row) => row.key.source).sort()).toEqual(['(api)', 'late'])
   })
 
   it('keys rate-limit buckets by a fixed size, whatever a trusted header carries', () => {
