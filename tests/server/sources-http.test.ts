@@ -95,12 +95,20 @@ describe('visits and signups by source, on two servers sharing one database', ()
     expect(form.headers.get('location')).toBe('/?waitlist=submitted')
     answers.push(form)
     await mcpSignup(two, 'agent.user@example.com')
+    // A script on the page's address, as curl sends it: a signup with no counted page visit.
+    const script = await postWaitlist(
+      one,
+      { email: 'script@example.com' },
+      { 'user-agent': 'curl/8.14.1', ...page },
+    )
+    expect(script.status).toBe(201)
 
-    const report = await settledReport(3)
+    const report = await settledReport(4)
     expect(
       report.map(({ source, visits, visitors, signups }) => ({ source, visits, visitors, signups })),
     ).toEqual([
       { source: 'hn', visits: 3, visitors: 2, signups: 1 },
+      { source: '(api)', visits: 0, visitors: 0, signups: 1 },
       { source: 'mcp', visits: 0, visitors: 0, signups: 1 },
       { source: 'newsletter', visits: 0, visitors: 0, signups: 1 },
       { source: 'linkedin.com', visits: 2, visitors: 1, signups: 0 },
@@ -113,7 +121,20 @@ describe('visits and signups by source, on two servers sharing one database', ()
     const json = await runCli({ DATABASE_URL: one.env.DATABASE_URL ?? '' }, 'sources', '--json')
     expect(json.code).toBe(0)
     const rows = JSON.parse(json.stdout) as { source: string; visits: number; signups: number }[]
-    expect(rows[0]).toMatchObject({ source: 'hn', visits: 3, visitors: 2, signups: 1, conversion: 0.5 })
+    expect(rows[0]).toMatchObject({
+      source: 'hn',
+      kind: 'page',
+      visits: 3,
+      visitors: 2,
+      signups: 1,
+      conversion: 0.5,
+    })
+    expect(rows[1]).toMatchObject({ source: '(api)', kind: 'no-visit', signups: 1, conversion: null })
+    // The founder's table: (api) apart, no conversion for it, and the total's from page signups only.
+    const text = await runCli({ DATABASE_URL: one.env.DATABASE_URL ?? '' }, 'sources')
+    expect(text.stdout).toMatch(/^\(api\) +0 +0 +1 +–$/m)
+    expect(text.stdout).toMatch(/^total +5 +3 +4 +66\.7%$/m)
+    expect(text.stdout).toContain('(api) and mcp are signups with no counted page visit')
 
     const logs = one.output() + two.output()
     expect(logs).toContain('GET / 200')
