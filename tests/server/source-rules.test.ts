@@ -84,6 +84,8 @@ describe('where a visit or a signup came from', () => {
     expect(cleanTag('Launch\u200Bday\u202E')).toBe('Launchday')
     // Lowercasing can lengthen a name: it still fits the table's check.
     expect(cleanSource('İ'.repeat(100)).length).toBeLessThanOrEqual(MAX_TAG_LENGTH)
+    expect(cleanSource('ℐ\u0307'.repeat(100)).length).toBeLessThanOrEqual(MAX_TAG_LENGTH)
+    expect(cleanSource('ℐ\u0307')).toBe('i\u0307')
   })
 
   it('leaves the rows the server makes itself to the server: (other), (api) and mcp are not a link’s', () => {

@@ -67,7 +67,9 @@ export function siteHost(address: string | null | undefined): string | undefined
  * normalising can still hold a capital (`ℌ` is `H`).
  */
 export function cleanSource(value: string | null | undefined): string {
-  return cleanTag(cleanTag(value).toLowerCase()).toLowerCase()
+  const once = cleanTag(cleanTag(value).toLowerCase())
+  const lower = once.toLowerCase()
+  return lower === once ? once : cleanTag(lower)
 }
 
 /**
