@@ -197,7 +197,8 @@ describe('signups with no counted page visit', () => {
     // What the review saw: ten signups by curl and the like, which never counted as a visit.
     for (const ua of ['curl/8.14.1', 'python-requests/2.32', 'node', null, 'HeadlessChrome/141.0'])
       await signup(ua)
-    for (let index = 0; index < 5; index++) await signup('Go-http-client/1.1', 'https://lab.example.com/?utm_source=x')
+    for (let index = 0; index < 5; index++)
+      await signup('Go-http-client/1.1', 'https://lab.example.com/?utm_source=x')
     await counter.flush()
     expect(await counts(db)).toEqual({
       direct: { visits: 1, visitors: 1, signups: 1 },
@@ -362,6 +363,33 @@ describe('fair counting when a day has more sources than the cap', () => {
     expect(report.filter((source) => source.source !== '(other)')).toHaveLength(200)
     expect(report.reduce((sum, source) => sum + source.visits, 0)).toBe(5020)
     await counter.stop()
+  })
+
+  it('holds the cap and loses nothing when two servers take over rows at the same moment', async () => {
+    const db = await freshDatabase()
+    const clock = { now: DAY_ONE }
+    const one = await server(db, clock, 20)
+    const two = await server(db, clock, 20)
+    for (let round = 0; round < 4; round++) {
+      await junk(one.app, 30, round * 100)
+      await junk(two.app, 30, round * 100 + 50)
+      // Busier sources on both, written at once: each write decides under the day's lock.
+      for (let index = 0; index < 3; index++) {
+        await visit(one.app, { path: `/?utm_source=busy-one-${round}`, from: `192.0.2.${index}` })
+        await visit(two.app, { path: `/?utm_source=busy-two-${round}`, from: `192.0.2.${index}` })
+      }
+      await Promise.all([one.counter.flush(), two.counter.flush()])
+    }
+    const report = await sourcesReport(db, 'all')
+    expect(report.filter((row) => row.source !== '(other)')).toHaveLength(20)
+    expect(report.reduce((sum, row) => sum + row.visits, 0)).toBe(4 * (60 + 6))
+    for (let round = 0; round < 4; round++)
+      for (const name of [`busy-one-${round}`, `busy-two-${round}`])
+        expect(
+          report.find((row) => row.source === name),
+          name,
+        ).toMatchObject({ visits: 3 })
+    await Promise.all([one.counter.stop(), two.counter.stop()])
   })
 
   it('keeps a newsletter’s row whole when 5,000 junk sources come after it, on another server', async () => {
