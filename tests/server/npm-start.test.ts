@@ -33,6 +33,41 @@ describe('npm start', () => {
     expect(processMemory(server.process.pid ?? 0).rssMiB).toBeLessThan(105)
   })
 
+  // After the memory check: the MCP SDK's chunk loads with the first /mcp message.
+  it('answers /mcp from the bundle in both protocol eras (the v2 SDK bundled with esbuild)', async () => {
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          Accept: 'application/json, text/event-stream',
+          'Content-Type': 'application/json',
+          ...headers,
+        },
+        body: JSON.stringify(body),
+      }).then(async (response) => ({ status: response.status, body: await response.json() }))
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'bundle-test', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    }
+    const modern = await post(
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } },
+      { 'Mcp-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/list' },
+    )
+    expect(modern).toMatchObject({ status: 200, body: { result: { resultType: 'complete', tools: [{}] } } })
+    const legacy = await post({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'bundle-test', version: '1' },
+      },
+    })
+    expect(legacy).toMatchObject({ status: 200, body: { result: { protocolVersion: '2025-11-25' } } })
+  })
+
   it('makes the same bundle from the same sources: one folder, named by its content', async () => {
     const before = await bundles()
     expect(before.length).toBeGreaterThan(0)
