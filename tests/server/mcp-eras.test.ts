@@ -12,6 +12,7 @@ import { sourcesReport } from '../../owner/sources/sources-report'
 import packageJson from '../../package.json' with { type: 'json' }
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { sharedPostgresUrl, stopBackends } from '../support/backends'
+import { MODERN_MCP, modernEnvelope, modernHeaders, postMcp } from '../support/mcp-raw'
 import { startTestServer, type TestServer } from '../support/test-server'
 
 /**
@@ -21,7 +22,7 @@ import { startTestServer, type TestServer } from '../support/test-server'
  * unexpected arguments and the counting by source are the same for each.
  */
 const TOOL = requestAccessTool.name
-const MODERN = '2026-07-28'
+const MODERN = MODERN_MCP
 const words = (status: keyof typeof outcomeMessages) =>
   `${outcomeMessages[status].title} ${outcomeMessages[status].description}`
 
@@ -38,25 +39,22 @@ let database: OpenedDatabase
 let addresses = 0
 
 /** A client of each kind, each from an address of its own (the limit is per address). */
+const v2Client =
+  (mode: 'legacy' | { pin: string }) =>
+  async (name: string, address: string): Promise<EraClient> => {
+    const client = new ClientV2({ name, version: '1.0.0' }, { versionNegotiation: { mode } })
+    await client.connect(
+      new TransportV2(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { 'x-forwarded-for': address } },
+      }),
+    )
+    return client
+  }
+
 const CLIENTS = {
-  'v2 pinned to 2026-07-28': async (name: string, address: string): Promise<EraClient> => {
-    const client = new ClientV2({ name, version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } })
-    await client.connect(
-      new TransportV2(new URL(`${server.url}/mcp`), {
-        requestInit: { headers: { 'x-forwarded-for': address } },
-      }),
-    )
-    return client
-  },
-  'v2 in legacy mode (2025)': async (name: string, address: string): Promise<EraClient> => {
-    const client = new ClientV2({ name, version: '1.0.0' })
-    await client.connect(
-      new TransportV2(new URL(`${server.url}/mcp`), {
-        requestInit: { headers: { 'x-forwarded-for': address } },
-      }),
-    )
-    return client
-  },
+  'v2 pinned to 2026-07-28': v2Client({ pin: MODERN }),
+  // 'legacy' is the v2 client's default: the plain 2025 connect.
+  'v2 in legacy mode (2025)': v2Client('legacy'),
   'SDK v1 (2025)': async (name: string, address: string): Promise<EraClient> => {
     const client = new ClientV1({ name, version: '1.0.0' })
     await client.connect(
@@ -71,36 +69,7 @@ type Kind = keyof typeof CLIENTS
 
 const connect = (kind: Kind, name = 'mcp-eras') => CLIENTS[kind](name, `198.51.100.${++addresses}`)
 
-type Answer = {
-  id?: unknown
-  result?: { tools?: { name: string }[] } & Record<string, unknown>
-  error?: { code: number; message: string }
-}
-
-/** One raw POST to /mcp. */
-async function post(body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${server.url}/mcp`, {
-    method: 'POST',
-    headers: {
-      Accept: 'application/json, text/event-stream',
-      'Content-Type': 'application/json',
-      ...headers,
-    },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  })
-  return { status: response.status, body: (await response.json()) as Answer }
-}
-
-const envelope = (client = 'raw-client') => ({
-  'io.modelcontextprotocol/protocolVersion': MODERN,
-  'io.modelcontextprotocol/clientInfo': { name: client, version: '1.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-})
-const modernHeaders = (method: string, name?: string) => ({
-  'Mcp-Protocol-Version': MODERN,
-  'Mcp-Method': method,
-  ...(name ? { 'Mcp-Name': name } : {}),
-})
+const post = (body: unknown, headers: Record<string, string> = {}) => postMcp(server.url, body, headers)
 
 const storedEmails = async () =>
   (await database.db.query<{ email: string }>('select email from public.waitlist')).map((row) => row.email)
@@ -147,7 +116,7 @@ describe('a client pinned to MCP 2026-07-28', () => {
     }
     // On the wire: no initialize, the envelope and headers in, resultType and cache fields out.
     const discover = await post(
-      { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: envelope() } },
+      { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: modernEnvelope() } },
       modernHeaders('server/discover'),
     )
     expect(discover.status).toBe(200)
@@ -159,7 +128,7 @@ describe('a client pinned to MCP 2026-07-28', () => {
       ttlMs: 3_600_000,
     })
     const listed = await post(
-      { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: envelope() } },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: modernEnvelope() } },
       modernHeaders('tools/list'),
     )
     expect(listed.body.result).toMatchObject({
@@ -169,6 +138,17 @@ describe('a client pinned to MCP 2026-07-28', () => {
     })
     expect(listed.body.result?.tools?.map((tool) => tool.name)).toEqual([TOOL])
   })
+  it('is what a v2 client in auto mode picks: it no longer falls back to 2025-11-25', async () => {
+    const client = new ClientV2({ name: 'auto', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
+    await client.connect(new TransportV2(new URL(`${server.url}/mcp`)))
+    try {
+      expect(client.getDiscoverResult()?.supportedVersions).toEqual([MODERN])
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([TOOL])
+    } finally {
+      await client.close()
+    }
+  })
+
   it('holds no stream open: subscriptions/listen is acknowledged with nothing to listen to, and ends', async () => {
     const response = await fetch(`${server.url}/mcp`, {
       method: 'POST',
@@ -181,7 +161,7 @@ describe('a client pinned to MCP 2026-07-28', () => {
         jsonrpc: '2.0',
         id: 3,
         method: 'subscriptions/listen',
-        params: { notifications: { toolsListChanged: true }, _meta: envelope() },
+        params: { notifications: { toolsListChanged: true }, _meta: modernEnvelope() },
       }),
     })
     // The whole body arrives: the server ends the stream itself, with no tool list that changes.
@@ -350,12 +330,12 @@ describe('a malformed MCP request', () => {
           jsonrpc: '2.0',
           id: 9,
           method: 'tools/list',
-          params: { _meta: { ...envelope(), 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
+          params: { _meta: { ...modernEnvelope(), 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
         },
         { ...modernHeaders('tools/list'), 'Mcp-Protocol-Version': '2099-01-01' },
       ),
       await post(
-        { jsonrpc: '2.0', id: 10, method: 'tools/list', params: { _meta: envelope() } },
+        { jsonrpc: '2.0', id: 10, method: 'tools/list', params: { _meta: modernEnvelope() } },
         modernHeaders('tools/call'),
       ),
     ]

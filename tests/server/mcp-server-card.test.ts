@@ -4,6 +4,7 @@ import { MCP_PROTOCOL_VERSIONS } from '../../contract/agent-tool'
 import { siteConfig } from '../../contract/site-config'
 import packageJson from '../../package.json' with { type: 'json' }
 import { buildIfStale } from '../../server/boot/build-if-stale'
+import { modernEnvelope, modernHeaders, postMcp } from '../support/mcp-raw'
 import { startTestServer, type TestServer } from '../support/test-server'
 
 /**
@@ -121,29 +122,15 @@ describe('GET /mcp/server-card', () => {
       remotes: { supportedProtocolVersions: string[] }[]
     }
     const versions = card.remotes[0]?.supportedProtocolVersions ?? []
-    const post = (body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${server.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          Accept: 'application/json, text/event-stream',
-          'Content-Type': 'application/json',
-          ...headers,
-        },
-        body: JSON.stringify(body),
-      }).then((response) => response.json() as Promise<{ result: Record<string, unknown> }>)
-    const meta = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'card-test', version: '1' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    }
+    const post = (body: unknown, headers: Record<string, string> = {}) => postMcp(server.url, body, headers)
     const discover = await post(
-      { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } },
-      { 'Mcp-Protocol-Version': '2026-07-28', 'Mcp-Method': 'server/discover' },
+      { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: modernEnvelope('card-test') } },
+      modernHeaders('server/discover'),
     )
-    const modern = discover.result.supportedVersions as string[]
+    const modern = discover.body.result?.supportedVersions as string[]
     // The revisions it lists are the modern ones server/discover offers, then the 2025-era ones.
     expect(versions).toEqual([...modern, ...SUPPORTED_PROTOCOL_VERSIONS])
-    expect(discover.result._meta).toMatchObject({
+    expect(discover.body.result?._meta).toMatchObject({
       'io.modelcontextprotocol/serverInfo': { version: card.version },
     })
     // And each 2025-era revision it lists is the one an initialize gets back.
@@ -158,7 +145,7 @@ describe('GET /mcp/server-card', () => {
           clientInfo: { name: 'card-test', version: '1' },
         },
       })
-      expect([version, initialized.result.protocolVersion]).toEqual([version, version])
+      expect([version, initialized.body.result?.protocolVersion]).toEqual([version, version])
     }
   })
 })

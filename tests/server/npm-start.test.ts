@@ -5,6 +5,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { processMemory } from '../../bench/process-memory'
 import { ROOT } from '../../server/boot/paths'
+import { modernEnvelope, modernHeaders, postMcp } from '../support/mcp-raw'
 import { startTestServer, type TestServer } from '../support/test-server'
 
 const BUNDLES = join(ROOT, 'node_modules', '.cache', 'lab-site-server')
@@ -35,24 +36,10 @@ describe('npm start', () => {
 
   // After the memory check: the MCP SDK's chunk loads with the first /mcp message.
   it('answers /mcp from the bundle in both protocol eras (the v2 SDK bundled with esbuild)', async () => {
-    const post = (body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${server.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          Accept: 'application/json, text/event-stream',
-          'Content-Type': 'application/json',
-          ...headers,
-        },
-        body: JSON.stringify(body),
-      }).then(async (response) => ({ status: response.status, body: await response.json() }))
-    const meta = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'bundle-test', version: '1.0.0' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    }
+    const post = (body: unknown, headers: Record<string, string> = {}) => postMcp(server.url, body, headers)
     const modern = await post(
-      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } },
-      { 'Mcp-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/list' },
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: modernEnvelope('bundle-test') } },
+      modernHeaders('tools/list'),
     )
     expect(modern).toMatchObject({ status: 200, body: { result: { resultType: 'complete', tools: [{}] } } })
     const legacy = await post({
