@@ -82,7 +82,7 @@ function answerPost(deps: McpAppDeps): Handler {
     const client = clientInfoOf(fields.method, fields.params)
     if (client) sources?.rememberMcpClient(c, client)
     const onStored = sources && (() => sources.countMcpSignup(c))
-    // The SDK (about 20 MiB in memory) loads with the first message that needs it, not at start.
+    // The SDK (about 12 MiB in memory, ADR 049) loads with the first message that needs it, not at start.
     const { answerMcpMessage } = await import('./mcp-answer')
     return oneLineErrors(await answerMcpMessage(deps.db, deps.log, c.req.raw, message, onStored))
   }

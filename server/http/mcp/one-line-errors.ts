@@ -54,6 +54,8 @@ export async function oneLineErrors(response: Response): Promise<Response> {
     headers.delete('content-length')
     return new Response(body, { status: response.status, statusText: response.statusText, headers })
   }
+  // Most answers are results: no need to parse them.
+  if (!text.includes('"error"')) return rebuilt(text)
   let body: unknown
   try {
     body = JSON.parse(text)
