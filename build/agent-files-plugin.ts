@@ -1,4 +1,5 @@
 import type { Plugin } from 'vite'
+import { AGENT_MEDIA_TYPES } from '../contract/agent-media-types.ts'
 import { siteConfig } from '../contract/site-config.ts'
 import { SITE_URL_PLACEHOLDER } from '../contract/site-url.ts'
 import { agentFiles, type SiteHost } from '../src/discovery/agent-files.ts'
@@ -30,6 +31,8 @@ export function agentFilesPlugin(host: SiteHost = 'server'): Plugin {
 }
 
 function contentTypeOf(fileName: string): string {
+  const agentType = AGENT_MEDIA_TYPES[`/${fileName}`]
+  if (agentType) return agentType
   if (fileName.endsWith('.json')) return 'application/json; charset=utf-8'
   if (fileName.endsWith('.webmanifest')) return 'application/manifest+json; charset=utf-8'
   if (fileName.endsWith('.xml')) return 'application/xml; charset=utf-8'

@@ -41,3 +41,20 @@ export function toolResultOf(outcome: WaitlistOutcome | undefined): RequestAcces
   const { title, description } = outcomeMessages[status]
   return { status, message: `${title} ${description}` }
 }
+
+/**
+ * The MCP revisions /mcp answers, newest first: 2026-07-28 natively, and the 2025 (and 2024)
+ * revisions the SDK's stateless legacy path negotiates in `initialize`. The server card lists
+ * them; tests/server/mcp-server-card.test.ts checks them against the running server.
+ */
+export const MCP_PROTOCOL_VERSIONS = [
+  '2026-07-28',
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+  '2024-10-07',
+] as const
+
+/** Where the server card lives: the MCP endpoint's URL + `/server-card`, as the extension reserves. */
+export const MCP_SERVER_CARD_PATH = `${MCP_PATH}/server-card` as const

@@ -3,7 +3,7 @@ import { MCP_PATH } from '../../contract/agent-tool'
 import type { Logger } from '../boot/log'
 import type { Database } from '../db/database'
 import { linkKeys } from '../waitlist/invitations/link-keys'
-import { withAgentCors } from './agent-cors'
+import { agentPreflight, withAgentCors } from './agent-cors'
 import type { ApiKeys } from './keys'
 import { routeMailLinks } from './mail-links/mail-links-app'
 import { createMcpApp } from './mcp/mcp-app'
@@ -177,5 +177,6 @@ function routeSite(app: Hono, site: StaticSite, sources: SourceCounter | undefin
     if (file) return withAgentCors(c.req.path, serveFile(c.req.raw, file))
     return serveFile(c.req.raw, site.notFound, 404)
   })
+  app.options('*', (c) => agentPreflight(c.req.path) ?? serveFile(c.req.raw, site.notFound, 404))
   app.all('*', (c) => serveFile(c.req.raw, site.notFound, 404))
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { readdir, readFile } from 'node:fs/promises'
 import { extname, join, relative, sep } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { AGENT_MEDIA_TYPES } from '../../contract/agent-media-types'
 import { ANON_KEY_PLACEHOLDER } from '../../contract/site-url'
 import { inlineScriptHashes } from './inline-scripts'
 
@@ -113,7 +114,9 @@ export async function loadStaticSite(distDir: string, anonKey: string): Promise<
     }
     const immutable = urlPath.startsWith('/assets/')
     const cacheControl = immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600'
-    files.set(urlPath, await prepare(path, await readFile(path), cacheControl, false))
+    const file = await prepare(path, await readFile(path), cacheControl, false)
+    // The agent files whose type their name does not tell: the catalog, /mcp's server card.
+    files.set(urlPath, { ...file, contentType: AGENT_MEDIA_TYPES[urlPath] ?? file.contentType })
   }
   if (!home || !notFound) {
     throw new Error(`${distDir} has no prerendered index.html and 404/index.html; run npm run build`)

@@ -2,6 +2,7 @@ import type { SiteConfig } from '../../contract/site-config'
 import { aiCatalog } from './ai-catalog.ts'
 import { robotsTxt, sitemapXml } from './crawler-files.ts'
 import { llmsFullTxt, llmsTxt } from './llms-txt.ts'
+import { mcpServerCard } from './mcp-server-card.ts'
 import { webManifest } from './web-manifest.ts'
 
 /**
@@ -22,5 +23,7 @@ export function agentFiles(
     { fileName: 'robots.txt', source: robotsTxt() },
     { fileName: 'sitemap.xml', source: sitemapXml() },
     { fileName: 'site.webmanifest', source: webManifest(config) },
+    // /mcp's card, beside the server that answers there: a static host has neither.
+    ...(host === 'server' ? [{ fileName: 'mcp/server-card', source: mcpServerCard(config) }] : []),
   ]
 }

@@ -71,6 +71,10 @@ describe('npm run dev', () => {
     })
     expect(mcp.status).toBe(200)
     expect(JSON.stringify(await mcp.json())).toContain('request_beta_access')
+    // /mcp's server card, as the plugin writes it, naming the dev server's own /mcp.
+    const card = await fetch(`${url}/mcp/server-card`)
+    expect(card.headers.get('content-type')).toBe('application/mcp-server-card+json')
+    expect(await card.json()).toMatchObject({ remotes: [{ type: 'streamable-http', url: `${url}/mcp` }] })
   })
 
   it('takes the no-script form, under the same rate limit as npm start', async () => {

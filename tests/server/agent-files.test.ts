@@ -89,51 +89,52 @@ describe('agent and crawler files', () => {
     }
   })
 
-  it('serves /.well-known/ai-catalog.json, valid for the ARD validator Lighthouse ships, listing the tool and llms.txt', async () => {
+  it('serves /.well-known/ai-catalog.json as application/ai-catalog+json, valid for the ARD validator Lighthouse ships', async () => {
     const { status, type, text } = await get('/.well-known/ai-catalog.json')
     expect(status).toBe(200)
-    expect(type).toBe('application/json; charset=utf-8')
+    expect(type).toBe('application/ai-catalog+json')
     expect(validateCatalog(text)).toEqual({ valid: true, errors: [], warnings: [] })
     const catalog = JSON.parse(text)
-    const tool = catalog.entries.find((entry: { capabilities?: string[] }) =>
-      entry.capabilities?.includes(requestAccessTool.name),
-    )
-    expect(tool.data.tools[0]).toEqual({
-      name: requestAccessTool.name,
-      description: requestAccessTool.description,
-      inputSchema: requestAccessTool.inputSchema,
+    // llms.txt, which tells of the page's WebMCP tool; no entry claims a type it is not.
+    const guide = catalog.entries.find((entry: { url?: string }) => entry.url === `${SITE}/llms.txt`)
+    expect(guide).toMatchObject({
+      capabilities: [requestAccessTool.name],
+      tags: expect.arrayContaining(['webmcp']),
     })
-    expect(catalog.entries.map((entry: { url?: string }) => entry.url)).toContain(`${SITE}/llms.txt`)
+    expect(catalog.entries.filter((entry: { data?: unknown }) => entry.data !== undefined)).toEqual([])
   })
 
-  it('lists the remote MCP server beside the WebMCP tool: an MCP server card naming /mcp and the same tool', async () => {
+  it('lists the remote MCP server by the URL of its server card, which names /mcp', async () => {
     const { text } = await get('/.well-known/ai-catalog.json')
-    expect(validateCatalog(text)).toEqual({ valid: true, errors: [], warnings: [] })
     const cards = JSON.parse(text).entries.filter(
-      (entry: { type: string; data?: { remotes?: unknown } }) =>
-        entry.type === 'application/mcp-server-card+json' && entry.data?.remotes,
+      (entry: { type: string }) => entry.type === 'application/mcp-server-card+json',
     )
-    expect(cards).toHaveLength(1)
-    expect(cards[0]).toMatchObject({
-      identifier: `urn:air:${siteConfig.publisherId}:mcp:waitlist`,
-      capabilities: [requestAccessTool.name],
-      data: {
-        title: `${siteConfig.labName} private beta access`,
-        version: packageJson.version,
-        remotes: [{ type: 'streamable-http', url: `${SITE}/mcp` }],
-      },
+    expect(cards).toEqual([
+      expect.objectContaining({
+        identifier: `urn:air:${siteConfig.publisherId}:mcp:waitlist`,
+        capabilities: [requestAccessTool.name],
+        url: `${SITE}/mcp/server-card`,
+      }),
+    ])
+    const card = await get('/mcp/server-card')
+    expect(card.status).toBe(200)
+    expect(card.type).toBe('application/mcp-server-card+json')
+    expect(JSON.parse(card.text)).toMatchObject({
+      title: `${siteConfig.labName} private beta access`,
+      version: packageJson.version,
+      remotes: [{ type: 'streamable-http', url: `${SITE}/mcp` }],
     })
-    // A catalog whose MCP card also carried a url would break ARD's value-or-reference rule.
+    // A catalog whose MCP entry also carried the card inline would break ARD's value-or-reference rule.
     const broken = JSON.parse(text)
-    const card = broken.entries.find(
-      (entry: { identifier: string }) => entry.identifier === cards[0].identifier,
+    const entry = broken.entries.find(
+      (candidate: { identifier: string }) => candidate.identifier === cards[0].identifier,
     )
-    card.url = `${SITE}/mcp`
+    entry.data = JSON.parse(card.text)
     expect(validateCatalog(JSON.stringify(broken)).valid).toBe(false)
   })
 
   it('lets agents and registries on any origin read the catalog and llms files, and nothing else', async () => {
-    for (const path of ['/.well-known/ai-catalog.json', '/llms.txt', '/llms-full.txt']) {
+    for (const path of ['/.well-known/ai-catalog.json', '/llms.txt', '/llms-full.txt', '/mcp/server-card']) {
       expect([path, (await get(path)).cors]).toEqual([path, '*'])
     }
     for (const path of ['/', '/robots.txt', '/no-such-page'])

@@ -204,7 +204,7 @@ describe.each(BACKENDS)('/mcp on $name', ({ name }) => {
     await expectJsonRpcError(
       await postMcp(server, JSON.stringify({ jsonrpc: '1.0', method: 5 })),
       400,
-      /Invalid JSON-RPC message/,
+      /not a valid JSON-RPC message/,
     )
 
     const batch = Array.from({ length: 100 }, (_, i) => call(i, `mcp.batch.${i}.${unique}@example.com`))

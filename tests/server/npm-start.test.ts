@@ -5,6 +5,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { processMemory } from '../../bench/process-memory'
 import { ROOT } from '../../server/boot/paths'
+import { modernEnvelope, modernHeaders, postMcp } from '../support/mcp-raw'
 import { startTestServer, type TestServer } from '../support/test-server'
 
 const BUNDLES = join(ROOT, 'node_modules', '.cache', 'lab-site-server')
@@ -31,6 +32,27 @@ describe('npm start', () => {
 
   it("holds less memory than the same server through tsx (121 MiB idle; the bundle's 82)", () => {
     expect(processMemory(server.process.pid ?? 0).rssMiB).toBeLessThan(105)
+  })
+
+  // After the memory check: the MCP SDK's chunk loads with the first /mcp message.
+  it('answers /mcp from the bundle in both protocol eras (the v2 SDK bundled with esbuild)', async () => {
+    const post = (body: unknown, headers: Record<string, string> = {}) => postMcp(server.url, body, headers)
+    const modern = await post(
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: modernEnvelope('bundle-test') } },
+      modernHeaders('tools/list'),
+    )
+    expect(modern).toMatchObject({ status: 200, body: { result: { resultType: 'complete', tools: [{}] } } })
+    const legacy = await post({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'bundle-test', version: '1' },
+      },
+    })
+    expect(legacy).toMatchObject({ status: 200, body: { result: { protocolVersion: '2025-11-25' } } })
   })
 
   it('makes the same bundle from the same sources: one folder, named by its content', async () => {

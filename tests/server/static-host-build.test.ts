@@ -78,10 +78,9 @@ describe('npm run build:cdn', () => {
     expect(tester.validate_manifest(catalog, 'ai-catalog.json')).toBe(true)
     expect(tester.errors).toEqual([])
     const entries = (JSON.parse(catalog) as { entries: { identifier: string }[] }).entries
-    expect(entries.map((entry) => entry.identifier)).toEqual([
-      expect.stringMatching(/:webmcp:request_beta_access$/),
-      expect.stringMatching(/:docs:llms-txt$/),
-    ])
+    expect(entries.map((entry) => entry.identifier)).toEqual([expect.stringMatching(/:docs:llms-txt$/)])
+    // Nor /mcp's server card.
+    expect(files.filter((name) => name.startsWith('mcp'))).toEqual([])
   })
 
   it('writes the 404 page as 404.html, no studio, and no precompressed copies a CDN would not serve', () => {

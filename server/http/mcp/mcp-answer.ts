@@ -1,21 +1,43 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server'
 import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
 import { createMcpServer } from './mcp-server'
 
+interface RequestDeps {
+  db: Database
+  log: Logger
+  onStored?: () => void
+}
+
+// What each request's server needs, found by the request the SDK hands its factory.
+const depsOf = new WeakMap<Request, RequestDeps>()
+
 /**
- * One JSON-RPC message through the SDK, stateless: a fresh server and transport for this request
- * alone, answering JSON rather than an event stream since every answer is one message.
+ * MCP 2026-07-28, through the official SDK's handler: its requests carry their revision in a
+ * `_meta` envelope and need no session, so a fresh server answers each one. Strict (`reject`):
+ * 2025 requests never reach it, they are routed below first.
  */
-export async function answerMcpMessage(
-  db: Database,
-  log: Logger,
-  request: Request,
-  message: unknown,
-  /** Called when the tool stored a new entry. */
-  onStored?: () => void,
-): Promise<Response> {
-  const server = createMcpServer(db, log, onStored)
+const modern = createMcpHandler(
+  ({ requestInfo }) => {
+    const deps = requestInfo && depsOf.get(requestInfo)
+    if (!deps) throw new Error('An MCP request reached the SDK without its dependencies')
+    return createMcpServer(deps.db, deps.log, deps.onStored)
+  },
+  { legacy: 'reject' },
+)
+
+/**
+ * The 2025 revisions (`initialize`, then calls), stateless as ADR 013 has it: a fresh server and
+ * transport per request, answering JSON rather than an event stream since every answer is one
+ * message. (The SDK's own stateless fallback answers with a stream; this is the composition its
+ * docs give for keeping a 2025 wiring beside the strict modern handler.)
+ */
+async function answerLegacy(deps: RequestDeps, request: Request, message: unknown): Promise<Response> {
+  const server = createMcpServer(deps.db, deps.log, deps.onStored)
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -26,5 +48,24 @@ export async function answerMcpMessage(
   } finally {
     // The JSON answer is complete by now; nothing of this request's server outlives it.
     await server.close()
+  }
+}
+
+/** One JSON-RPC message, already read and checked by mcp-app.ts, answered in the era it speaks. */
+export async function answerMcpMessage(
+  db: Database,
+  log: Logger,
+  request: Request,
+  message: unknown,
+  /** Called when the tool stored a new entry. */
+  onStored?: () => void,
+): Promise<Response> {
+  const deps = { db, log, onStored }
+  if (await isLegacyRequest(request, message)) return answerLegacy(deps, request, message)
+  depsOf.set(request, deps)
+  try {
+    return await modern.fetch(request, { parsedBody: message })
+  } finally {
+    depsOf.delete(request)
   }
 }

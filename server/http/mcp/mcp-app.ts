@@ -8,7 +8,9 @@ import { type RateLimiter, retryAfterOf } from '../middleware/rate-limit'
 import { readBody } from '../middleware/read-body'
 import { seconds } from '../middleware/seconds'
 import type { SourceCounter } from '../sources/source-counter'
+import { clientInfoOf } from './envelope'
 import { JsonRpcCode, jsonRpcError } from './json-rpc-error'
+import { oneLineErrors } from './one-line-errors'
 import { originGuard } from './origin-guard'
 import { toolCallParamsProblem } from './tool-call-params'
 
@@ -77,11 +79,12 @@ function answerPost(deps: McpAppDeps): Handler {
     const refused = await refusedToolCall(c, fields, deps)
     if (refused) return refused
     const { sources } = deps
-    if (fields.method === 'initialize') sources?.rememberMcpClient(c, fields.params)
+    const client = clientInfoOf(fields.method, fields.params)
+    if (client) sources?.rememberMcpClient(c, client)
     const onStored = sources && (() => sources.countMcpSignup(c))
-    // The SDK (about 20 MiB in memory) loads with the first message that needs it, not at start.
+    // The SDK (about 12 MiB in memory, ADR 049) loads with the first message that needs it, not at start.
     const { answerMcpMessage } = await import('./mcp-answer')
-    return answerMcpMessage(deps.db, deps.log, c.req.raw, message, onStored)
+    return oneLineErrors(await answerMcpMessage(deps.db, deps.log, c.req.raw, message, onStored))
   }
 }
 

@@ -1,8 +1,9 @@
 import type { MiddlewareHandler } from 'hono'
 import { JsonRpcCode, jsonRpcError } from './json-rpc-error'
 
-// What an MCP client in a browser page sends; no session header, since the server keeps no session.
-const ALLOWED_HEADERS = 'Content-Type, Accept, Mcp-Protocol-Version'
+// What an MCP client in a browser page sends (Mcp-Method and Mcp-Name from 2026-07-28 on); no
+// session header, since the server keeps no session.
+const ALLOWED_HEADERS = 'Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name'
 
 const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost'])
 

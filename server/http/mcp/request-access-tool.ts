@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server'
 import { z } from 'zod'
 import { type RequestAccessResult, requestAccessTool, toolResultOf } from '../../../contract/agent-tool'
 import type { Logger } from '../../boot/log'
