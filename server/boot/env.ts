@@ -46,6 +46,12 @@ const EnvSchema = z.object({
   COUNT_SOURCES: optional(z.stringbool()).transform((v) => v ?? true),
   /** How often those counts are written, in milliseconds: the most a crash can lose. */
   COUNT_SOURCES_FLUSH_MS: optional(z.coerce.number().int().min(100).max(60_000)).transform((v) => v ?? 5000),
+  /** Chrome's origin-trial token for WebMCP on the site's origin: sent with '/' (ADR 052). */
+  WEBMCP_ORIGIN_TRIAL_TOKEN: optional(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be the token as Chrome’s Origin Trials console gives it'),
+  ),
   ...signupWebhookEnv,
   ...mailTransportEnv,
   ...invitationEnv,
