@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { requestAccessTool, toolResultOf } from '../../contract/agent-tool'
 import { registerRequestAccessTool } from './webmcp-register'
 
-type Registered = { name: string; execute: (input: Record<string, unknown>) => Promise<unknown> }
+type Registered = {
+  name: string
+  title: string
+  annotations: Record<string, boolean>
+  execute: (input: Record<string, unknown>, call?: { signal?: AbortSignal }) => Promise<unknown>
+}
 
 function installContext(
   on: 'navigator' | 'document',
@@ -59,6 +64,65 @@ describe('registerRequestAccessTool', () => {
     expect(submit).toHaveBeenCalledWith('Ada@Example.com')
     await tool?.execute({ email: 42 })
     expect(submit).toHaveBeenLastCalledWith('')
+  })
+
+  it('gives the tool a title and says it has consequences (it writes and may send an e-mail)', () => {
+    let tool: Registered | undefined
+    installContext('document', (registered) => {
+      tool = registered
+    })
+    registerRequestAccessTool(vi.fn())
+    expect(tool?.title).toBe('Request beta access')
+    expect(tool?.annotations).toEqual({
+      readOnlyHint: false,
+      consequentialHint: true,
+      untrustedContentHint: false,
+    })
+  })
+
+  it('sends nothing for a call the agent has already given up on', async () => {
+    let tool: Registered | undefined
+    installContext('document', (registered) => {
+      tool = registered
+    })
+    const submit = vi.fn().mockResolvedValue({ status: 'submitted' })
+    registerRequestAccessTool(submit)
+    const controller = new AbortController()
+    controller.abort(new DOMException('The agent stopped', 'AbortError'))
+    await expect(tool?.execute({ email: 'ada@example.com' }, { signal: controller.signal })).rejects.toThrow(
+      'The agent stopped',
+    )
+    expect(submit).not.toHaveBeenCalled()
+  })
+
+  it('answers the abort at once when the agent gives up mid-request, and the request still completes', async () => {
+    let tool: Registered | undefined
+    installContext('document', (registered) => {
+      tool = registered
+    })
+    let finish: (outcome: { status: 'submitted' }) => void = () => {}
+    const request = new Promise<{ status: 'submitted' }>((resolve) => {
+      finish = resolve
+    })
+    const submit = vi.fn(() => request)
+    registerRequestAccessTool(submit)
+    const controller = new AbortController()
+    const call = tool?.execute({ email: 'ada@example.com' }, { signal: controller.signal })
+    expect(submit).toHaveBeenCalledWith('ada@example.com')
+    controller.abort(new DOMException('The agent stopped', 'AbortError'))
+    await expect(call).rejects.toThrow('The agent stopped')
+    finish({ status: 'submitted' })
+    await expect(request).resolves.toEqual({ status: 'submitted' })
+  })
+
+  it('answers as usual when the signal is never aborted', async () => {
+    let tool: Registered | undefined
+    installContext('document', (registered) => {
+      tool = registered
+    })
+    registerRequestAccessTool(vi.fn().mockResolvedValue({ status: 'submitted' }))
+    const result = await tool?.execute({ email: 'ada@example.com' }, { signal: new AbortController().signal })
+    expect(result).toMatchObject({ status: 'submitted' })
   })
 
   it('swallows a refusal, synchronous or not, and then leaves the other tool of that name alone', async () => {
