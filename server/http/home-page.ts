@@ -1,6 +1,8 @@
 import type { Context } from 'hono'
 import { accepts } from 'hono/accepts'
 import { AI_CATALOG_PATH, HOME_MARKDOWN_PATH, homeLinkRelations } from '../../contract/agent-links'
+import { contentSignal } from '../../contract/content-signal'
+import { siteConfig } from '../../contract/site-config'
 import { type StaticSite, serveFile } from './static-site'
 
 /** One entry of a parsed Accept header, as hono/accepts hands it to a match function. */
@@ -19,6 +21,9 @@ export const HOME_LINK_HEADER = [
   ),
   `<${AI_CATALOG_PATH}>; rel="ai-catalog"`,
 ].join(', ')
+
+/** The lab's AI-use policy, on the Markdown as in robots.txt. */
+const CONTENT_SIGNAL = contentSignal(siteConfig)
 
 /** The weight the client gives a type: that of the most specific range naming it (RFC 9110 12.5.1). */
 function weightOf(accepted: Accept[], type: string): number {
@@ -65,6 +70,7 @@ export function serveHome(c: Context, site: StaticSite, originTrialToken?: strin
   response.headers.set('Cache-Control', site.home.cacheControl)
   response.headers.set('Vary', 'Accept, Accept-Encoding')
   response.headers.set('Link', HOME_LINK_HEADER)
-  if (originTrialToken && file === site.home) response.headers.set('Origin-Trial', originTrialToken)
+  if (file === markdown) response.headers.set('Content-Signal', CONTENT_SIGNAL)
+  else if (originTrialToken) response.headers.set('Origin-Trial', originTrialToken)
   return response
 }

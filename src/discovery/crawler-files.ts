@@ -1,13 +1,6 @@
+import { contentSignal } from '../../contract/content-signal.ts'
 import type { SiteConfig } from '../../contract/site-config'
 import { absoluteUrl } from '../../contract/site-url.ts'
-
-const yesNo = (allowed: boolean) => (allowed ? 'yes' : 'no')
-
-/** The `Content-Signal` value (contentsignals.org): the lab's AI-use policy, from the site config. */
-export function contentSignal({ contentSignals }: SiteConfig): string {
-  const { search, aiInput, aiTrain } = contentSignals
-  return `search=${yesNo(search)}, ai-input=${yesNo(aiInput)}, ai-train=${yesNo(aiTrain)}`
-}
 
 /**
  * robots.txt: everything public may be crawled; the API is not a page; and the lab's AI-use policy

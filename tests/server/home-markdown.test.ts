@@ -87,6 +87,8 @@ describe('GET / by Accept', () => {
         'text/markdown; charset=utf-8',
       ])
       expect(body.toString('utf8')).toBe(markdown)
+      // The lab's AI-use policy travels with the Markdown, as robots.txt states it.
+      expect(response.headers.get('content-signal')).toBe('search=yes, ai-input=yes, ai-train=no')
     }
     expect(markdown.split('\n')[0]).toBe(`# ${siteConfig.labName}`)
     for (const words of [siteConfig.pitch, siteConfig.team, siteConfig.backing, siteConfig.careersUrl])
@@ -105,6 +107,7 @@ describe('GET / by Accept', () => {
     ]) {
       const { response } = await get(app, accept)
       expect([accept, response.headers.get('content-type')]).toEqual([accept, 'text/html; charset=utf-8'])
+      expect(response.headers.get('content-signal')).toBeNull()
     }
   })
 
