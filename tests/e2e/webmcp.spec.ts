@@ -61,6 +61,19 @@ async function startToolCall(page: Page, email: string) {
   )
 }
 
+/** Holds the page's inserts until the returned function is called, so a test sees the page meanwhile. */
+async function holdInserts(page: Page): Promise<() => void> {
+  let release = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route(WAITLIST, async (route) => {
+    await held
+    await route.continue()
+  })
+  return release
+}
+
 async function finishToolCall(page: Page): Promise<ToolResult> {
   return (await page.evaluate(() => window.pendingCall)) as ToolResult
 }
@@ -113,14 +126,7 @@ test.describe('the request_beta_access WebMCP tool', () => {
   test('a call the agent gives up on mid-request answers the abort; the visitor still sees the outcome', async ({
     page,
   }) => {
-    let release = () => {}
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    await page.route(WAITLIST, async (route) => {
-      await held
-      await route.continue()
-    })
+    const release = await holdInserts(page)
     await page.goto('/')
     await page.waitForFunction((name) => Boolean(window.registeredTools[name]), requestAccessTool.name)
     const email = uniqueEmail('given-up')
@@ -146,14 +152,7 @@ test.describe('the request_beta_access WebMCP tool', () => {
   test('a new address: Submitting... while pending, then submitted, the success toast and a cleared input', async ({
     page,
   }) => {
-    let release = () => {}
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    await page.route(WAITLIST, async (route) => {
-      await held
-      await route.continue()
-    })
+    const release = await holdInserts(page)
     await page.goto('/')
     const email = uniqueEmail('agent')
     await startToolCall(page, email)
