@@ -15,7 +15,7 @@ const MARKDOWN = 'text/markdown'
  * What '/' links to, as one `Link` header (RFC 8288): the head's two llms.txt v2 relations and the
  * agent catalog. Fixed, so it is built once.
  */
-export const HOME_LINK_HEADER = [
+const HOME_LINK_HEADER = [
   ...homeLinkRelations.map(({ href, ...params }) =>
     [`<${href}>`, ...Object.entries(params).map(([name, value]) => `${name}="${value}"`)].join('; '),
   ),
@@ -36,9 +36,8 @@ function weightOf(accepted: Accept[], type: string): number {
 }
 
 /**
- * Markdown only for a client that names text/markdown itself and weighs text/html no higher
- * (a browser's Accept never names it; `*∕*` alone means HTML), as Cloudflare's Markdown for Agents
- * decides.
+ * Markdown only for a client that names text/markdown itself and weighs text/html no higher: a
+ * browser's Accept never names it, and a wildcard alone (curl's) means HTML (ADR 051).
  */
 function markdownUnlessHtmlPreferred(accepted: Accept[]): string {
   const named = accepted.find((entry) => entry.type.toLowerCase() === MARKDOWN)
@@ -46,7 +45,7 @@ function markdownUnlessHtmlPreferred(accepted: Accept[]): string {
   return named.q >= weightOf(accepted, HTML) ? MARKDOWN : HTML
 }
 
-export function wantsMarkdown(c: Context): boolean {
+function wantsMarkdown(c: Context): boolean {
   const chosen = accepts(c, {
     header: 'Accept',
     supports: [HTML, MARKDOWN],
