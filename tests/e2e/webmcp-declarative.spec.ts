@@ -84,7 +84,8 @@ test.describe('in Chromium with WebMCP switched on', () => {
 async function callBeforeHydration(page: Page, email: string) {
   // frame.goto: the fixture's page.goto would wait for hydration, which never comes here.
   await page.mainFrame().goto('/', { waitUntil: 'domcontentloaded' })
-  const navigated = page.waitForURL(/\?waitlist=/)
+  // Until the answer page commits: its load event waits on the held scripts, which never arrive.
+  const navigated = page.waitForURL(/\?waitlist=/, { waitUntil: 'commit' })
   const schema = await page.evaluate(
     async ([name, value]) => {
       type Context = {
