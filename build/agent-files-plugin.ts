@@ -5,7 +5,7 @@ import { SITE_URL_PLACEHOLDER } from '../contract/site-url.ts'
 import { agentFiles, type SiteHost } from '../src/discovery/agent-files.ts'
 
 /**
- * Writes llms.txt, llms-full.txt, /.well-known/ai-catalog.json, robots.txt, sitemap.xml and
+ * Writes llms.txt, llms-full.txt, index.md, /.well-known/ai-catalog.json, robots.txt, sitemap.xml and
  * site.webmanifest into the build from contract/site-config.ts, with the site URL left as a placeholder
  * for the server to fill in (a static host's build fills it itself: static-host-plugin.ts). The dev
  * server answers the same paths with its own address.
@@ -36,5 +36,6 @@ function contentTypeOf(fileName: string): string {
   if (fileName.endsWith('.json')) return 'application/json; charset=utf-8'
   if (fileName.endsWith('.webmanifest')) return 'application/manifest+json; charset=utf-8'
   if (fileName.endsWith('.xml')) return 'application/xml; charset=utf-8'
+  if (fileName.endsWith('.md')) return 'text/markdown; charset=utf-8'
   return 'text/plain; charset=utf-8'
 }

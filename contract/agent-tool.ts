@@ -7,10 +7,14 @@ import { outcomeMessages, type WaitlistOutcome } from './waitlist-outcome.ts'
  */
 export const requestAccessTool = {
   name: 'request_beta_access',
+  /** What a browser or client shows a person for the tool. */
+  title: 'Request beta access',
   description:
     "Request access to the lab's private beta by joining the waitlist with an e-mail address. " +
     "Returns status 'submitted', 'already_registered' (the address is already on the waitlist) or 'error'.",
   emailDescription: 'The e-mail address to add to the private beta waitlist.',
+  /** The e-mail field's label on the page, and its WebMCP `toolparamtitle`. */
+  emailTitle: 'Email address',
   inputSchema: {
     type: 'object',
     properties: {

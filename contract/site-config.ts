@@ -35,6 +35,13 @@ export interface SiteConfig {
    * domain, letters, digits, dots and hyphens only. CHANGE ME with the domain.
    */
   publisherId: string
+  /**
+   * The lab's AI-use policy, stated in robots.txt as a `Content-Signal` line (contentsignals.org):
+   * may the pages be used for a search index, as input to an AI answer (grounding, retrieval), and
+   * to train or fine-tune AI models. CHANGE ME: the lab's own choice; the defaults allow search and
+   * AI answers and refuse training.
+   */
+  contentSignals: { search: boolean; aiInput: boolean; aiTrain: boolean }
 }
 
 export const siteConfig: SiteConfig = {
@@ -65,6 +72,7 @@ export const siteConfig: SiteConfig = {
     alt: 'Tessel Labs: Infrastructure for agent-centric computing',
   },
   publisherId: 'tessel-labs.example',
+  contentSignals: { search: true, aiInput: true, aiTrain: false },
 }
 
 /**

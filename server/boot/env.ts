@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { z } from 'zod'
+import { ORIGIN_TRIAL_TOKEN, ORIGIN_TRIAL_TOKEN_RULE } from '../../contract/origin-trial'
 import { mailTransportEnv } from '../mail/mail-env'
 import { invitationEnv } from '../waitlist/invitations/invitation-env'
 import { signupWebhookEnv } from '../waitlist/notifications/webhook-env'
@@ -46,6 +47,8 @@ const EnvSchema = z.object({
   COUNT_SOURCES: optional(z.stringbool()).transform((v) => v ?? true),
   /** How often those counts are written, in milliseconds: the most a crash can lose. */
   COUNT_SOURCES_FLUSH_MS: optional(z.coerce.number().int().min(100).max(60_000)).transform((v) => v ?? 5000),
+  /** Chrome's origin-trial token for WebMCP on the site's origin: sent with '/' (ADR 052). */
+  WEBMCP_ORIGIN_TRIAL_TOKEN: optional(z.string().regex(ORIGIN_TRIAL_TOKEN, ORIGIN_TRIAL_TOKEN_RULE)),
   ...signupWebhookEnv,
   ...mailTransportEnv,
   ...invitationEnv,

@@ -83,7 +83,17 @@ async function serve(
   const db = database.db
   const protections = protectionsOf(env, db)
   const sources = await startSourceCounter(env, db, log, () => siteOrigins)
-  const app = createApp({ siteOrigins: () => siteOrigins, db, keys, schema, site, log, protections, sources })
+  const app = createApp({
+    siteOrigins: () => siteOrigins,
+    db,
+    keys,
+    schema,
+    site,
+    log,
+    protections,
+    sources,
+    webmcpOriginTrialToken: env.WEBMCP_ORIGIN_TRIAL_TOKEN,
+  })
   const listening = await listen(app, env, securityOf(env, site.scriptHashes)).catch(async (error) => {
     await sources?.stop() // its timer, before the database closes under it
     throw error

@@ -4,6 +4,7 @@ import type { Logger } from '../boot/log'
 import type { Database } from '../db/database'
 import { linkKeys } from '../waitlist/invitations/link-keys'
 import { agentPreflight, withAgentCors } from './agent-cors'
+import { serveHome } from './home-page'
 import type { ApiKeys } from './keys'
 import { routeMailLinks } from './mail-links/mail-links-app'
 import { createMcpApp } from './mcp/mcp-app'
@@ -34,6 +35,8 @@ export interface AppDeps {
   siteOrigins?: () => readonly string[]
   /** Visits and signups by source (docs/analytics.md); absent when COUNT_SOURCES is off. */
   sources?: SourceCounter
+  /** WEBMCP_ORIGIN_TRIAL_TOKEN: sent with '/' as an `Origin-Trial` header (ADR 052). */
+  webmcpOriginTrialToken?: string
 }
 
 /** The server's guards; tests calling createApp() without them get headers and a generous queue only. */
@@ -92,7 +95,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route(MCP_PATH, createMcpApp({ db, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources }))
   routeNativeForm(app, deps, protections, gate)
   routeMailLinks(app, { db, log, keys: linkKeys(deps.keys.secret), rateLimiter, trustProxyHeader, gate })
-  routeSite(app, deps.site, sources)
+  routeSite(app, deps, sources)
   return app
 }
 
@@ -166,10 +169,10 @@ async function formOf(c: Context): Promise<FormData> {
   return new Response(body, { headers: { 'Content-Type': type } }).formData().catch(() => new FormData())
 }
 
-function routeSite(app: Hono, site: StaticSite, sources: SourceCounter | undefined): void {
+function routeSite(app: Hono, { site, webmcpOriginTrialToken }: AppDeps, sources?: SourceCounter): void {
   app.on(['GET', 'HEAD'], '*', (c) => {
     if (c.req.path === '/') {
-      const page = serveFile(c.req.raw, site.home)
+      const page = serveHome(c, site, webmcpOriginTrialToken)
       sources?.countVisit(c, page.status)
       return page
     }

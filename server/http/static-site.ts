@@ -20,6 +20,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
   '.webmanifest': 'application/manifest+json; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
   '.xml': 'application/xml; charset=utf-8',
   '.woff2': 'font/woff2',
 }
@@ -32,6 +33,7 @@ const COMPRESSIBLE = new Set([
   '.json',
   '.webmanifest',
   '.txt',
+  '.md',
   '.xml',
   '.ico',
 ])

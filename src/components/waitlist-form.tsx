@@ -82,7 +82,7 @@ export function WaitlistForm() {
       className="mt-4 flex max-w-xl flex-col gap-2 rounded-2xl border border-line bg-panel p-2 shadow-lg shadow-ink/5 has-[input:focus-visible]:outline-2 has-[input:focus-visible]:outline-offset-2 has-[input:focus-visible]:outline-accent sm:flex-row"
     >
       <label htmlFor="waitlist-email" className="sr-only">
-        Email address
+        {requestAccessTool.emailTitle}
       </label>
       <input
         id="waitlist-email"
@@ -91,6 +91,7 @@ export function WaitlistForm() {
         required
         autoComplete="email"
         placeholder="Enter your email"
+        toolparamtitle={requestAccessTool.emailTitle}
         toolparamdescription={requestAccessTool.emailDescription}
         value={email}
         disabled={inputDisabled}

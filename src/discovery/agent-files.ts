@@ -1,3 +1,4 @@
+import { HOME_MARKDOWN_PATH } from '../../contract/agent-links.ts'
 import type { SiteConfig } from '../../contract/site-config'
 import { aiCatalog } from './ai-catalog.ts'
 import { robotsTxt, sitemapXml } from './crawler-files.ts'
@@ -19,8 +20,11 @@ export function agentFiles(
   return [
     { fileName: 'llms.txt', source: llmsTxt(config, host) },
     { fileName: 'llms-full.txt', source: llmsFullTxt(config, host) },
+    // The home page as Markdown (its <link rel="alternate">, and '/' for Accept: text/markdown): the
+    // same text as llms-full.txt, which is the whole page in Markdown, so the two cannot drift.
+    { fileName: HOME_MARKDOWN_PATH.slice(1), source: llmsFullTxt(config, host) },
     { fileName: '.well-known/ai-catalog.json', source: aiCatalog(config, host) },
-    { fileName: 'robots.txt', source: robotsTxt() },
+    { fileName: 'robots.txt', source: robotsTxt(config) },
     { fileName: 'sitemap.xml', source: sitemapXml() },
     { fileName: 'site.webmanifest', source: webManifest(config) },
     // /mcp's card, beside the server that answers there: a static host has neither.

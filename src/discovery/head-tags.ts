@@ -1,3 +1,4 @@
+import { homeLinkRelations } from '../../contract/agent-links.ts'
 import type { SiteConfig } from '../../contract/site-config'
 import { absoluteUrl } from '../../contract/site-url.ts'
 import { icons } from './web-manifest.ts'
@@ -57,6 +58,8 @@ export function homeHeadElements(config: SiteConfig, title: string): HeadElement
     link({ rel: 'canonical', href: absoluteUrl('/') }),
     ...commonElements(config),
     link({ rel: 'ai-catalog', href: '/.well-known/ai-catalog.json', type: 'application/json' }),
+    // llms.txt v2: the guide that covers this page, and this page in Markdown.
+    ...homeLinkRelations.map((relation) => link({ ...relation })),
     meta({ property: 'og:type', content: 'website' }),
     meta({ property: 'og:site_name', content: config.labName }),
     meta({ property: 'og:title', content: title }),

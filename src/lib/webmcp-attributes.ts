@@ -13,6 +13,8 @@ declare module 'react' {
     toolautosubmit?: ''
   }
   interface InputHTMLAttributes<T> {
+    /** The parameter's title in the tool's input schema (JSON Schema `title`). */
+    toolparamtitle?: string
     toolparamdescription?: string
   }
 }

@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { requestAccessTool, toolResultOf } from '../../contract/agent-tool'
 import { registerRequestAccessTool } from './webmcp-register'
 
-type Registered = { name: string; execute: (input: Record<string, unknown>) => Promise<unknown> }
+type Registered = {
+  name: string
+  title: string
+  annotations: Record<string, boolean>
+  execute: (input: Record<string, unknown>, call?: { signal?: AbortSignal }) => Promise<unknown>
+}
 
 function installContext(
   on: 'navigator' | 'document',
@@ -14,6 +19,16 @@ function installContext(
     value: context,
   })
   return context
+}
+
+/** Registers the tool with a model context on `document` and returns what the page registered. */
+function registeredWith(submit: Parameters<typeof registerRequestAccessTool>[0]): Registered | undefined {
+  let tool: Registered | undefined
+  installContext('document', (registered) => {
+    tool = registered
+  })
+  registerRequestAccessTool(submit)
+  return tool
 }
 
 afterEach(() => {
@@ -59,6 +74,44 @@ describe('registerRequestAccessTool', () => {
     expect(submit).toHaveBeenCalledWith('Ada@Example.com')
     await tool?.execute({ email: 42 })
     expect(submit).toHaveBeenLastCalledWith('')
+  })
+
+  it('gives the tool a title and says it has consequences (it writes and may send an e-mail)', () => {
+    const tool = registeredWith(vi.fn())
+    expect(tool?.title).toBe('Request beta access')
+    expect(tool?.annotations).toEqual({
+      readOnlyHint: false,
+      consequentialHint: true,
+      untrustedContentHint: false,
+    })
+  })
+
+  it('sends nothing for a call the agent has already given up on', async () => {
+    const submit = vi.fn().mockResolvedValue({ status: 'submitted' })
+    const tool = registeredWith(submit)
+    const controller = new AbortController()
+    controller.abort(new DOMException('The agent stopped', 'AbortError'))
+    await expect(tool?.execute({ email: 'ada@example.com' }, { signal: controller.signal })).rejects.toThrow(
+      'The agent stopped',
+    )
+    expect(submit).not.toHaveBeenCalled()
+  })
+
+  it('answers the abort at once when the agent gives up mid-request, without waiting for the request', async () => {
+    // A request that never ends: the abort alone can settle the call.
+    const submit = vi.fn(() => new Promise<undefined>(() => {}))
+    const tool = registeredWith(submit)
+    const controller = new AbortController()
+    const call = tool?.execute({ email: 'ada@example.com' }, { signal: controller.signal })
+    expect(submit).toHaveBeenCalledWith('ada@example.com')
+    controller.abort(new DOMException('The agent stopped', 'AbortError'))
+    await expect(call).rejects.toThrow('The agent stopped')
+  })
+
+  it('answers as usual when the signal is never aborted', async () => {
+    const tool = registeredWith(vi.fn().mockResolvedValue({ status: 'submitted' }))
+    const result = await tool?.execute({ email: 'ada@example.com' }, { signal: new AbortController().signal })
+    expect(result).toMatchObject({ status: 'submitted' })
   })
 
   it('swallows a refusal, synchronous or not, and then leaves the other tool of that name alone', async () => {

@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test'
 import { requestAccessTool } from '../../contract/agent-tool'
 import { CHROMIUM_ARGS, findChromium } from '../support/chromium-path'
 import { expect, test, toasts, uniqueEmail } from './fixtures'
@@ -76,5 +77,51 @@ test.describe('in Chromium with WebMCP switched on', () => {
     })
     await expect(toasts(page).getByText('Request submitted!').first()).toBeVisible()
     await expect(page.getByPlaceholder('Enter your email')).toHaveValue('')
+  })
+})
+
+/** Before hydration: loads '/' with the page's scripts held back, and calls the form's tool as an agent. */
+async function callBeforeHydration(page: Page, email: string) {
+  // frame.goto: the fixture's page.goto would wait for hydration, which never comes here.
+  await page.mainFrame().goto('/', { waitUntil: 'domcontentloaded' })
+  // Until the answer page commits: its load event waits on the held scripts, which never arrive.
+  const navigated = page.waitForURL(/\?waitlist=/, { waitUntil: 'commit' })
+  const schema = await page.evaluate(
+    async ([name, value]) => {
+      type Context = {
+        getTools(): Promise<{ name: string; inputSchema: string | object }[]>
+        executeTool(tool: object, input: object): Promise<string | null>
+      }
+      const context = (document as unknown as { modelContext: Context }).modelContext
+      const tool = (await context.getTools()).find((candidate) => candidate.name === name)
+      if (!tool) throw new Error(`no ${name}`)
+      // Not awaited: the document that made the call is gone once the form has navigated.
+      void context.executeTool(tool, { email: value }).catch(() => {})
+      return typeof tool.inputSchema === 'string' ? JSON.parse(tool.inputSchema) : tool.inputSchema
+    },
+    [requestAccessTool.name, email] as const,
+  )
+  await navigated
+  return { schema, landedOn: new URL(page.url()).search }
+}
+
+test.describe('before hydration, in Chromium with WebMCP switched on', () => {
+  test('an agent call submits the plain form: the browser lands on the server’s answer, and the address is kept', async ({
+    page,
+  }) => {
+    // The page's scripts never arrive, as on a slow network before hydration.
+    await page.route('**/assets/*.js', () => {})
+    const email = uniqueEmail('before-hydration')
+    const first = await callBeforeHydration(page, email)
+    expect(first.schema).toMatchObject({
+      properties: { email: { type: 'string', description: requestAccessTool.emailDescription } },
+      required: ['email'],
+    })
+    // What the navigation returns is the answer page: its URL names the outcome (ADR 052 on what
+    // the explainer's JSON-LD proposal would hand the agent instead).
+    expect(first.landedOn).toBe('?waitlist=submitted')
+    expect((await callBeforeHydration(page, email.toUpperCase())).landedOn).toBe(
+      '?waitlist=already_registered',
+    )
   })
 })

@@ -14,7 +14,13 @@ declare global {
     /** Tools the page registered with the stand-in model context, by name. */
     registeredTools: Record<
       string,
-      { description: string; inputSchema: object; execute(input: object): Promise<unknown> }
+      {
+        title: string
+        description: string
+        annotations: Record<string, boolean>
+        inputSchema: object
+        execute(input: object, call?: { signal: AbortSignal }): Promise<unknown>
+      }
     >
     pendingCall?: Promise<unknown>
   }
@@ -55,6 +61,19 @@ async function startToolCall(page: Page, email: string) {
   )
 }
 
+/** Holds the page's inserts until the returned function is called, so a test sees the page meanwhile. */
+async function holdInserts(page: Page): Promise<() => void> {
+  let release = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.route(WAITLIST, async (route) => {
+    await held
+    await route.continue()
+  })
+  return release
+}
+
 async function finishToolCall(page: Page): Promise<ToolResult> {
   return (await page.evaluate(() => window.pendingCall)) as ToolResult
 }
@@ -76,10 +95,17 @@ test.describe('the request_beta_access WebMCP tool', () => {
     await page.waitForFunction((name) => Boolean(window.registeredTools[name]), requestAccessTool.name)
     const registered = await page.evaluate((name) => {
       const tool = window.registeredTools[name]
-      return { description: tool?.description, inputSchema: tool?.inputSchema }
+      return {
+        title: tool?.title,
+        description: tool?.description,
+        annotations: tool?.annotations,
+        inputSchema: tool?.inputSchema,
+      }
     }, requestAccessTool.name)
     expect(registered).toEqual({
+      title: 'Request beta access',
       description: requestAccessTool.description,
+      annotations: { readOnlyHint: false, consequentialHint: true, untrustedContentHint: false },
       inputSchema: {
         type: 'object',
         properties: {
@@ -92,23 +118,41 @@ test.describe('the request_beta_access WebMCP tool', () => {
     const form = page.locator('form')
     await expect(form).toHaveAttribute('toolname', requestAccessTool.name)
     await expect(form).toHaveAttribute('tooldescription', requestAccessTool.description)
-    await expect(page.getByRole('textbox', { name: 'Email address' })).toHaveAttribute(
-      'toolparamdescription',
-      requestAccessTool.emailDescription,
+    const input = page.getByRole('textbox', { name: 'Email address' })
+    await expect(input).toHaveAttribute('toolparamdescription', requestAccessTool.emailDescription)
+    await expect(input).toHaveAttribute('toolparamtitle', 'Email address')
+  })
+
+  test('a call the agent gives up on mid-request answers the abort; the visitor still sees the outcome', async ({
+    page,
+  }) => {
+    const release = await holdInserts(page)
+    await page.goto('/')
+    await page.waitForFunction((name) => Boolean(window.registeredTools[name]), requestAccessTool.name)
+    const email = uniqueEmail('given-up')
+    await page.evaluate(
+      ([name, value]) => {
+        const controller = new AbortController()
+        const call = window.registeredTools[name]?.execute({ email: value }, { signal: controller.signal })
+        window.pendingCall = call?.then(
+          () => 'answered',
+          (error: Error) => error.name,
+        )
+        ;(window as unknown as { giveUp: () => void }).giveUp = () => controller.abort()
+      },
+      [requestAccessTool.name, email] as const,
     )
+    await expect(page.getByRole('button', { name: 'Submitting...' })).toBeDisabled()
+    await page.evaluate(() => (window as unknown as { giveUp: () => void }).giveUp())
+    expect(await page.evaluate(() => window.pendingCall)).toBe('AbortError')
+    release()
+    await expect(toasts(page).getByText('Request submitted!').first()).toBeVisible()
   })
 
   test('a new address: Submitting... while pending, then submitted, the success toast and a cleared input', async ({
     page,
   }) => {
-    let release = () => {}
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    await page.route(WAITLIST, async (route) => {
-      await held
-      await route.continue()
-    })
+    const release = await holdInserts(page)
     await page.goto('/')
     const email = uniqueEmail('agent')
     await startToolCall(page, email)

@@ -141,6 +141,13 @@ describe('agent and crawler files', () => {
       expect([path, (await get(path)).cors]).toEqual([path, null])
   })
 
+  it('sends / with no Origin-Trial header while WEBMCP_ORIGIN_TRIAL_TOKEN is unset', async () => {
+    const response = await fetch(`${server.url}/`)
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(response.headers.get('origin-trial')).toBeNull()
+    expect(await response.text()).not.toContain('origin-trial')
+  })
+
   it('uses a validator that rejects a broken catalog (so the check above can fail)', () => {
     const broken = JSON.stringify({
       specVersion: '1.0',
@@ -162,8 +169,22 @@ describe('agent and crawler files', () => {
       .split('\n')
       .filter((line) => line.trim() && !line.startsWith('#'))
       .map((line) => line.slice(0, line.indexOf(':')).toLowerCase())
+    // The directives Lighthouse 13.5's robots.txt audit accepts that this file uses
+    // (core/audits/seo/robots-txt.js, DIRECTIVE_SAFELIST); `content-usage` is not among them.
     for (const directive of directives)
-      expect(['user-agent', 'allow', 'disallow', 'sitemap']).toContain(directive)
+      expect(['user-agent', 'allow', 'disallow', 'sitemap', 'content-signal']).toContain(directive)
+  })
+
+  it('states the lab’s AI-use policy from the site config as a Content-Signal line for every crawler', async () => {
+    const { text } = await get('/robots.txt')
+    const { search, aiInput, aiTrain } = siteConfig.contentSignals
+    const word = (allowed: boolean) => (allowed ? 'yes' : 'no')
+    const line = `Content-Signal: search=${word(search)}, ai-input=${word(aiInput)}, ai-train=${word(aiTrain)}`
+    expect(line).toBe('Content-Signal: search=yes, ai-input=yes, ai-train=no')
+    // In the group of `User-agent: *`, before its first blank line.
+    const group = text.slice(text.indexOf('User-agent: *'), text.indexOf('\n\n'))
+    expect(group.split('\n')).toContain(line)
+    expect(text).not.toMatch(/^Content-Usage:/im)
   })
 
   it('serves sitemap.xml listing the home page', async () => {
@@ -248,6 +269,8 @@ describe('the prerendered home page', () => {
     expect(html).toContain(
       '<link rel="ai-catalog" href="/.well-known/ai-catalog.json" type="application/json">',
     )
+    expect(html).toContain('<link rel="describedby" href="/llms.txt">')
+    expect(html).toContain('<link rel="alternate" type="text/markdown" href="/index.md">')
     expect(html).not.toContain('__SITE_URL__')
   })
 

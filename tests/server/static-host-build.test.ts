@@ -18,7 +18,11 @@ function buildForCdn(outDir: string, env: Record<string, string>) {
   const vite = join(ROOT, 'node_modules', '.bin', 'vite')
   return run(vite, ['build', '--mode', 'cdn', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], {
     cwd: ROOT,
-    env: { ...process.env, SITE_URL: '', VITE_SUPABASE_URL: '', VITE_SUPABASE_ANON_KEY: '', ...env },
+    env: {
+      ...process.env,
+      ...{ SITE_URL: '', VITE_SUPABASE_URL: '', VITE_SUPABASE_ANON_KEY: '', WEBMCP_ORIGIN_TRIAL_TOKEN: '' },
+      ...env,
+    },
   })
 }
 
@@ -87,6 +91,44 @@ describe('npm run build:cdn', () => {
     expect(files).toContain('404.html')
     expect(files).toContain('index.html')
     expect(files.filter((name) => /^(404|studio)\//.test(name) || /\.(br|gz)$/.test(name))).toEqual([])
+  })
+
+  it('puts no origin-trial token into the page while WEBMCP_ORIGIN_TRIAL_TOKEN is unset', async () => {
+    expect(await text('index.html')).not.toContain('origin-trial')
+  })
+
+  it('serves the page in Markdown at the address its <link rel="alternate"> names', async () => {
+    expect(await text('index.html')).toContain('<link rel="alternate" type="text/markdown" href="/index.md">')
+    const markdown = await text('index.md')
+    expect(markdown).toBe(await text('llms-full.txt'))
+    expect(markdown).not.toMatch(/\/mcp\b(?!-)/)
+  })
+
+  it('puts WEBMCP_ORIGIN_TRIAL_TOKEN into the page as <meta http-equiv="origin-trial">, the page alone', async () => {
+    const token = 'A1b2C3d4E5f6G7h8I9j0K+lM/nO0pQ=='
+    const withToken = join(scratch, 'with-token')
+    await buildForCdn(withToken, {
+      SITE_URL: SITE,
+      VITE_SUPABASE_URL: SUPABASE,
+      VITE_SUPABASE_ANON_KEY: ANON,
+      WEBMCP_ORIGIN_TRIAL_TOKEN: token,
+    })
+    const home = await readFile(join(withToken, 'index.html'), 'utf8')
+    const head = home.slice(0, home.indexOf('<script'))
+    expect(head).toContain(`<meta http-equiv="origin-trial" content="${token}">`)
+    expect(await readFile(join(withToken, '404.html'), 'utf8')).not.toContain('origin-trial')
+  }, 120_000)
+
+  it('refuses a token that is not one, before building', async () => {
+    const failed = buildForCdn(join(scratch, 'bad-token'), {
+      SITE_URL: SITE,
+      VITE_SUPABASE_URL: SUPABASE,
+      VITE_SUPABASE_ANON_KEY: ANON,
+      WEBMCP_ORIGIN_TRIAL_TOKEN: 'abc"><script>x</script>',
+    })
+    await expect(failed).rejects.toMatchObject({
+      stderr: expect.stringContaining('WEBMCP_ORIGIN_TRIAL_TOKEN must be the token'),
+    })
   })
 
   it('refuses to build without the settings nothing would fill in later', async () => {
