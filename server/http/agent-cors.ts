@@ -1,3 +1,4 @@
+import { HOME_MARKDOWN_PATH } from '../../contract/agent-links'
 import { MCP_SERVER_CARD_PATH } from '../../contract/agent-tool'
 
 /**
@@ -11,6 +12,7 @@ const AGENT_FILES = new Set([
   '/.well-known/ai-catalog.json',
   '/llms.txt',
   '/llms-full.txt',
+  HOME_MARKDOWN_PATH,
   MCP_SERVER_CARD_PATH,
 ])
 

@@ -1,4 +1,5 @@
 import { homeLinkRelations } from '../../contract/agent-links.ts'
+import { AI_CATALOG_TYPE } from '../../contract/agent-media-types.ts'
 import type { SiteConfig } from '../../contract/site-config'
 import { absoluteUrl } from '../../contract/site-url.ts'
 import { icons } from './web-manifest.ts'
@@ -57,7 +58,7 @@ export function homeHeadElements(config: SiteConfig, title: string): HeadElement
     meta({ name: 'description', content: config.description }),
     link({ rel: 'canonical', href: absoluteUrl('/') }),
     ...commonElements(config),
-    link({ rel: 'ai-catalog', href: '/.well-known/ai-catalog.json', type: 'application/json' }),
+    link({ rel: 'ai-catalog', href: '/.well-known/ai-catalog.json', type: AI_CATALOG_TYPE }),
     // llms.txt v2: the guide that covers this page, and this page in Markdown.
     ...homeLinkRelations.map((relation) => link({ ...relation })),
     meta({ property: 'og:type', content: 'website' }),

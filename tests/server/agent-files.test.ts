@@ -134,7 +134,13 @@ describe('agent and crawler files', () => {
   })
 
   it('lets agents and registries on any origin read the catalog and llms files, and nothing else', async () => {
-    for (const path of ['/.well-known/ai-catalog.json', '/llms.txt', '/llms-full.txt', '/mcp/server-card']) {
+    for (const path of [
+      '/.well-known/ai-catalog.json',
+      '/llms.txt',
+      '/llms-full.txt',
+      '/index.md',
+      '/mcp/server-card',
+    ]) {
       expect([path, (await get(path)).cors]).toEqual([path, '*'])
     }
     for (const path of ['/', '/robots.txt', '/no-such-page'])
@@ -267,7 +273,7 @@ describe('the prerendered home page', () => {
     expect(html).toContain(`<meta name="twitter:image" content="${SITE}${siteConfig.ogImage.src}">`)
     expect(html).toContain('<link rel="manifest" href="/site.webmanifest">')
     expect(html).toContain(
-      '<link rel="ai-catalog" href="/.well-known/ai-catalog.json" type="application/json">',
+      '<link rel="ai-catalog" href="/.well-known/ai-catalog.json" type="application/ai-catalog+json">',
     )
     expect(html).toContain('<link rel="describedby" href="/llms.txt">')
     expect(html).toContain('<link rel="alternate" type="text/markdown" href="/index.md">')
