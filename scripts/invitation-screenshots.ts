@@ -2,8 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, chromium } from '@playwright/test'
+import { mailWords } from '../contract/site-config'
 import { toCsv } from '../owner/cli/csv'
-import { previewContext, previewInvitation } from '../owner/cli/message-preview'
+import { previewInvitation, previewSettings } from '../owner/cli/message-preview'
 import { buildIfStale } from '../server/boot/build-if-stale'
 import { loadApiKeys } from '../server/http/keys'
 import { linkKeys } from '../server/waitlist/invitations/link-keys'
@@ -25,8 +26,19 @@ const FROM = 'Tessel Labs <beta@tessel-labs.example>'
 const NAMES = ['ada', 'grace', 'alan', 'edsger', 'barbara', 'donald', 'frances', 'ken']
 
 async function invitation(browser: Browser): Promise<void> {
-  const context = previewContext({ SITE_URL: 'https://lab.example.com', BETA_URL: undefined, PORT: 3000 })
-  const { html } = previewInvitation(context, 'ada@example.com', 'tessel-labs.example')
+  const message = {
+    siteUrl: 'https://lab.example.com',
+    betaUrl: mailWords.betaUrl,
+    from: FROM,
+    perMinute: 60,
+  }
+  const settings = {
+    confirmSignups: false,
+    messageDomain: 'tessel-labs.example',
+    senderConfigured: true,
+    message,
+  }
+  const { html } = previewInvitation(previewSettings(settings, { PORT: 3000 }), 'ada@example.com')
   for (const colorScheme of SCHEMES) {
     const page = await browser.newPage({ viewport: { width: 640, height: 720 }, colorScheme })
     await page.setContent(html)
@@ -58,8 +70,8 @@ async function studioInvite(browser: Browser, server: TestServer, work: string):
   await writeFile(file, toCsv(['email', 'created_at'], rows))
   const imported = await runCli(server.env, 'import', file)
   if (imported.code !== 0) throw new Error(imported.stderr)
-  // SMTP_URL only lets the studio offer to send; nothing is sent here.
-  const studio = await startStudioProcess({ ...server.env, SMTP_URL: 'smtp://127.0.0.1:9', MAIL_FROM: FROM })
+  // The studio previews with the server's mail settings (its From); nothing is sent here.
+  const studio = await startStudioProcess({ DATA_DIR: server.dataDir })
   try {
     const page = await browser.newPage({ viewport: { width: 1000, height: 900 } })
     await page.goto(studio.url)
@@ -76,7 +88,7 @@ async function studioInvite(browser: Browser, server: TestServer, work: string):
 
 await buildIfStale(console.log)
 const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS })
-const server = await startTestServer()
+const server = await startTestServer({ env: { SMTP_URL: 'smtp://127.0.0.1:9', MAIL_FROM: FROM } })
 const work = await mkdtemp(join(tmpdir(), 'invitation-screenshots-'))
 try {
   await invitation(browser)

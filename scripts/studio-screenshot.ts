@@ -14,8 +14,8 @@ const NAMES = ['ada', 'grace', 'alan', 'edsger', 'barbara', 'donald', 'frances',
 const DOMAINS = ['example.com', 'example.org', 'uni.example.edu']
 
 await buildIfStale(console.log)
+// Running: the studio reads the running server's database (it never starts the cluster itself).
 const server = await startTestServer()
-await server.stop()
 const work = await mkdtemp(join(tmpdir(), 'studio-screenshot-'))
 try {
   // Sample signups over the last 30 days, more of them lately, the same on every run.

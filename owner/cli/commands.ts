@@ -1,15 +1,14 @@
 import { isIP } from 'node:net'
 import { loadServerEnv } from '../../server/boot/env'
 import { keyEmailMask } from '../../server/boot/log'
-import { loadMailTransportConfig } from '../../server/mail/mail-secrets'
 import { DEFAULT_STUDIO_PORT } from '../studio-server/start-studio'
+import { openStudioDatabase } from '../studio-server/studio-database'
 import { deliveriesCommand } from './deliveries'
 import { exportCommand } from './export-csv'
 import { importCommand } from './import'
 import { inviteCommand } from './invite'
 import { installationKeys, keysCommand, urlCommand } from './keys'
 import { countCommand, listCommand } from './list'
-import { previewContext } from './message-preview'
 import { removeCommand } from './remove'
 import { sourcesCommand } from './sources'
 import { parseDays, statsCommand } from './stats'
@@ -77,12 +76,14 @@ async function studio({ values }: CliArgs): Promise<number> {
   // The studio's error log masks addresses with the installation's key, as the server's does.
   keyEmailMask((await installationKeys()).secret)
   const env = loadServerEnv()
-  const invite = {
-    mail: await loadMailTransportConfig(env),
-    context: previewContext(env),
-    perMinute: env.MAIL_PER_MINUTE,
+  // Beside the running server, never holding DATA_DIR: it outlives the server's restarts.
+  const database = await openStudioDatabase(env)
+  try {
+    // No mail settings of its own: the running server's, as it recorded them (studio-invite.ts).
+    return await studioCommand(database, port, host, { fallback: env })
+  } finally {
+    await database.close()
   }
-  return withDatabase((db) => studioCommand(db, port, host, invite))
 }
 
 async function invite({ positionals, values }: CliArgs): Promise<number> {

@@ -1,12 +1,11 @@
 import type { ServerEnv } from '../../server/boot/env'
 import type { Database } from '../../server/db/database'
-import {
-  loadMailTransportConfig,
-  type MailTransportConfig,
-  NO_SMTP_URL,
-} from '../../server/mail/mail-secrets'
 import { invitable, whyNotInvited } from '../../server/waitlist/invitations/entry-status'
-import { readMailSettings } from '../../server/waitlist/invitations/mail-settings'
+import {
+  NO_MAIL_SETTINGS,
+  NO_SENDER_YET,
+  readMailSettings,
+} from '../../server/waitlist/invitations/mail-settings'
 import {
   type Candidate,
   entriesOf,
@@ -18,7 +17,7 @@ import {
 } from '../../server/waitlist/invitations/queue-invitations'
 import { withDatabaseAsIs } from './database-as-is'
 import { followBatch } from './follow-batch'
-import { previewContext, previewInvitation, renderPreview } from './message-preview'
+import { previewInvitation, previewSettings, renderPreview } from './message-preview'
 
 export interface InviteRequest {
   /** --next N, else the addresses. */
@@ -32,20 +31,19 @@ export interface InviteRequest {
 type Print = (line: string) => void
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
-/** `invite --next N | EMAIL… [--dry-run] [--wait] [--resend]`. */
+/**
+ * `invite --next N | EMAIL… [--dry-run] [--wait] [--resend]`. The CLI has no mail settings of its
+ * own: it queues, and the running server renders and sends with its SITE_URL, MAIL_FROM and
+ * BETA_URL, which it records in the database at start (mail-settings.ts) for the preview.
+ */
 export async function inviteCommand(
   env: ServerEnv,
   request: InviteRequest,
   withDatabase: <T>(fn: (db: Database) => Promise<T>) => Promise<T>,
   print: Print = console.log,
 ): Promise<number> {
-  const mail = await loadMailTransportConfig(env)
-  if (!mail && !request.dryRun) {
-    console.error(NO_SMTP_URL)
-    return 1
-  }
-  if (request.dryRun) return dryRun(env, mail, request, print)
-  return withDatabase((db) => queue(db, mail, request, print))
+  if (request.dryRun) return dryRun(env, request, print)
+  return withDatabase((db) => queue(db, request, print))
 }
 
 /**
@@ -59,27 +57,28 @@ async function candidatesAsIs(db: Database, request: InviteRequest): Promise<Can
   return oldestWith(db, invitable(request.resend, false), request.next, source)
 }
 
-async function dryRun(
-  env: ServerEnv,
-  mail: MailTransportConfig,
-  request: InviteRequest,
-  print: Print,
-): Promise<number> {
+async function dryRun(env: ServerEnv, request: InviteRequest, print: Print): Promise<number> {
   const named = request.next === undefined
   // A dry run writes nothing: the database as it is, or none at all before the first start.
-  const entries = (await withDatabaseAsIs((db) => candidatesAsIs(db, request))) ?? []
+  const found = await withDatabaseAsIs(async (db) => ({
+    entries: await candidatesAsIs(db, request),
+    settings: await readMailSettings(db),
+  }))
+  const entries = found?.entries ?? []
+  const settings = found?.settings ?? NO_MAIL_SETTINGS
   const allowed = invitable(request.resend, named)
   const chosen = entries.filter((entry) => allowed.includes(entry.status))
   print(`Dry run: ${plural(chosen.length, 'invitation')} would be queued. Nothing was written.`)
   for (const entry of chosen) print(`  ${entry.createdAt}  ${entry.email}  (${entry.status})`)
   if (named) reportRefusals(entries, request.emails, allowed, print)
-  if (!mail) print(NO_SMTP_URL.replace(', so nothing was queued', ': a real run would stop here'))
+  if (!settings.senderConfigured) print(NO_SENDER_YET)
+  const preview = previewSettings(settings, env)
   const sample = chosen[0]?.email ?? 'someone@example.com'
-  const from = mail?.from.header ?? '(MAIL_FROM)'
-  print(`\nThe message${chosen[0] ? ` to the first of them` : ' (to a sample address)'}:\n`)
   print(
-    renderPreview(previewInvitation(previewContext(env), sample, mail?.from.domain ?? 'example.com'), from),
+    `\nThe message${chosen[0] ? ` to the first of them` : ' (to a sample address)'}, as the server would send it:\n`,
   )
+  if (preview.unknown) print(`${preview.unknown}\n`)
+  print(renderPreview(previewInvitation(preview, sample), preview.from))
   return 0
 }
 
@@ -91,13 +90,10 @@ function reportRefusals(entries: Candidate[], emails: string[], allowed: string[
     if (!found.has(email.trim().toLowerCase())) print(`  ${email} is not on the waitlist`)
 }
 
-async function queue(
-  db: Database,
-  mail: MailTransportConfig,
-  request: InviteRequest,
-  print: Print,
-): Promise<number> {
-  const options = { resend: request.resend, messageDomain: mail?.from.domain ?? 'localhost' }
+async function queue(db: Database, request: InviteRequest, print: Print): Promise<number> {
+  // The Message-ID's domain is the sending server's MAIL_FROM's, as it recorded it at start.
+  const settings = await readMailSettings(db)
+  const options = { resend: request.resend, messageDomain: settings.messageDomain }
   let result: QueuedInvites
   let refusedNamed = false
   if (request.next !== undefined) {
@@ -110,9 +106,7 @@ async function queue(
     refusedNamed = named.unknown.length > 0 || named.refused.some((entry) => entry.status !== 'invited')
   }
   print(`Queued ${plural(result.queued.length, 'invitation')}.`)
-  const settings = await readMailSettings(db)
-  if (result.queued.length > 0 && !settings.senderConfigured)
-    print('No server with SMTP_URL has started on this database yet: they are sent once one does.')
+  if (result.queued.length > 0 && !settings.senderConfigured) print(NO_SENDER_YET)
   if (request.wait && result.messageIds.length > 0) await followBatch(db, result.messageIds, print)
   return refusedNamed ? 1 : 0
 }

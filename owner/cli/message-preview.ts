@@ -1,43 +1,77 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { mailWords } from '../../contract/site-config'
 import type { ServerEnv } from '../../server/boot/env'
-import { normalizeSiteUrl } from '../../server/http/site-url'
+import { normalizeSiteUrl } from '../../server/boot/normalize-site-url'
 import type { OutgoingMail } from '../../server/mail/outgoing-mail'
 import { composeMessage, type MessageContext } from '../../server/waitlist/invitations/compose-message'
 import { linkKeys } from '../../server/waitlist/invitations/link-keys'
+import type { MailSettings } from '../../server/waitlist/invitations/mail-settings'
+
+/** What a preview shows the message with: the sending server's settings, or what can be guessed. */
+export interface PreviewSettings {
+  context: MessageContext
+  /** The From header; null where the server that would send has no MAIL_FROM (no SMTP_URL). */
+  from: string | null
+  /** MAIL_FROM's domain, the Message-ID's right part. */
+  messageDomain: string
+  perMinute: number
+  /** Where the server's own settings are not known (none has started yet): why, in words. */
+  unknown?: string
+}
 
 /**
- * The message as the server will send it (SITE_URL, BETA_URL, the lab's words), for a preview.
- * Its links and invite code are sealed with a throwaway key, so they look real and work nowhere:
- * a preview never hands out a usable code or unsubscribe link.
+ * Links and an invite code sealed with a throwaway key, so they look real and work nowhere: a
+ * preview never hands out a usable code or unsubscribe link.
  */
-export function previewContext(env: Pick<ServerEnv, 'SITE_URL' | 'BETA_URL' | 'PORT'>): MessageContext {
+const throwawayKeys = () => linkKeys(randomBytes(32))
+
+/**
+ * The message as the server sends it: its SITE_URL, BETA_URL and MAIL_FROM, which it records in the
+ * database at start (mail-settings.ts). Before any server has started, this shell's SITE_URL and
+ * BETA_URL, or their defaults, as a server started from here would use them, and a note saying so.
+ */
+export function previewSettings(
+  settings: MailSettings,
+  env: Pick<ServerEnv, 'SITE_URL' | 'BETA_URL' | 'PORT'>,
+): PreviewSettings {
+  const { message } = settings
+  if (message)
+    return {
+      context: { siteUrl: message.siteUrl, betaUrl: message.betaUrl, keys: throwawayKeys() },
+      from: message.from,
+      messageDomain: settings.messageDomain,
+      perMinute: message.perMinute,
+    }
+  const siteUrl = normalizeSiteUrl(env.SITE_URL ?? `http://127.0.0.1:${env.PORT}`)
   return {
-    siteUrl: normalizeSiteUrl(env.SITE_URL ?? `http://127.0.0.1:${env.PORT}`),
-    betaUrl: env.BETA_URL ?? mailWords.betaUrl,
-    keys: linkKeys(randomBytes(32)),
+    context: { siteUrl, betaUrl: env.BETA_URL ?? mailWords.betaUrl, keys: throwawayKeys() },
+    from: null,
+    messageDomain: 'example.com',
+    perMinute: 0,
+    unknown:
+      'No server has started on this database yet, so its SITE_URL, BETA_URL and MAIL_FROM are not known: ' +
+      `the links below lead to ${siteUrl}, as a server started from this shell would make them.`,
   }
 }
 
 /** One invitation as it would go to `email` (the first person of a batch, or a sample address). */
-export function previewInvitation(
-  context: MessageContext,
-  email: string,
-  messageDomain: string,
-): OutgoingMail {
-  return composeMessage(context, {
+export function previewInvitation(preview: PreviewSettings, email: string): OutgoingMail {
+  return composeMessage(preview.context, {
     kind: 'invitation',
     uuid: randomUUID(),
     email,
     queuedAt: new Date(),
-    messageDomain,
+    messageDomain: preview.messageDomain,
   })
 }
 
+/** Where the server that would send has no MAIL_FROM, the From line says so. */
+export const NO_SENDER = '(none yet: the server that sends has no SMTP_URL and MAIL_FROM)'
+
 /** The preview as the terminal shows it: the headers that matter, then the text part. */
-export function renderPreview(mail: OutgoingMail, from: string): string {
+export function renderPreview(mail: OutgoingMail, from: string | null): string {
   return [
-    `From: ${from}`,
+    `From: ${from ?? NO_SENDER}`,
     `To: ${mail.to}`,
     `Subject: ${mail.subject}`,
     ...Object.entries(mail.headers).map(([name, value]) => `${name}: ${value}`),

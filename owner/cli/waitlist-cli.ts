@@ -43,20 +43,23 @@ Commands:
   studio [--port N] [--host IP]        a local web view of the list on http://127.0.0.1:N (default 3001),
                                        opened with the token in the URL it prints; Ctrl-C stops it. --host
                                        0.0.0.0 inside a container only, with the port published on the
-                                       host's loopback (docs/deploy.md); the token and Host checks stay
+                                       host's loopback (docs/deploy.md); the token and Host checks stay.
+                                       It reads the running server's database, and says when the site is
+                                       stopped
   invite --next N | EMAIL… [--dry-run] [--wait] [--resend]
                                        queue a beta invitation for the N oldest waiting entries, or for the
-                                       addresses named; the running server sends them (SMTP_URL,
-                                       MAIL_PER_MINUTE). Nobody is invited twice without --resend; nobody
-                                       unsubscribed or unconfirmed ever is. --dry-run prints who and the
-                                       message and changes nothing, not even a migration; --wait follows
-                                       the sending to the end
+                                       addresses named; the running server sends them with its own
+                                       SMTP_URL, MAIL_FROM, SITE_URL and BETA_URL, at MAIL_PER_MINUTE.
+                                       Nobody is invited twice without --resend; nobody unsubscribed or
+                                       unconfirmed ever is. --dry-run prints who and the message as the
+                                       server would send it, and changes nothing, not even a migration;
+                                       --wait follows the sending to the end
   deliveries [--retry]                 signup notifications and mail pending, failed or bounced (address,
                                        attempts, last error); --retry sends the failed ones again
 
 DATE is anything Postgres reads as a timestamp, e.g. 2026-11-01 or 2026-11-01T09:00:00Z.
-Environment as the server: DATABASE_URL, DATA_DIR (default ./data; as root, see docs/operations.md), JWT_SECRET;
-for invite, SMTP_URL, MAIL_FROM (or their files in DATA_DIR), SITE_URL and BETA_URL.
+Environment as the server: DATABASE_URL, DATA_DIR (default ./data; as root, see docs/operations.md), JWT_SECRET.
+No mail settings: invite and the studio use those each server records in the database at start.
 
 Exit codes: 0 done, 1 failed (database unreachable, DATA_DIR held by another command, bad
 configuration), 2 bad usage.

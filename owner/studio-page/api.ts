@@ -66,12 +66,16 @@ export function adoptToken(): void {
   } else token = stored()
 }
 
+/** The studio's answer while no server runs the database: the page says so and tries again by itself. */
+export class SiteStopped extends Error {}
+
 async function call(url: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers)
   if (token) headers.set('Authorization', `Bearer ${token}`)
   const response = await fetch(url, { ...init, headers, credentials: 'omit' })
   if (response.ok) return response
-  const body = (await response.json().catch(() => ({}))) as { error?: string }
+  const body = (await response.json().catch(() => ({}))) as { error?: string; stopped?: boolean }
+  if (body.stopped) throw new SiteStopped(body.error ?? 'The site is stopped.')
   throw new Error(body.error ?? `The studio answered ${response.status}`)
 }
 
@@ -121,12 +125,15 @@ export interface InvitePreview {
   waiting: number
   /** The first few, oldest first. */
   recipients: { email: string; created_at: string }[]
+  /** The sending server's MAIL_FROM, as it recorded it at start; null where it has none. */
   from: string | null
   subject: string
   text: string
   perMinute: number
-  /** Why nothing can be sent from here (no SMTP_URL), or null. */
+  /** Where the last server to start cannot send: that the invitations wait for one that can, or null. */
   cannotSend: string | null
+  /** Where no server has started yet, so its settings are guessed: why, or null. */
+  settingsUnknown: string | null
 }
 
 export function fetchInvitePreview(count: number): Promise<InvitePreview> {
@@ -134,7 +141,9 @@ export function fetchInvitePreview(count: number): Promise<InvitePreview> {
 }
 
 /** Queues the invitations, as `npm run waitlist -- invite --next N` does; the server sends them. */
-export function queueInvitations(count: number): Promise<{ queued: number; perMinute: number }> {
+export function queueInvitations(
+  count: number,
+): Promise<{ queued: number; perMinute: number; waitsForSender: boolean }> {
   return send('/api/invite', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

@@ -106,7 +106,7 @@ function PreviewSummary({ preview }: { preview: InvitePreview }) {
       )}
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 text-sm">
         <dt className="font-medium">From</dt>
-        <dd className="break-all">{preview.from ?? 'MAIL_FROM is not set'}</dd>
+        <dd className="break-all">{preview.from ?? 'none yet: the server that sends has no MAIL_FROM'}</dd>
         <dt className="font-medium">Subject</dt>
         <dd>{preview.subject}</dd>
       </dl>
@@ -118,15 +118,19 @@ function SendButtons(props: { preview: InvitePreview; busy: boolean; onSend(): v
   const { preview } = props
   return (
     <>
-      {preview.cannotSend && (
-        <p role="alert" className="rounded border border-danger bg-danger-soft p-3 text-danger">
-          {preview.cannotSend}
-        </p>
+      {/* Notes, not errors: nothing was attempted, and queuing works without a sender. */}
+      {[preview.settingsUnknown, preview.cannotSend].map(
+        (note) =>
+          note && (
+            <p key={note} className="rounded border border-line p-3 text-sm">
+              {note}
+            </p>
+          ),
       )}
       <div className="flex gap-2">
         <button
           type="button"
-          disabled={props.busy || preview.count === 0 || preview.cannotSend !== null}
+          disabled={props.busy || preview.count === 0}
           onClick={props.onSend}
           className={`rounded bg-button px-3 py-2 font-medium text-button-ink disabled:opacity-60 ${FOCUS}`}
         >

@@ -8,6 +8,7 @@ import {
   type PageStart,
   type Range,
   removeAddress,
+  SiteStopped,
   type Summary,
 } from './api'
 import { EntriesTable } from './entries-table'
@@ -35,9 +36,18 @@ export function StudioPage() {
   const [query, setQuery] = useState('')
   const [position, setPosition] = useState<Position>(FIRST_PAGE)
   const [error, setError] = useState('')
+  const [stopped, setStopped] = useState('')
   const [version, setVersion] = useState(0)
 
-  const fail = useCallback((reason: unknown) => setError(String((reason as Error).message ?? reason)), [])
+  const fail = useCallback((reason: unknown) => {
+    if (reason instanceof SiteStopped) setStopped(reason.message)
+    else setError(String((reason as Error).message ?? reason))
+  }, [])
+  useReconnect(stopped, () => {
+    setStopped('')
+    setError('')
+    setVersion((value) => value + 1) // everything read afresh
+  })
   const summary = useSummary(range, version, fail, setError)
   const sources = useSources(range, version, fail)
   const entries = useEntries(query, position.start, version, fail)
@@ -47,7 +57,11 @@ export function StudioPage() {
   return (
     <main className="mx-auto max-w-4xl space-y-6 p-6">
       <StudioHeader total={summary?.total} onFail={fail} />
-      {error && (
+      {/* Not an error: the page is fine and comes back with the server. */}
+      <p aria-live="polite" className={stopped ? 'rounded border border-line p-3' : 'sr-only'}>
+        {stopped}
+      </p>
+      {error && !stopped && (
         <p role="alert" className="rounded border border-danger bg-danger-soft p-3 text-danger">
           {error}
         </p>
@@ -85,6 +99,24 @@ export function StudioPage() {
       />
     </main>
   )
+}
+
+const RECONNECT_MS = 2000
+
+/** While the site is stopped, asks every 2 s whether it is back, then calls onBack once. */
+function useReconnect(stopped: string, onBack: () => void) {
+  const back = useRef(onBack)
+  back.current = onBack
+  useEffect(() => {
+    if (!stopped) return
+    const timer = setInterval(() => {
+      fetchSummary('30').then(
+        () => back.current(),
+        () => {},
+      ) // still stopped, or not yet ready
+    }, RECONNECT_MS)
+    return () => clearInterval(timer)
+  }, [stopped])
 }
 
 /** The total and the chart's days for the range; a fresh read when `version` changes (after a removal). */

@@ -24,10 +24,14 @@ export function useInvite(onQueued: () => void) {
   }
   const send = (shown: InvitePreview) =>
     act(async () => {
-      const { queued, perMinute } = await queueInvitations(shown.count)
+      const { queued, perMinute, waitsForSender } = await queueInvitations(shown.count)
       const pace = perMinute > 0 ? `at most ${perMinute} a minute` : 'as fast as the mail server takes them'
       const noun = queued === 1 ? 'invitation' : 'invitations'
-      setStatus(`Queued ${queued} ${noun}; the server sends them ${pace}.`)
+      setStatus(
+        waitsForSender
+          ? `Queued ${queued} ${noun}; they go out once a server with SMTP_URL runs.`
+          : `Queued ${queued} ${noun}; the server sends them ${pace}.`,
+      )
       setPreview(undefined)
       onQueued()
     })

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
-import type { Database } from '../../server/db/database'
 import { createStudioApp } from './studio-app'
+import type { StudioDatabase } from './studio-database'
 import { loadStudioFiles } from './studio-files'
 import type { StudioInvite } from './studio-invite'
 
@@ -25,7 +25,7 @@ export interface RunningStudio {
  * always 127.0.0.1's, the only Host it answers besides localhost.
  */
 export async function startStudio(
-  db: Database,
+  { db, stopped }: Pick<StudioDatabase, 'db' | 'stopped'>,
   port: number,
   host = '127.0.0.1',
   invite?: StudioInvite,
@@ -33,7 +33,7 @@ export async function startStudio(
   const files = await loadStudioFiles()
   const token = randomBytes(24).toString('base64url')
   let listening = port
-  const app = createStudioApp({ db, token, port: () => listening, files, invite })
+  const app = createStudioApp({ db, stopped, token, port: () => listening, files, invite })
   const server = createServer(getRequestListener(app.fetch))
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {

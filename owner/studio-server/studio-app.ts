@@ -7,6 +7,7 @@ import { BadCursorError, pageEntries } from '../../server/waitlist/admin/entry-p
 import { countEntries, removeEntry, signupsPerDay } from '../../server/waitlist/admin/waitlist-admin'
 import { exportCsv } from '../cli/export-csv'
 import { sourcesSummary } from '../sources/sources-report'
+import { SITE_STOPPED, SiteStoppedError } from './studio-database'
 import type { StudioFile } from './studio-files'
 import { studioGuard } from './studio-guard'
 import { routeStudioInvite, type StudioInvite } from './studio-invite'
@@ -44,6 +45,8 @@ export function createStudioApp(options: {
   files: ReadonlyMap<string, StudioFile>
   /** "Invite the next N"; absent, the studio has no invite routes. */
   invite?: StudioInvite
+  /** No server runs the embedded database now (studio-database.ts). */
+  stopped?: () => Promise<boolean>
 }): Hono {
   const { db, files } = options
   const app = new Hono()
@@ -73,7 +76,10 @@ export function createStudioApp(options: {
     return c.body(new Uint8Array(file.body), 200, { 'Content-Type': file.contentType })
   })
 
-  app.onError((error, c) => {
+  app.onError(async (error, c) => {
+    // The server stopped, or is restarting, under the studio: said plainly, and the page retries.
+    const stopped = error instanceof SiteStoppedError || (await options.stopped?.().catch(() => false))
+    if (stopped) return c.json({ error: SITE_STOPPED, stopped: true }, 503)
     console.error(oneLine(maskEmails(`The studio failed on ${c.req.method} ${c.req.path}: ${String(error)}`)))
     return c.json({ error: 'The studio could not answer; see its terminal.' }, 500)
   })

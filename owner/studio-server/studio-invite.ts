@@ -1,15 +1,17 @@
 import type { Context, Hono } from 'hono'
+import type { ServerEnv } from '../../server/boot/env'
 import type { Database } from '../../server/db/database'
-import { type MailTransportConfig, NO_SMTP_URL } from '../../server/mail/mail-secrets'
-import type { MessageContext } from '../../server/waitlist/invitations/compose-message'
+import { NO_SENDER_YET, readMailSettings } from '../../server/waitlist/invitations/mail-settings'
 import { countWaiting, inviteNext, oldestWith } from '../../server/waitlist/invitations/queue-invitations'
-import { previewInvitation } from '../cli/message-preview'
+import { type PreviewSettings, previewInvitation, previewSettings } from '../cli/message-preview'
 
-/** What the studio's "Invite the next N" needs: how to send (or that it cannot), and the preview's links. */
+/**
+ * What the studio's "Invite the next N" needs of its own: nothing of the mail's. It queues, and the
+ * running server sends with the settings it records at start; these are only for a preview before
+ * any server has started (message-preview.ts).
+ */
 export interface StudioInvite {
-  mail: MailTransportConfig
-  context: MessageContext
-  perMinute: number
+  fallback: Pick<ServerEnv, 'SITE_URL' | 'BETA_URL' | 'PORT'>
 }
 
 /** The frame the preview is shown in: the message's inline styles, nothing else, only inside the studio. */
@@ -33,16 +35,24 @@ const SAMPLE = 'someone@example.com'
  * that queues, as `invite --next N` does.
  */
 export function routeStudioInvite(app: Hono, db: Database, invite: StudioInvite): void {
-  const domain = invite.mail?.from.domain ?? 'example.com'
-  app.get('/invite-preview.html', (c) => {
-    const html = previewInvitation(invite.context, SAMPLE, domain).html
+  app.get('/invite-preview.html', async (c) => {
+    const html = previewInvitation(await settingsOf(db, invite), SAMPLE).html
     return c.body(html, 200, {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': PREVIEW_CSP,
     })
   })
   app.get('/api/invite/preview', (c) => preview(c, db, invite))
-  app.post('/api/invite', (c) => queue(c, db, invite))
+  app.post('/api/invite', (c) => queue(c, db))
+}
+
+/** The sending server's settings as it recorded them, read afresh: a restarted server may have new ones. */
+async function settingsOf(
+  db: Database,
+  invite: StudioInvite,
+): Promise<PreviewSettings & { canSend: boolean }> {
+  const settings = await readMailSettings(db)
+  return { ...previewSettings(settings, invite.fallback), canSend: settings.senderConfigured }
 }
 
 async function preview(c: Context, db: Database, invite: StudioInvite): Promise<Response> {
@@ -51,25 +61,24 @@ async function preview(c: Context, db: Database, invite: StudioInvite): Promise<
     return c.json({ error: `count must be a number of people, 1 to ${MAX_COUNT}` }, 400)
   const recipients = await oldestWith(db, ['waiting'], Math.min(count, SHOWN))
   const waiting = await countWaiting(db)
-  const message = previewInvitation(
-    invite.context,
-    recipients[0]?.email ?? SAMPLE,
-    invite.mail?.from.domain ?? 'example.com',
-  )
+  const settings = await settingsOf(db, invite)
+  const message = previewInvitation(settings, recipients[0]?.email ?? SAMPLE)
   return c.json({
     requested: count,
     count: Math.min(count, waiting),
     waiting,
     recipients: recipients.map(({ email, createdAt }) => ({ email, created_at: createdAt })),
-    from: invite.mail?.from.header ?? null,
+    from: settings.from,
     subject: message.subject,
     text: message.text,
-    perMinute: invite.perMinute,
-    cannotSend: invite.mail ? null : NO_SMTP_URL,
+    perMinute: settings.perMinute,
+    // Nothing is refused for it: the invitations are queued, and wait for a server that can send.
+    cannotSend: settings.canSend ? null : NO_SENDER_YET,
+    settingsUnknown: settings.unknown ?? null,
   })
 }
 
-async function queue(c: Context, db: Database, invite: StudioInvite): Promise<Response> {
+async function queue(c: Context, db: Database): Promise<Response> {
   // A form on another site cannot send JSON without a preflight, which gets no CORS answer.
   if (!c.req.header('content-type')?.startsWith('application/json'))
     return c.json({ error: 'send JSON: {"count": N}' }, 415)
@@ -77,7 +86,11 @@ async function queue(c: Context, db: Database, invite: StudioInvite): Promise<Re
   const count = countOf(body?.count)
   if (count === undefined)
     return c.json({ error: `count must be a number of people, 1 to ${MAX_COUNT}` }, 400)
-  if (!invite.mail) return c.json({ error: NO_SMTP_URL }, 409)
-  const { queued } = await inviteNext(db, count, { resend: false, messageDomain: invite.mail.from.domain })
-  return c.json({ queued: queued.length, perMinute: invite.perMinute })
+  const settings = await readMailSettings(db)
+  const { queued } = await inviteNext(db, count, { resend: false, messageDomain: settings.messageDomain })
+  return c.json({
+    queued: queued.length,
+    perMinute: settings.message?.perMinute ?? 0,
+    waitsForSender: !settings.senderConfigured,
+  })
 }

@@ -7,7 +7,7 @@ import { MemoryRateLimiter } from '../http/middleware/memory-rate-limiter'
 import { PostgresRateLimiter } from '../http/middleware/postgres-rate-limiter'
 import type { SecurityHeaderOptions } from '../http/middleware/security-headers'
 import { loadSchemaCache } from '../http/rest/schema-cache'
-import { fillInSiteUrl, normalizeSiteUrl } from '../http/site-url'
+import { fillInSiteUrl } from '../http/site-url'
 import { SourceCounter } from '../http/sources/source-counter'
 import { loadStaticSite } from '../http/static-site'
 import { loadMailTransportConfig, type MailTransportConfig } from '../mail/mail-secrets'
@@ -17,6 +17,7 @@ import { startNotifications } from '../waitlist/notifications/start-notification
 import type { ServerEnv } from './env'
 import { listen } from './listen'
 import { createLogger, keyEmailMask, type Logger } from './log'
+import { normalizeSiteUrl } from './normalize-site-url'
 import { DIST_DIR } from './paths'
 
 export interface RunningServer {

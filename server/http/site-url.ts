@@ -1,20 +1,8 @@
 import { createHash } from 'node:crypto'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { SITE_URL_PLACEHOLDER } from '../../contract/site-url'
+import { normalizeSiteUrl } from '../boot/normalize-site-url'
 import type { StaticFile, StaticSite } from './static-site'
-
-/**
- * The public address as the built files need it: no trailing slash (paths are appended), and no
- * character that would need escaping in HTML attributes, JSON or XML.
- */
-export function normalizeSiteUrl(raw: string): string {
-  const url = new URL(raw)
-  const normalized = `${url.origin}${url.pathname.replace(/\/+$/, '')}`
-  if (/["'<>&\s]/.test(normalized) || url.search || url.hash) {
-    throw new Error(`SITE_URL must be a plain address such as https://lab.example.com, not ${raw}`)
-  }
-  return normalized
-}
 
 function withSiteUrl(file: StaticFile, siteUrl: string): StaticFile {
   if (!file.body.includes(SITE_URL_PLACEHOLDER)) return file

@@ -39,7 +39,3 @@ export async function loadMailTransportConfig(env: {
     )
   return { smtp: parseSmtpUrl(smtpUrl), from }
 }
-
-/** The one line every command that would send prints when it cannot. */
-export const NO_SMTP_URL =
-  'SMTP_URL is not set (nor DATA_DIR/smtp-url): no mail can be sent, so nothing was queued. See docs/invitations.md.'

@@ -15,7 +15,8 @@ const EMAILS = Array.from(
   (_, index) => `person.${String(index).padStart(2, '0')}@example.com`,
 )
 const NEWEST = EMAILS.at(-1) ?? ''
-// The studio queues invitations (the server sends them): it needs SMTP_URL, never reached here.
+// The studio queues invitations and the server sends them, with its own mail settings: an
+// SMTP_URL never reached here.
 const MAIL_ENV = { SMTP_URL: 'smtp://127.0.0.1:9', MAIL_FROM: 'Tessel Labs <beta@tessel-labs.example>' }
 
 /** What a browser sends with the studio page's own requests. */
@@ -61,14 +62,17 @@ for (const { name } of BACKENDS) {
 
       test.beforeAll(async () => {
         test.setTimeout(120_000)
-        server = await startServerOn(name)
+        server = await startServerOn(name, { env: MAIL_ENV })
         for (const email of EMAILS) expect((await postWaitlist(server, { email })).status).toBe(201)
-        await server.stop()
         // What `export` writes, to compare with the studio's download.
         const result = await runCli(server.env, 'export')
         expect(result.code).toBe(0)
         exported = result.stdout
-        studio = await startStudioProcess({ ...server.env, ...MAIL_ENV })
+        // Beside the running server, with no mail settings of its own (only DATA_DIR or DATABASE_URL).
+        studio = await startStudioProcess({
+          DATA_DIR: server.dataDir,
+          DATABASE_URL: server.env.DATABASE_URL ?? '',
+        })
       })
       test.afterAll(async () => {
         expect(await studio?.stop()).toBe(0)

@@ -235,23 +235,27 @@ describe('the owner commands around mail', () => {
     }
   })
 
-  it('without SMTP_URL, invite says so in one line naming it and queues nothing; --dry-run changes nothing', async () => {
+  it('with no server that can send, --dry-run changes nothing and invite queues, saying they wait', async () => {
     const server = await startServerOn('postgres', { env: { MAIL_FROM: FROM } })
     const database = await openBeside(server)
     try {
       await addEntries(database.db, ['first.dry@example.com', 'second.dry@example.com'])
-      const refused = await runCli(server.env, 'invite', '--next', '5')
-      expect(refused.code).toBe(1)
-      expect(refused.stderr.trim().split('\n')).toHaveLength(1)
-      expect(refused.stderr).toMatch(/^SMTP_URL is not set/)
       const dry = await runCli(server.env, 'invite', '--next', '1', '--dry-run')
       expect(dry.code).toBe(0)
       expect(dry.stdout).toContain('Dry run: 1 invitation would be queued. Nothing was written.')
       expect(dry.stdout).toMatch(/first\.dry@example\.com {2}\(waiting\)/)
       expect(dry.stdout).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click')
       expect(dry.stdout).toContain('Subject: Your invitation to the Tessel Labs private beta')
+      expect(dry.stdout).toContain('The last server to start on this database has no SMTP_URL')
       expect(await outboxStatuses(database.db)).toEqual({})
       expect((await runCli(server.env, 'list')).stdout).not.toContain('invited')
+      // Nothing was refused: the invitations wait in the outbox for a server with SMTP_URL.
+      const queued = await runCli(server.env, 'invite', '--next', '5')
+      expect(queued).toMatchObject({ code: 0, stderr: '' })
+      expect(queued.stdout).toContain('Queued 2 invitations.')
+      expect(queued.stdout).toContain('go out once a server with SMTP_URL and MAIL_FROM runs')
+      expect(queued.stdout).not.toContain('nothing was queued')
+      expect(await outboxStatuses(database.db)).toEqual({ pending: 2 })
     } finally {
       await database.close()
       await server.cleanup()

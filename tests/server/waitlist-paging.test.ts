@@ -172,16 +172,21 @@ describe('on a larger list, the indexes serve every studio request', () => {
       (await pageEntries(db, { search: rare, limit: 25 })).entries.map((entry) => entry.email),
     ).toContain(`${createHash('md5').update('1234').digest('hex').slice(0, 10)}.1234@example.org`)
     const hit = await plans((tx) => pageEntries(tx, { search: rare, limit: 25 }))
-    expect(hit.some((plan) => plan.includes('waitlist_email_trgm'))).toBe(true)
+    expect(hit.some((plan) => plan.includes('waitlist_email_search_trgm'))).toBe(true)
     const miss = await plans((tx) => pageEntries(tx, { search: 'nobody-like-this', limit: 25 }))
-    expect(miss.every((plan) => plan.includes('waitlist_email_trgm'))).toBe(true)
+    expect(miss.every((plan) => plan.includes('waitlist_email_search_trgm'))).toBe(true)
+    // Across a dot and an @: trigrams that span them, not "com"-like ones common to every address.
+    const punctuated = await plans((tx) => pageEntries(tx, { search: '.1234@', limit: 25 }))
     const first = await plans((tx) => pageEntries(tx, { limit: 25 }))
     const page = await pageEntries(db, { limit: 25 })
     const deep = await plans((tx) => pageEntries(tx, { after: page.next ?? '', limit: 25 }))
     const counts = await plans(async (tx) => [await countEntries(tx), await signupsPerDay(tx, 'all')])
-    for (const plan of [...hit, ...miss, ...first, ...deep, ...counts])
+    for (const plan of [...hit, ...miss, ...punctuated, ...first, ...deep, ...counts])
       expect(plan.split(', ')).not.toContain('Seq Scan on waitlist')
-    expect(hit.some((plan) => plan.includes('Bitmap Index Scan using waitlist_email_trgm'))).toBe(true)
+    for (const search of [hit, punctuated])
+      expect(search.some((plan) => plan.includes('Bitmap Index Scan using waitlist_email_search_trgm'))).toBe(
+        true,
+      )
     expect([...first, ...deep].some((plan) => plan.includes('waitlist_created_at_id'))).toBe(true)
   })
 
@@ -218,5 +223,53 @@ describe('on a larger list, the indexes serve every studio request', () => {
     expect(await countEntries(db)).toBe(count)
     await db.exec('truncate public.waitlist cascade')
     expect(await countEntries(db)).toBe(0)
+  })
+})
+
+describe('a search finds exactly the addresses that contain it', () => {
+  // Each pair differs only where the index maps punctuation to a letter (. → q, @ → z, - → x, _ → j):
+  // the index finds both, the search must show only the real match.
+  const emails = [
+    'ada.lovelace@example.com',
+    'adaqlovelace@example.com',
+    'grace_hopper@navy.mil',
+    'gracejhopper@navy.mil',
+    'alan-turing@bletchley.uk',
+    'alanxturing@bletchley.uk',
+    'Edsger.Dijkstra@EXAMPLE.com',
+    'barbara@liskovzexample.org',
+    ...Array.from({ length: 30 }, (_, index) => `member-${String(index * 7).padStart(4, '0')}@lab.org`),
+  ]
+
+  beforeAll(async () => {
+    await db.exec('truncate public.waitlist cascade')
+    await insertRows(
+      emails.map((email, index) => [email, `2026-11-20T09:00:${String(index).padStart(2, '0')}Z`]),
+    )
+  })
+
+  it('for a prefix, a substring, one across punctuation and a short one, in any letter case', async () => {
+    const newestFirst = [...emails].reverse()
+    for (const search of [
+      'ada', // a prefix, as people type first
+      'ADA.L', // across a dot, any letter case
+      'e_h', // an underscore, literal
+      'n-t', // a hyphen
+      'kstra@example.c', // across the @
+      'e.com', // trigrams common to most addresses, rare together
+      'member-00', // a shared prefix and digits
+      '0@lab', // digits before the @
+      '@', // short: no trigram
+      'ov', // short
+      'xexample', // matches nothing, though "@example" maps to it
+    ]) {
+      const page = await pageEntries(db, { search, limit: 100 })
+      const expected = newestFirst.filter((email) => email.toLowerCase().includes(search.toLowerCase()))
+      expect(
+        page.entries.map((entry) => entry.email),
+        search,
+      ).toEqual(expected)
+      expect(page.matching, search).toBe(expected.length)
+    }
   })
 })

@@ -1,14 +1,15 @@
 import type { Queryable } from '../../db/database'
+import { type EmailSearch, emailSearch } from './email-search'
 import { ENTRY_COLUMNS, ENTRY_SOURCE } from './entry-columns'
 import { BadCursorError, cursorOf, type Key, parseCursor } from './entry-cursor'
-import { allMatching, hasNoTrigram, pageOfKeys } from './short-search'
+import { allMatching, pageOfKeys } from './short-search'
 import { countEntries, type Entry } from './waitlist-admin'
 
 /**
  * The studio's list, newest first, a page at a time by keyset: a page starts after the last
  * (created_at, id) of the one before, found on the waitlist_created_at_id index however deep it is,
  * where OFFSET would read and drop every row before it. A search is a substring of the address, in
- * any letter case, served by the trigram index (20261125200000_waitlist_paging_and_search.sql).
+ * any letter case (email-search.ts), found in one pass (short-search.ts).
  */
 
 export { BadCursorError }
@@ -29,22 +30,22 @@ export interface EntryPage {
 
 const keyOf = (row: Row): Key => ({ createdAt: row.created_at, id: row.id })
 
-/** `%`, `_` and `\` match themselves in the search, not as LIKE wildcards. */
-function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
-}
-
 type Row = Entry & { id: string }
 type Direction = 'older' | 'newer'
 
 const COLUMNS = ENTRY_COLUMNS.map((column) => `${column.read} as ${column.name}`).join(', ')
 
 /** The query text for a search, or none, past a key, or none: four texts, never built from input. */
-function whereClause(pattern: string | null, key: Key | undefined, direction: Direction, params: unknown[]) {
+function whereClause(
+  search: EmailSearch | null,
+  key: Key | undefined,
+  direction: Direction,
+  params: unknown[],
+) {
   const conditions: string[] = []
-  if (pattern !== null) {
-    params.push(pattern)
-    conditions.push(`email::text ilike $${params.length}`)
+  if (search !== null) {
+    params.push(search.pattern)
+    conditions.push(search.condition(params.length))
   }
   if (key) {
     params.push(key.createdAt, key.id)
@@ -59,13 +60,13 @@ function whereClause(pattern: string | null, key: Key | undefined, direction: Di
 /** Up to `limit` rows past `key` in `direction`, nearest first. */
 function rowsPast(
   db: Queryable,
-  pattern: string | null,
+  search: EmailSearch | null,
   key: Key | undefined,
   direction: Direction,
   limit: number,
 ) {
   const params: unknown[] = []
-  const where = whereClause(pattern, key, direction, params)
+  const where = whereClause(search, key, direction, params)
   const order = direction === 'older' ? 'desc' : 'asc'
   params.push(limit)
   // The order names the table's columns: bare, `created_at` and `id` would be the text ones selected.
@@ -77,19 +78,8 @@ function rowsPast(
   )
 }
 
-async function anyPast(db: Queryable, pattern: string | null, key: Key, direction: Direction) {
-  return (await rowsPast(db, pattern, key, direction, 1)).length > 0
-}
-
-async function countMatching(db: Queryable, pattern: string | null) {
-  if (pattern === null) return { matching: await countEntries(db), capped: false }
-  const [row] = await db.query<{ matching: number }>(
-    `select count(*)::int as matching
-       from (select from public.waitlist where email::text ilike $1 limit $2) as found`,
-    [pattern, MATCHING_CAP + 1],
-  )
-  const matching = row?.matching ?? 0
-  return { matching: Math.min(matching, MATCHING_CAP), capped: matching > MATCHING_CAP }
+async function anyPast(db: Queryable, search: EmailSearch | null, key: Key, direction: Direction) {
+  return (await rowsPast(db, search, key, direction, 1)).length > 0
 }
 
 /** The entries of a page found by key (short-search.ts), newest first. */
@@ -109,12 +99,12 @@ const links = (page: { next: string | null; previous: string | null }) => ({
 })
 
 /** Older entries from `key` (or from the newest); a previous page exists if anything is newer. */
-async function olderPage(db: Queryable, pattern: string | null, key: Key | undefined, limit: number) {
-  const rows = await rowsPast(db, pattern, key, 'older', limit + 1)
+async function olderPage(db: Queryable, search: EmailSearch | null, key: Key | undefined, limit: number) {
+  const rows = await rowsPast(db, search, key, 'older', limit + 1)
   const shown = rows.slice(0, limit)
   const last = shown.at(-1)
   const top = shown[0] ? keyOf(shown[0]) : key
-  const newer = top !== undefined && (await anyPast(db, pattern, top, 'newer'))
+  const newer = top !== undefined && (await anyPast(db, search, top, 'newer'))
   return {
     shown,
     next: rows.length > limit && last ? cursorOf(keyOf(last)) : null,
@@ -123,13 +113,13 @@ async function olderPage(db: Queryable, pattern: string | null, key: Key | undef
 }
 
 /** Newer entries from `key`; when no more than a page is left, the first page itself. */
-async function newerPage(db: Queryable, pattern: string | null, key: Key, limit: number) {
-  const rows = await rowsPast(db, pattern, key, 'newer', limit + 1)
+async function newerPage(db: Queryable, search: EmailSearch | null, key: Key, limit: number) {
+  const rows = await rowsPast(db, search, key, 'newer', limit + 1)
   const shown = rows.slice(0, limit).reverse()
   const [first] = shown
   const last = shown.at(-1)
-  if (rows.length <= limit || !first || !last) return olderPage(db, pattern, undefined, limit)
-  const older = await anyPast(db, pattern, keyOf(last), 'older')
+  if (rows.length <= limit || !first || !last) return olderPage(db, search, undefined, limit)
+  const older = await anyPast(db, search, keyOf(last), 'older')
   return { shown, next: older ? cursorOf(keyOf(last)) : null, previous: cursorOf(keyOf(first)) }
 }
 
@@ -141,22 +131,25 @@ export async function pageEntries(
   db: Queryable,
   options: { search?: string; after?: string; before?: string; limit: number },
 ): Promise<EntryPage> {
-  const pattern = options.search ? likePattern(options.search) : null
   const before = options.before === undefined ? undefined : parseCursor(options.before)
   const after = options.after === undefined ? undefined : parseCursor(options.after)
-  let dense = false
-  if (pattern !== null && options.search && hasNoTrigram(options.search)) {
-    const keys = await allMatching(db, pattern, MATCHING_CAP)
+  const search = options.search ? emailSearch(options.search) : null
+  if (search) {
+    // One pass for every match's key, the page cut from them: no second pass to count them.
+    const keys = await allMatching(db, search, MATCHING_CAP)
     if (keys) {
       const page = pageOfKeys(keys, { after, before, limit: options.limit })
       const rows = await rowsWithIds(db, page.shown)
       return { entries: withoutIds(rows), matching: keys.length, capped: false, ...links(page) }
     }
-    dense = true
   }
+  // The whole list, or a search matching more than MATCHING_CAP: dense, so the created_at index
+  // walked newest first meets a page of them at once.
   const page = before
-    ? await newerPage(db, pattern, before, options.limit)
-    : await olderPage(db, pattern, after, options.limit)
-  const counted = dense ? { matching: MATCHING_CAP, capped: true } : await countMatching(db, pattern)
+    ? await newerPage(db, search, before, options.limit)
+    : await olderPage(db, search, after, options.limit)
+  const counted = search
+    ? { matching: MATCHING_CAP, capped: true }
+    : { matching: await countEntries(db), capped: false }
   return { entries: withoutIds(page.shown), ...counted, ...links(page) }
 }

@@ -115,6 +115,6 @@ export async function addStaged(tx: Queryable, staged: number): Promise<number> 
  */
 export async function settleImport(db: Queryable, added: number): Promise<void> {
   if (added < BULK_FROM) return
-  await db.query(`select gin_clean_pending_list('public.waitlist_email_trgm'::regclass)`)
+  await db.query(`select gin_clean_pending_list('public.waitlist_email_search_trgm'::regclass)`)
   await db.exec('analyze public.waitlist')
 }

@@ -18,7 +18,8 @@ export function checkMailConfig(env: ServerEnv, mail: MailTransportConfig): void
 }
 
 /**
- * Writes the database's mail switches (confirmation, the Message-ID domain, a sender present) and,
+ * Writes the database's mail switches (confirmation, the Message-ID domain, a sender present) and
+ * what decides a message's content (site address, sender, beta link, pace), and,
  * with SMTP_URL, starts sending the mail outbox. Without it nothing is sent, and queued messages
  * wait for a server that can.
  */
@@ -32,6 +33,13 @@ export async function startMail(
     confirmSignups: env.CONFIRM_SIGNUPS && mail !== undefined,
     messageDomain: mail?.from.domain ?? 'localhost',
     senderConfigured: mail !== undefined,
+    // So the owner's CLI and studio preview what this server sends, with no settings of their own.
+    message: {
+      siteUrl: deps.siteUrl,
+      betaUrl: env.BETA_URL ?? mailWords.betaUrl,
+      from: mail?.from.header ?? null,
+      perMinute: env.MAIL_PER_MINUTE,
+    },
   })
   if (!mail) {
     if ((await nextMailDueInMs(db)) !== undefined)
