@@ -24,6 +24,7 @@ const SLOW_SUITES = [
   'tests/reliability/invitations.test.ts',
   'tests/reliability/sources-launch-day.test.ts',
   'tests/reliability/big-list.test.ts',
+  'tests/reliability/confirmation-flood.test.ts',
 ]
 
 export default defineConfig({
