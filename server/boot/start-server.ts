@@ -77,7 +77,7 @@ async function serve(
   for (const migration of database.applied) log.info(`Applied migration ${migration}`)
   const schema = await loadSchemaCache(database.db)
   await options.siteBuilt
-  const site = await loadStaticSite(options.distDir ?? DIST_DIR, keys.anonKey)
+  const site = await loadStaticSite(options.distDir ?? DIST_DIR, keys.anonKey, env.CONFIRM_SIGNUPS && !!mail)
   // Checked before listening, so a bad SITE_URL stops start-up before anything is served.
   const publicUrl = env.SITE_URL === undefined ? undefined : normalizeSiteUrl(env.SITE_URL)
   let siteOrigins: string[] = []
