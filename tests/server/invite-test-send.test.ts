@@ -6,6 +6,7 @@ import { loadApiKeys } from '../../server/http/keys'
 import { checkInviteCode } from '../../server/waitlist/invitations/invite-code'
 import { linkKeys } from '../../server/waitlist/invitations/link-keys'
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink'
+import { startStudioProcess } from '../support/studio-process'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { postWaitlist } from '../support/waitlist-api'
 import { runCli } from '../support/waitlist-cli'
@@ -110,5 +111,46 @@ describe('invite --test ADDRESS', () => {
     const refused = await runCli(server.env, 'invite', '--test', 'not an address')
     expect(refused.code).toBe(2)
     expect(refused.stderr).toContain('--test needs the address to send to')
+  })
+})
+
+describe('the studio’s "Send me a test"', () => {
+  it('queues the same test for the running server to send, and refuses what is not an address', async () => {
+    const studio = await startStudioProcess(server.env)
+    try {
+      const post = (body: string, type = 'application/json') =>
+        fetch(`${studio.origin}/api/invite/test`, {
+          method: 'POST',
+          headers: {
+            'Sec-Fetch-Site': 'same-origin',
+            Authorization: `Bearer ${studio.token}`,
+            'Content-Type': type,
+          },
+          body,
+        })
+      const owner = 'owner.studio@lab.example'
+      const queued = await post(JSON.stringify({ email: owner }))
+      expect(queued.status).toBe(202)
+      expect(await queued.json()).toEqual({ queued: true, senderConfigured: true })
+      const test = await invitationTo(owner, 1)
+      const keys = linkKeys((await loadApiKeys({ dataDir: server.dataDir, databaseUrl: undefined })).secret)
+      expect(checkInviteCode(keys.inviteCode, codeIn(test))).toBeUndefined()
+      const [listed] = await database.db.query<{ n: number }>(
+        'select count(*)::int as n from public.waitlist where email = $1',
+        [owner],
+      )
+      expect(listed?.n).toBe(0)
+      expect((await post(JSON.stringify({ email: 'nope' }))).status).toBe(400)
+      expect((await post(`email=${owner}`, 'application/x-www-form-urlencoded')).status).toBe(415)
+      const unguarded = await fetch(`${studio.origin}/api/invite/test`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: owner }),
+      })
+      expect(unguarded.status, 'the token is required').toBeGreaterThanOrEqual(400)
+      expect(sink.countFor(owner)).toBe(1)
+    } finally {
+      await studio.stop()
+    }
   })
 })
