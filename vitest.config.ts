@@ -26,6 +26,7 @@ const SLOW_SUITES = [
   'tests/reliability/big-list.test.ts',
   // 10,000 page loads with 15 KB User-Agents: about 30-50 s on two busy cores.
   'tests/reliability/long-user-agents.test.ts',
+  'tests/reliability/confirmation-flood.test.ts',
 ]
 
 export default defineConfig({

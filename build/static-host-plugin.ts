@@ -1,6 +1,10 @@
 import { loadEnv, type Plugin } from 'vite'
 import { ORIGIN_TRIAL_TOKEN, ORIGIN_TRIAL_TOKEN_RULE } from '../contract/origin-trial.ts'
-import { ANON_KEY_PLACEHOLDER, SITE_URL_PLACEHOLDER } from '../contract/site-url.ts'
+import {
+  ANON_KEY_PLACEHOLDER,
+  CONFIRM_SIGNUPS_PLACEHOLDER,
+  SITE_URL_PLACEHOLDER,
+} from '../contract/site-url.ts'
 
 /** The settings a static host's build cannot do without: nothing fills them in later. */
 const REQUIRED = ['SITE_URL', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_ANON_KEY'] as const
@@ -70,6 +74,8 @@ export function staticHostPlugin(): Plugin {
           output.source = output.source
             .replaceAll(SITE_URL_PLACEHOLDER, SITE_URL ?? '')
             .replaceAll(ANON_KEY_PLACEHOLDER, VITE_SUPABASE_ANON_KEY ?? '')
+            // A static host has no server of ours to send confirmations.
+            .replaceAll(CONFIRM_SIGNUPS_PLACEHOLDER, 'off')
         }
         const home = bundle['index.html']
         if (originTrialToken && home?.type === 'asset')

@@ -125,6 +125,8 @@ export const mailWords = {
     invalid: 'This link is not valid',
     invalidLine: 'It may have been cut short or changed. Copy the whole link from the message and try again.',
     gone: 'This address is no longer on the waitlist; nothing to change.',
+    /** After a POST of a test send's link (`invite --test`), which changes nothing. */
+    test: 'This link came from a test message, so nothing was changed.',
     busy: 'Too many requests',
     busyLine: 'Please wait a minute and try again.',
     home: 'Return to Home',

@@ -11,5 +11,11 @@ export function absoluteUrl(path: `/${string}`): string {
   return `${SITE_URL_PLACEHOLDER}${path}`
 }
 
+/**
+ * In index.html's `waitlist-confirm` meta tag until the server writes `on` or `off` there, as it
+ * starts (CONFIRM_SIGNUPS with a way to send): the toast after a signup then says to check the inbox.
+ */
+export const CONFIRM_SIGNUPS_PLACEHOLDER = '__CONFIRM_SIGNUPS__'
+
 /** In index.html's meta tag until the server (or a static host's build) writes the anon key there. */
 export const ANON_KEY_PLACEHOLDER = '__SUPABASE_ANON_KEY__'

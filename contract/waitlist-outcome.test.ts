@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { outcomeMessages, outcomeOfInsert } from './waitlist-outcome'
+import { outcomeMessageFor, outcomeMessages, outcomeOfInsert } from './waitlist-outcome'
 
 describe('outcomeOfInsert', () => {
   it('treats no error as submitted', () => {
@@ -40,5 +40,19 @@ describe('outcomeMessages', () => {
       description: 'There was an issue submitting your request. Please try again.',
       variant: 'destructive',
     })
+  })
+})
+
+describe('outcomeMessageFor', () => {
+  it('says to check the inbox on success with confirmation on, and the specification’s words otherwise', () => {
+    expect(outcomeMessageFor('submitted', true)).toEqual({
+      title: 'Request submitted!',
+      description: 'Check your inbox to confirm your address.',
+      variant: 'default',
+    })
+    expect(outcomeMessageFor('submitted', false)).toEqual(outcomeMessages.submitted)
+    for (const status of ['already_registered', 'error'] as const)
+      for (const confirm of [true, false])
+        expect(outcomeMessageFor(status, confirm)).toEqual(outcomeMessages[status])
   })
 })

@@ -44,3 +44,24 @@ export const outcomeMessages: Record<WaitlistOutcome['status'], OutcomeMessage> 
     variant: 'destructive',
   },
 }
+
+/** The page's meta tag that says whether signups are confirmed by mail (`on`), filled in by the server. */
+export const CONFIRM_SIGNUPS_META = 'waitlist-confirm'
+
+/** The success with confirmation on (CONFIRM_SIGNUPS): the new entry waits for its link to be followed. */
+export const confirmSubmittedMessage: OutcomeMessage = {
+  title: 'Request submitted!',
+  description: 'Check your inbox to confirm your address.',
+  variant: 'default',
+}
+
+/**
+ * The words for an outcome, given whether signups are confirmed by mail: the specification's, word
+ * for word, except the success with confirmation on. The toast and the no-script answer page use it.
+ */
+export function outcomeMessageFor(
+  status: WaitlistOutcome['status'],
+  confirmSignups: boolean,
+): OutcomeMessage {
+  return status === 'submitted' && confirmSignups ? confirmSubmittedMessage : outcomeMessages[status]
+}

@@ -1,12 +1,15 @@
 import { isIP } from 'node:net'
 import { loadServerEnv } from '../../server/boot/env'
 import { keyEmailMask } from '../../server/boot/log'
+import { emailProblem } from '../../server/waitlist/admin/email-rule'
 import { DEFAULT_STUDIO_PORT } from '../studio-server/start-studio'
 import { openStudioDatabase } from '../studio-server/studio-database'
 import { deliveriesCommand } from './deliveries'
 import { exportCommand } from './export-csv'
 import { importCommand } from './import'
 import { inviteCommand } from './invite'
+import { inviteConfirmCommand } from './invite-confirm'
+import { inviteTestCommand } from './invite-test'
 import { installationKeys, keysCommand, urlCommand } from './keys'
 import { countCommand, listCommand } from './list'
 import { removeCommand } from './remove'
@@ -30,6 +33,8 @@ export interface CliArgs {
     wait?: boolean
     resend?: boolean
     json?: boolean
+    test?: string
+    confirm?: boolean
   }
 }
 
@@ -86,7 +91,25 @@ async function studio({ values }: CliArgs): Promise<number> {
   }
 }
 
-async function invite({ positionals, values }: CliArgs): Promise<number> {
+/** `invite --test ADDRESS` and `invite --confirm EMAIL…`: one message each, no invitation queued. */
+function inviteOneOff({ positionals, values }: CliArgs): Promise<number> | undefined {
+  const emails = positionals.slice(1)
+  const { test } = values
+  if (test !== undefined) {
+    const problem = emailProblem(test)
+    if (problem) return Promise.resolve(usageError(`--test needs the address to send to: ${problem}`))
+    return withDatabase((db) => inviteTestCommand(db, test, values.wait === true))
+  }
+  if (!values.confirm) return undefined
+  if (emails.length === 0)
+    return Promise.resolve(usageError('invite --confirm needs the addresses: invite --confirm EMAIL…'))
+  return withDatabase((db) => inviteConfirmCommand(db, emails))
+}
+
+async function invite(args: CliArgs): Promise<number> {
+  const oneOff = inviteOneOff(args)
+  if (oneOff) return oneOff
+  const { positionals, values } = args
   const emails = positionals.slice(1)
   const next = values.next === undefined ? undefined : Number(values.next)
   if (next !== undefined && !(Number.isSafeInteger(next) && next >= 1 && next <= 1_000_000))

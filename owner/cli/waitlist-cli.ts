@@ -54,6 +54,10 @@ Commands:
                                        unconfirmed ever is. --dry-run prints who and the message as the
                                        server would send it, and changes nothing, not even a migration;
                                        --wait follows the sending to the end
+  invite --test ADDRESS [--wait]       send ADDRESS the invitation exactly as the next invitee gets it; adds
+                                       nobody, its links change nothing and its invite code is refused
+  invite --confirm EMAIL…              send unconfirmed entries their confirmation again (the link's
+                                       CONFIRM_EXPIRE_DAYS start again)
   deliveries [--retry]                 signup notifications and mail pending, failed or bounced (address,
                                        attempts, last error); --retry sends the failed ones again
 
@@ -80,6 +84,8 @@ async function run(argv: string[]): Promise<number> {
       next: { type: 'string' },
       wait: { type: 'boolean' },
       resend: { type: 'boolean' },
+      test: { type: 'string' },
+      confirm: { type: 'boolean' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -153,3 +153,12 @@ export function queueInvitations(
 
 /** The message's HTML part, for the preview's frame (it holds no address, so it needs no token). */
 export const INVITE_PREVIEW_URL = '/invite-preview.html'
+
+/** "Send me a test": the next invitee's message to this address, sent by the running server. */
+export function queueTestSend(email: string): Promise<{ queued: boolean; senderConfigured: boolean }> {
+  return send('/api/invite/test', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email }),
+  })
+}

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react'
 import { INVITE_PREVIEW_URL, type InvitePreview } from './api'
+import { TestSendForm } from './test-send-form'
 import { useInvite } from './use-invite'
 
 const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
@@ -39,6 +40,7 @@ export function InvitePanel({ onQueued }: { onQueued(): void }) {
             sandbox="allow-scripts"
             className="h-96 w-full rounded border border-line"
           />
+          <TestSendForm />
           <SendButtons
             preview={preview}
             busy={invite.busy}

@@ -11,6 +11,7 @@ import { SITE_STOPPED, SiteStoppedError } from './studio-database'
 import type { StudioFile } from './studio-files'
 import { studioGuard } from './studio-guard'
 import { routeStudioInvite, type StudioInvite } from './studio-invite'
+import { routeStudioTestSend } from './studio-test-send'
 
 export const PAGE_SIZE = 25
 const MAX_SEARCH = 254
@@ -69,6 +70,7 @@ export function createStudioApp(options: {
   app.get('/api/export.csv', (c) => downloadCsv(c, db))
   app.post('/api/remove', (c) => remove(c, db))
   if (options.invite) routeStudioInvite(app, db, options.invite)
+  routeStudioTestSend(app, db)
 
   app.get('*', (c) => {
     const file = files.get(c.req.path)

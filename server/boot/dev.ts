@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { createServer } from 'vite'
 import { MCP_PATH } from '../../contract/agent-tool'
+import { CONFIRM_SIGNUPS_PLACEHOLDER } from '../../contract/site-url'
 import { openDatabase } from '../db/open-database'
 import { createApp } from '../http/app'
 import { keySourcesOf, loadApiKeys } from '../http/keys'
@@ -90,7 +91,10 @@ async function main() {
     plugins: [
       {
         name: 'inject-anon-key',
-        transformIndexHtml: (html) => html.replaceAll(ANON_KEY_PLACEHOLDER, api.anonKey),
+        transformIndexHtml: (html) =>
+          html
+            .replaceAll(ANON_KEY_PLACEHOLDER, api.anonKey)
+            .replaceAll(CONFIRM_SIGNUPS_PLACEHOLDER, env.CONFIRM_SIGNUPS ? 'on' : 'off'),
       },
     ],
   })

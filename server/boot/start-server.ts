@@ -12,6 +12,7 @@ import { SourceCounter } from '../http/sources/source-counter'
 import { loadStaticSite } from '../http/static-site'
 import { loadMailTransportConfig, type MailTransportConfig } from '../mail/mail-secrets'
 import { linkKeys } from '../waitlist/invitations/link-keys'
+import { startConfirmExpiry } from '../waitlist/invitations/start-confirm-expiry'
 import { checkMailConfig, startMail } from '../waitlist/invitations/start-mail'
 import { startNotifications } from '../waitlist/notifications/start-notifications'
 import type { ServerEnv } from './env'
@@ -77,7 +78,7 @@ async function serve(
   for (const migration of database.applied) log.info(`Applied migration ${migration}`)
   const schema = await loadSchemaCache(database.db)
   await options.siteBuilt
-  const site = await loadStaticSite(options.distDir ?? DIST_DIR, keys.anonKey)
+  const site = await loadStaticSite(options.distDir ?? DIST_DIR, keys.anonKey, env.CONFIRM_SIGNUPS && !!mail)
   // Checked before listening, so a bad SITE_URL stops start-up before anything is served.
   const publicUrl = env.SITE_URL === undefined ? undefined : normalizeSiteUrl(env.SITE_URL)
   let siteOrigins: string[] = []
@@ -106,6 +107,10 @@ async function serve(
   const deliverer = await startNotifications(env, database.db, log)
   const siteUrl = normalizeSiteUrl(publicUrl ?? url)
   const mailSender = await startMail(env, mail, { db, log, keys: linkKeys(keys.secret), siteUrl })
+  const expiry = startConfirmExpiry(db, log, {
+    days: env.CONFIRM_EXPIRE_DAYS,
+    everyMs: env.CONFIRM_EXPIRE_CHECK_MS,
+  })
   if (keys.generated) announceGeneratedKey(log, keys)
   return {
     url,
@@ -118,6 +123,7 @@ async function serve(
       await sources?.stop()
       await deliverer?.stop()
       await mailSender?.stop()
+      await expiry?.stop()
       await database.close()
     },
   }

@@ -2,6 +2,7 @@ import { type Context, type Handler, Hono } from 'hono'
 import { MCP_PATH } from '../../contract/agent-tool'
 import type { Logger } from '../boot/log'
 import type { Database } from '../db/database'
+import { afterRepeatSignup } from '../waitlist/invitations/confirm-again'
 import { linkKeys } from '../waitlist/invitations/link-keys'
 import { agentPreflight, withAgentCors } from './agent-cors'
 import { serveHome } from './home-page'
@@ -90,7 +91,9 @@ export function createApp(deps: AppDeps): Hono {
   const chargeRows = rateLimiter && rowCharge(rateLimiter, trustProxyHeader)
   const { sources } = deps
   const onInserted = sources?.countRestInsert.bind(sources)
-  app.route('/rest/v1', createRestApp({ ...deps, chargeRows, gate, onInserted }))
+  const onDuplicate = (table: string, rows: readonly Record<string, unknown>[]) =>
+    table === 'waitlist' ? afterRepeatSignup(db, emailsOf(rows)) : Promise.resolve()
+  app.route('/rest/v1', createRestApp({ ...deps, chargeRows, gate, onInserted, onDuplicate }))
   const allowedOrigins = deps.siteOrigins ?? (() => [])
   app.route(MCP_PATH, createMcpApp({ db, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources }))
   routeNativeForm(app, deps, protections, gate)
@@ -183,3 +186,7 @@ function routeSite(app: Hono, { site, webmcpOriginTrialToken }: AppDeps, sources
   app.options('*', (c) => agentPreflight(c.req.path) ?? serveFile(c.req.raw, site.notFound, 404))
   app.all('*', (c) => serveFile(c.req.raw, site.notFound, 404))
 }
+
+/** The addresses in an insert's rows (a repeat signup's, confirm-again.ts). */
+const emailsOf = (rows: readonly Record<string, unknown>[]) =>
+  rows.flatMap((row) => (typeof row.email === 'string' ? [row.email] : []))

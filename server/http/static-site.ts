@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { extname, join, relative, sep } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { AGENT_MEDIA_TYPES } from '../../contract/agent-media-types'
-import { ANON_KEY_PLACEHOLDER } from '../../contract/site-url'
+import { ANON_KEY_PLACEHOLDER, CONFIRM_SIGNUPS_PLACEHOLDER } from '../../contract/site-url'
 import { inlineScriptHashes } from './inline-scripts'
 
 export { ANON_KEY_PLACEHOLDER }
@@ -93,8 +93,15 @@ async function prepare(
   return file
 }
 
-/** Loads the built site into memory once; it is small, and serving from memory is fastest. */
-export async function loadStaticSite(distDir: string, anonKey: string): Promise<StaticSite> {
+/**
+ * Loads the built site into memory once; it is small, and serving from memory is fastest. The
+ * pages get the anon key and whether signups are confirmed by mail (the toast's words) now.
+ */
+export async function loadStaticSite(
+  distDir: string,
+  anonKey: string,
+  confirmSignups = false,
+): Promise<StaticSite> {
   const files = new Map<string, StaticFile>()
   let home: StaticFile | undefined
   let notFound: StaticFile | undefined
@@ -107,7 +114,9 @@ export async function loadStaticSite(distDir: string, anonKey: string): Promise<
     // The waitlist studio's page is served by `npm run waitlist -- studio` alone, never by the site.
     if (urlPath.startsWith('/studio/')) continue
     if (urlPath.endsWith('.html')) {
-      const html = (await readFile(path, 'utf8')).replaceAll(ANON_KEY_PLACEHOLDER, anonKey)
+      const html = (await readFile(path, 'utf8'))
+        .replaceAll(ANON_KEY_PLACEHOLDER, anonKey)
+        .replaceAll(CONFIRM_SIGNUPS_PLACEHOLDER, confirmSignups ? 'on' : 'off')
       for (const hash of inlineScriptHashes(html)) scriptHashes.add(hash)
       const page = await prepare(path, Buffer.from(html), 'no-cache', true)
       if (urlPath === '/index.html') home = page

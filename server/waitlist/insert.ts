@@ -1,5 +1,6 @@
 import { type Database, isPgError } from '../db/database'
 import { insertEmailStatement } from './insert-sql'
+import { afterRepeatSignup } from './invitations/confirm-again'
 
 /**
  * What became of one insert: `refused` is the database's own verdict on the address (a check or
@@ -13,14 +14,18 @@ export type InsertResult =
 
 /**
  * The page's insert, run as `anon` like supabase-js's, so the grants, row-level security, the
- * e-mail constraints and the signup trigger decide exactly as they do for the page.
+ * e-mail constraints and the signup trigger decide exactly as they do for the page. A repeat
+ * signup may send an unconfirmed address its confirmation again (confirm-again.ts).
  */
 export async function insertWaitlistEmail(db: Database, email: string): Promise<InsertResult> {
   try {
     await db.runAsRole({ role: 'anon' }, insertEmailStatement(email))
     return { status: 'submitted' }
   } catch (error) {
-    if (isPgError(error) && error.code === '23505') return { status: 'already_registered' }
+    if (isPgError(error) && error.code === '23505') {
+      await afterRepeatSignup(db, [email])
+      return { status: 'already_registered' }
+    }
     if (isPgError(error) && error.code.startsWith('23')) return { status: 'refused', code: error.code }
     return { status: 'failed', error }
   }

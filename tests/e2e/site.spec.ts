@@ -1,4 +1,6 @@
 import { siteConfig } from '../../contract/site-config'
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink'
+import { startTestServer, type TestServer } from '../support/test-server'
 import { postWaitlist } from '../support/waitlist-api'
 import { expect, expectNoAxeViolations, test, toasts, uniqueEmail } from './fixtures'
 
@@ -265,5 +267,30 @@ test.describe('unknown paths', () => {
     await page.getByRole('link', { name: 'Return to Home' }).click()
     await expect(page).toHaveURL(/\/$/)
     await expect(page.getByRole('button', { name: 'Request Access' })).toBeVisible()
+  })
+})
+
+test.describe('a server that confirms signups (CONFIRM_SIGNUPS)', () => {
+  let sink: SmtpSink
+  let confirming: TestServer
+  test.beforeAll(async () => {
+    sink = await startSmtpSink()
+    confirming = await startTestServer({
+      env: { CONFIRM_SIGNUPS: 'true', SMTP_URL: sink.url, MAIL_FROM: 'Lab <beta@lab.example>' },
+    })
+  })
+  test.afterAll(async () => {
+    await confirming?.cleanup()
+    await sink?.close()
+  })
+
+  test('the success toast asks to check the inbox', async ({ page, consoleLog }) => {
+    await page.goto(confirming.url)
+    await page.getByPlaceholder('Enter your email').fill(uniqueEmail('confirm'))
+    await page.getByRole('button', { name: 'Request Access' }).click()
+    await expect(toasts(page).getByText('Request submitted!')).toBeVisible()
+    await expect(toasts(page).getByText('Check your inbox to confirm your address.')).toBeVisible()
+    await expect(toasts(page).getByText("We'll be in touch soon about beta access.")).toHaveCount(0)
+    expect(consoleLog.problems).toEqual([])
   })
 })

@@ -49,6 +49,8 @@ export interface RestDeps {
   chargeRows?: RowCharge
   /** Told of every insert that committed: the table, the rows it added and the key's role. */
   onInserted?: (c: Context, table: string, rows: number, role: ApiRole) => void
+  /** Told of an insert refused as a duplicate (23505), with the rows it tried, before the 409. */
+  onDuplicate?: (table: string, rows: readonly Record<string, unknown>[]) => Promise<void>
   /** The app's cap on requests in flight towards the database, taken once the body is in. */
   gate: MiddlewareHandler
 }
@@ -268,7 +270,10 @@ class TableRoutes {
     if (preferences.resolution === 'merge-duplicates' && !target) preferences.resolution = undefined
     const upsert = preferences.resolution ? { resolution: preferences.resolution, target } : undefined
     const statement = insertStatement(table, inTableOrder(names, known), rows, request.returning, upsert)
-    const result = await this.write(request, statement)
+    const result = await this.write(request, statement).catch(async (error: unknown) => {
+      if (isPgError(error) && error.code === '23505') await this.deps.onDuplicate?.(table, rows)
+      throw error
+    })
     this.deps.onInserted?.(c, table, result.affected, claims.role)
     // PostgREST: `*/*`, or `*/<rows inserted>` when a count was asked for.
     const range = preferences.count ? `*/${result.affected}` : '*/*'

@@ -5,7 +5,8 @@ import type { LinkKeys } from './link-keys'
 import { sealAddress } from './link-token'
 import { type MessageParts, messageHtml, messageText } from './message-html'
 
-export type MessageKind = 'invitation' | 'confirmation'
+/** A `test` is the invitation as the next invitee gets it, sent to any address; its links change nothing. */
+export type MessageKind = 'invitation' | 'confirmation' | 'test'
 
 /** What every message needs beyond its row: where links lead, and the keys that sign them. */
 export interface MessageContext {
@@ -34,15 +35,17 @@ function words(text: string, siteUrl: string): string {
     .replaceAll('{site}', siteUrl.replace(/^https?:\/\//, ''))
 }
 
-export const unsubscribeUrl = (context: MessageContext, email: string) =>
-  `${context.siteUrl}/unsubscribe?t=${sealAddress(context.keys.unsubscribe, email)}`
+/** A test send's link is sealed with a key of its own, which the unsubscribe page only shows. */
+export const unsubscribeUrl = (context: MessageContext, email: string, test = false) =>
+  `${context.siteUrl}/unsubscribe?t=${sealAddress(test ? context.keys.testLink : context.keys.unsubscribe, email)}`
 
 export const confirmUrl = (context: MessageContext, email: string) =>
   `${context.siteUrl}/confirm?t=${sealAddress(context.keys.confirm, email)}`
 
 /** The beta link with the invitation's code as ?invite=…, and the code itself. */
 export function betaLink(context: MessageContext, message: QueuedMessage): { url: string; code: string } {
-  const code = makeInviteCode(context.keys.inviteCode, message.uuid, message.queuedAt)
+  const key = message.kind === 'test' ? context.keys.testInviteCode : context.keys.inviteCode
+  const code = makeInviteCode(key, message.uuid, message.queuedAt)
   const url = new URL(context.betaUrl)
   url.searchParams.set('invite', code)
   return { url: url.toString(), code }
@@ -83,7 +86,7 @@ function partsOf(context: MessageContext, message: QueuedMessage, unsubscribe: s
  * headers (List-Unsubscribe with an https link that a POST of `List-Unsubscribe=One-Click` acts on).
  */
 export function composeMessage(context: MessageContext, message: QueuedMessage): OutgoingMail {
-  const unsubscribe = unsubscribeUrl(context, message.email)
+  const unsubscribe = unsubscribeUrl(context, message.email, message.kind === 'test')
   const parts = partsOf(context, message, unsubscribe)
   return {
     to: message.email,

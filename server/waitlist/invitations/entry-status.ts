@@ -22,7 +22,10 @@ export function invitable(resend: boolean, named: boolean): EntryStatus[] {
 export function whyNotInvited(status: EntryStatus): string {
   switch (status) {
     case 'unconfirmed':
-      return 'has not confirmed the address yet (CONFIRM_SIGNUPS): it is invited once the link is followed'
+      return (
+        'has not confirmed the address yet (CONFIRM_SIGNUPS): following the link makes it waiting, ' +
+        'and invite can pick it then (invite --confirm sends the link again)'
+      )
     case 'invited':
       return 'is already invited (--resend sends the invitation again)'
     case 'unsubscribed':

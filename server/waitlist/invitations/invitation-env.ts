@@ -20,4 +20,8 @@ export const invitationEnv = {
   MAIL_RETRY_BASE_MS: optional(z.coerce.number().int().min(10)).transform((v) => v ?? 10_000),
   /** How long a message is retried after transient failures before it is marked failed. */
   MAIL_RETRY_FOR_MS: optional(z.coerce.number().int().min(0)).transform((v) => v ?? 24 * 60 * 60 * 1_000),
+  /** Days an unconfirmed entry waits for its link to be followed before it is erased; 0 keeps them for ever. */
+  CONFIRM_EXPIRE_DAYS: optional(z.coerce.number().min(0).max(3660)).transform((v) => v ?? 7),
+  /** How often each server looks for expired unconfirmed entries. */
+  CONFIRM_EXPIRE_CHECK_MS: optional(z.coerce.number().int().min(100)).transform((v) => v ?? 60 * 60 * 1_000),
 }

@@ -13,6 +13,10 @@ export interface LinkKeys {
   confirm: Buffer
   /** HMAC-SHA-256: the invite code the beta product checks (docs/invitations.md). */
   inviteCode: Buffer
+  /** AES-256-GCM: the address inside a test send's unsubscribe link, which changes nothing. */
+  testLink: Buffer
+  /** HMAC-SHA-256: a test send's invite code, which the documented check refuses. */
+  testInviteCode: Buffer
 }
 
 export const LINK_KEY_SALT = 'lab-site'
@@ -20,6 +24,8 @@ export const LINK_KEY_LABELS = {
   unsubscribe: 'unsubscribe link',
   confirm: 'confirmation link',
   inviteCode: 'invite code',
+  testLink: 'test message link',
+  testInviteCode: 'test message invite code',
 } as const
 
 function derive(jwtSecret: Uint8Array, label: string): Buffer {
@@ -31,5 +37,7 @@ export function linkKeys(jwtSecret: Uint8Array): LinkKeys {
     unsubscribe: derive(jwtSecret, LINK_KEY_LABELS.unsubscribe),
     confirm: derive(jwtSecret, LINK_KEY_LABELS.confirm),
     inviteCode: derive(jwtSecret, LINK_KEY_LABELS.inviteCode),
+    testLink: derive(jwtSecret, LINK_KEY_LABELS.testLink),
+    testInviteCode: derive(jwtSecret, LINK_KEY_LABELS.testInviteCode),
   }
 }

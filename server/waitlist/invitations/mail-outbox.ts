@@ -2,7 +2,7 @@ import type { Database, Queryable } from '../../db/database'
 import { queueEvent } from '../notifications/outbox-sql'
 import { nextDueIn, recordAttemptFailed } from '../outbox-queries'
 import type { MessageKind } from './compose-message'
-import { takeMailSlot } from './mail-pace'
+import { type MailLane, takeMailSlot } from './mail-pace'
 
 /** The NOTIFY channel signalled when a message is queued. */
 export const MAIL_CHANNEL = 'mail_outbox'
@@ -12,7 +12,8 @@ export interface ClaimedMail {
   id: string
   uuid: string
   kind: MessageKind
-  waitlistId: string
+  /** Null for a test send, which names no entry. */
+  waitlistId: string | null
   email: string
   queuedAt: Date
   messageDomain: string
@@ -22,11 +23,33 @@ export interface ClaimedMail {
 
 export type MailClaim = { mail: ClaimedMail[]; slotInMs: number }
 
+/** The due messages of one lane (priority), oldest first, locked (aliased `o`). */
+const dueInLane = (lane: number) => `
+  select o.id::text as id, o.priority as lane from private.mail_outbox o
+   where o.status = 'pending' and o.priority = ${lane} and o.run_at <= now()
+     and not exists (select 1 from private.entry_status s
+                      where s.waitlist_id = o.waitlist_id and s.status in ('unsubscribed', 'bounced'))
+   order by o.run_at
+   limit $1
+   for update of o skip locked`
+
+/** Both lanes' due messages, one from each in turn (no cap: the claim takes them in this order). */
+function interleave<T extends { lane: MailLane }>(rows: T[]): T[] {
+  const lanes = [rows.filter((row) => row.lane === 0), rows.filter((row) => row.lane === 1)]
+  const order: T[] = []
+  for (let i = 0; i < rows.length; i++) {
+    const next = lanes[i % 2]?.shift() ?? lanes[(i + 1) % 2]?.shift()
+    if (next) order.push(next)
+  }
+  return order
+}
+
 /**
- * Claims up to `room` due messages, in one transaction: the rows (FOR UPDATE SKIP LOCKED, so several
- * servers claim side by side), then, under a MAIL_PER_MINUTE cap, a slot of the shared pace for one
- * of them. Without a slot nothing is claimed and `slotInMs` says when to come back. The claim is a
- * lease (run_at pushed past it): a server that dies mid-send leaves the message due again.
+ * Claims up to `room` due messages, in one transaction: the rows of both lanes (confirmations,
+ * invitations; FOR UPDATE SKIP LOCKED, so several servers claim side by side), then, under a
+ * MAIL_PER_MINUTE cap, a slot of the shared pace for one message of the lane whose turn it is
+ * (mail-pace.ts). Without a slot nothing is claimed and `slotInMs` says when to come back. The claim
+ * is a lease (run_at pushed past it): a server that dies mid-send leaves the message due again.
  * Messages to an address that unsubscribed or bounced are never claimed.
  */
 export async function claimMail(
@@ -36,28 +59,27 @@ export async function claimMail(
   perMinute: number,
 ): Promise<MailClaim> {
   return db.transaction(async (tx) => {
-    const due = await tx.query<{ id: string }>(
-      `select o.id::text as id from private.mail_outbox o
-        where o.status = 'pending' and o.run_at <= now()
-          and not exists (select 1 from private.entry_status s
-                           where s.waitlist_id = o.waitlist_id and s.status in ('unsubscribed', 'bounced'))
-        order by o.priority, o.run_at
-        limit $1
-        for update of o skip locked`,
-      [room],
+    const due = interleave(
+      await tx.query<{ id: string; lane: MailLane }>(
+        `with confirmations as (${dueInLane(0)}), invitations as (${dueInLane(1)})
+         select * from confirmations union all select * from invitations`,
+        [room],
+      ),
     )
     if (due.length === 0) return { mail: [], slotInMs: 0 }
-    const slotInMs = await takeMailSlot(tx, perMinute)
-    if (slotInMs > 0) return { mail: [], slotInMs }
-    const ids = perMinute > 0 ? due.slice(0, 1) : due
+    let ids = due.slice(0, room)
+    if (perMinute > 0) {
+      const slot = await takeMailSlot(tx, perMinute, [...new Set(due.map((row) => row.lane))])
+      if (!('lane' in slot)) return { mail: [], slotInMs: slot.waitMs }
+      ids = due.filter((row) => row.lane === slot.lane).slice(0, 1)
+    }
     const mail = await tx.query<ClaimedMail>(
       `update private.mail_outbox o
           set run_at = now() + $2::double precision * interval '1 millisecond', attempts = o.attempts + 1
-         from public.waitlist w
-        where o.id = any($1::bigint[]) and w.id = o.waitlist_id
+        where o.id = any($1::bigint[])
        returning o.id::text as id, o.uuid::text as uuid, o.kind, o.waitlist_id::text as "waitlistId",
-                 w.email::text as email, o.queued_at as "queuedAt", o.message_domain as "messageDomain",
-                 o.attempts as attempt`,
+                 coalesce((select w.email::text from public.waitlist w where w.id = o.waitlist_id), o.test_address) as email,
+                 o.queued_at as "queuedAt", o.message_domain as "messageDomain", o.attempts as attempt`,
       [ids.map((row) => row.id), leaseMs],
     )
     return { mail, slotInMs: 0 }
@@ -67,15 +89,17 @@ export async function claimMail(
 /**
  * Records an accepted message, fenced by the attempt (a stale attempt whose lease ran out changes
  * nothing); an invitation's acceptance is the invitation.sent webhook event, in the same transaction.
+ * A test send's address is forgotten once it is sent.
  */
 export async function recordSent(db: Database, mail: ClaimedMail): Promise<boolean> {
   return db.transaction(async (tx) => {
     const { affected } = await tx.run(
-      `update private.mail_outbox set status = 'sent', sent_at = now(), last_error = null
+      `update private.mail_outbox set status = 'sent', sent_at = now(), last_error = null, test_address = null
         where id = $1::bigint and attempts = $2 and status = 'pending'`,
       [mail.id, mail.attempt],
     )
-    if (affected > 0 && mail.kind === 'invitation') await queueEvent(tx, mail.waitlistId, 'invitation.sent')
+    if (affected > 0 && mail.kind === 'invitation' && mail.waitlistId)
+      await queueEvent(tx, mail.waitlistId, 'invitation.sent')
     return affected > 0
   })
 }
@@ -89,6 +113,8 @@ export async function recordBounced(db: Database, mail: ClaimedMail, error: stri
       [mail.id, mail.attempt, error],
     )
     if (affected === 0) return false
+    // A test send names no entry: its address was never on the list.
+    if (!mail.waitlistId) return true
     await tx.query(
       `insert into private.entry_status (waitlist_id, status, bounced_at) values ($1::bigint, 'bounced', now())
        on conflict (waitlist_id) do update

@@ -60,8 +60,8 @@ async function withTimeLimit<T>(
 }
 
 /** How the logs name a message: its kind and Message-ID, never the address. */
-const label = (mail: ClaimedMail) =>
-  `${mail.kind === 'invitation' ? 'Invitation' : 'Confirmation'} <${mail.uuid}>`
+const LABELS = { invitation: 'Invitation', confirmation: 'Confirmation', test: 'Test invitation' }
+const label = (mail: ClaimedMail) => `${LABELS[mail.kind]} <${mail.uuid}>`
 
 class MailJob implements WakingJob<ClaimedMail> {
   readonly name = 'Mail'

@@ -1,0 +1,24 @@
+import type { Hono } from 'hono'
+import type { Database } from '../../server/db/database'
+import { emailProblem } from '../../server/waitlist/admin/email-rule'
+import { readMailSettings } from '../../server/waitlist/invitations/mail-settings'
+import { queueTestInvitation } from '../../server/waitlist/invitations/test-send'
+
+/**
+ * The studio's "Send me a test", beside the invitation's preview: `invite --test ADDRESS`, queued
+ * for the running server to send (test-send.ts). Adds nobody; its links change nothing.
+ */
+export function routeStudioTestSend(app: Hono, db: Database): void {
+  app.post('/api/invite/test', async (c) => {
+    // A form on another site cannot send JSON without a preflight, which gets no CORS answer.
+    if (!c.req.header('content-type')?.startsWith('application/json'))
+      return c.json({ error: 'send JSON: {"email": "…"}' }, 415)
+    const body = (await c.req.json().catch(() => undefined)) as { email?: unknown } | undefined
+    const email = typeof body?.email === 'string' ? body.email : ''
+    const problem = emailProblem(email)
+    if (problem) return c.json({ error: `The test needs an address to send to: ${problem}` }, 400)
+    await queueTestInvitation(db, email)
+    const { senderConfigured } = await readMailSettings(db)
+    return c.json({ queued: true, senderConfigured }, 202)
+  })
+}

@@ -1,0 +1,156 @@
+import type { ParsedMail } from 'mailparser'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mailWords } from '../../contract/site-config'
+import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
+import { loadApiKeys } from '../../server/http/keys'
+import { checkInviteCode } from '../../server/waitlist/invitations/invite-code'
+import { linkKeys } from '../../server/waitlist/invitations/link-keys'
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink'
+import { startStudioProcess } from '../support/studio-process'
+import { startTestServer, type TestServer } from '../support/test-server'
+import { postWaitlist } from '../support/waitlist-api'
+import { runCli } from '../support/waitlist-cli'
+
+/**
+ * `invite --test ADDRESS` (issue 30, item 5), through the running server and a real SMTP server:
+ * the next invitee's message, to any address, adding nobody; its unsubscribe link changes no entry
+ * (here the address is even on the list) and its invite code fails the documented check.
+ */
+const SUBJECT = mailWords.invitation.subject.replaceAll('{lab}', 'Tessel Labs')
+const dee = 'dee.listed@example.com'
+const eve = 'eve.invitee@example.com'
+
+let sink: SmtpSink
+let server: TestServer
+let database: OpenedDatabase
+
+beforeAll(async () => {
+  sink = await startSmtpSink()
+  server = await startTestServer({
+    env: { SMTP_URL: sink.url, MAIL_FROM: 'Tessel Labs <beta@tessel-labs.example>', MAIL_PER_MINUTE: '0' },
+  })
+  database = await openDatabase({ dataDir: server.dataDir, purpose: 'test', besideServer: true })
+})
+
+afterAll(async () => {
+  await database?.close()
+  await server?.cleanup()
+  await sink?.close()
+})
+
+/** The `nth` message (from 1) to `email`, once it has arrived. */
+async function invitationTo(email: string, nth: number): Promise<ParsedMail> {
+  await sink.waitFor(() => sink.countFor(email) >= nth, `message ${nth} to ${email}`)
+  const received = sink.received.filter((m) => m.to.includes(email))[nth - 1]
+  if (!received) throw new Error(`no message ${nth} to ${email}`)
+  const mail = await sink.parse(received)
+  expect(mail.subject).toBe(SUBJECT)
+  return mail
+}
+
+const statusOf = async (email: string) => {
+  const [row] = await database.db.query<{ status: string }>(
+    `select coalesce(s.status, 'waiting') as status from public.waitlist w
+       left join private.entry_status s on s.waitlist_id = w.id where w.email = $1`,
+    [email],
+  )
+  return row?.status
+}
+
+/** The message with its links and invite code taken out: what every invitee reads alike. */
+const words = (text: string) =>
+  text.replace(/https?:\/\/\S+/g, '<link>').replace(/\b[A-Za-z0-9_-]{50}\b/g, '<code>')
+
+const codeIn = (mail: ParsedMail) =>
+  new URL(/href="([^"]+)"/.exec(String(mail.html))?.[1]?.replaceAll('&amp;', '&') ?? '').searchParams.get(
+    'invite',
+  ) ?? ''
+
+describe('invite --test ADDRESS', () => {
+  it('sends the next invitee’s message, adds nobody, and its links change nothing', async () => {
+    for (const email of [dee, eve]) expect((await postWaitlist(server, { email })).status).toBe(201)
+    const sent = await runCli(server.env, 'invite', '--test', dee, '--wait')
+    expect(sent.code).toBe(0)
+    expect(sent.stdout).toContain(`Queued a test of the invitation to ${dee}`)
+    expect(sent.stdout).toContain('Sent 1 of 1')
+    const test = await invitationTo(dee, 1)
+    expect(await statusOf(dee), 'the test invites nobody').toBe('waiting')
+    const [count] = await database.db.query<{ n: number }>('select count(*)::int as n from public.waitlist')
+    expect(count?.n).toBe(2)
+
+    // The real invitation, to the next invitee (dee, the oldest): the same words, other links and code.
+    expect((await runCli(server.env, 'invite', '--next', '1')).code).toBe(0)
+    const real = await invitationTo(dee, 2)
+    expect(words(test.text ?? '')).toBe(words(real.text ?? ''))
+    expect(test.from?.text).toBe(real.from?.text)
+
+    const keys = linkKeys((await loadApiKeys({ dataDir: server.dataDir, databaseUrl: undefined })).secret)
+    expect(checkInviteCode(keys.inviteCode, codeIn(real))).toBeDefined()
+    expect(checkInviteCode(keys.inviteCode, codeIn(test)), 'the documented check refuses it').toBeUndefined()
+
+    const line = test.headerLines.find((header) => header.key === 'list-unsubscribe')?.line ?? ''
+    const url = /<(https?:\/\/[^>]+)>/.exec(line.replace(/\r?\n\s+/g, ''))?.[1] ?? ''
+    expect(url).toMatch(/\/unsubscribe\?t=/)
+    expect((await fetch(url)).status).toBe(200)
+    const posted = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    })
+    expect(posted.status).toBe(200)
+    expect(await posted.text()).toContain(mailWords.pages.test)
+    expect(await statusOf(dee), 'the test link changed no entry').toBe('invited')
+    const [row] = await database.db.query<{ address: string | null }>(
+      `select test_address as address from private.mail_outbox where kind = 'test'`,
+    )
+    expect(row, 'the address is forgotten once sent').toEqual({ address: null })
+    expect(server.output()).not.toContain(dee)
+  })
+
+  it('refuses what is not an address', async () => {
+    const refused = await runCli(server.env, 'invite', '--test', 'not an address')
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('--test needs the address to send to')
+  })
+})
+
+describe('the studio’s "Send me a test"', () => {
+  it('queues the same test for the running server to send, and refuses what is not an address', async () => {
+    const studio = await startStudioProcess(server.env)
+    try {
+      const post = (body: string, type = 'application/json') =>
+        fetch(`${studio.origin}/api/invite/test`, {
+          method: 'POST',
+          headers: {
+            'Sec-Fetch-Site': 'same-origin',
+            Authorization: `Bearer ${studio.token}`,
+            'Content-Type': type,
+          },
+          body,
+        })
+      const owner = 'owner.studio@lab.example'
+      const queued = await post(JSON.stringify({ email: owner }))
+      expect(queued.status).toBe(202)
+      expect(await queued.json()).toEqual({ queued: true, senderConfigured: true })
+      const test = await invitationTo(owner, 1)
+      const keys = linkKeys((await loadApiKeys({ dataDir: server.dataDir, databaseUrl: undefined })).secret)
+      expect(checkInviteCode(keys.inviteCode, codeIn(test))).toBeUndefined()
+      const [listed] = await database.db.query<{ n: number }>(
+        'select count(*)::int as n from public.waitlist where email = $1',
+        [owner],
+      )
+      expect(listed?.n).toBe(0)
+      expect((await post(JSON.stringify({ email: 'nope' }))).status).toBe(400)
+      expect((await post(`email=${owner}`, 'application/x-www-form-urlencoded')).status).toBe(415)
+      const unguarded = await fetch(`${studio.origin}/api/invite/test`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: owner }),
+      })
+      expect(unguarded.status, 'the token is required').toBeGreaterThanOrEqual(400)
+      expect(sink.countFor(owner)).toBe(1)
+    } finally {
+      await studio.stop()
+    }
+  })
+})
