@@ -4,6 +4,7 @@ import type { Logger } from '../boot/log'
 import type { Database } from '../db/database'
 import { linkKeys } from '../waitlist/invitations/link-keys'
 import { withAgentCors } from './agent-cors'
+import { answerPageFor } from './answer-pages'
 import type { ApiKeys } from './keys'
 import { routeMailLinks } from './mail-links/mail-links-app'
 import { createMcpApp } from './mcp/mcp-app'
@@ -169,7 +170,9 @@ async function formOf(c: Context): Promise<FormData> {
 function routeSite(app: Hono, site: StaticSite, sources: SourceCounter | undefined): void {
   app.on(['GET', 'HEAD'], '*', (c) => {
     if (c.req.path === '/') {
-      const page = serveFile(c.req.raw, site.home)
+      // After a no-script submit (/?waitlist=…), the same page with the outcome's words in it.
+      const answer = site.answers && answerPageFor(site.answers, c.req.query('waitlist'))
+      const page = serveFile(c.req.raw, answer ?? site.home)
       sources?.countVisit(c, page.status)
       return page
     }

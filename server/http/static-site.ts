@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { extname, join, relative, sep } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { ANON_KEY_PLACEHOLDER } from '../../contract/site-url'
+import { type AnswerPages, answerPages } from './answer-pages'
 import { inlineScriptHashes } from './inline-scripts'
 
 export { ANON_KEY_PLACEHOLDER }
@@ -47,6 +48,8 @@ export interface StaticFile {
 export interface StaticSite {
   home: StaticFile
   notFound: StaticFile
+  /** The home page answering a no-script submit, one per outcome (server/http/answer-pages.ts). */
+  answers?: AnswerPages
   /** Assets and public files by URL path; HTML pages are not addressable by file name. */
   files: ReadonlyMap<string, StaticFile>
   /** CSP sources for the inline scripts the two pages run (the after-paint loader). */
@@ -118,7 +121,7 @@ export async function loadStaticSite(distDir: string, anonKey: string): Promise<
   if (!home || !notFound) {
     throw new Error(`${distDir} has no prerendered index.html and 404/index.html; run npm run build`)
   }
-  return { home, notFound, files, scriptHashes: [...scriptHashes] }
+  return { home, notFound, answers: answerPages(home), files, scriptHashes: [...scriptHashes] }
 }
 
 export function pickEncoding(
