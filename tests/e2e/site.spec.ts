@@ -314,6 +314,13 @@ test.describe('unknown paths', () => {
     expect(response?.status()).toBe(404)
     await expect(page.getByRole('heading', { name: '404' })).toBeVisible()
     await expect(page.getByText('Oops! Page not found')).toBeVisible()
+    // The site's header: whose site this is, its logo leading home.
+    const header = page.getByRole('banner')
+    await expect(header.getByRole('img', { name: siteConfig.logo.alt })).toBeVisible()
+    await expect(header.getByRole('link', { name: new RegExp(siteConfig.wordmark) })).toHaveAttribute(
+      'href',
+      '/',
+    )
     await expect.poll(() => consoleLog.expect(/\/no\/such\/path/)).toBe(1)
     // The browser's own note about the 404 response.
     consoleLog.expect(/status of 404/)
