@@ -10,10 +10,9 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-# `npm install` with the committed lockfile (the versions it pins), not `npm ci`: npm 11's `npm ci`
-# refuses a lockfile without every platform's optional binaries (Biome's, Tailwind's), and the one
-# here is written where only this platform's can be fetched. --no-save: the lockfile stays as it is.
-RUN npm install --no-save --no-audit --no-fund
+# `npm ci`: exactly the committed lockfile, which lists every platform's optional packages, so
+# npm 10 (this image's) and npm 11 both install from it as it is.
+RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm run build:server
 

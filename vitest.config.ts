@@ -15,6 +15,8 @@ const SLOW_SUITES = [
   'tests/reliability/managed-postgres-15.test.ts',
   'tests/reliability/managed-postgres-18.test.ts',
   'tests/reliability/data-dir-without-sockets.test.ts',
+  // The socket fallback on FUSE (python3-fusepy); npm test checks it on bpffs, which needs nothing.
+  'tests/reliability/socket-fallback-fuse.test.ts',
   'tests/reliability/scale-out-pgbouncer.test.ts',
   'tests/reliability/hangup.test.ts',
   // The README's and the deploy guide's commands on a fresh copy of the tree (installs: minutes).

@@ -52,11 +52,15 @@ export function staticHostPlugin(): Plugin {
     configResolved(config) {
       const env = loadEnv(config.mode, config.envDir || config.root, [...REQUIRED, ORIGIN_TRIAL])
       const missing = REQUIRED.filter((name) => !env[name])
-      if (missing.length > 0)
-        throw new Error(
+      if (missing.length > 0) {
+        // A setting left out, not a fault in the build: the one line, without Vite's "error during
+        // build:" and a stack trace, which a thrown error would get. Nothing has started yet.
+        config.logger.error(
           `npm run build:cdn needs ${missing.join(', ')}: the address the site is served at and the hosted ` +
             'Supabase project it calls (docs/deploy.md, "The static site on a CDN").',
         )
+        process.exit(1)
+      }
       values = {
         SITE_URL: siteUrlOf(env.SITE_URL ?? ''),
         VITE_SUPABASE_URL: env.VITE_SUPABASE_URL ?? '',

@@ -22,6 +22,8 @@ export interface SiteConfig {
   backing: string
   hiringAreas: readonly string[]
   city: string
+  /** The footer's status line beside its green dot, the specification's words; static by design. */
+  statusLine: string
   /** Search result and link preview text (about 150 characters). */
   description: string
   /** Browser UI colour (web manifest, theme-color), the logo's background. */
@@ -60,6 +62,7 @@ export const siteConfig: SiteConfig = {
   backing: 'We are backed by a leading startup accelerator and have raised a seed round.',
   hiringAreas: ['research', 'engineering', 'operations', 'product'],
   city: 'San Francisco',
+  statusLine: 'All Systems Operational',
   description:
     'Tessel Labs builds infrastructure for agent-centric computing: AI agents that pick the right tool, ' +
     'keep context and finish long tasks. Request access to the private beta.',

@@ -1,6 +1,7 @@
 // Called by main.tsx, which the page loads right after its first paint.
 import { startTransition } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
+import { NO_SCRIPT_ANSWER_ID } from '../contract/toast-look'
 import { ToasterHost } from './components/toaster-host'
 import { FORM_ISLAND_ID, FormIsland } from './islands/form-island'
 import { announceOutcome } from './lib/announce-outcome'
@@ -43,9 +44,11 @@ export async function hydrate() {
   }
 
   // A form submitted before the script ran was answered by the server with a redirect that names
-  // its outcome; show the same toast a hydrated submit would, then tidy the address bar.
+  // its outcome; show the same toast a hydrated submit would, then tidy the address bar. The
+  // server's answer in the page (for scripts off) gives way to it, so the words show once.
   const redirected = outcomeFromRedirect(window.location)
   if (redirected) {
+    document.getElementById(NO_SCRIPT_ANSWER_ID)?.remove()
     announceOutcome(redirected.outcome)
     window.history.replaceState(null, '', redirected.cleanUrl)
   }

@@ -36,7 +36,8 @@ export function SignupsChart(props: {
   onRangeChange(range: Range): void
 }) {
   const { days, range } = props
-  const max = Math.max(1, ...days.map((day) => day.count))
+  const peak = Math.max(0, ...days.map((day) => day.count))
+  const max = Math.max(1, peak)
   const visits = new Map(props.visits?.map((day) => [day.day, day.visits]))
   const maxVisits = Math.max(0, ...visits.values())
   const width = Math.max(days.length, 1) * 10
@@ -79,10 +80,11 @@ export function SignupsChart(props: {
           />
         ))}
       </svg>
-      {maxVisits > 0 && <VisitsLegend maxVisits={maxVisits} maxSignups={max} />}
+      {maxVisits > 0 && <VisitsLegend maxVisits={maxVisits} maxSignups={peak} />}
       <div className="flex justify-between text-xs text-soft">
         <span>{days[0]?.day}</span>
-        <span>most in a day: {max === 1 && days.every((day) => day.count === 0) ? 0 : max}</span>
+        {/* With visits beside them, the legend gives each series' peak: said once, not twice. */}
+        {maxVisits === 0 && <span>most in a day: {peak}</span>}
         <span>{days.at(-1)?.day}</span>
       </div>
     </section>
@@ -124,11 +126,11 @@ function VisitsLegend({ maxVisits, maxSignups }: { maxVisits: number; maxSignups
     <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-soft">
       <span>
         <span aria-hidden="true" className="mr-1 inline-block size-2.5 bg-soft" />
-        visits (tallest bar: {maxVisits})
+        visits (most in a day: {maxVisits})
       </span>
       <span>
         <span aria-hidden="true" className="mr-1 inline-block size-2.5 bg-accent" />
-        signups (tallest bar: {maxSignups})
+        signups (most in a day: {maxSignups})
       </span>
       <span>each on its own scale</span>
     </p>

@@ -5,6 +5,7 @@ import type { Database } from '../db/database'
 import { afterRepeatSignup } from '../waitlist/invitations/confirm-again'
 import { linkKeys } from '../waitlist/invitations/link-keys'
 import { agentPreflight, withAgentCors } from './agent-cors'
+import { answerPageFor } from './answer-pages'
 import { serveHome } from './home-page'
 import type { ApiKeys } from './keys'
 import { routeMailLinks } from './mail-links/mail-links-app'
@@ -175,7 +176,9 @@ async function formOf(c: Context): Promise<FormData> {
 function routeSite(app: Hono, { site, webmcpOriginTrialToken }: AppDeps, sources?: SourceCounter): void {
   app.on(['GET', 'HEAD'], '*', (c) => {
     if (c.req.path === '/') {
-      const page = serveHome(c, site, webmcpOriginTrialToken)
+      // After a no-script submit (/?waitlist=…), the same page with the outcome's words in it.
+      const answer = site.answers && answerPageFor(site.answers, c.req.query('waitlist'))
+      const page = serveHome(c, site, webmcpOriginTrialToken, answer)
       sources?.countVisit(c, page.status)
       return page
     }

@@ -3,7 +3,7 @@ import { accepts } from 'hono/accepts'
 import { AI_CATALOG_PATH, HOME_MARKDOWN_PATH, homeLinkRelations } from '../../contract/agent-links'
 import { contentSignal } from '../../contract/content-signal'
 import { siteConfig } from '../../contract/site-config'
-import { type StaticSite, serveFile } from './static-site'
+import { type StaticFile, type StaticSite, serveFile } from './static-site'
 
 /** One entry of a parsed Accept header, as hono/accepts hands it to a match function. */
 type Accept = { type: string; q: number }
@@ -60,10 +60,16 @@ function wantsMarkdown(c: Context): boolean {
  * it. Both say that they depend on Accept, so a shared cache keeps them apart; each has its own
  * ETag (a hash of its own bytes), so a validator of one never revalidates the other.
  * `originTrialToken` (WEBMCP_ORIGIN_TRIAL_TOKEN) turns WebMCP on for visitors' Chrome (ADR 052).
+ * `html` is the page for a browser: the home page, or a no-script answer page (ADR 053).
  */
-export function serveHome(c: Context, site: StaticSite, originTrialToken?: string): Response {
+export function serveHome(
+  c: Context,
+  site: StaticSite,
+  originTrialToken?: string,
+  html: StaticFile = site.home,
+): Response {
   const markdown = site.files.get(HOME_MARKDOWN_PATH)
-  const file = markdown && wantsMarkdown(c) ? markdown : site.home
+  const file = markdown && wantsMarkdown(c) ? markdown : html
   const response = serveFile(c.req.raw, file)
   // Both are '/': revalidated at each use, as the page is, so a new build reaches agents too.
   response.headers.set('Cache-Control', site.home.cacheControl)

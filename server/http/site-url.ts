@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { SITE_URL_PLACEHOLDER } from '../../contract/site-url'
 import { normalizeSiteUrl } from '../boot/normalize-site-url'
+import { answerPages } from './answer-pages'
 import type { StaticFile, StaticSite } from './static-site'
 
 function withSiteUrl(file: StaticFile, siteUrl: string): StaticFile {
@@ -30,5 +31,6 @@ export function fillInSiteUrl(site: StaticSite, rawSiteUrl: string): void {
   const siteUrl = normalizeSiteUrl(rawSiteUrl)
   site.home = withSiteUrl(site.home, siteUrl)
   site.notFound = withSiteUrl(site.notFound, siteUrl)
+  if (site.answers) site.answers = answerPages(site.home, site.confirmSignups)
   site.files = new Map([...site.files].map(([path, file]) => [path, withSiteUrl(file, siteUrl)]))
 }

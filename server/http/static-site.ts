@@ -4,6 +4,7 @@ import { extname, join, relative, sep } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { AGENT_MEDIA_TYPES } from '../../contract/agent-media-types'
 import { ANON_KEY_PLACEHOLDER, CONFIRM_SIGNUPS_PLACEHOLDER } from '../../contract/site-url'
+import { type AnswerPages, answerPages } from './answer-pages'
 import { inlineScriptHashes } from './inline-scripts'
 
 export { ANON_KEY_PLACEHOLDER }
@@ -50,6 +51,10 @@ export interface StaticFile {
 export interface StaticSite {
   home: StaticFile
   notFound: StaticFile
+  /** The home page answering a no-script submit, one per outcome (server/http/answer-pages.ts). */
+  answers?: AnswerPages
+  /** Signups are confirmed by mail (CONFIRM_SIGNUPS with a sender): the success words say so. */
+  confirmSignups?: boolean
   /** Assets and public files by URL path; HTML pages are not addressable by file name. */
   files: ReadonlyMap<string, StaticFile>
   /** CSP sources for the inline scripts the two pages run (the after-paint loader). */
@@ -132,7 +137,8 @@ export async function loadStaticSite(
   if (!home || !notFound) {
     throw new Error(`${distDir} has no prerendered index.html and 404/index.html; run npm run build`)
   }
-  return { home, notFound, files, scriptHashes: [...scriptHashes] }
+  const answers = answerPages(home, confirmSignups)
+  return { home, notFound, answers, confirmSignups, files, scriptHashes: [...scriptHashes] }
 }
 
 export function pickEncoding(

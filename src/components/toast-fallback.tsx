@@ -1,3 +1,4 @@
+import { TOAST_CLOSE_CLASS, TOAST_VARIANT_CLASS, TOAST_VIEWPORT_CLASS } from '../../contract/toast-look'
 import { dismissToast, type ToastMessage } from '../lib/toast-store'
 
 /**
@@ -6,19 +7,12 @@ import { dismissToast, type ToastMessage } from '../lib/toast-store'
  */
 export function ToastFallback({ toasts }: { toasts: readonly ToastMessage[] }) {
   return (
-    <section
-      aria-label="Notifications"
-      className="fixed bottom-0 right-0 z-50 flex w-full max-w-sm flex-col gap-2 p-4"
-    >
+    <section aria-label="Notifications" className={TOAST_VIEWPORT_CLASS}>
       {toasts.map((toast) => (
         <div
           key={toast.id}
           role={toast.variant === 'destructive' ? 'alert' : 'status'}
-          className={`relative rounded-md border p-4 pr-8 shadow-lg ${
-            toast.variant === 'destructive'
-              ? 'border-red-700 bg-red-700 text-white'
-              : 'border-line bg-panel text-ink'
-          }`}
+          className={`relative rounded-md border p-4 pr-8 shadow-lg ${TOAST_VARIANT_CLASS[toast.variant]}`}
         >
           <p className="text-sm font-semibold">{toast.title}</p>
           <p className="text-sm opacity-90">{toast.description}</p>
@@ -26,7 +20,7 @@ export function ToastFallback({ toasts }: { toasts: readonly ToastMessage[] }) {
             type="button"
             aria-label="Close"
             onClick={() => dismissToast(toast.id)}
-            className="absolute right-2 top-2 rounded-md p-1 opacity-70 hover:opacity-100"
+            className={TOAST_CLOSE_CLASS}
           >
             <span aria-hidden="true">×</span>
           </button>

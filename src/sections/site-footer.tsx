@@ -13,7 +13,7 @@ export function SiteFooter() {
             aria-hidden="true"
             className="inline-block size-2 rounded-full bg-green-500"
           />
-          All Systems Operational
+          {siteConfig.statusLine}
         </span>
       </div>
     </footer>

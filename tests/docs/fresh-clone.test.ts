@@ -116,10 +116,12 @@ describe.runIf(asRoot)('the README as root, in a clone under a private directory
     parent = await mkdtemp('/root/lab-site-docs-')
     await chmod(parent, 0o700)
     clone = await freshTree(join(parent, 'lab-site'))
-    // The README's `npm install`, with npm 11 named (the other major, 10, installs the deploy guide's
-    // checkout below). On the Node 20 the README allows, nothing may ask for a newer one.
-    const installed = await sh(clone, 'npx -y npm@11 install --no-audit --no-fund', plainEnv())
+    // A clean, exact install with npm 11 (the other major, 10, installs the deploy guide's checkout
+    // below). On the Node 20 the README allows, nothing may ask for a newer one; and every install
+    // script is one package.json's allowScripts approves (npm 11 warns of any other).
+    const installed = await sh(clone, 'npx -y npm@11 ci --no-audit --no-fund', plainEnv())
     expect(`${installed.stdout}${installed.stderr}`).not.toContain('EBADENGINE')
+    expect(`${installed.stdout}${installed.stderr}`).not.toContain('allowScripts')
   }, 12 * MINUTES)
   afterAll(async () => {
     await rm(parent, { recursive: true, force: true })
@@ -218,10 +220,10 @@ describe('the deploy guide: npm 10, and the systemd unit without systemd', () =>
   afterAll(() => rm(parent, { recursive: true, force: true }))
 
   it(
-    'installs with npm 10 as the guide says, leaving the lockfile as committed, and builds',
+    'installs with npm 10 as the guide says (npm ci), leaving the lockfile as committed, and builds',
     async () => {
       const lock = await readFile(join(checkout, 'package-lock.json'), 'utf8')
-      await sh(checkout, 'npx -y npm@10 install --no-save --no-audit --no-fund', plainEnv())
+      await sh(checkout, 'npx -y npm@10 ci --no-audit --no-fund', plainEnv())
       expect(await readFile(join(checkout, 'package-lock.json'), 'utf8')).toBe(lock)
       await sh(checkout, 'npm run build', plainEnv())
     },
@@ -270,5 +272,25 @@ describe('the deploy guide: npm 10, and the systemd unit without systemd', () =>
       }
     },
     4 * MINUTES,
+  )
+})
+
+describe("a git clone: the README's npm install changes nothing in it", () => {
+  let clone: string
+  beforeAll(async () => {
+    clone = join(await mkdtemp(join(tmpdir(), 'lab-site-git-')), 'lab-site')
+    // The committed tree as `git clone` gives it (this branch's HEAD), with its .git.
+    await exec('git', ['clone', '--quiet', ROOT, clone])
+  }, 2 * MINUTES)
+  afterAll(() => rm(join(clone, '..'), { recursive: true, force: true }))
+
+  it(
+    'npm install with npm 11 leaves git status clean and warns of no install script',
+    async () => {
+      const installed = await sh(clone, 'npx -y npm@11 install --no-audit --no-fund', plainEnv())
+      expect(`${installed.stdout}${installed.stderr}`).not.toContain('allowScripts')
+      expect((await exec('git', ['status', '--porcelain'], { cwd: clone })).stdout).toBe('')
+    },
+    12 * MINUTES,
   )
 })

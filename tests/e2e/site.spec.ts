@@ -231,6 +231,47 @@ test.describe('without JavaScript', () => {
     const again = await postWaitlist(server, { email })
     expect(again.status).toBe(409)
   })
+
+  test("the page it lands on says what happened, in the toast's words, place and look", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    const email = uniqueEmail('noscript-answer')
+    const answers = [
+      { role: 'status', title: 'Request submitted!', text: "We'll be in touch soon about beta access." },
+      {
+        role: 'alert',
+        title: 'Already on the waitlist!',
+        text: 'This email is already registered for beta access.',
+      },
+    ] as const
+    for (const { role, title, text } of answers) {
+      await page.goto('/')
+      await page.getByPlaceholder('Enter your email').fill(email)
+      await page.getByRole('button', { name: 'Request Access' }).click()
+      const answer = page.getByRole('region', { name: 'Notifications' }).getByRole(role)
+      await expect(answer.getByText(title, { exact: true })).toBeVisible()
+      await expect(answer.getByText(text, { exact: true })).toBeVisible()
+      // Where a toast would be, fixed in the viewport, and clear of the form it answers.
+      const box = await answer.boundingBox()
+      const form = await page.getByRole('button', { name: 'Request Access' }).boundingBox()
+      expect(box && form && (box.y >= form.y + form.height || box.y + box.height <= form.y)).toBe(true)
+      expect(
+        await answer.evaluate((element) => getComputedStyle(element.parentElement as Element).position),
+      ).toBe('fixed')
+    }
+    // Close, without scripts: back to the plain page, no answer on it.
+    await page.getByRole('link', { name: 'Close' }).click()
+    await expect(page).toHaveURL(/\/$/)
+    await expect(page.getByRole('region', { name: 'Notifications' })).toHaveCount(0)
+  })
+
+  test('an error answers with the Error title and text as an alert', async ({ page }) => {
+    await page.goto('/?waitlist=error')
+    const alert = page.getByRole('region', { name: 'Notifications' }).getByRole('alert')
+    await expect(alert.getByText('Error', { exact: true })).toBeVisible()
+    await expect(
+      alert.getByText('There was an issue submitting your request. Please try again.'),
+    ).toBeVisible()
+  })
 })
 
 test.describe('the no-script result, once scripts run', () => {
@@ -238,7 +279,23 @@ test.describe('the no-script result, once scripts run', () => {
     await page.goto('/?waitlist=submitted')
     await expect(toasts(page).getByText('Request submitted!')).toBeVisible()
     await expect(page).toHaveURL(/\/$/)
+    // The server's answer for scripts off gave way to the toast: the words show once.
+    await expect(page.getByText('Request submitted!')).toHaveCount(1)
   })
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`the answer for scripts off passes axe (${colorScheme})`, async ({ context }) => {
+      // The page's scripts never load (blocked, as for a visitor without them); axe's own run.
+      const page = await context.newPage()
+      await page.route('**/assets/**', (route) => route.abort())
+      await page.emulateMedia({ colorScheme })
+      for (const status of ['submitted', 'already_registered']) {
+        await page.goto(`/?waitlist=${status}`)
+        await expect(page.getByRole('region', { name: 'Notifications' })).toBeVisible()
+        await expectNoAxeViolations(page)
+      }
+    })
+  }
 })
 
 test.describe('unknown paths', () => {
@@ -259,6 +316,13 @@ test.describe('unknown paths', () => {
     expect(response?.status()).toBe(404)
     await expect(page.getByRole('heading', { name: '404' })).toBeVisible()
     await expect(page.getByText('Oops! Page not found')).toBeVisible()
+    // The site's header: whose site this is, its logo leading home.
+    const header = page.getByRole('banner')
+    await expect(header.getByRole('img', { name: siteConfig.logo.alt })).toBeVisible()
+    await expect(header.getByRole('link', { name: new RegExp(siteConfig.wordmark) })).toHaveAttribute(
+      'href',
+      '/',
+    )
     await expect.poll(() => consoleLog.expect(/\/no\/such\/path/)).toBe(1)
     // The browser's own note about the 404 response.
     consoleLog.expect(/status of 404/)

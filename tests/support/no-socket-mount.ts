@@ -37,7 +37,11 @@ async function stop(child: ChildProcess, dir: string, source: string) {
  * (installed by .ci/run).
  */
 export async function mountWithoutSockets(): Promise<Mount> {
-  if (!existsSync('/dev/fuse') || !existsSync(PYTHON))
+  const hasFusepy = await run(PYTHON, ['-c', 'import fusepy']).then(
+    () => true,
+    () => false,
+  )
+  if (!existsSync('/dev/fuse') || !hasFusepy)
     throw new Error(
       'A FUSE mount needs /dev/fuse and python3-fusepy: .ci/run installs them (apt-get install fuse3 python3-fusepy)',
     )

@@ -27,7 +27,9 @@ async function socketRefused(dir: string): Promise<string | undefined> {
     server.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'EIO'))
     server.listen(probe, () => server.close(() => resolve(undefined)))
   })
-  await rm(probe, { force: true })
+  // Only a bind that worked left a file; where it failed, some file systems refuse even to look
+  // the name up (bpffs answers EPERM for a name with a dot), so nothing is touched there.
+  if (code === undefined) await rm(probe, { force: true })
   return code && NO_SOCKETS.has(code) ? code : undefined
 }
 

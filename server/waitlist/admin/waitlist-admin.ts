@@ -81,12 +81,20 @@ export async function signupsPerDay(
  * same transaction, so an erased address leaves no pending notification behind either.
  */
 export async function removeEntry(db: Database, email: string): Promise<boolean> {
+  return (await eraseEntry(db, email)) !== undefined
+}
+
+/** As removeEntry; returns the address as it was stored (its own letter case), or undefined if none. */
+export async function eraseEntry(db: Database, email: string): Promise<string | undefined> {
   return db.transaction(async (tx) => {
     await tx.exec(CITEXT_SEARCH_PATH)
     // Before the row goes, while the delivery can still be found by its address (the foreign key's
     // cascade would drop it too; this says so where the erasure happens).
     await dropDeliveries(tx, email)
-    const { affected } = await tx.run('delete from public.waitlist where email = $1::citext', [email])
-    return affected > 0
+    const [row] = await tx.query<{ email: string }>(
+      'delete from public.waitlist where email = $1::citext returning email::text',
+      [email],
+    )
+    return row?.email
   })
 }

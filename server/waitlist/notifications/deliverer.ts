@@ -31,6 +31,15 @@ export function startDeliverer(options: DelivererOptions): Promise<Deliverer> {
   return startOutboxWorker(new WebhookJob(options), options)
 }
 
+/**
+ * How the log names one delivery: by its event, so an invitation's webhook is not called a signup's.
+ * `Signup notification msg_…` for a signup (as the logs always said), `Webhook invitation.sent msg_…`.
+ */
+function deliveryName(delivery: ClaimedDelivery): string {
+  const what = delivery.event === 'waitlist.signup' ? 'Signup notification' : `Webhook ${delivery.event}`
+  return `${what} msg_${delivery.webhookId}`
+}
+
 class WebhookJob implements WakingJob<ClaimedDelivery> {
   readonly name = 'Signup notifications'
   readonly channel = OUTBOX_CHANNEL
@@ -58,36 +67,33 @@ class WebhookJob implements WakingJob<ClaimedDelivery> {
 
   async handle(delivery: ClaimedDelivery, abandon: AbortSignal): Promise<void> {
     const messageId = `msg_${delivery.webhookId}`
+    const name = deliveryName(delivery)
     const body = JSON.stringify(eventPayload(delivery.event, delivery, new Date()))
     const result = await sendWebhook(this.target, messageId, body, abandon)
     try {
       if (result.delivered) {
         await recordDelivered(this.options.db, delivery)
-        this.options.log.info(
-          `Signup notification ${messageId} delivered (attempt ${delivery.attempt}, HTTP ${result.status})` +
-            (delivery.event === 'waitlist.signup' ? '' : `: ${delivery.event}`),
-        )
-      } else await this.recordFailed(delivery, messageId, result.error)
+        this.options.log.info(`${name} delivered (attempt ${delivery.attempt}, HTTP ${result.status})`)
+      } else await this.recordFailed(delivery, name, result.error)
     } catch (error) {
       // The lease runs out and the delivery falls due again: at least once, still.
-      this.options.log.error(`Signup notification ${messageId}: could not record the outcome`, error)
+      this.options.log.error(`${name}: could not record the outcome`, error)
     }
   }
 
-  private async recordFailed(delivery: ClaimedDelivery, messageId: string, error: string): Promise<void> {
+  private async recordFailed(delivery: ClaimedDelivery, name: string, error: string): Promise<void> {
     const { db, log, retry } = this.options
     const waitMs = retryDelayMs(retry, delivery.attempt)
     const status = await recordFailure(db, delivery, error, waitMs, retry.retryForMs)
     if (status === 'failed') {
       log.error(
-        `Signup notification ${messageId} failed for good after ${delivery.attempt} attempts: ${error} ` +
+        `${name} failed for good after ${delivery.attempt} attempts: ${error} ` +
           '(npm run waitlist -- deliveries --retry sends it again)',
       )
       return
     }
     log.error(
-      `Signup notification ${messageId} attempt ${delivery.attempt} failed: ${error}; ` +
-        `next in ${Math.round(waitMs / 100) / 10} s`,
+      `${name} attempt ${delivery.attempt} failed: ${error}; ` + `next in ${Math.round(waitMs / 100) / 10} s`,
     )
     this.wakeIn(waitMs)
   }
