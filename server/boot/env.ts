@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { z } from 'zod'
 import { mailTransportEnv } from '../mail/mail-env'
 import { invitationEnv } from '../waitlist/invitations/invitation-env'
+import { mailEventsEnv } from '../waitlist/mail-events/mail-events-env'
 import { signupWebhookEnv } from '../waitlist/notifications/webhook-env'
 import { defaultDataDir } from './default-data-dir'
 
@@ -49,6 +50,7 @@ const EnvSchema = z.object({
   ...signupWebhookEnv,
   ...mailTransportEnv,
   ...invitationEnv,
+  ...mailEventsEnv,
 })
 
 // Node needs the whole-request timeout to be at least the headers timeout.

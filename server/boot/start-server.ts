@@ -2,6 +2,7 @@ import type { Database } from '../db/database'
 import { type OpenedDatabase, openDatabase } from '../db/open-database'
 import { type AppProtections, createApp } from '../http/app'
 import { type ApiKeys, keySourcesOf, loadApiKeys } from '../http/keys'
+import { loadMailEventProviders, type MailEventProviders } from '../http/mail-events/mail-events-settings'
 import { ownOrigins } from '../http/mcp/origin-guard'
 import { MemoryRateLimiter } from '../http/middleware/memory-rate-limiter'
 import { PostgresRateLimiter } from '../http/middleware/postgres-rate-limiter'
@@ -50,10 +51,11 @@ export async function startServer(env: ServerEnv, options: StartOptions): Promis
     // After the database has checked DATA_DIR (its owner, its mode), where the mail settings' files may be.
     const mail = await loadMailTransportConfig(env)
     checkMailConfig(env, mail)
+    const mailEvents = await loadMailEventProviders(env)
     // After the database: with DATABASE_URL the servers sharing it keep their secret there.
     const keys = await loadApiKeys({ ...keySourcesOf(env), db: database.db })
     keyEmailMask(keys.secret)
-    return await serve(env, options, { log, keys, database, mail })
+    return await serve(env, options, { log, keys, database, mail, mailEvents })
   } catch (error) {
     await database.close()
     throw error
@@ -65,13 +67,14 @@ interface Opened {
   keys: ApiKeys
   database: OpenedDatabase
   mail: MailTransportConfig
+  mailEvents: MailEventProviders
 }
 
 /** With the database open: the app, listening, the site's own URL filled in, then notifications. */
 async function serve(
   env: ServerEnv,
   options: StartOptions,
-  { log, keys, database, mail }: Opened,
+  { log, keys, database, mail, mailEvents }: Opened,
 ): Promise<RunningServer> {
   for (const migration of database.applied) log.info(`Applied migration ${migration}`)
   const schema = await loadSchemaCache(database.db)
@@ -83,7 +86,10 @@ async function serve(
   const db = database.db
   const protections = protectionsOf(env, db)
   const sources = await startSourceCounter(env, db, log, () => siteOrigins)
-  const app = createApp({ siteOrigins: () => siteOrigins, db, keys, schema, site, log, protections, sources })
+  const app = createApp({
+    ...{ siteOrigins: () => siteOrigins, db, keys, schema, site, log, protections, sources },
+    mailEvents,
+  })
   const listening = await listen(app, env, securityOf(env, site.scriptHashes)).catch(async (error) => {
     await sources?.stop() // its timer, before the database closes under it
     throw error

@@ -5,6 +5,8 @@ import type { Database } from '../db/database'
 import { linkKeys } from '../waitlist/invitations/link-keys'
 import { withAgentCors } from './agent-cors'
 import type { ApiKeys } from './keys'
+import { routeMailEvents } from './mail-events/mail-events-app'
+import type { MailEventProviders } from './mail-events/mail-events-settings'
 import { routeMailLinks } from './mail-links/mail-links-app'
 import { createMcpApp } from './mcp/mcp-app'
 import { type DbGate, dbGate } from './middleware/db-gate'
@@ -34,6 +36,8 @@ export interface AppDeps {
   siteOrigins?: () => readonly string[]
   /** Visits and signups by source (docs/analytics.md); absent when COUNT_SOURCES is off. */
   sources?: SourceCounter
+  /** The mail providers whose events are read (POST /mail-events/…); the others answer 404. */
+  mailEvents?: MailEventProviders
 }
 
 /** The server's guards; tests calling createApp() without them get headers and a generous queue only. */
@@ -92,6 +96,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route(MCP_PATH, createMcpApp({ db, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources }))
   routeNativeForm(app, deps, protections, gate)
   routeMailLinks(app, { db, log, keys: linkKeys(deps.keys.secret), rateLimiter, trustProxyHeader, gate })
+  routeMailEvents(app, { db, log, providers: deps.mailEvents ?? {}, trustProxyHeader, gate })
   routeSite(app, deps.site, sources)
   return app
 }
