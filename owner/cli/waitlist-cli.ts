@@ -51,8 +51,10 @@ Commands:
                                        unsubscribed or unconfirmed ever is. --dry-run prints who and the
                                        message and changes nothing, not even a migration; --wait follows
                                        the sending to the end
-  deliveries [--retry]                 signup notifications and mail pending, failed or bounced (address,
-                                       attempts, last error); --retry sends the failed ones again
+  deliveries [--retry | --resume]      send health (bounce and complaint rates; paused, and why), then
+                                       signup notifications and mail pending, failed or bounced (address,
+                                       attempts, last error); --retry sends the failed ones again;
+                                       --resume resumes sending paused by bounces or complaints
 
 DATE is anything Postgres reads as a timestamp, e.g. 2026-11-01 or 2026-11-01T09:00:00Z.
 Environment as the server: DATABASE_URL, DATA_DIR (default ./data; as root, see docs/operations.md), JWT_SECRET;
@@ -74,6 +76,7 @@ async function run(argv: string[]): Promise<number> {
       port: { type: 'string' },
       host: { type: 'string' },
       retry: { type: 'boolean' },
+      resume: { type: 'boolean' },
       next: { type: 'string' },
       wait: { type: 'boolean' },
       resend: { type: 'boolean' },

@@ -31,8 +31,10 @@ export function genericProvider(secret: string): Provider {
         'webhook-timestamp': request.header('webhook-timestamp') ?? '',
         'webhook-signature': request.header('webhook-signature') ?? '',
       })
-    } catch {
-      return refuse(401, 'the Standard Webhooks signature does not verify, or its timestamp is too old')
+    } catch (error) {
+      // verify() parses the body as JSON once the signature matches: a bounce message is not JSON.
+      if (!(error instanceof SyntaxError))
+        return refuse(401, 'the Standard Webhooks signature does not verify, or its timestamp is too old')
     }
     if (/^\s*\{/.test(request.body.subarray(0, 64).toString('latin1'))) {
       const events = fromJson(id, jsonOf(request.body))
