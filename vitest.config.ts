@@ -24,6 +24,8 @@ const SLOW_SUITES = [
   'tests/reliability/invitations.test.ts',
   'tests/reliability/sources-launch-day.test.ts',
   'tests/reliability/big-list.test.ts',
+  // A batch of 40 paced invitations that bounce, paused and resumed (~50 s).
+  'tests/reliability/mail-pause.test.ts',
 ]
 
 export default defineConfig({

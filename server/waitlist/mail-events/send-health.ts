@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/database'
+import type { Database, Queryable } from '../../db/database'
 import { queueMailPaused } from '../notifications/outbox-sql'
 
 /** The last messages sent that send health looks at, and how many must have gone before it judges. */
@@ -91,12 +91,16 @@ export async function pauseSending(db: Queryable, reason: string): Promise<boole
  * Resumes sending and starts a new window (the messages before it no longer count), then wakes
  * the senders. Returns the pause it ended, if any.
  */
-export async function resumeSending(db: Queryable): Promise<{ reason: string } | undefined> {
-  const [row] = await db.query<{ reason: string | null }>(
-    `with before as (select pause_reason from private.mail_health for update)
-     update private.mail_health set paused_at = null, pause_reason = null, window_started_at = now()
-     returning (select pause_reason from before) as reason`,
-  )
-  await db.query(`select pg_notify('mail_outbox', '')`)
-  return row?.reason ? { reason: row.reason } : undefined
+export async function resumeSending(db: Database): Promise<{ reason: string } | undefined> {
+  const reason = await db.transaction(async (tx) => {
+    const [before] = await tx.query<{ reason: string | null }>(
+      'select pause_reason as reason from private.mail_health for update',
+    )
+    await tx.run(
+      'update private.mail_health set paused_at = null, pause_reason = null, window_started_at = now()',
+    )
+    await tx.query(`select pg_notify('mail_outbox', '')`)
+    return before?.reason
+  })
+  return reason ? { reason } : undefined
 }
