@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { insertStatus } from '../reliability/support'
@@ -10,6 +13,7 @@ import {
   webhookSecret,
 } from '../support/provider-signing'
 import { startTestServer, type TestServer } from '../support/test-server'
+import { runCli } from '../support/waitlist-cli'
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
 
 /**
@@ -374,5 +378,26 @@ describe('the route', () => {
     expect((await post('generic', huge, standardHeaders(GENERIC, huge))).status).toBe(413)
     expect(server.output()).not.toMatch(/[a-z]+\.(resend|postmark|sendgrid|mailgun|generic)@example\.com/)
     expect(server.output()).toMatch(/Mail events from sendgrid: 2 bounced, 1 complained\n/)
+  })
+
+  it('export writes complained and import keeps it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mail-events-export-'))
+    try {
+      const file = join(dir, 'list.csv')
+      expect((await runCli(server.env, 'export', '--out', file)).code).toBe(0)
+      expect(await readFile(file, 'utf8')).toMatch(
+        /\r\nivy\.mailgun@example\.com,[^,]+,complained,,,\d{4}-[^,]+Z,\r\n/,
+      )
+      const moved = join(dir, 'moved.csv')
+      await writeFile(
+        moved,
+        'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at\r\n' +
+          'moved.complained@example.com,2026-11-01T09:00:00.000000Z,complained,,,2026-11-02T09:00:00.000000Z,\r\n',
+      )
+      expect((await runCli(server.env, 'import', moved)).code).toBe(0)
+      expect((await statusOf('moved.complained@example.com'))?.status).toBe('complained')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })
