@@ -10,6 +10,7 @@ import { sourcesSummary } from '../sources/sources-report'
 import type { StudioFile } from './studio-files'
 import { studioGuard } from './studio-guard'
 import { routeStudioInvite, type StudioInvite } from './studio-invite'
+import { routeStudioSendHealth } from './studio-send-health'
 
 export const PAGE_SIZE = 25
 const MAX_SEARCH = 254
@@ -66,6 +67,7 @@ export function createStudioApp(options: {
   app.get('/api/export.csv', (c) => downloadCsv(c, db))
   app.post('/api/remove', (c) => remove(c, db))
   if (options.invite) routeStudioInvite(app, db, options.invite)
+  routeStudioSendHealth(app, db)
 
   app.get('*', (c) => {
     const file = files.get(c.req.path)

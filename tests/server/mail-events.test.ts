@@ -12,6 +12,7 @@ import {
   standardHeaders,
   webhookSecret,
 } from '../support/provider-signing'
+import { startStudioProcess } from '../support/studio-process'
 import { startTestServer, type TestServer } from '../support/test-server'
 import { runCli } from '../support/waitlist-cli'
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
@@ -398,6 +399,26 @@ describe('the route', () => {
       expect((await statusOf('moved.complained@example.com'))?.status).toBe('complained')
     } finally {
       await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("the studio shows a pause's reason and resumes it, as deliveries --resume does", async () => {
+    await database.db.query(
+      `update private.mail_health set paused_at = now(), pause_reason = 'complaints are 1.0% of the last 100 messages (1), past MAIL_PAUSE_COMPLAINT_RATE 0.003'`,
+    )
+    const studio = await startStudioProcess(server.env)
+    try {
+      const api = (path: string, init: RequestInit = {}) =>
+        fetch(`${studio.origin}${path}`, {
+          ...init,
+          headers: { 'Sec-Fetch-Site': 'same-origin', Authorization: `Bearer ${studio.token}` },
+        }).then((response) => response.json())
+      expect((await api('/api/send-health')).paused.reason).toMatch(/^complaints are 1\.0% /)
+      expect(await api('/api/send-health/resume', { method: 'POST' })).toEqual({ resumed: true })
+      expect((await api('/api/send-health')).paused).toBeUndefined()
+      expect((await runCli(server.env, 'deliveries')).stdout).not.toContain('Sending is paused')
+    } finally {
+      await studio.stop()
     }
   })
 })
