@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -367,6 +368,42 @@ describe('generic (Standard Webhooks)', () => {
     const headers = { ...standardHeaders(GENERIC, dsn), 'content-type': 'message/rfc822' }
     expect((await post('generic', dsn, { ...headers, 'webhook-signature': 'v1,AAAA' })).status).toBe(401)
     expect((await post('generic', dsn, headers)).status).toBe(200)
+    expect((await statusOf(email))?.status).toBe('bounced')
+  })
+})
+
+describe('the Postfix pipe in docs/invitations.md', () => {
+  it('signs a bounce with sh, openssl and curl as the guide writes it, and the entry is bounced', async () => {
+    const guide = await readFile(new URL('../../docs/invitations.md', import.meta.url), 'utf8')
+    const script = /```sh\n(#!\/bin\/sh\n# Signs the bounce[\s\S]*?)```/.exec(guide)?.[1]?.replace('https://YOUR-SITE', server.url) ?? ''
+    expect(script).toContain('curl')
+    const email = await listed('max.pipe@example.com')
+    const dsn = [
+      'From: MAILER-DAEMON@mx.lab.example',
+      'Subject: Undelivered Mail Returned to Sender',
+      'Content-Type: multipart/report; report-type=delivery-status; boundary="B2"',
+      '',
+      '--B2',
+      'Content-Type: message/delivery-status',
+      '',
+      'Reporting-MTA: dns; mx.lab.example',
+      '',
+      `Final-Recipient: rfc822; ${email}`,
+      'Action: failed',
+      'Status: 5.1.1',
+      '',
+      '--B2--',
+      '',
+    ].join('\n')
+    await new Promise<void>((resolve, reject) => {
+      const child = execFile(
+        'sh',
+        ['-c', script],
+        { env: { ...process.env, MAIL_EVENTS_SECRET: GENERIC } },
+        (error) => (error ? reject(error) : resolve()),
+      )
+      child.stdin?.end(dsn)
+    })
     expect((await statusOf(email))?.status).toBe('bounced')
   })
 })
