@@ -52,7 +52,12 @@ export async function loadMailEventProviders(
       throw new ConfigError(
         `${setting.name} from ${path} ${checked.error.issues[0]?.message ?? 'is not valid'}`,
       )
-    providers[provider] = setting.build(checked.data as string, agent)
+    try {
+      providers[provider] = setting.build(checked.data as string, agent)
+    } catch {
+      // A key the provider's library cannot read (SendGrid's must be an ECDSA P-256 public key).
+      throw new ConfigError(`${setting.name} is not a key its provider's library can read: copy it again`)
+    }
   }
   return providers
 }
