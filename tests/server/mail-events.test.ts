@@ -375,7 +375,10 @@ describe('generic (Standard Webhooks)', () => {
 describe('the Postfix pipe in docs/invitations.md', () => {
   it('signs a bounce with sh, openssl and curl as the guide writes it, and the entry is bounced', async () => {
     const guide = await readFile(new URL('../../docs/invitations.md', import.meta.url), 'utf8')
-    const script = /```sh\n(#!\/bin\/sh\n# Signs the bounce[\s\S]*?)```/.exec(guide)?.[1]?.replace('https://YOUR-SITE', server.url) ?? ''
+    const script =
+      /```sh\n(#!\/bin\/sh\n# Signs the bounce[\s\S]*?)```/
+        .exec(guide)?.[1]
+        ?.replace('https://YOUR-SITE', server.url) ?? ''
     expect(script).toContain('curl')
     const email = await listed('max.pipe@example.com')
     const dsn = [
