@@ -29,6 +29,8 @@ const SLOW_SUITES = [
   // 10,000 page loads with 15 KB User-Agents: about 30-50 s on two busy cores.
   'tests/reliability/long-user-agents.test.ts',
   'tests/reliability/confirmation-flood.test.ts',
+  // A batch of 40 paced invitations that bounce, paused and resumed (~50 s).
+  'tests/reliability/mail-pause.test.ts',
 ]
 
 export default defineConfig({

@@ -29,6 +29,7 @@ export interface CliArgs {
     port?: string
     host?: string
     retry?: boolean
+    resume?: boolean
     next?: string
     wait?: boolean
     resend?: boolean
@@ -142,5 +143,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   studio,
   invite,
   deliveries: ({ values }) =>
-    withDatabase((db) => deliveriesCommand(db, { retry: values.retry ?? false }, console.log)),
+    withDatabase((db) =>
+      deliveriesCommand(db, { retry: values.retry ?? false, resume: values.resume ?? false }, console.log),
+    ),
 }

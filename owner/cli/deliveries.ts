@@ -2,6 +2,7 @@ import type { Database } from '../../server/db/database'
 import { listUndeliveredMail, retryFailedMail } from '../../server/waitlist/invitations/mail-report'
 import { listUndelivered, retryFailed } from '../../server/waitlist/notifications/delivery-queue'
 import { notificationsEnabled } from '../../server/waitlist/notifications/outbox-sql'
+import { printSendHealth, resumeCommand } from './send-health-report'
 
 type Print = (line: string) => void
 const plural = (n: number, one: string, many: string) => `${n} failed ${n === 1 ? one : many}`
@@ -11,12 +12,15 @@ const plural = (n: number, one: string, many: string) => `${n} failed ${n === 1 
  * delivered (pending, failed, bounced), with the full address (this is the owner's own terminal,
  * never a log). `--retry` puts the failed ones of both back in the queue with a fresh 24 h window;
  * a running server sends them. Bounced mail is never retried: the server refused the address.
+ * First, send health (ADR 045): the bounce and complaint rates, and why sending paused, if it did;
+ * `--resume` resumes it.
  */
 export async function deliveriesCommand(
   db: Database,
-  options: { retry: boolean },
+  options: { retry: boolean; resume?: boolean },
   print: Print,
 ): Promise<number> {
+  if (options.resume) return resumeCommand(db, print)
   if (options.retry) {
     const webhooks = await retryFailed(db)
     const mail = await retryFailedMail(db)
@@ -28,6 +32,7 @@ export async function deliveriesCommand(
     )
     return 0
   }
+  await printSendHealth(db, print)
   await printWebhooks(db, print)
   await printMail(db, print)
   return 0

@@ -58,8 +58,10 @@ Commands:
                                        nobody, its links change nothing and its invite code is refused
   invite --confirm EMAIL…              send unconfirmed entries their confirmation again (the link's
                                        CONFIRM_EXPIRE_DAYS start again)
-  deliveries [--retry]                 signup notifications and mail pending, failed or bounced (address,
-                                       attempts, last error); --retry sends the failed ones again
+  deliveries [--retry | --resume]      send health (bounce and complaint rates; paused, and why), then
+                                       signup notifications and mail pending, failed or bounced (address,
+                                       attempts, last error); --retry sends the failed ones again;
+                                       --resume resumes sending paused by bounces or complaints
 
 DATE is anything Postgres reads as a timestamp, e.g. 2026-11-01 or 2026-11-01T09:00:00Z.
 Environment as the server: DATABASE_URL, DATA_DIR (default ./data; as root, see docs/operations.md), JWT_SECRET.
@@ -81,6 +83,7 @@ async function run(argv: string[]): Promise<number> {
       port: { type: 'string' },
       host: { type: 'string' },
       retry: { type: 'boolean' },
+      resume: { type: 'boolean' },
       next: { type: 'string' },
       wait: { type: 'boolean' },
       resend: { type: 'boolean' },

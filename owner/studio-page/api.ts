@@ -7,7 +7,7 @@
 export interface Entry {
   email: string
   created_at: string
-  /** waiting, unconfirmed, invited, unsubscribed or bounced; and when it got there ('' for never). */
+  /** waiting, unconfirmed, invited, unsubscribed, bounced or complained; and when it got there ('' for never). */
   status: string
   confirmed_at: string
   invited_at: string

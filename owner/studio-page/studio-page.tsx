@@ -14,6 +14,7 @@ import {
 import { EntriesTable } from './entries-table'
 import { InvitePanel } from './invite-panel'
 import { RemoveDialog } from './remove-dialog'
+import { SendHealthBanner } from './send-health-banner'
 import { SignupsChart } from './signups-chart'
 import { SourcesPanel, useSources } from './sources-panel'
 
@@ -75,6 +76,7 @@ export function StudioPage() {
       )}
       <SourcesPanel sources={sources?.sources} range={range} />
 
+      <SendHealthBanner version={version} onFail={fail} />
       <InvitePanel onQueued={() => setVersion((value) => value + 1)} />
 
       <section aria-labelledby="list-heading" className="rounded-lg border border-line bg-panel p-4">

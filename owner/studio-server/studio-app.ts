@@ -12,6 +12,7 @@ import type { StudioFile } from './studio-files'
 import { studioGuard } from './studio-guard'
 import { routeStudioInvite, type StudioInvite } from './studio-invite'
 import { routeStudioTestSend } from './studio-test-send'
+import { routeStudioSendHealth } from './studio-send-health'
 
 export const PAGE_SIZE = 25
 const MAX_SEARCH = 254
@@ -71,6 +72,7 @@ export function createStudioApp(options: {
   app.post('/api/remove', (c) => remove(c, db))
   if (options.invite) routeStudioInvite(app, db, options.invite)
   routeStudioTestSend(app, db)
+  routeStudioSendHealth(app, db)
 
   app.get('*', (c) => {
     const file = files.get(c.req.path)

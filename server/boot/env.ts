@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { ORIGIN_TRIAL_TOKEN, ORIGIN_TRIAL_TOKEN_RULE } from '../../contract/origin-trial'
 import { mailTransportEnv } from '../mail/mail-env'
 import { invitationEnv } from '../waitlist/invitations/invitation-env'
+import { mailEventsEnv } from '../waitlist/mail-events/mail-events-env'
 import { signupWebhookEnv } from '../waitlist/notifications/webhook-env'
 import { defaultDataDir } from './default-data-dir'
 
@@ -52,6 +53,7 @@ const EnvSchema = z.object({
   ...signupWebhookEnv,
   ...mailTransportEnv,
   ...invitationEnv,
+  ...mailEventsEnv,
 })
 
 // Node needs the whole-request timeout to be at least the headers timeout.

@@ -2,6 +2,7 @@ import type { Database } from '../db/database'
 import { type OpenedDatabase, openDatabase } from '../db/open-database'
 import { type AppProtections, createApp } from '../http/app'
 import { type ApiKeys, keySourcesOf, loadApiKeys } from '../http/keys'
+import { loadMailEventProviders, type MailEventProviders } from '../http/mail-events/mail-events-settings'
 import { ownOrigins } from '../http/mcp/origin-guard'
 import { MemoryRateLimiter } from '../http/middleware/memory-rate-limiter'
 import { PostgresRateLimiter } from '../http/middleware/postgres-rate-limiter'
@@ -52,10 +53,11 @@ export async function startServer(env: ServerEnv, options: StartOptions): Promis
     // After the database has checked DATA_DIR (its owner, its mode), where the mail settings' files may be.
     const mail = await loadMailTransportConfig(env)
     checkMailConfig(env, mail)
+    const mailEvents = await loadMailEventProviders(env)
     // After the database: with DATABASE_URL the servers sharing it keep their secret there.
     const keys = await loadApiKeys({ ...keySourcesOf(env), db: database.db })
     keyEmailMask(keys.secret)
-    return await serve(env, options, { log, keys, database, mail })
+    return await serve(env, options, { log, keys, database, mail, mailEvents })
   } catch (error) {
     await database.close()
     throw error
@@ -67,13 +69,14 @@ interface Opened {
   keys: ApiKeys
   database: OpenedDatabase
   mail: MailTransportConfig
+  mailEvents: MailEventProviders
 }
 
 /** With the database open: the app, listening, the site's own URL filled in, then notifications. */
 async function serve(
   env: ServerEnv,
   options: StartOptions,
-  { log, keys, database, mail }: Opened,
+  { log, keys, database, mail, mailEvents }: Opened,
 ): Promise<RunningServer> {
   for (const migration of database.applied) log.info(`Applied migration ${migration}`)
   const schema = await loadSchemaCache(database.db)
@@ -95,6 +98,7 @@ async function serve(
     protections,
     sources,
     webmcpOriginTrialToken: env.WEBMCP_ORIGIN_TRIAL_TOKEN,
+    mailEvents,
   })
   const listening = await listen(app, env, securityOf(env, site.scriptHashes)).catch(async (error) => {
     await sources?.stop() // its timer, before the database closes under it

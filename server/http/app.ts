@@ -8,6 +8,8 @@ import { agentPreflight, withAgentCors } from './agent-cors'
 import { answerPageFor } from './answer-pages'
 import { serveHome } from './home-page'
 import type { ApiKeys } from './keys'
+import { routeMailEvents } from './mail-events/mail-events-app'
+import type { MailEventProviders } from './mail-events/mail-events-settings'
 import { routeMailLinks } from './mail-links/mail-links-app'
 import { createMcpApp } from './mcp/mcp-app'
 import { type DbGate, dbGate } from './middleware/db-gate'
@@ -39,6 +41,8 @@ export interface AppDeps {
   sources?: SourceCounter
   /** WEBMCP_ORIGIN_TRIAL_TOKEN: sent with '/' as an `Origin-Trial` header (ADR 052). */
   webmcpOriginTrialToken?: string
+  /** The mail providers whose events are read (POST /mail-events/…); the others answer 404. */
+  mailEvents?: MailEventProviders
 }
 
 /** The server's guards; tests calling createApp() without them get headers and a generous queue only. */
@@ -99,6 +103,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route(MCP_PATH, createMcpApp({ db, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources }))
   routeNativeForm(app, deps, protections, gate)
   routeMailLinks(app, { db, log, keys: linkKeys(deps.keys.secret), rateLimiter, trustProxyHeader, gate })
+  routeMailEvents(app, { db, log, providers: deps.mailEvents ?? {}, trustProxyHeader, gate })
   routeSite(app, deps, sources)
   return app
 }

@@ -225,7 +225,8 @@ describe('entry statuses', () => {
       problems: [
         {
           line: 2,
-          message: 'status "gone" is not one of unconfirmed, waiting, invited, unsubscribed, bounced',
+          message:
+            'status "gone" is not one of unconfirmed, waiting, invited, unsubscribed, bounced, complained',
         },
         { line: 3, message: 'invited_at "yesterday" is not a time such as 2026-11-01T09:00:00.000000Z' },
         { line: 4, message: `expected 7 fields (${header}), found 3` },

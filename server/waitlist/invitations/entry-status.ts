@@ -4,9 +4,18 @@
  *   waiting      on the list, may be invited
  *   invited      an invitation is queued or sent: not invited again without --resend
  *   unsubscribed asked for no more mail: never mailed again, whatever the command
- *   bounced      the SMTP server refused the address for good (5xx): not mailed again without --resend
+ *   bounced      the SMTP server or the provider refused the address for good (a 5xx, a hard bounce, three
+ *                soft bounces in a row): not mailed again without --resend
+ *   complained   reported the mail as spam: like unsubscribed, never mailed again (ADR 043)
  */
-export const ENTRY_STATUSES = ['unconfirmed', 'waiting', 'invited', 'unsubscribed', 'bounced'] as const
+export const ENTRY_STATUSES = [
+  'unconfirmed',
+  'waiting',
+  'invited',
+  'unsubscribed',
+  'bounced',
+  'complained',
+] as const
 export type EntryStatus = (typeof ENTRY_STATUSES)[number]
 
 export const isEntryStatus = (value: string): value is EntryStatus =>
@@ -32,6 +41,8 @@ export function whyNotInvited(status: EntryStatus): string {
       return 'unsubscribed: no mail ever goes to it again'
     case 'bounced':
       return 'bounced: the mail server refused it for good (--resend tries again)'
+    case 'complained':
+      return 'reported the mail as spam: no mail ever goes to it again'
     case 'waiting':
       return 'is waiting'
   }

@@ -30,7 +30,7 @@ export const ADDED_STATUSES_SQL = `
    where ${OWN_STATUS}`
 
 // Further along is higher: an import may move an entry on, never back.
-const RANK = `array['unconfirmed', 'waiting', 'invited', 'bounced', 'unsubscribed']`
+const RANK = `array['unconfirmed', 'waiting', 'invited', 'bounced', 'unsubscribed', 'complained']`
 
 /**
  * Moves the entries that were listed before the import on to the file's status when it is further
@@ -56,7 +56,7 @@ export async function raiseListedStatuses(tx: Queryable): Promise<number> {
        update private.mail_outbox queued set status = 'cancelled'
          from written
         where queued.waitlist_id = written.waitlist_id and queued.status = 'pending'
-          and written.status in ('unsubscribed', 'bounced')
+          and written.status in ('unsubscribed', 'bounced', 'complained')
      )
      select count(*) filter (where status <> 'waiting')::int as raised from written`,
   )

@@ -29,7 +29,7 @@ export function unsubscribe(db: Database, email: string): Promise<LinkOutcome> {
   return db.transaction(async (tx) => {
     const entry = await lockEntry(tx, email)
     if (!entry) return 'not-listed'
-    if (entry.status === 'unsubscribed') return 'already'
+    if (entry.status === 'unsubscribed' || entry.status === 'complained') return 'already'
     await tx.query(
       `insert into private.entry_status (waitlist_id, status, unsubscribed_at) values ($1::bigint, 'unsubscribed', now())
        on conflict (waitlist_id) do update set status = 'unsubscribed', unsubscribed_at = now(), updated_at = now()`,
@@ -49,7 +49,7 @@ export function confirm(db: Database, email: string): Promise<LinkOutcome> {
   return db.transaction(async (tx) => {
     const entry = await lockEntry(tx, email)
     if (!entry) return 'not-listed'
-    if (entry.status === 'unsubscribed') return 'unsubscribed'
+    if (entry.status === 'unsubscribed' || entry.status === 'complained') return 'unsubscribed'
     if (entry.status !== 'unconfirmed') return 'already'
     await tx.query(
       `update private.entry_status set status = 'waiting', confirmed_at = now(), updated_at = now()

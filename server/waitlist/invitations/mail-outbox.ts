@@ -28,7 +28,7 @@ const dueInLane = (lane: number) => `
   select o.id::text as id, o.priority as lane from private.mail_outbox o
    where o.status = 'pending' and o.priority = ${lane} and o.run_at <= now()
      and not exists (select 1 from private.entry_status s
-                      where s.waitlist_id = o.waitlist_id and s.status in ('unsubscribed', 'bounced'))
+                      where s.waitlist_id = o.waitlist_id and s.status in ('unsubscribed', 'bounced', 'complained'))
    order by o.run_at
    limit $1
    for update of o skip locked`
@@ -50,7 +50,7 @@ function interleave<T extends { lane: MailLane }>(rows: T[]): T[] {
  * MAIL_PER_MINUTE cap, a slot of the shared pace for one message of the lane whose turn it is
  * (mail-pace.ts). Without a slot nothing is claimed and `slotInMs` says when to come back. The claim
  * is a lease (run_at pushed past it): a server that dies mid-send leaves the message due again.
- * Messages to an address that unsubscribed or bounced are never claimed.
+ * Messages to an address that unsubscribed, complained or bounced are never claimed.
  */
 export async function claimMail(
   db: Database,
@@ -108,7 +108,7 @@ export async function recordSent(db: Database, mail: ClaimedMail): Promise<boole
 export async function recordBounced(db: Database, mail: ClaimedMail, error: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     const { affected } = await tx.run(
-      `update private.mail_outbox set status = 'bounced', last_error = $3
+      `update private.mail_outbox set status = 'bounced', last_error = $3, sent_at = now()
         where id = $1::bigint and attempts = $2 and status = 'pending'`,
       [mail.id, mail.attempt, error],
     )
@@ -119,7 +119,7 @@ export async function recordBounced(db: Database, mail: ClaimedMail, error: stri
       `insert into private.entry_status (waitlist_id, status, bounced_at) values ($1::bigint, 'bounced', now())
        on conflict (waitlist_id) do update
          set status = 'bounced', bounced_at = now(), updated_at = now()
-         where private.entry_status.status <> 'unsubscribed'`,
+         where private.entry_status.status not in ('unsubscribed', 'complained')`,
       [mail.waitlistId],
     )
     await cancelPendingMail(tx, mail.waitlistId)

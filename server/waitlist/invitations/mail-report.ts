@@ -35,7 +35,7 @@ export async function retryFailedMail(db: Queryable): Promise<number> {
   await db.query(
     `update private.mail_outbox o set status = 'cancelled'
       where o.status = 'failed'
-        and exists (select 1 from private.entry_status s where s.waitlist_id = o.waitlist_id and s.status = 'unsubscribed')`,
+        and exists (select 1 from private.entry_status s where s.waitlist_id = o.waitlist_id and s.status in ('unsubscribed', 'complained'))`,
   )
   const { affected } = await db.run(
     `update private.mail_outbox

@@ -1,5 +1,6 @@
 import { maskEmails } from '../../boot/log'
 import type { MailTransport } from '../../mail/smtp-transport'
+import type { SendHealthGate } from '../mail-events/send-health-gate'
 import { retryDelayMs } from '../notifications/backoff'
 import { type OutboxWorkerOptions, startOutboxWorker, type WakingJob } from '../outbox-pump'
 import { composeMessage, type MessageContext } from './compose-message'
@@ -19,6 +20,8 @@ export interface MailSenderOptions extends OutboxWorkerOptions {
   context: MessageContext
   /** MAIL_PER_MINUTE: for all servers on the database together; 0 for no cap. */
   perMinute: number
+  /** Send health (ADR 045): asked before each claim; absent, sending never pauses. */
+  health?: SendHealthGate
 }
 
 export interface MailSender {
@@ -74,12 +77,14 @@ class MailJob implements WakingJob<ClaimedMail> {
   }
 
   async claim(room: number): Promise<ClaimedMail[]> {
+    if (this.options.health && !(await this.options.health.allowsSending())) return []
     const { mail, slotInMs } = await claimMail(this.options.db, room, this.leaseMs, this.options.perMinute)
     if (slotInMs > 0) this.wakeIn(slotInMs)
     return mail
   }
 
   async nextDueInMs(): Promise<number | undefined> {
+    if (this.options.health?.paused) return undefined // `deliveries --resume` wakes the sender
     const due = await nextMailDueInMs(this.options.db)
     if (due === undefined) return undefined
     return Math.max(due, await nextSlotInMs(this.options.db, this.options.perMinute))

@@ -3,6 +3,7 @@ import { ConfigError, type ServerEnv } from '../../boot/env'
 import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
 import type { MailTransportConfig } from '../../mail/mail-secrets'
+import { SendHealthGate } from '../mail-events/send-health-gate'
 import { retryPolicy } from '../notifications/backoff'
 import type { LinkKeys } from './link-keys'
 import { nextMailDueInMs } from './mail-outbox'
@@ -60,6 +61,10 @@ export async function startMail(
     perMinute: env.MAIL_PER_MINUTE,
     timeoutMs: env.SMTP_TIMEOUT_MS,
     retry: retryPolicy(env.MAIL_RETRY_BASE_MS, env.MAIL_RETRY_FOR_MS),
+    health: new SendHealthGate(db, log, {
+      bounceRate: env.MAIL_PAUSE_BOUNCE_RATE,
+      complaintRate: env.MAIL_PAUSE_COMPLAINT_RATE,
+    }),
   })
   const rate = env.MAIL_PER_MINUTE > 0 ? `at most ${env.MAIL_PER_MINUTE} a minute` : 'with no rate cap'
   log.info(

@@ -22,9 +22,19 @@ export interface ClaimedDelivery {
   createdAt: string
   /** When the event happened (the signup's own time for waitlist.signup). */
   occurredAt: string
+  /** mail.paused's reason; null for entry events. */
+  detail: string | null
 }
 
-export type WebhookEvent = 'waitlist.signup' | 'entry.confirmed' | 'invitation.sent' | 'entry.unsubscribed'
+export type WebhookEvent =
+  | 'waitlist.signup'
+  | 'entry.confirmed'
+  | 'invitation.sent'
+  | 'entry.unsubscribed'
+  | 'entry.bounced'
+  | 'entry.complained'
+  /** About no entry: sending paused itself (email and createdAt are empty, detail says why). */
+  | 'mail.paused'
 
 /**
  * Claims up to `limit` due deliveries for one attempt each. SKIP LOCKED lets several servers claim
@@ -35,21 +45,25 @@ export type WebhookEvent = 'waitlist.signup' | 'entry.confirmed' | 'invitation.s
 export async function claimDue(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   return db.query<ClaimedDelivery>(
     `with due as (
-       select id from private.signup_deliveries
+       select id, waitlist_id from private.signup_deliveries
         where status = 'pending' and run_at <= now()
         order by run_at
         limit $1
         for update skip locked
+     ),
+     -- A mail.paused event is about no entry: its address and signup time are empty.
+     due_entry as (
+       select due.id, w.email, w.created_at from due left join public.waitlist w on w.id = due.waitlist_id
      )
      update private.signup_deliveries d
         set run_at = now() + $2::double precision * interval '1 millisecond',
             attempts = d.attempts + 1
-       from due, public.waitlist w
-      where d.id = due.id and w.id = d.waitlist_id
+       from due_entry e
+      where d.id = e.id
      returning d.id::text as id, d.event, d.webhook_id::text as "webhookId", d.attempts as attempt,
-               w.email::text as email,
-               ${isoUtc('w.created_at')} as "createdAt",
-               ${isoUtc('coalesce(d.occurred_at, w.created_at)')} as "occurredAt"`,
+               coalesce(e.email::text, '') as email,
+               coalesce(${isoUtc('e.created_at')}, '') as "createdAt",
+               ${isoUtc('coalesce(d.occurred_at, e.created_at)')} as "occurredAt", d.detail`,
     [limit, leaseMs],
   )
 }
@@ -94,9 +108,10 @@ export interface DeliveryRow {
 /** Deliveries not yet made, pending then failed, oldest signup first (the owner's CLI). */
 export async function listUndelivered(db: Queryable): Promise<DeliveryRow[]> {
   return db.query<DeliveryRow>(
-    `select d.id::text as id, d.event, d.status, w.email::text as email, ${isoUtc('w.created_at')} as "createdAt",
+    `select d.id::text as id, d.event, d.status, coalesce(w.email::text, '') as email,
+            coalesce(${isoUtc('w.created_at')}, ${isoUtc('d.occurred_at')}) as "createdAt",
             d.attempts, ${isoUtc('d.run_at')} as "runAt", d.last_error as "lastError"
-       from private.signup_deliveries d join public.waitlist w on w.id = d.waitlist_id
+       from private.signup_deliveries d left join public.waitlist w on w.id = d.waitlist_id
       where d.status in ('pending', 'failed')
       order by d.status desc, w.created_at, w.id, d.id`,
   )

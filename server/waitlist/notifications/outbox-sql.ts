@@ -60,12 +60,22 @@ export async function notificationsEnabled(db: Queryable): Promise<boolean> {
 export async function queueEvent(
   tx: Queryable,
   waitlistId: string,
-  event: Exclude<WebhookEvent, 'waitlist.signup'>,
+  event: Exclude<WebhookEvent, 'waitlist.signup' | 'mail.paused'>,
 ): Promise<void> {
   const { affected } = await tx.run(
     `insert into private.signup_deliveries (waitlist_id, event, occurred_at)
      select $1::bigint, $2, now() where exists (select 1 from private.signup_notify_settings where enabled)`,
     [waitlistId, event],
+  )
+  if (affected > 0) await tx.query(`select pg_notify('${OUTBOX_CHANNEL}', '')`)
+}
+
+/** Queues the mail.paused event (about no entry; `reason` is its detail), as queueEvent does. */
+export async function queueMailPaused(tx: Queryable, reason: string): Promise<void> {
+  const { affected } = await tx.run(
+    `insert into private.signup_deliveries (waitlist_id, event, occurred_at, detail)
+     select null, 'mail.paused', now(), $1 where exists (select 1 from private.signup_notify_settings where enabled)`,
+    [reason],
   )
   if (affected > 0) await tx.query(`select pg_notify('${OUTBOX_CHANNEL}', '')`)
 }

@@ -5,8 +5,11 @@ export interface EventPayload {
   /** Standard Webhooks' suggested envelope: an event type, when it was sent, and the event's data. */
   type: WebhookEvent
   timestamp: string
-  /** The entry's address and signup time; `occurred_at` for every event but the signup itself. */
-  data: { email: string; created_at: string; occurred_at?: string }
+  /**
+   * The entry's address and signup time; `occurred_at` for every event but the signup itself.
+   * mail.paused is about no entry: its data is `occurred_at` and `reason` alone.
+   */
+  data: { email?: string; created_at?: string; occurred_at?: string; reason?: string }
   /** Slack incoming webhooks show `text` (mrkdwn, with &, < and > escaped). */
   text: string
   /** Discord webhooks show `content` (markdown escaped), and mention nobody. */
@@ -26,24 +29,32 @@ const HEADLINES: Record<WebhookEvent, string> = {
   'entry.confirmed': 'Waitlist address confirmed',
   'invitation.sent': 'Beta invitation sent',
   'entry.unsubscribed': 'Unsubscribed from the waitlist',
+  'entry.bounced': 'Waitlist address bounced',
+  'entry.complained': 'Waitlist address reported the mail as spam',
+  'mail.paused': 'Sending paused',
 }
 
 /** The JSON body for one event, readable as it is by Slack and Discord and parseable by anything else. */
 export function eventPayload(
   event: WebhookEvent,
-  entry: { email: string; createdAt: string; occurredAt: string },
+  entry: { email: string; createdAt: string; occurredAt: string; detail?: string | null },
   sentAt: Date,
 ): EventPayload {
   const when = `${entry.occurredAt.slice(0, 16).replace('T', ' ')} UTC`
-  const data: EventPayload['data'] = { email: entry.email, created_at: entry.createdAt }
-  if (event !== 'waitlist.signup') data.occurred_at = entry.occurredAt
   const headline = HEADLINES[event]
+  const paused = event === 'mail.paused'
+  const data: EventPayload['data'] = paused
+    ? { occurred_at: entry.occurredAt, reason: entry.detail ?? '' }
+    : { email: entry.email, created_at: entry.createdAt }
+  if (event !== 'waitlist.signup' && !paused) data.occurred_at = entry.occurredAt
+  // What follows the headline: the address, or why sending paused (no address in it).
+  const about = paused ? (entry.detail ?? '') : entry.email
   return {
     type: event,
     timestamp: sentAt.toISOString(),
     data,
-    text: `${headline}: ${slackEscape(entry.email)} (${when})`,
-    content: `${headline}: ${discordEscape(entry.email)} (${when})`,
+    text: `${headline}: ${slackEscape(about)} (${when})`,
+    content: `${headline}: ${discordEscape(about)} (${when})`,
     allowed_mentions: { parse: [] },
   }
 }

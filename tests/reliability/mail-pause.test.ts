@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
+import { inviteNext } from '../../server/waitlist/invitations/queue-invitations'
+import { standardHeaders, webhookSecret } from '../support/provider-signing'
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink'
+import { startTestServer, type TestServer } from '../support/test-server'
+import { runCli } from '../support/waitlist-cli'
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+import { insertStatus } from './support'
+
+/**
+ * Send health (ADR 045) on a real server and a real SMTP server: a batch of 40 invitations, paced,
+ * while the relay reports a hard bounce for each of the first 6 messages as they arrive. Sending
+ * pauses before the batch ends, `deliveries` says so and why, the lab's webhook hears mail.paused,
+ * nothing queued is lost, and `deliveries --resume` sends the rest.
+ */
+const SECRET = webhookSecret()
+const BATCH = 40
+const BOUNCING = 6
+
+let sink: SmtpSink
+let receiver: WebhookReceiver
+let server: TestServer
+let database: OpenedDatabase
+
+beforeAll(async () => {
+  sink = await startSmtpSink()
+  receiver = await startWebhookReceiver()
+  server = await startTestServer({
+    env: {
+      SMTP_URL: sink.url,
+      MAIL_FROM: 'Tessel Labs <beta@tessel-labs.example>',
+      // One message every 200 ms: the batch takes some 8 s, long enough to bounce in.
+      MAIL_PER_MINUTE: '300',
+      MAIL_EVENTS_SECRET: SECRET,
+      SIGNUP_WEBHOOK_URL: receiver.url,
+      RATE_LIMIT_PER_MINUTE: '0',
+    },
+  })
+  database = await openDatabase({ dataDir: server.dataDir, purpose: 'test', besideServer: true })
+})
+
+afterAll(async () => {
+  await database?.close()
+  await server?.cleanup()
+  await sink?.close()
+  await receiver?.close()
+})
+
+async function bounce(email: string): Promise<void> {
+  const body = JSON.stringify({ type: 'bounce', email, bounce: 'hard', reason: '550 5.1.1 user unknown' })
+  const response = await fetch(`${server.url}/mail-events/generic`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...standardHeaders(SECRET, body) },
+    body,
+  })
+  expect(response.status).toBe(200)
+}
+
+const pending = async () => {
+  const [row] = await database.db.query<{ n: number }>(
+    `select count(*)::int as n from private.mail_outbox where status = 'pending'`,
+  )
+  return row?.n ?? 0
+}
+
+it('pauses a bouncing batch before it ends, says why, and --resume sends the rest', async () => {
+  const emails = Array.from({ length: BATCH }, (_, i) => `pause.${String(i).padStart(2, '0')}@example.com`)
+  for (const email of emails) expect(await insertStatus(server, email)).toBe(201)
+  const { messageIds } = await inviteNext(database.db, BATCH, {
+    resend: false,
+    messageDomain: 'tessel-labs.example',
+  })
+  expect(messageIds).toHaveLength(BATCH)
+
+  // The relay's bounce reports, each as soon as its message arrives.
+  const bounced = new Set<string>()
+  const sentTo = new Set<string>()
+  const watch = setInterval(async () => {
+    const rows = await database.db.query<{ email: string }>(
+      `select w.email from private.mail_outbox o join public.waitlist w on w.id = o.waitlist_id where o.status = 'sent'`,
+    )
+    for (const row of rows) sentTo.add(row.email)
+  }, 20)
+  while (bounced.size < BOUNCING) {
+    await sink.waitFor(() => sink.received.length > bounced.size, 'the batch did not start')
+    for (const mail of sink.received.slice(bounced.size, BOUNCING)) {
+      const to = mail.to[0] ?? ''
+      // As a relay reports: after it accepted the message (and the sender recorded it sent).
+      await sink.waitFor(() => sentTo.has(to), 'the message was not recorded as sent')
+      await bounce(to)
+      bounced.add(to)
+    }
+  }
+
+  clearInterval(watch)
+  await sink.waitFor(() => server.output().includes('Sending paused:'), 'sending did not pause', 60_000)
+  const sentAtPause = sink.received.length
+  expect(sentAtPause).toBeLessThan(BATCH)
+  // Paused, not slowed: nothing more goes out, and what is queued stays queued.
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+  expect(sink.received.length).toBeLessThanOrEqual(sentAtPause + 1)
+  expect(await pending()).toBe(BATCH - sink.received.length)
+  expect(server.output().match(/Sending paused:/g)).toHaveLength(1)
+  await receiver.waitFor(
+    () => receiver.delivered().some(({ body }) => body.type === 'mail.paused'),
+    'no mail.paused webhook',
+  )
+
+  const report = await runCli(server.env, 'deliveries')
+  expect(report.code).toBe(0)
+  expect(report.stdout).toMatch(
+    /Sending is paused since .*: hard bounces are \d+\.\d% of the last \d+ messages \(\d\), past MAIL_PAUSE_BOUNCE_RATE 0\.05/,
+  )
+  expect(report.stdout).toMatch(/hard bounces \d \(/)
+
+  const resumed = await runCli(server.env, 'deliveries', '--resume')
+  expect(resumed.stdout).toContain('Sending resumed (it was paused: hard bounces are')
+  await sink.waitFor(() => sink.received.length === BATCH, 'the rest of the batch was not sent', 60_000)
+  expect(await pending()).toBe(0)
+  expect(new Set(sink.received.map((mail) => mail.to[0])).size).toBe(BATCH)
+  const after = await runCli(server.env, 'deliveries')
+  expect(after.stdout).not.toContain('Sending is paused')
+  console.info(`pause test: ${sentAtPause} of ${BATCH} sent when sending paused; ${BATCH} after --resume`)
+}, 120_000)
