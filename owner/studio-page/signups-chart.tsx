@@ -47,20 +47,7 @@ export function SignupsChart(props: {
         <h2 id="chart-heading" className="text-lg font-semibold">
           Signups per day <span className="text-sm font-normal text-soft">(UTC)</span>
         </h2>
-        <fieldset className="flex gap-1">
-          <legend className="sr-only">Days shown</legend>
-          {RANGES.map((option) => (
-            <button
-              key={option.value}
-              type="button"
-              aria-pressed={range === option.value}
-              onClick={() => props.onRangeChange(option.value)}
-              className="rounded border border-line px-2 py-1 text-sm aria-pressed:border-button aria-pressed:bg-button aria-pressed:text-button-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
-            >
-              {option.label}
-            </button>
-          ))}
-        </fieldset>
+        <RangeChoice range={range} onRangeChange={props.onRangeChange} />
       </div>
       <svg
         role="img"
@@ -88,6 +75,26 @@ export function SignupsChart(props: {
         <span>{days.at(-1)?.day}</span>
       </div>
     </section>
+  )
+}
+
+/** The days shown: buttons, the chosen one pressed. */
+function RangeChoice({ range, onRangeChange }: { range: Range; onRangeChange(range: Range): void }) {
+  return (
+    <fieldset className="flex gap-1">
+      <legend className="sr-only">Days shown</legend>
+      {RANGES.map((option) => (
+        <button
+          key={option.value}
+          type="button"
+          aria-pressed={range === option.value}
+          onClick={() => onRangeChange(option.value)}
+          className="rounded border border-line px-2 py-1 text-sm aria-pressed:border-button aria-pressed:bg-button aria-pressed:text-button-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+        >
+          {option.label}
+        </button>
+      ))}
+    </fieldset>
   )
 }
 

@@ -58,18 +58,7 @@ export function StudioPage() {
   return (
     <main className="mx-auto max-w-4xl space-y-6 p-6">
       <StudioHeader total={summary?.total} onFail={fail} />
-      {/* Not an error: the page is fine and comes back with the server. */}
-      <p aria-live="polite" className={stopped ? 'rounded border border-line p-3' : 'sr-only'}>
-        {stopped}
-      </p>
-      {error && !stopped && (
-        <p role="alert" className="rounded border border-danger bg-danger-soft p-3 text-danger">
-          {error}
-        </p>
-      )}
-      <p role="status" className={removal.status ? 'text-accent' : 'sr-only'}>
-        {removal.status}
-      </p>
+      <StudioNotices stopped={stopped} error={error} removed={removal.status} />
 
       {summary && (
         <SignupsChart days={summary.days} visits={sources?.days} range={range} onRangeChange={setRange} />
@@ -85,9 +74,7 @@ export function StudioPage() {
         </h2>
         <SearchBox value={search} onChange={setSearch} />
         <EntriesTable
-          page={entries}
-          number={position.number}
-          searching={query !== ''}
+          {...{ page: entries, number: position.number, searching: query !== '' }}
           onPage={(start, number) => setPosition({ start, number })}
           onRemove={removal.setPending}
         />
@@ -100,6 +87,25 @@ export function StudioPage() {
         onCancel={() => removal.setPending(undefined)}
       />
     </main>
+  )
+}
+
+/** The site stopped (not an error: the page comes back with the server), an error, a removal done. */
+function StudioNotices({ stopped, error, removed }: { stopped: string; error: string; removed: string }) {
+  return (
+    <>
+      <p aria-live="polite" className={stopped ? 'rounded border border-line p-3' : 'sr-only'}>
+        {stopped}
+      </p>
+      {error && !stopped && (
+        <p role="alert" className="rounded border border-danger bg-danger-soft p-3 text-danger">
+          {error}
+        </p>
+      )}
+      <p role="status" className={removed ? 'text-accent' : 'sr-only'}>
+        {removed}
+      </p>
+    </>
   )
 }
 
