@@ -38,6 +38,7 @@ async function startApi(env: ServerEnv, log: Logger) {
   const schema = await loadSchemaCache(database.db)
   const site = { home: NO_PAGE, notFound: NO_PAGE, files: new Map(), scriptHashes: [] }
   const pageUrl = `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${env.PORT}`
+  const devOrigins = [...ownOrigins(pageUrl, env.SITE_URL ?? pageUrl), ...env.CORS_ORIGINS]
   const app = createApp({
     db: database.db,
     keys,
@@ -46,6 +47,8 @@ async function startApi(env: ServerEnv, log: Logger) {
     log,
     protections: protectionsOf(env, database.db),
     siteOrigins: () => ownOrigins(pageUrl, env.SITE_URL ?? pageUrl),
+    // Vite's page, under either loopback name, as well as SITE_URL's and CORS_ORIGINS.
+    restOrigins: () => devOrigins,
   })
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })
   await new Promise((resolve) => server.once('listening', resolve))

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { z } from 'zod'
+import { corsEnv } from '../http/rest/cors-env'
 import { mailTransportEnv } from '../mail/mail-env'
 import { invitationEnv } from '../waitlist/invitations/invitation-env'
 import { signupWebhookEnv } from '../waitlist/notifications/webhook-env'
@@ -49,6 +50,7 @@ const EnvSchema = z.object({
   ...signupWebhookEnv,
   ...mailTransportEnv,
   ...invitationEnv,
+  ...corsEnv,
 })
 
 // Node needs the whole-request timeout to be at least the headers timeout.

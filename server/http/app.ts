@@ -16,7 +16,7 @@ import { unlessServiceRole } from './middleware/unless-service-role'
 import { urlLengthLimit } from './middleware/url-length'
 import { submitNativeForm } from './native-form'
 import { rawPath } from './raw-path'
-import { REST_HEADERS } from './rest/cors'
+import { RestCors } from './rest/cors'
 import { createRestApp, MAX_BODY_BYTES } from './rest/rest-app'
 import { rowCharge } from './rest/row-charge'
 import type { SchemaCache } from './rest/schema-cache'
@@ -32,6 +32,8 @@ export interface AppDeps {
   protections?: AppProtections
   /** The site's own origins, known once it listens: the only pages that may call /mcp. */
   siteOrigins?: () => readonly string[]
+  /** The origins the REST API grants CORS: SITE_URL's (or the listening address's) and CORS_ORIGINS. */
+  restOrigins?: () => readonly string[]
   /** Visits and signups by source (docs/analytics.md); absent when COUNT_SOURCES is off. */
   sources?: SourceCounter
 }
@@ -48,20 +50,17 @@ export interface AppProtections {
 
 const DEFAULT_PROTECTIONS: AppProtections = { dbQueueLimit: 1000 }
 
-const tooManyRequests = (retryAfter: number) =>
-  jsonError(
-    429,
-    'PGRST429',
-    'Too many requests from this address',
-    `Try again in ${seconds(retryAfter)}`,
-    // With CORS, as the REST app's own answers carry it, so a page on another origin can read it.
-    { 'Retry-After': String(retryAfter), ...REST_HEADERS },
-  )
+// With CORS, as the REST app's own answers carry it, so the site's page on a CDN origin can read them.
+const tooManyRequests = (cors: RestCors) => (retryAfter: number, c: Context) =>
+  jsonError(429, 'PGRST429', 'Too many requests from this address', `Try again in ${seconds(retryAfter)}`, {
+    'Retry-After': String(retryAfter),
+    ...cors.headersFor(c.req.header('origin')),
+  })
 
-const queueFull = () =>
+const queueFull = (cors: RestCors) => (c: Context) =>
   jsonError(503, 'PGRST503', 'The server is busy', 'Try again in a moment', {
     'Retry-After': '1',
-    ...REST_HEADERS,
+    ...cors.headersFor(c.req.header('origin')),
   })
 
 /** The whole HTTP surface, apart from `serve()` so tests can call `app.request()` without a port. */
@@ -71,7 +70,8 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono()
   applyAppWide(app, deps)
 
-  const gate = dbGate(protections.dbQueueLimit, queueFull)
+  const cors = new RestCors(deps.restOrigins ?? (() => []))
+  const gate = dbGate(protections.dbQueueLimit, queueFull(cors))
   const { rateLimiter, trustProxyHeader } = protections
   // Without a limiter (RATE_LIMIT_PER_MINUTE=0) no middleware at all: each one is a step per request.
   // Its writes carry the charge: one round trip with the limiter in the database too.
@@ -79,7 +79,7 @@ export function createApp(deps: AppDeps): Hono {
   if (rateLimiter)
     app.use(
       '/rest/v1/*',
-      unlessServiceRole(deps.keys, rateLimit(rateLimiter, trustProxyHeader, tooManyRequests, charged)),
+      unlessServiceRole(deps.keys, rateLimit(rateLimiter, trustProxyHeader, tooManyRequests(cors), charged)),
     )
   app.get('/healthz', healthCheck(db, log, gate))
 
@@ -87,10 +87,10 @@ export function createApp(deps: AppDeps): Hono {
   const chargeRows = rateLimiter && rowCharge(rateLimiter, trustProxyHeader)
   const { sources } = deps
   const onInserted = sources?.countRestInsert.bind(sources)
-  app.route('/rest/v1', createRestApp({ ...deps, chargeRows, gate, onInserted }))
+  app.route('/rest/v1', createRestApp({ ...deps, chargeRows, gate, onInserted, cors }))
   const allowedOrigins = deps.siteOrigins ?? (() => [])
   app.route(MCP_PATH, createMcpApp({ db, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources }))
-  routeNativeForm(app, deps, protections, gate)
+  routeNativeForm(app, deps, protections, gate, cors)
   routeMailLinks(app, { db, log, keys: linkKeys(deps.keys.secret), rateLimiter, trustProxyHeader, gate })
   routeSite(app, deps.site, sources)
   return app
@@ -136,9 +136,15 @@ function routeNativeForm(
   { db, log, sources }: AppDeps,
   { rateLimiter, trustProxyHeader }: AppProtections,
   gate: DbGate,
+  cors: RestCors,
 ): void {
   app.post(
     '/',
+    // Another site's form posting here would sign its visitors up for whoever it likes (ADR 059).
+    async (c, next) =>
+      cors.writeAllowed(c.req.header('origin'), c.req.header('host'))
+        ? next()
+        : c.redirect('/?waitlist=error', 303),
     // The no-script form is a write like any other: same limit, and the page shows its Error toast.
     rateLimit(
       rateLimiter,

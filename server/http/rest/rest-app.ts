@@ -6,7 +6,7 @@ import { readBody } from '../middleware/read-body'
 import { type WriteCharge, writeChargeOf } from '../middleware/write-charge'
 import { authenticate, type Verifier } from './authenticate'
 import { conflictTarget } from './conflict-target'
-import { REST_HEADERS, supabasePreflight } from './cors'
+import type { RestCors } from './cors'
 import { cachedVerifier } from './key-cache'
 import { statusForSqlState } from './pg-error-status'
 import {
@@ -51,6 +51,8 @@ export interface RestDeps {
   onInserted?: (c: Context, table: string, rows: number, role: ApiRole) => void
   /** The app's cap on requests in flight towards the database, taken once the body is in. */
   gate: MiddlewareHandler
+  /** CORS and the write check for the site's own origins (cors.ts). */
+  cors: RestCors
 }
 
 export const MAX_BODY_BYTES = 16 * 1024
@@ -61,10 +63,10 @@ export type RestEnv = { Variables: { role?: ApiRole } }
 const JSON_TYPE = 'application/json; charset=utf-8'
 const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8'
 
-function errorResponse(error: PostgrestError): Response {
+function errorAnswerFor(error: PostgrestError, rest: Readonly<Record<string, string>>): Response {
   return new Response(JSON.stringify(error), {
     status: error.status,
-    headers: { 'Content-Type': JSON_TYPE, ...REST_HEADERS, ...error.headers },
+    headers: { 'Content-Type': JSON_TYPE, ...rest, ...error.headers },
   })
 }
 
@@ -173,6 +175,8 @@ interface TableRequest {
   returning: ReadQuery['columns'] | undefined
   /** The request's rate-limit charge, for its write to make (a limiter in the database). */
   charge: WriteCharge | undefined
+  /** CORS and privacy headers for this request's origin. */
+  headers: Readonly<Record<string, string>>
 }
 
 function answer(
@@ -181,7 +185,7 @@ function answer(
   request: TableRequest,
   extra: Record<string, string> = {},
 ): Response {
-  const headers: Record<string, string> = { ...REST_HEADERS, ...extra }
+  const headers: Record<string, string> = { ...request.headers, ...extra }
   const applied = appliedPreferences(request.preferences, request.mutation)
   if (applied) headers['Preference-Applied'] = applied
   if (request.profiled) headers['Content-Profile'] = 'public'
@@ -223,8 +227,12 @@ class TableRoutes {
     const query = parseReadQuery(params, table, known)
     const returning = preferences.return === 'representation' ? query.columns : undefined
     const mutation = !['GET', 'HEAD'].includes(request.method)
+    const origin = request.headers.get('origin')
+    if (mutation) this.deps.cors.checkWrite(origin, request.headers.get('host') ?? undefined)
     const charge = writeChargeOf(c)
-    return { claims, table, known, params, shape, profiled, mutation, preferences, query, returning, charge }
+    const headers = this.deps.cors.headersFor(origin)
+    const parsed = { claims, table, known, params, shape, profiled, mutation, preferences, query }
+    return { ...parsed, returning, charge, headers }
   }
 
   /**
@@ -335,8 +343,10 @@ class TableRoutes {
  * The app's one error ladder: PostgREST's own errors as they are, a database error by its
  * SQLSTATE, a lost database as PGRST000 (503), anything else as a logged 500.
  */
-function errorAnswer(log: Logger): ErrorHandler<RestEnv> {
+function errorAnswer(log: Logger, cors: RestCors): ErrorHandler<RestEnv> {
   return (error, c) => {
+    const errorResponse = (refusal: PostgrestError) =>
+      errorAnswerFor(refusal, cors.headersFor(c.req.header('origin')))
     if (error instanceof PostgrestError) return errorResponse(error)
     if (isPgError(error)) {
       const status = statusForSqlState(error.code, c.get('role') ?? 'anon')
@@ -362,11 +372,15 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
   const routes = new TableRoutes(deps, verify)
   const app = new Hono<RestEnv>()
 
-  app.options('*', supabasePreflight())
+  app.options('*', deps.cors.preflight())
   // The body is in, and its size checked, before the request takes a database slot (ADR 024).
-  app.use(readBody(maxBodyBytes, () => errorResponse(payloadTooLarge(maxBodyBytes))))
+  app.use(
+    readBody(maxBodyBytes, (c) =>
+      errorAnswerFor(payloadTooLarge(maxBodyBytes), deps.cors.headersFor(c.req.header('origin'))),
+    ),
+  )
   app.use(deps.gate)
-  app.onError(errorAnswer(deps.log))
+  app.onError(errorAnswer(deps.log, deps.cors))
 
   // Functions are not part of this API; say so as PostgREST does for one it cannot find.
   const functionNotFound = (path: string) => unknownFunction(path.split('/').pop() ?? '')
