@@ -8,6 +8,7 @@ import { keySourcesOf, loadApiKeys } from '../http/keys'
 import { ownOrigins } from '../http/mcp/origin-guard'
 import { loadSchemaCache } from '../http/rest/schema-cache'
 import { ANON_KEY_PLACEHOLDER, type StaticFile } from '../http/static-site'
+import { addressPolicyOf } from '../waitlist/address-policy/address-policy-env'
 import { dataDirNote } from './default-data-dir'
 import { loadDotEnvFile, loadServerEnv, type ServerEnv } from './env'
 import { createLogger, type Logger } from './log'
@@ -49,6 +50,7 @@ async function startApi(env: ServerEnv, log: Logger) {
     siteOrigins: () => ownOrigins(pageUrl, env.SITE_URL ?? pageUrl),
     // Vite's page, under either loopback name, as well as SITE_URL's and CORS_ORIGINS.
     restOrigins: () => devOrigins,
+    addressPolicy: addressPolicyOf(env),
   })
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })
   await new Promise((resolve) => server.once('listening', resolve))

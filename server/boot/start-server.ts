@@ -12,6 +12,7 @@ import { fillInSiteUrl, normalizeSiteUrl } from '../http/site-url'
 import { SourceCounter } from '../http/sources/source-counter'
 import { loadStaticSite } from '../http/static-site'
 import { loadMailTransportConfig, type MailTransportConfig } from '../mail/mail-secrets'
+import { addressPolicyOf } from '../waitlist/address-policy/address-policy-env'
 import { linkKeys } from '../waitlist/invitations/link-keys'
 import { checkMailConfig, startMail } from '../waitlist/invitations/start-mail'
 import { startNotifications } from '../waitlist/notifications/start-notifications'
@@ -86,7 +87,8 @@ async function serve(
   const protections = protectionsOf(env, db)
   const sources = await startSourceCounter(env, db, log, () => siteOrigins)
   const origins = { siteOrigins: () => siteOrigins, restOrigins: () => corsOrigins }
-  const app = createApp({ ...origins, db, keys, schema, site, log, protections, sources })
+  const addressPolicy = addressPolicyOf(env)
+  const app = createApp({ ...origins, db, keys, schema, site, log, protections, sources, addressPolicy })
   const listening = await listen(app, env, securityOf(env, site.scriptHashes)).catch(async (error) => {
     await sources?.stop() // its timer, before the database closes under it
     throw error

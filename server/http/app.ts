@@ -2,6 +2,7 @@ import { type Context, type Handler, Hono } from 'hono'
 import { MCP_PATH } from '../../contract/agent-tool'
 import type { Logger } from '../boot/log'
 import type { Database } from '../db/database'
+import type { AddressPolicy } from '../waitlist/address-policy/address-policy'
 import { linkKeys } from '../waitlist/invitations/link-keys'
 import { withAgentCors } from './agent-cors'
 import type { ApiKeys } from './keys'
@@ -36,6 +37,8 @@ export interface AppDeps {
   restOrigins?: () => readonly string[]
   /** Visits and signups by source (docs/analytics.md); absent when COUNT_SOURCES is off. */
   sources?: SourceCounter
+  /** Addresses the public ways in refuse (disposable, blocked, no mail); absent: none refused. */
+  addressPolicy?: AddressPolicy
 }
 
 /** The server's guards; tests calling createApp() without them get headers and a generous queue only. */
@@ -89,7 +92,11 @@ export function createApp(deps: AppDeps): Hono {
   const onInserted = sources?.countRestInsert.bind(sources)
   app.route('/rest/v1', createRestApp({ ...deps, chargeRows, gate, onInserted, cors }))
   const allowedOrigins = deps.siteOrigins ?? (() => [])
-  app.route(MCP_PATH, createMcpApp({ db, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources }))
+  const { addressPolicy } = deps
+  app.route(
+    MCP_PATH,
+    createMcpApp({ db, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources, addressPolicy }),
+  )
   routeNativeForm(app, deps, protections, gate, cors)
   routeMailLinks(app, { db, log, keys: linkKeys(deps.keys.secret), rateLimiter, trustProxyHeader, gate })
   routeSite(app, deps.site, sources)
@@ -133,7 +140,7 @@ function healthCheck(db: Database, log: Logger, gate: DbGate): Handler {
 
 function routeNativeForm(
   app: Hono,
-  { db, log, sources }: AppDeps,
+  { db, log, sources, addressPolicy }: AppDeps,
   { rateLimiter, trustProxyHeader }: AppProtections,
   gate: DbGate,
   cors: RestCors,
@@ -159,7 +166,8 @@ function routeNativeForm(
     gate,
     async (c) => {
       const form = await formOf(c)
-      const result = await submitNativeForm(db, log, form, () => sources?.countSignups(c, 1))
+      const counted = () => sources?.countSignups(c, 1)
+      const result = await submitNativeForm(db, log, form, counted, addressPolicy)
       return c.redirect(`/?waitlist=${result}`, 303)
     },
   )

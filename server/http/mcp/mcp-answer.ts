@@ -2,6 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
 import { createMcpServer } from './mcp-server'
+import type { SignupHooks } from './request-access-tool'
 
 /**
  * One JSON-RPC message through the SDK, stateless: a fresh server and transport for this request
@@ -12,10 +13,10 @@ export async function answerMcpMessage(
   log: Logger,
   request: Request,
   message: unknown,
-  /** Called when the tool stored a new entry. */
-  onStored?: () => void,
+  /** Told when the tool stored a new entry; the addresses it refuses. */
+  signup?: SignupHooks,
 ): Promise<Response> {
-  const server = createMcpServer(db, log, onStored)
+  const server = createMcpServer(db, log, signup)
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

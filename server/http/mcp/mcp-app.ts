@@ -1,6 +1,7 @@
 import { type Context, type Handler, Hono, type MiddlewareHandler } from 'hono'
 import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
+import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
 import { nestsTooDeep } from '../json-depth'
 import { clientAddress, rateLimitKey } from '../middleware/client-address'
 import { noStore } from '../middleware/no-store'
@@ -26,6 +27,8 @@ export interface McpAppDeps {
   gate: MiddlewareHandler
   /** Counts signups through the tool, under `mcp` and the client's name (docs/analytics.md). */
   sources?: SourceCounter
+  /** Addresses the tool refuses, as the REST API does (ADR 060). */
+  addressPolicy?: AddressPolicy
 }
 
 type Message = { method?: unknown; id?: unknown; params?: unknown }
@@ -81,7 +84,7 @@ function answerPost(deps: McpAppDeps): Handler {
     const onStored = sources && (() => sources.countMcpSignup(c))
     // The SDK (about 20 MiB in memory) loads with the first message that needs it, not at start.
     const { answerMcpMessage } = await import('./mcp-answer')
-    return answerMcpMessage(deps.db, deps.log, c.req.raw, message, onStored)
+    return answerMcpMessage(deps.db, deps.log, c.req.raw, message, { onStored, policy: deps.addressPolicy })
   }
 }
 

@@ -169,3 +169,9 @@ export const foreignOrigin = (origin: string) =>
     `The request came from a page at ${origin}, which is not one of this site's origins.`,
     "If that page is the site's own, add its origin to CORS_ORIGINS on the server.",
   )
+
+// An address the waitlist's policy refuses (server/waitlist/address-policy/): 400 with P0001, as a
+// database trigger's `raise exception` would answer through PostgREST, never 23505 (the page's
+// "already registered"), so the page shows its 'Error' toast.
+export const addressRefused = (refusal: { message: string; details: string; hint: string }) =>
+  new PostgrestError(400, 'P0001', refusal.message, refusal.details, refusal.hint)

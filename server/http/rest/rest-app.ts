@@ -1,9 +1,11 @@
 import { type Context, type ErrorHandler, Hono, type MiddlewareHandler } from 'hono'
 import type { Logger } from '../../boot/log'
 import { type Database, isPgError } from '../../db/database'
+import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
 import type { ApiKeys, ApiRole, JwtClaims } from '../keys'
 import { readBody } from '../middleware/read-body'
 import { type WriteCharge, writeChargeOf } from '../middleware/write-charge'
+import { checkAddresses } from './address-rule'
 import { authenticate, type Verifier } from './authenticate'
 import { conflictTarget } from './conflict-target'
 import type { RestCors } from './cors'
@@ -53,6 +55,8 @@ export interface RestDeps {
   gate: MiddlewareHandler
   /** CORS and the write check for the site's own origins (cors.ts). */
   cors: RestCors
+  /** Addresses refused before anything is stored, on inserts with a public key (ADR 060). */
+  addressPolicy?: AddressPolicy
 }
 
 export const MAX_BODY_BYTES = 16 * 1024
@@ -270,6 +274,7 @@ class TableRoutes {
     if (rows.length > 1 && claims.role !== 'service_role') await this.deps.chargeRows?.(c, rows.length)
     checkColumns(names, table, known)
     if (rows.length > 1) checkRows(table, names, rows)
+    if (claims.role !== 'service_role') await checkAddresses(this.deps.addressPolicy, table, names, rows)
     const target = conflictTarget(params.get('on_conflict'), table, known)
     // A merge needs a conflict target; without ?on_conflict= (PostgREST would use the primary
     // key, which a client never sends) the preference is not applied, and not echoed.
