@@ -274,7 +274,9 @@ class TableRoutes {
     if (rows.length > 1 && claims.role !== 'service_role') await this.deps.chargeRows?.(c, rows.length)
     checkColumns(names, table, known)
     if (rows.length > 1) checkRows(table, names, rows)
-    if (claims.role !== 'service_role') await checkAddresses(this.deps.addressPolicy, table, names, rows)
+    const checking =
+      claims.role === 'service_role' || checkAddresses(this.deps.addressPolicy, table, names, rows)
+    if (checking instanceof Promise) await checking
     const target = conflictTarget(params.get('on_conflict'), table, known)
     // A merge needs a conflict target; without ?on_conflict= (PostgREST would use the primary
     // key, which a client never sends) the preference is not applied, and not echoed.

@@ -50,11 +50,17 @@ export class AddressPolicy {
     return this.lists.size
   }
 
+  /** Whether refusals may need DNS (CHECK_MAIL_DOMAINS): only then is `refusal` worth awaiting. */
+  get asksDns(): boolean {
+    return this.mail !== undefined
+  }
+
   /**
-   * Why this address is refused, or undefined. Anything that is not a string with an `@` is left
-   * to the database's own checks, as is an address its grammar refuses (DNS is never asked about one).
+   * Why the lists refuse this address, or undefined: synchronous, a few Map reads, so the insert
+   * path pays no more than that. Anything that is not a string with an `@` is left to the
+   * database's own checks.
    */
-  async refusal(email: unknown): Promise<AddressRefusal | undefined> {
+  listed(email: unknown): AddressRefusal | undefined {
     if (typeof email !== 'string') return undefined
     const at = email.lastIndexOf('@')
     if (at < 0) return undefined
@@ -62,7 +68,18 @@ export class AddressPolicy {
     const listed = this.lists.refused(domain)
     if (listed === 'disposable') return refusal(listed, domain, 'hands out throwaway addresses')
     if (listed) return refusal(listed, domain, "is on this waitlist's block list")
-    if (!this.mail || email.length > 254 || !WHATWG_EMAIL.test(email)) return undefined
+    return undefined
+  }
+
+  /**
+   * Why this address is refused, or undefined: the lists, then, when switched on, DNS. An address
+   * the grammar refuses is the database's to refuse: DNS is never asked about one.
+   */
+  async refusal(email: unknown): Promise<AddressRefusal | undefined> {
+    const listed = this.listed(email)
+    if (listed || !this.mail || typeof email !== 'string') return listed
+    if (email.length > 254 || !WHATWG_EMAIL.test(email)) return undefined
+    const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase()
     switch (await this.mail.verdict(domain)) {
       case 'no-host':
         return refusal('no-mail', domain, 'has no mail server (no MX, A or AAAA record)')
