@@ -52,6 +52,8 @@ export interface AppProtections {
 }
 
 const DEFAULT_PROTECTIONS: AppProtections = { dbQueueLimit: 1000 }
+// One array, so RestCors builds its headers once (it rebuilds them when handed another list).
+const NO_ORIGINS: readonly string[] = []
 
 // With CORS, as the REST app's own answers carry it, so the site's page on a CDN origin can read them.
 const tooManyRequests = (cors: RestCors) => (retryAfter: number, c: Context) =>
@@ -73,7 +75,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono()
   applyAppWide(app, deps)
 
-  const cors = new RestCors(deps.restOrigins ?? (() => []))
+  const cors = new RestCors(deps.restOrigins ?? (() => NO_ORIGINS))
   const gate = dbGate(protections.dbQueueLimit, queueFull(cors))
   const { rateLimiter, trustProxyHeader } = protections
   // Without a limiter (RATE_LIMIT_PER_MINUTE=0) no middleware at all: each one is a step per request.
