@@ -11,8 +11,8 @@ import { SITE_STOPPED, SiteStoppedError } from './studio-database'
 import type { StudioFile } from './studio-files'
 import { studioGuard } from './studio-guard'
 import { routeStudioInvite, type StudioInvite } from './studio-invite'
-import { routeStudioTestSend } from './studio-test-send'
 import { routeStudioSendHealth } from './studio-send-health'
+import { routeStudioTestSend } from './studio-test-send'
 
 export const PAGE_SIZE = 25
 const MAX_SEARCH = 254

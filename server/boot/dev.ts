@@ -9,6 +9,7 @@ import { keySourcesOf, loadApiKeys } from '../http/keys'
 import { ownOrigins } from '../http/mcp/origin-guard'
 import { loadSchemaCache } from '../http/rest/schema-cache'
 import { ANON_KEY_PLACEHOLDER, type StaticFile } from '../http/static-site'
+import { addressPolicyOf } from '../waitlist/address-policy/address-policy-env'
 import { dataDirNote } from './default-data-dir'
 import { loadDotEnvFile, loadServerEnv, type ServerEnv } from './env'
 import { createLogger, type Logger } from './log'
@@ -39,6 +40,7 @@ async function startApi(env: ServerEnv, log: Logger) {
   const schema = await loadSchemaCache(database.db)
   const site = { home: NO_PAGE, notFound: NO_PAGE, files: new Map(), scriptHashes: [] }
   const pageUrl = `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${env.PORT}`
+  const devOrigins = [...ownOrigins(pageUrl, env.SITE_URL ?? pageUrl), ...env.CORS_ORIGINS]
   const app = createApp({
     db: database.db,
     keys,
@@ -47,6 +49,9 @@ async function startApi(env: ServerEnv, log: Logger) {
     log,
     protections: protectionsOf(env, database.db),
     siteOrigins: () => ownOrigins(pageUrl, env.SITE_URL ?? pageUrl),
+    // Vite's page, under either loopback name, as well as SITE_URL's and CORS_ORIGINS.
+    restOrigins: () => devOrigins,
+    addressPolicy: addressPolicyOf(env),
   })
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })
   await new Promise((resolve) => server.once('listening', resolve))

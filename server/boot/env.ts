@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs'
 import { z } from 'zod'
 import { ORIGIN_TRIAL_TOKEN, ORIGIN_TRIAL_TOKEN_RULE } from '../../contract/origin-trial'
+import { corsEnv } from '../http/rest/cors-env'
 import { mailTransportEnv } from '../mail/mail-env'
+import { addressPolicyEnv, domainListsOverlap } from '../waitlist/address-policy/address-policy-env'
 import { invitationEnv } from '../waitlist/invitations/invitation-env'
 import { mailEventsEnv } from '../waitlist/mail-events/mail-events-env'
 import { signupWebhookEnv } from '../waitlist/notifications/webhook-env'
@@ -54,13 +56,20 @@ const EnvSchema = z.object({
   ...mailTransportEnv,
   ...invitationEnv,
   ...mailEventsEnv,
+  ...corsEnv,
+  ...addressPolicyEnv,
 })
 
 // Node needs the whole-request timeout to be at least the headers timeout.
 const CheckedEnvSchema = EnvSchema.refine((env) => env.REQUEST_TIMEOUT_MS >= env.HEADERS_TIMEOUT_MS, {
   path: ['REQUEST_TIMEOUT_MS'],
   message: 'must be at least HEADERS_TIMEOUT_MS',
-}).transform((env) => ({ ...env, DATA_DIR: env.DATA_DIR ?? defaultDataDir(env.DATABASE_URL).dataDir }))
+})
+  .refine((env) => domainListsOverlap(env).length === 0, {
+    path: ['ALLOWED_DOMAINS'],
+    message: 'names a domain BLOCKED_DOMAINS names too: say which one it is',
+  })
+  .transform((env) => ({ ...env, DATA_DIR: env.DATA_DIR ?? defaultDataDir(env.DATABASE_URL).dataDir }))
 
 export type ServerEnv = z.infer<typeof CheckedEnvSchema>
 

@@ -1,7 +1,14 @@
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto'
 
-// Good enough to catch anything that looks like an address, including ones the database refused.
-const EMAIL_PATTERN = /[^\s"'<>()[\],;:@/?&=]+@[^\s"'<>()[\],;:/?&=]+/g
+// The local part takes every character the database's grammar allows in it (letters, digits and
+// .!#$%&'*+/=?^_`{|}~-), and any other that does not separate words in a log line, so an address
+// the database refused is masked too; the domain stops at what ends a host name in a URL or a
+// quote. Either side may run far: the scan below is linear, never a regular expression that
+// backtracks over a long run with no `@` in it.
+const LOCAL_STOP = /[\s"<>()[\],;:@]/
+const DOMAIN_STOP = /[\s"'<>()[\],;:@/?&=\\]/
+// `@` as written, or percent-encoded as in a logged query string (`?email=jane%40example.com`).
+const AT_SIGN = /@|%40/gi
 
 // A bare hash of an address can be matched by anyone who hashes a list of known addresses, so the
 // mask is keyed. Until the installation's key is set, this process's own random one.
@@ -25,9 +32,49 @@ export function emailMask(email: string, key: Uint8Array = maskKey): string {
   return createHmac('sha256', key).update(email.toLowerCase()).digest('hex').slice(0, 10)
 }
 
-/** Replaces every e-mail address with a short keyed hash, so logs can correlate but never reveal. */
+const isStop = (pattern: RegExp, char: string | undefined) => char === undefined || pattern.test(char)
+
+/** Where the domain after the `@` at `from` ends. */
+function domainEnd(text: string, from: number): number {
+  let end = from
+  while (end < text.length && !isStop(DOMAIN_STOP, text[end])) end++
+  // A host name never ends with a dot: one there ends the sentence, not the address.
+  while (end > from && text[end - 1] === '.') end--
+  return end
+}
+
+/**
+ * Finds each address around an `@` (or `%40`) and masks it whole. The local part runs back from
+ * the `@` to the last separator, never into the previous masked address; a quoted local part
+ * ("john doe"@…) is taken whole. Linear however the text runs: a run already scanned back for an
+ * earlier `%40` (a literal `@` is a separator itself) is not scanned again.
+ */
 export function maskEmails(text: string): string {
-  return text.replace(EMAIL_PATTERN, (email) => `<email:${emailMask(email)}>`)
+  if (!text.includes('@') && !/%40/i.test(text)) return text
+  let masked = ''
+  let done = 0
+  let previous = { at: -1, start: -1 }
+  for (const found of text.matchAll(AT_SIGN)) {
+    const at = found.index
+    if (at < done) continue
+    let start = at
+    if (text[at - 1] === '"') {
+      const open = text.lastIndexOf('"', at - 2)
+      if (open >= done && !/[\r\n]/.test(text.slice(open, at))) start = open
+    } else {
+      while (start > done && !isStop(LOCAL_STOP, text[start - 1])) {
+        start--
+        if (start === previous.at && previous.start >= done) start = previous.start
+      }
+    }
+    previous = { at, start }
+    if (start === at) continue
+    const end = domainEnd(text, at + found[0].length)
+    if (end === at + found[0].length) continue
+    masked += `${text.slice(done, start)}<email:${emailMask(text.slice(start, end))}>`
+    done = end
+  }
+  return masked + text.slice(done)
 }
 
 // C0 controls (CR, LF, ESC…), DEL, C1 controls and the two Unicode line breaks: anything that could

@@ -7,11 +7,13 @@ import { ownOrigins } from '../http/mcp/origin-guard'
 import { MemoryRateLimiter } from '../http/middleware/memory-rate-limiter'
 import { PostgresRateLimiter } from '../http/middleware/postgres-rate-limiter'
 import type { SecurityHeaderOptions } from '../http/middleware/security-headers'
+import { restOrigins } from '../http/rest/cors'
 import { loadSchemaCache } from '../http/rest/schema-cache'
 import { fillInSiteUrl } from '../http/site-url'
 import { SourceCounter } from '../http/sources/source-counter'
 import { loadStaticSite } from '../http/static-site'
 import { loadMailTransportConfig, type MailTransportConfig } from '../mail/mail-secrets'
+import { addressPolicyOf } from '../waitlist/address-policy/address-policy-env'
 import { linkKeys } from '../waitlist/invitations/link-keys'
 import { startConfirmExpiry } from '../waitlist/invitations/start-confirm-expiry'
 import { checkMailConfig, startMail } from '../waitlist/invitations/start-mail'
@@ -85,11 +87,14 @@ async function serve(
   // Checked before listening, so a bad SITE_URL stops start-up before anything is served.
   const publicUrl = env.SITE_URL === undefined ? undefined : normalizeSiteUrl(env.SITE_URL)
   let siteOrigins: string[] = []
+  let corsOrigins: string[] = []
   const db = database.db
   const protections = protectionsOf(env, db)
   const sources = await startSourceCounter(env, db, log, () => siteOrigins)
+  const addressPolicy = addressPolicyOf(env)
   const app = createApp({
     siteOrigins: () => siteOrigins,
+    restOrigins: () => corsOrigins,
     db,
     keys,
     schema,
@@ -99,6 +104,7 @@ async function serve(
     sources,
     webmcpOriginTrialToken: env.WEBMCP_ORIGIN_TRIAL_TOKEN,
     mailEvents,
+    addressPolicy,
   })
   const listening = await listen(app, env, securityOf(env, site.scriptHashes)).catch(async (error) => {
     await sources?.stop() // its timer, before the database closes under it
@@ -108,6 +114,7 @@ async function serve(
   // Synchronous and with no await since listening, so done before the first request is read.
   fillInSiteUrl(site, publicUrl ?? url)
   siteOrigins = ownOrigins(url, publicUrl ?? url)
+  corsOrigins = restOrigins(publicUrl ?? url, env.CORS_ORIGINS)
   const deliverer = await startNotifications(env, database.db, log)
   const siteUrl = normalizeSiteUrl(publicUrl ?? url)
   const mailSender = await startMail(env, mail, { db, log, keys: linkKeys(keys.secret), siteUrl })

@@ -2,6 +2,7 @@ import { type Context, type Handler, Hono } from 'hono'
 import { MCP_PATH } from '../../contract/agent-tool'
 import type { Logger } from '../boot/log'
 import type { Database } from '../db/database'
+import type { AddressPolicy } from '../waitlist/address-policy/address-policy'
 import { afterRepeatSignup } from '../waitlist/invitations/confirm-again'
 import { linkKeys } from '../waitlist/invitations/link-keys'
 import { agentPreflight, withAgentCors } from './agent-cors'
@@ -21,7 +22,7 @@ import { unlessServiceRole } from './middleware/unless-service-role'
 import { urlLengthLimit } from './middleware/url-length'
 import { submitNativeForm } from './native-form'
 import { rawPath } from './raw-path'
-import { REST_HEADERS } from './rest/cors'
+import { RestCors } from './rest/cors'
 import { createRestApp, MAX_BODY_BYTES } from './rest/rest-app'
 import { rowCharge } from './rest/row-charge'
 import type { SchemaCache } from './rest/schema-cache'
@@ -37,12 +38,16 @@ export interface AppDeps {
   protections?: AppProtections
   /** The site's own origins, known once it listens: the only pages that may call /mcp. */
   siteOrigins?: () => readonly string[]
+  /** The origins the REST API grants CORS: SITE_URL's (or the listening address's) and CORS_ORIGINS. */
+  restOrigins?: () => readonly string[]
   /** Visits and signups by source (docs/analytics.md); absent when COUNT_SOURCES is off. */
   sources?: SourceCounter
   /** WEBMCP_ORIGIN_TRIAL_TOKEN: sent with '/' as an `Origin-Trial` header (ADR 052). */
   webmcpOriginTrialToken?: string
   /** The mail providers whose events are read (POST /mail-events/…); the others answer 404. */
   mailEvents?: MailEventProviders
+  /** Addresses the public ways in refuse (disposable, blocked, no mail); absent: none refused. */
+  addressPolicy?: AddressPolicy
 }
 
 /** The server's guards; tests calling createApp() without them get headers and a generous queue only. */
@@ -56,21 +61,20 @@ export interface AppProtections {
 }
 
 const DEFAULT_PROTECTIONS: AppProtections = { dbQueueLimit: 1000 }
+// One array, so RestCors builds its headers once (it rebuilds them when handed another list).
+const NO_ORIGINS: readonly string[] = []
 
-const tooManyRequests = (retryAfter: number) =>
-  jsonError(
-    429,
-    'PGRST429',
-    'Too many requests from this address',
-    `Try again in ${seconds(retryAfter)}`,
-    // With CORS, as the REST app's own answers carry it, so a page on another origin can read it.
-    { 'Retry-After': String(retryAfter), ...REST_HEADERS },
-  )
+// With CORS, as the REST app's own answers carry it, so the site's page on a CDN origin can read them.
+const tooManyRequests = (cors: RestCors) => (retryAfter: number, c: Context) =>
+  jsonError(429, 'PGRST429', 'Too many requests from this address', `Try again in ${seconds(retryAfter)}`, {
+    'Retry-After': String(retryAfter),
+    ...cors.headersFor(c.req.header('origin')),
+  })
 
-const queueFull = () =>
+const queueFull = (cors: RestCors) => (c: Context) =>
   jsonError(503, 'PGRST503', 'The server is busy', 'Try again in a moment', {
     'Retry-After': '1',
-    ...REST_HEADERS,
+    ...cors.headersFor(c.req.header('origin')),
   })
 
 /** The whole HTTP surface, apart from `serve()` so tests can call `app.request()` without a port. */
@@ -80,7 +84,8 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono()
   applyAppWide(app, deps)
 
-  const gate = dbGate(protections.dbQueueLimit, queueFull)
+  const cors = new RestCors(deps.restOrigins ?? (() => NO_ORIGINS))
+  const gate = dbGate(protections.dbQueueLimit, queueFull(cors))
   const { rateLimiter, trustProxyHeader } = protections
   // Without a limiter (RATE_LIMIT_PER_MINUTE=0) no middleware at all: each one is a step per request.
   // Its writes carry the charge: one round trip with the limiter in the database too.
@@ -88,7 +93,7 @@ export function createApp(deps: AppDeps): Hono {
   if (rateLimiter)
     app.use(
       '/rest/v1/*',
-      unlessServiceRole(deps.keys, rateLimit(rateLimiter, trustProxyHeader, tooManyRequests, charged)),
+      unlessServiceRole(deps.keys, rateLimit(rateLimiter, trustProxyHeader, tooManyRequests(cors), charged)),
     )
   app.get('/healthz', healthCheck(db, log, gate))
 
@@ -98,10 +103,14 @@ export function createApp(deps: AppDeps): Hono {
   const onInserted = sources?.countRestInsert.bind(sources)
   const onDuplicate = (table: string, rows: readonly Record<string, unknown>[]) =>
     table === 'waitlist' ? afterRepeatSignup(db, emailsOf(rows)) : Promise.resolve()
-  app.route('/rest/v1', createRestApp({ ...deps, chargeRows, gate, onInserted, onDuplicate }))
+  app.route('/rest/v1', createRestApp({ ...deps, chargeRows, gate, onInserted, onDuplicate, cors }))
   const allowedOrigins = deps.siteOrigins ?? (() => [])
-  app.route(MCP_PATH, createMcpApp({ db, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources }))
-  routeNativeForm(app, deps, protections, gate)
+  const { addressPolicy } = deps
+  app.route(
+    MCP_PATH,
+    createMcpApp({ db, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources, addressPolicy }),
+  )
+  routeNativeForm(app, deps, protections, gate, cors)
   routeMailLinks(app, { db, log, keys: linkKeys(deps.keys.secret), rateLimiter, trustProxyHeader, gate })
   routeMailEvents(app, { db, log, providers: deps.mailEvents ?? {}, trustProxyHeader, gate })
   routeSite(app, deps, sources)
@@ -145,12 +154,18 @@ function healthCheck(db: Database, log: Logger, gate: DbGate): Handler {
 
 function routeNativeForm(
   app: Hono,
-  { db, log, sources }: AppDeps,
+  { db, log, sources, addressPolicy }: AppDeps,
   { rateLimiter, trustProxyHeader }: AppProtections,
   gate: DbGate,
+  cors: RestCors,
 ): void {
   app.post(
     '/',
+    // Another site's form posting here would sign its visitors up for whoever it likes (ADR 059).
+    async (c, next) =>
+      cors.writeAllowed(c.req.header('origin'), c.req.header('host'))
+        ? next()
+        : c.redirect('/?waitlist=error', 303),
     // The no-script form is a write like any other: same limit, and the page shows its Error toast.
     rateLimit(
       rateLimiter,
@@ -165,7 +180,8 @@ function routeNativeForm(
     gate,
     async (c) => {
       const form = await formOf(c)
-      const result = await submitNativeForm(db, log, form, () => sources?.countSignups(c, 1))
+      const counted = () => sources?.countSignups(c, 1)
+      const result = await submitNativeForm(db, log, form, counted, addressPolicy)
       return c.redirect(`/?waitlist=${result}`, 303)
     },
   )

@@ -1,6 +1,7 @@
 import { HONEYPOT_FIELD } from '../../contract/honeypot-field'
 import type { Logger } from '../boot/log'
 import type { Database } from '../db/database'
+import type { AddressPolicy } from '../waitlist/address-policy/address-policy'
 import { insertWaitlistEmail } from '../waitlist/insert'
 
 export type NativeFormResult = 'submitted' | 'already_registered' | 'error'
@@ -15,6 +16,8 @@ export async function submitNativeForm(
   form: FormData,
   /** Called when a new entry was stored (not for the trap field, nor for an address already listed). */
   onStored?: () => void,
+  /** Addresses refused before anything is stored (ADR 060): the page then shows its error. */
+  policy?: AddressPolicy,
 ): Promise<NativeFormResult> {
   // A bot filled the trap field: it gets the success a person would, and nothing is stored.
   const trap = form.get(HONEYPOT_FIELD)
@@ -24,6 +27,11 @@ export async function submitNativeForm(
   }
   const email = form.get('email')
   if (typeof email !== 'string' || email === '') return 'error'
+  const refusal = await policy?.refusal(email)
+  if (refusal) {
+    log.info(`no-script form: refused an address at ${refusal.domain} (${refusal.reason})`)
+    return 'error'
+  }
   const result = await insertWaitlistEmail(db, email)
   if (result.status === 'failed') log.error('no-script form submission failed:', result.error)
   if (result.status === 'submitted') onStored?.()

@@ -1,3 +1,4 @@
+import { maskEmails } from '../boot/log'
 import type { Queryable } from '../db/database'
 
 /** The outboxes: the same columns (id, status, run_at, attempts, last_error, queued_at), read the same way. */
@@ -12,7 +13,8 @@ export interface Attempt {
 /**
  * Records a failed attempt and when to try again, or marks the row failed once that would be past
  * its retry window (counted from when it was queued). Fenced by the attempt: a stale attempt whose
- * lease ran out changes nothing ('gone'). Returns the row's new status.
+ * lease ran out changes nothing ('gone'). Returns the row's new status. The error text is stored
+ * masked, whoever wrote it: an SMTP or HTTP answer often quotes the address it refused.
  */
 export async function recordAttemptFailed(
   db: Queryable,
@@ -30,7 +32,7 @@ export async function recordAttemptFailed(
             run_at = now() + $4::double precision * interval '1 millisecond'
       where id = $1::bigint and attempts = $2 and status = 'pending'
       returning status`,
-    [attempt.id, attempt.attempt, retry.error, retry.retryInMs, retry.retryForMs],
+    [attempt.id, attempt.attempt, maskEmails(retry.error), retry.retryInMs, retry.retryForMs],
   )
   return row?.status ?? 'gone'
 }

@@ -201,6 +201,28 @@ test.describe('the access-request form', () => {
     consoleLog.expect(/status of 500/)
   })
 
+  test('an address at a disposable service gives Error, keeps the input and stores nothing', async ({
+    page,
+    consoleLog,
+    server,
+  }) => {
+    await page.goto('/')
+    const input = page.getByPlaceholder('Enter your email')
+    const email = `${uniqueEmail('junk').split('@')[0]}@mailinator.com`
+    await input.fill(email)
+    await page.getByRole('button', { name: 'Request Access' }).click()
+    await expect(
+      toasts(page).getByText('There was an issue submitting your request. Please try again.'),
+    ).toBeVisible()
+    await expect(input).toHaveValue(email)
+    await expect.poll(() => consoleLog.expect(/Waitlist request failed/)).toBeGreaterThan(0)
+    consoleLog.expect(/status of 400/)
+    const listed = await fetch(`${server.url}/rest/v1/waitlist?select=email`, {
+      headers: { apikey: server.serviceKey, Authorization: `Bearer ${server.serviceKey}` },
+    })
+    expect(JSON.stringify(await listed.json())).not.toContain(email)
+  })
+
   test('does not load the Supabase client or the toaster until the visitor reaches for the form', async ({
     page,
   }) => {

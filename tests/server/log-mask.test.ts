@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import {
   createLogger,
@@ -8,6 +9,7 @@ import {
   maskEmails,
   oneLine,
 } from '../../server/boot/log'
+import { ACCEPTED_EMAILS, REFUSED_EMAILS } from '../support/email-corpus'
 
 const ADDRESS = 'known.person@example.com'
 const bareHash = (email: string) => createHash('sha256').update(email).digest('hex').slice(0, 10)
@@ -32,6 +34,99 @@ describe('the log mask for e-mail addresses', () => {
     )
     expect(line).toBe(`refused <email:${mask}> twice: <email:${mask}>`)
     expect(line).not.toContain(bareHash(ADDRESS))
+  })
+})
+
+/** What a reader learns of `email` from `line`: any piece of its local part, or the address whole. */
+function leaked(line: string, email: string): string[] {
+  const local = email.slice(0, email.lastIndexOf('@'))
+  // The local part's runs between the characters the old pattern stopped at (' / = ? &).
+  // (Pieces shorter than 3 characters are found in any line, so they are left out.)
+  const pieces = [local, ...local.split(/['/=?&]/)].filter((piece) => piece.length >= 3)
+  return [email, ...pieces].filter((piece) => line.includes(piece))
+}
+
+describe('the log mask covers the whole address grammar', () => {
+  const key = emailMaskKey(randomBytes(48))
+  const mask = (email: string) => `<email:${emailMask(email, key)}>`
+
+  it("masks the SMTP answer the review stored: ' / = ? & in the local part leave nothing in clear", () => {
+    keyEmailMask(randomBytes(48))
+    const email = "jane.doe'o/x=y?z&w@example.com"
+    const line = maskEmails(`550 no such user ${email}`)
+    expect(line).toBe(`550 no such user <email:${emailMask(email)}>`)
+    expect(leaked(line, email)).toEqual([])
+  })
+
+  it('masks every address of the grammar corpus, in every way a log line quotes one', () => {
+    keyEmailMask(randomBytes(48))
+    const quotings = [
+      (e: string) => [`to ${e} failed`, `to ${mask(e)} failed`],
+      (e: string) => [`<${e}>`, `<${mask(e)}>`],
+      (e: string) => [`{"email":"${e}"}`, `{"email":"${mask(e)}"}`],
+      (e: string) => [`RCPT TO:<${e}>, 550`, `RCPT TO:<${mask(e)}>, 550`],
+      (e: string) => [`(${e}); next`, `(${mask(e)}); next`],
+      (e: string) => [`bounced for ${e}.`, `bounced for ${mask(e)}.`],
+    ]
+    for (const email of ACCEPTED_EMAILS) {
+      for (const quoting of quotings) {
+        const [line = '', expected] = quoting(email)
+        const masked = maskEmails(line)
+        // Keyed with this test's key to compare: the mask stands exactly where the address stood.
+        expect(masked.replace(/<email:[0-9a-f]{10}>/, mask(email)), line).toBe(expected)
+        expect(leaked(masked, email), line).toEqual([])
+      }
+      // In single quotes the quote is taken into the mask: the address is still hidden whole.
+      expect(leaked(maskEmails(`'${email}'`), email)).toEqual([])
+    }
+  })
+
+  it('gives an address the same mask wherever it is quoted, so lines still correlate', () => {
+    keyEmailMask(randomBytes(48))
+    const email = "o'brien+list@example.com"
+    const masks = [`to ${email} failed`, `<${email}>`, `"${email}"`, `${email}.`].map(
+      (line) => maskEmails(line).match(/<email:[0-9a-f]{10}>/)?.[0],
+    )
+    expect(new Set(masks)).toEqual(new Set([`<email:${emailMask(email)}>`]))
+  })
+
+  it('masks addresses the database refused, a quoted local part and one percent-encoded in a URL', () => {
+    const addressLike = REFUSED_EMAILS.map((email) => email.trim()).filter((email) =>
+      /^[^\s"<>@]+@[^\s@]+$/.test(email),
+    )
+    expect(addressLike.length).toBeGreaterThanOrEqual(8)
+    for (const email of addressLike) expect(leaked(maskEmails(`for ${email} `), email), email).toEqual([])
+    expect(maskEmails('RCPT "john doe"@example.com refused')).toMatch(/^RCPT <email:[0-9a-f]{10}> refused$/)
+    const line = maskEmails('GET /confirm?email=jane.doe%40example.com&x=1 404')
+    expect(line).not.toContain('jane.doe')
+    expect(line).not.toContain('example.com')
+  })
+
+  it('hides any address the grammar allows (1,000 generated), between words and in angle brackets', () => {
+    fc.assert(
+      fc.property(fc.emailAddress(), (email) => {
+        const line = maskEmails(`to ${email} and <${email}>, done`)
+        expect(line).toMatch(/^to <email:[0-9a-f]{10}> and <<email:[0-9a-f]{10}>>, done$/)
+      }),
+      { numRuns: 1000 },
+    )
+  })
+
+  it('stays linear on long text with no address in it (a 15 KB header, 10,000 %40s)', () => {
+    const text = `${'x'.repeat(15_000)}${'%40/'.repeat(10_000)}${'a'.repeat(15_000)}@`
+    // Counted, not timed: each character is looked at a bounded number of times.
+    const calls = { n: 0 }
+    const test = RegExp.prototype.test
+    const spy = vi.spyOn(RegExp.prototype, 'test').mockImplementation(function (this: RegExp, input: string) {
+      calls.n++
+      return test.call(this, input)
+    })
+    try {
+      maskEmails(text)
+    } finally {
+      spy.mockRestore()
+    }
+    expect(calls.n).toBeLessThan(4 * text.length)
   })
 })
 

@@ -88,7 +88,8 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
   }
 
   beforeAll(async () => {
-    server = await startServerOn(name)
+    // A page on a CDN origin calling this server (ADR 028): its origin listed in CORS_ORIGINS.
+    server = await startServerOn(name, { env: { CORS_ORIGINS: ORIGIN } })
     anon = client(server, server.anonKey)
     service = client(server, server.serviceKey)
   })
@@ -343,7 +344,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
       const huge = JSON.stringify({ email: `${'a'.repeat(17 * 1024)}@example.com` })
       const response = await post(server, huge, { Origin: ORIGIN })
       expect(response.status).toBe(413)
-      expect(response.headers.get('access-control-allow-origin')).toBe('*')
+      expect(response.headers.get('access-control-allow-origin')).toBe(ORIGIN)
       expect(await response.json()).toEqual({
         code: 'PGRST413',
         details: 'The request body may be at most 16384 bytes.',
@@ -364,7 +365,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
         headers: { Origin: ORIGIN },
       })
       expect(missing.status).toBe(401)
-      expect(missing.headers.get('access-control-allow-origin')).toBe('*')
+      expect(missing.headers.get('access-control-allow-origin')).toBe(ORIGIN)
       // Supabase's gateway's message and hint, in PostgREST's shape.
       expect(await missing.json()).toEqual({
         code: 'PGRST302',
@@ -576,7 +577,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
   })
 
   describe('CORS, health and logs', () => {
-    it('answers preflights with 200 before any key check, and every answer with an allowed origin', async () => {
+    it('answers preflights with 200 before any key check, and every answer to a listed origin with it', async () => {
       const preflight = await request(server, 'waitlist', {
         method: 'OPTIONS',
         headers: {
@@ -588,7 +589,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
       })
       expect(preflight.status).toBe(200)
       expect(await preflight.text()).toBe('')
-      expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(ORIGIN)
       expect(preflight.headers.get('access-control-allow-methods')).toBe(
         'GET,HEAD,PUT,PATCH,POST,DELETE,OPTIONS,TRACE,CONNECT',
       )
@@ -597,20 +598,20 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
       )
       const created = await post(server, JSON.stringify({ email: address('cors') }), { Origin: ORIGIN })
       expect(created.status).toBe(201)
-      expect(created.headers.get('access-control-allow-origin')).toBe('*')
+      expect(created.headers.get('access-control-allow-origin')).toBe(ORIGIN)
       expect(created.headers.get('access-control-expose-headers')).toContain('Content-Range')
       const refused = await post(server, JSON.stringify({ email: address('cors') }), { Origin: ORIGIN })
       expect(refused.status).toBe(409)
-      expect(refused.headers.get('access-control-allow-origin')).toBe('*')
+      expect(refused.headers.get('access-control-allow-origin')).toBe(ORIGIN)
       // Answers made before the table is reached carry it too: a refused key, an oversized body.
       const keyless = await fetch(`${server.url}/rest/v1/waitlist`, { headers: { Origin: ORIGIN } })
       expect(keyless.status).toBe(401)
-      expect(keyless.headers.get('access-control-allow-origin')).toBe('*')
+      expect(keyless.headers.get('access-control-allow-origin')).toBe(ORIGIN)
       const oversized = await post(server, JSON.stringify({ email: 'x'.repeat(20_000) }), {
         Origin: ORIGIN,
       })
       expect(oversized.status).toBe(413)
-      expect(oversized.headers.get('access-control-allow-origin')).toBe('*')
+      expect(oversized.headers.get('access-control-allow-origin')).toBe(ORIGIN)
       expect(oversized.headers.get('access-control-expose-headers')).toContain('Content-Range')
     })
 

@@ -13,8 +13,11 @@ export interface ReceivedMail {
 export interface SmtpSinkOptions {
   /** Each message is accepted this long after its data has arrived (a slow server). */
   delayMs?: number
-  /** A reply code for RCPT TO of this address (550: unknown user, 450: try later), or undefined to accept it. */
-  rcptReply?: (address: string) => number | undefined
+  /**
+   * A reply code for RCPT TO of this address (550: unknown user, 450: try later), or a code and its
+   * text, or undefined to accept it.
+   */
+  rcptReply?: (address: string) => number | { code: number; text: string } | undefined
   /** Credentials the sink requires (AUTH PLAIN/LOGIN); without them, no AUTH is offered. */
   auth?: { user: string; pass: string }
   /** Keeps only the count and the recipients, not the bytes (the bench: 10,000 messages). */
@@ -82,10 +85,11 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
         callback(smtpError(535, 'Authentication failed'))
       },
       onRcptTo(address: SMTPServerAddress, _session, callback) {
-        const code = options.rcptReply?.(address.address)
-        if (code === undefined) return callback()
+        const reply = options.rcptReply?.(address.address)
+        if (reply === undefined) return callback()
         refused.push(address.address)
-        callback(smtpError(code, code >= 500 ? 'No such user here' : 'Mailbox busy, try again later'))
+        if (typeof reply === 'object') return callback(smtpError(reply.code, reply.text))
+        callback(smtpError(reply, reply >= 500 ? 'No such user here' : 'Mailbox busy, try again later'))
       },
       onData(stream, session, callback) {
         const chunks: Buffer[] = []

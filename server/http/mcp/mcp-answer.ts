@@ -6,11 +6,12 @@ import {
 import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
 import { createMcpServer } from './mcp-server'
+import type { SignupHooks } from './request-access-tool'
 
 interface RequestDeps {
   db: Database
   log: Logger
-  onStored?: () => void
+  signup?: SignupHooks
 }
 
 // What each request's server needs, found by the request the SDK hands its factory.
@@ -25,7 +26,7 @@ const modern = createMcpHandler(
   ({ requestInfo }) => {
     const deps = requestInfo && depsOf.get(requestInfo)
     if (!deps) throw new Error('An MCP request reached the SDK without its dependencies')
-    return createMcpServer(deps.db, deps.log, deps.onStored)
+    return createMcpServer(deps.db, deps.log, deps.signup)
   },
   { legacy: 'reject' },
 )
@@ -37,7 +38,7 @@ const modern = createMcpHandler(
  * docs give for keeping a 2025 wiring beside the strict modern handler.)
  */
 async function answerLegacy(deps: RequestDeps, request: Request, message: unknown): Promise<Response> {
-  const server = createMcpServer(deps.db, deps.log, deps.onStored)
+  const server = createMcpServer(deps.db, deps.log, deps.signup)
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -57,10 +58,10 @@ export async function answerMcpMessage(
   log: Logger,
   request: Request,
   message: unknown,
-  /** Called when the tool stored a new entry. */
-  onStored?: () => void,
+  /** Told when the tool stored a new entry; the addresses it refuses. */
+  signup?: SignupHooks,
 ): Promise<Response> {
-  const deps = { db, log, onStored }
+  const deps = { db, log, signup }
   if (await isLegacyRequest(request, message)) return answerLegacy(deps, request, message)
   depsOf.set(request, deps)
   try {

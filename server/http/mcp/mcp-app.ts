@@ -1,6 +1,7 @@
 import { type Context, type Handler, Hono, type MiddlewareHandler } from 'hono'
 import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
+import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
 import { nestsTooDeep } from '../json-depth'
 import { clientAddress, rateLimitKey } from '../middleware/client-address'
 import { noStore } from '../middleware/no-store'
@@ -28,6 +29,8 @@ export interface McpAppDeps {
   gate: MiddlewareHandler
   /** Counts signups through the tool, under `mcp` and the client's name (docs/analytics.md). */
   sources?: SourceCounter
+  /** Addresses the tool refuses, as the REST API does (ADR 060). */
+  addressPolicy?: AddressPolicy
 }
 
 type Message = { method?: unknown; id?: unknown; params?: unknown }
@@ -84,7 +87,8 @@ function answerPost(deps: McpAppDeps): Handler {
     const onStored = sources && (() => sources.countMcpSignup(c))
     // The SDK (about 12 MiB in memory, ADR 049) loads with the first message that needs it, not at start.
     const { answerMcpMessage } = await import('./mcp-answer')
-    return oneLineErrors(await answerMcpMessage(deps.db, deps.log, c.req.raw, message, onStored))
+    const signup = { onStored, policy: deps.addressPolicy }
+    return oneLineErrors(await answerMcpMessage(deps.db, deps.log, c.req.raw, message, signup))
   }
 }
 

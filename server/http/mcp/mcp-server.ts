@@ -3,7 +3,7 @@ import { siteConfig } from '../../../contract/site-config'
 import packageJson from '../../../package.json' with { type: 'json' }
 import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
-import { callRequestAccess, requestAccessDefinition } from './request-access-tool'
+import { callRequestAccess, requestAccessDefinition, type SignupHooks } from './request-access-tool'
 
 /** Who answers: the lab, at the site's version. */
 export const serverInfo = { name: siteConfig.labName, version: packageJson.version }
@@ -21,7 +21,7 @@ const STABLE_FOR_AN_HOUR: CacheHint = { ttlMs: 60 * 60_000, cacheScope: 'public'
  * tool is published with the JSON Schema the page declares, word for word, rather than one
  * regenerated from zod.
  */
-export function createMcpServer(db: Database, log: Logger, onStored?: () => void): Server {
+export function createMcpServer(db: Database, log: Logger, signup?: SignupHooks): Server {
   const server = new Server(serverInfo, {
     capabilities: { tools: {} },
     instructions: INSTRUCTIONS,
@@ -36,7 +36,7 @@ export function createMcpServer(db: Database, log: Logger, onStored?: () => void
         `Unknown tool ${JSON.stringify(name.slice(0, 100))}: this server has one tool, ${requestAccessDefinition.name}`,
       )
     }
-    return callRequestAccess(db, log, args, onStored)
+    return callRequestAccess(db, log, args, signup)
   })
   return server
 }

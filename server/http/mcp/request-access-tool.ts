@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { type RequestAccessResult, requestAccessTool, toolResultOf } from '../../../contract/agent-tool'
 import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
+import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
 import { insertWaitlistEmail } from '../../waitlist/insert'
 
 /** What the tool answers, as structured content: the page's outcome and words, and why, when it failed. */
@@ -65,6 +66,14 @@ function errorResult(reason: string): CallToolResult {
   return resultOf({ ...toolResultOf({ status: 'error', error: reason }), reason }, true)
 }
 
+/** What a signup through the tool may be told: when it stored one, and which addresses to refuse. */
+export interface SignupHooks {
+  /** Called when a new entry was stored (not for an address already listed). */
+  onStored?: () => void
+  /** Addresses refused before anything is stored (ADR 060), with the REST API's message and hint. */
+  policy?: AddressPolicy
+}
+
 /**
  * Runs `request_beta_access`: the page's insert, as anon. A refused address or a database failure
  * is a tool result with isError, so the agent reads why instead of a protocol error.
@@ -73,14 +82,15 @@ export async function callRequestAccess(
   db: Database,
   log: Logger,
   args: unknown,
-  /** Called when a new entry was stored (not for an address already listed). */
-  onStored?: () => void,
+  { onStored, policy }: SignupHooks = {},
 ): Promise<CallToolResult> {
   const parsed = Arguments.safeParse(args ?? {})
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => issue.message).join('; ')
     return errorResult(`Invalid arguments: ${problems}. Call it with {"email": "…"}.`)
   }
+  const refusal = await policy?.refusal(parsed.data.email)
+  if (refusal) return errorResult(`${refusal.message}: ${refusal.details} ${refusal.hint}`)
   const result = await insertWaitlistEmail(db, parsed.data.email)
   if (result.status === 'submitted') onStored?.()
   switch (result.status) {

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 
 /** The gate's middleware, and what /healthz asks of it. */
 export type DbGate = MiddlewareHandler & { inFlight(): number; full(): boolean }
@@ -9,11 +9,11 @@ export type DbGate = MiddlewareHandler & { inFlight(): number; full(): boolean }
  * the answer is an immediate 503 with Retry-After. Routes read their body before this gate
  * (read-body.ts): a slot is held only while the database has work to do.
  */
-export function dbGate(maxInFlight: number, onFull: () => Response): DbGate {
+export function dbGate(maxInFlight: number, onFull: (c: Context) => Response): DbGate {
   let inFlight = 0
   const middleware: MiddlewareHandler = async (c, next) => {
     if (c.req.method === 'OPTIONS') return next()
-    if (inFlight >= maxInFlight) return onFull()
+    if (inFlight >= maxInFlight) return onFull(c)
     inFlight++
     try {
       await next()

@@ -56,7 +56,7 @@ export interface RateLimitRoute {
 export function rateLimit(
   limiter: RateLimiter | undefined,
   trustHeader: string | undefined,
-  onLimited: (retryAfter: number) => Response,
+  onLimited: (retryAfter: number, c: Context) => Response,
   route: RateLimitRoute = {},
 ): MiddlewareHandler {
   return async (c, next) => {
@@ -66,7 +66,7 @@ export function rateLimit(
       return chargeWithWrite(c, next, limiter, key, onLimited)
     const taken = retryAfterOf(limiter, key)
     const retryAfter = typeof taken === 'number' ? taken : await taken
-    if (retryAfter > 0) return onLimited(retryAfter)
+    if (retryAfter > 0) return onLimited(retryAfter, c)
     return next()
   }
 }
@@ -76,7 +76,7 @@ async function chargeWithWrite(
   next: () => Promise<void>,
   limiter: RateLimiter,
   key: string,
-  onLimited: (retryAfter: number) => Response,
+  onLimited: (retryAfter: number, c: Context) => Response,
 ): Promise<void> {
   const charge = WriteCharge.open(c, limiter, key)
   await next()
@@ -85,5 +85,5 @@ async function chargeWithWrite(
   if (charge.made || c.res.status === 503) return
   // The route wrote nothing (a bad key, a bad body): it changed nothing, so a refusal can still answer.
   const retryAfter = await charge.takeNow().catch(() => 0)
-  if (retryAfter > 0) c.res = onLimited(retryAfter)
+  if (retryAfter > 0) c.res = onLimited(retryAfter, c)
 }

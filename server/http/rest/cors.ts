@@ -1,48 +1,106 @@
 import type { Handler } from 'hono'
 import { PRIVATE_VARY } from '../middleware/no-store'
+import { foreignOrigin } from './postgrest-error'
 
-// Kong's cors plugin with no options, as on Supabase's `rest-v1` route (supabase docker/volumes/api/kong.yml).
+// Kong's cors plugin, as on Supabase's `rest-v1` route (supabase docker/volumes/api/kong.yml).
 const ALLOWED_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE,OPTIONS,TRACE,CONNECT'
 // PostgREST's own list (Cors.hs); Content-Range must be readable for supabase-js's `count`.
 const EXPOSED_HEADERS =
   'Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit'
+// The answer depends on the Origin as well as on the key: a cache must keep them apart.
+const VARY = `Origin, ${PRIVATE_VARY}`
 
 /**
- * What every answer of the REST API carries: any origin may call with a key (the key, not the
- * origin, is the credential). Written into each answer as it is built, not added afterwards:
- * changing a finished response makes Hono copy it, a cost every request would pay.
+ * Privacy on every REST answer: an answer made with a key (a service_role read lists every
+ * address) must never be kept by a shared cache, nor served to a request with another key or from
+ * another origin. With `?apikey=` the key is in the URL, which a cache keys on anyway.
  */
-export const CORS_HEADERS: Readonly<Record<string, string>> = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': EXPOSED_HEADERS,
-}
+const PRIVATE: Readonly<Record<string, string>> = { 'Cache-Control': 'no-store', Vary: VARY }
 
 /**
- * What every answer of the REST API carries: CORS as above, and privacy. An answer made with a key
- * (a service_role read lists every address) must never be kept by a shared cache, nor served to a
- * request with another key: `no-store`, and `Vary` on both places a key travels. With `?apikey=`
- * the key is in the URL, which a cache keys on anyway.
+ * CORS for the REST API, for the site's own pages only: `SITE_URL`'s origin (the server's own
+ * address when it is unset) and those in `CORS_ORIGINS`. The page itself calls from its own origin
+ * and needs none of it; a page on a CDN calling this server needs its origin listed. Any other page
+ * gets no `Access-Control-Allow-Origin`, so a browser neither sends its preflighted writes nor lets
+ * it read an answer (ADR 059).
  */
-export const REST_HEADERS: Readonly<Record<string, string>> = {
-  ...CORS_HEADERS,
-  'Cache-Control': 'no-store',
-  Vary: PRIVATE_VARY,
-}
+export class RestCors {
+  private origins: readonly string[] = []
+  private byOrigin = new Map<string, Readonly<Record<string, string>>>()
 
-/**
- * CORS preflights as Supabase's gateway answers them: before any key check, with 200, an empty
- * body and the requested headers echoed; no Max-Age and no credentials, as Kong's defaults.
- * A handler for OPTIONS on every path, registered first, rather than a middleware every request
- * would pass through.
- */
-export function supabasePreflight(): Handler {
-  return (c) => {
-    const headers: Record<string, string> = {
-      'Access-Control-Allow-Origin': '*',
-      'Access-Control-Allow-Methods': ALLOWED_METHODS,
-    }
-    const requested = c.req.header('access-control-request-headers')
-    if (requested) headers['Access-Control-Allow-Headers'] = requested
-    return c.body(null, 200, headers)
+  /** `allowed` is read again whenever it returns another list (the listening address comes later). */
+  constructor(private readonly allowed: () => readonly string[]) {}
+
+  /**
+   * The headers every REST answer to this request carries, the same object for every request from
+   * one origin: written into each answer as it is built, not added afterwards (changing a finished
+   * response makes Hono copy it, a cost every request would pay).
+   */
+  headersFor(origin: string | null | undefined): Readonly<Record<string, string>> {
+    if (!origin) return PRIVATE
+    return this.allowedOrigins().get(origin) ?? PRIVATE
   }
+
+  /**
+   * Whether a browser page at `origin` may write (insert, change): the site's own origins, and the
+   * server's own host whatever the scheme (a page served by this server, under any name it answers
+   * to). A write whose Origin names another site is refused, not only left unreadable: a form or a
+   * fetch without a preflight (no Content-Type, the key in `?apikey=`) would otherwise still land.
+   * No Origin at all is a program, not a page (curl, supabase-js on a server), and may write.
+   */
+  writeAllowed(origin: string | null | undefined, host: string | undefined): boolean {
+    if (origin === null || origin === undefined) return true
+    if (this.allowedOrigins().has(origin)) return true
+    try {
+      return host !== undefined && origin !== 'null' && new URL(origin).host === host.toLowerCase()
+    } catch {
+      return false
+    }
+  }
+
+  /** Answers OPTIONS on every REST path, before any key check, as Supabase's gateway does. */
+  preflight(): Handler {
+    return (c) => {
+      const origin = c.req.header('origin')
+      // A refused origin gets the same 200 without the grant: the browser then sends nothing.
+      if (!origin || !this.allowedOrigins().has(origin)) return c.body(null, 200, { Vary: 'Origin' })
+      const headers: Record<string, string> = {
+        'Access-Control-Allow-Origin': origin,
+        'Access-Control-Allow-Methods': ALLOWED_METHODS,
+        Vary: 'Origin',
+      }
+      // The requested headers echoed, no Max-Age and no credentials, as Kong's defaults.
+      const requested = c.req.header('access-control-request-headers')
+      if (requested) headers['Access-Control-Allow-Headers'] = requested
+      return c.body(null, 200, headers)
+    }
+  }
+
+  /** Refuses a write from another site's page: PostgREST's shape, 403 (see writeAllowed). */
+  checkWrite(origin: string | null | undefined, host: string | undefined): void {
+    if (!this.writeAllowed(origin, host)) throw foreignOrigin(String(origin).slice(0, 200))
+  }
+
+  private allowedOrigins(): ReadonlyMap<string, Readonly<Record<string, string>>> {
+    const origins = this.allowed()
+    if (origins !== this.origins) {
+      this.origins = origins
+      this.byOrigin = new Map(
+        origins.map((origin) => [
+          origin,
+          {
+            'Access-Control-Allow-Origin': origin,
+            'Access-Control-Expose-Headers': EXPOSED_HEADERS,
+            ...PRIVATE,
+          },
+        ]),
+      )
+    }
+    return this.byOrigin
+  }
+}
+
+/** The origins the REST API grants: SITE_URL's (else the listening address's) and CORS_ORIGINS. */
+export function restOrigins(siteUrl: string, corsOrigins: readonly string[]): string[] {
+  return [...new Set([new URL(siteUrl).origin, ...corsOrigins])]
 }

@@ -158,3 +158,20 @@ export const checkViolation = (table: string, constraint: string) =>
     '23514',
     `new row for relation "${table}" violates check constraint "${constraint}"`,
   )
+
+// A write from another site's page (cors.ts): our code for a refusal in front of the API, as
+// PGRST413 and PGRST429 are, with what the operator would change if the page is the lab's own.
+export const foreignOrigin = (origin: string) =>
+  new PostgrestError(
+    403,
+    'PGRST403',
+    'Writes from this origin are not allowed',
+    `The request came from a page at ${origin}, which is not one of this site's origins.`,
+    "If that page is the site's own, add its origin to CORS_ORIGINS on the server.",
+  )
+
+// An address the waitlist's policy refuses (server/waitlist/address-policy/): 400 with P0001, as a
+// database trigger's `raise exception` would answer through PostgREST, never 23505 (the page's
+// "already registered"), so the page shows its 'Error' toast.
+export const addressRefused = (refusal: { message: string; details: string; hint: string }) =>
+  new PostgrestError(400, 'P0001', refusal.message, refusal.details, refusal.hint)

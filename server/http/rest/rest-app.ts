@@ -1,12 +1,14 @@
 import { type Context, type ErrorHandler, Hono, type MiddlewareHandler } from 'hono'
 import type { Logger } from '../../boot/log'
 import { type Database, isPgError } from '../../db/database'
+import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
 import type { ApiKeys, ApiRole, JwtClaims } from '../keys'
 import { readBody } from '../middleware/read-body'
 import { type WriteCharge, writeChargeOf } from '../middleware/write-charge'
+import { checkAddresses } from './address-rule'
 import { authenticate, type Verifier } from './authenticate'
 import { conflictTarget } from './conflict-target'
-import { REST_HEADERS, supabasePreflight } from './cors'
+import type { RestCors } from './cors'
 import { cachedVerifier } from './key-cache'
 import { statusForSqlState } from './pg-error-status'
 import {
@@ -53,6 +55,10 @@ export interface RestDeps {
   onDuplicate?: (table: string, rows: readonly Record<string, unknown>[]) => Promise<void>
   /** The app's cap on requests in flight towards the database, taken once the body is in. */
   gate: MiddlewareHandler
+  /** CORS and the write check for the site's own origins (cors.ts). */
+  cors: RestCors
+  /** Addresses refused before anything is stored, on inserts with a public key (ADR 060). */
+  addressPolicy?: AddressPolicy
 }
 
 export const MAX_BODY_BYTES = 16 * 1024
@@ -63,10 +69,10 @@ export type RestEnv = { Variables: { role?: ApiRole } }
 const JSON_TYPE = 'application/json; charset=utf-8'
 const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8'
 
-function errorResponse(error: PostgrestError): Response {
+function errorAnswerFor(error: PostgrestError, rest: Readonly<Record<string, string>>): Response {
   return new Response(JSON.stringify(error), {
     status: error.status,
-    headers: { 'Content-Type': JSON_TYPE, ...REST_HEADERS, ...error.headers },
+    headers: { 'Content-Type': JSON_TYPE, ...rest, ...error.headers },
   })
 }
 
@@ -175,6 +181,8 @@ interface TableRequest {
   returning: ReadQuery['columns'] | undefined
   /** The request's rate-limit charge, for its write to make (a limiter in the database). */
   charge: WriteCharge | undefined
+  /** CORS and privacy headers for this request's origin. */
+  headers: Readonly<Record<string, string>>
 }
 
 function answer(
@@ -183,7 +191,7 @@ function answer(
   request: TableRequest,
   extra: Record<string, string> = {},
 ): Response {
-  const headers: Record<string, string> = { ...REST_HEADERS, ...extra }
+  const headers: Record<string, string> = { ...request.headers, ...extra }
   const applied = appliedPreferences(request.preferences, request.mutation)
   if (applied) headers['Preference-Applied'] = applied
   if (request.profiled) headers['Content-Profile'] = 'public'
@@ -225,8 +233,12 @@ class TableRoutes {
     const query = parseReadQuery(params, table, known)
     const returning = preferences.return === 'representation' ? query.columns : undefined
     const mutation = !['GET', 'HEAD'].includes(request.method)
+    const origin = request.headers.get('origin')
+    if (mutation) this.deps.cors.checkWrite(origin, request.headers.get('host') ?? undefined)
     const charge = writeChargeOf(c)
-    return { claims, table, known, params, shape, profiled, mutation, preferences, query, returning, charge }
+    const headers = this.deps.cors.headersFor(origin)
+    const parsed = { claims, table, known, params, shape, profiled, mutation, preferences, query }
+    return { ...parsed, returning, charge, headers }
   }
 
   /**
@@ -264,6 +276,11 @@ class TableRoutes {
     if (rows.length > 1 && claims.role !== 'service_role') await this.deps.chargeRows?.(c, rows.length)
     checkColumns(names, table, known)
     if (rows.length > 1) checkRows(table, names, rows)
+    // The owner's key is the owner's word (ADR 060); the lists alone need no await.
+    const { addressPolicy } = this.deps
+    const checking =
+      claims.role === 'service_role' ? undefined : checkAddresses(addressPolicy, table, names, rows)
+    if (checking) await checking
     const target = conflictTarget(params.get('on_conflict'), table, known)
     // A merge needs a conflict target; without ?on_conflict= (PostgREST would use the primary
     // key, which a client never sends) the preference is not applied, and not echoed.
@@ -340,8 +357,10 @@ class TableRoutes {
  * The app's one error ladder: PostgREST's own errors as they are, a database error by its
  * SQLSTATE, a lost database as PGRST000 (503), anything else as a logged 500.
  */
-function errorAnswer(log: Logger): ErrorHandler<RestEnv> {
+function errorAnswer(log: Logger, cors: RestCors): ErrorHandler<RestEnv> {
   return (error, c) => {
+    const errorResponse = (refusal: PostgrestError) =>
+      errorAnswerFor(refusal, cors.headersFor(c.req.header('origin')))
     if (error instanceof PostgrestError) return errorResponse(error)
     if (isPgError(error)) {
       const status = statusForSqlState(error.code, c.get('role') ?? 'anon')
@@ -367,11 +386,15 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
   const routes = new TableRoutes(deps, verify)
   const app = new Hono<RestEnv>()
 
-  app.options('*', supabasePreflight())
+  app.options('*', deps.cors.preflight())
   // The body is in, and its size checked, before the request takes a database slot (ADR 024).
-  app.use(readBody(maxBodyBytes, () => errorResponse(payloadTooLarge(maxBodyBytes))))
+  app.use(
+    readBody(maxBodyBytes, (c) =>
+      errorAnswerFor(payloadTooLarge(maxBodyBytes), deps.cors.headersFor(c.req.header('origin'))),
+    ),
+  )
   app.use(deps.gate)
-  app.onError(errorAnswer(deps.log))
+  app.onError(errorAnswer(deps.log, deps.cors))
 
   // Functions are not part of this API; say so as PostgREST does for one it cannot find.
   const functionNotFound = (path: string) => unknownFunction(path.split('/').pop() ?? '')

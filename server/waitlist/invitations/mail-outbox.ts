@@ -1,3 +1,4 @@
+import { maskEmails } from '../../boot/log'
 import type { Database, Queryable } from '../../db/database'
 import { queueEvent } from '../notifications/outbox-sql'
 import { nextDueIn, recordAttemptFailed } from '../outbox-queries'
@@ -104,13 +105,13 @@ export async function recordSent(db: Database, mail: ClaimedMail): Promise<boole
   })
 }
 
-/** A 5xx for this address: the message and the entry are `bounced`, and nothing else is sent to it. */
+/** A 5xx for this address: the message and the entry are `bounced`, and nothing else is sent to it (the answer stored masked). */
 export async function recordBounced(db: Database, mail: ClaimedMail, error: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     const { affected } = await tx.run(
       `update private.mail_outbox set status = 'bounced', last_error = $3, sent_at = now()
         where id = $1::bigint and attempts = $2 and status = 'pending'`,
-      [mail.id, mail.attempt, error],
+      [mail.id, mail.attempt, maskEmails(error)],
     )
     if (affected === 0) return false
     // A test send names no entry: its address was never on the list.

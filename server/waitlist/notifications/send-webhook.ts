@@ -10,8 +10,10 @@ export interface WebhookTarget {
 
 export type SendResult = { delivered: true; status: number } | { delivered: false; error: string }
 
-// Enough of an error page to say what went wrong; a 10 MB answer is never read past this.
-const BODY_PEEK_BYTES = 300
+// Enough of an error page to say what went wrong; a 10 MB answer is never read past its first chunk.
+const BODY_PEEK_CHARS = 300
+// Masked before it is cut, so the cut never leaves the start of an address in clear.
+const BODY_READ_BYTES = 4096
 
 /** The start of a response body as one short printable line, with any address masked. */
 async function peekBody(response: Response): Promise<string> {
@@ -19,8 +21,8 @@ async function peekBody(response: Response): Promise<string> {
   if (!reader) return ''
   try {
     const { value } = await reader.read()
-    const text = new TextDecoder().decode(value?.subarray(0, BODY_PEEK_BYTES) ?? new Uint8Array())
-    return maskEmails(text.replace(/\p{Cc}+/gu, ' ').trim())
+    const text = new TextDecoder().decode(value?.subarray(0, BODY_READ_BYTES) ?? new Uint8Array())
+    return maskEmails(text.replace(/\p{Cc}+/gu, ' ').trim()).slice(0, BODY_PEEK_CHARS)
   } finally {
     // Drops the rest without reading it (and the connection with it).
     await reader.cancel().catch(() => {})

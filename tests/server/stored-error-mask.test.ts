@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
+import { insertStatus } from '../reliability/support'
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink'
+import { startTestServer, type TestServer } from '../support/test-server'
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+
+/**
+ * The review found `550 no such user jane.doe'<email:…>` in private.mail_outbox.last_error and in
+ * the log: the mask stopped at ' / = ? &. Here an SMTP server and a webhook receiver both quote the
+ * refused address back, and neither the stored error texts nor the server's log keep any of it.
+ */
+const EMAIL = "jane.doe'o/x=y?z&w@example.com"
+// Every run of the local part between the characters the old mask stopped at.
+const PIECES = ['jane.doe', "jane.doe'o", 'x=y', 'z&w', 'o/x=y?z&w@example.com']
+
+let sink: SmtpSink
+let receiver: WebhookReceiver
+let server: TestServer
+let database: OpenedDatabase
+
+beforeAll(async () => {
+  sink = await startSmtpSink({ rcptReply: (to) => ({ code: 550, text: `no such user ${to}` }) })
+  receiver = await startWebhookReceiver({
+    kind: 'status',
+    status: 500,
+    body: JSON.stringify({ error: `unknown subscriber ${EMAIL}, try again` }),
+  })
+  server = await startTestServer({
+    env: {
+      SMTP_URL: sink.url,
+      MAIL_FROM: 'Tessel Labs <beta@tessel-labs.example>',
+      CONFIRM_SIGNUPS: 'true',
+      MAIL_PER_MINUTE: '0',
+      SIGNUP_WEBHOOK_URL: receiver.url,
+      SIGNUP_WEBHOOK_RETRY_BASE_MS: '200',
+      LOG_LEVEL: 'info',
+    },
+  })
+  database = await openDatabase({ dataDir: server.dataDir, purpose: 'test', besideServer: true })
+})
+
+afterAll(async () => {
+  await database?.close()
+  await server?.cleanup()
+  await sink?.close()
+  await receiver?.close()
+})
+
+async function lastError(table: 'private.mail_outbox' | 'private.signup_deliveries'): Promise<string | null> {
+  const [row] = await database.db.query<{ last_error: string | null }>(
+    `select last_error from ${table} where last_error is not null limit 1`,
+  )
+  return row?.last_error ?? null
+}
+
+function expectMasked(text: string, where: string): void {
+  expect(text, where).toContain('<email:')
+  for (const piece of PIECES) expect(text, `${where} keeps "${piece}"`).not.toContain(piece)
+}
+
+describe("stored error texts and the log, for an address with ' / = ? & in its local part", () => {
+  it('the SMTP 550 in mail_outbox.last_error and the webhook answer in signup_deliveries.last_error are masked', async () => {
+    expect(await insertStatus(server, EMAIL)).toBe(201)
+    await sink.waitFor(() => sink.refused.includes(EMAIL), 'the SMTP server refused the confirmation')
+    await expect.poll(() => lastError('private.mail_outbox'), { timeout: 15_000 }).not.toBeNull()
+    await expect.poll(() => lastError('private.signup_deliveries'), { timeout: 15_000 }).not.toBeNull()
+    const mail = (await lastError('private.mail_outbox')) ?? ''
+    const webhook = (await lastError('private.signup_deliveries')) ?? ''
+    console.log(`mail_outbox.last_error: ${mail}\nsignup_deliveries.last_error: ${webhook}`)
+    expectMasked(mail, 'mail_outbox.last_error')
+    expectMasked(webhook, 'signup_deliveries.last_error')
+    await expect.poll(() => server.output(), { timeout: 15_000 }).toMatch(/bounced: .*<email:/)
+    for (const piece of PIECES) expect(server.output()).not.toContain(piece)
+  })
+})
