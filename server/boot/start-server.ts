@@ -86,25 +86,17 @@ async function serve(
   const site = await loadStaticSite(options.distDir ?? DIST_DIR, keys.anonKey, env.CONFIRM_SIGNUPS && !!mail)
   // Checked before listening, so a bad SITE_URL stops start-up before anything is served.
   const publicUrl = env.SITE_URL === undefined ? undefined : normalizeSiteUrl(env.SITE_URL)
-  let siteOrigins: string[] = []
-  let corsOrigins: string[] = []
+  // Known once it listens: the pages that may call /mcp, and those the REST API grants CORS.
+  const origins = { site: [] as string[], rest: [] as string[] }
   const db = database.db
   const protections = protectionsOf(env, db)
-  const sources = await startSourceCounter(env, db, log, () => siteOrigins)
-  const addressPolicy = addressPolicyOf(env)
+  const sources = await startSourceCounter(env, db, log, () => origins.site)
   const app = createApp({
-    siteOrigins: () => siteOrigins,
-    restOrigins: () => corsOrigins,
-    db,
-    keys,
-    schema,
-    site,
-    log,
-    protections,
-    sources,
+    ...{ db, keys, schema, site, log, protections, sources, mailEvents },
+    siteOrigins: () => origins.site,
+    restOrigins: () => origins.rest,
     webmcpOriginTrialToken: env.WEBMCP_ORIGIN_TRIAL_TOKEN,
-    mailEvents,
-    addressPolicy,
+    addressPolicy: addressPolicyOf(env),
   })
   const listening = await listen(app, env, securityOf(env, site.scriptHashes)).catch(async (error) => {
     await sources?.stop() // its timer, before the database closes under it
@@ -113,14 +105,14 @@ async function serve(
   const { url } = listening
   // Synchronous and with no await since listening, so done before the first request is read.
   fillInSiteUrl(site, publicUrl ?? url)
-  siteOrigins = ownOrigins(url, publicUrl ?? url)
-  corsOrigins = restOrigins(publicUrl ?? url, env.CORS_ORIGINS)
-  const deliverer = await startNotifications(env, database.db, log)
-  const siteUrl = normalizeSiteUrl(publicUrl ?? url)
-  const mailSender = await startMail(env, mail, { db, log, keys: linkKeys(keys.secret), siteUrl })
-  const expiry = startConfirmExpiry(db, log, {
-    days: env.CONFIRM_EXPIRE_DAYS,
-    everyMs: env.CONFIRM_EXPIRE_CHECK_MS,
+  origins.site = ownOrigins(url, publicUrl ?? url)
+  origins.rest = restOrigins(publicUrl ?? url, env.CORS_ORIGINS)
+  const workers = await startWorkers(env, {
+    db,
+    log,
+    mail,
+    keys,
+    siteUrl: normalizeSiteUrl(publicUrl ?? url),
   })
   if (keys.generated) announceGeneratedKey(log, keys)
   return {
@@ -132,10 +124,34 @@ async function serve(
       protections.rateLimiter?.close?.()
       // The last seconds' counts, once no request can add to them.
       await sources?.stop()
+      await workers.stop()
+      await database.close()
+    },
+  }
+}
+
+/** What runs beside the HTTP server: signup notifications, mail, and the expiry of unconfirmed entries. */
+async function startWorkers(
+  env: ServerEnv,
+  {
+    db,
+    log,
+    mail,
+    keys,
+    siteUrl,
+  }: { db: Database; log: Logger; mail: MailTransportConfig; keys: ApiKeys; siteUrl: string },
+): Promise<{ stop(): Promise<void> }> {
+  const deliverer = await startNotifications(env, db, log)
+  const mailSender = await startMail(env, mail, { db, log, keys: linkKeys(keys.secret), siteUrl })
+  const expiry = startConfirmExpiry(db, log, {
+    days: env.CONFIRM_EXPIRE_DAYS,
+    everyMs: env.CONFIRM_EXPIRE_CHECK_MS,
+  })
+  return {
+    async stop() {
       await deliverer?.stop()
       await mailSender?.stop()
       await expiry?.stop()
-      await database.close()
     },
   }
 }
