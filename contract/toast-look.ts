@@ -6,8 +6,13 @@ import type { OutcomeMessage } from './waitlist-outcome'
  * emits every class into the page's stylesheet.
  */
 
-/** Where toasts appear. */
-export const TOAST_VIEWPORT_CLASS = 'fixed bottom-0 right-0 z-50 flex w-full max-w-sm flex-col gap-2 p-4'
+/**
+ * Where toasts appear: at the top on a phone (as shadcn's default viewport), where the reader who has
+ * just sent the form has the header and headline, not the form or the "Join us" heading below it;
+ * at the bottom right from 640 px on.
+ */
+export const TOAST_VIEWPORT_CLASS =
+  'fixed top-0 right-0 z-50 sm:top-auto sm:bottom-0 flex w-full max-w-sm flex-col gap-2 p-4'
 
 export const TOAST_VARIANT_CLASS: Record<OutcomeMessage['variant'], string> = {
   default: 'border-line bg-panel text-ink',

@@ -1,4 +1,4 @@
-import { expect, expectNoAxeViolations, test } from './fixtures'
+import { expect, expectNoAxeViolations, test, toasts } from './fixtures'
 
 /** The rendered box of an element. */
 async function boxOf(locator: import('@playwright/test').Locator) {
@@ -214,3 +214,38 @@ test.describe('rhythm on a wide screen', () => {
     expect(rule.right).toBeCloseTo(content.x + content.width, 0)
   })
 })
+
+/** Whether two boxes share any area. */
+function overlaps(a: { x: number; y: number; width: number; height: number }, b: typeof a): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+}
+
+// The toast the page's script shows and the server's no-script answer share one place.
+for (const { name, scripts } of [
+  { name: 'the toast', scripts: true },
+  { name: 'the no-script answer', scripts: false },
+]) {
+  test.describe(`${name} on a phone`, () => {
+    test.use({ javaScriptEnabled: scripts, viewport: { width: 390, height: 844 } })
+
+    test(`at 390 px ${name} covers neither the Join us heading nor the form`, async ({ page }) => {
+      await page.goto('/?waitlist=submitted')
+      // The toaster's toast is a list item; the no-script answer a status region.
+      const toast = toasts(page).locator('li, [role="status"]').filter({ hasText: 'Request submitted!' })
+      await expect(toast).toBeVisible()
+      const form = page.locator('form').filter({ has: page.getByRole('button', { name: 'Request Access' }) })
+      const heading = page.getByRole('heading', { name: 'Join us' })
+      // As it lands, then scrolled on until the heading sits at the foot of the screen, the form above it.
+      for (const atFoot of [false, true]) {
+        if (atFoot)
+          await heading.evaluate((element) =>
+            window.scrollBy(0, element.getBoundingClientRect().bottom - window.innerHeight),
+          )
+        expect(await form.isVisible()).toBe(true)
+        const box = await boxOf(toast)
+        expect(overlaps(box, await boxOf(form))).toBe(false)
+        expect(overlaps(box, await boxOf(heading))).toBe(false)
+      }
+    })
+  })
+}

@@ -1,3 +1,5 @@
+import type { Page } from '@playwright/test'
+import { siteConfig } from '../../contract/site-config'
 import { loadApiKeys } from '../../server/http/keys'
 import { linkKeys } from '../../server/waitlist/invitations/link-keys'
 import { sealAddress } from '../../server/waitlist/invitations/link-token'
@@ -11,6 +13,17 @@ async function unsubscribeUrl(server: TestServer): Promise<string> {
   expect((await postWaitlist(server, { email })).status).toBe(201)
   const keys = linkKeys((await loadApiKeys({ dataDir: server.dataDir, databaseUrl: undefined })).secret)
   return `${server.url}/unsubscribe?t=${sealAddress(keys.unsubscribe, email)}`
+}
+
+/** The site's header: the logo, loaded under the CSP, and the wordmark, linking home. */
+async function expectSiteHeader(page: Page): Promise<void> {
+  const home = page.getByRole('banner').getByRole('link', { name: siteConfig.wordmark })
+  await expect(home).toHaveAttribute('href', '/')
+  const logo = home.getByRole('img', { name: siteConfig.logo.alt })
+  await expect(logo).toHaveAttribute('src', siteConfig.logo.src)
+  expect(await logo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(
+    true,
+  )
 }
 
 test('the unsubscribe page has the site look in both schemes, passes axe and breaks no CSP rule', async ({
@@ -31,6 +44,7 @@ test('the unsubscribe page has the site look in both schemes, passes axe and bre
       await page.emulateMedia({ colorScheme })
       expect((await page.goto(url))?.status()).toBe(200)
       await expect(page.getByRole('heading', { level: 1, name: 'Unsubscribe' })).toBeVisible()
+      await expectSiteHeader(page)
       // Its stylesheet loaded under the site's CSP: the site's background for this scheme.
       const body = await page.locator('body').evaluate((element) => getComputedStyle(element).backgroundColor)
       expect(body).toBe(background)
@@ -54,6 +68,7 @@ test.describe('with no script at all', () => {
     await page.goto(url)
     await page.getByRole('button', { name: 'Unsubscribe' }).click()
     await expect(page.getByRole('heading', { level: 1, name: 'You are unsubscribed' })).toBeVisible()
+    await expectSiteHeader(page)
     const tampered = url.replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'))
     expect((await page.goto(tampered))?.status()).toBe(400)
     // The browser reports the 400 itself; that is the answer this test asks for.

@@ -20,6 +20,13 @@ const say = (text: string) => text.replaceAll('{lab}', siteConfig.labName)
 // The one-click field, sent by the page's form too, so the POST reads the same whoever makes it.
 const ONE_CLICK_FIELD = '<input type="hidden" name="List-Unsubscribe" value="One-Click">'
 
+// The site's header (src/sections/site-header.tsx): the logo and the wordmark, linking home.
+const { logo, wordmark } = siteConfig
+const HEADER_HTML =
+  '<header><a class="brand" href="/">' +
+  `<img src="${escapeHtml(logo.src)}" width="${logo.width}" height="${logo.height}" alt="${escapeHtml(logo.alt)}">` +
+  `<span>${escapeHtml(wordmark)}</span></a></header>`
+
 function formHtml(form: PageForm): string {
   return (
     `<form method="post" action="${escapeHtml(form.action)}">${ONE_CLICK_FIELD}` +
@@ -28,7 +35,7 @@ function formHtml(form: PageForm): string {
 }
 
 /**
- * A page in the site's look (the 404 page's layout, its colours in both schemes), with no script
+ * A page in the site's look (the 404 page's header and layout, its colours in both schemes), with no script
  * and no inline style: it works without JavaScript and under the site's CSP.
  */
 export function renderMailLinkPage(page: MailLinkPage): Response {
@@ -45,6 +52,7 @@ export function renderMailLinkPage(page: MailLinkPage): Response {
     `<link rel="stylesheet" href="${MAIL_LINK_CSS_PATH}?v=${MAIL_LINK_CSS_VERSION}">`,
     '</head>',
     '<body>',
+    HEADER_HTML,
     '<main><div class="box">',
     '<span aria-hidden="true" class="dot"></span>',
     `<h1>${title}</h1>`,

@@ -20,8 +20,12 @@ html {
   font-family: -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, "Helvetica Neue", Arial, system-ui, sans-serif;
   -webkit-font-smoothing: antialiased;
 }
-body { margin: 0; background: var(--page); color: var(--ink); }
-main { box-sizing: border-box; display: flex; min-height: 100vh; align-items: center; justify-content: center; padding: 0 24px; }
+body { margin: 0; background: var(--page); color: var(--ink); display: flex; flex-direction: column; min-height: 100vh; }
+header { box-sizing: border-box; width: 100%; max-width: 72rem; margin: 0 auto; padding: 24px; }
+.brand { display: inline-flex; align-items: center; gap: 12px; border-radius: 6px; color: var(--ink); text-decoration: none; font-size: 1.125rem; font-weight: 600; letter-spacing: -0.025em; }
+.brand img { border-radius: 7px; }
+@media (prefers-color-scheme: dark) { .brand img { box-shadow: 0 0 0 1px rgb(255 255 255 / 0.2); } }
+main { box-sizing: border-box; display: flex; flex: 1; align-items: center; justify-content: center; padding: 0 24px 80px; }
 .box { max-width: 36rem; text-align: center; }
 .dot { display: block; width: 8px; height: 8px; margin: 0 auto 24px; border-radius: 9999px; background: var(--signal); }
 h1 { margin: 0; font-size: 2.25rem; line-height: 1.1; font-weight: 600; letter-spacing: -0.03em; text-wrap: balance; }
