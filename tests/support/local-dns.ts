@@ -4,6 +4,9 @@ const { Packet } = dns2
 
 type Response = ReturnType<typeof Packet.createResponseFromRequest>
 
+// RFC 1035's response codes (dns2 3.0.0's types do not declare its Packet.RCODE table).
+const RCODE = { SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5 } as const
+
 // dns2's types ask for a Resource class; its encoder takes the plain records its README shows.
 function push(response: Response, record: Record<string, unknown>): void {
   response.answers.push(record as unknown as Response['answers'][number])
@@ -40,7 +43,7 @@ export async function startLocalDns(zones: Record<string, Zone>): Promise<LocalD
       const zone = zones[name] ?? { mx: [`mx.${name}`] }
       if ('silent' in zone) return
       if ('rcode' in zone) {
-        response.header.rcode = Packet.RCODE[zone.rcode]
+        response.header.rcode = RCODE[zone.rcode]
         return send(response)
       }
       const record = { name, class: Packet.CLASS.IN, ttl: 60 }
