@@ -3,38 +3,10 @@ import type { Taken } from './count-buffer'
 import { type DayPlan, planDay, type Row } from './day-plan'
 import type { OverflowSketch } from './overflow-sketch'
 
-// Adds to the day's counters (never sets them), so any number of servers, and the same server's
-// retries of a failed write, sum. A day already closed (finalizeDays) adds its late visitors' count.
-const ADD_COUNTS = `
-  insert into private.source_counts as t (day, source, medium, campaign, visits, signups, visitor_bits)
-  select $1::date, s, m, c, v, g, b::bit(65536)
-    from unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::text[]) as x(s, m, c, v, g, b)
-  on conflict (day, source, medium, campaign) do update set
-    visits = t.visits + excluded.visits,
-    signups = t.signups + excluded.signups,
-    visitor_bits = case
-      when t.visitors is not null then null
-      when excluded.visitor_bits is null then t.visitor_bits
-      when t.visitor_bits is null then excluded.visitor_bits
-      else t.visitor_bits | excluded.visitor_bits
-    end,
-    visitors = case
-      when t.visitors is null then null
-      else t.visitors + private.visitors_seen(excluded.visitor_bits)
-    end`
-
-// A source's rows that lost to a busier one: deleted, their counts (visitors too) added to the
-// day's (other) row, in one statement.
-const MOVE_TO_OTHER = `
-  with gone as (
-    delete from private.source_counts
-     where day = $1::date
-       and (source, medium, campaign) in (select * from unnest($2::text[], $3::text[], $4::text[]))
-    returning visits, signups, visitor_bits, visitors
-  )
-  insert into private.source_counts as t (day, source, medium, campaign, visits, signups, visitor_bits, visitors)
-  select $1::date, '(other)', '', '', sum(visits), sum(signups), bit_or(visitor_bits), sum(visitors)
-    from gone having count(*) > 0
+// Adds a row's counts to the one already there (never sets them). A closed day's row (visitors set,
+// bits dropped) takes the newcomers' count; an open one ORs the bits. `excluded.visitors` is null
+// for a plain add and a closed row's count when one moves to (other).
+const ADD_ON_CONFLICT = `
   on conflict (day, source, medium, campaign) do update set
     visits = t.visits + excluded.visits,
     signups = t.signups + excluded.signups,
@@ -48,6 +20,28 @@ const MOVE_TO_OTHER = `
       when t.visitors is null then null
       else t.visitors + coalesce(excluded.visitors, 0) + private.visitors_seen(excluded.visitor_bits)
     end`
+
+// Adds to the day's counters (never sets them), so any number of servers, and the same server's
+// retries of a failed write, sum. A day already closed (finalizeDays) adds its late visitors' count.
+const ADD_COUNTS = `
+  insert into private.source_counts as t (day, source, medium, campaign, visits, signups, visitor_bits)
+  select $1::date, s, m, c, v, g, b::bit(65536)
+    from unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::text[]) as x(s, m, c, v, g, b)
+  ${ADD_ON_CONFLICT}`
+
+// A source's rows that lost to a busier one: deleted, their counts (visitors too) added to the
+// day's (other) row, in one statement.
+const MOVE_TO_OTHER = `
+  with gone as (
+    delete from private.source_counts
+     where day = $1::date
+       and (source, medium, campaign) in (select * from unnest($2::text[], $3::text[], $4::text[]))
+    returning visits, signups, visitor_bits, visitors
+  )
+  insert into private.source_counts as t (day, source, medium, campaign, visits, signups, visitor_bits, visitors)
+  select $1::date, '(other)', '', '', sum(visits), sum(signups), bit_or(visitor_bits), sum(visitors)
+    from gone having count(*) > 0
+  ${ADD_ON_CONFLICT}`
 
 // One constant for every server on the database: the lock that makes the daily cap a cap.
 const CAP_LOCK = 40_240_024
