@@ -82,23 +82,15 @@ describe('keys', () => {
 })
 
 describe('Prefer', () => {
-  it('reads return and count, and echoes them as PostgREST does', () => {
+  it('reads return and an exact count, and echoes them as PostgREST does', () => {
     const insert = parsePrefer('return=representation, count=exact, missing=default')
-    expect(insert).toEqual({
-      return: 'representation',
-      returnAsked: true,
-      count: 'exact',
-      resolution: undefined,
-    })
+    expect(insert).toEqual({ return: 'representation', count: 'exact' })
     expect(appliedPreferences(insert, true)).toBe('return=representation, count=exact')
     expect(appliedPreferences(parsePrefer('return=minimal'), true)).toBe('return=minimal')
     expect(appliedPreferences(parsePrefer(null), true)).toBeUndefined()
-    expect(appliedPreferences(parsePrefer('return=representation, count=planned'), false)).toBe(
-      'count=planned',
-    )
-    expect(parsePrefer('return=everything')).toMatchObject({ return: 'minimal', returnAsked: false })
-    const upsert = parsePrefer('resolution=ignore-duplicates, return=minimal')
-    expect(appliedPreferences(upsert, true)).toBe('resolution=ignore-duplicates, return=minimal')
+    expect(appliedPreferences(parsePrefer('return=representation, count=exact'), false)).toBe('count=exact')
+    // Outside the contract (ADR 063): neither honoured nor echoed.
+    expect(parsePrefer('return=everything, count=planned, resolution=ignore-duplicates')).toEqual({})
   })
 })
 
