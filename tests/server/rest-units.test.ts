@@ -1,8 +1,8 @@
 import { SignJWT } from 'jose'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { InvalidKeyError, loadApiKeys, verifyKey } from '../../server/http/keys'
+import { statusForSqlState } from '../../server/http/rest/error-answer'
 import { cachedVerifier } from '../../server/http/rest/key-cache'
-import { statusForSqlState } from '../../server/http/rest/pg-error-status'
 import { appliedPreferences, parsePrefer } from '../../server/http/rest/prefer'
 import { parseColumnsParam, parseRowsBody } from '../../server/http/rest/request-body'
 

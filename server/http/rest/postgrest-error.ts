@@ -88,14 +88,6 @@ export const invalidJwt = (code: 'PGRST301' | 'PGRST303', message: string, detai
     'WWW-Authenticate': `Bearer error="invalid_token", error_description=${JSON.stringify(message)}`,
   })
 
-export const databaseUnavailable = () =>
-  new PostgrestError(503, 'PGRST000', 'Database connection error. Retrying the connection.')
-
-// PostgREST has no code for its own bugs; XX000 is Postgres's "internal_error". Details stay in
-// the server log, never in the answer.
-export const internalError = () =>
-  new PostgrestError(500, 'XX000', 'Internal server error', null, 'The error was logged on the server.')
-
 // A write from another site's page (cors.ts): our code for a refusal in front of the API, as
 // PGRST413 and PGRST429 are, with what the operator would change if the page is the lab's own.
 export const foreignOrigin = (origin: string) =>

@@ -15,10 +15,8 @@ export function checkParams(search: URLSearchParams, allowed: ReadonlySet<string
 }
 
 // PostgREST reads limit and offset with readMaybe: anything that is not a number is ignored.
-function nonNegativeInt(value: string | null): number | undefined {
-  if (value === null || !/^\d{1,9}$/.test(value)) return undefined
-  return Number(value)
-}
+const nonNegativeInt = (value: string | null) =>
+  value && /^\d{1,9}$/.test(value) ? Number(value) : undefined
 
 function checkColumn(column: string, table: string, known: ReadonlySet<string>): string {
   if (!known.has(column)) throw missingColumn(column, table)

@@ -1,5 +1,5 @@
-import { MAX_EMAIL_LENGTH, WHATWG_EMAIL } from '../../waitlist/admin/email-rule'
 import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
+import { MAX_EMAIL_LENGTH, WHATWG_EMAIL } from '../../waitlist/admin/email-rule'
 import { PostgrestError } from './postgrest-error'
 import type { Row } from './request-body'
 
