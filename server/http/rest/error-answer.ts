@@ -7,6 +7,9 @@ import { PostgrestError } from './postgrest-error'
 
 export const JSON_TYPE = 'application/json; charset=utf-8'
 
+/** The role the request's key carries, set once it is authenticated. */
+export type RestEnv = { Variables: { role?: ApiRole } }
+
 // Prefixes PostgREST answers with 500: errors of the server or the database, not of the request.
 const SERVER_SIDE = ['09', '25', '2D', '38', '39', '3B', '40', '54', '55', '57', '58', 'F0', 'HV', 'P0', 'XX']
 
@@ -58,7 +61,7 @@ export function errorResponse(error: PostgrestError, headers: Readonly<Record<st
  * The app's one error ladder: PostgREST's own errors as they are, a database error by its
  * SQLSTATE, a lost database as PGRST000 (503), anything else as a logged 500.
  */
-export function errorAnswer(log: Logger, cors: RestCors): ErrorHandler<{ Variables: { role?: ApiRole } }> {
+export function errorAnswer(log: Logger, cors: RestCors): ErrorHandler<RestEnv> {
   return (error, c) => {
     const answer = (refusal: PostgrestError) =>
       errorResponse(refusal, cors.headersFor(c.req.header('origin')))

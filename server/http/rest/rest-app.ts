@@ -7,7 +7,7 @@ import { readBody } from '../middleware/read-body'
 import { type WriteCharge, writeChargeOf } from '../middleware/write-charge'
 import { authenticate, type Verifier } from './authenticate'
 import type { RestCors } from './cors'
-import { errorAnswer, errorResponse, JSON_TYPE } from './error-answer'
+import { errorAnswer, errorResponse, JSON_TYPE, type RestEnv } from './error-answer'
 import { cachedVerifier } from './key-cache'
 import * as refuse from './postgrest-error'
 import { appliedPreferences, type Preferences, parsePrefer } from './prefer'
@@ -38,9 +38,6 @@ export interface RestDeps {
 }
 
 export const MAX_BODY_BYTES = 16 * 1024
-
-/** The role the request's key carries, set once it is authenticated. */
-export type RestEnv = { Variables: { role?: ApiRole } }
 
 // The query parameters each method reads (ADR 063); `apikey` is the gateway's.
 const READ_PARAMS = new Set(['select', 'order', 'limit', 'offset', 'apikey'])
