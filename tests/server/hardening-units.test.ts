@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { nestsTooDeep } from '../../server/http/json-depth'
 import { rawPath } from '../../server/http/raw-path'
-import { conflictTarget } from '../../server/http/rest/conflict-target'
 import { checkRows } from '../../server/http/rest/row-rules'
-import type { TableColumns } from '../../server/http/rest/schema-cache'
-
-const waitlist: TableColumns = Object.assign(new Set(['id', 'email', 'created_at']), {
-  uniqueKeys: [['id'], ['email']],
-})
 
 describe('the JSON depth check', () => {
   it('counts arrays and objects, not brackets inside strings', () => {
@@ -25,24 +19,6 @@ describe('the logged path', () => {
     expect(rawPath('http://127.0.0.1:3000/foo%0abar?apikey=secret')).toBe('/foo%0abar')
     expect(rawPath('http://[::1]:3000/')).toBe('/')
     expect(rawPath('http://127.0.0.1:3000')).toBe('/')
-  })
-})
-
-describe('?on_conflict=', () => {
-  it('is a unique key, named once, whatever the order; the key comes back as the schema holds it', () => {
-    expect(conflictTarget(null, 'waitlist', waitlist)).toBeUndefined()
-    expect(conflictTarget('email', 'waitlist', waitlist)).toEqual(['email'])
-    expect(conflictTarget('"id"', 'waitlist', waitlist)).toEqual(['id'])
-    expect(() => conflictTarget('email,email', 'waitlist', waitlist)).toThrow(/on_conflict/)
-    expect(() => conflictTarget('id,email', 'waitlist', waitlist)).toThrow(
-      /no unique or exclusion constraint/,
-    )
-    expect(() => conflictTarget('created_at', 'waitlist', waitlist)).toThrow(/no unique/)
-    expect(() => conflictTarget('nickname', 'waitlist', waitlist)).toThrow(
-      'column waitlist.nickname does not exist',
-    )
-    // A table whose unique keys the cache does not know takes none.
-    expect(() => conflictTarget('email', 'waitlist', new Set(['email']))).toThrow(/no unique/)
   })
 })
 

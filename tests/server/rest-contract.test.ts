@@ -166,12 +166,13 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
       expect(typeof row?.id).toBe('number')
       expect(row?.email).toBe(address('owner2'))
 
+      // `.single()` asks for one object, which this API does not serve (ADR 063): 406, nothing written.
       const single = await service
         .from('waitlist')
         .insert({ email: address('single') })
         .select('email')
         .single()
-      expect(single).toMatchObject({ status: 201, data: { email: address('single') } })
+      expect(single).toMatchObject({ status: 406, error: { code: 'PGRST107' } })
     })
 
     it('bulk insert: an array of objects in one transaction, with ?columns= as supabase-js sends', async () => {
@@ -197,39 +198,22 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
       expect(await count()).toBe(before + 2)
     })
 
-    it('upsert: refused to anon (ON CONFLICT reads the column), honoured for service_role', async () => {
+    it('upsert: no ?on_conflict= (400), and a resolution alone is a plain insert', async () => {
       const before = await count()
-      // Postgres needs select rights on a conflict target, which anon never has: the same 401 as on Supabase.
       for (const ignoreDuplicates of [true, false]) {
-        const upsert = await anon
+        const upsert = await service
           .from('waitlist')
           .upsert({ email: address('upserted') }, { onConflict: 'email', ignoreDuplicates })
-        expect(upsert).toMatchObject({ status: 401, error: { code: '42501' } })
+        expect(upsert).toMatchObject({ status: 400, error: { code: 'PGRST100' } })
       }
-      expect(await count()).toBe(before)
-
-      const ignored = await service
-        .from('waitlist')
-        .upsert({ email: address('FIRST') }, { onConflict: 'email', ignoreDuplicates: true })
-      expect(ignored).toMatchObject({ status: 201, error: null })
-      expect(await count()).toBe(before)
       const headers = { ...serviceHeaders(), Prefer: 'resolution=merge-duplicates' }
-      const merged = JSON.stringify({ email: address('merged') })
-      const raw = await post(server, merged, headers, 'waitlist?on_conflict=email')
-      expect(raw.status).toBe(201)
-      expect(raw.headers.get('preference-applied')).toBe('resolution=merge-duplicates')
-      // Without a conflict target there is nothing to merge on: a plain insert, nothing echoed.
-      const untargeted = await post(server, merged, headers)
-      expect(untargeted.status).toBe(409)
-      expect(untargeted.headers.get('preference-applied')).toBeNull()
-      const badTarget = await service
-        .from('waitlist')
-        .upsert({ email: address('t') }, { onConflict: 'nickname' })
-      expect(badTarget).toMatchObject({ status: 400, error: { code: '42703' } })
-      expect(await count()).toBe(before + 1)
+      const merged = await post(server, JSON.stringify({ email: address('first') }), headers)
+      expect(merged.status).toBe(409)
+      expect(merged.headers.get('preference-applied')).toBeNull()
+      expect(await count()).toBe(before)
     })
 
-    it('lets the database refuse invalid rows: 400 with 23514, 23502, 22007, 428C9, 22P02', async () => {
+    it('lets the database refuse invalid rows: 400 with 23514, 23502, 22007, 428C9', async () => {
       const refused = [
         'not-an-address',
         ` ${address('padded')}`,
@@ -272,12 +256,6 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
         JSON.stringify({ email: address('dated'), created_at: '2020-01-01' }),
       )
       await expectPostgrestError(anonDate, 401, '42501', 'permission denied for table waitlist')
-      // 22P02: a value of the wrong type for its column, here in a filter.
-      const badId = await request(server, 'waitlist?id=eq.abc', {
-        method: 'DELETE',
-        headers: serviceHeaders(),
-      })
-      await expectPostgrestError(badId, 400, '22P02', 'invalid input syntax for type bigint: "abc"')
     })
 
     it('answers malformed requests with PostgREST errors', async () => {
@@ -313,11 +291,9 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
       const typo = await expectPostgrestError(await post(server, '{}', {}, 'waitlists'), 404, 'PGRST205')
       expect(typo).toMatchObject({
         message: "Could not find the table 'public.waitlists' in the schema cache",
-        hint: "Perhaps you meant the table 'public.waitlist'",
+        hint: null,
       })
-      const other = await expectPostgrestError(await post(server, '{}', {}, 'users'), 404, 'PGRST205')
-      expect(other.hint).toBeNull()
-      await expectPostgrestError(await post(server, '{}', {}, 'rpc/delete_everything'), 404, 'PGRST202')
+      await expectPostgrestError(await post(server, '{}', {}, 'rpc/delete_everything'), 404, 'PGRST205')
 
       await expectPostgrestError(
         await post(server, JSON.stringify({ email: address('schema') }), { 'Content-Profile': 'private' }),
@@ -472,14 +448,11 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
       const ids = (newest.data ?? []).map((row) => row.id as number)
       expect(ids[0]).toBeGreaterThan(ids[1] ?? Number.POSITIVE_INFINITY)
 
-      const mine = await service.from('waitlist').select('email').eq('email', address('FIRST'))
-      expect(mine.data).toEqual([{ email: address('first') }]) // citext: the filter ignores case
-
       const total = await count()
       const page = await request(server, 'waitlist?select=email&limit=1&offset=1', {
         headers: { ...serviceHeaders(), Prefer: 'count=exact' },
       })
-      expect(page.status).toBe(206)
+      expect(page.status).toBe(200) // never PostgREST's 206 (ADR 063)
       expect(page.headers.get('content-range')).toBe(`1-1/${total}`)
       expect(page.headers.get('preference-applied')).toBe('count=exact')
       expect(await page.json()).toHaveLength(1)
@@ -496,21 +469,12 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
       const past = await request(server, `waitlist?offset=${total + 5}`, {
         headers: { ...serviceHeaders(), Prefer: 'count=exact' },
       })
-      const body = await expectPostgrestError(past, 416, 'PGRST103', 'Requested range not satisfiable')
-      expect(body.details).toBe(`An offset of ${total + 5} was requested, but there are only ${total} rows.`)
+      expect(past.status).toBe(200) // never PostgREST's 416
       expect(past.headers.get('content-range')).toBe(`*/${total}`)
+      expect(await past.json()).toEqual([])
     })
 
-    it('answers .single(), bad columns, bad orders and bad filters as PostgREST', async () => {
-      const one = await service.from('waitlist').select('email').eq('email', address('first')).single()
-      expect(one).toMatchObject({ status: 200, data: { email: address('first') } })
-      const many = await service.from('waitlist').select('email').single()
-      expect(many.status).toBe(406)
-      expect(many.error).toMatchObject({
-        code: 'PGRST116',
-        message: 'Cannot coerce the result to a single JSON object',
-      })
-
+    it('answers bad columns, bad orders and bad profiles as PostgREST', async () => {
       const badColumn = await request(server, 'waitlist?select=password', { headers: serviceHeaders() })
       await expectPostgrestError(badColumn, 400, '42703', 'column waitlist.password does not exist')
       const badOrder = await request(server, 'waitlist?order=created_at.foo', { headers: serviceHeaders() })
@@ -518,22 +482,19 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
         badOrder,
         400,
         'PGRST100',
-        '"failed to parse order (created_at.foo)" (line 1, column 12)',
+        '"failed to parse order (created_at.foo)"',
       )
-      expect(order.details).toBe('unexpected "f" expecting "asc", "desc", "nullsfirst" or "nullslast"')
-      const badId = await request(server, 'waitlist?id=eq.abc', { headers: serviceHeaders() })
-      await expectPostgrestError(badId, 400, '22P02', 'invalid input syntax for type bigint: "abc"')
+      expect(order.details).toBe('expecting "asc", "desc", "nullsfirst" or "nullslast"')
       const badProfile = await request(server, 'waitlist', {
         headers: { ...serviceHeaders(), 'Accept-Profile': 'auth' },
       })
       await expectPostgrestError(badProfile, 406, 'PGRST106')
     })
 
-    it('never lets anon read, count, update or delete, whatever it asks for', async () => {
-      const before = await count()
+    it('never lets anon read or count, whatever it asks for', async () => {
       const read = await anon.from('waitlist').select('*')
       expect(read).toMatchObject({ status: 401, data: null, error: { code: '42501' } })
-      const single = await anon.from('waitlist').select('email').eq('email', address('first')).maybeSingle()
+      const single = await anon.from('waitlist').select('email').limit(1).maybeSingle()
       expect(single).toMatchObject({ status: 401, data: null })
 
       const raw = await request(server, 'waitlist?select=email', { headers: { apikey: server.anonKey } })
@@ -548,31 +509,59 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
       })
       expect(rawHead.status).toBe(401)
       expect(rawHead.headers.get('content-range')).toBeNull()
+    })
+  })
 
-      const update = await anon
+  describe('outside the contract (ADR 063)', () => {
+    it('answers every other method with 405, for every key, and changes nothing', async () => {
+      const before = await count()
+      for (const key of [server.anonKey, server.serviceKey]) {
+        const headers = { apikey: key, Authorization: `Bearer ${key}` }
+        for (const method of ['PATCH', 'DELETE', 'PUT']) {
+          const refused = await request(server, 'waitlist?email=eq.x', {
+            method,
+            headers: { ...headers, 'Content-Type': 'application/json' },
+            body: method === 'DELETE' ? undefined : '{"email":"x@example.com"}',
+          })
+          await expectPostgrestError(refused, 405, 'PGRST117', `Unsupported HTTP method: ${method}`)
+        }
+      }
+      const update = await service
         .from('waitlist')
         .update({ email: address('hijack') })
-        .eq('email', address('first'))
-      expect(update).toMatchObject({ status: 401, error: { code: '42501' } })
-      const updateBack = await anon
-        .from('waitlist')
-        .update({ email: address('hijack') })
-        .eq('email', address('first'))
-        .select()
-      expect(updateBack).toMatchObject({ status: 401, data: null })
-      const remove = await anon.from('waitlist').delete().eq('email', address('first'))
-      expect(remove).toMatchObject({ status: 401, error: { code: '42501' } })
-      const removeBack = await anon.from('waitlist').delete().gt('id', 0).select('email')
-      expect(removeBack).toMatchObject({ status: 401, data: null })
-      const unfiltered = await request(server, 'waitlist', {
-        method: 'DELETE',
-        headers: { apikey: server.anonKey },
-      })
-      await expectPostgrestError(unfiltered, 400, '21000', 'DELETE requires a WHERE clause')
-
+        .gt('id', 0)
+      expect(update).toMatchObject({ status: 405, error: { code: 'PGRST117' } })
+      const remove = await anon.from('waitlist').delete().gt('id', 0)
+      expect(remove).toMatchObject({ status: 405, error: { code: 'PGRST117' } })
+      // The key is still checked first, as the gateway does.
+      await expectPostgrestError(await request(server, 'waitlist', { method: 'DELETE' }), 401, 'PGRST302')
       expect(await count()).toBe(before)
-      const still = await service.from('waitlist').select('email').eq('email', address('first'))
-      expect(still.data).toHaveLength(1)
+    })
+
+    it('answers every other query parameter with 400, filters and .single() included', async () => {
+      const before = await count()
+      const filtered = await service.from('waitlist').select('email').eq('email', address('first'))
+      expect(filtered).toMatchObject({ status: 400, data: null })
+      expect(filtered.error).toMatchObject({
+        code: 'PGRST100',
+        message: 'Unsupported query parameter: email',
+      })
+      for (const query of ['id=gt.0', 'email=in.(a,b)', 'or=(id.eq.1)', 'columns=email', 'select=id&on=1']) {
+        const read = await request(server, `waitlist?${query}`, { headers: serviceHeaders() })
+        await expectPostgrestError(read, 400, 'PGRST100', /^Unsupported query parameter: /)
+      }
+      for (const query of ['on_conflict=email', 'order=id', 'limit=1', 'email=eq.x']) {
+        const insert = await post(
+          server,
+          JSON.stringify({ email: address('param') }),
+          {},
+          `waitlist?${query}`,
+        )
+        await expectPostgrestError(insert, 400, 'PGRST100', /^Unsupported query parameter: /)
+      }
+      const one = await service.from('waitlist').select('email').limit(1).single()
+      expect(one).toMatchObject({ status: 406, error: { code: 'PGRST107' } })
+      expect(await count()).toBe(before)
     })
   })
 

@@ -1,8 +1,8 @@
 import { SignJWT } from 'jose'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { InvalidKeyError, loadApiKeys, verifyKey } from '../../server/http/keys'
+import { statusForSqlState } from '../../server/http/rest/error-answer'
 import { cachedVerifier } from '../../server/http/rest/key-cache'
-import { statusForSqlState } from '../../server/http/rest/pg-error-status'
 import { appliedPreferences, parsePrefer } from '../../server/http/rest/prefer'
 import { parseColumnsParam, parseRowsBody } from '../../server/http/rest/request-body'
 
@@ -82,23 +82,15 @@ describe('keys', () => {
 })
 
 describe('Prefer', () => {
-  it('reads return and count, and echoes them as PostgREST does', () => {
+  it('reads return and an exact count, and echoes them as PostgREST does', () => {
     const insert = parsePrefer('return=representation, count=exact, missing=default')
-    expect(insert).toEqual({
-      return: 'representation',
-      returnAsked: true,
-      count: 'exact',
-      resolution: undefined,
-    })
+    expect(insert).toEqual({ return: 'representation', count: 'exact' })
     expect(appliedPreferences(insert, true)).toBe('return=representation, count=exact')
     expect(appliedPreferences(parsePrefer('return=minimal'), true)).toBe('return=minimal')
     expect(appliedPreferences(parsePrefer(null), true)).toBeUndefined()
-    expect(appliedPreferences(parsePrefer('return=representation, count=planned'), false)).toBe(
-      'count=planned',
-    )
-    expect(parsePrefer('return=everything')).toMatchObject({ return: 'minimal', returnAsked: false })
-    const upsert = parsePrefer('resolution=ignore-duplicates, return=minimal')
-    expect(appliedPreferences(upsert, true)).toBe('resolution=ignore-duplicates, return=minimal')
+    expect(appliedPreferences(parsePrefer('return=representation, count=exact'), false)).toBe('count=exact')
+    // Outside the contract (ADR 063): neither honoured nor echoed.
+    expect(parsePrefer('return=everything, count=planned, resolution=ignore-duplicates')).toEqual({})
   })
 })
 

@@ -21,28 +21,13 @@ export class PostgrestError extends Error {
   }
 }
 
-/**
- * Refusals that on hosted Supabase come from the gateway (Kong) before PostgREST sees the request.
- * Kong's message and hint are kept word for word (supabase-js shows the message), in PostgREST's
- * shape like every other error here: PostgREST's own code for the same trouble, and details.
- */
+// Refusals that on hosted Supabase come from the gateway (Kong): its message and hint word for word
+// (supabase-js shows the message), with PostgREST's own code for the same trouble.
+const NO_KEY_HINT = 'No `apikey` request header or url param was found.'
+const BAD_KEY_HINT = 'Double check your Supabase `anon` or `service_role` API key.'
 export const missingApiKey = () =>
-  new PostgrestError(
-    401,
-    'PGRST302',
-    'No API key found in request',
-    null,
-    'No `apikey` request header or url param was found.',
-  )
-
-export const invalidApiKey = () =>
-  new PostgrestError(
-    401,
-    'PGRST301',
-    'Invalid API key',
-    null,
-    'Double check your Supabase `anon` or `service_role` API key.',
-  )
+  new PostgrestError(401, 'PGRST302', 'No API key found in request', null, NO_KEY_HINT)
+export const invalidApiKey = () => new PostgrestError(401, 'PGRST301', 'Invalid API key', null, BAD_KEY_HINT)
 
 // PostgREST has no body limit of its own: the gateway's wording, and our code for a limit in front
 // of the API (PGRST + the status, as PGRST414 and PGRST431).
@@ -67,24 +52,6 @@ export const unsupportedMediaType = (type: string) =>
 export const unacceptableMediaType = (accept: string) =>
   new PostgrestError(406, 'PGRST107', `None of these media types are available: ${accept}`)
 
-export const notSingleObject = (rows: number) =>
-  new PostgrestError(
-    406,
-    'PGRST116',
-    'Cannot coerce the result to a single JSON object',
-    `The result contains ${rows} rows`,
-  )
-
-export const rangeNotSatisfiable = (offset: number, total: number) =>
-  new PostgrestError(
-    416,
-    'PGRST103',
-    'Requested range not satisfiable',
-    `An offset of ${offset} was requested, but there are only ${total} rows.`,
-    null,
-    { 'Content-Range': `*/${total}` },
-  )
-
 export const unknownColumn = (column: string, table: string) =>
   new PostgrestError(
     400,
@@ -92,21 +59,8 @@ export const unknownColumn = (column: string, table: string) =>
     `Could not find the '${column}' column of '${table}' in the schema cache`,
   )
 
-export const unknownTable = (table: string, suggestion?: string) =>
-  new PostgrestError(
-    404,
-    'PGRST205',
-    `Could not find the table 'public.${table}' in the schema cache`,
-    null,
-    suggestion ? `Perhaps you meant the table 'public.${suggestion}'` : null,
-  )
-
-export const unknownFunction = (name: string) =>
-  new PostgrestError(
-    404,
-    'PGRST202',
-    `Could not find the function public.${name} without parameters in the schema cache`,
-  )
+export const unknownTable = (table: string) =>
+  new PostgrestError(404, 'PGRST205', `Could not find the table 'public.${table}' in the schema cache`)
 
 // PostgREST 12 and 13.0 wording; hosted projects also expose graphql_public, which we do not serve.
 export const schemaNotExposed = () =>
@@ -115,8 +69,15 @@ export const schemaNotExposed = () =>
 export const unparsableQuery = (message: string, details: string | null = null) =>
   new PostgrestError(400, 'PGRST100', message, details)
 
+// What this API serves of PostgREST (ADR 063): anything else is refused, never silently ignored.
 export const methodNotAllowed = (method: string) =>
   new PostgrestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`)
+
+export const unsupportedParameter = (name: string) =>
+  unparsableQuery(
+    `Unsupported query parameter: ${name}`,
+    'Reads take select, order, limit and offset; inserts take columns and select.',
+  )
 
 export const missingColumn = (column: string, table: string) =>
   new PostgrestError(400, '42703', `column ${table}.${column} does not exist`)
@@ -126,38 +87,6 @@ export const invalidJwt = (code: 'PGRST301' | 'PGRST303', message: string, detai
   new PostgrestError(401, code, message, details, null, {
     'WWW-Authenticate': `Bearer error="invalid_token", error_description=${JSON.stringify(message)}`,
   })
-
-export const databaseUnavailable = () =>
-  new PostgrestError(503, 'PGRST000', 'Database connection error. Retrying the connection.')
-
-// PostgREST has no code for its own bugs; XX000 is Postgres's "internal_error". Details stay in
-// the server log, never in the answer.
-export const internalError = () =>
-  new PostgrestError(500, 'XX000', 'Internal server error', null, 'The error was logged on the server.')
-
-// Postgres's own answer to an ON CONFLICT list that is no unique key of the table, given here before
-// any statement is built from the list (conflict-target.ts).
-export const noConflictConstraint = () =>
-  new PostgrestError(
-    400,
-    '42P10',
-    'there is no unique or exclusion constraint matching the ON CONFLICT specification',
-  )
-
-/** Postgres's words for a row it would refuse, for the refusals decided before the insert (row-rules.ts). */
-export const notNullViolation = (column: string, table: string) =>
-  new PostgrestError(
-    400,
-    '23502',
-    `null value in column "${column}" of relation "${table}" violates not-null constraint`,
-  )
-
-export const checkViolation = (table: string, constraint: string) =>
-  new PostgrestError(
-    400,
-    '23514',
-    `new row for relation "${table}" violates check constraint "${constraint}"`,
-  )
 
 // A write from another site's page (cors.ts): our code for a refusal in front of the API, as
 // PGRST413 and PGRST429 are, with what the operator would change if the page is the lab's own.
@@ -169,9 +98,3 @@ export const foreignOrigin = (origin: string) =>
     `The request came from a page at ${origin}, which is not one of this site's origins.`,
     "If that page is the site's own, add its origin to CORS_ORIGINS on the server.",
   )
-
-// An address the waitlist's policy refuses (server/waitlist/address-policy/): 400 with P0001, as a
-// database trigger's `raise exception` would answer through PostgREST, never 23505 (the page's
-// "already registered"), so the page shows its 'Error' toast.
-export const addressRefused = (refusal: { message: string; details: string; hint: string }) =>
-  new PostgrestError(400, 'P0001', refusal.message, refusal.details, refusal.hint)

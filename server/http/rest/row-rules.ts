@@ -1,44 +1,58 @@
+import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
 import { MAX_EMAIL_LENGTH, WHATWG_EMAIL } from '../../waitlist/admin/email-rule'
-import { checkViolation, notNullViolation, type PostgrestError } from './postgrest-error'
+import { PostgrestError } from './postgrest-error'
 import type { Row } from './request-body'
-
-interface RowRule {
-  column: string
-  /** The database's refusal of this value, or undefined when it would accept it. */
-  refusal(value: unknown): PostgrestError | undefined
-}
-
-/**
- * The waitlist's own constraints (supabase/migrations/20261122000000_waitlist.sql), in the order
- * Postgres checks them: not-null, then the checks by name. `waitlist_email_trimmed` never decides:
- * the format already refuses every space. json_populate_recordset reads a number, a boolean or an
- * object as its JSON text, which the format refuses too.
- */
-const waitlistEmail: RowRule = {
-  column: 'email',
-  refusal(value) {
-    if (value === null || value === undefined) return notNullViolation('email', 'waitlist')
-    const text = typeof value === 'string' ? value : JSON.stringify(value)
-    if (!WHATWG_EMAIL.test(text)) return checkViolation('waitlist', 'waitlist_email_format')
-    if (text.length > MAX_EMAIL_LENGTH) return checkViolation('waitlist', 'waitlist_email_length')
-    return undefined
-  },
-}
-
-const RULES: Readonly<Record<string, RowRule>> = { waitlist: waitlistEmail }
 
 /**
  * An array insert is judged whole before anything is written: a row the database would refuse
- * fails the request with the answer that row alone would get (400), whatever the other rows are.
- * Postgres checks row by row, so `[listed, bad]` used to answer 409 (a unique violation on the first
- * row) where `[unlisted, bad]` answered 400: a probe of who is on the list that wrote nothing and
- * left no trace. A duplicate is still the database's to find; it is a 409 only among valid rows.
+ * fails the request with the answer that row alone would get (400), in Postgres's words, whatever
+ * the other rows are. Postgres checks row by row, so `[listed, bad]` used to answer 409 (a unique
+ * violation on the first row) where `[unlisted, bad]` answered 400: a probe of who is on the list.
+ * The checks are the waitlist's own (supabase/migrations/20261122000000_waitlist.sql), in the order
+ * Postgres runs them; json_populate_recordset reads a number or an object as its JSON text.
  */
 export function checkRows(table: string, keys: readonly string[], rows: readonly Row[]): void {
-  const rule = RULES[table]
-  if (!rule || !keys.includes(rule.column)) return
-  for (const row of rows) {
-    const refusal = rule.refusal(row[rule.column])
-    if (refusal) throw refusal
+  if (table !== 'waitlist' || !keys.includes('email')) return
+  for (const { email } of rows) {
+    if (email === null || email === undefined) {
+      const message = 'null value in column "email" of relation "waitlist" violates not-null constraint'
+      throw new PostgrestError(400, '23502', message)
+    }
+    const text = typeof email === 'string' ? email : JSON.stringify(email)
+    const check = !WHATWG_EMAIL.test(text) ? 'format' : text.length > MAX_EMAIL_LENGTH ? 'length' : undefined
+    if (check) {
+      const message = `new row for relation "waitlist" violates check constraint "waitlist_email_${check}"`
+      throw new PostgrestError(400, '23514', message)
+    }
   }
+}
+
+// An address the waitlist's policy refuses: 400 with P0001, as a database trigger's `raise
+// exception` would answer through PostgREST, never 23505 (the page's "already registered").
+const addressRefused = ({ message, details, hint }: { message: string; details: string; hint: string }) =>
+  new PostgrestError(400, 'P0001', message, details, hint)
+
+/**
+ * The address policy (ADR 060) on an insert with a public key: the whole request is refused if any
+ * row's address is (the first in order decides). With the lists alone it is synchronous, so the
+ * insert path awaits nothing more (undefined: go on).
+ */
+export function checkAddresses(
+  policy: AddressPolicy | undefined,
+  table: string,
+  keys: readonly string[],
+  rows: readonly Row[],
+): Promise<void> | undefined {
+  if (!policy || table !== 'waitlist' || !keys.includes('email')) return undefined
+  if (!policy.asksDns) {
+    for (const row of rows) {
+      const refusal = policy.listed(row.email)
+      if (refusal) throw addressRefused(refusal)
+    }
+    return undefined
+  }
+  return Promise.all(rows.map((row) => policy.refusal(row.email))).then((refusals) => {
+    const first = refusals.find((refusal) => refusal !== undefined)
+    if (first) throw addressRefused(first)
+  })
 }

@@ -1,0 +1,91 @@
+import type { ErrorHandler } from 'hono'
+import type { Logger } from '../../boot/log'
+import { isPgError } from '../../db/database'
+import type { ApiRole } from '../keys'
+import type { RestCors } from './cors'
+import { PostgrestError } from './postgrest-error'
+
+export const JSON_TYPE = 'application/json; charset=utf-8'
+
+/** The role the request's key carries, set once it is authenticated. */
+export type RestEnv = { Variables: { role?: ApiRole } }
+
+// Prefixes PostgREST answers with 500: errors of the server or the database, not of the request.
+const SERVER_SIDE = ['09', '25', '2D', '38', '39', '3B', '40', '54', '55', '57', '58', 'F0', 'HV', 'P0', 'XX']
+
+/**
+ * PostgREST's mapping from a Postgres SQLSTATE to an HTTP status (mapSQLtoHTTP in Error.hs;
+ * https://docs.postgrest.org/en/latest/references/errors.html#http-status-codes). Anything
+ * unlisted is the client's fault: 400.
+ */
+export function statusForSqlState(code: string, role: ApiRole): number {
+  if (code === '42501') return role === 'anon' ? 401 : 403
+  if (code === '23503' || code === '23505') return 409
+  if (code === '25006') return 405
+  if (code === '42P01' || code === '42883') return 404
+  if (code === '42P17' || code === '53400') return 500
+  if (code === 'P0001') return 400
+  // The server is shutting down, crashed, or starting up (recovering): try again.
+  if (code === '57P01' || code === '57P02' || code === '57P03') return 503
+  // RAISE with a custom status; only error statuses, as anything else could not carry this body.
+  if (/^PT[45]\d\d$/.test(code)) return Number(code.slice(2))
+  const prefix = code.slice(0, 2)
+  if (prefix === '08' || prefix === '53') return 503
+  if (prefix === '0L' || prefix === '0P' || prefix === '28') return 403
+  if (SERVER_SIDE.includes(prefix)) return 500
+  return 400
+}
+
+// node-postgres' errors when the server is gone: PostgREST says PGRST000 and 503 then. ENOENT is
+// a Unix socket whose file is gone (the embedded cluster restarting).
+const CONNECTION_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|ENOENT)$/
+const CONNECTION_MESSAGES =
+  /Connection terminated|connection timeout|Client has encountered a connection error/i
+
+function isConnectionError(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  return (
+    (typeof code === 'string' && CONNECTION_CODES.test(code)) ||
+    (typeof message === 'string' && CONNECTION_MESSAGES.test(message))
+  )
+}
+
+export function errorResponse(error: PostgrestError, headers: Readonly<Record<string, string>>): Response {
+  return new Response(JSON.stringify(error), {
+    status: error.status,
+    headers: { 'Content-Type': JSON_TYPE, ...headers, ...error.headers },
+  })
+}
+
+/**
+ * The app's one error ladder: PostgREST's own errors as they are, a database error by its
+ * SQLSTATE, a lost database as PGRST000 (503), anything else as a logged 500.
+ */
+export function errorAnswer(log: Logger, cors: RestCors): ErrorHandler<RestEnv> {
+  return (error, c) => {
+    const answer = (refusal: PostgrestError) =>
+      errorResponse(refusal, cors.headersFor(c.req.header('origin')))
+    const where = `${c.req.method} ${c.req.path}`
+    if (error instanceof PostgrestError) return answer(error)
+    if (isPgError(error)) {
+      const status = statusForSqlState(error.code, c.get('role') ?? 'anon')
+      if (status >= 500) log.error(`database error ${error.code} on ${where}:`, error)
+      // PostgREST adds the challenge when a role without a login (anon) is refused.
+      const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}
+      const { code, message, detail, hint } = error
+      return answer(new PostgrestError(status, code, message, detail ?? null, hint ?? null, headers))
+    }
+    if (isConnectionError(error)) {
+      log.error(`database unavailable on ${where}:`, error)
+      return answer(
+        new PostgrestError(503, 'PGRST000', 'Database connection error. Retrying the connection.'),
+      )
+    }
+    log.error(`unexpected error on ${where}:`, error)
+    // PostgREST has no code for its own bugs; XX000 is Postgres's "internal_error". Details stay in
+    // the server log, never in the answer.
+    return answer(
+      new PostgrestError(500, 'XX000', 'Internal server error', null, 'The error was logged on the server.'),
+    )
+  }
+}
