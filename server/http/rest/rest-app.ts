@@ -4,7 +4,6 @@ import { type Database, isPgError } from '../../db/database'
 import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
 import type { ApiKeys, ApiRole, JwtClaims } from '../keys'
 import { readBody } from '../middleware/read-body'
-import { type WriteCharge, writeChargeOf } from '../middleware/write-charge'
 import { checkAddresses } from './address-rule'
 import { authenticate, type Verifier } from './authenticate'
 import { conflictTarget } from './conflict-target'
@@ -27,8 +26,8 @@ import {
 } from './postgrest-error'
 import { appliedPreferences, type Preferences, parsePrefer } from './prefer'
 import { parseReadQuery, type ReadQuery, searchParamsOf } from './query-params'
-import { parseColumnsParam, parseRowsBody } from './request-body'
-import { type RowCharge, tooManyRequests } from './row-charge'
+import { parseRowsBody } from './request-body'
+import { type InsertRows, insertRows } from './rest-rate-limit'
 import { checkRows } from './row-rules'
 import type { SchemaCache } from './schema-cache'
 import {
@@ -47,8 +46,8 @@ export interface RestDeps {
   schema: SchemaCache
   log: Logger
   maxBodyBytes?: number
-  /** Charges an insert's rows past the first to the client's rate limit (not for service_role). */
-  chargeRows?: RowCharge
+  /** The per-address write limit (server/rate-limit), run once the body is in (not for service_role). */
+  rateLimit?: MiddlewareHandler<RestEnv>
   /** Told of every insert that committed: the table, the rows it added and the key's role. */
   onInserted?: (c: Context, table: string, rows: number, role: ApiRole) => void
   /** Told of an insert refused as a duplicate (23505), with the rows it tried, before the 409. */
@@ -63,8 +62,8 @@ export interface RestDeps {
 
 export const MAX_BODY_BYTES = 16 * 1024
 
-/** The role the request's key carries, set once it is authenticated. */
-export type RestEnv = { Variables: { role?: ApiRole } }
+/** The role the request's key carries, set once it is authenticated; an insert's rows, parsed once. */
+export type RestEnv = { Variables: { role?: ApiRole; insertRows?: Promise<InsertRows> } }
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8'
@@ -160,12 +159,6 @@ function isConnectionError(error: unknown): boolean {
   )
 }
 
-/** The database limiter's refusal (PT429, the seconds as its detail) as the limiter's own 429. */
-function rateLimited(error: unknown): never {
-  if (isPgError(error) && error.code === 'PT429') throw tooManyRequests(Number(error.detail) || 1)
-  throw error
-}
-
 /** What every table route checks first, in PostgREST's order: key, profile, table, Accept, Prefer, query. */
 interface TableRequest {
   claims: JwtClaims
@@ -179,8 +172,6 @@ interface TableRequest {
   query: ReadQuery
   /** The columns a write returns (Prefer: return=representation), else none. */
   returning: ReadQuery['columns'] | undefined
-  /** The request's rate-limit charge, for its write to make (a limiter in the database). */
-  charge: WriteCharge | undefined
   /** CORS and privacy headers for this request's origin. */
   headers: Readonly<Record<string, string>>
 }
@@ -235,10 +226,9 @@ class TableRoutes {
     const mutation = !['GET', 'HEAD'].includes(request.method)
     const origin = request.headers.get('origin')
     if (mutation) this.deps.cors.checkWrite(origin, request.headers.get('host') ?? undefined)
-    const charge = writeChargeOf(c)
     const headers = this.deps.cors.headersFor(origin)
     const parsed = { claims, table, known, params, shape, profiled, mutation, preferences, query }
-    return { ...parsed, returning, charge, headers }
+    return { ...parsed, returning, headers }
   }
 
   /**
@@ -248,15 +238,9 @@ class TableRoutes {
    */
   private async write(request: TableRequest, statement: TableStatement<WriteResult>): Promise<WriteResult> {
     const { db } = this.deps
-    const { charge } = request
     if (request.shape === 'array' || !statement.returnsBody) {
-      const kept = charge?.inWrite()
-      const written = db.runAsRole(request.claims, statement, kept)
-      return statement.read(await (kept ? written.catch(rateLimited) : written))
+      return statement.read(await db.runAsRole(request.claims, statement))
     }
-    // Awaited steps, not one round trip: the charge goes first, on its own.
-    const retryAfter = await charge?.takeNow()
-    if (retryAfter) throw tooManyRequests(retryAfter)
     return db.asRole(request.claims, async (tx) => {
       const result = await runIn(tx, statement)
       return {
@@ -269,11 +253,7 @@ class TableRoutes {
   async insert(c: Context<RestEnv>): Promise<Response> {
     const request = await this.open(c)
     const { table, known, params, preferences, claims } = request
-    const columns = parseColumnsParam(params.get('columns'))
-    const body = await c.req.text()
-    const { rows, keys: names } = parseRowsBody(c.req.raw.headers.get('content-type'), body, columns)
-    // One token per row for the public keys; a single object (the page's insert) costs nothing more.
-    if (rows.length > 1 && claims.role !== 'service_role') await this.deps.chargeRows?.(c, rows.length)
+    const { rows, keys: names } = await insertRows(c)
     checkColumns(names, table, known)
     if (rows.length > 1) checkRows(table, names, rows)
     // The owner's key is the owner's word (ADR 060); the lists alone need no await.
@@ -393,6 +373,7 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
       errorAnswerFor(payloadTooLarge(maxBodyBytes), deps.cors.headersFor(c.req.header('origin'))),
     ),
   )
+  if (deps.rateLimit) app.use(deps.rateLimit)
   app.use(deps.gate)
   app.onError(errorAnswer(deps.log, deps.cors))
 
