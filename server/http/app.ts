@@ -153,6 +153,8 @@ function routeNativeForm(
       cors.writeAllowed(c.req.header('origin'), c.req.header('host'))
         ? next()
         : c.redirect('/?waitlist=error', 303),
+    readBody(MAX_BODY_BYTES, (c) => c.redirect('/?waitlist=error', 303)),
+    gate,
     // The no-script form is a write like any other: same limit, and the page shows its Error toast.
     rateLimit(rateLimiter, trustProxyHeader, {
       refuse: (refusal) =>
@@ -161,8 +163,6 @@ function routeNativeForm(
           headers: { Location: '/?waitlist=error', ...retryAfterHeader(refusal) },
         }),
     }),
-    readBody(MAX_BODY_BYTES, (c) => c.redirect('/?waitlist=error', 303)),
-    gate,
     async (c) => {
       const form = await formOf(c)
       const counted = () => sources?.countSignups(c, 1)

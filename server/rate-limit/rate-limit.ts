@@ -67,7 +67,9 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 /**
  * The one rate limit, for every route that writes: charged before the route runs, in full, so a
- * bad body or a duplicate costs its tokens as a good one does. Reads and preflights pass untouched.
+ * bad body or a duplicate costs its tokens as a good one does. Routes put it after the database
+ * gate: with the Postgres store a charge is a statement like the route's own, and a full queue
+ * answers 503 without one. Reads and preflights pass untouched.
  */
 export function rateLimit<E extends Env>(
   store: RateLimitStore | undefined,

@@ -75,7 +75,7 @@ export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
       const action = `${kind.path}?t=${c.req.query('t')}`
       return renderMailLinkPage({ status: 200, ...kind.words, form: { action, button: kind.words.button } })
     })
-    app.post(kind.path, limited, body, deps.gate, async (c) => {
+    app.post(kind.path, body, deps.gate, limited, async (c) => {
       const email = emailOf(c)
       if (!email && isTest(c))
         return renderMailLinkPage({ status: 200, title: kind.words.title, line: pages.test })

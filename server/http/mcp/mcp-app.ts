@@ -66,12 +66,12 @@ export function createMcpApp(deps: McpAppDeps): Hono<McpEnv> {
         `Request body too large: this endpoint takes at most ${MCP_MAX_BODY_BYTES} bytes`,
       ),
     ),
+    deps.gate,
     // A tool call writes as the page's insert does: one token; any other message is free.
     rateLimit(deps.rateLimiter, deps.trustProxyHeader, {
       rows: async (c) => (fieldsOf(await messageOf(c)).method === 'tools/call' ? 1 : 0),
       refuse: refuseAsJsonRpc,
     }),
-    deps.gate,
     answerPost(deps),
   )
 

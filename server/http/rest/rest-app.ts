@@ -373,8 +373,8 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
       errorAnswerFor(payloadTooLarge(maxBodyBytes), deps.cors.headersFor(c.req.header('origin'))),
     ),
   )
-  if (deps.rateLimit) app.use(deps.rateLimit)
   app.use(deps.gate)
+  if (deps.rateLimit) app.use(deps.rateLimit)
   app.onError(errorAnswer(deps.log, deps.cors))
 
   // Functions are not part of this API; say so as PostgREST does for one it cannot find.
