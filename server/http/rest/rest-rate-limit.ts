@@ -3,16 +3,17 @@ import { type Refusal, retryAfterHeader } from '../../rate-limit/rate-limit'
 import { PostgrestError } from './postgrest-error'
 import { searchParamsOf } from './query-params'
 import { parseColumnsParam, parseRowsBody, type Row } from './request-body'
-import type { RestEnv } from './rest-app'
 
 export type InsertRows = { rows: Row[]; keys: string[] }
+/** What the REST app's env must carry (RestEnv) for the rows to be kept between the limit and the insert. */
+export type InsertRowsEnv = { Variables: { insertRows?: Promise<InsertRows> } }
 
 /**
  * An insert's rows, parsed once from the body readBody has read and kept on the context: the rate
  * limit counts them (one token per row, ADR 017), the insert writes them. A body that does not
  * parse rejects, for the insert to answer in its turn; the limit charges it one token.
  */
-export function insertRows(c: Context<RestEnv>): Promise<InsertRows> {
+export function insertRows(c: Context<InsertRowsEnv>): Promise<InsertRows> {
   let parsed = c.get('insertRows')
   if (!parsed) {
     const columns = searchParamsOf(c.req.url).get('columns')
@@ -25,7 +26,7 @@ export function insertRows(c: Context<RestEnv>): Promise<InsertRows> {
   return parsed
 }
 
-export const rowsToCharge = (c: Context<RestEnv>) =>
+export const rowsToCharge = (c: Context<InsertRowsEnv>) =>
   c.req.method === 'POST'
     ? insertRows(c).then(
         ({ rows }) => rows.length,
