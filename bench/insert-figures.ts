@@ -105,9 +105,9 @@ export async function insertFigures(
 const ADDRESSES = 1000
 
 /**
- * The same comparison with the rate limit on, its buckets in the database (ADR 030): a limit no
+ * The same comparison with the rate limit on, its buckets in the database (ADR 064): a limit no
  * client reaches, each request from one of ADDRESSES addresses (a trusted X-Forwarded-For), so every
- * insert also charges a bucket in its transaction. The baseline charges nothing.
+ * insert also charges a bucket, in a statement before its own. The baseline charges nothing.
  */
 async function sharedLimitFigures(
   env: Record<string, string>,

@@ -76,7 +76,7 @@ class ClusterFollower {
       transaction: async (fn) => (await on()).transaction(fn),
       copyTransaction: async (fn) => (await on()).copyTransaction(fn),
       asRole: async (claims, fn) => (await on()).asRole(claims, fn),
-      runAsRole: async (claims, statement, charge) => (await on()).runAsRole(claims, statement, charge),
+      runAsRole: async (claims, statement) => (await on()).runAsRole(claims, statement),
       listen: async (channel, onNotify) => (await on()).listen(channel, onNotify),
       close: () => this.close(),
     }

@@ -4,8 +4,6 @@ import { type AppProtections, createApp } from '../http/app'
 import { type ApiKeys, keySourcesOf, loadApiKeys } from '../http/keys'
 import { loadMailEventProviders, type MailEventProviders } from '../http/mail-events/mail-events-settings'
 import { ownOrigins } from '../http/mcp/origin-guard'
-import { MemoryRateLimiter } from '../http/middleware/memory-rate-limiter'
-import { PostgresRateLimiter } from '../http/middleware/postgres-rate-limiter'
 import type { SecurityHeaderOptions } from '../http/middleware/security-headers'
 import { restOrigins } from '../http/rest/cors'
 import { loadSchemaCache } from '../http/rest/schema-cache'
@@ -13,6 +11,8 @@ import { fillInSiteUrl } from '../http/site-url'
 import { SourceCounter } from '../http/sources/source-counter'
 import { loadStaticSite } from '../http/static-site'
 import { loadMailTransportConfig, type MailTransportConfig } from '../mail/mail-secrets'
+import { MemoryStore } from '../rate-limit/memory-store'
+import { PostgresStore } from '../rate-limit/postgres-store'
 import { addressPolicyOf } from '../waitlist/address-policy/address-policy-env'
 import { linkKeys } from '../waitlist/invitations/link-keys'
 import { startConfirmExpiry } from '../waitlist/invitations/start-confirm-expiry'
@@ -165,11 +165,7 @@ export function protectionsOf(env: ServerEnv, db: Database): AppProtections {
   const limits = { perMinute: env.RATE_LIMIT_PER_MINUTE, burst: env.RATE_LIMIT_BURST }
   const shared = env.DATABASE_URL !== undefined
   const rateLimiter =
-    limits.perMinute === 0
-      ? undefined
-      : shared
-        ? new PostgresRateLimiter(db, limits)
-        : new MemoryRateLimiter(limits)
+    limits.perMinute === 0 ? undefined : shared ? new PostgresStore(db, limits) : new MemoryStore(limits)
   return {
     rateLimiter,
     trustProxyHeader: env.TRUST_PROXY_HEADER,

@@ -18,17 +18,6 @@ export interface StatementResult<Row = Record<string, unknown>> {
   affected: number
 }
 
-/**
- * A charge made inside a write's transaction, in the same round trip (a rate limit's bucket):
- * `charge` runs first, as the owner, and is committed whatever follows; `check` then refuses the
- * write, by raising, when the charge said so. A savepoint between them keeps the charge when the
- * check or the statement fails.
- */
-export interface KeptCharge {
-  charge: Statement
-  check: Statement
-}
-
 /** Something SQL can be sent to: the database as owner, or one transaction. */
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>
@@ -66,7 +55,6 @@ export interface Database extends Queryable {
   runAsRole<Row = Record<string, unknown>>(
     claims: JwtClaims,
     statement: Statement,
-    charge?: KeptCharge,
   ): Promise<StatementResult<Row>>
   /**
    * Calls onNotify on every NOTIFY on channel, over a connection of its own that reconnects if lost.

@@ -73,25 +73,6 @@ function pipelined(client: pg.PoolClient, queries: (string | pg.QueryConfig)[]):
 }
 
 /**
- * The messages of one runAsRole, sent together: begin, the role settings, the statement, commit.
- * If the statement fails, Postgres skips to its Sync and the commit answers ROLLBACK: nothing of
- * the request stays. A kept charge goes first, then a savepoint, then its check; the two messages
- * after the statement close it either way: when the statement (or the check) failed, the second
- * `savepoint` fails too and `rollback to savepoint` returns to the first, so the commit keeps the
- * charge alone; when it succeeded, they return to the second savepoint, which undoes nothing.
- */
-function writeQueries(
-  role: pg.QueryConfig,
-  statement: pg.QueryConfig,
-  charge: { charge: pg.QueryConfig; check: pg.QueryConfig } | undefined,
-): (string | pg.QueryConfig)[] {
-  if (!charge) return ['begin', role, statement, 'commit']
-  const savepoint = 'savepoint kept_charge'
-  const [back, commit] = ['rollback to savepoint kept_charge', 'commit']
-  return ['begin', charge.charge, savepoint, charge.check, role, statement, savepoint, back, commit]
-}
-
-/**
  * Any Postgres by URL: the embedded cluster and DATABASE_URL (a managed one when the lab outgrows
  * one machine) go through this same code. Clients pipeline, so queries sent without awaiting share
  * one round trip, each with its own Sync, in order.
@@ -127,13 +108,13 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
     transaction: (fn) => inTransaction(undefined, fn),
     copyTransaction: (fn) => inCopyTransaction(url, fn),
     asRole: (claims, fn) => inTransaction(query(roleSettings(claims)), fn),
-    async runAsRole(claims, statement, charge) {
+    async runAsRole(claims, statement) {
       const client = await pool.connect()
       let broken: Error | undefined
       try {
         const sent = query(statement)
-        const kept = charge && { charge: query(charge.charge), check: query(charge.check) }
-        const queries = writeQueries(query(roleSettings(claims)), sent, kept)
+        // If the statement fails, Postgres skips to its Sync and the commit answers ROLLBACK.
+        const queries = ['begin', query(roleSettings(claims)), sent, 'commit']
         const results = await pipelined(client, queries).catch((failure: unknown) => {
           // Without a SQLSTATE the connection itself failed: do not hand it to the next request.
           if (!isPgError(failure)) broken = failure as Error

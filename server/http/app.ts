@@ -2,6 +2,7 @@ import { type Context, type Handler, Hono } from 'hono'
 import { MCP_PATH } from '../../contract/agent-tool'
 import type { Logger } from '../boot/log'
 import type { Database } from '../db/database'
+import { type RateLimitStore, rateLimit, retryAfterHeader } from '../rate-limit/rate-limit'
 import type { AddressPolicy } from '../waitlist/address-policy/address-policy'
 import { afterRepeatSignup } from '../waitlist/invitations/confirm-again'
 import { linkKeys } from '../waitlist/invitations/link-keys'
@@ -15,16 +16,14 @@ import { routeMailLinks } from './mail-links/mail-links-app'
 import { createMcpApp } from './mcp/mcp-app'
 import { type DbGate, dbGate } from './middleware/db-gate'
 import { jsonError } from './middleware/json-error'
-import { type RateLimiter, rateLimit } from './middleware/rate-limit'
 import { readBody } from './middleware/read-body'
-import { seconds } from './middleware/seconds'
 import { unlessServiceRole } from './middleware/unless-service-role'
 import { urlLengthLimit } from './middleware/url-length'
 import { submitNativeForm } from './native-form'
 import { rawPath } from './raw-path'
 import { RestCors } from './rest/cors'
 import { createRestApp, MAX_BODY_BYTES } from './rest/rest-app'
-import { rowCharge } from './rest/row-charge'
+import { refuseAsPostgrest, rowsToCharge } from './rest/rest-rate-limit'
 import type { SchemaCache } from './rest/schema-cache'
 import type { SourceCounter } from './sources/source-counter'
 import { type StaticSite, serveFile } from './static-site'
@@ -53,7 +52,7 @@ export interface AppDeps {
 /** The server's guards; tests calling createApp() without them get headers and a generous queue only. */
 export interface AppProtections {
   /** Writes per client address; absent means unlimited. */
-  rateLimiter?: RateLimiter
+  rateLimiter?: RateLimitStore
   /** The header naming the client's address (and, with it, X-Forwarded-Proto) is trusted. */
   trustProxyHeader?: string
   /** Most requests in flight towards the database before new ones get 503. */
@@ -63,13 +62,6 @@ export interface AppProtections {
 const DEFAULT_PROTECTIONS: AppProtections = { dbQueueLimit: 1000 }
 // One array, so RestCors builds its headers once (it rebuilds them when handed another list).
 const NO_ORIGINS: readonly string[] = []
-
-// With CORS, as the REST app's own answers carry it, so the site's page on a CDN origin can read them.
-const tooManyRequests = (cors: RestCors) => (retryAfter: number, c: Context) =>
-  jsonError(429, 'PGRST429', 'Too many requests from this address', `Try again in ${seconds(retryAfter)}`, {
-    'Retry-After': String(retryAfter),
-    ...cors.headersFor(c.req.header('origin')),
-  })
 
 const queueFull = (cors: RestCors) => (c: Context) =>
   jsonError(503, 'PGRST503', 'The server is busy', 'Try again in a moment', {
@@ -87,23 +79,18 @@ export function createApp(deps: AppDeps): Hono {
   const cors = new RestCors(deps.restOrigins ?? (() => NO_ORIGINS))
   const gate = dbGate(protections.dbQueueLimit, queueFull(cors))
   const { rateLimiter, trustProxyHeader } = protections
-  // Without a limiter (RATE_LIMIT_PER_MINUTE=0) no middleware at all: each one is a step per request.
-  // Its writes carry the charge: one round trip with the limiter in the database too.
-  const charged = { chargedWithWrite: true }
-  if (rateLimiter)
-    app.use(
-      '/rest/v1/*',
-      unlessServiceRole(deps.keys, rateLimit(rateLimiter, trustProxyHeader, tooManyRequests(cors), charged)),
-    )
   app.get('/healthz', healthCheck(db, log, gate))
 
-  // Every route that takes a database slot reads its body first (ADR 024).
-  const chargeRows = rateLimiter && rowCharge(rateLimiter, trustProxyHeader)
+  // Every route that takes a database slot reads its body first (ADR 024). Without a limiter
+  // (RATE_LIMIT_PER_MINUTE=0) the REST app gets no middleware at all: each one is a step per insert.
+  const limit = { rows: rowsToCharge, refuse: refuseAsPostgrest }
+  const restLimit =
+    rateLimiter && unlessServiceRole(deps.keys, rateLimit(rateLimiter, trustProxyHeader, limit))
   const { sources } = deps
   const onInserted = sources?.countRestInsert.bind(sources)
   const onDuplicate = (table: string, rows: readonly Record<string, unknown>[]) =>
     table === 'waitlist' ? afterRepeatSignup(db, emailsOf(rows)) : Promise.resolve()
-  app.route('/rest/v1', createRestApp({ ...deps, chargeRows, gate, onInserted, onDuplicate, cors }))
+  app.route('/rest/v1', createRestApp({ ...deps, rateLimit: restLimit, gate, onInserted, onDuplicate, cors }))
   const allowedOrigins = deps.siteOrigins ?? (() => [])
   const { addressPolicy } = deps
   app.route(
@@ -166,18 +153,16 @@ function routeNativeForm(
       cors.writeAllowed(c.req.header('origin'), c.req.header('host'))
         ? next()
         : c.redirect('/?waitlist=error', 303),
-    // The no-script form is a write like any other: same limit, and the page shows its Error toast.
-    rateLimit(
-      rateLimiter,
-      trustProxyHeader,
-      (retryAfter) =>
-        new Response(null, {
-          status: 303,
-          headers: { Location: '/?waitlist=error', 'Retry-After': String(retryAfter) },
-        }),
-    ),
     readBody(MAX_BODY_BYTES, (c) => c.redirect('/?waitlist=error', 303)),
     gate,
+    // The no-script form is a write like any other: same limit, and the page shows its Error toast.
+    rateLimit(rateLimiter, trustProxyHeader, {
+      refuse: (refusal) =>
+        new Response(null, {
+          status: 303,
+          headers: { Location: '/?waitlist=error', ...retryAfterHeader(refusal) },
+        }),
+    }),
     async (c) => {
       const form = await formOf(c)
       const counted = () => sources?.countSignups(c, 1)

@@ -95,7 +95,7 @@ describe('one rate limit across the servers of one database (postgres backend: t
     expect((await insert(a, '{"email":', client)).status).toBe(429)
   })
 
-  it('array inserts: one token per row in the insert’s own transaction, the request’s token kept when the rows are refused', async () => {
+  it('array inserts: one token per row, charged before the insert, the request’s token kept when the rows are refused', async () => {
     const client = from('203.0.113.42')
     const before = await rowCount(a)
     expect((await insert(a, rows(3, 'fits'), client)).status).toBe(201)

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { percent, plural, renderCampaigns, renderSources } from '../../owner/cli/sources'
 import { conversionOf, kindOf, type SourceCounts } from '../../owner/sources/sources-report'
-import { rateLimitKey } from '../../server/http/middleware/client-address'
 import { CountBuffer, OTHER } from '../../server/http/sources/count-buffer'
 import { planDay } from '../../server/http/sources/day-plan'
 import { McpClients } from '../../server/http/sources/mcp-clients'
@@ -19,6 +18,7 @@ import {
 } from '../../server/http/sources/source-of'
 import { declinesTracking, isBrowser, isVisit } from '../../server/http/sources/visit-request'
 import { visitorBit } from '../../server/http/sources/visitor-bit'
+import { rateLimitKey } from '../../server/rate-limit/client-address'
 
 /** The rules of counting by source, function by function, with no server and no database. */
 

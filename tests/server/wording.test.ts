@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { seconds } from '../../server/http/middleware/seconds'
+import { seconds } from '../../server/rate-limit/rate-limit'
 
 describe('the waits the 429 hints and the MCP refusal name', () => {
   it('say "1 second", never "1 seconds"', () => {

@@ -2,6 +2,8 @@ import type { Hono, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
+import { MemoryStore } from '../../rate-limit/memory-store'
+import { type Refusal, rateLimit, retryAfterHeader } from '../../rate-limit/rate-limit'
 import { applyMailEvent, type EventOutcome } from '../../waitlist/mail-events/apply-mail-event'
 import {
   MAIL_EVENT_PROVIDERS,
@@ -9,8 +11,6 @@ import {
   type MailEventProvider,
 } from '../../waitlist/mail-events/mail-event'
 import { jsonError } from '../middleware/json-error'
-import { MemoryRateLimiter } from '../middleware/memory-rate-limiter'
-import { rateLimit } from '../middleware/rate-limit'
 import type { MailEventProviders } from './mail-events-settings'
 
 export interface MailEventDeps {
@@ -28,10 +28,8 @@ const EVENT_LIMITS = { perMinute: 600, burst: 120 }
 
 const notFound = () => jsonError(404, 'PGRST404', 'Not found')
 const tooLarge = () => jsonError(413, 'PGRST413', 'Payload too large', `At most ${MAX_EVENT_BODY} bytes`)
-const busy = (retryAfter: number) =>
-  jsonError(429, 'PGRST429', 'Too many requests from this address', `Try again in ${retryAfter} s`, {
-    'Retry-After': String(retryAfter),
-  })
+const busy = (refusal: Refusal) =>
+  jsonError(429, 'PGRST429', refusal.message, refusal.hint, retryAfterHeader(refusal))
 
 const isProvider = (name: string): name is MailEventProvider =>
   (MAIL_EVENT_PROVIDERS as readonly string[]).includes(name)
@@ -50,7 +48,7 @@ function summary(outcomes: EventOutcome[]): string {
  * transaction. A provider without its setting is 404; a refusal is a 4xx and changes nothing.
  */
 export function routeMailEvents(app: Hono, deps: MailEventDeps): void {
-  const limited = rateLimit(new MemoryRateLimiter(EVENT_LIMITS), deps.trustProxyHeader, busy)
+  const limited = rateLimit(new MemoryStore(EVENT_LIMITS), deps.trustProxyHeader, { refuse: busy })
   const body = bodyLimit({ maxSize: MAX_EVENT_BODY, onError: tooLarge })
   // Verified before the database gate: a slow body or a certificate fetch holds no database slot.
   const verified = new WeakMap<Request, MailEvent[]>()

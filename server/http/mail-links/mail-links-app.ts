@@ -2,10 +2,10 @@ import type { Context, Hono, MiddlewareHandler } from 'hono'
 import { mailWords } from '../../../contract/site-config'
 import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
+import { type RateLimitStore, type Refusal, rateLimit, retryAfterHeader } from '../../rate-limit/rate-limit'
 import { confirm, type LinkOutcome, unsubscribe } from '../../waitlist/invitations/link-actions'
 import type { LinkKeys } from '../../waitlist/invitations/link-keys'
 import { openAddress } from '../../waitlist/invitations/link-token'
-import { type RateLimiter, rateLimit } from '../middleware/rate-limit'
 import { readBody } from '../middleware/read-body'
 import { type MailLinkPage, renderMailLinkPage } from './mail-link-page'
 import { MAIL_LINK_CSS_PATH, serveMailLinkCss } from './mail-link-style'
@@ -14,7 +14,7 @@ export interface MailLinkDeps {
   db: Database
   log: Logger
   keys: LinkKeys
-  rateLimiter?: RateLimiter
+  rateLimiter?: RateLimitStore
   trustProxyHeader?: string
   gate: MiddlewareHandler
 }
@@ -42,9 +42,9 @@ const MAX_LINK_BODY = 1024
 
 const pages = mailWords.pages
 const INVALID: MailLinkPage = { status: 400, title: pages.invalid, line: pages.invalidLine }
-const busy = (retryAfter: number) => {
+const busy = (refusal: Refusal) => {
   const response = renderMailLinkPage({ status: 429, title: pages.busy, line: pages.busyLine })
-  response.headers.set('Retry-After', String(retryAfter))
+  for (const [name, value] of Object.entries(retryAfterHeader(refusal))) response.headers.set(name, value)
   return response
 }
 
@@ -63,7 +63,7 @@ function outcomePage(kind: LinkKind, outcome: LinkOutcome): MailLinkPage {
  */
 export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
   app.get(MAIL_LINK_CSS_PATH, () => serveMailLinkCss())
-  const limited = rateLimit(deps.rateLimiter, deps.trustProxyHeader, busy)
+  const limited = rateLimit(deps.rateLimiter, deps.trustProxyHeader, { refuse: busy })
   // Read before the database gate, as every write's body: a slow client holds no database slot.
   const body = readBody(MAX_LINK_BODY, () => renderMailLinkPage({ ...INVALID, status: 413 }))
   for (const kind of KINDS) {
@@ -75,7 +75,7 @@ export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
       const action = `${kind.path}?t=${c.req.query('t')}`
       return renderMailLinkPage({ status: 200, ...kind.words, form: { action, button: kind.words.button } })
     })
-    app.post(kind.path, limited, body, deps.gate, async (c) => {
+    app.post(kind.path, body, deps.gate, limited, async (c) => {
       const email = emailOf(c)
       if (!email && isTest(c))
         return renderMailLinkPage({ status: 200, title: kind.words.title, line: pages.test })

@@ -1,13 +1,17 @@
 import { type Context, type Handler, Hono, type MiddlewareHandler } from 'hono'
 import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
+import {
+  type RateLimitStore,
+  type Refusal,
+  rateLimit,
+  retryAfterHeader,
+  seconds,
+} from '../../rate-limit/rate-limit'
 import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
 import { nestsTooDeep } from '../json-depth'
-import { clientAddress, rateLimitKey } from '../middleware/client-address'
 import { noStore } from '../middleware/no-store'
-import { type RateLimiter, retryAfterOf } from '../middleware/rate-limit'
 import { readBody } from '../middleware/read-body'
-import { seconds } from '../middleware/seconds'
 import type { SourceCounter } from '../sources/source-counter'
 import { clientInfoOf } from './envelope'
 import { JsonRpcCode, jsonRpcError } from './json-rpc-error'
@@ -23,7 +27,7 @@ export interface McpAppDeps {
   log: Logger
   /** The site's own origins (SITE_URL, the listening address): the only pages that may call. */
   allowedOrigins: () => readonly string[]
-  rateLimiter?: RateLimiter
+  rateLimiter?: RateLimitStore
   trustProxyHeader?: string
   /** The app's cap on requests in flight towards the database. */
   gate: MiddlewareHandler
@@ -34,6 +38,8 @@ export interface McpAppDeps {
 }
 
 type Message = { method?: unknown; id?: unknown; params?: unknown }
+/** The body's one message, parsed once: the rate limit asks whether it calls a tool, the answer reads it. */
+type McpEnv = { Variables: { message?: Promise<unknown> } }
 
 const requestId = (message: Message) =>
   typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null
@@ -44,8 +50,8 @@ const requestId = (message: Message) =>
  * message. Before the SDK sees a message: the Origin check, the body limit, one message per
  * request (no batches), and the rate limit for tool calls, which write as the page's inserts do.
  */
-export function createMcpApp(deps: McpAppDeps): Hono {
-  const app = new Hono()
+export function createMcpApp(deps: McpAppDeps): Hono<McpEnv> {
+  const app = new Hono<McpEnv>()
   // On /mcp itself only: paths below it are unknown, and stay the site's 404.
   app.use('/', noStore)
   app.use('/', originGuard(deps.allowedOrigins))
@@ -61,6 +67,11 @@ export function createMcpApp(deps: McpAppDeps): Hono {
       ),
     ),
     deps.gate,
+    // A tool call writes as the page's insert does: one token; any other message is free.
+    rateLimit(deps.rateLimiter, deps.trustProxyHeader, {
+      rows: async (c) => (fieldsOf(await messageOf(c)).method === 'tools/call' ? 1 : 0),
+      refuse: refuseAsJsonRpc,
+    }),
     answerPost(deps),
   )
 
@@ -74,13 +85,39 @@ export function createMcpApp(deps: McpAppDeps): Hono {
   return app
 }
 
-function answerPost(deps: McpAppDeps): Handler {
+const fieldsOf = (message: unknown) =>
+  (typeof message === 'object' && message !== null ? message : {}) as Message
+
+function messageOf(c: Context<McpEnv>): Promise<unknown> {
+  let message = c.get('message')
+  if (!message) {
+    message = readOneMessage(c)
+    c.set('message', message)
+  }
+  return message
+}
+
+async function refuseAsJsonRpc(refusal: Refusal, c: Context<McpEnv>): Promise<Response> {
+  const wait = `try again in ${seconds(refusal.retryAfter ?? 1)}`
+  const id = requestId(fieldsOf(await messageOf(c)))
+  return jsonRpcError(
+    429,
+    JsonRpcCode.ServerError,
+    `${refusal.message}: ${wait}`,
+    retryAfterHeader(refusal),
+    id,
+  )
+}
+
+function answerPost(deps: McpAppDeps): Handler<McpEnv> {
   return async (c) => {
-    const message = await readOneMessage(c)
+    const message = await messageOf(c)
     if (message instanceof Response) return message
-    const fields = (typeof message === 'object' && message !== null ? message : {}) as Message
-    const refused = await refusedToolCall(c, fields, deps)
-    if (refused) return refused
+    const fields = fieldsOf(message)
+    const problem = toolCallParamsProblem(fields.params)
+    if (fields.method === 'tools/call' && problem && fields.id !== undefined) {
+      return jsonRpcError(200, JsonRpcCode.InvalidParams, problem, {}, requestId(fields))
+    }
     const { sources } = deps
     const client = clientInfoOf(fields.method, fields.params)
     if (client) sources?.rememberMcpClient(c, client)
@@ -113,27 +150,4 @@ async function readOneMessage(c: Context): Promise<unknown> {
     )
   }
   return message
-}
-
-/** A tool call over the rate limit, or with parameters the tool cannot take, is answered here. */
-async function refusedToolCall(c: Context, fields: Message, deps: McpAppDeps): Promise<Response | undefined> {
-  if (fields.method !== 'tools/call') return undefined
-  const { rateLimiter, trustProxyHeader } = deps
-  if (rateLimiter) {
-    const retryAfter = await retryAfterOf(rateLimiter, rateLimitKey(clientAddress(c, trustProxyHeader)))
-    if (retryAfter > 0) {
-      return jsonRpcError(
-        429,
-        JsonRpcCode.ServerError,
-        `Too many requests from this address: try again in ${seconds(retryAfter)}`,
-        { 'Retry-After': String(retryAfter) },
-        requestId(fields),
-      )
-    }
-  }
-  const paramsProblem = toolCallParamsProblem(fields.params)
-  if (paramsProblem && fields.id !== undefined) {
-    return jsonRpcError(200, JsonRpcCode.InvalidParams, paramsProblem, {}, requestId(fields))
-  }
-  return undefined
 }

@@ -4,11 +4,12 @@ import { isPgError } from '../../db/database'
 import type { ApiRole } from '../keys'
 import type { RestCors } from './cors'
 import { PostgrestError } from './postgrest-error'
+import type { InsertRows } from './rest-rate-limit'
 
 export const JSON_TYPE = 'application/json; charset=utf-8'
 
-/** The role the request's key carries, set once it is authenticated. */
-export type RestEnv = { Variables: { role?: ApiRole } }
+/** The role the request's key carries, set once it is authenticated; an insert's rows, parsed once. */
+export type RestEnv = { Variables: { role?: ApiRole; insertRows?: Promise<InsertRows> } }
 
 // Prefixes PostgREST answers with 500: errors of the server or the database, not of the request.
 const SERVER_SIDE = ['09', '25', '2D', '38', '39', '3B', '40', '54', '55', '57', '58', 'F0', 'HV', 'P0', 'XX']

@@ -4,7 +4,6 @@ import { type Database, isPgError } from '../../db/database'
 import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
 import type { ApiKeys, ApiRole, JwtClaims } from '../keys'
 import { readBody } from '../middleware/read-body'
-import { type WriteCharge, writeChargeOf } from '../middleware/write-charge'
 import { authenticate, type Verifier } from './authenticate'
 import type { RestCors } from './cors'
 import { errorAnswer, errorResponse, JSON_TYPE, type RestEnv } from './error-answer'
@@ -12,8 +11,7 @@ import { cachedVerifier } from './key-cache'
 import * as refuse from './postgrest-error'
 import { appliedPreferences, type Preferences, parsePrefer } from './prefer'
 import { checkParams, parseReadQuery, parseSelect, searchParamsOf } from './query-params'
-import { parseColumnsParam, parseRowsBody } from './request-body'
-import { type RowCharge, tooManyRequests } from './row-charge'
+import { insertRows } from './rest-rate-limit'
 import { checkAddresses, checkRows } from './row-rules'
 import type { SchemaCache } from './schema-cache'
 import { insertStatement, readStatement, type TableStatement, type WriteResult } from './table-sql'
@@ -24,8 +22,8 @@ export interface RestDeps {
   schema: SchemaCache
   log: Logger
   maxBodyBytes?: number
-  /** Charges an insert's rows past the first to the client's rate limit (not for service_role). */
-  chargeRows?: RowCharge
+  /** The per-address write limit (server/rate-limit), run once the body is in (not for service_role). */
+  rateLimit?: MiddlewareHandler<RestEnv>
   /** Told of every insert that committed: the table, the rows it added and the key's role. */
   onInserted?: (c: Context, table: string, rows: number, role: ApiRole) => void
   /** Told of an insert refused as a duplicate (23505), with the rows it tried, before the 409. */
@@ -50,8 +48,6 @@ interface TableRequest {
   known: ReadonlySet<string>
   params: URLSearchParams
   preferences: Preferences
-  /** The request's rate-limit charge, for its write to make (a limiter in the database). */
-  charge: WriteCharge | undefined
   /** CORS and privacy headers, Preference-Applied, and Content-Profile when the request named one. */
   headers: Record<string, string>
 }
@@ -76,13 +72,12 @@ async function open(c: Context<RestEnv>, deps: RestDeps, verify: Verifier): Prom
   checkParams(params, write ? INSERT_PARAMS : READ_PARAMS)
   const origin = request.headers.get('origin')
   if (write) deps.cors.checkWrite(origin, request.headers.get('host') ?? undefined)
-  const charge = writeChargeOf(c)
   const preferences = parsePrefer(request.headers.get('prefer'))
   const headers: Record<string, string> = { ...deps.cors.headersFor(origin) }
   const applied = appliedPreferences(preferences, write)
   if (applied) headers['Preference-Applied'] = applied
   if (profile !== null) headers['Content-Profile'] = 'public'
-  return { claims, table, known, params, preferences, charge, headers }
+  return { claims, table, known, params, preferences, headers }
 }
 
 function answer(body: string | undefined, status: number, { headers }: TableRequest, range: string) {
@@ -90,26 +85,15 @@ function answer(body: string | undefined, status: number, { headers }: TableRequ
   return new Response(body ?? null, { status, headers: { ...typed, 'Content-Range': range } })
 }
 
-/** The database limiter's refusal (PT429, the seconds as its detail) as the limiter's own 429. */
-function rateLimited(error: unknown): never {
-  if (isPgError(error) && error.code === 'PT429') throw tooManyRequests(Number(error.detail) || 1)
-  throw error
-}
-
-/** An insert, as the key's role, in one round trip (the rate limit's charge rides along). */
+/** An insert, as the key's role, in one round trip. */
 async function write(db: Database, request: TableRequest, statement: TableStatement<WriteResult>) {
-  const kept = request.charge?.inWrite()
-  const written = db.runAsRole(request.claims, statement, kept)
-  return statement.read(await (kept ? written.catch(rateLimited) : written))
+  return statement.read(await db.runAsRole(request.claims, statement))
 }
 
 /** A POST's rows, refused as the database would before anything is written; columns in table order. */
 async function insertedRows(c: Context<RestEnv>, deps: RestDeps, request: TableRequest) {
-  const { table, known, params, claims } = request
-  const columns = parseColumnsParam(params.get('columns'))
-  const { rows, keys } = parseRowsBody(c.req.header('content-type') ?? null, await c.req.text(), columns)
-  // One token per row for the public keys; a single object (the page's insert) costs nothing more.
-  if (rows.length > 1 && claims.role !== 'service_role') await deps.chargeRows?.(c, rows.length)
+  const { table, known, claims } = request
+  const { rows, keys } = await insertRows(c)
   for (const key of keys) if (!known.has(key)) throw refuse.unknownColumn(key, table)
   if (rows.length > 1) checkRows(table, keys, rows)
   // The owner's key is the owner's word (ADR 060); the lists alone need no await.
@@ -135,6 +119,7 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
     readBody(maxBodyBytes, (c) => errorResponse(tooLarge, deps.cors.headersFor(c.req.header('origin')))),
   )
   app.use(deps.gate)
+  if (deps.rateLimit) app.use(deps.rateLimit)
   app.onError(errorAnswer(deps.log, deps.cors))
 
   app.post('/:table', async (c) => {

@@ -1,4 +1,4 @@
-import type { RateLimiter, RateLimitOptions } from './rate-limit'
+import type { RateLimitOptions, RateLimitStore } from './rate-limit'
 
 interface Bucket {
   tokens: number
@@ -10,7 +10,7 @@ interface Bucket {
  * Enough for the embedded database, which one server holds. Memory is bounded: a bucket that has
  * refilled completely is the same as no bucket, so those go first, then the least recently used.
  */
-export class MemoryRateLimiter implements RateLimiter {
+export class MemoryStore implements RateLimitStore {
   readonly #buckets = new Map<string, Bucket>()
   readonly #perMs: number
   readonly #burst: number
@@ -32,7 +32,7 @@ export class MemoryRateLimiter implements RateLimiter {
     return this.#burst
   }
 
-  take(key: string, count = 1, extra = 0): number {
+  take(key: string, rows: number): number {
     const now = this.#now()
     const bucket = this.#buckets.get(key)
     let tokens = this.#burst
@@ -40,10 +40,11 @@ export class MemoryRateLimiter implements RateLimiter {
       tokens = Math.min(this.#burst, bucket.tokens + (now - bucket.updated) * this.#perMs)
       this.#buckets.delete(key) // re-inserted below, so Map order is least recently used first
     }
+    // The request's token, then the further rows' all or none: a refused array still spends one.
     let short = 0
-    if (tokens < count) short = count - tokens
-    else if (tokens - count < extra) [tokens, short] = [tokens - count, extra - (tokens - count)]
-    else tokens -= count + extra
+    if (tokens < 1) short = 1 - tokens
+    else if (tokens < rows) [tokens, short] = [tokens - 1, rows - tokens]
+    else tokens -= rows
     this.#buckets.set(key, { tokens, updated: now })
     if (this.#buckets.size > this.#maxClients) this.#evict(now)
     return short > 0 ? Math.max(1, Math.ceil(short / this.#perMs / 1000)) : 0
