@@ -1,7 +1,7 @@
+import { type ApiKeys, keySourcesOf, loadApiKeys } from '../auth/api-keys'
 import type { Database } from '../db/database'
 import { type OpenedDatabase, openDatabase } from '../db/open-database'
 import { type AppProtections, createApp } from '../http/app'
-import { type ApiKeys, keySourcesOf, loadApiKeys } from '../http/keys'
 import { loadMailEventProviders, type MailEventProviders } from '../http/mail-events/mail-events-settings'
 import { ownOrigins } from '../http/mcp/origin-guard'
 import { MemoryRateLimiter } from '../http/middleware/memory-rate-limiter'

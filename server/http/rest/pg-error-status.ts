@@ -1,4 +1,4 @@
-import type { ApiRole } from '../keys'
+import type { ApiRole } from '../../db/api-roles'
 
 // Prefixes PostgREST answers with 500: errors of the server or the database, not of the request.
 const SERVER_SIDE = ['09', '25', '2D', '38', '39', '3B', '40', '54', '55', '57', '58', 'F0', 'HV', 'P0', 'XX']

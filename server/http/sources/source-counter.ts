@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import type { Logger } from '../../boot/log'
+import type { ApiRole } from '../../db/api-roles'
 import type { Database } from '../../db/database'
-import type { ApiRole } from '../keys'
 import { clientAddress, rateLimitKey } from '../middleware/client-address'
 import { CountBuffer, NO_VISIT } from './count-buffer'
 import { CountWriter } from './count-writer'
