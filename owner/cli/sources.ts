@@ -1,10 +1,10 @@
-import type { Database } from '../../server/db/database'
 import {
   type CampaignCounts,
   conversionOf,
   type SourceCounts,
   sourcesReport,
-} from '../sources/sources-report'
+} from '../../server/analytics/sources-report'
+import type { Database } from '../../server/db/database'
 
 /** `1 visit`, `2 visits`. */
 export function plural(count: number, noun: string): string {

@@ -2,6 +2,7 @@ import { type ApiKeys, keySourcesOf, loadApiKeys } from '../auth/api-keys'
 import type { Database } from '../db/database'
 import { type OpenedDatabase, openDatabase } from '../db/open-database'
 import { type AppProtections, createApp } from '../http/app'
+import { HttpSourceCounter } from '../http/http-source-counter'
 import { loadMailEventProviders, type MailEventProviders } from '../http/mail-events/mail-events-settings'
 import { ownOrigins } from '../http/mcp/origin-guard'
 import { MemoryRateLimiter } from '../http/middleware/memory-rate-limiter'
@@ -10,7 +11,6 @@ import type { SecurityHeaderOptions } from '../http/middleware/security-headers'
 import { restOrigins } from '../http/rest/cors'
 import { loadSchemaCache } from '../http/rest/schema-cache'
 import { fillInSiteUrl } from '../http/site-url'
-import { SourceCounter } from '../http/sources/source-counter'
 import { loadStaticSite } from '../http/static-site'
 import { loadMailTransportConfig, type MailTransportConfig } from '../mail/mail-secrets'
 import { addressPolicyOf } from '../waitlist/address-policy/address-policy-env'
@@ -183,10 +183,10 @@ async function startSourceCounter(
   db: OpenedDatabase['db'],
   log: Logger,
   siteOrigins: () => readonly string[],
-): Promise<SourceCounter | undefined> {
+): Promise<HttpSourceCounter | undefined> {
   if (!env.COUNT_SOURCES) return undefined
   const trustProxyHeader = env.TRUST_PROXY_HEADER
-  const sources = new SourceCounter({
+  const sources = new HttpSourceCounter({
     db,
     log,
     trustProxyHeader,

@@ -9,6 +9,7 @@ import { linkKeys } from '../waitlist/invitations/link-keys'
 import { agentPreflight, withAgentCors } from './agent-cors'
 import { answerPageFor } from './answer-pages'
 import { serveHome } from './home-page'
+import type { HttpSourceCounter } from './http-source-counter'
 import { routeMailEvents } from './mail-events/mail-events-app'
 import type { MailEventProviders } from './mail-events/mail-events-settings'
 import { routeMailLinks } from './mail-links/mail-links-app'
@@ -26,7 +27,6 @@ import { RestCors } from './rest/cors'
 import { createRestApp, MAX_BODY_BYTES } from './rest/rest-app'
 import { rowCharge } from './rest/row-charge'
 import type { SchemaCache } from './rest/schema-cache'
-import type { SourceCounter } from './sources/source-counter'
 import { type StaticSite, serveFile } from './static-site'
 
 export interface AppDeps {
@@ -41,7 +41,7 @@ export interface AppDeps {
   /** The origins the REST API grants CORS: SITE_URL's (or the listening address's) and CORS_ORIGINS. */
   restOrigins?: () => readonly string[]
   /** Visits and signups by source (docs/analytics.md); absent when COUNT_SOURCES is off. */
-  sources?: SourceCounter
+  sources?: HttpSourceCounter
   /** WEBMCP_ORIGIN_TRIAL_TOKEN: sent with '/' as an `Origin-Trial` header (ADR 052). */
   webmcpOriginTrialToken?: string
   /** The mail providers whose events are read (POST /mail-events/…); the others answer 404. */
@@ -194,7 +194,7 @@ async function formOf(c: Context): Promise<FormData> {
   return new Response(body, { headers: { 'Content-Type': type } }).formData().catch(() => new FormData())
 }
 
-function routeSite(app: Hono, { site, webmcpOriginTrialToken }: AppDeps, sources?: SourceCounter): void {
+function routeSite(app: Hono, { site, webmcpOriginTrialToken }: AppDeps, sources?: HttpSourceCounter): void {
   app.on(['GET', 'HEAD'], '*', (c) => {
     if (c.req.path === '/') {
       // After a no-script submit (/?waitlist=…), the same page with the outcome's words in it.

@@ -2,13 +2,13 @@ import { type Context, type Handler, Hono, type MiddlewareHandler } from 'hono'
 import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
 import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
+import type { HttpSourceCounter } from '../http-source-counter'
 import { nestsTooDeep } from '../json-depth'
 import { clientAddress, rateLimitKey } from '../middleware/client-address'
 import { noStore } from '../middleware/no-store'
 import { type RateLimiter, retryAfterOf } from '../middleware/rate-limit'
 import { readBody } from '../middleware/read-body'
 import { seconds } from '../middleware/seconds'
-import type { SourceCounter } from '../sources/source-counter'
 import { clientInfoOf } from './envelope'
 import { JsonRpcCode, jsonRpcError } from './json-rpc-error'
 import { oneLineErrors } from './one-line-errors'
@@ -28,7 +28,7 @@ export interface McpAppDeps {
   /** The app's cap on requests in flight towards the database. */
   gate: MiddlewareHandler
   /** Counts signups through the tool, under `mcp` and the client's name (docs/analytics.md). */
-  sources?: SourceCounter
+  sources?: HttpSourceCounter
   /** Addresses the tool refuses, as the REST API does (ADR 060). */
   addressPolicy?: AddressPolicy
 }

@@ -1,7 +1,7 @@
-import type { Queryable } from '../../server/db/database'
+import type { Queryable } from '../db/database'
 
 /**
- * The owner's reading of the counts the server writes (server/http/sources/): visits, visitors and
+ * The owner's reading of the counts the server writes (server/analytics/): visits, visitors and
  * signups per source over a window of UTC days, summed. Reporting only: nothing here writes.
  */
 
@@ -23,7 +23,7 @@ export interface CampaignCounts {
  */
 export type SourceKind = 'page' | 'no-visit'
 
-/** The rows of signups with no page visit (server/http/sources/count-buffer.ts and the MCP tool's). */
+/** The rows of signups with no page visit (server/analytics/count-buffer.ts and the MCP tool's). */
 const NO_VISIT_SOURCES: ReadonlySet<string> = new Set(['(api)', 'mcp'])
 
 export function kindOf(source: string): SourceKind {
