@@ -5,11 +5,7 @@ import {
   sourcesReport,
 } from '../../server/analytics/sources-report'
 import type { Database } from '../../server/db/database'
-
-/** `1 visit`, `2 visits`. */
-export function plural(count: number, noun: string): string {
-  return `${count.toLocaleString('en')} ${noun}${count === 1 ? '' : 's'}`
-}
+import { plural } from './plural'
 
 export function percent(conversion: number | null): string {
   return conversion === null ? '–' : `${(conversion * 100).toFixed(1)}%`

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database'
+import { windowStart } from './utc-day'
 
 /**
  * The owner's reading of the counts the server writes (server/analytics/): visits, visitors and
@@ -56,13 +57,6 @@ export interface DayVisits {
   day: string
   visits: number
   visitors: number
-}
-
-/** The first UTC day of a window of `days` days ending today; null for all of them. */
-export function windowStart(days: number | 'all', now = new Date()): string | null {
-  if (days === 'all') return null
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
-  return new Date(today - (days - 1) * 86_400_000).toISOString().slice(0, 10)
 }
 
 // A day still open counts its visitors from its bits; a closed one has the number.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { percent, plural, renderCampaigns, renderSources } from '../../owner/cli/sources'
+import { plural } from '../../owner/cli/plural'
+import { percent, renderCampaigns, renderSources } from '../../owner/cli/sources'
 import { CountBuffer, OTHER } from '../../server/analytics/count-buffer'
 import { planDay } from '../../server/analytics/day-plan'
 import { McpClients } from '../../server/analytics/mcp-clients'
