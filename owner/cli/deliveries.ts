@@ -2,10 +2,10 @@ import type { Database } from '../../server/db/database'
 import { listUndeliveredMail, retryFailedMail } from '../../server/waitlist/invitations/mail-report'
 import { listUndelivered, retryFailed } from '../../server/waitlist/notifications/delivery-queue'
 import { notificationsEnabled } from '../../server/waitlist/notifications/outbox-sql'
+import { plural } from './plural'
 import { printSendHealth, resumeCommand } from './send-health-report'
 
 type Print = (line: string) => void
-const plural = (n: number, one: string, many: string) => `${n} failed ${n === 1 ? one : many}`
 
 /**
  * `deliveries`: the signup notifications not yet made (pending, then failed), then the mail not
@@ -27,7 +27,7 @@ export async function deliveriesCommand(
     print(
       webhooks + mail === 0
         ? 'No failed deliveries to retry.'
-        : `Re-queued ${plural(webhooks, 'delivery', 'deliveries')} and ${plural(mail, 'message', 'messages')}; ` +
+        : `Re-queued ${plural(webhooks, 'failed delivery', 'failed deliveries')} and ${plural(mail, 'failed message')}; ` +
             'a running server sends them within seconds (SIGNUP_WEBHOOK_URL for the first, SMTP_URL for the second).',
     )
     return 0

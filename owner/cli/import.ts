@@ -12,8 +12,8 @@ import {
   stagedListed,
 } from '../../server/waitlist/admin/import-staging'
 import { raiseListedStatuses } from '../../server/waitlist/invitations/import-statuses'
-import { withDatabaseAsIs } from './database-as-is'
 import { checkImportFile, importRecords } from './import-records'
+import { withDatabaseAsIs } from './with-database'
 
 // Enough to see what is wrong without flooding the terminal.
 const SHOWN_PROBLEMS = 50

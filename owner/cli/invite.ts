@@ -15,9 +15,10 @@ import {
   oldestWith,
   type QueuedInvites,
 } from '../../server/waitlist/invitations/queue-invitations'
-import { withDatabaseAsIs } from './database-as-is'
 import { followBatch } from './follow-batch'
 import { previewInvitation, previewSettings, renderPreview } from './message-preview'
+import { plural } from './plural'
+import { withDatabaseAsIs } from './with-database'
 
 export interface InviteRequest {
   /** --next N, else the addresses. */
@@ -29,7 +30,6 @@ export interface InviteRequest {
 }
 
 type Print = (line: string) => void
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
 /**
  * `invite --next N | EMAIL… [--dry-run] [--wait] [--resend]`. The CLI has no mail settings of its

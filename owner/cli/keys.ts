@@ -1,6 +1,6 @@
+import { type ApiKeys, keySourcesOf, loadApiKeys } from '../../server/auth/api-keys'
 import { loadServerEnv } from '../../server/boot/env'
 import { runningClusterTcpUrl } from '../../server/db/embedded/embedded-cluster'
-import { type ApiKeys, keySourcesOf, loadApiKeys } from '../../server/http/keys'
 import { linkKeys } from '../../server/waitlist/invitations/link-keys'
 import { withDatabase } from './with-database'
 

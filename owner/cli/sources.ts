@@ -1,15 +1,11 @@
-import type { Database } from '../../server/db/database'
 import {
   type CampaignCounts,
   conversionOf,
   type SourceCounts,
   sourcesReport,
-} from '../sources/sources-report'
-
-/** `1 visit`, `2 visits`. */
-export function plural(count: number, noun: string): string {
-  return `${count.toLocaleString('en')} ${noun}${count === 1 ? '' : 's'}`
-}
+} from '../../server/analytics/sources-report'
+import type { Database } from '../../server/db/database'
+import { plural } from './plural'
 
 export function percent(conversion: number | null): string {
   return conversion === null ? '–' : `${(conversion * 100).toFixed(1)}%`

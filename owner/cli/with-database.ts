@@ -1,21 +1,43 @@
-import { loadServerEnv } from '../../server/boot/env'
+import { loadServerEnv, type ServerEnv } from '../../server/boot/env'
 import type { Database } from '../../server/db/database'
+import { clusterFiles } from '../../server/db/embedded/cluster-files'
+import { runningClusterUrl } from '../../server/db/embedded/embedded-cluster'
+import { isInitialized } from '../../server/db/embedded/init-cluster'
 import { openDatabase } from '../../server/db/open-database'
 
-/** Runs one command against the database the server uses, and closes it afterwards. */
-export async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
-  const env = loadServerEnv()
-  // Beside a running server, its cluster; else this command starts the cluster (holding DATA_DIR
-  // meanwhile). Either way any pending migration is applied first, as the server would.
+// Beside a running server, its cluster; else this command starts the cluster (holding DATA_DIR
+// meanwhile).
+async function run<T>(env: ServerEnv, migrate: boolean, fn: (db: Database) => Promise<T>): Promise<T> {
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     purpose: 'waitlist CLI',
     besideServer: true,
+    migrate,
   })
   try {
     return await fn(database.db)
   } finally {
     await database.close()
   }
+}
+
+/**
+ * Runs one command against the database the server uses, and closes it afterwards. Any pending
+ * migration is applied first, as the server would.
+ */
+export function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
+  return run(loadServerEnv(), true, fn)
+}
+
+/**
+ * Runs fn on the database as it is, for `import --dry-run`, which writes nothing at all: never
+ * migrated, and an embedded cluster that does not exist yet is not created (fn does not run and
+ * this gives undefined: there is no list, so nothing on it).
+ */
+export async function withDatabaseAsIs<T>(fn: (db: Database) => Promise<T>): Promise<T | undefined> {
+  const env = loadServerEnv()
+  const running = env.DATABASE_URL ? undefined : await runningClusterUrl(env.DATA_DIR)
+  if (!env.DATABASE_URL && !running && !isInitialized(clusterFiles(env.DATA_DIR).cluster)) return undefined
+  return run(env, false, fn)
 }

@@ -1,24 +1,11 @@
+import type { EntryPage as ListPage } from '../../server/waitlist/admin/entry-pages'
+import type { DayCount } from '../../server/waitlist/admin/waitlist-admin'
+
 /**
  * The studio server's JSON API (owner/studio-server/studio-app.ts). The token arrives in the URL's
  * fragment, which no request carries, stays in this tab (sessionStorage, so a reload keeps it; never
  * a cookie, which every port on 127.0.0.1 would receive) and goes out as `Authorization: Bearer`.
  */
-
-export interface Entry {
-  email: string
-  created_at: string
-  /** waiting, unconfirmed, invited, unsubscribed, bounced or complained; and when it got there ('' for never). */
-  status: string
-  confirmed_at: string
-  invited_at: string
-  unsubscribed_at: string
-  bounced_at: string
-}
-
-export interface DayCount {
-  day: string
-  count: number
-}
 
 export type Range = '30' | '90' | 'all'
 
@@ -27,16 +14,8 @@ export interface Summary {
   days: DayCount[]
 }
 
-export interface EntryPage {
-  entries: Entry[]
-  /** Entries matching the search (all without one); with `capped`, more than this many match. */
-  matching: number
-  capped: boolean
-  /** Cursors of the next (older) and the previous (newer) page, null at either end. */
-  next: string | null
-  previous: string | null
-  pageSize: number
-}
+/** A page of the list as the studio's server sends it: the server's page and its size. */
+export type EntryPage = ListPage & { pageSize: number }
 
 /** Where a page of the list starts: the first page, or after or before a cursor of the studio's. */
 export type PageStart = { after: string } | { before: string } | Record<string, never>

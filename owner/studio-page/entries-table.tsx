@@ -1,4 +1,5 @@
-import type { Entry, EntryPage, PageStart } from './api'
+import type { Entry } from '../../server/waitlist/admin/waitlist-admin'
+import type { EntryPage, PageStart } from './api'
 import { EmailAddress } from './email-address'
 
 const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'

@@ -1,4 +1,5 @@
-import type { DayCount, Range } from './api'
+import type { DayCount } from '../../server/waitlist/admin/waitlist-admin'
+import type { Range } from './api'
 import type { DayVisits } from './sources-api'
 
 const RANGES: { value: Range; label: string }[] = [

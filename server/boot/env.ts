@@ -8,10 +8,7 @@ import { invitationEnv } from '../waitlist/invitations/invitation-env'
 import { mailEventsEnv } from '../waitlist/mail-events/mail-events-env'
 import { signupWebhookEnv } from '../waitlist/notifications/webhook-env'
 import { defaultDataDir } from './default-data-dir'
-
-// Unset and empty mean the same thing in a shell: `FOO= npm start` should fall back to the default.
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
+import { optional } from './optional-env'
 
 const EnvSchema = z.object({
   PORT: optional(z.coerce.number().int().min(0).max(65535)).transform((v) => v ?? 3000),

@@ -1,14 +1,14 @@
+import { type ApiKeys, keySourcesOf, loadApiKeys } from '../auth/api-keys'
 import type { Database } from '../db/database'
 import { type OpenedDatabase, openDatabase } from '../db/open-database'
 import { type AppProtections, createApp } from '../http/app'
-import { type ApiKeys, keySourcesOf, loadApiKeys } from '../http/keys'
+import { HttpSourceCounter } from '../http/http-source-counter'
 import { loadMailEventProviders, type MailEventProviders } from '../http/mail-events/mail-events-settings'
 import { ownOrigins } from '../http/mcp/origin-guard'
 import type { SecurityHeaderOptions } from '../http/middleware/security-headers'
 import { restOrigins } from '../http/rest/cors'
 import { loadSchemaCache } from '../http/rest/schema-cache'
 import { fillInSiteUrl } from '../http/site-url'
-import { SourceCounter } from '../http/sources/source-counter'
 import { loadStaticSite } from '../http/static-site'
 import { loadMailTransportConfig, type MailTransportConfig } from '../mail/mail-secrets'
 import { MemoryStore } from '../rate-limit/memory-store'
@@ -179,10 +179,10 @@ async function startSourceCounter(
   db: OpenedDatabase['db'],
   log: Logger,
   siteOrigins: () => readonly string[],
-): Promise<SourceCounter | undefined> {
+): Promise<HttpSourceCounter | undefined> {
   if (!env.COUNT_SOURCES) return undefined
   const trustProxyHeader = env.TRUST_PROXY_HEADER
-  const sources = new SourceCounter({
+  const sources = new HttpSourceCounter({
     db,
     log,
     trustProxyHeader,

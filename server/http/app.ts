@@ -1,5 +1,6 @@
 import { type Context, type Handler, Hono } from 'hono'
 import { MCP_PATH } from '../../contract/agent-tool'
+import type { ApiKeys } from '../auth/api-keys'
 import type { Logger } from '../boot/log'
 import type { Database } from '../db/database'
 import { type RateLimitStore, rateLimit, retryAfterHeader } from '../rate-limit/rate-limit'
@@ -9,7 +10,7 @@ import { linkKeys } from '../waitlist/invitations/link-keys'
 import { agentPreflight, withAgentCors } from './agent-cors'
 import { answerPageFor } from './answer-pages'
 import { serveHome } from './home-page'
-import type { ApiKeys } from './keys'
+import type { HttpSourceCounter } from './http-source-counter'
 import { routeMailEvents } from './mail-events/mail-events-app'
 import type { MailEventProviders } from './mail-events/mail-events-settings'
 import { routeMailLinks } from './mail-links/mail-links-app'
@@ -25,7 +26,6 @@ import { RestCors } from './rest/cors'
 import { createRestApp, MAX_BODY_BYTES } from './rest/rest-app'
 import { refuseAsPostgrest, rowsToCharge } from './rest/rest-rate-limit'
 import type { SchemaCache } from './rest/schema-cache'
-import type { SourceCounter } from './sources/source-counter'
 import { type StaticSite, serveFile } from './static-site'
 
 export interface AppDeps {
@@ -40,7 +40,7 @@ export interface AppDeps {
   /** The origins the REST API grants CORS: SITE_URL's (or the listening address's) and CORS_ORIGINS. */
   restOrigins?: () => readonly string[]
   /** Visits and signups by source (docs/analytics.md); absent when COUNT_SOURCES is off. */
-  sources?: SourceCounter
+  sources?: HttpSourceCounter
   /** WEBMCP_ORIGIN_TRIAL_TOKEN: sent with '/' as an `Origin-Trial` header (ADR 052). */
   webmcpOriginTrialToken?: string
   /** The mail providers whose events are read (POST /mail-events/…); the others answer 404. */
@@ -179,7 +179,7 @@ async function formOf(c: Context): Promise<FormData> {
   return new Response(body, { headers: { 'Content-Type': type } }).formData().catch(() => new FormData())
 }
 
-function routeSite(app: Hono, { site, webmcpOriginTrialToken }: AppDeps, sources?: SourceCounter): void {
+function routeSite(app: Hono, { site, webmcpOriginTrialToken }: AppDeps, sources?: HttpSourceCounter): void {
   app.on(['GET', 'HEAD'], '*', (c) => {
     if (c.req.path === '/') {
       // After a no-script submit (/?waitlist=…), the same page with the outcome's words in it.

@@ -1,10 +1,7 @@
 import { z } from 'zod'
+import { optional } from '../boot/optional-env'
 import { parseMailFrom } from './mail-from'
 import { parseSmtpUrl, SmtpUrlError } from './smtp-url'
-
-// Unset and empty mean the same thing, as for every other variable (server/boot/env.ts).
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
 
 /** SMTP_URL's problem in words that never quote it, or undefined when it is usable. */
 export function smtpUrlProblem(value: string): string | undefined {

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { siteConfig } from '../../contract/site-config'
-import { loadApiKeys } from '../../server/http/keys'
+import { loadApiKeys } from '../../server/auth/api-keys'
 import { linkKeys } from '../../server/waitlist/invitations/link-keys'
 import { sealAddress } from '../../server/waitlist/invitations/link-token'
 import type { TestServer } from '../support/test-server'

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test'
-import { type SourceCounts, sourcesReport } from '../../owner/sources/sources-report'
+import { type SourceCounts, sourcesReport } from '../../server/analytics/sources-report'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { type StudioProcess, startStudioProcess } from '../support/studio-process'
 import { startTestServer, type TestServer } from '../support/test-server'

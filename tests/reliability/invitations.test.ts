@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
+import { loadApiKeys } from '../../server/auth/api-keys'
 import type { Database } from '../../server/db/database'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
-import { loadApiKeys } from '../../server/http/keys'
 import { parseMailFrom } from '../../server/mail/mail-from'
 import { createSmtpTransport } from '../../server/mail/smtp-transport'
 import { parseSmtpUrl } from '../../server/mail/smtp-url'

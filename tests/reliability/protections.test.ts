@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadApiKeys, signKey } from '../../server/http/keys'
+import { loadApiKeys, signKey } from '../../server/auth/api-keys'
 import { startServerOn, stopBackends } from '../support/backends'
 import { startTestServer, type TestServer } from '../support/test-server'
 import {

@@ -2,7 +2,7 @@ import { chmod, chown, mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadApiKeys } from '../../server/http/keys'
+import { loadApiKeys } from '../../server/auth/api-keys'
 import { asRoot, checkoutReadableByNobody, NOBODY, startRefused } from './support'
 
 if (!asRoot)

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { loadApiKeys } from '../../server/auth/api-keys'
 import { createLogger } from '../../server/boot/log'
 import type { Database } from '../../server/db/database'
 import { createApp } from '../../server/http/app'
-import { loadApiKeys } from '../../server/http/keys'
 import { stubSite } from '../support/stub-site'
 
 async function appWith(query: Database['query']) {

@@ -3,10 +3,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { describe, expect, it } from 'vitest'
 import { requestAccessTool } from '../../contract/agent-tool'
 import { outcomeMessages } from '../../contract/waitlist-outcome'
+import { loadApiKeys } from '../../server/auth/api-keys'
 import type { Logger } from '../../server/boot/log'
 import type { Database, PgError } from '../../server/db/database'
 import { createApp } from '../../server/http/app'
-import { loadApiKeys } from '../../server/http/keys'
 import { stubSite } from '../support/stub-site'
 
 /**

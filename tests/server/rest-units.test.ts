@@ -1,7 +1,9 @@
 import { SignJWT } from 'jose'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { InvalidKeyError, loadApiKeys, verifyKey } from '../../server/http/keys'
+import { loadApiKeys } from '../../server/auth/api-keys'
+import { InvalidKeyError, verifyKey } from '../../server/auth/verify-key'
 import { statusForSqlState } from '../../server/http/rest/error-answer'
+import { jwtRefusal } from '../../server/http/rest/jwt-refusal'
 import { cachedVerifier } from '../../server/http/rest/key-cache'
 import { appliedPreferences, parsePrefer } from '../../server/http/rest/prefer'
 import { parseColumnsParam, parseRowsBody } from '../../server/http/rest/request-body'
@@ -13,13 +15,14 @@ function token(claims: Record<string, unknown>, build: (jwt: SignJWT) => SignJWT
   return build(new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' })).sign(secretBytes)
 }
 
-async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(
+/** How the REST room words a key's refusal, PostgREST's way (jwt-refusal.ts). */
+async function refusal(key: string, verify = (token: string) => verifyKey(secretBytes, token)) {
+  const error = await verify(key).then(
     () => undefined,
     (caught: unknown) => caught,
   )
   expect(error).toBeInstanceOf(InvalidKeyError)
-  const { code, message, details } = error as InvalidKeyError
+  const { code, message, details } = jwtRefusal(error as InvalidKeyError, key)
   return { code, message, details }
 }
 
@@ -40,7 +43,7 @@ describe('keys', () => {
   })
 
   it('refuses roles outside anon, authenticated and service_role', async () => {
-    const refused = await refusal(verifyKey(secretBytes, await token({ role: 'postgres' })))
+    const refused = await refusal(await token({ role: 'postgres' }))
     expect(refused.code).toBe('PGRST303')
   })
 
@@ -49,25 +52,25 @@ describe('keys', () => {
     const forged = await new SignJWT({ role: 'service_role' })
       .setProtectedHeader({ alg: 'HS256' })
       .sign(other)
-    expect(await refusal(verifyKey(secretBytes, forged))).toEqual({
+    expect(await refusal(forged)).toEqual({
       code: 'PGRST301',
       message: 'No suitable key or wrong key type',
       details: 'None of the keys was able to decode the JWT',
     })
     const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"role":"service_role"}').toString('base64url')}.`
-    expect((await refusal(verifyKey(secretBytes, none))).code).toBe('PGRST301')
-    expect((await refusal(verifyKey(secretBytes, 'one.two'))).message).toBe('Expected 3 parts in JWT; got 2')
+    expect((await refusal(none)).code).toBe('PGRST301')
+    expect((await refusal('one.two')).message).toBe('Expected 3 parts in JWT; got 2')
     const expired = await token({ role: 'anon' }, (jwt) =>
       jwt.setExpirationTime(Math.floor(Date.now() / 1000) - 120),
     )
-    expect(await refusal(verifyKey(secretBytes, expired))).toMatchObject({
+    expect(await refusal(expired)).toMatchObject({
       code: 'PGRST303',
       message: 'JWT expired',
     })
     const early = await token({ role: 'anon' }, (jwt) =>
       jwt.setNotBefore(Math.floor(Date.now() / 1000) + 3600),
     )
-    expect(await refusal(verifyKey(secretBytes, early))).toMatchObject({
+    expect(await refusal(early)).toMatchObject({
       code: 'PGRST303',
       message: 'JWT not yet valid',
     })
@@ -158,12 +161,12 @@ describe('the key cache', () => {
     expect((await verify(key)).role).toBe('anon')
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(now + 120_000) // past exp + 30 s
-    expect((await refusal(verify(key))).message).toBe('JWT expired')
+    expect((await refusal(key, verify)).message).toBe('JWT expired')
   })
 
   it('never caches a refusal', async () => {
     const verify = cachedVerifier(secretBytes)
-    expect((await refusal(verify('not.a.token'))).code).toBe('PGRST301')
-    expect((await refusal(verify('not.a.token'))).code).toBe('PGRST301')
+    expect((await refusal('not.a.token', verify)).code).toBe('PGRST301')
+    expect((await refusal('not.a.token', verify)).code).toBe('PGRST301')
   })
 })

@@ -1,10 +1,10 @@
 import { Hono } from 'hono'
 import { afterAll, describe, expect, it } from 'vitest'
-import { sourcesReport } from '../../owner/sources/sources-report'
+import { sourcesReport } from '../../server/analytics/sources-report'
 import type { Logger } from '../../server/boot/log'
 import type { Database } from '../../server/db/database'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
-import { SourceCounter } from '../../server/http/sources/source-counter'
+import { HttpSourceCounter } from '../../server/http/http-source-counter'
 import { sharedPostgresUrl, stopBackends } from '../support/backends'
 
 /**
@@ -42,7 +42,7 @@ interface Clock {
 
 /** A server's counting: the counter behind a page route and a signup route, on its own clock. */
 async function server(db: Database, clock: Clock, maxKeysPerDay?: number) {
-  const counter = new SourceCounter({
+  const counter = new HttpSourceCounter({
     db,
     log: quiet,
     trustProxyHeader: 'x-forwarded-for',
@@ -295,7 +295,7 @@ describe('several servers on one database, and the days', () => {
         failures-- > 0 ? Promise.reject(new Error('connection lost')) : db.transaction(fn),
     }
     const errors: string[] = []
-    const counter = new SourceCounter({
+    const counter = new HttpSourceCounter({
       db: flaky,
       log: { info: () => {}, error: (message) => errors.push(message) },
       siteOrigins: () => [],

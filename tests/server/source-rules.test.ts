@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { percent, plural, renderCampaigns, renderSources } from '../../owner/cli/sources'
-import { conversionOf, kindOf, type SourceCounts } from '../../owner/sources/sources-report'
-import { CountBuffer, OTHER } from '../../server/http/sources/count-buffer'
-import { planDay } from '../../server/http/sources/day-plan'
-import { McpClients } from '../../server/http/sources/mcp-clients'
-import { OverflowSketch } from '../../server/http/sources/overflow-sketch'
-import { RecentSources } from '../../server/http/sources/recent-sources'
-import { RecentVisitors } from '../../server/http/sources/recent-visitors'
+import { plural } from '../../owner/cli/plural'
+import { percent, renderCampaigns, renderSources } from '../../owner/cli/sources'
+import { CountBuffer, OTHER } from '../../server/analytics/count-buffer'
+import { planDay } from '../../server/analytics/day-plan'
+import { McpClients } from '../../server/analytics/mcp-clients'
+import { OverflowSketch } from '../../server/analytics/overflow-sketch'
+import { RecentSources } from '../../server/analytics/recent-sources'
+import { RecentVisitors } from '../../server/analytics/recent-visitors'
 import {
   cleanSource,
   cleanTag,
@@ -15,9 +15,10 @@ import {
   signupSource,
   siteHost,
   visitSource,
-} from '../../server/http/sources/source-of'
-import { declinesTracking, isBrowser, isVisit } from '../../server/http/sources/visit-request'
-import { visitorBit } from '../../server/http/sources/visitor-bit'
+} from '../../server/analytics/source-of'
+import { conversionOf, kindOf, type SourceCounts } from '../../server/analytics/sources-report'
+import { declinesTracking, isBrowser, isVisit } from '../../server/analytics/visit-request'
+import { visitorBit } from '../../server/analytics/visitor-bit'
 import { rateLimitKey } from '../../server/rate-limit/client-address'
 
 /** The rules of counting by source, function by function, with no server and no database. */

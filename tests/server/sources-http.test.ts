@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type SourceCounts, sourcesReport } from '../../owner/sources/sources-report'
+import { type SourceCounts, sourcesReport } from '../../server/analytics/sources-report'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { sharedPostgresUrl, stopBackends } from '../support/backends'
 import { startTestServer, type TestServer } from '../support/test-server'

@@ -9,10 +9,10 @@ import {
   seconds,
 } from '../../rate-limit/rate-limit'
 import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
+import type { HttpSourceCounter } from '../http-source-counter'
 import { nestsTooDeep } from '../json-depth'
 import { noStore } from '../middleware/no-store'
 import { readBody } from '../middleware/read-body'
-import type { SourceCounter } from '../sources/source-counter'
 import { clientInfoOf } from './envelope'
 import { JsonRpcCode, jsonRpcError } from './json-rpc-error'
 import { oneLineErrors } from './one-line-errors'
@@ -32,7 +32,7 @@ export interface McpAppDeps {
   /** The app's cap on requests in flight towards the database. */
   gate: MiddlewareHandler
   /** Counts signups through the tool, under `mcp` and the client's name (docs/analytics.md). */
-  sources?: SourceCounter
+  sources?: HttpSourceCounter
   /** Addresses the tool refuses, as the REST API does (ADR 060). */
   addressPolicy?: AddressPolicy
 }

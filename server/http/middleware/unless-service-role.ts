@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
-import type { ApiKeys } from '../keys'
+import type { ApiKeys } from '../../auth/api-keys'
 import { authenticate } from '../rest/authenticate'
 import { cachedVerifier } from '../rest/key-cache'
 

@@ -1,15 +1,17 @@
-import { InvalidKeyError, type JwtClaims } from '../keys'
+import { InvalidKeyError } from '../../auth/verify-key'
+import type { JwtClaims } from '../../db/api-roles'
+import { jwtRefusal } from './jwt-refusal'
 import { invalidApiKey, invalidJwt, missingApiKey } from './postgrest-error'
 import { searchParamsOf } from './query-params'
 
-/** Checks a token and returns its claims (keys.ts verifyKey, possibly cached). */
+/** Checks a token and returns its claims (server/auth/verify-key.ts, possibly cached). */
 export type Verifier = (token: string) => Promise<JwtClaims>
 
 async function verifyBearer(verify: Verifier, token: string): Promise<JwtClaims> {
   try {
     return await verify(token)
   } catch (error) {
-    if (error instanceof InvalidKeyError) throw invalidJwt(error.code, error.message, error.details)
+    if (error instanceof InvalidKeyError) throw jwtRefusal(error, token)
     throw error
   }
 }

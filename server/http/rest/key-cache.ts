@@ -1,4 +1,5 @@
-import { type JwtClaims, verifyKey } from '../keys'
+import { verifyKey } from '../../auth/verify-key'
+import type { JwtClaims } from '../../db/api-roles'
 
 const MAX_ENTRIES = 1000
 const CLOCK_SKEW_SECONDS = 30

@@ -1,10 +1,7 @@
 import { Resolver } from 'node:dns/promises'
 import { z } from 'zod'
+import { optional } from '../../boot/optional-env'
 import { AddressPolicy } from './address-policy'
-
-// Unset and empty mean the same thing, as for every other variable (server/boot/env.ts).
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
 
 // A host name as the address grammar's domain part has it (labels of letters, digits and hyphens).
 const DOMAIN = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/

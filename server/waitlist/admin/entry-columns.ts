@@ -1,4 +1,5 @@
 import { escapeLiteral } from 'pg'
+import { isoUtc } from '../../db/iso-utc'
 import { ENTRY_STATUSES, isEntryStatus } from '../invitations/entry-status'
 import { emailProblem } from './email-rule'
 
@@ -28,10 +29,8 @@ export interface EntryColumn {
 export const ENTRY_SOURCE =
   'public.waitlist left join private.entry_status on entry_status.waitlist_id = waitlist.id'
 
-const UTC = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`
-
 /** UTC with microseconds, e.g. 2026-11-01T09:00:00.123456Z: exact, so a file round-trips. */
-export const CREATED_AT_UTC = `to_char(created_at at time zone 'UTC', ${UTC})`
+export const CREATED_AT_UTC = isoUtc('created_at')
 
 // What `export` writes (UTC with microseconds), and any other ISO 8601 time that names its zone:
 // a time without a zone would be read in the database session's zone, silently shifted.
@@ -57,7 +56,7 @@ function statusProblem(value: string): string | undefined {
 function statusDate(name: string): EntryColumn {
   return {
     name,
-    read: `coalesce(to_char(entry_status.${name} at time zone 'UTC', ${UTC}), '')`,
+    read: `coalesce(${isoUtc(`entry_status.${name}`)}, '')`,
     type: 'timestamptz',
     table: 'entry_status',
     addedLater: { default: 'null' },

@@ -1,3 +1,4 @@
+import { DAY_MS, utcDay, windowStart } from '../../analytics/utc-day'
 import type { Database, Queryable } from '../../db/database'
 import type { EntryStatus } from '../invitations/entry-status'
 import { dropDeliveries } from '../notifications/outbox-sql'
@@ -47,10 +48,6 @@ export interface DayCount {
   count: number
 }
 
-function utcDay(date: Date): string {
-  return date.toISOString().slice(0, 10)
-}
-
 /**
  * Signups per UTC day, every day present (zeros included), from `days - 1` days before today to
  * today, or from the first signup when `days` is 'all'. A day after today (an imported future
@@ -62,15 +59,15 @@ export async function signupsPerDay(
   now = new Date(),
 ): Promise<DayCount[]> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
-  const from = days === 'all' ? null : new Date(today - (days - 1) * 86_400_000)
-  const rows = await countPerDay(db, from?.toISOString().slice(0, 10) ?? null)
+  const from = windowStart(days, now)
+  const rows = await countPerDay(db, from)
   const counts = new Map(rows.map((row) => [row.day, row.count]))
-  const first = from ? from.getTime() : Date.parse(rows[0]?.day ?? utcDay(now))
+  const first = Date.parse(from ?? rows[0]?.day ?? utcDay(now.getTime()))
   const lastDay = rows.at(-1)?.day
   const last = Math.max(today, lastDay ? Date.parse(lastDay) : today)
   const result: DayCount[] = []
-  for (let time = first; time <= last; time += 86_400_000) {
-    const day = utcDay(new Date(time))
+  for (let time = first; time <= last; time += DAY_MS) {
+    const day = utcDay(time)
     result.push({ day, count: counts.get(day) ?? 0 })
   }
   return result

@@ -1,8 +1,5 @@
 import { z } from 'zod'
-
-// Unset and empty mean the same thing, as for every other variable (server/boot/env.ts).
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
+import { optional } from '../../boot/optional-env'
 
 /** The invitation variables, merged into the server's env schema. */
 export const invitationEnv = {

@@ -1,8 +1,6 @@
 import type { Queryable } from '../../db/database'
+import { isoUtc } from '../../db/iso-utc'
 import type { MessageKind } from './compose-message'
-
-const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`
-const iso = (column: string) => `to_char(${column} at time zone 'UTC', ${ISO})`
 
 export interface MailRow {
   id: string
@@ -18,8 +16,8 @@ export interface MailRow {
 /** Messages not delivered: pending, failed (retries ran out) and bounced, oldest queued first (the owner's CLI). */
 export function listUndeliveredMail(db: Queryable): Promise<MailRow[]> {
   return db.query<MailRow>(
-    `select o.id::text as id, o.kind, o.status, w.email::text as email, ${iso('o.queued_at')} as "queuedAt",
-            o.attempts, ${iso('o.run_at')} as "runAt", o.last_error as "lastError"
+    `select o.id::text as id, o.kind, o.status, w.email::text as email, ${isoUtc('o.queued_at')} as "queuedAt",
+            o.attempts, ${isoUtc('o.run_at')} as "runAt", o.last_error as "lastError"
        from private.mail_outbox o join public.waitlist w on w.id = o.waitlist_id
       where o.status in ('pending', 'failed', 'bounced')
       order by array_position(array['pending', 'failed', 'bounced'], o.status), o.queued_at, o.id`,

@@ -1,4 +1,5 @@
 import type { Database, Queryable } from '../../db/database'
+import { isoUtc } from '../../db/iso-utc'
 import { countAll } from '../admin/day-counts'
 import { type EntryStatus, invitable, STATUS_SQL } from './entry-status'
 import { MAIL_CHANNEL } from './mail-outbox'
@@ -16,7 +17,7 @@ export interface Candidate {
 const INVITE_LOCK_KEY = 7_305_871_114
 
 const CANDIDATE_COLUMNS = `w.id::text as "waitlistId", w.email::text as email,
-  to_char(w.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "createdAt",
+  ${isoUtc('w.created_at')} as "createdAt",
   ${STATUS_SQL} as status`
 
 /** Each entry beside its status, which it has no row for while waiting (aliases w and s). */

@@ -1,8 +1,5 @@
 import { z } from 'zod'
-
-// Unset and empty mean the same thing, as for every other variable (server/boot/env.ts).
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
+import { optional } from '../../boot/optional-env'
 
 const rate = (fallback: number) => optional(z.coerce.number().min(0).max(1)).transform((v) => v ?? fallback)
 

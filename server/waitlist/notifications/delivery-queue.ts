@@ -1,12 +1,9 @@
 import type { Queryable } from '../../db/database'
+import { isoUtc } from '../../db/iso-utc'
 import { nextDueIn, recordAttemptFailed } from '../outbox-queries'
 
 /** The NOTIFY channel the outbox trigger signals when a signup commits. */
 export const OUTBOX_CHANNEL = 'signup_deliveries'
-
-// The form `export` writes, so the two tools print one timestamp format.
-const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`
-export const isoUtc = (column: string) => `to_char(${column} at time zone 'UTC', ${ISO})`
 
 /** A delivery claimed for one attempt. */
 export interface ClaimedDelivery {

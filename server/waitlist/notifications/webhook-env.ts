@@ -1,8 +1,5 @@
 import { z } from 'zod'
-
-// Unset and empty mean the same thing, as for every other variable (server/boot/env.ts).
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
+import { optional } from '../../boot/optional-env'
 
 /** Standard Webhooks secrets are whsec_ and 24 to 64 random bytes in base64 (standardwebhooks.com). */
 function isWebhookSecret(value: string): boolean {

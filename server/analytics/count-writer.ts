@@ -1,5 +1,5 @@
-import type { Logger } from '../../boot/log'
-import type { Database } from '../../db/database'
+import type { Logger } from '../boot/log'
+import type { Database } from '../db/database'
 import type { CountBuffer } from './count-buffer'
 import { addCounts, finalizeDays } from './counts-sql'
 import { type DailySalt, deleteOldSalts } from './daily-salt'

@@ -1,18 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { join, resolve } from 'node:path'
-import { jwtVerify, SignJWT } from 'jose'
+import { SignJWT } from 'jose'
 import { StartupError } from '../boot/startup-error'
+import type { ApiRole } from '../db/api-roles'
 import type { Queryable } from '../db/database'
 import { ensurePrivateDataDir } from '../db/private-data-dir'
 import { createSecretFile, readSecretFile } from '../db/secret-file'
-
-export type ApiRole = 'anon' | 'authenticated' | 'service_role'
-export const API_ROLES: readonly ApiRole[] = ['anon', 'authenticated', 'service_role']
-
-export interface JwtClaims {
-  role: ApiRole
-  [claim: string]: unknown
-}
 
 export interface ApiKeys {
   secret: Uint8Array
@@ -125,64 +118,4 @@ export async function loadApiKeys(sources: KeySources): Promise<ApiKeys> {
     generated,
     keptIn,
   }
-}
-
-export class InvalidKeyError extends Error {
-  override name = 'InvalidKeyError'
-  constructor(
-    message: string,
-    /** PGRST301: the token cannot be decoded or verified; PGRST303: its claims are not acceptable. */
-    readonly code: 'PGRST301' | 'PGRST303' = 'PGRST301',
-    readonly details: string | null = null,
-  ) {
-    super(message)
-  }
-}
-
-// PostgREST 13's wording for each way a token can fail (src/PostgREST/Auth/Jwt.hs).
-function describeJoseError(error: unknown, token: string): InvalidKeyError {
-  const { code, claim } = error as { code?: string; claim?: string }
-  const parts = token.split('.').length
-  if (parts !== 3) return new InvalidKeyError(`Expected 3 parts in JWT; got ${parts}`)
-  if (code === 'ERR_JWT_EXPIRED') return new InvalidKeyError('JWT expired', 'PGRST303')
-  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && claim === 'nbf')
-    return new InvalidKeyError('JWT not yet valid', 'PGRST303')
-  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED')
-    return new InvalidKeyError('Parsing claims failed', 'PGRST303')
-  if (code === 'ERR_JOSE_ALG_NOT_ALLOWED') {
-    return new InvalidKeyError(
-      'Wrong or unsupported encoding algorithm',
-      'PGRST301',
-      'Only HS256 is accepted',
-    )
-  }
-  return new InvalidKeyError(
-    'No suitable key or wrong key type',
-    'PGRST301',
-    'None of the keys was able to decode the JWT',
-  )
-}
-
-/**
- * Verifies an HS256 key (30 s clock skew, as PostgREST) and returns its claims; throws
- * InvalidKeyError with PostgREST's wording. A token without a role claim is anon, PostgREST's
- * db-anon-role. A role other than the three Supabase roles is refused: PostgREST would switch to
- * any existing database role named there, which a leaked secret should not reach.
- */
-export async function verifyKey(secret: Uint8Array, token: string): Promise<JwtClaims> {
-  let payload: Record<string, unknown>
-  try {
-    ;({ payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], clockTolerance: 30 }))
-  } catch (error) {
-    throw describeJoseError(error, token)
-  }
-  const role = payload.role ?? 'anon'
-  if (typeof role !== 'string' || !API_ROLES.includes(role as ApiRole)) {
-    throw new InvalidKeyError(
-      'JWT role is not one this API serves',
-      'PGRST303',
-      'The role claim must be anon, authenticated or service_role',
-    )
-  }
-  return { ...payload, role: role as ApiRole }
 }

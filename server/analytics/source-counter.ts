@@ -1,8 +1,6 @@
-import type { Context } from 'hono'
-import type { Logger } from '../../boot/log'
-import type { Database } from '../../db/database'
-import { clientAddress, rateLimitKey } from '../../rate-limit/client-address'
-import type { ApiRole } from '../keys'
+import type { Logger } from '../boot/log'
+import type { ApiRole } from '../db/api-roles'
+import type { Database } from '../db/database'
 import { CountBuffer, NO_VISIT } from './count-buffer'
 import { CountWriter } from './count-writer'
 import { DailySalt } from './daily-salt'
@@ -18,11 +16,15 @@ import { visitorBit } from './visitor-bit'
 /** Distinct sources (with media and campaigns) one day keeps; past it, the heaviest (count-buffer.ts, counts-sql.ts). */
 export const MAX_KEYS_PER_DAY = 200
 
+/** What counting reads of one request: the request, and the client's address (read when needed). */
+export interface Hit {
+  request: Request
+  address: () => string
+}
+
 export interface SourceCounterOptions {
   db: Database
   log: Logger
-  /** As the rate limiter: the header naming the client's address, when trusted. */
-  trustProxyHeader?: string
   /** The site's own origins: a Referer from one of them is not another site. */
   siteOrigins: () => readonly string[]
   /** How often the counts are written (the most a crash can lose). */
@@ -74,28 +76,28 @@ export class SourceCounter {
   stop = (): Promise<void> => this.#writer.stop()
 
   /** The page's answer to a request: a visit when it is one (visit-request.ts). */
-  countVisit(c: Context, status: number): void {
-    this.#safely(() => this.#countVisit(c, status))
+  countVisit(hit: Hit, status: number): void {
+    this.#safely(() => this.#countVisit(hit, status))
   }
 
   /** `rows` new entries from the page's insert or the no-script form, by the source of the page that sent them. */
-  countSignups(c: Context, rows: number): void {
-    this.#safely(() => this.#countSignups(c, rows))
+  countSignups(hit: Hit, rows: number): void {
+    this.#safely(() => this.#countSignups(hit, rows))
   }
 
   /** A REST insert that succeeded: signups when it added to the waitlist with a public key (not the lab's own service key). */
-  countRestInsert(c: Context, table: string, rows: number, role: ApiRole): void {
-    if (table === 'waitlist' && role !== 'service_role') this.countSignups(c, rows)
+  countRestInsert(hit: Hit, table: string, rows: number, role: ApiRole): void {
+    if (table === 'waitlist' && role !== 'service_role') this.countSignups(hit, rows)
   }
 
   /** An MCP `initialize`: its client's name, for the tool call that may follow (mcp-clients.ts). */
-  rememberMcpClient(c: Context, params: unknown): void {
-    this.#safely(() => this.#rememberMcpClient(c, params))
+  rememberMcpClient(hit: Hit, params: unknown): void {
+    this.#safely(() => this.#rememberMcpClient(hit, params))
   }
 
   /** A signup through the MCP tool: source `mcp`, medium the client's name when known. */
-  countMcpSignup(c: Context): void {
-    this.#safely(() => this.#countMcpSignup(c))
+  countMcpSignup(hit: Hit): void {
+    this.#safely(() => this.#countMcpSignup(hit))
   }
 
   /**
@@ -112,20 +114,20 @@ export class SourceCounter {
     }
   }
 
-  #countVisit(c: Context, status: number): void {
-    const { method, url, headers } = c.req.raw
+  #countVisit(hit: Hit, status: number): void {
+    const { method, url, headers } = hit.request
     if (!isVisit(method, status, url, headers)) return
     const day = utcDay(this.#now())
     const referer = headers.get('referer') ?? undefined
     const key = this.#recent.of(url, referer, () =>
       visitSource(url, referer, (host) => this.#ownHosts.has(host, url)),
     )
-    this.#buffer.addVisit(day, key, this.#visitorBit(c, day))
+    this.#buffer.addVisit(day, key, this.#visitorBit(hit, day))
   }
 
-  #countSignups(c: Context, rows: number): void {
+  #countSignups(hit: Hit, rows: number): void {
     if (rows <= 0) return
-    const { url, headers } = c.req.raw
+    const { url, headers } = hit.request
     // A script, an HTTP library or a headless browser: its page visit, if any, was not counted, so
     // its signups have a row of their own rather than raising a page source's conversion.
     if (!isBrowser(headers)) {
@@ -139,34 +141,30 @@ export class SourceCounter {
     this.#buffer.addSignups(utcDay(this.#now()), key, rows)
   }
 
-  #rememberMcpClient(c: Context, params: unknown): void {
-    const headers = c.req.raw.headers
+  #rememberMcpClient(hit: Hit, params: unknown): void {
+    const headers = hit.request.headers
     const name = cleanTag(clientName(params))
     if (!name || declinesTracking(headers)) return
-    this.#mcpClients.remember(this.#address(c), headers.get('user-agent') ?? '', name, this.#now())
+    this.#mcpClients.remember(hit.address(), headers.get('user-agent') ?? '', name, this.#now())
   }
 
-  #countMcpSignup(c: Context): void {
+  #countMcpSignup(hit: Hit): void {
     const now = this.#now()
-    const name = this.#mcpClients.nameOf(this.#address(c), c.req.header('user-agent') ?? '', now)
+    const name = this.#mcpClients.nameOf(hit.address(), hit.request.headers.get('user-agent') ?? '', now)
     const key: SourceKey = { source: 'mcp', medium: name ?? '', campaign: '' }
     this.#buffer.addSignups(utcDay(now), key, 1)
   }
 
-  #visitorBit(c: Context, day: string): number | undefined {
-    const headers = c.req.raw.headers
+  #visitorBit(hit: Hit, day: string): number | undefined {
+    const headers = hit.request.headers
     if (declinesTracking(headers)) return undefined
     const salt = this.#salt.saltFor(day)
     if (!salt) return undefined
-    const address = this.#address(c)
+    const address = hit.address()
     const userAgent = headers.get('user-agent') ?? ''
     return this.#recentVisitors.bitOf(day, address, userAgent, this.#now(), () =>
       visitorBit(salt, day, address, userAgent),
     )
-  }
-
-  #address(c: Context): string {
-    return rateLimitKey(clientAddress(c, this.#options.trustProxyHeader))
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { Queryable } from '../../db/database'
+import type { Queryable } from '../db/database'
 
 /**
  * The day's salt for the visitor hash (Plausible's method): random, one per UTC day, kept in the

@@ -1,4 +1,4 @@
-import type { Database, Queryable } from '../../db/database'
+import type { Database, Queryable } from '../db/database'
 import type { Taken } from './count-buffer'
 import { type DayPlan, planDay, type Row } from './day-plan'
 import type { OverflowSketch } from './overflow-sketch'

@@ -1,4 +1,4 @@
-const DAY_MS = 86_400_000
+export const DAY_MS = 86_400_000
 
 let cachedDay = ''
 let cachedUntil = 0
@@ -10,4 +10,9 @@ export function utcDay(now: number): string {
     cachedUntil = Math.floor(now / DAY_MS) * DAY_MS + DAY_MS
   }
   return cachedDay
+}
+
+/** The first UTC day of a window of `days` days ending today; null for all of them. */
+export function windowStart(days: number | 'all', now = new Date()): string | null {
+  return days === 'all' ? null : utcDay(now.getTime() - (days - 1) * DAY_MS)
 }

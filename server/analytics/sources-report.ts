@@ -1,7 +1,8 @@
-import type { Queryable } from '../../server/db/database'
+import type { Queryable } from '../db/database'
+import { windowStart } from './utc-day'
 
 /**
- * The owner's reading of the counts the server writes (server/http/sources/): visits, visitors and
+ * The owner's reading of the counts the server writes (server/analytics/): visits, visitors and
  * signups per source over a window of UTC days, summed. Reporting only: nothing here writes.
  */
 
@@ -23,7 +24,7 @@ export interface CampaignCounts {
  */
 export type SourceKind = 'page' | 'no-visit'
 
-/** The rows of signups with no page visit (server/http/sources/count-buffer.ts and the MCP tool's). */
+/** The rows of signups with no page visit (server/analytics/count-buffer.ts and the MCP tool's). */
 const NO_VISIT_SOURCES: ReadonlySet<string> = new Set(['(api)', 'mcp'])
 
 export function kindOf(source: string): SourceKind {
@@ -56,13 +57,6 @@ export interface DayVisits {
   day: string
   visits: number
   visitors: number
-}
-
-/** The first UTC day of a window of `days` days ending today; null for all of them. */
-export function windowStart(days: number | 'all', now = new Date()): string | null {
-  if (days === 'all') return null
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
-  return new Date(today - (days - 1) * 86_400_000).toISOString().slice(0, 10)
 }
 
 // A day still open counts its visitors from its bits; a closed one has the number.

@@ -1,0 +1,51 @@
+import type { Context } from 'hono'
+import { type Hit, SourceCounter, type SourceCounterOptions } from '../analytics/source-counter'
+import type { ApiRole } from '../db/api-roles'
+import { clientAddress, rateLimitKey } from '../rate-limit/client-address'
+
+export interface HttpSourceCounterOptions extends SourceCounterOptions {
+  /** As the rate limiter: the header naming the client's address, when trusted. */
+  trustProxyHeader?: string
+}
+
+/**
+ * Counting by source as the routes call it: the request and the client's address read from Hono's
+ * context, for server/analytics, which knows nothing of HTTP's plumbing.
+ */
+export class HttpSourceCounter {
+  readonly #counter: SourceCounter
+  readonly #trustProxyHeader: string | undefined
+
+  constructor({ trustProxyHeader, ...options }: HttpSourceCounterOptions) {
+    this.#counter = new SourceCounter(options)
+    this.#trustProxyHeader = trustProxyHeader
+  }
+
+  start = (): Promise<void> => this.#counter.start()
+  flush = (): Promise<void> => this.#counter.flush()
+  stop = (): Promise<void> => this.#counter.stop()
+
+  countVisit(c: Context, status: number): void {
+    this.#counter.countVisit(this.#hit(c), status)
+  }
+
+  countSignups(c: Context, rows: number): void {
+    this.#counter.countSignups(this.#hit(c), rows)
+  }
+
+  countRestInsert(c: Context, table: string, rows: number, role: ApiRole): void {
+    this.#counter.countRestInsert(this.#hit(c), table, rows, role)
+  }
+
+  rememberMcpClient(c: Context, params: unknown): void {
+    this.#counter.rememberMcpClient(this.#hit(c), params)
+  }
+
+  countMcpSignup(c: Context): void {
+    this.#counter.countMcpSignup(this.#hit(c))
+  }
+
+  #hit(c: Context): Hit {
+    return { request: c.req.raw, address: () => rateLimitKey(clientAddress(c, this.#trustProxyHeader)) }
+  }
+}
