@@ -1,7 +1,7 @@
 import type { ErrorHandler } from 'hono'
 import type { Logger } from '../../boot/log'
-import { isPgError } from '../../db/database'
 import type { ApiRole } from '../../db/api-roles'
+import { isPgError } from '../../db/database'
 import type { RestCors } from './cors'
 import { PostgrestError } from './postgrest-error'
 import type { InsertRows } from './rest-rate-limit'
