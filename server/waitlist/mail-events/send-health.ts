@@ -1,4 +1,5 @@
 import type { Database, Queryable } from '../../db/database'
+import { notify, OUTBOXES } from '../../outbox/outbox-queries'
 import { queueMailPaused } from '../notifications/outbox-sql'
 
 /** The last messages sent that send health looks at, and how many must have gone before it judges. */
@@ -99,7 +100,7 @@ export async function resumeSending(db: Database): Promise<{ reason: string } | 
     await tx.run(
       'update private.mail_health set paused_at = null, pause_reason = null, window_started_at = now()',
     )
-    await tx.query(`select pg_notify('mail_outbox', '')`)
+    await tx.query(`select ${notify(OUTBOXES.mail)}`)
     return before?.reason
   })
   return reason ? { reason } : undefined

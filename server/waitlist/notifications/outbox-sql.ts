@@ -4,7 +4,8 @@
  * delivery-queue.ts.
  */
 import type { Queryable } from '../../db/database'
-import { OUTBOX_CHANNEL, type WebhookEvent } from './delivery-queue'
+import { notify, OUTBOXES } from '../../outbox/outbox-queries'
+import type { WebhookEvent } from './delivery-queue'
 
 /**
  * Run first in a transaction that inserts rows which must not be announced (an import): the
@@ -67,7 +68,7 @@ export async function queueEvent(
      select $1::bigint, $2, now() where exists (select 1 from private.signup_notify_settings where enabled)`,
     [waitlistId, event],
   )
-  if (affected > 0) await tx.query(`select pg_notify('${OUTBOX_CHANNEL}', '')`)
+  if (affected > 0) await tx.query(`select ${notify(OUTBOXES.webhooks)}`)
 }
 
 /** Queues the mail.paused event (about no entry; `reason` is its detail), as queueEvent does. */
@@ -77,5 +78,5 @@ export async function queueMailPaused(tx: Queryable, reason: string): Promise<vo
      select null, 'mail.paused', now(), $1 where exists (select 1 from private.signup_notify_settings where enabled)`,
     [reason],
   )
-  if (affected > 0) await tx.query(`select pg_notify('${OUTBOX_CHANNEL}', '')`)
+  if (affected > 0) await tx.query(`select ${notify(OUTBOXES.webhooks)}`)
 }

@@ -1,7 +1,7 @@
 import type { ServerEnv } from '../../boot/env'
 import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
-import { retryPolicy } from './backoff'
+import { retryPolicy } from '../../outbox/backoff'
 import { type Deliverer, startDeliverer } from './deliverer'
 import { setNotificationsEnabled } from './outbox-sql'
 
