@@ -1,6 +1,7 @@
 import type { MailTransport } from '../../mail/smtp-transport'
-import { type OutboxSender, type PumpOptions, startOutbox } from '../../outbox/outbox-pump'
+import { type PumpOptions, startOutbox } from '../../outbox/outbox-pump'
 import { nextDueIn, OUTBOXES } from '../../outbox/outbox-queries'
+import type { OutboxSender } from '../../outbox/outbox-sender'
 import type { SendHealthGate } from '../mail-events/send-health-gate'
 import { composeMessage, type MessageContext } from './compose-message'
 import { type ClaimedMail, claimMail, recordBounced, recordSent } from './mail-outbox'

@@ -1,6 +1,6 @@
 /**
  * How the rest of the app, the CLI and the owner's commands switch or bypass the signup outbox
- * (supabase/migrations/20261123000000_signup_outbox.sql). The deliverer's own queries are in
+ * (supabase/migrations/20261123000000_signup_outbox.sql). The sender's own queries are in
  * delivery-queue.ts.
  */
 import type { Queryable } from '../../db/database'

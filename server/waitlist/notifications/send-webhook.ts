@@ -1,6 +1,6 @@
 import type { Webhook } from 'standardwebhooks'
 import { maskEmails } from '../../boot/log'
-import type { SendResult } from '../../outbox/outbox-pump'
+import type { SendResult } from '../../outbox/outbox-sender'
 
 export interface WebhookTarget {
   url: string
