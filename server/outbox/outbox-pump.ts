@@ -11,13 +11,14 @@ export interface PumpOptions {
   /** One attempt's time limit; the lease is three times it. */
   timeoutMs: number
   retry: RetryPolicy
-  /** Attempts in flight at once, so at most this many connections to the receiver (four unless told). */
-  concurrency?: number
-  /** The backstop poll, for NOTIFYs missed and where the database cannot LISTEN. */
-  pollMs?: number
-  /** After stop(), how long an attempt in flight may still finish before it is abandoned (and retried later). */
-  graceMs?: number
 }
+
+/** Attempts in flight at once, so at most this many connections to the receiver (nodemailer's pool is as many). */
+const CONCURRENCY = 4
+/** The backstop poll, for NOTIFYs missed and where the database cannot LISTEN. */
+const POLL_MS = 2_000
+/** After stop(), how long an attempt in flight may still finish before it is abandoned (and retried later). */
+const GRACE_MS = 1_000
 
 /** Starts a pump for the outbox's sender. */
 export async function startOutbox<Item extends Attempt>(
@@ -48,13 +49,10 @@ export class OutboxPump<Item extends Attempt> {
   private outboxReachable = true
   private readonly inFlight = new Set<Promise<void>>()
   private readonly abandon = new AbortController()
-  private readonly pollMs: number
   /** One timer, for the earliest wake-up known to fall due before the next poll. */
   private wake: { at: number; timer: NodeJS.Timeout } | undefined
   private poll: NodeJS.Timeout | undefined
   private unlisten: (() => Promise<void>) | undefined
-
-  private readonly concurrency: number
   // A claim lasts well past the send's own time limit, so no other server retries a send still in flight.
   private readonly leaseMs: number
 
@@ -62,19 +60,17 @@ export class OutboxPump<Item extends Attempt> {
     private readonly sender: OutboxSender<Item>,
     private readonly options: PumpOptions,
   ) {
-    this.pollMs = options.pollMs ?? 2_000
-    this.concurrency = options.concurrency ?? 4
     this.leaseMs = 3 * options.timeoutMs
   }
 
   async start(): Promise<void> {
     const { db, log } = this.options
-    this.poll = setInterval(() => void this.pump(), this.pollMs)
+    this.poll = setInterval(() => void this.pump(), POLL_MS)
     this.poll.unref()
     try {
       this.unlisten = await db.listen?.(this.sender.outbox.channel, () => void this.pump())
     } catch (error) {
-      log.error(`${this.sender.name}: LISTEN failed, polling every ${this.pollMs} ms instead`, error)
+      log.error(`${this.sender.name}: LISTEN failed, polling every ${POLL_MS} ms instead`, error)
     }
     void this.pump()
   }
@@ -86,7 +82,7 @@ export class OutboxPump<Item extends Attempt> {
     clearTimeout(this.wake?.timer)
     await this.unlisten?.()
     await this.pass
-    const grace = new Promise((resolve) => setTimeout(resolve, this.options.graceMs ?? 1_000).unref())
+    const grace = new Promise((resolve) => setTimeout(resolve, GRACE_MS).unref())
     await Promise.race([Promise.all(this.inFlight), grace])
     this.abandon.abort()
     await Promise.all(this.inFlight)
@@ -138,9 +134,9 @@ export class OutboxPump<Item extends Attempt> {
   }
 
   private async claimWhileRoom(): Promise<void> {
-    while (this.state !== 'stopping' && this.inFlight.size < this.concurrency) {
+    while (this.state !== 'stopping' && this.inFlight.size < CONCURRENCY) {
       const { items: claimed, slotInMs } = await this.sender.claim(
-        this.concurrency - this.inFlight.size,
+        CONCURRENCY - this.inFlight.size,
         this.leaseMs,
       )
       if (slotInMs) this.wakeIn(slotInMs)
@@ -159,7 +155,7 @@ export class OutboxPump<Item extends Attempt> {
   private async wakeForNextDue(): Promise<void> {
     const { sender, options } = this
     const dueIn = await (sender.nextDueInMs ? sender.nextDueInMs() : nextDueIn(options.db, sender.outbox))
-    if (dueIn !== undefined && dueIn < this.pollMs) this.wakeIn(dueIn + 10)
+    if (dueIn !== undefined && dueIn < POLL_MS) this.wakeIn(dueIn + 10)
   }
 
   /** One attempt and its outcome, recorded; never throws. */

@@ -1,6 +1,6 @@
 import type { Database, Queryable } from '../../db/database'
 import { notify, OUTBOXES } from '../../outbox/outbox-queries'
-import { queueMailPaused } from '../notifications/outbox-sql'
+import { queueEvent } from '../notifications/outbox-sql'
 
 /** The last messages sent that send health looks at, and how many must have gone before it judges. */
 export const HEALTH_WINDOW = 1000
@@ -84,7 +84,7 @@ export async function pauseSending(db: Queryable, reason: string): Promise<boole
     [reason],
   )
   if (paused.length === 0) return false
-  await queueMailPaused(db, reason)
+  await queueEvent(db, null, 'mail.paused', reason)
   return true
 }
 

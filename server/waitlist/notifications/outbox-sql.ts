@@ -54,29 +54,21 @@ export async function notificationsEnabled(db: Queryable): Promise<boolean> {
 }
 
 /**
- * Queues one entry event (entry.confirmed, invitation.sent, entry.unsubscribed) for the signup
- * webhook, in the caller's transaction, while notifications are on for this database; the same
- * signed, at-least-once delivery as the signup's.
+ * Queues one event for the signup webhook, in the caller's transaction, while notifications are on
+ * for this database; the same signed, at-least-once delivery as the signup's. An entry event
+ * (entry.confirmed, invitation.sent, entry.unsubscribed…) names its entry; mail.paused names none
+ * and says why in `detail`.
  */
 export async function queueEvent(
   tx: Queryable,
-  waitlistId: string,
-  event: Exclude<WebhookEvent, 'waitlist.signup' | 'mail.paused'>,
+  waitlistId: string | null,
+  event: Exclude<WebhookEvent, 'waitlist.signup'>,
+  detail: string | null = null,
 ): Promise<void> {
   const { affected } = await tx.run(
-    `insert into private.signup_deliveries (waitlist_id, event, occurred_at)
-     select $1::bigint, $2, now() where exists (select 1 from private.signup_notify_settings where enabled)`,
-    [waitlistId, event],
-  )
-  if (affected > 0) await tx.query(`select ${notify(OUTBOXES.webhooks)}`)
-}
-
-/** Queues the mail.paused event (about no entry; `reason` is its detail), as queueEvent does. */
-export async function queueMailPaused(tx: Queryable, reason: string): Promise<void> {
-  const { affected } = await tx.run(
     `insert into private.signup_deliveries (waitlist_id, event, occurred_at, detail)
-     select null, 'mail.paused', now(), $1 where exists (select 1 from private.signup_notify_settings where enabled)`,
-    [reason],
+     select $1::bigint, $2, now(), $3 where exists (select 1 from private.signup_notify_settings where enabled)`,
+    [waitlistId, event, detail],
   )
   if (affected > 0) await tx.query(`select ${notify(OUTBOXES.webhooks)}`)
 }
