@@ -1,6 +1,7 @@
 import type { Database } from '../../server/db/database'
+import { OUTBOXES, retryFailed } from '../../server/outbox/outbox-queries'
 import { listUndeliveredMail, retryFailedMail } from '../../server/waitlist/invitations/mail-report'
-import { listUndelivered, retryFailed } from '../../server/waitlist/notifications/delivery-queue'
+import { listUndeliveredWebhooks } from '../../server/waitlist/notifications/delivery-queue'
 import { notificationsEnabled } from '../../server/waitlist/notifications/outbox-sql'
 import { plural } from './plural'
 import { printSendHealth, resumeCommand } from './send-health-report'
@@ -22,7 +23,7 @@ export async function deliveriesCommand(
 ): Promise<number> {
   if (options.resume) return resumeCommand(db, print)
   if (options.retry) {
-    const webhooks = await retryFailed(db)
+    const webhooks = await retryFailed(db, OUTBOXES.webhooks)
     const mail = await retryFailedMail(db)
     print(
       webhooks + mail === 0
@@ -39,7 +40,7 @@ export async function deliveriesCommand(
 }
 
 async function printWebhooks(db: Database, print: Print): Promise<void> {
-  const rows = await listUndelivered(db)
+  const rows = await listUndeliveredWebhooks(db)
   const pending = rows.filter((row) => row.status === 'pending').length
   const enabled = await notificationsEnabled(db)
   print(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ConfigError, loadServerEnv } from '../../server/boot/env'
-import { retryDelayMs, retryPolicy } from '../../server/waitlist/notifications/backoff'
+import { retryDelayMs, retryPolicy } from '../../server/outbox/backoff'
 import { signupPayload } from '../../server/waitlist/notifications/payload'
 import { startTestServer } from '../support/test-server'
 

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database'
+import { notify, OUTBOXES } from '../../outbox/outbox-queries'
 import type { EntryStatus } from './entry-status'
-import { MAIL_CHANNEL } from './mail-outbox'
 
 /** A stranger's repeat signup queues a confirmation at most this often for one address. */
 export const REPEAT_SIGNUP_GAP_MS = 60 * 60 * 1000
@@ -45,7 +45,7 @@ export async function confirmAgain(
      )
      select entry.email, entry.status, entry.pending,
             exists (select 1 from queued where queued.waitlist_id = entry.id) as queued,
-            (select pg_notify('${MAIL_CHANNEL}', '') from queued limit 1)::text as notified
+            (select ${notify(OUTBOXES.mail)} from queued limit 1)::text as notified
        from entry`,
     [emails.map((email) => email.trim()), gapMs],
   )

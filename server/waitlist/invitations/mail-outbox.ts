@@ -1,12 +1,9 @@
 import { maskEmails } from '../../boot/log'
 import type { Database, Queryable } from '../../db/database'
+import { claimWithLease, markDone, OUTBOXES } from '../../outbox/outbox-queries'
 import { queueEvent } from '../notifications/outbox-sql'
-import { nextDueIn, recordAttemptFailed } from '../outbox-queries'
 import type { MessageKind } from './compose-message'
 import { type MailLane, takeMailSlot } from './mail-pace'
-
-/** The NOTIFY channel signalled when a message is queued. */
-export const MAIL_CHANNEL = 'mail_outbox'
 
 /** A message claimed for one attempt. */
 export interface ClaimedMail {
@@ -22,7 +19,7 @@ export interface ClaimedMail {
   attempt: number
 }
 
-export type MailClaim = { mail: ClaimedMail[]; slotInMs: number }
+export type MailClaim = { items: ClaimedMail[]; slotInMs: number }
 
 /** The due messages of one lane (priority), oldest first, locked (aliased `o`). */
 const dueInLane = (lane: number) => `
@@ -50,7 +47,7 @@ function interleave<T extends { lane: MailLane }>(rows: T[]): T[] {
  * invitations; FOR UPDATE SKIP LOCKED, so several servers claim side by side), then, under a
  * MAIL_PER_MINUTE cap, a slot of the shared pace for one message of the lane whose turn it is
  * (mail-pace.ts). Without a slot nothing is claimed and `slotInMs` says when to come back. The claim
- * is a lease (run_at pushed past it): a server that dies mid-send leaves the message due again.
+ * is a lease (claimWithLease): a server that dies mid-send leaves the message due again.
  * Messages to an address that unsubscribed, complained or bounced are never claimed.
  */
 export async function claimMail(
@@ -67,23 +64,22 @@ export async function claimMail(
         [room],
       ),
     )
-    if (due.length === 0) return { mail: [], slotInMs: 0 }
+    if (due.length === 0) return { items: [], slotInMs: 0 }
     let ids = due.slice(0, room)
     if (perMinute > 0) {
       const slot = await takeMailSlot(tx, perMinute, [...new Set(due.map((row) => row.lane))])
-      if (!('lane' in slot)) return { mail: [], slotInMs: slot.waitMs }
+      if (!('lane' in slot)) return { items: [], slotInMs: slot.waitMs }
       ids = due.filter((row) => row.lane === slot.lane).slice(0, 1)
     }
-    const mail = await tx.query<ClaimedMail>(
-      `update private.mail_outbox o
-          set run_at = now() + $2::double precision * interval '1 millisecond', attempts = o.attempts + 1
-        where o.id = any($1::bigint[])
-       returning o.id::text as id, o.uuid::text as uuid, o.kind, o.waitlist_id::text as "waitlistId",
-                 coalesce((select w.email::text from public.waitlist w where w.id = o.waitlist_id), o.test_address) as email,
-                 o.queued_at as "queuedAt", o.message_domain as "messageDomain", o.attempts as attempt`,
-      [ids.map((row) => row.id), leaseMs],
-    )
-    return { mail, slotInMs: 0 }
+    const items = await claimWithLease<ClaimedMail>(tx, OUTBOXES.mail, {
+      due: 'select unnest($1::bigint[]) as id',
+      params: [ids.map((row) => row.id)],
+      leaseMs,
+      returning: `o.id::text as id, o.uuid::text as uuid, o.kind, o.waitlist_id::text as "waitlistId",
+                  coalesce((select w.email::text from public.waitlist w where w.id = o.waitlist_id), o.test_address) as email,
+                  o.queued_at as "queuedAt", o.message_domain as "messageDomain", o.attempts as attempt`,
+    })
+    return { items, slotInMs: 0 }
   })
 }
 
@@ -94,14 +90,10 @@ export async function claimMail(
  */
 export async function recordSent(db: Database, mail: ClaimedMail): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const { affected } = await tx.run(
-      `update private.mail_outbox set status = 'sent', sent_at = now(), last_error = null, test_address = null
-        where id = $1::bigint and attempts = $2 and status = 'pending'`,
-      [mail.id, mail.attempt],
-    )
-    if (affected > 0 && mail.kind === 'invitation' && mail.waitlistId)
+    const sent = await markDone(tx, OUTBOXES.mail, mail, ', test_address = null')
+    if (sent && mail.kind === 'invitation' && mail.waitlistId)
       await queueEvent(tx, mail.waitlistId, 'invitation.sent')
-    return affected > 0
+    return sent
   })
 }
 
@@ -140,20 +132,4 @@ export async function cancelPendingMail(
     [waitlistId, kind ?? null],
   )
   return affected
-}
-
-/** Records a transient failure and when to try again (outbox-queries.ts). */
-export function recordMailFailure(
-  db: Queryable,
-  mail: ClaimedMail,
-  error: string,
-  retryInMs: number,
-  retryForMs: number,
-): Promise<'pending' | 'failed' | 'gone'> {
-  return recordAttemptFailed(db, 'private.mail_outbox', mail, { error, retryInMs, retryForMs })
-}
-
-/** When the next pending message falls due, in milliseconds from now (undefined: none pending). */
-export function nextMailDueInMs(db: Queryable): Promise<number | undefined> {
-  return nextDueIn(db, 'private.mail_outbox')
 }

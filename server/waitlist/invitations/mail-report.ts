@@ -1,33 +1,29 @@
 import type { Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
+import { listUndelivered, OUTBOXES, retryFailed, type UndeliveredRow } from '../../outbox/outbox-queries'
 import type { MessageKind } from './compose-message'
 
-export interface MailRow {
-  id: string
+export interface MailRow extends UndeliveredRow {
   kind: MessageKind
   status: 'pending' | 'failed' | 'bounced'
-  email: string
   queuedAt: string
-  attempts: number
-  runAt: string
-  lastError: string | null
 }
 
 /** Messages not delivered: pending, failed (retries ran out) and bounced, oldest queued first (the owner's CLI). */
 export function listUndeliveredMail(db: Queryable): Promise<MailRow[]> {
-  return db.query<MailRow>(
-    `select o.id::text as id, o.kind, o.status, w.email::text as email, ${isoUtc('o.queued_at')} as "queuedAt",
-            o.attempts, ${isoUtc('o.run_at')} as "runAt", o.last_error as "lastError"
-       from private.mail_outbox o join public.waitlist w on w.id = o.waitlist_id
-      where o.status in ('pending', 'failed', 'bounced')
-      order by array_position(array['pending', 'failed', 'bounced'], o.status), o.queued_at, o.id`,
-  )
+  return listUndelivered<MailRow>(db, OUTBOXES.mail, {
+    statuses: ['pending', 'failed', 'bounced'],
+    columns: `o.kind, ${isoUtc('o.queued_at')} as "queuedAt"`,
+    // A test send names no entry: `deliveries` lists the list's own mail.
+    join: 'join',
+    order: 'o.queued_at, o.id',
+  })
 }
 
 /**
- * Puts every failed message back in the queue, due now, with a fresh retry window. Bounced ones
- * stay: the server refused the address for good (`invite EMAIL --resend` tries one again). Messages
- * to an address that unsubscribed since are cancelled instead. Returns how many were re-queued.
+ * Puts every failed message back in the queue, as retryFailed does. Bounced ones stay: the server
+ * refused the address for good (`invite EMAIL --resend` tries one again). Messages to an address
+ * that unsubscribed since are cancelled instead. Returns how many were re-queued.
  */
 export async function retryFailedMail(db: Queryable): Promise<number> {
   await db.query(
@@ -35,13 +31,7 @@ export async function retryFailedMail(db: Queryable): Promise<number> {
       where o.status = 'failed'
         and exists (select 1 from private.entry_status s where s.waitlist_id = o.waitlist_id and s.status in ('unsubscribed', 'complained'))`,
   )
-  const { affected } = await db.run(
-    `update private.mail_outbox
-        set status = 'pending', run_at = now(), queued_at = now(), attempts = 0
-      where status = 'failed'`,
-  )
-  if (affected > 0) await db.query(`select pg_notify('mail_outbox', '')`)
-  return affected
+  return retryFailed(db, OUTBOXES.mail)
 }
 
 export interface BatchProgress {

@@ -1,8 +1,8 @@
 import type { Database, Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
+import { notify, OUTBOXES } from '../../outbox/outbox-queries'
 import { countAll } from '../admin/day-counts'
 import { type EntryStatus, invitable, STATUS_SQL } from './entry-status'
-import { MAIL_CHANNEL } from './mail-outbox'
 
 /** An entry `invite` looks at. */
 export interface Candidate {
@@ -108,7 +108,7 @@ async function markInvited(tx: Queryable, ids: readonly string[], messageDomain:
      returning id::text as id`,
     [ids, messageDomain],
   )
-  await tx.query(`select pg_notify('${MAIL_CHANNEL}', '')`)
+  await tx.query(`select ${notify(OUTBOXES.mail)}`)
   return queued.map((row) => row.id)
 }
 

@@ -3,10 +3,10 @@ import { ConfigError, type ServerEnv } from '../../boot/env'
 import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
 import type { MailTransportConfig } from '../../mail/mail-secrets'
+import { retryPolicy } from '../../outbox/backoff'
+import { nextDueIn, OUTBOXES } from '../../outbox/outbox-queries'
 import { SendHealthGate } from '../mail-events/send-health-gate'
-import { retryPolicy } from '../notifications/backoff'
 import type { LinkKeys } from './link-keys'
-import { nextMailDueInMs } from './mail-outbox'
 import { type MailSender, startMailSender } from './mail-sender'
 import { writeMailSettings } from './mail-settings'
 
@@ -43,7 +43,7 @@ export async function startMail(
     },
   })
   if (!mail) {
-    if ((await nextMailDueInMs(db)) !== undefined)
+    if ((await nextDueIn(db, OUTBOXES.mail)) !== undefined)
       log.info('Mail is queued but SMTP_URL is not set: nothing is sent until a server with SMTP_URL runs')
     return undefined
   }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database'
-import { MAIL_CHANNEL } from './mail-outbox'
+import { notify, OUTBOXES } from '../../outbox/outbox-queries'
 
 /**
  * `invite --test ADDRESS` and the studio's "Send me a test": the invitation, as the next invitee
@@ -16,7 +16,7 @@ export async function queueTestInvitation(db: Queryable, address: string): Promi
        values ('test', 1, coalesce((select message_domain from private.mail_settings), 'localhost'), $1)
        returning id
      )
-     select id::text as id, pg_notify('${MAIL_CHANNEL}', '')::text as notified from queued`,
+     select id::text as id, ${notify(OUTBOXES.mail)}::text as notified from queued`,
     [address],
   )
   if (!row) throw new Error('the test message was not queued')

@@ -1,5 +1,6 @@
 import type { Database, Queryable } from '../../db/database'
-import { queueMailPaused } from '../notifications/outbox-sql'
+import { notify, OUTBOXES } from '../../outbox/outbox-queries'
+import { queueEvent } from '../notifications/outbox-sql'
 
 /** The last messages sent that send health looks at, and how many must have gone before it judges. */
 export const HEALTH_WINDOW = 1000
@@ -83,7 +84,7 @@ export async function pauseSending(db: Queryable, reason: string): Promise<boole
     [reason],
   )
   if (paused.length === 0) return false
-  await queueMailPaused(db, reason)
+  await queueEvent(db, null, 'mail.paused', reason)
   return true
 }
 
@@ -99,7 +100,7 @@ export async function resumeSending(db: Database): Promise<{ reason: string } | 
     await tx.run(
       'update private.mail_health set paused_at = null, pause_reason = null, window_started_at = now()',
     )
-    await tx.query(`select pg_notify('mail_outbox', '')`)
+    await tx.query(`select ${notify(OUTBOXES.mail)}`)
     return before?.reason
   })
   return reason ? { reason } : undefined

@@ -1,10 +1,11 @@
 /**
  * How the rest of the app, the CLI and the owner's commands switch or bypass the signup outbox
- * (supabase/migrations/20261123000000_signup_outbox.sql). The deliverer's own queries are in
+ * (supabase/migrations/20261123000000_signup_outbox.sql). The sender's own queries are in
  * delivery-queue.ts.
  */
 import type { Queryable } from '../../db/database'
-import { OUTBOX_CHANNEL, type WebhookEvent } from './delivery-queue'
+import { notify, OUTBOXES } from '../../outbox/outbox-queries'
+import type { WebhookEvent } from './delivery-queue'
 
 /**
  * Run first in a transaction that inserts rows which must not be announced (an import): the
@@ -53,29 +54,21 @@ export async function notificationsEnabled(db: Queryable): Promise<boolean> {
 }
 
 /**
- * Queues one entry event (entry.confirmed, invitation.sent, entry.unsubscribed) for the signup
- * webhook, in the caller's transaction, while notifications are on for this database; the same
- * signed, at-least-once delivery as the signup's.
+ * Queues one event for the signup webhook, in the caller's transaction, while notifications are on
+ * for this database; the same signed, at-least-once delivery as the signup's. An entry event
+ * (entry.confirmed, invitation.sent, entry.unsubscribed…) names its entry; mail.paused names none
+ * and says why in `detail`.
  */
 export async function queueEvent(
   tx: Queryable,
-  waitlistId: string,
-  event: Exclude<WebhookEvent, 'waitlist.signup' | 'mail.paused'>,
+  waitlistId: string | null,
+  event: Exclude<WebhookEvent, 'waitlist.signup'>,
+  detail: string | null = null,
 ): Promise<void> {
   const { affected } = await tx.run(
-    `insert into private.signup_deliveries (waitlist_id, event, occurred_at)
-     select $1::bigint, $2, now() where exists (select 1 from private.signup_notify_settings where enabled)`,
-    [waitlistId, event],
-  )
-  if (affected > 0) await tx.query(`select pg_notify('${OUTBOX_CHANNEL}', '')`)
-}
-
-/** Queues the mail.paused event (about no entry; `reason` is its detail), as queueEvent does. */
-export async function queueMailPaused(tx: Queryable, reason: string): Promise<void> {
-  const { affected } = await tx.run(
     `insert into private.signup_deliveries (waitlist_id, event, occurred_at, detail)
-     select null, 'mail.paused', now(), $1 where exists (select 1 from private.signup_notify_settings where enabled)`,
-    [reason],
+     select $1::bigint, $2, now(), $3 where exists (select 1 from private.signup_notify_settings where enabled)`,
+    [waitlistId, event, detail],
   )
-  if (affected > 0) await tx.query(`select pg_notify('${OUTBOX_CHANNEL}', '')`)
+  if (affected > 0) await tx.query(`select ${notify(OUTBOXES.webhooks)}`)
 }

@@ -1,14 +1,12 @@
 import type { Webhook } from 'standardwebhooks'
 import { maskEmails } from '../../boot/log'
+import type { SendResult } from '../../outbox/outbox-sender'
 
 export interface WebhookTarget {
   url: string
   /** Signs each request (webhook-signature) when SIGNUP_WEBHOOK_SECRET is set. */
   signer: Webhook | undefined
-  timeoutMs: number
 }
-
-export type SendResult = { delivered: true; status: number } | { delivered: false; error: string }
 
 // Enough of an error page to say what went wrong; a 10 MB answer is never read past its first chunk.
 const BODY_PEEK_CHARS = 300
@@ -29,9 +27,11 @@ async function peekBody(response: Response): Promise<string> {
   }
 }
 
-function describeFailure(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
-    return error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : 'abandoned: server stopping'
+function describeFailure(error: unknown, signal: AbortSignal): string {
+  // The pump's time limit aborts with its own words; the server stopping, with an AbortError.
+  if (signal.aborted) {
+    const reason = signal.reason as Error | undefined
+    return reason?.name === 'AbortError' ? 'abandoned: server stopping' : String(reason?.message ?? reason)
   }
   // fetch reports "fetch failed" and keeps the reason (ECONNREFUSED, a malformed answer…) as its cause.
   const cause = (error as { cause?: { code?: string; message?: string } }).cause
@@ -40,15 +40,15 @@ function describeFailure(error: unknown, timeoutMs: number): string {
 }
 
 /**
- * POSTs one Standard Webhooks message: a 2xx is delivered; anything else, a redirect (never
- * followed: the receiver's address is the one configured), no answer in time, or no valid HTTP
- * answer at all, is a failure with a short reason for last_error.
+ * POSTs one Standard Webhooks message: a 2xx is sent; anything else, a redirect (never followed:
+ * the receiver's address is the one configured), no answer before `signal` aborts, or no valid
+ * HTTP answer at all, is retried, with a short reason for last_error.
  */
 export async function sendWebhook(
   target: WebhookTarget,
   messageId: string,
   body: string,
-  stop?: AbortSignal,
+  signal: AbortSignal,
 ): Promise<SendResult> {
   const sentAt = new Date()
   const headers: Record<string, string> = {
@@ -58,26 +58,22 @@ export async function sendWebhook(
     'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
   }
   if (target.signer) headers['webhook-signature'] = target.signer.sign(messageId, sentAt, body)
-  const timeout = AbortSignal.timeout(target.timeoutMs)
   try {
     const response = await fetch(target.url, {
       method: 'POST',
       headers,
       body,
       redirect: 'manual',
-      signal: stop ? AbortSignal.any([timeout, stop]) : timeout,
+      signal,
     })
     if (response.status >= 200 && response.status < 300) {
       await response.body?.cancel().catch(() => {}) // whatever it says, and however long
-      return { delivered: true, status: response.status }
+      return { status: 'sent', note: `HTTP ${response.status}` }
     }
     const snippet = await peekBody(response)
     const redirect = response.status >= 300 && response.status < 400 ? ' (redirects are not followed)' : ''
-    return {
-      delivered: false,
-      error: `HTTP ${response.status}${redirect}${snippet ? `: ${snippet}` : ''}`,
-    }
+    return { status: 'retry', error: `HTTP ${response.status}${redirect}${snippet ? `: ${snippet}` : ''}` }
   } catch (error) {
-    return { delivered: false, error: describeFailure(error, target.timeoutMs) }
+    return { status: 'retry', error: describeFailure(error, signal) }
   }
 }

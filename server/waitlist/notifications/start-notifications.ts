@@ -1,34 +1,60 @@
+import { Webhook } from 'standardwebhooks'
 import type { ServerEnv } from '../../boot/env'
 import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
-import { retryPolicy } from './backoff'
-import { type Deliverer, startDeliverer } from './deliverer'
+import { retryPolicy } from '../../outbox/backoff'
+import { type OutboxPump, startOutbox } from '../../outbox/outbox-pump'
+import { OUTBOXES } from '../../outbox/outbox-queries'
+import type { OutboxSender } from '../../outbox/outbox-sender'
+import { type ClaimedDelivery, claimDue } from './delivery-queue'
 import { setNotificationsEnabled } from './outbox-sql'
+import { eventPayload } from './payload'
+import { sendWebhook } from './send-webhook'
 
 /**
- * Switches the outbox on and starts the deliverer when SIGNUP_WEBHOOK_URL is set; switches it off
- * otherwise, so signups made while no deliverer runs queue nothing. The switch is per database:
+ * Switches the outbox on and starts sending it when SIGNUP_WEBHOOK_URL is set; switches it off
+ * otherwise, so signups made while no server sends queue nothing. The switch is per database:
  * servers sharing one Postgres should be configured alike (the last to start decides).
  */
 export async function startNotifications(
   env: ServerEnv,
   db: Database,
   log: Logger,
-): Promise<Deliverer | undefined> {
+): Promise<OutboxPump<ClaimedDelivery> | undefined> {
   await setNotificationsEnabled(db, env.SIGNUP_WEBHOOK_URL !== undefined)
-  if (!env.SIGNUP_WEBHOOK_URL) return undefined
-  const deliverer = await startDeliverer({
+  const url = env.SIGNUP_WEBHOOK_URL
+  if (!url) return undefined
+  const signer = env.SIGNUP_WEBHOOK_SECRET ? new Webhook(env.SIGNUP_WEBHOOK_SECRET) : undefined
+  // What is the webhooks' own: the payload, signed. The pump does the rest (server/outbox/).
+  const sender: OutboxSender<ClaimedDelivery> = {
+    name: 'Signup notifications',
+    outbox: OUTBOXES.webhooks,
+    label: deliveryName,
+    claim: async (room, leaseMs) => ({ items: await claimDue(db, room, leaseMs) }),
+    send(delivery, signal) {
+      const body = JSON.stringify(eventPayload(delivery.event, delivery, new Date()))
+      return sendWebhook({ url, signer }, `msg_${delivery.webhookId}`, body, signal)
+    },
+  }
+  const pump = await startOutbox(sender, {
     db,
     log,
-    url: env.SIGNUP_WEBHOOK_URL,
-    secret: env.SIGNUP_WEBHOOK_SECRET,
     timeoutMs: env.SIGNUP_WEBHOOK_TIMEOUT_MS,
     retry: retryPolicy(env.SIGNUP_WEBHOOK_RETRY_BASE_MS, env.SIGNUP_WEBHOOK_RETRY_FOR_MS),
   })
   // The origin only: a Slack or Discord webhook's path is its secret.
   log.info(
-    `Signup notifications go to ${new URL(env.SIGNUP_WEBHOOK_URL).origin}` +
-      (env.SIGNUP_WEBHOOK_SECRET ? ' (signed)' : ' (unsigned: set SIGNUP_WEBHOOK_SECRET to sign them)'),
+    `Signup notifications go to ${new URL(url).origin}` +
+      (signer ? ' (signed)' : ' (unsigned: set SIGNUP_WEBHOOK_SECRET to sign them)'),
   )
-  return deliverer
+  return pump
+}
+
+/**
+ * How the log names one delivery: by its event, so an invitation's webhook is not called a signup's.
+ * `Signup notification msg_…` for a signup (as the logs always said), `Webhook invitation.sent msg_…`.
+ */
+function deliveryName(delivery: ClaimedDelivery): string {
+  const what = delivery.event === 'waitlist.signup' ? 'Signup notification' : `Webhook ${delivery.event}`
+  return `${what} msg_${delivery.webhookId}`
 }
