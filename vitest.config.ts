@@ -21,7 +21,6 @@ const SLOW_SUITES = [
   'tests/reliability/hangup.test.ts',
   // The README's and the deploy guide's commands on a fresh copy of the tree (installs: minutes).
   'tests/docs/fresh-clone.test.ts',
-  'tests/docs/dev-server.test.ts',
   'tests/reliability/slow-clients.test.ts',
   'tests/reliability/invitations.test.ts',
   'tests/reliability/sources-launch-day.test.ts',

@@ -24,7 +24,8 @@ import { visitFigures } from './visit-figures'
  * `npm run bench`: the page's speed against its static-HTML limit, the server's throughput, the
  * insert path against a bare node:http server on the same database, memory, and start-up times, in
  * one table (each row beside its target) and one JSON file under bench/results/. Figures only:
- * nothing here is a test. Every process it starts is stopped, on failure too.
+ * nothing here is a test. Every process it starts is stopped, on failure too. Each server it measures
+ * runs as `npm start` runs it (build/start.mjs: the esbuild bundle on plain Node), not through tsx.
  *
  *   npm run bench [-- --only visits,inserts,mail,startup] [--rows N (the million section's list, default 1,000,000)]
  */
@@ -79,7 +80,7 @@ async function main() {
   const results: Results = { date: new Date().toISOString(), sections: [...sections] }
 
   if (['lighthouse', 'first-load', 'get'].some((section) => sections.has(section))) {
-    const server = await startTestServer({ env: SERVER_ENV })
+    const server = await startTestServer({ env: SERVER_ENV, bundled: true })
     track(() => server.cleanup())
     if (sections.has('lighthouse')) await lighthouseFigures(server, rows, results)
     if (sections.has('first-load')) await firstLoadFigures(server, rows, results)

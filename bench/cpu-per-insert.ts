@@ -57,7 +57,7 @@ async function measure(root: string, mode: string) {
     postmaster = Number(readFileSync(`${cluster.dir}/postgres/postmaster.pid`, 'utf8').split('\n')[0])
     if (mode === 'limited') env = { ...env, ...LIMITED }
   }
-  const server = await startTestServer({ env })
+  const server = await startTestServer({ env, bundled: true })
   try {
     postmaster ??= (await postmasterPid(server.dataDir)) as number
     const fromAddresses = insertsFromAddresses(1000)

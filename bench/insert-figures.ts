@@ -39,7 +39,7 @@ export async function insertFigures(
     databaseUrl = await createDatabase(cluster, 'bench_inserts')
     env = { ...serverEnv, DATABASE_URL: databaseUrl }
   }
-  const server = await startTestServer({ env })
+  const server = await startTestServer({ env, bundled: true })
   track(() => server.cleanup())
   // On the embedded default, the baseline connects to the very cluster the server started.
   databaseUrl ??= await runningClusterUrl(server.dataDir)
@@ -122,6 +122,7 @@ async function sharedLimitFigures(
       RATE_LIMIT_BURST: '100000000',
       TRUST_PROXY_HEADER: 'x-forwarded-for',
     },
+    bundled: true,
   })
   track(() => limited.cleanup())
   log(

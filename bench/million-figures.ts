@@ -97,7 +97,7 @@ async function commandFigures(
     ])
   }
   ;(runs.at(-1) as [string, MeasuredRun, object])[2] = { mib: EXPORT_MIB }
-  const target = await startTestServer({ env: { LOG_LEVEL: 'error' } })
+  const target = await startTestServer({ env: { LOG_LEVEL: 'error' }, bundled: true })
   track(() => target.cleanup())
   log(`${label}: import --dry-run, then import, into an empty database`)
   runs.push([
@@ -133,7 +133,7 @@ export async function millionFigures(
   log: (message: string) => void,
 ): Promise<{ rows: Row[]; results: Record<string, unknown> }> {
   label = rowsToLoad === 1_000_000 ? '1M' : count(rowsToLoad)
-  const source = await startTestServer({ env: { LOG_LEVEL: 'error' } })
+  const source = await startTestServer({ env: { LOG_LEVEL: 'error' }, bundled: true })
   track(() => source.cleanup())
   const ownerUrl = await runningClusterUrl(source.dataDir)
   if (!ownerUrl) throw new Error(`no running cluster under ${source.dataDir}`)

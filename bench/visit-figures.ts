@@ -93,9 +93,9 @@ export async function visitFigures(
   track: Track,
   log: (message: string) => void,
 ): Promise<{ rows: Row[]; results: Record<string, unknown> }> {
-  const counting = await startTestServer({ env: serverEnv })
+  const counting = await startTestServer({ env: serverEnv, bundled: true })
   track(() => counting.cleanup())
-  const plain = await startTestServer({ env: { ...serverEnv, COUNT_SOURCES: 'false' } })
+  const plain = await startTestServer({ env: { ...serverEnv, COUNT_SOURCES: 'false' }, bundled: true })
   track(() => plain.cleanup())
   log(`GET / counted and not, ${CONNECTIONS} connections, alternated ${ROUNDS} x ${SECONDS} s each`)
   const visits = await alternate(counting, plain, 'visits')

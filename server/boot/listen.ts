@@ -1,10 +1,11 @@
-import { createServer } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
 import type { Hono } from 'hono'
 import { jsonError } from '../http/middleware/json-error'
 import { httpServerOptions, onClientError } from '../http/middleware/node-limits'
 import { type SecurityHeaderOptions, securityHeaders } from '../http/middleware/security-headers'
+import { appPaths } from './app-paths'
 import type { ServerEnv } from './env'
 
 export interface Listening {
@@ -14,17 +15,69 @@ export interface Listening {
   close(): Promise<void>
 }
 
+/** What answers every request the app has no route for, in place of the built site: Vite, under `npm run dev`. */
+export interface Pages {
+  handle(request: IncomingMessage, response: ServerResponse): void
+  close(): Promise<void>
+}
+
 /**
  * Serves the app over node:http on HOST:PORT, with Node's own limits, the security headers on
- * every answer, and malformed requests answered as PostgREST would.
+ * every answer, and malformed requests answered as PostgREST would. With pages, the requests for no
+ * route of the app's go to them, without the app's headers (Vite's page runs inline code).
  */
-export async function listen(app: Hono, env: ServerEnv, security: SecurityHeaderOptions): Promise<Listening> {
-  let draining = false
-  const listener = getRequestListener(
+export async function listen(
+  app: Hono,
+  env: ServerEnv,
+  security: SecurityHeaderOptions,
+  pagesFor?: (server: Server) => Promise<Pages>,
+): Promise<Listening> {
+  const state = { draining: false }
+  const listener = appListener(app, env, state)
+  const limits = { headersTimeoutMs: env.HEADERS_TIMEOUT_MS, requestTimeoutMs: env.REQUEST_TIMEOUT_MS }
+  const withSecurityHeaders = securityHeaders(security)
+  const isApps = appPaths(app)
+  let pages: Pages | undefined
+  const server = createServer(httpServerOptions(limits), (request, response) => {
+    if (pages && !isApps(request.method ?? '', request.url?.split('?')[0] ?? '')) {
+      return pages.handle(request, response)
+    }
+    withSecurityHeaders(request, response)
+    return listener(request, response)
+  })
+  server.on('clientError', onClientError)
+  pages = await pagesFor?.(server)
+  server.listen(env.PORT, env.HOST)
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve)
+    server.once('error', reject)
+  }).catch(async (error) => {
+    await pages?.close()
+    throw error
+  })
+  const { port } = server.address() as AddressInfo
+  const host = env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST
+  return {
+    url: `http://${host}:${port}`,
+    async close() {
+      state.draining = true
+      // Vite's hot-reload sockets first: server.close() would wait for them.
+      await pages?.close()
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
+        server.closeIdleConnections()
+      })
+    },
+  }
+}
+
+function appListener(app: Hono, env: ServerEnv, state: { draining: boolean }) {
+  return getRequestListener(
     async (request, bindings) => {
       const response = await app.fetch(request, bindings)
       // While draining, each answer closes its connection so keep-alive clients let go.
-      if (draining) {
+      if (state.draining) {
         try {
           response.headers.set('Connection', 'close')
         } catch {
@@ -40,29 +93,4 @@ export async function listen(app: Hono, env: ServerEnv, security: SecurityHeader
       errorHandler: () => jsonError(400, 'PGRST400', 'Malformed HTTP request'),
     },
   )
-  const limits = { headersTimeoutMs: env.HEADERS_TIMEOUT_MS, requestTimeoutMs: env.REQUEST_TIMEOUT_MS }
-  const withSecurityHeaders = securityHeaders(security)
-  const server = createServer(httpServerOptions(limits), (request, response) => {
-    withSecurityHeaders(request, response)
-    return listener(request, response)
-  })
-  server.on('clientError', onClientError)
-  server.listen(env.PORT, env.HOST)
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve)
-    server.once('error', reject)
-  })
-  const { port } = server.address() as AddressInfo
-  const host = env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST
-  return {
-    url: `http://${host}:${port}`,
-    close: () => {
-      draining = true
-      return new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
-        server.closeIdleConnections()
-      })
-    },
-  }
 }

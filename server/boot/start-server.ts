@@ -1,3 +1,4 @@
+import type { Server } from 'node:http'
 import { type ApiKeys, keySourcesOf, loadApiKeys } from '../auth/api-keys'
 import type { Database } from '../db/database'
 import { type OpenedDatabase, openDatabase } from '../db/open-database'
@@ -9,7 +10,7 @@ import type { SecurityHeaderOptions } from '../http/middleware/security-headers'
 import { restOrigins } from '../http/rest/cors'
 import { loadSchemaCache } from '../http/rest/schema-cache'
 import { fillInSiteUrl } from '../http/site-url'
-import { loadStaticSite } from '../http/static-site'
+import { loadStaticSite, type StaticSite } from '../http/static-site'
 import { loadMailTransportConfig, type MailTransportConfig } from '../mail/mail-secrets'
 import { MemoryStore } from '../rate-limit/memory-store'
 import { PostgresStore } from '../rate-limit/postgres-store'
@@ -19,7 +20,7 @@ import { startConfirmExpiry } from '../waitlist/invitations/start-confirm-expiry
 import { checkMailConfig, startMail } from '../waitlist/invitations/start-mail'
 import { startNotifications } from '../waitlist/notifications/start-notifications'
 import type { ServerEnv } from './env'
-import { listen } from './listen'
+import { listen, type Pages } from './listen'
 import { createLogger, keyEmailMask, type Logger } from './log'
 import { normalizeSiteUrl } from './normalize-site-url'
 import { DIST_DIR } from './paths'
@@ -39,10 +40,20 @@ export interface StartOptions {
    * build run side by side instead of one after the other.
    */
   siteBuilt?: Promise<void>
+  /**
+   * `npm run dev`: what serves the pages (Vite, with hot reload on this server's own socket), in
+   * place of the built site; the app keeps every path it has a route for.
+   */
+  pages?: (server: Server, page: { anonKey: string; confirmSignups: boolean }) => Promise<Pages>
   /** Something under the server broke beyond repair (the embedded cluster cannot be restarted). */
   onFatal(error: Error): void
 }
 
+/**
+ * The whole server from the env, for `npm start` and `npm run dev` alike: the database, the keys,
+ * the log's mask, the app listening, counting by source, and the workers (notifications, mail,
+ * the expiry of unconfirmed entries).
+ */
 export async function startServer(env: ServerEnv, options: StartOptions): Promise<RunningServer> {
   const log = createLogger(env.LOG_LEVEL)
   const database = await openDatabase({
@@ -82,8 +93,8 @@ async function serve(
 ): Promise<RunningServer> {
   for (const migration of database.applied) log.info(`Applied migration ${migration}`)
   const schema = await loadSchemaCache(database.db)
-  await options.siteBuilt
-  const site = await loadStaticSite(options.distDir ?? DIST_DIR, keys.anonKey, env.CONFIRM_SIGNUPS && !!mail)
+  const page = { anonKey: keys.anonKey, confirmSignups: env.CONFIRM_SIGNUPS && !!mail }
+  const site = options.pages ? undefined : await builtSite(options, page)
   // Checked before listening, so a bad SITE_URL stops start-up before anything is served.
   const publicUrl = env.SITE_URL === undefined ? undefined : normalizeSiteUrl(env.SITE_URL)
   // Known once it listens: the pages that may call /mcp, and those the REST API grants CORS.
@@ -98,13 +109,16 @@ async function serve(
     webmcpOriginTrialToken: env.WEBMCP_ORIGIN_TRIAL_TOKEN,
     addressPolicy: addressPolicyOf(env),
   })
-  const listening = await listen(app, env, securityOf(env, site.scriptHashes)).catch(async (error) => {
+  const { pages } = options
+  const pagesFor = pages && ((server: Server) => pages(server, page))
+  const security = securityOf(env, site?.scriptHashes ?? [])
+  const listening = await listen(app, env, security, pagesFor).catch(async (error) => {
     await sources?.stop() // its timer, before the database closes under it
     throw error
   })
   const { url } = listening
   // Synchronous and with no await since listening, so done before the first request is read.
-  fillInSiteUrl(site, publicUrl ?? url)
+  if (site) fillInSiteUrl(site, publicUrl ?? url)
   origins.site = ownOrigins(url, publicUrl ?? url)
   origins.rest = restOrigins(publicUrl ?? url, env.CORS_ORIGINS)
   const workers = await startWorkers(env, {
@@ -128,6 +142,15 @@ async function serve(
       await database.close()
     },
   }
+}
+
+/** dist/, once built, with the anon key and the toast's words in its pages. */
+async function builtSite(
+  options: StartOptions,
+  page: { anonKey: string; confirmSignups: boolean },
+): Promise<StaticSite> {
+  await options.siteBuilt
+  return loadStaticSite(options.distDir ?? DIST_DIR, page.anonKey, page.confirmSignups)
 }
 
 /** What runs beside the HTTP server: signup notifications, mail, and the expiry of unconfirmed entries. */
@@ -157,11 +180,10 @@ async function startWorkers(
 }
 
 /**
- * The rate limit, the proxy header and the database queue, as the env sets them (also for `npm run
- * dev`). Several servers may share a DATABASE_URL, so its buckets live there; the embedded database
+ * The rate limit, the proxy header and the database queue, as the env sets them. Several servers may share a DATABASE_URL, so its buckets live there; the embedded database
  * has one server, whose memory is the same limit for less.
  */
-export function protectionsOf(env: ServerEnv, db: Database): AppProtections {
+function protectionsOf(env: ServerEnv, db: Database): AppProtections {
   const limits = { perMinute: env.RATE_LIMIT_PER_MINUTE, burst: env.RATE_LIMIT_BURST }
   const shared = env.DATABASE_URL !== undefined
   const rateLimiter =

@@ -32,7 +32,8 @@ export interface AppDeps {
   db: Database
   keys: ApiKeys
   schema: SchemaCache
-  site: StaticSite
+  /** The built site, on every path no other route takes; absent under `npm run dev`, where Vite serves it. */
+  site?: StaticSite
   log: Logger
   protections?: AppProtections
   /** The site's own origins, known once it listens: the only pages that may call /mcp. */
@@ -100,7 +101,7 @@ export function createApp(deps: AppDeps): Hono {
   routeNativeForm(app, deps, protections, gate, cors)
   routeMailLinks(app, { db, log, keys: linkKeys(deps.keys.secret), rateLimiter, trustProxyHeader, gate })
   routeMailEvents(app, { db, log, providers: deps.mailEvents ?? {}, trustProxyHeader, gate })
-  routeSite(app, deps, sources)
+  if (deps.site) routeSite(app, deps.site, deps, sources)
   return app
 }
 
@@ -179,7 +180,12 @@ async function formOf(c: Context): Promise<FormData> {
   return new Response(body, { headers: { 'Content-Type': type } }).formData().catch(() => new FormData())
 }
 
-function routeSite(app: Hono, { site, webmcpOriginTrialToken }: AppDeps, sources?: HttpSourceCounter): void {
+function routeSite(
+  app: Hono,
+  site: StaticSite,
+  { webmcpOriginTrialToken }: AppDeps,
+  sources?: HttpSourceCounter,
+): void {
   app.on(['GET', 'HEAD'], '*', (c) => {
     if (c.req.path === '/') {
       // After a no-script submit (/?waitlist=…), the same page with the outcome's words in it.

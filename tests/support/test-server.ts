@@ -43,6 +43,8 @@ export interface TestServerOptions {
    * from its sources through tsx, as the tests do.
    */
   bundled?: boolean
+  /** Run it as `npm run dev` does: the same server, with Vite serving the pages from the sources. */
+  dev?: boolean
 }
 
 /** The embedded cluster's postmaster, while one runs under dataDir. */
@@ -80,7 +82,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const fresh = options.dataDir ? undefined : await freshDataDir()
   const dataDir = options.dataDir ?? fresh?.dir ?? ''
   const env = { ...options.env }
-  const entry = options.bundled ? ['build/start.mjs'] : ['--import', 'tsx', 'server/boot/main.ts']
+  const source = options.dev ? 'server/boot/dev.ts' : 'server/boot/main.ts'
+  const entry = options.bundled ? ['build/start.mjs'] : ['--import', 'tsx', source]
   const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     ...options.user,
