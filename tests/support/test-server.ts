@@ -7,6 +7,7 @@ import { openPostgres } from '../../server/db/postgres-driver'
 import { type ApiKeys, loadApiKeys } from '../../server/http/keys'
 import { watchOutput } from './child-output'
 import { freshDataDir } from './data-dir'
+import { entryArgs } from './test-bundle'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -73,14 +74,14 @@ export async function serverKeys(env: Record<string, string | undefined>, dataDi
 
 /**
  * Runs the real server (`server/boot/main.ts`) as a child process on 127.0.0.1 and a free port, with
- * its own data dir, as `npm start` does but from its sources through tsx (no bundle to make at each
- * start) and without the site's build step.
+ * its own data dir, as `npm start` does but from the run's bundle (test-bundle.ts; no bundle to make
+ * at each start) and without the site's build step.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const fresh = options.dataDir ? undefined : await freshDataDir()
   const dataDir = options.dataDir ?? fresh?.dir ?? ''
   const env = { ...options.env }
-  const entry = options.bundled ? ['build/start.mjs'] : ['--import', 'tsx', 'server/boot/main.ts']
+  const entry = options.bundled ? ['build/start.mjs'] : entryArgs('main')
   const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     ...options.user,
