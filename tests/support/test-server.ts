@@ -40,8 +40,8 @@ export interface TestServerOptions {
   /** Run the server as this user (the test runs as root), to check the unprivileged path. */
   user?: { uid: number; gid: number }
   /**
-   * Run it as `npm start` does (build/start.mjs: bundled by esbuild, then plain Node) instead of
-   * from its sources through tsx, as the tests do.
+   * Run it as `npm start` does (build/start.mjs: bundled at start, then plain Node) instead of from
+   * the run's bundle (test-bundle.ts), as the tests do.
    */
   bundled?: boolean
 }
