@@ -7,16 +7,22 @@ import { serverBundleOptions } from '../../build/server-bundle-options.mjs'
 import { ROOT } from '../../server/boot/paths'
 
 /**
- * Set by the global setups (Vitest, Playwright): the folder of this run's bundle of the server and
- * the owner's CLI. Unset (a script, a file run by hand), the children run from their sources through tsx.
+ * Set by the global setups (Vitest, Playwright): the folder of this run's bundle. Unset (a bench, a
+ * script importing tests/support), the children run from their sources through tsx.
  */
 const TEST_BUNDLE = 'LAB_SITE_TEST_BUNDLE'
 const CACHE = join(ROOT, 'node_modules', '.cache', 'lab-site-test')
+/** What the tests run as a child process: the server, the CLI, and the lock test's racers. */
+const ENTRIES = {
+  main: 'server/boot/main.ts',
+  'waitlist-cli': 'owner/cli/waitlist-cli.ts',
+  'lock-racer': 'tests/security/support/lock-racer.ts',
+}
 
 /**
- * Bundles the server and the CLI once per run (esbuild, about a second), as the container image
- * does (build/server-bundle.ts). Each child then starts as plain Node: tsx's loader costs one to
- * two seconds a process on a busy machine, and the suites start hundreds. The folder is named by
+ * Bundles the ENTRIES once per run (esbuild, about a second), as the container image does
+ * (build/server-bundle.ts). Each child then starts as plain Node: tsx's loader costs one to three
+ * seconds a process on a busy machine, and the suites start hundreds. The folder is named by
  * the bundle's content, written whole and renamed into place, so two runs at once (test:node and
  * test:e2e) never read each other's half-written files.
  */
@@ -25,7 +31,7 @@ export async function bundleForTests(): Promise<void> {
   const { outputFiles } = await build({
     ...serverBundleOptions,
     absWorkingDir: ROOT,
-    entryPoints: { main: 'server/boot/main.ts', 'waitlist-cli': 'owner/cli/waitlist-cli.ts' },
+    entryPoints: ENTRIES,
     outdir: pending,
     write: false,
   })
@@ -45,9 +51,8 @@ export async function bundleForTests(): Promise<void> {
   process.env[TEST_BUNDLE] = dir
 }
 
-/** Node's arguments to run the server (`main`) or the CLI (`waitlist-cli`): this run's bundle, else tsx. */
-export function entryArgs(entry: 'main' | 'waitlist-cli'): string[] {
+/** Node's arguments to run one of the ENTRIES: this run's bundle, else its source through tsx. */
+export function entryArgs(entry: keyof typeof ENTRIES): string[] {
   const bundle = process.env[TEST_BUNDLE]
-  if (bundle) return [join(bundle, `${entry}.mjs`)]
-  return ['--import', 'tsx', entry === 'main' ? 'server/boot/main.ts' : 'owner/cli/waitlist-cli.ts']
+  return bundle ? [join(bundle, `${entry}.mjs`)] : ['--import', 'tsx', ENTRIES[entry]]
 }
