@@ -1,8 +1,10 @@
 import { buildIfStale } from '../../server/boot/build-if-stale'
 import { prepareTemplate } from '../support/data-dir'
+import { bundleForTests } from '../support/test-bundle'
 
-/** The browser tests run the built site, so build it when stale, and warm the database template. */
+/** The browser tests run the built site, so build it when stale; bundle the server and CLI, and warm the database template. */
 export default async function globalSetup() {
   await buildIfStale((message) => console.log(message))
+  await bundleForTests()
   await prepareTemplate()
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
+import { entryArgs } from '../support/test-bundle'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const RACERS = 12
@@ -37,7 +38,7 @@ describe("DATA_DIR's lock", () => {
       { mode: 0o600 },
     )
     const racers = Array.from({ length: RACERS }, () =>
-      spawn(process.execPath, ['--import', 'tsx', 'tests/security/support/lock-racer.ts', dataDir, signals], {
+      spawn(process.execPath, [...entryArgs('lock-racer'), dataDir, signals], {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],
       }),

@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
+import { entryArgs } from '../support/test-bundle'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -20,7 +21,7 @@ export async function startRefused(
   env: Record<string, string>,
   user?: { uid: number; gid: number },
 ): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/boot/main.ts'], {
+  const child = spawn(process.execPath, entryArgs('main'), {
     cwd: ROOT,
     ...user,
     env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: '0', SKIP_BUILD: '1', ...env },

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { watchOutput } from './child-output'
+import { entryArgs } from './test-bundle'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -21,15 +22,11 @@ export interface StudioProcess {
  * on a free port; resolves once it has printed its URL.
  */
 export async function startStudioProcess(env: Record<string, string>): Promise<StudioProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'owner/cli/waitlist-cli.ts', 'studio', '--port', '0'],
-    {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  )
+  const child = spawn(process.execPath, [...entryArgs('waitlist-cli'), 'studio', '--port', '0'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   const { found } = watchOutput(child, /(http:\/\/127\.0\.0\.1:\d+\/#token=\S+)/, 60_000, 'the studio')
   const url = await found
   const parsed = new URL(url)

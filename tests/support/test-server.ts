@@ -7,6 +7,7 @@ import { isProcessAlive } from '../../server/db/embedded/process-alive'
 import { openPostgres } from '../../server/db/postgres-driver'
 import { watchOutput } from './child-output'
 import { freshDataDir } from './data-dir'
+import { entryArgs } from './test-bundle'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -39,8 +40,8 @@ export interface TestServerOptions {
   /** Run the server as this user (the test runs as root), to check the unprivileged path. */
   user?: { uid: number; gid: number }
   /**
-   * Run it as `npm start` does (build/start.mjs: bundled by esbuild, then plain Node) instead of
-   * from its sources through tsx, as the tests do.
+   * Run it as `npm start` does (build/start.mjs: bundled at start, then plain Node) instead of from
+   * the run's bundle (test-bundle.ts), as the tests do.
    */
   bundled?: boolean
   /** Run it as `npm run dev` does: the same server, with Vite serving the pages from the sources. */
@@ -75,15 +76,16 @@ export async function serverKeys(env: Record<string, string | undefined>, dataDi
 
 /**
  * Runs the real server (`server/boot/main.ts`) as a child process on 127.0.0.1 and a free port, with
- * its own data dir, as `npm start` does but from its sources through tsx (no bundle to make at each
- * start) and without the site's build step.
+ * its own data dir, as `npm start` does but from the run's bundle (test-bundle.ts; no bundle to make
+ * at each start) and without the site's build step.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const fresh = options.dataDir ? undefined : await freshDataDir()
   const dataDir = options.dataDir ?? fresh?.dir ?? ''
   const env = { ...options.env }
-  const source = options.dev ? 'server/boot/dev.ts' : 'server/boot/main.ts'
-  const entry = options.bundled ? ['build/start.mjs'] : ['--import', 'tsx', source]
+  // npm run dev runs through tsx, as the developer's command does; everything else from the run's bundle.
+  const dev = ['--import', 'tsx', 'server/boot/dev.ts']
+  const entry = options.bundled ? ['build/start.mjs'] : options.dev ? dev : entryArgs('main')
   const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     ...options.user,

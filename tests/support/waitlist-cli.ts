@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { entryArgs } from './test-bundle'
 
 const exec = promisify(execFile)
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -17,11 +18,10 @@ export interface CliResult {
  */
 export async function runCli(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await exec(
-      process.execPath,
-      ['--import', 'tsx', 'owner/cli/waitlist-cli.ts', ...args],
-      { cwd: ROOT, env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: '', ...env } },
-    )
+    const { stdout, stderr } = await exec(process.execPath, [...entryArgs('waitlist-cli'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: '', ...env },
+    })
     return { code: 0, stdout, stderr }
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string }
