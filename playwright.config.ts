@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test'
-import { CHROMIUM_ARGS, findChromium } from './tests/support/chromium-path'
+import { CHROMIUM_ARGS, findChromium } from './harness/chromium-path'
 
 export default defineConfig({
   testDir: 'tests/e2e',

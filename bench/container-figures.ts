@@ -2,7 +2,6 @@ import { chown, mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { ROOT } from '../server/boot/paths'
 import {
   BASE_IMAGE,
   cleanCopyOfTree,
@@ -11,8 +10,9 @@ import {
   engineTry,
   imageSize,
   runArgs,
-} from '../tests/support/container-engine'
-import { freePort } from '../tests/support/postgres-cluster'
+} from '../harness/container-engine'
+import { freePort } from '../harness/postgres-cluster'
+import { ROOT } from '../server/boot/paths'
 import { httpStatus } from './startup'
 import { median } from './stats'
 import type { Row, Track } from './table'

@@ -11,8 +11,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { createDatabase, startPostgres } from '../harness/postgres-cluster'
 import { ROOT } from '../server/boot/paths'
-import { createDatabase, startPostgres } from '../tests/support/postgres-cluster'
 import { fixedInserts, insertsFromAddresses } from './inserts'
 import { childrenOf } from './process-memory'
 
@@ -46,7 +46,7 @@ const LIMITED = {
 }
 
 async function measure(root: string, mode: string) {
-  const { startTestServer, postmasterPid } = await import(`${root}/tests/support/test-server.ts`)
+  const { startTestServer, postmasterPid } = await import(`${root}/harness/test-server.ts`)
   let env: Record<string, string> = { LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0' }
   let postmaster: number | undefined
   let stopCluster = async () => {}

@@ -1,5 +1,5 @@
 import { chromium } from '@playwright/test'
-import { CHROMIUM_ARGS, findChromium } from '../tests/support/chromium-path'
+import { CHROMIUM_ARGS, findChromium } from '../harness/chromium-path'
 
 /** Chunks the page must fetch only when the visitor reaches for the form, never on load. */
 export const LAZY_CHUNK = /\/assets\/(supabase-client|toaster)-[^/]*\.js$/

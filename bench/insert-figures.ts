@@ -1,7 +1,7 @@
+import type { BackendName } from '../harness/backends'
+import { createDatabase, startPostgres } from '../harness/postgres-cluster'
+import { postmasterPid, startTestServer } from '../harness/test-server'
 import { runningClusterUrl } from '../server/db/embedded/embedded-cluster'
-import type { BackendName } from '../tests/support/backends'
-import { createDatabase, startPostgres } from '../tests/support/postgres-cluster'
-import { postmasterPid, startTestServer } from '../tests/support/test-server'
 import {
   compareInserts,
   failedRequests,

@@ -1,6 +1,6 @@
 import * as chromeLauncher from 'chrome-launcher'
+import { CHROMIUM_ARGS, findChromium } from '../harness/chromium-path'
 import { loadLighthouse } from '../scripts/lighthouse-package'
-import { CHROMIUM_ARGS, findChromium } from '../tests/support/chromium-path'
 import { median } from './stats'
 
 export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const

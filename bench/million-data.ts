@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import pg from 'pg'
+import { GIVE_STATUSES_SQL } from '../harness/list-statuses'
 import { CREATED_AT_UTC } from '../server/waitlist/admin/entry-columns'
-import { GIVE_STATUSES_SQL } from '../tests/support/list-statuses'
 
 /**
  * A million signups loaded straight into the table as its owner, in one statement: addresses with

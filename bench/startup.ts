@@ -4,9 +4,9 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { freePort } from '../harness/postgres-cluster'
+import { postmasterPid } from '../harness/test-server'
 import { DIST_DIR, ROOT } from '../server/boot/paths'
-import { freePort } from '../tests/support/postgres-cluster'
-import { postmasterPid } from '../tests/support/test-server'
 
 /** Milliseconds from spawning the server to its first 200 on each path. */
 export interface StartTiming {

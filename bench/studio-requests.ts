@@ -1,5 +1,5 @@
-import { peakRssKiB } from '../tests/support/measured-cli'
-import type { StudioProcess } from '../tests/support/studio-process'
+import { peakRssKiB } from '../harness/measured-cli'
+import type { StudioProcess } from '../harness/studio-process'
 import { median } from './stats'
 
 export interface RequestTiming {

@@ -1,4 +1,4 @@
-import { startTestServer, type TestServer } from '../tests/support/test-server'
+import { startTestServer, type TestServer } from '../harness/test-server'
 import { BROWSER_HEADERS, type LoadResult, runLoad } from './http-load'
 import { httpInserts } from './inserts'
 import { processCpuMs } from './process-cpu'

@@ -10,9 +10,9 @@
 import { cpus, loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
 import { percentile } from '../bench/stats'
-import { BACKENDS, startServerOn, stopBackends } from '../tests/support/backends'
-import type { TestServer } from '../tests/support/test-server'
-import { postWaitlist } from '../tests/support/waitlist-api'
+import { BACKENDS, startServerOn, stopBackends } from '../harness/backends'
+import type { TestServer } from '../harness/test-server'
+import { postWaitlist } from '../harness/waitlist-api'
 
 interface Result {
   backend: string

@@ -1,7 +1,7 @@
+import { launchDay } from '../harness/launch-day'
+import { startTestServer } from '../harness/test-server'
+import { runCli } from '../harness/waitlist-cli'
 import { buildIfStale } from '../server/boot/build-if-stale'
-import { launchDay } from '../tests/support/launch-day'
-import { startTestServer } from '../tests/support/test-server'
-import { runCli } from '../tests/support/waitlist-cli'
 
 /**
  * A scripted launch day, then what the owner sees: `npx tsx scripts/launch-day.ts`. A real server

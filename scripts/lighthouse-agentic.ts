@@ -1,7 +1,7 @@
 import * as chromeLauncher from 'chrome-launcher'
+import { CHROMIUM_ARGS, findChromium } from '../harness/chromium-path'
+import { startTestServer } from '../harness/test-server'
 import { buildIfStale } from '../server/boot/build-if-stale'
-import { CHROMIUM_ARGS, findChromium } from '../tests/support/chromium-path'
-import { startTestServer } from '../tests/support/test-server'
 import { loadLighthouse } from './lighthouse-package'
 
 /**

@@ -1,6 +1,6 @@
 import { CATEGORIES, launchLighthouseBrowser } from '../bench/lighthouse-runs'
+import { startTestServer } from '../harness/test-server'
 import { buildIfStale } from '../server/boot/build-if-stale'
-import { startTestServer } from '../tests/support/test-server'
 
 /**
  * Lighthouse's four categories on '/' in each colour scheme, `--runs N` times each (default 3):

@@ -3,9 +3,9 @@ import { chromium, type Page } from '@playwright/test'
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { siteConfig } from '../contract/site-config'
+import { CHROMIUM_ARGS, findChromium } from '../harness/chromium-path'
 import { icons } from '../src/discovery/web-manifest'
 import { AgentGraph } from '../src/sections/agent-graph'
-import { CHROMIUM_ARGS, findChromium } from '../tests/support/chromium-path'
 
 /**
  * Renders the link-preview image and the favicon set from the logo and the site config, into

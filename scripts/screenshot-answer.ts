@@ -1,7 +1,7 @@
 import { chromium } from '@playwright/test'
+import { CHROMIUM_ARGS, findChromium } from '../harness/chromium-path'
+import { startTestServer } from '../harness/test-server'
 import { buildIfStale } from '../server/boot/build-if-stale'
-import { CHROMIUM_ARGS, findChromium } from '../tests/support/chromium-path'
-import { startTestServer } from '../tests/support/test-server'
 
 /**
  * Pictures for docs/: the page a no-script submit lands on (390 px, scripts off, each colour scheme)

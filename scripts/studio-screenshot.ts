@@ -2,12 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from '@playwright/test'
+import { CHROMIUM_ARGS, findChromium } from '../harness/chromium-path'
+import { startStudioProcess } from '../harness/studio-process'
+import { startTestServer } from '../harness/test-server'
+import { runCli } from '../harness/waitlist-cli'
 import { toCsv } from '../owner/cli/csv'
 import { buildIfStale } from '../server/boot/build-if-stale'
-import { CHROMIUM_ARGS, findChromium } from '../tests/support/chromium-path'
-import { startStudioProcess } from '../tests/support/studio-process'
-import { startTestServer } from '../tests/support/test-server'
-import { runCli } from '../tests/support/waitlist-cli'
 
 /** Regenerates docs/studio.png, the studio's picture in docs/operations.md: `npx tsx scripts/studio-screenshot.ts`. */
 const NAMES = ['ada', 'grace', 'alan', 'edsger', 'barbara', 'donald', 'frances', 'ken', 'radia', 'leslie']

@@ -6,8 +6,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ROOT } from '../../server/boot/paths'
-import { insertStatus, pool, rowCount, storedEmails } from '../reliability/support'
 import {
   BASE_IMAGE,
   cleanCopyOfTree,
@@ -16,8 +14,10 @@ import {
   engineTry,
   imageSize,
   runArgs,
-} from '../support/container-engine'
-import { freePort } from '../support/postgres-cluster'
+} from '../../harness/container-engine'
+import { freePort } from '../../harness/postgres-cluster'
+import { ROOT } from '../../server/boot/paths'
+import { insertStatus, pool, rowCount, storedEmails } from '../reliability/support'
 
 /**
  * The image as the deploy guide runs it: built from a clean copy of the tree, run with a volume and

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
+import { watchOutput } from '../../harness/child-output'
+import { freePort } from '../../harness/postgres-cluster'
 import { ROOT } from '../../server/boot/paths'
-import { sharedPostgresUrl, stopBackends } from '../support/backends'
-import { watchOutput } from '../support/child-output'
-import { freePort } from '../support/postgres-cluster'
 
 /**
  * The README's and docs/deploy.md's commands, run on a fresh copy of the tree as a new user runs

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { test as base, expect, type Locator, type Page } from '@playwright/test'
-import { startTestServer, type TestServer } from '../support/test-server'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 
 export interface ConsoleLog {
   /** console.error and console.warning messages, and uncaught page errors, in order. */

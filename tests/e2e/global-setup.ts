@@ -1,6 +1,6 @@
+import { prepareTemplate } from '../../harness/data-dir'
+import { bundleForTests } from '../../harness/test-bundle'
 import { buildIfStale } from '../../server/boot/build-if-stale'
-import { prepareTemplate } from '../support/data-dir'
-import { bundleForTests } from '../support/test-bundle'
 
 /** The browser tests run the built site, so build it when stale; bundle the server and CLI, and warm the database template. */
 export default async function globalSetup() {

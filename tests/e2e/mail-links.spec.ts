@@ -1,10 +1,10 @@
 import type { Page } from '@playwright/test'
 import { siteConfig } from '../../contract/site-config'
+import type { TestServer } from '../../harness/test-server'
+import { postWaitlist } from '../../harness/waitlist-api'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { linkKeys } from '../../server/waitlist/invitations/link-keys'
 import { sealAddress } from '../../server/waitlist/invitations/link-token'
-import type { TestServer } from '../support/test-server'
-import { postWaitlist } from '../support/waitlist-api'
 import { expect, expectNoAxeViolations, test, uniqueEmail } from './fixtures'
 
 /** An unsubscribe link for a new signup on this server, as an invitation carries it. */

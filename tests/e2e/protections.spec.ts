@@ -1,5 +1,5 @@
-import { startTestServer, type TestServer } from '../support/test-server'
-import { postWaitlist } from '../support/waitlist-api'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { postWaitlist } from '../../harness/waitlist-api'
 import { expect, expectNoAxeViolations, test, toasts, uniqueEmail } from './fixtures'
 
 /** Collects Content-Security-Policy violations from the moment the page starts. */

@@ -1,7 +1,7 @@
 import { siteConfig } from '../../contract/site-config'
-import { type SmtpSink, startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { postWaitlist } from '../support/waitlist-api'
+import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { postWaitlist } from '../../harness/waitlist-api'
 import { expect, expectNoAxeViolations, test, toasts, uniqueEmail } from './fixtures'
 
 const WAITLIST = '**/rest/v1/waitlist'

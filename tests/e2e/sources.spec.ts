@@ -1,9 +1,9 @@
 import AxeBuilder from '@axe-core/playwright'
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test'
+import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import { type SourceCounts, sourcesReport } from '../../server/analytics/sources-report'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
-import { type StudioProcess, startStudioProcess } from '../support/studio-process'
-import { startTestServer, type TestServer } from '../support/test-server'
 import { toasts } from './fixtures'
 
 /**

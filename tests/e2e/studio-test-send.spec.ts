@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test'
-import { type SmtpSink, startSmtpSink } from '../support/smtp-sink'
-import { type StudioProcess, startStudioProcess } from '../support/studio-process'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { postWaitlist } from '../support/waitlist-api'
+import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
+import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { postWaitlist } from '../../harness/waitlist-api'
 
 /** The studio's "Send me a test", beside the preview: the running server sends it to the owner. */
 test.describe('the studio’s test send', () => {

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { requestAccessTool } from '../../contract/agent-tool'
-import { CHROMIUM_ARGS, findChromium } from '../support/chromium-path'
+import { CHROMIUM_ARGS, findChromium } from '../../harness/chromium-path'
 import { expect, test, toasts, uniqueEmail } from './fixtures'
 
 /**

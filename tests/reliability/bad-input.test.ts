@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http'
 import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
-import type { TestServer } from '../support/test-server'
+import { BACKENDS, startServerOn, stopBackends } from '../../harness/backends'
+import type { TestServer } from '../../harness/test-server'
 import {
   asResponse,
   expectNoEmail,

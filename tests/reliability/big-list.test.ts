@@ -4,11 +4,11 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
+import { GIVE_STATUSES_SQL } from '../../harness/list-statuses'
+import { peakRssKiB, runMeasured } from '../../harness/measured-cli'
+import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
 import { openPostgres } from '../../server/db/postgres-driver'
-import { sharedPostgresUrl, stopBackends } from '../support/backends'
-import { GIVE_STATUSES_SQL } from '../support/list-statuses'
-import { peakRssKiB, runMeasured } from '../support/measured-cli'
-import { type StudioProcess, startStudioProcess } from '../support/studio-process'
 
 /**
  * Export, import and the studio's download in bounded memory, at a fifth of issue 23's million: each

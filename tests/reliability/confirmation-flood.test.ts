@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { confirm } from '../../server/waitlist/invitations/link-actions'
 import { inviteNamed } from '../../server/waitlist/invitations/queue-invitations'
-import { type SmtpSink, startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
 import { insertStatus } from './support'
 
 /**

@@ -3,8 +3,8 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { postmasterPid, startTestServer, type TestServer } from '../../harness/test-server'
 import { isProcessAlive } from '../../server/db/embedded/process-alive'
-import { postmasterPid, startTestServer, type TestServer } from '../support/test-server'
 import { expectNoEmail, healthy, insert, insertStatus, pool, rowCount, tally } from './support'
 
 const CLIENTS = 20

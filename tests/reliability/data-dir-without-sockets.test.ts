@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freshDataDir } from '../support/data-dir'
+import { freshDataDir } from '../../harness/data-dir'
+import { startTestServer } from '../../harness/test-server'
+import { runCli } from '../../harness/waitlist-cli'
 import { type Mount, mountWithoutSockets } from '../support/no-socket-mount'
-import { startTestServer } from '../support/test-server'
-import { runCli } from '../support/waitlist-cli'
 import { insertStatus } from './support'
 
 const FALLBACK =

@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { freshDataDir } from '../support/data-dir'
-import { startTestServer, type TestServer } from '../support/test-server'
+import { freshDataDir } from '../../harness/data-dir'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import { expectNoEmail, healthy, insert, insertStatus, rowCount } from './support'
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../support/test-server'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import { healthy, insert, rowCount } from './support'
 
 const RUNS = 200

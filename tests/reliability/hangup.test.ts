@@ -1,6 +1,6 @@
 import { once } from 'node:events'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { postmasterPid, startTestServer, type TestServer } from '../support/test-server'
+import { postmasterPid, startTestServer, type TestServer } from '../../harness/test-server'
 import { insertStatus } from './support'
 
 // A closed terminal or a lost SSH session sends SIGHUP: the server must stop as on SIGTERM, not die

@@ -1,4 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest'
+import { sharedPostgresUrl, startServerOn, stopBackends } from '../../harness/backends'
+import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { runCli } from '../../harness/waitlist-cli'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import type { Database } from '../../server/db/database'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
@@ -7,10 +11,6 @@ import { createSmtpTransport } from '../../server/mail/smtp-transport'
 import { parseSmtpUrl } from '../../server/mail/smtp-url'
 import { linkKeys } from '../../server/waitlist/invitations/link-keys'
 import { sealAddress } from '../../server/waitlist/invitations/link-token'
-import { sharedPostgresUrl, startServerOn, stopBackends } from '../support/backends'
-import { type SmtpSink, startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { runCli } from '../support/waitlist-cli'
 
 /**
  * Invitations through failures, with a real SMTP server (smtp-server) and the real server process:

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
-import type { TestServer } from '../support/test-server'
+import { BACKENDS, startServerOn, stopBackends } from '../../harness/backends'
+import type { TestServer } from '../../harness/test-server'
 import { expectNoEmail, insertStatus, rowCount } from './support'
 
 afterAll(stopBackends)

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../support/test-server'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import { expectNoEmail, healthy, insertStatus, pool, rowCount, rssKiB, tally } from './support'
 
 const INSERTS = 2000

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../support/test-server'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import { pool, rssKiB } from './support'
 
 /**

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { runCli } from '../../harness/waitlist-cli'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { inviteNext } from '../../server/waitlist/invitations/queue-invitations'
 import { standardHeaders, webhookSecret } from '../support/provider-signing'
-import { type SmtpSink, startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { runCli } from '../support/waitlist-cli'
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
 import { insertStatus } from './support'
 

@@ -1,6 +1,6 @@
+import { startPostgres } from '../../harness/postgres-cluster'
 import { runSql } from '../support/managed-owner'
 import { describeManagedOwner } from '../support/managed-owner-checks'
-import { startPostgres } from '../support/postgres-cluster'
 
 // PostgreSQL 18 from the npm binaries, as a cluster of its own (the suites' clusters keep their
 // roles). Debian's PostgreSQL 15 runs the same checks in the slow suite (managed-postgres-15.test.ts).

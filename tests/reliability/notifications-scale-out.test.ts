@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sharedPostgresUrl, stopBackends } from '../support/backends'
-import { startTestServer, type TestServer } from '../support/test-server'
+import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import { deliveredEmails, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
 import { insertStatus } from './support'
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { BACKENDS, startServerOn, stopBackends } from '../../harness/backends'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import { emailMask, emailMaskKey } from '../../server/boot/log'
-import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
-import { startTestServer, type TestServer } from '../support/test-server'
 import {
   deliveredEmails,
   type ReceiverMode,

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServerOn, stopBackends } from '../../harness/backends'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import { loadApiKeys, signKey } from '../../server/auth/api-keys'
-import { startServerOn, stopBackends } from '../support/backends'
-import { startTestServer, type TestServer } from '../support/test-server'
 import {
   expectNoEmail,
   expectPostgrestShape,

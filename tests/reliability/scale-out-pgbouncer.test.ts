@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { runCli } from '../../harness/waitlist-cli'
 import type { Database } from '../../server/db/database'
 import { readMigrations } from '../../server/db/migrate'
 import { openPostgres } from '../../server/db/postgres-driver'
@@ -9,10 +12,7 @@ import {
   startPgBouncer,
 } from '../support/debian-postgres'
 import { createManagedOwner } from '../support/managed-owner'
-import { type SmtpSink, startSmtpSink } from '../support/smtp-sink'
 import { socketOwner } from '../support/socket-owner'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { runCli } from '../support/waitlist-cli'
 import { deliveredEmails, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
 import { insertStatus, pool, storedEmails, tally } from './support'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sharedPostgresUrl, stopBackends } from '../support/backends'
-import { startTestServer, type TestServer } from '../support/test-server'
+import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import { healthy, insertStatus, mixedCase, rowCount, storedEmails, tally } from './support'
 
 afterAll(stopBackends)

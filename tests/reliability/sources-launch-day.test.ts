@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { launchDay } from '../support/launch-day'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { postWaitlist } from '../support/waitlist-api'
-import { runCli } from '../support/waitlist-cli'
+import { launchDay } from '../../harness/launch-day'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { postWaitlist } from '../../harness/waitlist-api'
+import { runCli } from '../../harness/waitlist-cli'
 
 /**
  * Counting by source at length: the scripted launch day of scripts/launch-day.ts, read back with

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { expect } from 'vitest'
-import type { TestServer } from '../support/test-server'
-import { postWaitlist } from '../support/waitlist-api'
+import type { TestServer } from '../../harness/test-server'
+import { postWaitlist } from '../../harness/waitlist-api'
 
 export interface Target {
   url: string

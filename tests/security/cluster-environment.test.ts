@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { afterAll, describe, expect, it } from 'vitest'
-import { postmasterPid, startTestServer, type TestServer } from '../support/test-server'
+import { postmasterPid, startTestServer, type TestServer } from '../../harness/test-server'
 
 const SECRETS = {
   JWT_SECRET: 'jwt-secret-that-stays-in-node-'.padEnd(48, 'j'),

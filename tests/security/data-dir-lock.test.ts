@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { entryArgs } from '../support/test-bundle'
+import { entryArgs } from '../../harness/test-bundle'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const RACERS = 12

@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises'
 import { createServer, type Socket } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { runCli } from '../../harness/waitlist-cli'
 import { clusterFiles, readPostmasterPid } from '../../server/db/embedded/cluster-files'
 import { healthy, insertStatus } from '../reliability/support'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { runCli } from '../support/waitlist-cli'
 import { startWebhookReceiver } from '../support/webhook-receiver'
 
 /**

@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import { afterAll, describe, expect, it } from 'vitest'
+import { freshDataDir } from '../../harness/data-dir'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { runCli } from '../../harness/waitlist-cli'
 import { clusterFiles } from '../../server/db/embedded/cluster-files'
 import { isProcessAlive } from '../../server/db/embedded/process-alive'
 import { insertStatus } from '../reliability/support'
-import { freshDataDir } from '../support/data-dir'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { runCli } from '../support/waitlist-cli'
 
 describe('a postmaster.pid left by a dead PostgreSQL, its pid now another process', () => {
   const cleanups: (() => Promise<unknown>)[] = []

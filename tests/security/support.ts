@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
-import { entryArgs } from '../support/test-bundle'
+import { entryArgs } from '../../harness/test-bundle'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 

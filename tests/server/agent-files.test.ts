@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestAccessTool } from '../../contract/agent-tool'
 import { siteConfig } from '../../contract/site-config'
+import { freshDataDir } from '../../harness/data-dir'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import packageJson from '../../package.json' with { type: 'json' }
 import { buildIfStale } from '../../server/boot/build-if-stale'
 import { ConformanceTester } from '../support/ard/ard.js'
-import { freshDataDir } from '../support/data-dir'
-import { startTestServer, type TestServer } from '../support/test-server'
 
 /**
  * The files that let agents and crawlers find the lab, as the real server sends them: each with its

@@ -2,12 +2,12 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestAccessTool } from '../../contract/agent-tool'
 import { mailWords } from '../../contract/site-config'
+import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { postWaitlist } from '../../harness/waitlist-api'
+import { runCli } from '../../harness/waitlist-cli'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { whyNotInvited } from '../../server/waitlist/invitations/entry-status'
-import { type SmtpSink, startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { postWaitlist } from '../support/waitlist-api'
-import { runCli } from '../support/waitlist-cli'
 
 /**
  * Confirmation that strangers cannot abuse (issue 30, item 4), on one server with CONFIRM_SIGNUPS

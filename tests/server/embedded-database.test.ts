@@ -4,13 +4,13 @@ import { createServer } from 'node:net'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { freshDataDir } from '../../harness/data-dir'
+import { postmasterPid, startTestServer } from '../../harness/test-server'
+import { runCli } from '../../harness/waitlist-cli'
 import { findPostgresBinaries, platformPackage } from '../../server/db/embedded/binaries'
 import { clusterAccount } from '../../server/db/embedded/cluster-account'
 import { readPostmasterPid } from '../../server/db/embedded/cluster-files'
 import { insertStatus } from '../reliability/support'
-import { freshDataDir } from '../support/data-dir'
-import { postmasterPid, startTestServer } from '../support/test-server'
-import { runCli } from '../support/waitlist-cli'
 
 const asRoot = userInfo().uid === 0
 const ROOT = new URL('../../', import.meta.url).pathname

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { siteConfig } from '../../contract/site-config'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { buildIfStale } from '../../server/boot/build-if-stale'
 import { loadServerEnv } from '../../server/boot/env'
@@ -12,7 +13,6 @@ import type { Database } from '../../server/db/database'
 import { createApp } from '../../server/http/app'
 import { fillInSiteUrl } from '../../server/http/site-url'
 import { loadStaticSite, type StaticSite } from '../../server/http/static-site'
-import { startTestServer, type TestServer } from '../support/test-server'
 
 /**
  * '/' for people and for agents (ADR 051): the built page, or the same page in Markdown when the

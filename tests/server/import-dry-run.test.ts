@@ -2,9 +2,9 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
+import { runCli } from '../../harness/waitlist-cli'
 import { openPostgres } from '../../server/db/postgres-driver'
-import { sharedPostgresUrl, stopBackends } from '../support/backends'
-import { runCli } from '../support/waitlist-cli'
 
 afterAll(stopBackends)
 

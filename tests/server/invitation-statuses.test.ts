@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { text } from 'node:stream/consumers'
 import { afterAll, describe, expect, it } from 'vitest'
+import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import { exportCsv } from '../../owner/cli/export-csv'
 import { importFile } from '../../owner/cli/import'
 import type { Database } from '../../server/db/database'
@@ -11,7 +12,6 @@ import { type OpenedDatabase, openDatabase } from '../../server/db/open-database
 import { removeEntry } from '../../server/waitlist/admin/waitlist-admin'
 import { confirm, unsubscribe } from '../../server/waitlist/invitations/link-actions'
 import { inviteNamed, inviteNext } from '../../server/waitlist/invitations/queue-invitations'
-import { sharedPostgresUrl, stopBackends } from '../support/backends'
 
 /**
  * Statuses beside the waitlist: what `invite` picks and refuses, what erasure leaves (nothing), and

@@ -2,10 +2,10 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
+import { runCli } from '../../harness/waitlist-cli'
 import { migrate, readMigrations } from '../../server/db/migrate'
 import { openPostgres } from '../../server/db/postgres-driver'
-import { sharedPostgresUrl, stopBackends } from '../support/backends'
-import { runCli } from '../support/waitlist-cli'
 
 afterAll(stopBackends)
 

@@ -1,15 +1,15 @@
 import type { ParsedMail } from 'mailparser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mailWords } from '../../contract/site-config'
+import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
+import { startStudioProcess } from '../../harness/studio-process'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { postWaitlist } from '../../harness/waitlist-api'
+import { runCli } from '../../harness/waitlist-cli'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { checkInviteCode } from '../../server/waitlist/invitations/invite-code'
 import { linkKeys } from '../../server/waitlist/invitations/link-keys'
-import { type SmtpSink, startSmtpSink } from '../support/smtp-sink'
-import { startStudioProcess } from '../support/studio-process'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { postWaitlist } from '../support/waitlist-api'
-import { runCli } from '../support/waitlist-cli'
 
 /**
  * `invite --test ADDRESS` (issue 30, item 5), through the running server and a real SMTP server:

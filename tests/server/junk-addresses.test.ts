@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { requestAccessTool } from '../../contract/agent-tool'
 import { outcomeOfInsert } from '../../contract/waitlist-outcome'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import { insert, storedEmails } from '../reliability/support'
 import { type LocalDns, startLocalDns } from '../support/local-dns'
-import { startTestServer, type TestServer } from '../support/test-server'
 
 /**
  * Junk addresses kept out at every public way in, over real HTTP: the REST insert (as the page's

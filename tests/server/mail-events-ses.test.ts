@@ -5,13 +5,13 @@ import { connect } from 'node:tls'
 import { type ServerType, serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import type { Logger } from '../../server/boot/log'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { routeMailEvents } from '../../server/http/mail-events/mail-events-app'
 import { loadMailEventProviders } from '../../server/http/mail-events/mail-events-settings'
 import { insertStatus } from '../reliability/support'
 import { selfSignedCertificate, signSnsMessage } from '../support/provider-signing'
-import { startTestServer, type TestServer } from '../support/test-server'
 
 /**
  * POST /mail-events/ses, the real route over HTTP in this process, so that SNS's certificate can be

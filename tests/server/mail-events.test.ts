@@ -4,6 +4,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startStudioProcess } from '../../harness/studio-process'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { runCli } from '../../harness/waitlist-cli'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { insertStatus } from '../reliability/support'
 import {
@@ -13,9 +16,6 @@ import {
   standardHeaders,
   webhookSecret,
 } from '../support/provider-signing'
-import { startStudioProcess } from '../support/studio-process'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { runCli } from '../support/waitlist-cli'
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
 
 /**

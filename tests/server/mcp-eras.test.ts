@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestAccessTool } from '../../contract/agent-tool'
 import { siteConfig } from '../../contract/site-config'
 import { outcomeMessages } from '../../contract/waitlist-outcome'
+import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import packageJson from '../../package.json' with { type: 'json' }
 import { sourcesReport } from '../../server/analytics/sources-report'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
-import { sharedPostgresUrl, stopBackends } from '../support/backends'
 import { MODERN_MCP, modernEnvelope, modernHeaders, postMcp } from '../support/mcp-raw'
-import { startTestServer, type TestServer } from '../support/test-server'
 
 /**
  * /mcp answers both protocol eras on the same path, over real HTTP: a client pinned to MCP

@@ -2,10 +2,10 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MCP_PROTOCOL_VERSIONS } from '../../contract/agent-tool'
 import { siteConfig } from '../../contract/site-config'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import packageJson from '../../package.json' with { type: 'json' }
 import { buildIfStale } from '../../server/boot/build-if-stale'
 import { modernEnvelope, modernHeaders, postMcp } from '../support/mcp-raw'
-import { startTestServer, type TestServer } from '../support/test-server'
 
 /**
  * /mcp's server card as an agent finds it: from the catalog's entry, at `/mcp/server-card`, with

@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestAccessTool } from '../../contract/agent-tool'
 import { siteConfig } from '../../contract/site-config'
 import { outcomeMessages } from '../../contract/waitlist-outcome'
+import { BACKENDS, startServerOn, stopBackends } from '../../harness/backends'
+import type { TestServer } from '../../harness/test-server'
 import packageJson from '../../package.json' with { type: 'json' }
 import { ownOrigins } from '../../server/http/mcp/origin-guard'
 import { asResponse, rawRequest } from '../reliability/support'
-import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
-import type { TestServer } from '../support/test-server'
 
 /**
  * /mcp as an agent outside a browser reaches it: through the SDK's own client over Streamable

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { outcomeMessageFor, outcomeMessages } from '../../contract/waitlist-outcome'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import { buildIfStale } from '../../server/boot/build-if-stale'
 import { DIST_DIR } from '../../server/boot/paths'
 import { loadStaticSite } from '../../server/http/static-site'
-import { startTestServer, type TestServer } from '../support/test-server'
 
 /**
  * With scripts off, the form's POST is answered by a redirect to /?waitlist=<outcome>. That page

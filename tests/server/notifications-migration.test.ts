@@ -1,9 +1,9 @@
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
+import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import { migrate } from '../../server/db/migrate'
 import { openPostgres } from '../../server/db/postgres-driver'
 import { dropDeliveries, setNotificationsEnabled } from '../../server/waitlist/notifications/outbox-sql'
-import { sharedPostgresUrl, stopBackends } from '../support/backends'
 
 afterAll(stopBackends)
 

@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest'
+import { BACKENDS, startServerOn, stopBackends } from '../../harness/backends'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { runCli } from '../../harness/waitlist-cli'
 import { isPgError, type Queryable } from '../../server/db/database'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { dropDeliveries, withoutNotifications } from '../../server/waitlist/notifications/outbox-sql'
 import { expectNoEmail, insertStatus } from '../reliability/support'
-import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { runCli } from '../support/waitlist-cli'
 import { deliveredEmails, startWebhookReceiver } from '../support/webhook-receiver'
 
 afterAll(stopBackends)

@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { processMemory } from '../../bench/process-memory'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import { ROOT } from '../../server/boot/paths'
 import { modernEnvelope, modernHeaders, postMcp } from '../support/mcp-raw'
-import { startTestServer, type TestServer } from '../support/test-server'
 
 const BUNDLES = join(ROOT, 'node_modules', '.cache', 'lab-site-server')
 const bundles = async () => (await readdir(BUNDLES)).filter((name) => /^server-[0-9a-f]{16}$/.test(name))

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freshDataDir } from '../support/data-dir'
-import { type SmtpSink, startSmtpSink } from '../support/smtp-sink'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { postWaitlist } from '../support/waitlist-api'
-import { runCli } from '../support/waitlist-cli'
+import { freshDataDir } from '../../harness/data-dir'
+import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { postWaitlist } from '../../harness/waitlist-api'
+import { runCli } from '../../harness/waitlist-cli'
 
 /**
  * One set of mail settings: the server's. The owner's CLI, from a shell with only DATA_DIR, queues

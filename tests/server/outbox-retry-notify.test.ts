@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freshDataDir } from '../../harness/data-dir'
 import { deliveriesCommand } from '../../owner/cli/deliveries'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { OUTBOXES } from '../../server/outbox/outbox-queries'
-import { freshDataDir } from '../support/data-dir'
 
 /**
  * `deliveries --retry` wakes the pumps of both outboxes at once, the webhooks' as the mail's: a

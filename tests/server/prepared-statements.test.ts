@@ -4,6 +4,7 @@ import { runInNewContext } from 'node:vm'
 import type { Hono } from 'hono'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import { type ApiKeys, loadApiKeys } from '../../server/auth/api-keys'
 import { createLogger } from '../../server/boot/log'
 import type { Database } from '../../server/db/database'
@@ -11,7 +12,6 @@ import { MAX_PREPARED_STATEMENTS, openPostgres } from '../../server/db/postgres-
 import { createApp } from '../../server/http/app'
 import { loadSchemaCache } from '../../server/http/rest/schema-cache'
 import { anonKiB, pool, tally } from '../reliability/support'
-import { sharedPostgresUrl, stopBackends } from '../support/backends'
 import { stubSite } from '../support/stub-site'
 
 // A full collection before each reading of the heap, so what is measured is what is kept.

@@ -1,8 +1,8 @@
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
+import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import { migrate } from '../../server/db/migrate'
 import { openPostgres } from '../../server/db/postgres-driver'
-import { sharedPostgresUrl, stopBackends } from '../support/backends'
 
 afterAll(stopBackends)
 

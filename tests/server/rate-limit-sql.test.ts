@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import type { Database } from '../../server/db/database'
 import { openPostgres } from '../../server/db/postgres-driver'
 import { MemoryStore } from '../../server/rate-limit/memory-store'
 import { PostgresStore } from '../../server/rate-limit/postgres-store'
-import { sharedPostgresUrl, stopBackends } from '../support/backends'
 
 // A rate so slow that nothing refills while the test runs: the database's clock cannot be stopped.
 const LIMITS = { perMinute: 0.0001, burst: 7 }

@@ -2,8 +2,8 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { BACKENDS, startServerOn, startServerOnOwnPostgres, stopBackends } from '../support/backends'
-import type { TestServer } from '../support/test-server'
+import { BACKENDS, startServerOn, startServerOnOwnPostgres, stopBackends } from '../../harness/backends'
+import type { TestServer } from '../../harness/test-server'
 
 // One server per backend for the whole file: start-ups cost seconds. Tests share its table, so
 // each uses its own addresses and compares counts rather than absolute numbers.

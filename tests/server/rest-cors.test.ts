@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import { ConfigError, loadServerEnv } from '../../server/boot/env'
 import { storedEmails } from '../reliability/support'
-import { startTestServer, type TestServer } from '../support/test-server'
 
 /**
  * The review's attack: any web page could sign its visitors' browsers up for strangers, since the

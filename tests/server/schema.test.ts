@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import type { Database } from '../../server/db/database'
 import { migrate } from '../../server/db/migrate'
 import { openPostgres } from '../../server/db/postgres-driver'
 import { insertStatement } from '../../server/http/rest/table-sql'
-import { sharedPostgresUrl, stopBackends } from '../support/backends'
 import { ACCEPTED_EMAILS as ACCEPTED, REFUSED_EMAILS as REFUSED } from '../support/email-corpus'
 
 async function withAnon(db: Database, email: string): Promise<string> {

@@ -2,11 +2,11 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { runCli } from '../../harness/waitlist-cli'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { openPostgres } from '../../server/db/postgres-driver'
-import { sharedPostgresUrl, stopBackends } from '../support/backends'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { runCli } from '../support/waitlist-cli'
 
 afterAll(stopBackends)
 

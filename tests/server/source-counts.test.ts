@@ -1,11 +1,11 @@
 import { Hono } from 'hono'
 import { afterAll, describe, expect, it } from 'vitest'
+import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import { sourcesReport } from '../../server/analytics/sources-report'
 import type { Logger } from '../../server/boot/log'
 import type { Database } from '../../server/db/database'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { HttpSourceCounter } from '../../server/http/http-source-counter'
-import { sharedPostgresUrl, stopBackends } from '../support/backends'
 
 /**
  * The counting itself, in this process, on a real database with a clock of the test's own: what a

@@ -1,12 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { postWaitlist } from '../../harness/waitlist-api'
+import { runCli } from '../../harness/waitlist-cli'
 import { type SourceCounts, sourcesReport } from '../../server/analytics/sources-report'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
-import { sharedPostgresUrl, stopBackends } from '../support/backends'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { postWaitlist } from '../support/waitlist-api'
-import { runCli } from '../support/waitlist-cli'
 
 /**
  * Visits and signups by source through two real servers on one DATABASE_URL, as a load balancer

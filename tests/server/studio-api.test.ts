@@ -2,12 +2,12 @@ import { readdir } from 'node:fs/promises'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BACKENDS, startServerOn, stopBackends } from '../../harness/backends'
+import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
+import type { TestServer } from '../../harness/test-server'
+import { postWaitlist } from '../../harness/waitlist-api'
+import { runCli } from '../../harness/waitlist-cli'
 import { STUDIO_DIST_DIR } from '../../owner/studio-server/studio-files'
-import { BACKENDS, startServerOn, stopBackends } from '../support/backends'
-import { type StudioProcess, startStudioProcess } from '../support/studio-process'
-import type { TestServer } from '../support/test-server'
-import { postWaitlist } from '../support/waitlist-api'
-import { runCli } from '../support/waitlist-cli'
 
 afterAll(async () => {
   await stopBackends()

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type StudioProcess, startStudioProcess } from '../support/studio-process'
-import { startTestServer, type TestServer } from '../support/test-server'
-import { postWaitlist } from '../support/waitlist-api'
+import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { postWaitlist } from '../../harness/waitlist-api'
 
 /**
  * A studio left open on the embedded database: it never holds DATA_DIR, so the server starts while

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BACKENDS, emptyDatabaseOn, startServerOn, stopBackends } from '../../harness/backends'
+import type { TestServer } from '../../harness/test-server'
+import { postWaitlist } from '../../harness/waitlist-api'
+import { runCli } from '../../harness/waitlist-cli'
 import { renderBarChart } from '../../owner/cli/bar-chart'
 import { toCsv } from '../../owner/cli/csv'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
-import { BACKENDS, emptyDatabaseOn, startServerOn, stopBackends } from '../support/backends'
-import type { TestServer } from '../support/test-server'
-import { postWaitlist } from '../support/waitlist-api'
-import { runCli } from '../support/waitlist-cli'
 
 // Valid under the database's WHATWG grammar, yet awkward for CSV and shells.
 const TRICKY = [

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import type { Database, Queryable } from '../../server/db/database'
 import { openPostgres } from '../../server/db/postgres-driver'
 import { type EntryPage, pageEntries } from '../../server/waitlist/admin/entry-pages'
 import { countEntries, removeEntry, signupsPerDay } from '../../server/waitlist/admin/waitlist-admin'
-import { sharedPostgresUrl, stopBackends } from '../support/backends'
 
 let db: Database
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../../harness/test-server'
 import { openDatabase } from '../../server/db/open-database'
 import { queueEvent } from '../../server/waitlist/notifications/outbox-sql'
 import { insertStatus } from '../reliability/support'
-import { startTestServer, type TestServer } from '../support/test-server'
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
 
 /** The server's log names each webhook by its event: an invitation's is not a "Signup notification". */

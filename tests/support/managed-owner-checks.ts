@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestServer } from '../../harness/test-server'
 import { StartupError } from '../../server/boot/startup-error'
 import { migrate } from '../../server/db/migrate'
 import { openPostgres } from '../../server/db/postgres-driver'
 import { healthy, insertStatus, rowCount, storedEmails } from '../reliability/support'
 import { createManagedOwner, dropApiRoles, queryRows } from './managed-owner'
-import { startTestServer } from './test-server'
 
 /** A PostgreSQL server of the test's own, where the API roles may be created and dropped. */
 export interface OwnCluster {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { watchOutput } from './child-output'
 import { entryArgs } from './test-bundle'
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const ROOT = fileURLToPath(new URL('../', import.meta.url))
 
 export interface StudioProcess {
   /** The URL it printed, token included. */

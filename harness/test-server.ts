@@ -1,15 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
-import { type ApiKeys, loadApiKeys } from '../../server/auth/api-keys'
-import { clusterFiles, readPostmasterPid } from '../../server/db/embedded/cluster-files'
-import { isProcessAlive } from '../../server/db/embedded/process-alive'
-import { openPostgres } from '../../server/db/postgres-driver'
+import { type ApiKeys, loadApiKeys } from '../server/auth/api-keys'
+import { clusterFiles, readPostmasterPid } from '../server/db/embedded/cluster-files'
+import { isProcessAlive } from '../server/db/embedded/process-alive'
+import { openPostgres } from '../server/db/postgres-driver'
 import { watchOutput } from './child-output'
 import { freshDataDir } from './data-dir'
 import { entryArgs } from './test-bundle'
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const ROOT = fileURLToPath(new URL('../', import.meta.url))
 
 export interface TestServer {
   url: string

@@ -4,10 +4,10 @@ import { chmod, lstat, mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { findPostgresBinaries } from '../../server/db/embedded/binaries'
-import { clusterAccount } from '../../server/db/embedded/cluster-account'
-import { readMigrations } from '../../server/db/migrate'
-import { openDatabase } from '../../server/db/open-database'
+import { findPostgresBinaries } from '../server/db/embedded/binaries'
+import { clusterAccount } from '../server/db/embedded/cluster-account'
+import { readMigrations } from '../server/db/migrate'
+import { openDatabase } from '../server/db/open-database'
 
 const run = promisify(execFile)
 

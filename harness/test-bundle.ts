@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs'
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { build } from 'esbuild'
-import { serverBundleOptions } from '../../build/server-bundle-options.mjs'
-import { ROOT } from '../../server/boot/paths'
+import { serverBundleOptions } from '../build/server-bundle-options.mjs'
+import { ROOT } from '../server/boot/paths'
 
 /**
  * Set by the global setups (Vitest, Playwright): the folder of this run's bundle. Unset (a bench, a

@@ -4,7 +4,7 @@ import { promisify } from 'node:util'
 import { entryArgs } from './test-bundle'
 
 const exec = promisify(execFile)
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const ROOT = fileURLToPath(new URL('../', import.meta.url))
 
 export interface CliResult {
   code: number

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
-import { runningClusterUrl, startEmbeddedCluster } from '../../server/db/embedded/embedded-cluster'
+import { runningClusterUrl, startEmbeddedCluster } from '../server/db/embedded/embedded-cluster'
 import { freshDataDir } from './data-dir'
 
-export { freePort } from '../../server/db/embedded/ports'
+export { freePort } from '../server/db/embedded/ports'
 
 export interface PostgresCluster {
   url: string
@@ -18,7 +18,7 @@ const TEMPLATE = 'suite_template'
  * A throwaway PostgreSQL 18 server for the DATABASE_URL half of the suites: the same npm-shipped
  * binaries and start-up code as the embedded default (as root it runs as `postgres`), in a
  * temporary directory, with one migrated database as the template every test database copies.
- * It starts from a copy of the migrated embedded template (tests/support/data-dir.ts), whose
+ * It starts from a copy of the migrated embedded template (harness/data-dir.ts), whose
  * `postgres` database already holds the schema: no initdb, no migration run.
  */
 export async function startPostgres(): Promise<PostgresCluster> {
@@ -41,7 +41,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
 
 /**
  * The cluster a process of this test run started in `dir` and left running, so that later test
- * files reuse it (tests/support/worker-cluster.ts); its stop() is the run's to call, not theirs.
+ * files reuse it (harness/worker-cluster.ts); its stop() is the run's to call, not theirs.
  */
 export async function runningPostgres(dir: string): Promise<PostgresCluster | undefined> {
   const url = await runningClusterUrl(dir)
