@@ -161,4 +161,15 @@ describe('folder boundaries', () => {
       rmSync(root, { recursive: true, force: true })
     }
   })
+
+  it('has bench/, scripts/ and harness/ import nothing from tests/: what they share with it is in harness/', () => {
+    const intoTests = ['bench', 'scripts', 'harness'].flatMap((folder) =>
+      sourceFiles(join(ROOT, folder)).flatMap((file) =>
+        importsOf(file)
+          .filter((specifier) => /^tests[\\/]/.test(relative(ROOT, resolve(dirname(file), specifier))))
+          .map((specifier) => `${relative(ROOT, file)} -> ${specifier}`),
+      ),
+    )
+    expect(intoTests).toEqual([])
+  })
 })
