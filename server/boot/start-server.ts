@@ -33,6 +33,12 @@ export interface RunningServer {
   stop(): Promise<void>
 }
 
+/** What the pages are given at start-up: the anon key, and whether signups are confirmed by mail. */
+export interface PageSettings {
+  anonKey: string
+  confirmSignups: boolean
+}
+
 export interface StartOptions {
   distDir?: string
   /**
@@ -44,7 +50,7 @@ export interface StartOptions {
    * `npm run dev`: what serves the pages (Vite, with hot reload on this server's own socket), in
    * place of the built site; the app keeps every path it has a route for.
    */
-  pages?: (server: Server, page: { anonKey: string; confirmSignups: boolean }) => Promise<Pages>
+  pages?: (server: Server, page: PageSettings) => Promise<Pages>
   /** Something under the server broke beyond repair (the embedded cluster cannot be restarted). */
   onFatal(error: Error): void
 }
@@ -93,7 +99,7 @@ async function serve(
 ): Promise<RunningServer> {
   for (const migration of database.applied) log.info(`Applied migration ${migration}`)
   const schema = await loadSchemaCache(database.db)
-  const page = { anonKey: keys.anonKey, confirmSignups: env.CONFIRM_SIGNUPS && !!mail }
+  const page: PageSettings = { anonKey: keys.anonKey, confirmSignups: env.CONFIRM_SIGNUPS && !!mail }
   const site = options.pages ? undefined : await builtSite(options, page)
   // Checked before listening, so a bad SITE_URL stops start-up before anything is served.
   const publicUrl = env.SITE_URL === undefined ? undefined : normalizeSiteUrl(env.SITE_URL)
@@ -145,10 +151,7 @@ async function serve(
 }
 
 /** dist/, once built, with the anon key and the toast's words in its pages. */
-async function builtSite(
-  options: StartOptions,
-  page: { anonKey: string; confirmSignups: boolean },
-): Promise<StaticSite> {
+async function builtSite(options: StartOptions, page: PageSettings): Promise<StaticSite> {
   await options.siteBuilt
   return loadStaticSite(options.distDir ?? DIST_DIR, page.anonKey, page.confirmSignups)
 }
@@ -180,8 +183,9 @@ async function startWorkers(
 }
 
 /**
- * The rate limit, the proxy header and the database queue, as the env sets them. Several servers may share a DATABASE_URL, so its buckets live there; the embedded database
- * has one server, whose memory is the same limit for less.
+ * The rate limit, the proxy header and the database queue, as the env sets them. Several servers may
+ * share a DATABASE_URL, so its buckets live there; the embedded database has one server, whose memory
+ * is the same limit for less.
  */
 function protectionsOf(env: ServerEnv, db: Database): AppProtections {
   const limits = { perMinute: env.RATE_LIMIT_PER_MINUTE, burst: env.RATE_LIMIT_BURST }
