@@ -8,7 +8,7 @@ import { ROOT } from '../server/boot/paths'
 
 /**
  * Set by the global setups (Vitest, Playwright): the folder of this run's bundle. Unset (a bench, a
- * script importing tests/support), the children run from their sources through tsx.
+ * script importing harness/), the children run from their sources through tsx.
  */
 const TEST_BUNDLE = 'LAB_SITE_TEST_BUNDLE'
 const CACHE = join(ROOT, 'node_modules', '.cache', 'lab-site-test')
