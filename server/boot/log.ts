@@ -71,6 +71,9 @@ export function maskEmails(text: string): string {
     if (start === at) continue
     const end = domainEnd(text, at + found[0].length)
     if (end === at + found[0].length) continue
+    // Another @ straight after this "domain": this %40 was inside a local part (a%40b.c@example.com),
+    // and the address is masked whole from that @.
+    if (text[end] === '@' || text.slice(end, end + 3).toLowerCase() === '%40') continue
     masked += `${text.slice(done, start)}<email:${emailMask(text.slice(start, end))}>`
     done = end
   }

@@ -100,6 +100,10 @@ describe('the log mask covers the whole address grammar', () => {
     const line = maskEmails('GET /confirm?email=jane.doe%40example.com&x=1 404')
     expect(line).not.toContain('jane.doe')
     expect(line).not.toContain('example.com')
+    // A %40 inside a local part (fast-check found it) is part of the address, not an address of its own.
+    expect(maskEmails('to a%40a.a@a.aa and a%40b@c%40d.ee.')).toMatch(
+      /^to <email:[0-9a-f]{10}> and <email:[0-9a-f]{10}>\.$/,
+    )
   })
 
   it('hides any address the grammar allows (1,000 generated), between words and in angle brackets', () => {
