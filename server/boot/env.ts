@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs'
 import { z } from 'zod'
 import { ORIGIN_TRIAL_TOKEN, ORIGIN_TRIAL_TOKEN_RULE } from '../../contract/origin-trial'
-import { corsEnv } from '../http/rest/cors-env'
 import { mailTransportEnv } from '../mail/mail-env'
 import { addressPolicyEnv, domainListsOverlap } from '../waitlist/address-policy/address-policy-env'
 import { invitationEnv } from '../waitlist/invitations/invitation-env'
 import { mailEventsEnv } from '../waitlist/mail-events/mail-events-env'
 import { signupWebhookEnv } from '../waitlist/notifications/webhook-env'
+import { corsEnv } from './cors-env'
 import { defaultDataDir } from './default-data-dir'
 import { optional } from './optional-env'
 

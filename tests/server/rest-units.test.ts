@@ -1,10 +1,10 @@
 import { SignJWT } from 'jose'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { loadApiKeys } from '../../server/auth/api-keys'
+import { cachedVerifier } from '../../server/auth/key-cache'
 import { InvalidKeyError, verifyKey } from '../../server/auth/verify-key'
 import { statusForSqlState } from '../../server/http/rest/error-answer'
 import { jwtRefusal } from '../../server/http/rest/jwt-refusal'
-import { cachedVerifier } from '../../server/http/rest/key-cache'
 import { appliedPreferences, parsePrefer } from '../../server/http/rest/prefer'
 import { parseColumnsParam, parseRowsBody } from '../../server/http/rest/request-body'
 

@@ -1,5 +1,5 @@
-import { verifyKey } from '../../auth/verify-key'
-import type { JwtClaims } from '../../db/api-roles'
+import type { JwtClaims } from '../db/api-roles'
+import { verifyKey } from './verify-key'
 
 const MAX_ENTRIES = 1000
 const CLOCK_SKEW_SECONDS = 30
