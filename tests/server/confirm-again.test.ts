@@ -1,6 +1,4 @@
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { requestAccessTool } from '../../contract/agent-tool'
 import { mailWords } from '../../contract/site-config'
 import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
 import { startTestServer, type TestServer } from '../../harness/test-server'
@@ -8,6 +6,8 @@ import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { whyNotInvited } from '../../server/waitlist/invitations/entry-status'
+import { entryStatus } from '../support/entry-status'
+import { requestAccessOverMcp } from '../support/mcp-raw'
 
 /**
  * Confirmation that strangers cannot abuse (issue 30, item 4), on one server with CONFIRM_SIGNUPS
@@ -66,30 +66,9 @@ const moveClock = (email: string, column: 'w.created_at' | 's.confirm_sent_at', 
     [email, by],
   )
 
-const statusOf = async (email: string) => {
-  const [row] = await database.db.query<{ status: string }>(
-    `select coalesce(s.status, 'waiting') as status from public.waitlist w
-       left join private.entry_status s on s.waitlist_id = w.id where w.email = $1`,
-    [email],
-  )
-  return row?.status
-}
+const statusOf = (email: string) => entryStatus(database.db, email)
 
-const mcpSignup = (email: string) =>
-  fetch(`${server.url}/mcp`, {
-    method: 'POST',
-    headers: {
-      Accept: 'application/json, text/event-stream',
-      'Content-Type': 'application/json',
-      'Mcp-Protocol-Version': LATEST_PROTOCOL_VERSION,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: requestAccessTool.name, arguments: { email } },
-    }),
-  }).then((response) => response.text())
+const mcpSignup = (email: string) => requestAccessOverMcp(server.url, email)
 
 describe('a repeat signup of an unconfirmed address', () => {
   it('answers 409 as before and sends the confirmation again, at most once an hour', async () => {

@@ -1,8 +1,6 @@
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
 import type { ParsedMail } from 'mailparser'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { requestAccessTool } from '../../contract/agent-tool'
 import { mailWords } from '../../contract/site-config'
 import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
 import { startTestServer, type TestServer } from '../../harness/test-server'
@@ -12,6 +10,7 @@ import { checkInviteCode } from '../../server/waitlist/invitations/invite-code'
 import { linkKeys } from '../../server/waitlist/invitations/link-keys'
 import { inviteNext } from '../../server/waitlist/invitations/queue-invitations'
 import { insertStatus } from '../reliability/support'
+import { requestAccessOverMcp } from '../support/mcp-raw'
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
 
 /**
@@ -105,21 +104,7 @@ async function signUpThreeWays(): Promise<void> {
     redirect: 'manual',
   })
   expect(form.headers.get('location')).toBe('/?waitlist=submitted')
-  const mcp = await fetch(`${server.url}/mcp`, {
-    method: 'POST',
-    headers: {
-      Accept: 'application/json, text/event-stream',
-      'Content-Type': 'application/json',
-      'Mcp-Protocol-Version': LATEST_PROTOCOL_VERSION,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: requestAccessTool.name, arguments: { email: cy } },
-    }),
-  })
-  expect(await mcp.text()).toContain('"status":"submitted"')
+  expect(await requestAccessOverMcp(server.url, cy)).toContain('"status":"submitted"')
 }
 
 describe('invitations with confirmation on, over real SMTP and HTTP', () => {

@@ -10,6 +10,7 @@ import { loadApiKeys } from '../../server/auth/api-keys'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { checkInviteCode } from '../../server/waitlist/invitations/invite-code'
 import { linkKeys } from '../../server/waitlist/invitations/link-keys'
+import { entryStatus } from '../support/entry-status'
 
 /**
  * `invite --test ADDRESS` (issue 30, item 5), through the running server and a real SMTP server:
@@ -48,14 +49,7 @@ async function invitationTo(email: string, nth: number): Promise<ParsedMail> {
   return mail
 }
 
-const statusOf = async (email: string) => {
-  const [row] = await database.db.query<{ status: string }>(
-    `select coalesce(s.status, 'waiting') as status from public.waitlist w
-       left join private.entry_status s on s.waitlist_id = w.id where w.email = $1`,
-    [email],
-  )
-  return row?.status
-}
+const statusOf = (email: string) => entryStatus(database.db, email)
 
 /** The message with its links and invite code taken out: what every invitee reads alike. */
 const words = (text: string) =>

@@ -11,6 +11,7 @@ import { type OpenedDatabase, openDatabase } from '../../server/db/open-database
 import { routeMailEvents } from '../../server/http/mail-events/mail-events-app'
 import { loadMailEventProviders } from '../../server/http/mail-events/mail-events-settings'
 import { insertStatus } from '../reliability/support'
+import { entryStatus } from '../support/entry-status'
 import { selfSignedCertificate, signSnsMessage } from '../support/provider-signing'
 
 /**
@@ -96,14 +97,7 @@ afterAll(async () => {
 
 const trapUrl = (path: string) => `https://127.0.0.1:${(trap.address() as AddressInfo).port}${path}`
 
-async function statusOf(email: string): Promise<string | undefined> {
-  const [row] = await opened.db.query<{ status: string }>(
-    `select coalesce(s.status, 'waiting') as status from public.waitlist w
-       left join private.entry_status s on s.waitlist_id = w.id where w.email = $1`,
-    [email],
-  )
-  return row?.status
-}
+const statusOf = (email: string) => entryStatus(opened.db, email)
 
 const post = (message: Record<string, string>) =>
   fetch(`${routesUrl}/mail-events/ses`, {

@@ -1,3 +1,6 @@
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
+import { requestAccessTool } from '../../contract/agent-tool'
+
 /** MCP 2026-07-28, the revision the raw requests below speak. */
 export const MODERN_MCP = '2026-07-28'
 
@@ -37,4 +40,23 @@ export async function postMcp(
     body: typeof body === 'string' ? body : JSON.stringify(body),
   })
   return { status: response.status, body: (await response.json()) as McpAnswer }
+}
+
+/** The page's tool called as a 2025-era client calls it, with no session: the answer as sent. */
+export async function requestAccessOverMcp(baseUrl: string, email: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/mcp`, {
+    method: 'POST',
+    headers: {
+      Accept: 'application/json, text/event-stream',
+      'Content-Type': 'application/json',
+      'Mcp-Protocol-Version': LATEST_PROTOCOL_VERSION,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: requestAccessTool.name, arguments: { email } },
+    }),
+  })
+  return response.text()
 }
