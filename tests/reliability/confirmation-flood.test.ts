@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
-import { startTestServer, type TestServer } from '../../harness/test-server'
-import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
+import type { SmtpSink } from '../../harness/smtp-sink'
+import type { TestServer } from '../../harness/test-server'
+import type { OpenedDatabase } from '../../server/db/open-database'
 import { confirm } from '../../server/waitlist/invitations/link-actions'
 import { inviteNamed } from '../../server/waitlist/invitations/queue-invitations'
+import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { insertStatus } from './support'
 
 /**
@@ -18,28 +19,24 @@ const CLIENTS = 30
 const PER_CLIENT = 5
 const invitees = ['ivy.flood@example.com', 'jon.flood@example.com', 'kim.flood@example.com']
 
+let mail: MailTestServer
 let sink: SmtpSink
 let server: TestServer
 let database: OpenedDatabase
 
 beforeAll(async () => {
-  sink = await startSmtpSink()
-  server = await startTestServer({
-    env: {
-      SMTP_URL: sink.url,
-      MAIL_FROM: 'Tessel Labs <beta@tessel-labs.example>',
-      CONFIRM_SIGNUPS: 'true',
-      MAIL_PER_MINUTE: String(PER_MINUTE),
-      TRUST_PROXY_HEADER: 'X-Forwarded-For',
-    },
+  mail = await startMailTestServer({
+    CONFIRM_SIGNUPS: 'true',
+    MAIL_PER_MINUTE: String(PER_MINUTE),
+    TRUST_PROXY_HEADER: 'X-Forwarded-For',
   })
-  database = await openDatabase({ dataDir: server.dataDir, purpose: 'test', besideServer: true })
+  sink = mail.sink
+  server = mail.server
+  database = mail.database
 })
 
 afterAll(async () => {
-  await database?.close()
-  await server?.cleanup()
-  await sink?.close()
+  await mail?.close()
 })
 
 const arrivedFor = (addresses: string[]) =>

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
-import { startTestServer, type TestServer } from '../../harness/test-server'
+import type { SmtpSink } from '../../harness/smtp-sink'
+import type { TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
-import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
+import type { OpenedDatabase } from '../../server/db/open-database'
 import { inviteNext } from '../../server/waitlist/invitations/queue-invitations'
+import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { standardHeaders, webhookSecret } from '../support/provider-signing'
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
 import { insertStatus } from './support'
@@ -18,32 +19,28 @@ const SECRET = webhookSecret()
 const BATCH = 40
 const BOUNCING = 6
 
+let mail: MailTestServer
 let sink: SmtpSink
 let receiver: WebhookReceiver
 let server: TestServer
 let database: OpenedDatabase
 
 beforeAll(async () => {
-  sink = await startSmtpSink()
   receiver = await startWebhookReceiver()
-  server = await startTestServer({
-    env: {
-      SMTP_URL: sink.url,
-      MAIL_FROM: 'Tessel Labs <beta@tessel-labs.example>',
-      // One message every 200 ms: the batch takes some 8 s, long enough to bounce in.
-      MAIL_PER_MINUTE: '300',
-      MAIL_EVENTS_SECRET: SECRET,
-      SIGNUP_WEBHOOK_URL: receiver.url,
-      RATE_LIMIT_PER_MINUTE: '0',
-    },
+  mail = await startMailTestServer({
+    // One message every 200 ms: the batch takes some 8 s, long enough to bounce in.
+    MAIL_PER_MINUTE: '300',
+    MAIL_EVENTS_SECRET: SECRET,
+    SIGNUP_WEBHOOK_URL: receiver.url,
+    RATE_LIMIT_PER_MINUTE: '0',
   })
-  database = await openDatabase({ dataDir: server.dataDir, purpose: 'test', besideServer: true })
+  sink = mail.sink
+  server = mail.server
+  database = mail.database
 })
 
 afterAll(async () => {
-  await database?.close()
-  await server?.cleanup()
-  await sink?.close()
+  await mail?.close()
   await receiver?.close()
 })
 

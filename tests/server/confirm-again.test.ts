@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mailWords } from '../../contract/site-config'
-import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
-import { startTestServer, type TestServer } from '../../harness/test-server'
+import type { SmtpSink } from '../../harness/smtp-sink'
+import type { TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
-import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
+import type { OpenedDatabase } from '../../server/db/open-database'
 import { whyNotInvited } from '../../server/waitlist/invitations/entry-status'
 import { entryStatus } from '../support/entry-status'
+import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { requestAccessOverMcp } from '../support/mcp-raw'
 
 /**
@@ -17,29 +18,25 @@ import { requestAccessOverMcp } from '../support/mcp-raw'
  */
 const SUBJECT = mailWords.confirmation.subject.replaceAll('{lab}', 'Tessel Labs')
 
+let mail: MailTestServer
 let sink: SmtpSink
 let server: TestServer
 let database: OpenedDatabase
 
 beforeAll(async () => {
-  sink = await startSmtpSink()
-  server = await startTestServer({
-    env: {
-      SMTP_URL: sink.url,
-      MAIL_FROM: 'Tessel Labs <beta@tessel-labs.example>',
-      CONFIRM_SIGNUPS: 'true',
-      MAIL_PER_MINUTE: '0',
-      CONFIRM_EXPIRE_CHECK_MS: '200',
-      RATE_LIMIT_PER_MINUTE: '0',
-    },
+  mail = await startMailTestServer({
+    CONFIRM_SIGNUPS: 'true',
+    MAIL_PER_MINUTE: '0',
+    CONFIRM_EXPIRE_CHECK_MS: '200',
+    RATE_LIMIT_PER_MINUTE: '0',
   })
-  database = await openDatabase({ dataDir: server.dataDir, purpose: 'test', besideServer: true })
+  sink = mail.sink
+  server = mail.server
+  database = mail.database
 })
 
 afterAll(async () => {
-  await database?.close()
-  await server?.cleanup()
-  await sink?.close()
+  await mail?.close()
 })
 
 /** Confirmations that arrived for `email` once every message queued for it has gone. */

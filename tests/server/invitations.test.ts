@@ -2,14 +2,15 @@ import type { ParsedMail } from 'mailparser'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mailWords } from '../../contract/site-config'
-import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
-import { startTestServer, type TestServer } from '../../harness/test-server'
+import type { SmtpSink } from '../../harness/smtp-sink'
+import type { TestServer } from '../../harness/test-server'
 import { loadApiKeys } from '../../server/auth/api-keys'
-import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
+import type { OpenedDatabase } from '../../server/db/open-database'
 import { checkInviteCode } from '../../server/waitlist/invitations/invite-code'
 import { linkKeys } from '../../server/waitlist/invitations/link-keys'
 import { inviteNext } from '../../server/waitlist/invitations/queue-invitations'
 import { insertStatus } from '../reliability/support'
+import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { requestAccessOverMcp } from '../support/mcp-raw'
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
 
@@ -18,38 +19,34 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
  * ways in get a confirmation message, the links are followed over HTTP (GET shows, POST acts), an
  * invitation goes out with both parts and the RFC 8058 headers, and one-click unsubscribe works.
  */
-const FROM = 'Tessel Labs <beta@tessel-labs.example>'
+const _FROM = 'Tessel Labs <beta@tessel-labs.example>'
 const ada = 'ada.invite@example.com'
 const bob = 'bob.invite@example.com'
 const cy = 'cy.invite@example.com'
 
 const SECRET = `whsec_${Buffer.alloc(32, 'invitation-events').toString('base64')}`
 
+let mail: MailTestServer
 let sink: SmtpSink
 let receiver: WebhookReceiver
 let server: TestServer
 let database: OpenedDatabase
 
 beforeAll(async () => {
-  sink = await startSmtpSink()
   receiver = await startWebhookReceiver()
-  server = await startTestServer({
-    env: {
-      SMTP_URL: sink.url,
-      MAIL_FROM: FROM,
-      CONFIRM_SIGNUPS: 'true',
-      MAIL_PER_MINUTE: '0',
-      SIGNUP_WEBHOOK_URL: receiver.url,
-      SIGNUP_WEBHOOK_SECRET: SECRET,
-    },
+  mail = await startMailTestServer({
+    CONFIRM_SIGNUPS: 'true',
+    MAIL_PER_MINUTE: '0',
+    SIGNUP_WEBHOOK_URL: receiver.url,
+    SIGNUP_WEBHOOK_SECRET: SECRET,
   })
-  database = await openDatabase({ dataDir: server.dataDir, purpose: 'test', besideServer: true })
+  sink = mail.sink
+  server = mail.server
+  database = mail.database
 })
 
 afterAll(async () => {
-  await database?.close()
-  await server?.cleanup()
-  await sink?.close()
+  await mail?.close()
   await receiver?.close()
 })
 

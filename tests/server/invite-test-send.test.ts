@@ -1,16 +1,17 @@
 import type { ParsedMail } from 'mailparser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mailWords } from '../../contract/site-config'
-import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
+import type { SmtpSink } from '../../harness/smtp-sink'
 import { startStudioProcess } from '../../harness/studio-process'
-import { startTestServer, type TestServer } from '../../harness/test-server'
+import type { TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
 import { loadApiKeys } from '../../server/auth/api-keys'
-import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
+import type { OpenedDatabase } from '../../server/db/open-database'
 import { checkInviteCode } from '../../server/waitlist/invitations/invite-code'
 import { linkKeys } from '../../server/waitlist/invitations/link-keys'
 import { entryStatus } from '../support/entry-status'
+import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 
 /**
  * `invite --test ADDRESS` (issue 30, item 5), through the running server and a real SMTP server:
@@ -21,22 +22,20 @@ const SUBJECT = mailWords.invitation.subject.replaceAll('{lab}', 'Tessel Labs')
 const dee = 'dee.listed@example.com'
 const eve = 'eve.invitee@example.com'
 
+let mail: MailTestServer
 let sink: SmtpSink
 let server: TestServer
 let database: OpenedDatabase
 
 beforeAll(async () => {
-  sink = await startSmtpSink()
-  server = await startTestServer({
-    env: { SMTP_URL: sink.url, MAIL_FROM: 'Tessel Labs <beta@tessel-labs.example>', MAIL_PER_MINUTE: '0' },
-  })
-  database = await openDatabase({ dataDir: server.dataDir, purpose: 'test', besideServer: true })
+  mail = await startMailTestServer({ MAIL_PER_MINUTE: '0' })
+  sink = mail.sink
+  server = mail.server
+  database = mail.database
 })
 
 afterAll(async () => {
-  await database?.close()
-  await server?.cleanup()
-  await sink?.close()
+  await mail?.close()
 })
 
 /** The `nth` message (from 1) to `email`, once it has arrived. */

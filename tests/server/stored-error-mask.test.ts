@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
-import { startTestServer, type TestServer } from '../../harness/test-server'
-import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
+import type { SmtpSink } from '../../harness/smtp-sink'
+import type { TestServer } from '../../harness/test-server'
+import type { OpenedDatabase } from '../../server/db/open-database'
 import { insertStatus } from '../reliability/support'
+import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
 
 /**
@@ -14,36 +15,35 @@ const EMAIL = "jane.doe'o/x=y?z&w@example.com"
 // Every run of the local part between the characters the old mask stopped at.
 const PIECES = ['jane.doe', "jane.doe'o", 'x=y', 'z&w', 'o/x=y?z&w@example.com']
 
+let mail: MailTestServer
 let sink: SmtpSink
 let receiver: WebhookReceiver
 let server: TestServer
 let database: OpenedDatabase
 
 beforeAll(async () => {
-  sink = await startSmtpSink({ rcptReply: (to) => ({ code: 550, text: `no such user ${to}` }) })
   receiver = await startWebhookReceiver({
     kind: 'status',
     status: 500,
     body: JSON.stringify({ error: `unknown subscriber ${EMAIL}, try again` }),
   })
-  server = await startTestServer({
-    env: {
-      SMTP_URL: sink.url,
-      MAIL_FROM: 'Tessel Labs <beta@tessel-labs.example>',
+  mail = await startMailTestServer(
+    {
       CONFIRM_SIGNUPS: 'true',
       MAIL_PER_MINUTE: '0',
       SIGNUP_WEBHOOK_URL: receiver.url,
       SIGNUP_WEBHOOK_RETRY_BASE_MS: '200',
       LOG_LEVEL: 'info',
     },
-  })
-  database = await openDatabase({ dataDir: server.dataDir, purpose: 'test', besideServer: true })
+    { rcptReply: (to) => ({ code: 550, text: `no such user ${to}` }) },
+  )
+  sink = mail.sink
+  server = mail.server
+  database = mail.database
 })
 
 afterAll(async () => {
-  await database?.close()
-  await server?.cleanup()
-  await sink?.close()
+  await mail?.close()
   await receiver?.close()
 })
 
