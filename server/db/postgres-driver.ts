@@ -4,28 +4,32 @@ import { type Database, isPgError, type Queryable, roleSettings, type Statement 
 import { wrap } from './pg-queryable'
 import { listen } from './postgres-listen'
 
-/** Names of prepared statements, one per text (a small set: see Statement.prepare). */
-const preparedNames = new Map<string, string>()
-
 /**
- * The most texts ever named. Every connection keeps each statement it prepared until it closes,
- * and so does node-postgres, so a name is never reused for another text: past the bound, a text
- * simply runs unnamed (parsed each time). The server's own texts are a few dozen at most; the bound
- * only stops a mistake (a request-built text marked `prepare`) from growing without end.
+ * The most texts one pool ever names. Every connection keeps each statement it prepared until it
+ * closes, and so does node-postgres, so a name is never reused for another text: past the bound, a
+ * text simply runs unnamed (parsed each time). The server's own texts are a few dozen at most; the
+ * bound only stops a mistake (a request-built text marked `prepare`) from growing without end.
  */
 export const MAX_PREPARED_STATEMENTS = 200
 
-/** The query as node-postgres takes it: named, so each connection parses and plans it once. */
-function toQuery(statement: Statement, prepare = true): pg.QueryConfig {
-  const values = [...statement.params]
-  if (!statement.prepare || !prepare) return { text: statement.sql, values }
-  let name = preparedNames.get(statement.sql)
-  if (!name) {
-    if (preparedNames.size >= MAX_PREPARED_STATEMENTS) return { text: statement.sql, values }
-    name = `lab_${preparedNames.size + 1}`
-    preparedNames.set(statement.sql, name)
+/**
+ * Turns statements into queries as node-postgres takes them: named, so each connection parses and
+ * plans them once. The names belong to one pool, as its connections do, so one pool's texts never
+ * use up another's bound.
+ */
+function queryMaker(prepare: boolean) {
+  const names = new Map<string, string>()
+  return (statement: Statement): pg.QueryConfig => {
+    const values = [...statement.params]
+    if (!statement.prepare || !prepare) return { text: statement.sql, values }
+    let name = names.get(statement.sql)
+    if (!name) {
+      if (names.size >= MAX_PREPARED_STATEMENTS) return { text: statement.sql, values }
+      name = `lab_${names.size + 1}`
+      names.set(statement.sql, name)
+    }
+    return { name, text: statement.sql, values }
   }
-  return { name, text: statement.sql, values }
 }
 
 /**
@@ -80,7 +84,7 @@ function pipelined(client: pg.PoolClient, queries: (string | pg.QueryConfig)[]):
 export async function openPostgres(connectionString: string, poolSize = 10): Promise<Database> {
   const { url, prepare } = readPoolerFlag(connectionString)
   const pool = new pg.Pool({ connectionString: url, max: poolSize, pipeline: true })
-  const query = (statement: Statement) => toQuery(statement, prepare)
+  const query = queryMaker(prepare)
   // A client losing its connection (the database restarting) must not take the server down: its
   // queries fail on their own, and the pool opens a new connection for the next ones.
   pool.on('error', () => {})
