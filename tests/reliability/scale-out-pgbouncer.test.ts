@@ -131,7 +131,7 @@ describe("three servers through PgBouncer (transaction mode) on Debian's Postgre
     for (const survivor of [statuses[0], statuses[1]])
       expect(survivor?.every((status) => status === 201)).toBe(true)
     expect(acknowledged.length).toBeGreaterThan((LOAD * 2) / 3)
-    // No address twice: each row is one of the distinct stored addresses.
+    // One row per address: as many rows as distinct addresses.
     expect(await rowCount(a)).toBe(stored.size)
   })
 

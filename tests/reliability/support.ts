@@ -3,19 +3,17 @@ import { connect, type Socket } from 'node:net'
 import { expect } from 'vitest'
 import { type ServerDatabase, withServerDatabase } from '../../harness/server-database'
 import type { TestServer } from '../../harness/test-server'
-import { postWaitlist } from '../../harness/waitlist-api'
-
-export interface Target {
-  url: string
-  anonKey: string
-  serviceKey: string
-}
+import { postWaitlist, type WaitlistTarget } from '../../harness/waitlist-api'
 
 /** One insert as supabase-js sends it (return=minimal). */
 export const insert = postWaitlist
 
 /** Inserts and returns only the status, draining the body so the connection is reused. */
-export async function insertStatus(server: Target, email: string, headers: Record<string, string> = {}) {
+export async function insertStatus(
+  server: WaitlistTarget,
+  email: string,
+  headers: Record<string, string> = {},
+) {
   const response = await insert(server, { email }, headers)
   await response.arrayBuffer()
   return response.status
@@ -86,7 +84,7 @@ export function mixedCase(email: string, variant: number): string {
   return [...email].map((char, index) => ((index + variant) % 3 === 0 ? char.toUpperCase() : char)).join('')
 }
 
-export async function healthy(server: Target): Promise<boolean> {
+export async function healthy(server: WaitlistTarget): Promise<boolean> {
   const response = await fetch(`${server.url}/healthz`).catch(() => undefined)
   await response?.arrayBuffer()
   return response?.status === 200
