@@ -1,4 +1,5 @@
 import { siteConfig } from '../../contract/site-config'
+import { withServerDatabase } from '../../harness/server-database'
 import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
@@ -217,10 +218,10 @@ test.describe('the access-request form', () => {
     await expect(input).toHaveValue(email)
     await expect.poll(() => consoleLog.expect(/Waitlist request failed/)).toBeGreaterThan(0)
     consoleLog.expect(/status of 400/)
-    const listed = await fetch(`${server.url}/rest/v1/waitlist?select=email`, {
-      headers: { apikey: server.serviceKey, Authorization: `Bearer ${server.serviceKey}` },
-    })
-    expect(JSON.stringify(await listed.json())).not.toContain(email)
+    const stored = await withServerDatabase(server, (db) =>
+      db.query('select 1 from public.waitlist where email = $1', [email]),
+    )
+    expect(stored).toEqual([])
   })
 
   test('does not load the Supabase client or the toaster until the visitor reaches for the form', async ({

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { BACKENDS, startServerOn, stopBackends } from '../../harness/backends'
+import { withServerDatabase } from '../../harness/server-database'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { emailMask, emailMaskKey } from '../../server/boot/log'
 import {
@@ -118,9 +119,9 @@ describe.each(BACKENDS)('signup notifications on $name', ({ name }) => {
     expect(form.status).toBe(303)
     await receiver.waitFor(() => deliveredEmails(receiver).length === 2, 'both signups delivered')
 
-    const rows = await fetch(`${server.url}/rest/v1/waitlist?select=email,created_at`, {
-      headers: { apikey: server.serviceKey, Authorization: `Bearer ${server.serviceKey}` },
-    }).then((response) => response.json() as Promise<{ email: string; created_at: string }[]>)
+    const rows = await withServerDatabase(server, (db) =>
+      db.query<{ email: string; created_at: Date }>('select email::text, created_at from public.waitlist'),
+    )
     for (const email of [viaRest, viaForm]) {
       const [request, ...more] = requestsFor(receiver, email)
       expect(more, 'one request per signup when the receiver answers 2xx').toEqual([])

@@ -14,7 +14,7 @@ import {
 import { createManagedOwner } from '../support/managed-owner'
 import { socketOwner } from '../support/socket-owner'
 import { deliveredEmails, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
-import { insertStatus, pool, storedEmails, tally } from './support'
+import { insertStatus, pool, rowCount, storedEmails, tally } from './support'
 
 const SECRET = 'pgbouncer-scale-out-secret-'.padEnd(48, 'x')
 const LIMIT = { perMinute: 10, burst: 5 }
@@ -104,7 +104,7 @@ describe("three servers through PgBouncer (transaction mode) on Debian's Postgre
   })
 
   it('load across all three, one killed with -9: no acknowledged signup lost, no 5xx from the others', async () => {
-    const [a, b, c] = servers as [TestServer, TestServer, TestServer]
+    const [a, , c] = servers as [TestServer, TestServer, TestServer]
     const acknowledged: string[] = []
     const statuses: number[][] = [[], [], []]
     let sent = 0
@@ -131,7 +131,8 @@ describe("three servers through PgBouncer (transaction mode) on Debian's Postgre
     for (const survivor of [statuses[0], statuses[1]])
       expect(survivor?.every((status) => status === 201)).toBe(true)
     expect(acknowledged.length).toBeGreaterThan((LOAD * 2) / 3)
-    expect(await storedEmails(b)).toHaveLength(stored.size)
+    // One row per address: as many rows as distinct addresses.
+    expect(await rowCount(a)).toBe(stored.size)
   })
 
   it('webhooks: every signup delivered, shared between the servers, none twice but what the killed one had in flight', async () => {

@@ -13,6 +13,7 @@ import { startTestServer, type TestServer } from '../../harness/test-server'
 import packageJson from '../../package.json' with { type: 'json' }
 import { sourcesReport } from '../../server/analytics/sources-report'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
+import { storedEmails } from '../reliability/support'
 import { MODERN_MCP, modernEnvelope, modernHeaders, postMcp } from '../support/mcp-raw'
 
 /**
@@ -70,9 +71,6 @@ type Kind = keyof typeof CLIENTS
 const connect = (kind: Kind, name = 'mcp-eras') => CLIENTS[kind](name, `198.51.100.${++addresses}`)
 
 const post = (body: unknown, headers: Record<string, string> = {}) => postMcp(server.url, body, headers)
-
-const storedEmails = async () =>
-  (await database.db.query<{ email: string }>('select email from public.waitlist')).map((row) => row.email)
 
 beforeAll(async () => {
   const url = await sharedPostgresUrl()
@@ -192,14 +190,14 @@ describe.each(Object.keys(CLIENTS) as Kind[])('%s', (kind) => {
         isError: false,
         structuredContent: { status: 'already_registered', message: words('already_registered') },
       })
-      expect((await storedEmails()).filter((row) => row.toLowerCase() === email)).toEqual([email])
+      expect((await storedEmails(server)).filter((row) => row === email)).toEqual([email])
     } finally {
       await client.close()
     }
   })
 
   it('gives the same refusals, storing nothing: a field the tool does not take, a bad address', async () => {
-    const before = await storedEmails()
+    const before = await storedEmails(server)
     const results = []
     for (const args of [
       { email: `eras.trap.${unique}@example.com`, website: 'https://spam.example' },
@@ -213,7 +211,7 @@ describe.each(Object.keys(CLIENTS) as Kind[])('%s', (kind) => {
       await client.close()
     }
     expect(results).toEqual(refusals)
-    expect(await storedEmails()).toEqual(before)
+    expect(await storedEmails(server)).toEqual(before)
     const client = await connect(kind)
     await expect(client.callTool({ name: 'delete_waitlist', arguments: {} })).rejects.toThrow(
       /Unknown tool "delete_waitlist": this server has one tool, request_beta_access/,

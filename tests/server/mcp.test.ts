@@ -9,7 +9,7 @@ import { BACKENDS, startServerOn, stopBackends } from '../../harness/backends'
 import type { TestServer } from '../../harness/test-server'
 import packageJson from '../../package.json' with { type: 'json' }
 import { ownOrigins } from '../../server/http/mcp/origin-guard'
-import { asResponse, rawRequest } from '../reliability/support'
+import { asResponse, rawRequest, storedEmails } from '../reliability/support'
 
 /**
  * /mcp as an agent outside a browser reaches it: through the SDK's own client over Streamable
@@ -25,15 +25,6 @@ async function connect(server: TestServer): Promise<Client> {
   const client = new Client({ name: 'mcp-test', version: '1.0.0' })
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)))
   return client
-}
-
-/** Every address on the waitlist, read back with the service_role key over the REST path. */
-async function storedEmails(server: TestServer): Promise<string[]> {
-  const response = await fetch(`${server.url}/rest/v1/waitlist?select=email`, {
-    headers: { apikey: server.serviceKey, Authorization: `Bearer ${server.serviceKey}` },
-  })
-  expect(response.status).toBe(200)
-  return ((await response.json()) as { email: string }[]).map((row) => row.email)
 }
 
 /** One raw POST to /mcp with the headers a Streamable HTTP client sends. */
@@ -143,7 +134,7 @@ describe.each(BACKENDS)('/mcp on $name', ({ name }) => {
       })
       expect((again.content as { text: string }[])[0]?.text).toContain('Already on the waitlist!')
       const stored = await storedEmails(server)
-      expect(stored.filter((row) => row.toLowerCase() === email)).toEqual([email])
+      expect(stored.filter((row) => row === email)).toEqual([email])
       // The addresses never reach the log in clear text.
       expect(server.output()).not.toContain(email)
     } finally {

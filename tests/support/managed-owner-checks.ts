@@ -3,7 +3,7 @@ import { startTestServer } from '../../harness/test-server'
 import { StartupError } from '../../server/boot/startup-error'
 import { migrate } from '../../server/db/migrate'
 import { openPostgres } from '../../server/db/postgres-driver'
-import { healthy, insertStatus, rowCount, storedEmails } from '../reliability/support'
+import { healthy, insertStatus } from '../reliability/support'
 import { createManagedOwner, dropApiRoles, queryRows } from './managed-owner'
 
 /** A PostgreSQL server of the test's own, where the API roles may be created and dropped. */
@@ -42,9 +42,17 @@ export function describeManagedOwner(version: string, start: () => Promise<OwnCl
         expect(server.output()).toContain('Applied migration 20261125100000_service_role_policy')
         expect(await insertStatus(server, 'managed.owner@example.com')).toBe(201)
         expect(await insertStatus(server, 'Managed.Owner@example.com')).toBe(409)
-        // service_role reads through its policy: it has no BYPASSRLS here.
-        expect(await rowCount(server)).toBe(1)
-        expect(await storedEmails(server)).toEqual(['managed.owner@example.com'])
+        // service_role reads over REST through its policy, as the docs give that read: it has no
+        // BYPASSRLS here.
+        const read = await fetch(`${server.url}/rest/v1/waitlist?select=email`, {
+          headers: {
+            apikey: server.serviceKey,
+            Authorization: `Bearer ${server.serviceKey}`,
+            Prefer: 'count=exact',
+          },
+        })
+        expect(read.headers.get('content-range')).toBe('0-0/1')
+        expect(await read.json()).toEqual([{ email: 'managed.owner@example.com' }])
         expect(await healthy(server)).toBe(true)
       } finally {
         await server.cleanup()
