@@ -16,6 +16,10 @@ export default defineConfig({
     // Recording a trace for every test cost site.spec.ts 40% of its time (88 s against 51 s): off
     // unless asked for, as when a failure needs one (E2E_TRACE=1 npm run test:e2e).
     trace: process.env.E2E_TRACE ? 'retain-on-failure' : 'off',
+    // The hero's endless animations keep an open page repainting in software: about 0.45 of a core
+    // each, 0.07 without them (Chromium's CPU over 8 s on /), so two workers spent most of a core on
+    // them. Tests ask for reduced motion; the ones about motion set their own wish (look.spec.ts).
+    reducedMotion: 'reduce',
     launchOptions: { executablePath: findChromium(), args: CHROMIUM_ARGS },
   },
 })
