@@ -1,6 +1,5 @@
 import type { Handler } from 'hono'
 import { PRIVATE_VARY } from '../middleware/no-store'
-import { foreignOrigin } from './postgrest-error'
 
 // Kong's cors plugin, as on Supabase's `rest-v1` route (supabase docker/volumes/api/kong.yml).
 const ALLOWED_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE,OPTIONS,TRACE,CONNECT'
@@ -16,6 +15,7 @@ const VARY = `Origin, ${PRIVATE_VARY}`
  * another origin. With `?apikey=` the key is in the URL, which a cache keys on anyway.
  */
 const PRIVATE: Readonly<Record<string, string>> = { 'Cache-Control': 'no-store', Vary: VARY }
+const GRANTED = { 'Access-Control-Expose-Headers': EXPOSED_HEADERS, ...PRIVATE }
 
 /**
  * CORS for the REST API, for the site's own pages only: `SITE_URL`'s origin (the server's own
@@ -76,25 +76,12 @@ export class RestCors {
     }
   }
 
-  /** Refuses a write from another site's page: PostgREST's shape, 403 (see writeAllowed). */
-  checkWrite(origin: string | null | undefined, host: string | undefined): void {
-    if (!this.writeAllowed(origin, host)) throw foreignOrigin(String(origin).slice(0, 200))
-  }
-
   private allowedOrigins(): ReadonlyMap<string, Readonly<Record<string, string>>> {
     const origins = this.allowed()
     if (origins !== this.origins) {
       this.origins = origins
-      this.byOrigin = new Map(
-        origins.map((origin) => [
-          origin,
-          {
-            'Access-Control-Allow-Origin': origin,
-            'Access-Control-Expose-Headers': EXPOSED_HEADERS,
-            ...PRIVATE,
-          },
-        ]),
-      )
+      const grant = (origin: string) => ({ 'Access-Control-Allow-Origin': origin, ...GRANTED })
+      this.byOrigin = new Map(origins.map((origin) => [origin, grant(origin)]))
     }
     return this.byOrigin
   }

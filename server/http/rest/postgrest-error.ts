@@ -1,3 +1,6 @@
+import type { InvalidKeyError, KeyFault } from '../../auth/verify-key'
+import { type Refusal, retryAfterHeader } from '../../rate-limit/rate-limit'
+
 /**
  * An answer in PostgREST's error shape: `{ code, details, hint, message }` (keys in aeson's
  * alphabetical order, null where empty) with its status code. Wording follows PostgREST 13
@@ -39,6 +42,12 @@ export const payloadTooLarge = (limit: number) =>
     `The request body may be at most ${limit} bytes.`,
     'Send a smaller body.',
   )
+
+/** The rate limit's refusal as PostgREST's 429, answered by the REST app's error ladder (with CORS). */
+export function refuseAsPostgrest(refusal: Refusal): never {
+  const { message, details, hint } = refusal
+  throw new PostgrestError(429, 'PGRST429', message, details, hint, retryAfterHeader(refusal))
+}
 
 export const invalidJson = (details: string | null = null) =>
   new PostgrestError(400, 'PGRST102', 'Empty or invalid json', details)
@@ -87,6 +96,25 @@ export const invalidJwt = (code: 'PGRST301' | 'PGRST303', message: string, detai
   new PostgrestError(401, code, message, details, null, {
     'WWW-Authenticate': `Bearer error="invalid_token", error_description=${JSON.stringify(message)}`,
   })
+
+// PostgREST 13's wording for each way a token can fail (src/PostgREST/Auth/Jwt.hs).
+const JWT_FAULTS: Record<Exclude<KeyFault, 'parts'>, Parameters<typeof invalidJwt>> = {
+  expired: ['PGRST303', 'JWT expired'],
+  early: ['PGRST303', 'JWT not yet valid'],
+  claims: ['PGRST303', 'Parsing claims failed'],
+  algorithm: ['PGRST301', 'Wrong or unsupported encoding algorithm', 'Only HS256 is accepted'],
+  role: [
+    'PGRST303',
+    'JWT role is not one this API serves',
+    'The role claim must be anon, authenticated or service_role',
+  ],
+  signature: ['PGRST301', 'No suitable key or wrong key type', 'None of the keys was able to decode the JWT'],
+}
+
+export const jwtRefusal = ({ fault }: InvalidKeyError, token: string) =>
+  fault === 'parts'
+    ? invalidJwt('PGRST301', `Expected 3 parts in JWT; got ${token.split('.').length}`)
+    : invalidJwt(...JWT_FAULTS[fault])
 
 // A write from another site's page (cors.ts): our code for a refusal in front of the API, as
 // PGRST413 and PGRST429 are, with what the operator would change if the page is the lab's own.

@@ -1,9 +1,9 @@
 import { quoteIdent } from '../../db/sql-identifier'
 import { missingColumn, unparsableQuery, unsupportedParameter } from './postgrest-error'
 
-/** What a read may ask for of PostgREST's URL grammar: select, order, limit and offset (ADR 063). */
+/** What a read may ask for of PostgREST's URL grammar (ADR 063), as SQL: known columns only. */
 export interface ReadQuery {
-  columns: string[] | '*'
+  columns: string
   orderBy: string
   limit: number | undefined
   offset: number | undefined
@@ -23,10 +23,11 @@ function checkColumn(column: string, table: string, known: ReadonlySet<string>):
   return quoteIdent(column)
 }
 
-export function parseSelect(value: string | null, table: string, known: ReadonlySet<string>): string[] | '*' {
+/** `?select=` as the SQL list it names: `*`, or column names. */
+export function parseSelect(value: string | null, table: string, known: ReadonlySet<string>): string {
   if (value === null || value.trim() === '*') return '*'
-  const names = value.split(',').map((name) => name.trim())
-  for (const name of names) {
+  const columns = value.split(',').map((item) => {
+    const name = item.trim()
     // Casts, aliases, embedding and aggregates are PostgREST features this one table does not need.
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
       throw unparsableQuery(
@@ -34,9 +35,9 @@ export function parseSelect(value: string | null, table: string, known: Readonly
         `unsupported select item: ${name.slice(0, 64)}`,
       )
     }
-    checkColumn(name, table, known)
-  }
-  return names
+    return checkColumn(name, table, known)
+  })
+  return columns.join(', ')
 }
 
 // supabase-js's `.order()`: a column, then asc or desc, then nullsfirst or nullslast.
@@ -72,10 +73,6 @@ export function parseReadQuery(
     limit: nonNegativeInt(search.get('limit')),
     offset: nonNegativeInt(search.get('offset')),
   }
-}
-
-export function selectList(columns: string[] | '*'): string {
-  return columns === '*' ? '*' : columns.map(quoteIdent).join(', ')
 }
 
 /** A request URL's query, read without parsing the whole URL (a request's URL has no fragment). */

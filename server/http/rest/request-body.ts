@@ -1,7 +1,13 @@
+import type { Context } from 'hono'
+import type { ApiRole } from '../../db/api-roles'
 import { MAX_JSON_DEPTH, nestsTooDeep } from '../json-depth'
 import { invalidJson, keysMustMatch, unparsableQuery, unsupportedMediaType } from './postgrest-error'
+import { searchParamsOf } from './query-params'
 
 export type Row = Record<string, unknown>
+export type InsertRows = { rows: Row[]; keys: string[] }
+/** The role the request's key carries, set once it is authenticated; an insert's rows, parsed once. */
+export type RestEnv = { Variables: { role?: ApiRole; insertRows?: Promise<InsertRows> } }
 
 /** `?columns="email","note"` as supabase-js sends it for an array insert: the union of the keys. */
 export function parseColumnsParam(value: string | null): string[] | undefined {
@@ -18,11 +24,7 @@ export function parseColumnsParam(value: string | null): string[] | undefined {
  * keys. With `?columns=` the listed columns are inserted, keys a row lacks become null, and the
  * rows need not share keys. PostgREST quietly inserts nothing for a JSON scalar; we say PGRST102.
  */
-export function parseRowsBody(
-  contentType: string | null,
-  text: string,
-  columns?: string[],
-): { rows: Row[]; keys: string[] } {
+export function parseRowsBody(contentType: string | null, text: string, columns?: string[]): InsertRows {
   const mediaType = (contentType ?? 'application/json').split(';')[0]?.trim().toLowerCase()
   if (mediaType !== 'application/json') throw unsupportedMediaType(mediaType ?? '')
   if (nestsTooDeep(text)) throw invalidJson(`The JSON nests deeper than ${MAX_JSON_DEPTH} levels`)
@@ -43,3 +45,29 @@ export function parseRowsBody(
   if (rows.some((row) => Object.keys(row).sort().join(',') !== signature)) throw keysMustMatch()
   return { rows: rows as Row[], keys }
 }
+
+/**
+ * An insert's rows, parsed once from the body readBody has read and kept on the context: the rate
+ * limit counts them (one token per row, ADR 017), the insert writes them. A body that does not
+ * parse rejects, for the insert to answer in its turn; the limit charges it one token.
+ */
+export function insertRows(c: Context<RestEnv>): Promise<InsertRows> {
+  let parsed = c.get('insertRows')
+  if (!parsed) {
+    const columns = searchParamsOf(c.req.url).get('columns')
+    parsed = c.req.text().then((body) => {
+      const listed = parseColumnsParam(columns)
+      return parseRowsBody(c.req.header('content-type') ?? null, body, listed)
+    })
+    c.set('insertRows', parsed)
+  }
+  return parsed
+}
+
+export const rowsToCharge = (c: Context<RestEnv>) =>
+  c.req.method === 'POST'
+    ? insertRows(c).then(
+        ({ rows }) => rows.length,
+        () => 1,
+      )
+    : 1

@@ -8,14 +8,14 @@ import type { AddressPolicy } from '../../waitlist/address-policy/address-policy
 import { readBody } from '../middleware/read-body'
 import { authenticate, type Verifier } from './authenticate'
 import type { RestCors } from './cors'
-import { errorAnswer, errorResponse, JSON_TYPE, type RestEnv } from './error-answer'
+import { errorAnswer, errorResponse, JSON_TYPE } from './error-answer'
 import * as refuse from './postgrest-error'
 import { appliedPreferences, type Preferences, parsePrefer } from './prefer'
 import { checkParams, parseReadQuery, parseSelect, searchParamsOf } from './query-params'
-import { insertRows } from './rest-rate-limit'
+import { insertRows, type RestEnv } from './request-body'
 import { checkAddresses, checkRows } from './row-rules'
 import type { SchemaCache } from './schema-cache'
-import { insertStatement, readStatement, type TableStatement, type WriteResult } from './table-sql'
+import { insertStatement, readStatement, type TableStatement } from './table-sql'
 
 export interface RestDeps {
   db: Database
@@ -72,7 +72,9 @@ async function open(c: Context<RestEnv>, deps: RestDeps, verify: Verifier): Prom
   const params = searchParamsOf(request.url)
   checkParams(params, write ? INSERT_PARAMS : READ_PARAMS)
   const origin = request.headers.get('origin')
-  if (write) deps.cors.checkWrite(origin, request.headers.get('host') ?? undefined)
+  // A write from another site's page is refused, not only left unreadable (cors.ts).
+  if (write && !deps.cors.writeAllowed(origin, request.headers.get('host') ?? undefined))
+    throw refuse.foreignOrigin(String(origin).slice(0, 200))
   const preferences = parsePrefer(request.headers.get('prefer'))
   const headers: Record<string, string> = { ...deps.cors.headersFor(origin) }
   const applied = appliedPreferences(preferences, write)
@@ -82,13 +84,14 @@ async function open(c: Context<RestEnv>, deps: RestDeps, verify: Verifier): Prom
 }
 
 function answer(body: string | undefined, status: number, { headers }: TableRequest, range: string) {
-  const typed = body === undefined ? headers : { ...headers, 'Content-Type': JSON_TYPE }
-  return new Response(body ?? null, { status, headers: { ...typed, 'Content-Range': range } })
+  if (body !== undefined) headers['Content-Type'] = JSON_TYPE
+  headers['Content-Range'] = range
+  return new Response(body ?? null, { status, headers })
 }
 
-/** An insert, as the key's role, in one round trip. */
-async function write(db: Database, request: TableRequest, statement: TableStatement<WriteResult>) {
-  return statement.read(await db.runAsRole(request.claims, statement))
+/** A statement, as the key's role, in one round trip. */
+async function run<Result>(db: Database, { claims }: TableRequest, statement: TableStatement<Result>) {
+  return statement.read(await db.runAsRole(claims, statement))
 }
 
 /** A POST's rows, refused as the database would before anything is written; columns in table order. */
@@ -129,7 +132,7 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
     const select = parseSelect(request.params.get('select'), table, known)
     const { rows, keys } = await insertedRows(c, deps, request)
     const returning = preferences.return === 'representation' ? select : undefined
-    const result = await write(deps.db, request, insertStatement(table, keys, rows, returning)).catch(
+    const result = await run(deps.db, request, insertStatement(table, keys, rows, returning)).catch(
       async (error: unknown) => {
         if (isPgError(error) && error.code === '23505') await deps.onDuplicate?.(table, rows)
         throw error
@@ -143,7 +146,7 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
     const request = await open(c, deps, verify)
     const query = parseReadQuery(request.params, request.table, request.known)
     const statement = readStatement(request.table, query, request.preferences.count !== undefined)
-    const { body, returned, count } = statement.read(await deps.db.runAsRole(request.claims, statement))
+    const { body, returned, count } = await run(deps.db, request, statement)
     const first = query.offset ?? 0
     const range = `${returned === 0 ? '*' : `${first}-${first + returned - 1}`}/${count ?? '*'}`
     return answer(c.req.method === 'HEAD' ? undefined : body, 200, request, range)

@@ -1,6 +1,6 @@
 import type { Statement, StatementResult } from '../../db/database'
 import { quoteIdent } from '../../db/sql-identifier'
-import { type ReadQuery, selectList } from './query-params'
+import type { ReadQuery } from './query-params'
 import type { Row } from './request-body'
 
 // A statement that answers with rows builds its JSON answer inside Postgres, as PostgREST does, so
@@ -18,12 +18,15 @@ export interface WriteResult {
   affected: number
 }
 
-/** Inserts rows (keys absent from a row become null, as PostgREST's json_to_recordset does). */
+/**
+ * Inserts rows (keys absent from a row become null, as PostgREST's json_to_recordset does), and
+ * answers with the columns `returning` lists (parseSelect's SQL), if any.
+ */
 export function insertStatement(
   table: string,
   keys: string[],
   rows: Row[],
-  returning: string[] | '*' | undefined,
+  returning: string | undefined,
 ): TableStatement<WriteResult> {
   const insert = insertText(table, keys)
   const params = [JSON.stringify(rows)]
@@ -34,7 +37,7 @@ export function insertStatement(
   if (!returning)
     return { sql: insert, params, prepare: true, read: ({ affected }) => ({ body: undefined, affected }) }
   return {
-    sql: `with written as (${insert} returning ${selectList(returning)})
+    sql: `with written as (${insert} returning ${returning})
      select coalesce(json_agg(written), '[]')::text as body, count(*) as affected from written`,
     params,
     read({ rows: [result] }) {
@@ -59,7 +62,7 @@ export function readStatement(
   const target = `public.${quoteIdent(table)}`
   const limit = query.limit === undefined ? '' : ` limit ${query.limit}`
   const offset = query.offset === undefined ? '' : ` offset ${query.offset}`
-  const page = `select ${selectList(query.columns)} from ${target}${query.orderBy}${limit}${offset}`
+  const page = `select ${query.columns} from ${target}${query.orderBy}${limit}${offset}`
   return {
     sql: `select coalesce(json_agg(page), '[]')::text as body, ${withCount ? `(select count(*) from ${target})` : 'null'} as total, count(page) as returned
        from (${page}) page`,
