@@ -6,23 +6,20 @@ const ALLOWED_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE,OPTIONS,TRACE,CONNECT'
 // PostgREST's own list (Cors.hs); Content-Range must be readable for supabase-js's `count`.
 const EXPOSED_HEADERS =
   'Content-Encoding, Content-Location, Content-Range, Content-Type, Date, Location, Server, Transfer-Encoding, Range-Unit'
-// The answer depends on the Origin as well as on the key: a cache must keep them apart.
-const VARY = `Origin, ${PRIVATE_VARY}`
 
 /**
- * Privacy on every REST answer: an answer made with a key (a service_role read lists every
- * address) must never be kept by a shared cache, nor served to a request with another key or from
- * another origin. With `?apikey=` the key is in the URL, which a cache keys on anyway.
+ * Privacy on every REST answer: one made with a key (a service_role read lists every address) is
+ * never kept by a shared cache, nor served to a request with another key or from another origin.
  */
-const PRIVATE: Readonly<Record<string, string>> = { 'Cache-Control': 'no-store', Vary: VARY }
+const PRIVATE: Readonly<Record<string, string>> = {
+  'Cache-Control': 'no-store',
+  Vary: `Origin, ${PRIVATE_VARY}`,
+}
 const GRANTED = { 'Access-Control-Expose-Headers': EXPOSED_HEADERS, ...PRIVATE }
 
 /**
  * CORS for the REST API, for the site's own pages only: `SITE_URL`'s origin (the server's own
- * address when it is unset) and those in `CORS_ORIGINS`. The page itself calls from its own origin
- * and needs none of it; a page on a CDN calling this server needs its origin listed. Any other page
- * gets no `Access-Control-Allow-Origin`, so a browser neither sends its preflighted writes nor lets
- * it read an answer (ADR 059).
+ * address when it is unset) and those in `CORS_ORIGINS` (ADR 059). Any other page gets no grant.
  */
 export class RestCors {
   private origins: readonly string[] = []
@@ -32,25 +29,21 @@ export class RestCors {
   constructor(private readonly allowed: () => readonly string[]) {}
 
   /**
-   * The headers every REST answer to this request carries, the same object for every request from
-   * one origin: written into each answer as it is built, not added afterwards (changing a finished
-   * response makes Hono copy it, a cost every request would pay).
+   * The headers of every REST answer, one object per origin, written into each answer as it is
+   * built: changing a finished response makes Hono copy it, a cost every request would pay.
    */
   headersFor(origin: string | null | undefined): Readonly<Record<string, string>> {
-    if (!origin) return PRIVATE
-    return this.allowedOrigins().get(origin) ?? PRIVATE
+    return (origin && this.grants().get(origin)) || PRIVATE
   }
 
   /**
-   * Whether a browser page at `origin` may write (insert, change): the site's own origins, and the
-   * server's own host whatever the scheme (a page served by this server, under any name it answers
-   * to). A write whose Origin names another site is refused, not only left unreadable: a form or a
-   * fetch without a preflight (no Content-Type, the key in `?apikey=`) would otherwise still land.
-   * No Origin at all is a program, not a page (curl, supabase-js on a server), and may write.
+   * Whether a page at `origin` may write: the site's own origins, or the server's own host whatever
+   * the scheme (a page it served, under any name it answers to). Another site's write is refused,
+   * not only left unreadable: a form or a fetch without a preflight would otherwise still land. No
+   * Origin is a program, not a page (curl, supabase-js on a server), and may write.
    */
   writeAllowed(origin: string | null | undefined, host: string | undefined): boolean {
-    if (origin === null || origin === undefined) return true
-    if (this.allowedOrigins().has(origin)) return true
+    if (origin === null || origin === undefined || this.grants().has(origin)) return true
     try {
       return host !== undefined && origin !== 'null' && new URL(origin).host === host.toLowerCase()
     } catch {
@@ -63,20 +56,19 @@ export class RestCors {
     return (c) => {
       const origin = c.req.header('origin')
       // A refused origin gets the same 200 without the grant: the browser then sends nothing.
-      if (!origin || !this.allowedOrigins().has(origin)) return c.body(null, 200, { Vary: 'Origin' })
-      const headers: Record<string, string> = {
-        'Access-Control-Allow-Origin': origin,
-        'Access-Control-Allow-Methods': ALLOWED_METHODS,
-        Vary: 'Origin',
-      }
+      if (!origin || !this.grants().has(origin)) return c.body(null, 200, { Vary: 'Origin' })
       // The requested headers echoed, no Max-Age and no credentials, as Kong's defaults.
       const requested = c.req.header('access-control-request-headers')
-      if (requested) headers['Access-Control-Allow-Headers'] = requested
-      return c.body(null, 200, headers)
+      return c.body(null, 200, {
+        'Access-Control-Allow-Origin': origin,
+        'Access-Control-Allow-Methods': ALLOWED_METHODS,
+        ...(requested ? { 'Access-Control-Allow-Headers': requested } : {}),
+        Vary: 'Origin',
+      })
     }
   }
 
-  private allowedOrigins(): ReadonlyMap<string, Readonly<Record<string, string>>> {
+  private grants(): ReadonlyMap<string, Readonly<Record<string, string>>> {
     const origins = this.allowed()
     if (origins !== this.origins) {
       this.origins = origins

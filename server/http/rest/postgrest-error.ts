@@ -3,8 +3,7 @@ import { type Refusal, retryAfterHeader } from '../../rate-limit/rate-limit'
 
 /**
  * An answer in PostgREST's error shape: `{ code, details, hint, message }` (keys in aeson's
- * alphabetical order, null where empty) with its status code. Wording follows PostgREST 13
- * (src/PostgREST/Error.hs); see /work/notes/postgrest.md for the sources.
+ * alphabetical order, null where empty) with its status code, worded as PostgREST 13's Error.hs.
  */
 export class PostgrestError extends Error {
   override name = 'PostgrestError'
@@ -49,12 +48,10 @@ export function refuseAsPostgrest(refusal: Refusal): never {
   throw new PostgrestError(429, 'PGRST429', message, details, hint, retryAfterHeader(refusal))
 }
 
+// PostgREST 12+ answers a body it cannot read with PGRST102 and 400 (415 was retired in 12.0.3).
 export const invalidJson = (details: string | null = null) =>
   new PostgrestError(400, 'PGRST102', 'Empty or invalid json', details)
-
 export const keysMustMatch = () => new PostgrestError(400, 'PGRST102', 'All object keys must match')
-
-// PostgREST 12+ answers a body it cannot read with PGRST102 and 400 (415 was retired in 12.0.3).
 export const unsupportedMediaType = (type: string) =>
   new PostgrestError(400, 'PGRST102', `Content-Type not acceptable: ${type}`)
 
@@ -67,7 +64,6 @@ export const unknownColumn = (column: string, table: string) =>
     'PGRST204',
     `Could not find the '${column}' column of '${table}' in the schema cache`,
   )
-
 export const unknownTable = (table: string) =>
   new PostgrestError(404, 'PGRST205', `Could not find the table 'public.${table}' in the schema cache`)
 
@@ -75,19 +71,16 @@ export const unknownTable = (table: string) =>
 export const schemaNotExposed = () =>
   new PostgrestError(406, 'PGRST106', 'The schema must be one of the following: public')
 
-export const unparsableQuery = (message: string, details: string | null = null) =>
-  new PostgrestError(400, 'PGRST100', message, details)
-
 // What this API serves of PostgREST (ADR 063): anything else is refused, never silently ignored.
 export const methodNotAllowed = (method: string) =>
   new PostgrestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`)
-
+export const unparsableQuery = (message: string, details: string | null = null) =>
+  new PostgrestError(400, 'PGRST100', message, details)
 export const unsupportedParameter = (name: string) =>
   unparsableQuery(
     `Unsupported query parameter: ${name}`,
     'Reads take select, order, limit and offset; inserts take columns and select.',
   )
-
 export const missingColumn = (column: string, table: string) =>
   new PostgrestError(400, '42703', `column ${table}.${column} does not exist`)
 

@@ -13,7 +13,7 @@ import * as refuse from './postgrest-error'
 import { appliedPreferences, type Preferences, parsePrefer } from './prefer'
 import { checkParams, parseReadQuery, parseSelect, searchParamsOf } from './query-params'
 import { insertRows, type RestEnv } from './request-body'
-import { checkAddresses, checkRows } from './row-rules'
+import { checkedRows } from './row-rules'
 import type { SchemaCache } from './schema-cache'
 import { insertStatement, readStatement, type TableStatement } from './table-sql'
 
@@ -94,20 +94,6 @@ async function run<Result>(db: Database, { claims }: TableRequest, statement: Ta
   return statement.read(await db.runAsRole(claims, statement))
 }
 
-/** A POST's rows, refused as the database would before anything is written; columns in table order. */
-async function insertedRows(c: Context<RestEnv>, deps: RestDeps, request: TableRequest) {
-  const { table, known, claims } = request
-  const { rows, keys } = await insertRows(c)
-  for (const key of keys) if (!known.has(key)) throw refuse.unknownColumn(key, table)
-  if (rows.length > 1) checkRows(table, keys, rows)
-  // The owner's key is the owner's word (ADR 060); the lists alone need no await.
-  const checking =
-    claims.role === 'service_role' ? undefined : checkAddresses(deps.addressPolicy, table, keys, rows)
-  if (checking) await checking
-  // Named in the table's order, each once, the insert's text depends only on which columns were sent.
-  return { rows, keys: keys.length > 1 ? [...known].filter((column) => keys.includes(column)) : keys }
-}
-
 /**
  * The Supabase-compatible REST endpoint, `/rest/v1/<table>`: the insert supabase-js sends and the
  * owner's read, in PostgREST's words; any other method is a 405 (ADR 063).
@@ -130,7 +116,9 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
     const request = await open(c, deps, verify)
     const { table, known, preferences, claims } = request
     const select = parseSelect(request.params.get('select'), table, known)
-    const { rows, keys } = await insertedRows(c, deps, request)
+    // The owner's key is the owner's word (ADR 060): no address policy for service_role.
+    const policy = claims.role === 'service_role' ? undefined : deps.addressPolicy
+    const { rows, keys } = await checkedRows(await insertRows(c), table, known, policy)
     const returning = preferences.return === 'representation' ? select : undefined
     const result = await run(deps.db, request, insertStatement(table, keys, rows, returning)).catch(
       async (error: unknown) => {
