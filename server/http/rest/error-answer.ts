@@ -2,7 +2,7 @@ import type { ErrorHandler } from 'hono'
 import type { Logger } from '../../boot/log'
 import type { ApiRole } from '../../db/api-roles'
 import { isPgError } from '../../db/database'
-import type { RestCors } from './cors'
+import type { SiteCors } from '../site-cors'
 import { PostgrestError } from './postgrest-error'
 import type { RestEnv } from './request-body'
 
@@ -56,7 +56,7 @@ export function errorResponse(error: PostgrestError, headers: Readonly<Record<st
  * The app's one error ladder: PostgREST's own errors as they are, a database error by its
  * SQLSTATE, a lost database as PGRST000 (503), anything else as a logged 500.
  */
-export function errorAnswer(log: Logger, cors: RestCors): ErrorHandler<RestEnv> {
+export function errorAnswer(log: Logger, cors: SiteCors): ErrorHandler<RestEnv> {
   return (error, c) => {
     const answer = (refusal: PostgrestError) =>
       errorResponse(refusal, cors.headersFor(c.req.header('origin')))

@@ -1,14 +1,6 @@
 import { quoteIdent } from '../../db/sql-identifier'
 import { missingColumn, unparsableQuery, unsupportedParameter } from './postgrest-error'
 
-/** What a read may ask for of PostgREST's URL grammar (ADR 063), as SQL: known columns only. */
-export interface ReadQuery {
-  columns: string
-  orderBy: string
-  limit: number | undefined
-  offset: number | undefined
-}
-
 /** Refuses any parameter the method does not read (filters, on_conflict, ...): never silently ignored. */
 export function checkParams(search: URLSearchParams, allowed: ReadonlySet<string>): void {
   for (const key of search.keys()) if (!allowed.has(key)) throw unsupportedParameter(key.slice(0, 64))
@@ -62,11 +54,10 @@ function parseOrder(value: string | null, table: string, known: ReadonlySet<stri
   return ` order by ${terms.join(', ')}`
 }
 
-export function parseReadQuery(
-  search: URLSearchParams,
-  table: string,
-  known: ReadonlySet<string>,
-): ReadQuery {
+/** What a read may ask for of PostgREST's URL grammar (ADR 063), as SQL: known columns only. */
+export type ReadQuery = ReturnType<typeof parseReadQuery>
+
+export function parseReadQuery(search: URLSearchParams, table: string, known: ReadonlySet<string>) {
   return {
     columns: parseSelect(search.get('select'), table, known),
     orderBy: parseOrder(search.get('order'), table, known),

@@ -48,8 +48,8 @@ export function parseRowsBody(contentType: string | null, text: string, columns?
 
 /**
  * An insert's rows, parsed once from the body readBody has read and kept on the context: the rate
- * limit counts them (one token per row, ADR 017), the insert writes them. A body that does not
- * parse rejects, for the insert to answer in its turn; the limit charges it one token.
+ * limit charges a token per row (ADR 017), or one for a body that does not parse; the insert
+ * writes them, or answers that refusal.
  */
 export function insertRows(c: Context<RestEnv>): Promise<InsertRows> {
   let parsed = c.get('insertRows')
@@ -64,10 +64,8 @@ export function insertRows(c: Context<RestEnv>): Promise<InsertRows> {
   return parsed
 }
 
+// The rate limit's charge for a REST request: a token per row of an insert (ADR 017).
+const perRow = ({ rows }: InsertRows) => rows.length
+const once = () => 1
 export const rowsToCharge = (c: Context<RestEnv>) =>
-  c.req.method === 'POST'
-    ? insertRows(c).then(
-        ({ rows }) => rows.length,
-        () => 1,
-      )
-    : 1
+  c.req.method === 'POST' ? insertRows(c).then(perRow, once) : 1

@@ -6,8 +6,8 @@ import type { ApiRole, JwtClaims } from '../../db/api-roles'
 import { type Database, isPgError } from '../../db/database'
 import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
 import { readBody } from '../middleware/read-body'
+import type { SiteCors } from '../site-cors'
 import { authenticate, type Verifier } from './authenticate'
-import type { RestCors } from './cors'
 import { errorAnswer, errorResponse, JSON_TYPE } from './error-answer'
 import * as refuse from './postgrest-error'
 import { appliedPreferences, type Preferences, parsePrefer } from './prefer'
@@ -22,7 +22,6 @@ export interface RestDeps {
   keys: ApiKeys
   schema: SchemaCache
   log: Logger
-  maxBodyBytes?: number
   /** The per-address write limit (server/rate-limit), run once the body is in (not for service_role). */
   rateLimit?: MiddlewareHandler<RestEnv>
   /** Told of every insert that committed: the table, the rows it added and the key's role. */
@@ -31,7 +30,7 @@ export interface RestDeps {
   onDuplicate?: (table: string, rows: readonly Record<string, unknown>[]) => Promise<void>
   /** The app's cap on requests in flight towards the database, taken once the body is in. */
   gate: MiddlewareHandler
-  cors: RestCors
+  cors: SiteCors
   /** Addresses refused before anything is stored, on inserts with a public key (ADR 060). */
   addressPolicy?: AddressPolicy
 }
@@ -72,7 +71,7 @@ async function open(c: Context<RestEnv>, deps: RestDeps, verify: Verifier): Prom
   const params = searchParamsOf(request.url)
   checkParams(params, write ? INSERT_PARAMS : READ_PARAMS)
   const origin = request.headers.get('origin')
-  // A write from another site's page is refused, not only left unreadable (cors.ts).
+  // A write from another site's page is refused, not only left unreadable (site-cors.ts).
   if (write && !deps.cors.writeAllowed(origin, request.headers.get('host') ?? undefined))
     throw refuse.foreignOrigin(String(origin).slice(0, 200))
   const preferences = parsePrefer(request.headers.get('prefer'))
@@ -99,14 +98,13 @@ async function run<Result>(db: Database, { claims }: TableRequest, statement: Ta
  * owner's read, in PostgREST's words; any other method is a 405 (ADR 063).
  */
 export function createRestApp(deps: RestDeps): Hono<RestEnv> {
-  const maxBodyBytes = deps.maxBodyBytes ?? MAX_BODY_BYTES
   const verify = cachedVerifier(deps.keys.secret)
   const app = new Hono<RestEnv>()
   app.options('*', deps.cors.preflight())
   // The body is in, and its size checked, before the request takes a database slot (ADR 024).
-  const tooLarge = refuse.payloadTooLarge(maxBodyBytes)
+  const tooLarge = refuse.payloadTooLarge(MAX_BODY_BYTES)
   app.use(
-    readBody(maxBodyBytes, (c) => errorResponse(tooLarge, deps.cors.headersFor(c.req.header('origin')))),
+    readBody(MAX_BODY_BYTES, (c) => errorResponse(tooLarge, deps.cors.headersFor(c.req.header('origin')))),
   )
   app.use(deps.gate)
   if (deps.rateLimit) app.use(deps.rateLimit)

@@ -3,31 +3,25 @@ import { quoteIdent } from '../../db/sql-identifier'
 import type { ReadQuery } from './query-params'
 import type { Row } from './request-body'
 
-// A statement that answers with rows builds its JSON answer inside Postgres, as PostgREST does, so
-// both drivers hand back one text value and types such as bigint and timestamptz serialise the
-// same way. An insert with no answer asked for is the bare statement: its command tag counts the rows.
+// A statement that answers with rows builds its JSON inside Postgres, as PostgREST does, so both
+// drivers hand back one text and bigint or timestamptz serialise the same way. An insert with no
+// answer asked for is the bare statement: its command tag counts the rows.
 
 /** A statement built here, and how to read what it answers. */
 export interface TableStatement<Result> extends Statement {
   read(result: StatementResult): Result
 }
 
-/** What an insert answers: the rows it wrote as JSON when they were asked for, and how many. */
-export interface WriteResult {
-  body: string | undefined
-  affected: number
-}
-
 /**
- * Inserts rows (keys absent from a row become null, as PostgREST's json_to_recordset does), and
- * answers with the columns `returning` lists (parseSelect's SQL), if any.
+ * Inserts rows (keys absent from a row become null, as PostgREST's json_to_recordset does); answers
+ * how many, and as JSON the columns `returning` lists (parseSelect's SQL), if any.
  */
 export function insertStatement(
   table: string,
   keys: string[],
   rows: Row[],
   returning: string | undefined,
-): TableStatement<WriteResult> {
+): TableStatement<{ body: string | undefined; affected: number }> {
   const insert = insertText(table, keys)
   const params = [JSON.stringify(rows)]
   // The page's insert is one of a handful of texts (the columns sent, in the table's order): worth

@@ -1,5 +1,5 @@
 import type { Handler } from 'hono'
-import { PRIVATE_VARY } from '../middleware/no-store'
+import { PRIVATE_VARY } from './middleware/no-store'
 
 // Kong's cors plugin, as on Supabase's `rest-v1` route (supabase docker/volumes/api/kong.yml).
 const ALLOWED_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE,OPTIONS,TRACE,CONNECT'
@@ -18,10 +18,11 @@ const PRIVATE: Readonly<Record<string, string>> = {
 const GRANTED = { 'Access-Control-Expose-Headers': EXPOSED_HEADERS, ...PRIVATE }
 
 /**
- * CORS for the REST API, for the site's own pages only: `SITE_URL`'s origin (the server's own
- * address when it is unset) and those in `CORS_ORIGINS` (ADR 059). Any other page gets no grant.
+ * The site's own origins (ADR 059): `SITE_URL`'s (the server's own address when it is unset) and
+ * those in `CORS_ORIGINS`. They alone get CORS on the REST API and on the database gate's 503, and
+ * a page at any other origin may not write, through the REST API or the no-script form.
  */
-export class RestCors {
+export class SiteCors {
   private origins: readonly string[] = []
   private byOrigin = new Map<string, Readonly<Record<string, string>>>()
 
