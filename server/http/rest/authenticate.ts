@@ -1,29 +1,24 @@
 import { InvalidKeyError } from '../../auth/verify-key'
 import type { JwtClaims } from '../../db/api-roles'
-import { invalidApiKey, invalidJwt, jwtRefusal, missingApiKey, type PostgrestError } from './postgrest-error'
+import { invalidApiKey, invalidJwt, jwtRefusal, missingApiKey } from './postgrest-error'
 import { searchParamsOf } from './query-params'
 
 /** Checks a token and returns its claims (server/auth/verify-key.ts, possibly cached). */
 export type Verifier = (token: string) => Promise<JwtClaims>
 
 /** The token's claims, or the refusal PostgREST (or the gateway) words for its fault. */
-async function claimsOf(
-  verify: Verifier,
-  token: string,
-  refusal: (error: InvalidKeyError) => PostgrestError,
-) {
+async function claimsOf(verify: Verifier, token: string, refuse: (error: InvalidKeyError) => Error) {
   try {
     return await verify(token)
   } catch (error) {
-    throw error instanceof InvalidKeyError ? refusal(error) : error
+    throw error instanceof InvalidKeyError ? refuse(error) : error
   }
 }
 
 /**
- * Supabase's gateway first requires an `apikey` (header or query parameter) it knows; PostgREST
- * then takes the role from the `Authorization: Bearer` token, or from the apikey when there is none.
- * Where hosted Kong only knows the project's two exact keys, we accept any key our secret signed:
- * that is what lets a hosted project's JWT secret work here unchanged.
+ * Supabase's gateway first requires an `apikey` (header or query parameter); PostgREST then takes
+ * the role from the Bearer token, or from the apikey without one. Where hosted Kong knows the
+ * project's two keys, any key our secret signed passes: a hosted project's secret works unchanged.
  */
 export async function authenticate(verify: Verifier, request: Request): Promise<JwtClaims> {
   const apikey = request.headers.get('apikey') ?? searchParamsOf(request.url).get('apikey')

@@ -8,9 +8,8 @@ import type { RestEnv } from './request-body'
 
 export const JSON_TYPE = 'application/json; charset=utf-8'
 
-// PostgREST's mapping from a Postgres SQLSTATE to an HTTP status (mapSQLtoHTTP in Error.hs;
-// https://docs.postgrest.org/en/latest/references/errors.html#http-status-codes): a whole code
-// first, then its two-character class; anything unlisted is the client's fault, 400. 57P01-03: the
+// PostgREST's SQLSTATE to HTTP status (mapSQLtoHTTP in Error.hs; docs.postgrest.org, errors): a
+// whole code first, then its class; anything unlisted is the client's fault, 400. 57P01-03: the
 // server is shutting down, crashed, or starting up (recovering), so try again.
 const STATUS_OF = new Map(
   Object.entries({
@@ -37,12 +36,9 @@ const CONNECTION_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EH
 const CONNECTION_MESSAGES =
   /Connection terminated|connection timeout|Client has encountered a connection error/i
 
-function isConnectionError(error: unknown): boolean {
-  const { code, message } = error as { code?: unknown; message?: unknown }
-  return (
-    (typeof code === 'string' && CONNECTION_CODES.test(code)) ||
-    (typeof message === 'string' && CONNECTION_MESSAGES.test(message))
-  )
+function isConnectionError(error: Error): boolean {
+  const { code } = error as { code?: unknown }
+  return CONNECTION_CODES.test(String(code)) || CONNECTION_MESSAGES.test(error.message)
 }
 
 export function errorResponse(error: PostgrestError, headers: Readonly<Record<string, string>>): Response {

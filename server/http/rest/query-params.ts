@@ -21,12 +21,11 @@ export function parseSelect(value: string | null, table: string, known: Readonly
   const columns = value.split(',').map((item) => {
     const name = item.trim()
     // Casts, aliases, embedding and aggregates are PostgREST features this one table does not need.
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
       throw unparsableQuery(
         `"failed to parse select parameter (${value.slice(0, 128)})"`,
         `unsupported select item: ${name.slice(0, 64)}`,
       )
-    }
     return checkColumn(name, table, known)
   })
   return columns.join(', ')

@@ -13,9 +13,8 @@ export type RestEnv = { Variables: { role?: ApiRole; insertRows?: Promise<Insert
 export function parseColumnsParam(value: string | null): string[] | undefined {
   if (value === null) return undefined
   const names = value.split(',').map((name) => name.trim().replace(/^"(.*)"$/, '$1'))
-  if (names.some((name) => name === '' || name.includes('"'))) {
+  if (names.some((name) => name === '' || name.includes('"')))
     throw unparsableQuery(`"failed to parse columns parameter (${value.slice(0, 64)})"`)
-  }
   return names
 }
 
@@ -35,9 +34,8 @@ export function parseRowsBody(contentType: string | null, text: string, columns?
     throw invalidJson()
   }
   const rows = Array.isArray(value) ? value : [value]
-  if (!rows.every((row) => typeof row === 'object' && row !== null && !Array.isArray(row))) {
+  if (!rows.every((row) => typeof row === 'object' && row !== null && !Array.isArray(row)))
     throw invalidJson('Expected a JSON object or an array of JSON objects')
-  }
   if (columns) return { rows: rows as Row[], keys: columns }
   const keys = Object.keys(rows[0] ?? {})
   if (rows.length === 1) return { rows: rows as Row[], keys }
@@ -48,8 +46,7 @@ export function parseRowsBody(contentType: string | null, text: string, columns?
 
 /**
  * An insert's rows, parsed once from the body readBody has read and kept on the context: the rate
- * limit charges a token per row (ADR 017), or one for a body that does not parse; the insert
- * writes them, or answers that refusal.
+ * limit charges them (a body that does not parse costs one token), the insert writes them.
  */
 export function insertRows(c: Context<RestEnv>): Promise<InsertRows> {
   let parsed = c.get('insertRows')

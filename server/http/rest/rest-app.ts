@@ -40,7 +40,8 @@ export const MAX_BODY_BYTES = 16 * 1024
 // The query parameters each method reads (ADR 063); `apikey` is the gateway's.
 const READ_PARAMS = new Set(['select', 'order', 'limit', 'offset', 'apikey'])
 const INSERT_PARAMS = new Set(['columns', 'select', 'apikey'])
-const JSON_ACCEPTED = ['*/*', 'application/*', 'application/json', '']
+// One type of an Accept list that a JSON array satisfies (an empty one too), parameters aside.
+const JSON_ACCEPTED = /^\s*(\*\/\*|application\/\*|application\/json)?\s*(;|$)/i
 
 interface TableRequest {
   claims: JwtClaims
@@ -65,9 +66,8 @@ async function open(c: Context<RestEnv>, deps: RestDeps, verify: Verifier): Prom
   if (!known) throw refuse.unknownTable(table)
   // JSON arrays are all this API answers: CSV, plans or `.single()`'s one object get PostgREST's 406.
   const accept = request.headers.get('accept')
-  const types = accept?.split(',').map((type) => type.split(';')[0]?.trim().toLowerCase() ?? '')
-  if (types && !types.some((type) => JSON_ACCEPTED.includes(type)))
-    throw refuse.unacceptableMediaType(accept?.slice(0, 128) ?? '')
+  if (accept !== null && !accept.split(',').some((type) => JSON_ACCEPTED.test(type)))
+    throw refuse.unacceptableMediaType(accept.slice(0, 128))
   const params = searchParamsOf(request.url)
   checkParams(params, write ? INSERT_PARAMS : READ_PARAMS)
   const origin = request.headers.get('origin')
@@ -118,12 +118,11 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
     const policy = claims.role === 'service_role' ? undefined : deps.addressPolicy
     const { rows, keys } = await checkedRows(await insertRows(c), table, known, policy)
     const returning = preferences.return === 'representation' ? select : undefined
-    const result = await run(deps.db, request, insertStatement(table, keys, rows, returning)).catch(
-      async (error: unknown) => {
-        if (isPgError(error) && error.code === '23505') await deps.onDuplicate?.(table, rows)
-        throw error
-      },
-    )
+    const statement = insertStatement(table, keys, rows, returning)
+    const result = await run(deps.db, request, statement).catch(async (error: unknown) => {
+      if (isPgError(error) && error.code === '23505') await deps.onDuplicate?.(table, rows)
+      throw error
+    })
     deps.onInserted?.(c, table, result.affected, claims.role)
     return answer(result.body, 201, request, preferences.count ? `*/${result.affected}` : '*/*')
   })
@@ -135,7 +134,7 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
     const { body, returned, count } = await run(deps.db, request, statement)
     const first = query.offset ?? 0
     const range = `${returned === 0 ? '*' : `${first}-${first + returned - 1}`}/${count ?? '*'}`
-    return answer(c.req.method === 'HEAD' ? undefined : body, 200, request, range)
+    return answer(body, 200, request, range)
   })
   // The gateway checks the key before anything else, so even a refusal needs one.
   app.all('/:table', async (c) => {

@@ -4,10 +4,9 @@ import { PostgrestError, unknownColumn } from './postgrest-error'
 import type { InsertRows, Row } from './request-body'
 
 /**
- * An insert's rows, refused before anything is written where a row would be: an unknown column,
- * and on the waitlist a bad address (checkRows) or one the address policy refuses (ADR 060). The
- * columns come back in the table's order, each once, so the insert's text depends only on which
- * were sent. With the policy's lists alone this awaits nothing.
+ * An insert's rows, refused before anything is written for an unknown column, and on the waitlist
+ * for a bad address (checkRows) or one the policy refuses (ADR 060). The columns come back in the
+ * table's order, each once: the insert's text depends only on which were sent.
  */
 export async function checkedRows(
   { rows, keys }: InsertRows,
@@ -25,11 +24,10 @@ export async function checkedRows(
 }
 
 /**
- * An array insert is judged whole: a row the database would refuse fails the request with the
- * answer that row alone would get (400), in Postgres's words, whatever the other rows are, so
- * `[listed, bad]` and `[unlisted, bad]` answer alike (ADR 024). The checks are the waitlist's own
- * (supabase/migrations/20261122000000_waitlist.sql), in Postgres's order; json_populate_recordset
- * reads a number or an object as its JSON text.
+ * An array insert is judged whole: a row the database would refuse fails it with that row's own
+ * 400, whatever the others are, so `[listed, bad]` and `[unlisted, bad]` answer alike (ADR 024).
+ * The waitlist's own checks, in Postgres's order and words; json_populate_recordset reads a number
+ * or an object as its JSON text.
  */
 export function checkRows(rows: readonly Row[]): void {
   for (const { email } of rows) {
@@ -51,7 +49,7 @@ export function checkRows(rows: readonly Row[]): void {
 const addressRefused = ({ message, details, hint }: { message: string; details: string; hint: string }) =>
   new PostgrestError(400, 'P0001', message, details, hint)
 
-/** The whole request is refused if any row's address is (the first in order decides). */
+/** Any row's refusal refuses the request (the first decides); with the lists alone, synchronously. */
 function checkAddresses(policy: AddressPolicy, rows: readonly Row[]): Promise<void> | undefined {
   if (!policy.asksDns) {
     for (const row of rows) {

@@ -24,10 +24,9 @@ export function insertStatement(
 ): TableStatement<{ body: string | undefined; affected: number }> {
   const insert = insertText(table, keys)
   const params = [JSON.stringify(rows)]
-  // The page's insert is one of a handful of texts (the columns sent, in the table's order): worth
-  // preparing. A representation is rarer: parsed each time, never left behind as a named statement
-  // (ADR 024). It needs select rights: a role without them gets Postgres's 42501 and a rolled-back
-  // insert, as on PostgREST.
+  // The page's insert is one of a handful of texts (its columns in table order): worth preparing. A representation is parsed
+  // each time, never left behind as a named statement (ADR 024); without select rights it is
+  // Postgres's 42501 and a rolled-back insert, as on PostgREST.
   if (!returning)
     return { sql: insert, params, prepare: true, read: ({ affected }) => ({ body: undefined, affected }) }
   return {
