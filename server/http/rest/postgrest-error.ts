@@ -58,12 +58,8 @@ export const unsupportedMediaType = (type: string) =>
 export const unacceptableMediaType = (accept: string) =>
   new PostgrestError(406, 'PGRST107', `None of these media types are available: ${accept}`)
 
-export const unknownColumn = (column: string, table: string) =>
-  new PostgrestError(
-    400,
-    'PGRST204',
-    `Could not find the '${column}' column of '${table}' in the schema cache`,
-  )
+export const unknownColumn = (name: string, table: string) =>
+  new PostgrestError(400, 'PGRST204', `Could not find the '${name}' column of '${table}' in the schema cache`)
 export const unknownTable = (table: string) =>
   new PostgrestError(404, 'PGRST205', `Could not find the table 'public.${table}' in the schema cache`)
 

@@ -1,4 +1,4 @@
-import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
+import type { AddressPolicy, AddressRefusal } from '../../waitlist/address-policy/address-policy'
 import { MAX_EMAIL_LENGTH, WHATWG_EMAIL } from '../../waitlist/admin/email-rule'
 import { PostgrestError, unknownColumn } from './postgrest-error'
 import type { InsertRows, Row } from './request-body'
@@ -46,7 +46,7 @@ export function checkRows(rows: readonly Row[]): void {
 
 // An address the policy refuses: 400 with P0001, as a database trigger's `raise exception` would
 // answer through PostgREST, never 23505 (the page's "already registered").
-const addressRefused = ({ message, details, hint }: { message: string; details: string; hint: string }) =>
+const addressRefused = ({ message, details, hint }: AddressRefusal) =>
   new PostgrestError(400, 'P0001', message, details, hint)
 
 /** Any row's refusal refuses the request (the first decides); with the lists alone, synchronously. */
