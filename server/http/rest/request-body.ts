@@ -62,7 +62,7 @@ export function insertRows(c: Context<RestEnv>): Promise<InsertRows> {
 }
 
 // The rate limit's charge for a REST request: a token per row of an insert (ADR 017).
-const perRow = ({ rows }: InsertRows) => rows.length
-const once = () => 1
+const tokenPerRow = ({ rows }: InsertRows) => rows.length
+const oneToken = () => 1
 export const rowsToCharge = (c: Context<RestEnv>) =>
-  c.req.method === 'POST' ? insertRows(c).then(perRow, once) : 1
+  c.req.method === 'POST' ? insertRows(c).then(tokenPerRow, oneToken) : 1
