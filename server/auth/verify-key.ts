@@ -3,7 +3,7 @@ import { API_ROLES, type ApiRole, type JwtClaims } from '../db/api-roles'
 
 /**
  * Why a key was refused, in this room's terms; the REST room words each as PostgREST does
- * (server/http/rest/jwt-refusal.ts).
+ * (jwtRefusal in server/http/rest/postgrest-error.ts).
  */
 export type KeyFault = 'parts' | 'expired' | 'early' | 'claims' | 'algorithm' | 'signature' | 'role'
 

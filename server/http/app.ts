@@ -22,10 +22,11 @@ import { unlessServiceRole } from './middleware/unless-service-role'
 import { urlLengthLimit } from './middleware/url-length'
 import { submitNativeForm } from './native-form'
 import { rawPath } from './raw-path'
-import { RestCors } from './rest/cors'
+import { refuseAsPostgrest } from './rest/postgrest-error'
+import { rowsToCharge } from './rest/request-body'
 import { createRestApp, MAX_BODY_BYTES } from './rest/rest-app'
-import { refuseAsPostgrest, rowsToCharge } from './rest/rest-rate-limit'
 import type { SchemaCache } from './rest/schema-cache'
+import { SiteCors } from './site-cors'
 import { type StaticSite, serveFile } from './static-site'
 
 export interface AppDeps {
@@ -61,10 +62,10 @@ export interface AppProtections {
 }
 
 const DEFAULT_PROTECTIONS: AppProtections = { dbQueueLimit: 1000 }
-// One array, so RestCors builds its headers once (it rebuilds them when handed another list).
+// One array, so SiteCors builds its headers once (it rebuilds them when handed another list).
 const NO_ORIGINS: readonly string[] = []
 
-const queueFull = (cors: RestCors) => (c: Context) =>
+const queueFull = (cors: SiteCors) => (c: Context) =>
   jsonError(503, 'PGRST503', 'The server is busy', 'Try again in a moment', {
     'Retry-After': '1',
     ...cors.headersFor(c.req.header('origin')),
@@ -77,7 +78,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono()
   applyAppWide(app, deps)
 
-  const cors = new RestCors(deps.restOrigins ?? (() => NO_ORIGINS))
+  const cors = new SiteCors(deps.restOrigins ?? (() => NO_ORIGINS))
   const gate = dbGate(protections.dbQueueLimit, queueFull(cors))
   const { rateLimiter, trustProxyHeader } = protections
   app.get('/healthz', healthCheck(db, log, gate))
@@ -145,7 +146,7 @@ function routeNativeForm(
   { db, log, sources, addressPolicy }: AppDeps,
   { rateLimiter, trustProxyHeader }: AppProtections,
   gate: DbGate,
-  cors: RestCors,
+  cors: SiteCors,
 ): void {
   app.post(
     '/',

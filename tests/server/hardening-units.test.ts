@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { nestsTooDeep } from '../../server/http/json-depth'
 import { rawPath } from '../../server/http/raw-path'
-import { checkRows } from '../../server/http/rest/row-rules'
+import { checkedRows } from '../../server/http/rest/row-rules'
 
 describe('the JSON depth check', () => {
   it('counts arrays and objects, not brackets inside strings', () => {
@@ -23,20 +23,23 @@ describe('the logged path', () => {
 })
 
 describe('array rows', () => {
-  it('are refused whole for the first row the database would refuse, in its own words', () => {
+  it('are refused whole for the first row the database would refuse, in its own words', async () => {
     const good = { email: 'good@example.com' }
-    expect(() => checkRows('waitlist', ['email'], [good, good])).not.toThrow()
-    expect(() => checkRows('waitlist', ['email'], [good, { email: 'bad' }])).toThrow(
+    const known = new Set(['email', 'created_at'])
+    const check = (rows: Record<string, unknown>[], table = 'waitlist', keys = ['email']) =>
+      checkedRows({ rows, keys }, table, known, undefined)
+    await expect(check([good, good])).resolves.toEqual({ rows: [good, good], keys: ['email'] })
+    await expect(check([good, { email: 'bad' }])).rejects.toThrow(
       'new row for relation "waitlist" violates check constraint "waitlist_email_format"',
     )
-    expect(() => checkRows('waitlist', ['email'], [good, {}])).toThrow(
+    await expect(check([good, {}])).rejects.toThrow(
       'null value in column "email" of relation "waitlist" violates not-null constraint',
     )
-    expect(() => checkRows('waitlist', ['email'], [{ email: `${'a'.repeat(250)}@x.co` }, good])).toThrow(
+    await expect(check([{ email: `${'a'.repeat(250)}@x.co` }, good])).rejects.toThrow(
       /"waitlist_email_length"/,
     )
     // Without the column, or on a table with no known rule, the database decides alone.
-    expect(() => checkRows('waitlist', ['created_at'], [{ created_at: 'x' }, {}])).not.toThrow()
-    expect(() => checkRows('other', ['email'], [{ email: 'bad' }, good])).not.toThrow()
+    await expect(check([{ created_at: 'x' }, {}], 'waitlist', ['created_at'])).resolves.toBeDefined()
+    await expect(check([{ email: 'bad' }, good], 'other')).resolves.toBeDefined()
   })
 })

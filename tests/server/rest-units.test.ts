@@ -4,7 +4,7 @@ import { loadApiKeys } from '../../server/auth/api-keys'
 import { cachedVerifier } from '../../server/auth/key-cache'
 import { InvalidKeyError, verifyKey } from '../../server/auth/verify-key'
 import { statusForSqlState } from '../../server/http/rest/error-answer'
-import { jwtRefusal } from '../../server/http/rest/jwt-refusal'
+import { jwtRefusal } from '../../server/http/rest/postgrest-error'
 import { appliedPreferences, parsePrefer } from '../../server/http/rest/prefer'
 import { parseColumnsParam, parseRowsBody } from '../../server/http/rest/request-body'
 
@@ -15,7 +15,7 @@ function token(claims: Record<string, unknown>, build: (jwt: SignJWT) => SignJWT
   return build(new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' })).sign(secretBytes)
 }
 
-/** How the REST room words a key's refusal, PostgREST's way (jwt-refusal.ts). */
+/** How the REST room words a key's refusal, PostgREST's way (postgrest-error.ts). */
 async function refusal(key: string, verify = (token: string) => verifyKey(secretBytes, token)) {
   const error = await verify(key).then(
     () => undefined,

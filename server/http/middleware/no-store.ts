@@ -6,7 +6,7 @@ export const PRIVATE_VARY = 'Authorization, apikey'
 /**
  * Marks every answer private: never stored by a cache (a shared one would serve it to the next
  * caller), and varying on the credentials, kept beside any `Vary` the route set (Origin on /mcp).
- * For routes off the hot path; the REST answers carry the same headers from cors.ts's RestCors (with Origin in Vary).
+ * For routes off the hot path; the REST answers carry the same headers from site-cors.ts's SiteCors (with Origin in Vary).
  */
 export const noStore: MiddlewareHandler = async (c, next) => {
   await next()

@@ -2,39 +2,32 @@ import type { ErrorHandler } from 'hono'
 import type { Logger } from '../../boot/log'
 import type { ApiRole } from '../../db/api-roles'
 import { isPgError } from '../../db/database'
-import type { RestCors } from './cors'
+import type { SiteCors } from '../site-cors'
 import { PostgrestError } from './postgrest-error'
-import type { InsertRows } from './rest-rate-limit'
+import type { RestEnv } from './request-body'
 
 export const JSON_TYPE = 'application/json; charset=utf-8'
 
-/** The role the request's key carries, set once it is authenticated; an insert's rows, parsed once. */
-export type RestEnv = { Variables: { role?: ApiRole; insertRows?: Promise<InsertRows> } }
+// PostgREST's SQLSTATE to HTTP status (mapSQLtoHTTP in Error.hs; docs.postgrest.org, errors): a
+// whole code first, then its class; anything unlisted is the client's fault, 400. 57P01-03: the
+// server is shutting down, crashed, or starting up (recovering), so try again.
+const STATUS_OF = new Map(
+  Object.entries({
+    409: '23503 23505',
+    405: '25006',
+    404: '42P01 42883',
+    500: '42P17 53400 09 25 2D 38 39 3B 40 54 55 57 58 F0 HV P0 XX',
+    400: 'P0001',
+    503: '57P01 57P02 57P03 08 53',
+    403: '0L 0P 28',
+  }).flatMap(([status, codes]) => codes.split(' ').map((code) => [code, Number(status)] as const)),
+)
 
-// Prefixes PostgREST answers with 500: errors of the server or the database, not of the request.
-const SERVER_SIDE = ['09', '25', '2D', '38', '39', '3B', '40', '54', '55', '57', '58', 'F0', 'HV', 'P0', 'XX']
-
-/**
- * PostgREST's mapping from a Postgres SQLSTATE to an HTTP status (mapSQLtoHTTP in Error.hs;
- * https://docs.postgrest.org/en/latest/references/errors.html#http-status-codes). Anything
- * unlisted is the client's fault: 400.
- */
 export function statusForSqlState(code: string, role: ApiRole): number {
   if (code === '42501') return role === 'anon' ? 401 : 403
-  if (code === '23503' || code === '23505') return 409
-  if (code === '25006') return 405
-  if (code === '42P01' || code === '42883') return 404
-  if (code === '42P17' || code === '53400') return 500
-  if (code === 'P0001') return 400
-  // The server is shutting down, crashed, or starting up (recovering): try again.
-  if (code === '57P01' || code === '57P02' || code === '57P03') return 503
   // RAISE with a custom status; only error statuses, as anything else could not carry this body.
   if (/^PT[45]\d\d$/.test(code)) return Number(code.slice(2))
-  const prefix = code.slice(0, 2)
-  if (prefix === '08' || prefix === '53') return 503
-  if (prefix === '0L' || prefix === '0P' || prefix === '28') return 403
-  if (SERVER_SIDE.includes(prefix)) return 500
-  return 400
+  return STATUS_OF.get(code) ?? STATUS_OF.get(code.slice(0, 2)) ?? 400
 }
 
 // node-postgres' errors when the server is gone: PostgREST says PGRST000 and 503 then. ENOENT is
@@ -43,12 +36,9 @@ const CONNECTION_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EH
 const CONNECTION_MESSAGES =
   /Connection terminated|connection timeout|Client has encountered a connection error/i
 
-function isConnectionError(error: unknown): boolean {
-  const { code, message } = error as { code?: unknown; message?: unknown }
-  return (
-    (typeof code === 'string' && CONNECTION_CODES.test(code)) ||
-    (typeof message === 'string' && CONNECTION_MESSAGES.test(message))
-  )
+function isConnectionError(error: Error): boolean {
+  const { code } = error as { code?: unknown }
+  return CONNECTION_CODES.test(String(code)) || CONNECTION_MESSAGES.test(error.message)
 }
 
 export function errorResponse(error: PostgrestError, headers: Readonly<Record<string, string>>): Response {
@@ -62,7 +52,7 @@ export function errorResponse(error: PostgrestError, headers: Readonly<Record<st
  * The app's one error ladder: PostgREST's own errors as they are, a database error by its
  * SQLSTATE, a lost database as PGRST000 (503), anything else as a logged 500.
  */
-export function errorAnswer(log: Logger, cors: RestCors): ErrorHandler<RestEnv> {
+export function errorAnswer(log: Logger, cors: SiteCors): ErrorHandler<RestEnv> {
   return (error, c) => {
     const answer = (refusal: PostgrestError) =>
       errorResponse(refusal, cors.headersFor(c.req.header('origin')))

@@ -1,7 +1,9 @@
+import type { InvalidKeyError, KeyFault } from '../../auth/verify-key'
+import { type Refusal, retryAfterHeader } from '../../rate-limit/rate-limit'
+
 /**
  * An answer in PostgREST's error shape: `{ code, details, hint, message }` (keys in aeson's
- * alphabetical order, null where empty) with its status code. Wording follows PostgREST 13
- * (src/PostgREST/Error.hs); see /work/notes/postgrest.md for the sources.
+ * alphabetical order, null where empty) with its status code, worded as PostgREST 13's Error.hs.
  */
 export class PostgrestError extends Error {
   override name = 'PostgrestError'
@@ -40,25 +42,24 @@ export const payloadTooLarge = (limit: number) =>
     'Send a smaller body.',
   )
 
-export const invalidJson = (details: string | null = null) =>
-  new PostgrestError(400, 'PGRST102', 'Empty or invalid json', details)
-
-export const keysMustMatch = () => new PostgrestError(400, 'PGRST102', 'All object keys must match')
+/** The rate limit's refusal as PostgREST's 429, answered by the REST app's error ladder (with CORS). */
+export function refuseAsPostgrest(refusal: Refusal): never {
+  const { message, details, hint } = refusal
+  throw new PostgrestError(429, 'PGRST429', message, details, hint, retryAfterHeader(refusal))
+}
 
 // PostgREST 12+ answers a body it cannot read with PGRST102 and 400 (415 was retired in 12.0.3).
+export const invalidJson = (details: string | null = null) =>
+  new PostgrestError(400, 'PGRST102', 'Empty or invalid json', details)
+export const keysMustMatch = () => new PostgrestError(400, 'PGRST102', 'All object keys must match')
 export const unsupportedMediaType = (type: string) =>
   new PostgrestError(400, 'PGRST102', `Content-Type not acceptable: ${type}`)
 
 export const unacceptableMediaType = (accept: string) =>
   new PostgrestError(406, 'PGRST107', `None of these media types are available: ${accept}`)
 
-export const unknownColumn = (column: string, table: string) =>
-  new PostgrestError(
-    400,
-    'PGRST204',
-    `Could not find the '${column}' column of '${table}' in the schema cache`,
-  )
-
+export const unknownColumn = (name: string, table: string) =>
+  new PostgrestError(400, 'PGRST204', `Could not find the '${name}' column of '${table}' in the schema cache`)
 export const unknownTable = (table: string) =>
   new PostgrestError(404, 'PGRST205', `Could not find the table 'public.${table}' in the schema cache`)
 
@@ -66,19 +67,16 @@ export const unknownTable = (table: string) =>
 export const schemaNotExposed = () =>
   new PostgrestError(406, 'PGRST106', 'The schema must be one of the following: public')
 
-export const unparsableQuery = (message: string, details: string | null = null) =>
-  new PostgrestError(400, 'PGRST100', message, details)
-
 // What this API serves of PostgREST (ADR 063): anything else is refused, never silently ignored.
 export const methodNotAllowed = (method: string) =>
   new PostgrestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`)
-
+export const unparsableQuery = (message: string, details: string | null = null) =>
+  new PostgrestError(400, 'PGRST100', message, details)
 export const unsupportedParameter = (name: string) =>
   unparsableQuery(
     `Unsupported query parameter: ${name}`,
     'Reads take select, order, limit and offset; inserts take columns and select.',
   )
-
 export const missingColumn = (column: string, table: string) =>
   new PostgrestError(400, '42703', `column ${table}.${column} does not exist`)
 
@@ -87,6 +85,25 @@ export const invalidJwt = (code: 'PGRST301' | 'PGRST303', message: string, detai
   new PostgrestError(401, code, message, details, null, {
     'WWW-Authenticate': `Bearer error="invalid_token", error_description=${JSON.stringify(message)}`,
   })
+
+// PostgREST 13's wording for each way a token can fail (src/PostgREST/Auth/Jwt.hs).
+const JWT_FAULTS: Record<Exclude<KeyFault, 'parts'>, Parameters<typeof invalidJwt>> = {
+  expired: ['PGRST303', 'JWT expired'],
+  early: ['PGRST303', 'JWT not yet valid'],
+  claims: ['PGRST303', 'Parsing claims failed'],
+  algorithm: ['PGRST301', 'Wrong or unsupported encoding algorithm', 'Only HS256 is accepted'],
+  role: [
+    'PGRST303',
+    'JWT role is not one this API serves',
+    'The role claim must be anon, authenticated or service_role',
+  ],
+  signature: ['PGRST301', 'No suitable key or wrong key type', 'None of the keys was able to decode the JWT'],
+}
+
+export const jwtRefusal = ({ fault }: InvalidKeyError, token: string) =>
+  fault === 'parts'
+    ? invalidJwt('PGRST301', `Expected 3 parts in JWT; got ${token.split('.').length}`)
+    : invalidJwt(...JWT_FAULTS[fault])
 
 // A write from another site's page (cors.ts): our code for a refusal in front of the API, as
 // PGRST413 and PGRST429 are, with what the operator would change if the page is the lab's own.

@@ -1,14 +1,6 @@
 import { quoteIdent } from '../../db/sql-identifier'
 import { missingColumn, unparsableQuery, unsupportedParameter } from './postgrest-error'
 
-/** What a read may ask for of PostgREST's URL grammar: select, order, limit and offset (ADR 063). */
-export interface ReadQuery {
-  columns: string[] | '*'
-  orderBy: string
-  limit: number | undefined
-  offset: number | undefined
-}
-
 /** Refuses any parameter the method does not read (filters, on_conflict, ...): never silently ignored. */
 export function checkParams(search: URLSearchParams, allowed: ReadonlySet<string>): void {
   for (const key of search.keys()) if (!allowed.has(key)) throw unsupportedParameter(key.slice(0, 64))
@@ -23,20 +15,20 @@ function checkColumn(column: string, table: string, known: ReadonlySet<string>):
   return quoteIdent(column)
 }
 
-export function parseSelect(value: string | null, table: string, known: ReadonlySet<string>): string[] | '*' {
+/** `?select=` as the SQL list it names: `*`, or column names. */
+export function parseSelect(value: string | null, table: string, known: ReadonlySet<string>): string {
   if (value === null || value.trim() === '*') return '*'
-  const names = value.split(',').map((name) => name.trim())
-  for (const name of names) {
+  const columns = value.split(',').map((item) => {
+    const name = item.trim()
     // Casts, aliases, embedding and aggregates are PostgREST features this one table does not need.
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
       throw unparsableQuery(
         `"failed to parse select parameter (${value.slice(0, 128)})"`,
         `unsupported select item: ${name.slice(0, 64)}`,
       )
-    }
-    checkColumn(name, table, known)
-  }
-  return names
+    return checkColumn(name, table, known)
+  })
+  return columns.join(', ')
 }
 
 // supabase-js's `.order()`: a column, then asc or desc, then nullsfirst or nullslast.
@@ -61,21 +53,16 @@ function parseOrder(value: string | null, table: string, known: ReadonlySet<stri
   return ` order by ${terms.join(', ')}`
 }
 
-export function parseReadQuery(
-  search: URLSearchParams,
-  table: string,
-  known: ReadonlySet<string>,
-): ReadQuery {
+/** What a read may ask for of PostgREST's URL grammar (ADR 063), as SQL: known columns only. */
+export type ReadQuery = ReturnType<typeof parseReadQuery>
+
+export function parseReadQuery(search: URLSearchParams, table: string, known: ReadonlySet<string>) {
   return {
     columns: parseSelect(search.get('select'), table, known),
     orderBy: parseOrder(search.get('order'), table, known),
     limit: nonNegativeInt(search.get('limit')),
     offset: nonNegativeInt(search.get('offset')),
   }
-}
-
-export function selectList(columns: string[] | '*'): string {
-  return columns === '*' ? '*' : columns.map(quoteIdent).join(', ')
 }
 
 /** A request URL's query, read without parsing the whole URL (a request's URL has no fragment). */

@@ -6,23 +6,22 @@ import type { ApiRole, JwtClaims } from '../../db/api-roles'
 import { type Database, isPgError } from '../../db/database'
 import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
 import { readBody } from '../middleware/read-body'
+import type { SiteCors } from '../site-cors'
 import { authenticate, type Verifier } from './authenticate'
-import type { RestCors } from './cors'
-import { errorAnswer, errorResponse, JSON_TYPE, type RestEnv } from './error-answer'
+import { errorAnswer, errorResponse, JSON_TYPE } from './error-answer'
 import * as refuse from './postgrest-error'
 import { appliedPreferences, type Preferences, parsePrefer } from './prefer'
 import { checkParams, parseReadQuery, parseSelect, searchParamsOf } from './query-params'
-import { insertRows } from './rest-rate-limit'
-import { checkAddresses, checkRows } from './row-rules'
+import { insertRows, type RestEnv } from './request-body'
+import { checkedRows } from './row-rules'
 import type { SchemaCache } from './schema-cache'
-import { insertStatement, readStatement, type TableStatement, type WriteResult } from './table-sql'
+import { insertStatement, readStatement, type TableStatement } from './table-sql'
 
 export interface RestDeps {
   db: Database
   keys: ApiKeys
   schema: SchemaCache
   log: Logger
-  maxBodyBytes?: number
   /** The per-address write limit (server/rate-limit), run once the body is in (not for service_role). */
   rateLimit?: MiddlewareHandler<RestEnv>
   /** Told of every insert that committed: the table, the rows it added and the key's role. */
@@ -31,7 +30,7 @@ export interface RestDeps {
   onDuplicate?: (table: string, rows: readonly Record<string, unknown>[]) => Promise<void>
   /** The app's cap on requests in flight towards the database, taken once the body is in. */
   gate: MiddlewareHandler
-  cors: RestCors
+  cors: SiteCors
   /** Addresses refused before anything is stored, on inserts with a public key (ADR 060). */
   addressPolicy?: AddressPolicy
 }
@@ -41,7 +40,8 @@ export const MAX_BODY_BYTES = 16 * 1024
 // The query parameters each method reads (ADR 063); `apikey` is the gateway's.
 const READ_PARAMS = new Set(['select', 'order', 'limit', 'offset', 'apikey'])
 const INSERT_PARAMS = new Set(['columns', 'select', 'apikey'])
-const JSON_ACCEPTED = ['*/*', 'application/*', 'application/json', '']
+// One type of an Accept list that a JSON array satisfies (an empty one too), parameters aside.
+const JSON_ACCEPTED = /^\s*(\*\/\*|application\/\*|application\/json)?\s*(;|$)/i
 
 interface TableRequest {
   claims: JwtClaims
@@ -66,13 +66,14 @@ async function open(c: Context<RestEnv>, deps: RestDeps, verify: Verifier): Prom
   if (!known) throw refuse.unknownTable(table)
   // JSON arrays are all this API answers: CSV, plans or `.single()`'s one object get PostgREST's 406.
   const accept = request.headers.get('accept')
-  const types = accept?.split(',').map((type) => type.split(';')[0]?.trim().toLowerCase() ?? '')
-  if (types && !types.some((type) => JSON_ACCEPTED.includes(type)))
-    throw refuse.unacceptableMediaType(accept?.slice(0, 128) ?? '')
+  if (accept !== null && !accept.split(',').some((type) => JSON_ACCEPTED.test(type)))
+    throw refuse.unacceptableMediaType(accept.slice(0, 128))
   const params = searchParamsOf(request.url)
   checkParams(params, write ? INSERT_PARAMS : READ_PARAMS)
   const origin = request.headers.get('origin')
-  if (write) deps.cors.checkWrite(origin, request.headers.get('host') ?? undefined)
+  // A write from another site's page is refused, not only left unreadable (site-cors.ts).
+  if (write && !deps.cors.writeAllowed(origin, request.headers.get('host') ?? undefined))
+    throw refuse.foreignOrigin(String(origin).slice(0, 200))
   const preferences = parsePrefer(request.headers.get('prefer'))
   const headers: Record<string, string> = { ...deps.cors.headersFor(origin) }
   const applied = appliedPreferences(preferences, write)
@@ -82,27 +83,14 @@ async function open(c: Context<RestEnv>, deps: RestDeps, verify: Verifier): Prom
 }
 
 function answer(body: string | undefined, status: number, { headers }: TableRequest, range: string) {
-  const typed = body === undefined ? headers : { ...headers, 'Content-Type': JSON_TYPE }
-  return new Response(body ?? null, { status, headers: { ...typed, 'Content-Range': range } })
+  if (body !== undefined) headers['Content-Type'] = JSON_TYPE
+  headers['Content-Range'] = range
+  return new Response(body ?? null, { status, headers })
 }
 
-/** An insert, as the key's role, in one round trip. */
-async function write(db: Database, request: TableRequest, statement: TableStatement<WriteResult>) {
-  return statement.read(await db.runAsRole(request.claims, statement))
-}
-
-/** A POST's rows, refused as the database would before anything is written; columns in table order. */
-async function insertedRows(c: Context<RestEnv>, deps: RestDeps, request: TableRequest) {
-  const { table, known, claims } = request
-  const { rows, keys } = await insertRows(c)
-  for (const key of keys) if (!known.has(key)) throw refuse.unknownColumn(key, table)
-  if (rows.length > 1) checkRows(table, keys, rows)
-  // The owner's key is the owner's word (ADR 060); the lists alone need no await.
-  const checking =
-    claims.role === 'service_role' ? undefined : checkAddresses(deps.addressPolicy, table, keys, rows)
-  if (checking) await checking
-  // Named in the table's order, each once, the insert's text depends only on which columns were sent.
-  return { rows, keys: keys.length > 1 ? [...known].filter((column) => keys.includes(column)) : keys }
+/** A statement, as the key's role, in one round trip. */
+async function run<Result>(db: Database, { claims }: TableRequest, statement: TableStatement<Result>) {
+  return statement.read(await db.runAsRole(claims, statement))
 }
 
 /**
@@ -110,14 +98,13 @@ async function insertedRows(c: Context<RestEnv>, deps: RestDeps, request: TableR
  * owner's read, in PostgREST's words; any other method is a 405 (ADR 063).
  */
 export function createRestApp(deps: RestDeps): Hono<RestEnv> {
-  const maxBodyBytes = deps.maxBodyBytes ?? MAX_BODY_BYTES
   const verify = cachedVerifier(deps.keys.secret)
   const app = new Hono<RestEnv>()
   app.options('*', deps.cors.preflight())
   // The body is in, and its size checked, before the request takes a database slot (ADR 024).
-  const tooLarge = refuse.payloadTooLarge(maxBodyBytes)
+  const tooLarge = refuse.payloadTooLarge(MAX_BODY_BYTES)
   app.use(
-    readBody(maxBodyBytes, (c) => errorResponse(tooLarge, deps.cors.headersFor(c.req.header('origin')))),
+    readBody(MAX_BODY_BYTES, (c) => errorResponse(tooLarge, deps.cors.headersFor(c.req.header('origin')))),
   )
   app.use(deps.gate)
   if (deps.rateLimit) app.use(deps.rateLimit)
@@ -127,14 +114,15 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
     const request = await open(c, deps, verify)
     const { table, known, preferences, claims } = request
     const select = parseSelect(request.params.get('select'), table, known)
-    const { rows, keys } = await insertedRows(c, deps, request)
+    // The owner's key is the owner's word (ADR 060): no address policy for service_role.
+    const policy = claims.role === 'service_role' ? undefined : deps.addressPolicy
+    const { rows, keys } = await checkedRows(await insertRows(c), table, known, policy)
     const returning = preferences.return === 'representation' ? select : undefined
-    const result = await write(deps.db, request, insertStatement(table, keys, rows, returning)).catch(
-      async (error: unknown) => {
-        if (isPgError(error) && error.code === '23505') await deps.onDuplicate?.(table, rows)
-        throw error
-      },
-    )
+    const statement = insertStatement(table, keys, rows, returning)
+    const result = await run(deps.db, request, statement).catch(async (error: unknown) => {
+      if (isPgError(error) && error.code === '23505') await deps.onDuplicate?.(table, rows)
+      throw error
+    })
     deps.onInserted?.(c, table, result.affected, claims.role)
     return answer(result.body, 201, request, preferences.count ? `*/${result.affected}` : '*/*')
   })
@@ -143,10 +131,10 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
     const request = await open(c, deps, verify)
     const query = parseReadQuery(request.params, request.table, request.known)
     const statement = readStatement(request.table, query, request.preferences.count !== undefined)
-    const { body, returned, count } = statement.read(await deps.db.runAsRole(request.claims, statement))
+    const { body, returned, count } = await run(deps.db, request, statement)
     const first = query.offset ?? 0
     const range = `${returned === 0 ? '*' : `${first}-${first + returned - 1}`}/${count ?? '*'}`
-    return answer(c.req.method === 'HEAD' ? undefined : body, 200, request, range)
+    return answer(body, 200, request, range)
   })
   // The gateway checks the key before anything else, so even a refusal needs one.
   app.all('/:table', async (c) => {

@@ -1,18 +1,35 @@
-import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
+import type { AddressPolicy, AddressRefusal } from '../../waitlist/address-policy/address-policy'
 import { MAX_EMAIL_LENGTH, WHATWG_EMAIL } from '../../waitlist/admin/email-rule'
-import { PostgrestError } from './postgrest-error'
-import type { Row } from './request-body'
+import { PostgrestError, unknownColumn } from './postgrest-error'
+import type { InsertRows, Row } from './request-body'
 
 /**
- * An array insert is judged whole before anything is written: a row the database would refuse
- * fails the request with the answer that row alone would get (400), in Postgres's words, whatever
- * the other rows are. Postgres checks row by row, so `[listed, bad]` used to answer 409 (a unique
- * violation on the first row) where `[unlisted, bad]` answered 400: a probe of who is on the list.
- * The checks are the waitlist's own (supabase/migrations/20261122000000_waitlist.sql), in the order
- * Postgres runs them; json_populate_recordset reads a number or an object as its JSON text.
+ * An insert's rows, refused before anything is written for an unknown column, and on the waitlist
+ * for a bad address (checkRows) or one the policy refuses (ADR 060). The columns come back in the
+ * table's order, each once: the insert's text depends only on which were sent.
  */
-export function checkRows(table: string, keys: readonly string[], rows: readonly Row[]): void {
-  if (table !== 'waitlist' || !keys.includes('email')) return
+export async function checkedRows(
+  { rows, keys }: InsertRows,
+  table: string,
+  known: ReadonlySet<string>,
+  policy: AddressPolicy | undefined,
+): Promise<InsertRows> {
+  for (const key of keys) if (!known.has(key)) throw unknownColumn(key, table)
+  if (table === 'waitlist' && keys.includes('email')) {
+    if (rows.length > 1) checkRows(rows)
+    const checking = policy && checkAddresses(policy, rows)
+    if (checking) await checking
+  }
+  return { rows, keys: keys.length > 1 ? [...known].filter((column) => keys.includes(column)) : keys }
+}
+
+/**
+ * An array insert is judged whole: a row the database would refuse fails it with that row's own
+ * 400, whatever the others are, so `[listed, bad]` and `[unlisted, bad]` answer alike (ADR 024).
+ * The waitlist's own checks, in Postgres's order and words; json_populate_recordset reads a number
+ * or an object as its JSON text.
+ */
+export function checkRows(rows: readonly Row[]): void {
   for (const { email } of rows) {
     if (email === null || email === undefined) {
       const message = 'null value in column "email" of relation "waitlist" violates not-null constraint'
@@ -27,23 +44,13 @@ export function checkRows(table: string, keys: readonly string[], rows: readonly
   }
 }
 
-// An address the waitlist's policy refuses: 400 with P0001, as a database trigger's `raise
-// exception` would answer through PostgREST, never 23505 (the page's "already registered").
-const addressRefused = ({ message, details, hint }: { message: string; details: string; hint: string }) =>
+// An address the policy refuses: 400 with P0001, as a database trigger's `raise exception` would
+// answer through PostgREST, never 23505 (the page's "already registered").
+const addressRefused = ({ message, details, hint }: AddressRefusal) =>
   new PostgrestError(400, 'P0001', message, details, hint)
 
-/**
- * The address policy (ADR 060) on an insert with a public key: the whole request is refused if any
- * row's address is (the first in order decides). With the lists alone it is synchronous, so the
- * insert path awaits nothing more (undefined: go on).
- */
-export function checkAddresses(
-  policy: AddressPolicy | undefined,
-  table: string,
-  keys: readonly string[],
-  rows: readonly Row[],
-): Promise<void> | undefined {
-  if (!policy || table !== 'waitlist' || !keys.includes('email')) return undefined
+/** Any row's refusal refuses the request (the first decides); with the lists alone, synchronously. */
+function checkAddresses(policy: AddressPolicy, rows: readonly Row[]): Promise<void> | undefined {
   if (!policy.asksDns) {
     for (const row of rows) {
       const refusal = policy.listed(row.email)

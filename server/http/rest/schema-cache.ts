@@ -13,8 +13,7 @@ export async function loadSchemaCache(db: Database): Promise<SchemaCache> {
       order by c.relname, a.attnum`,
   )
   const tables = new Map<string, Set<string>>()
-  for (const { table_name, column_name } of rows) {
+  for (const { table_name, column_name } of rows)
     tables.set(table_name, (tables.get(table_name) ?? new Set()).add(column_name))
-  }
   return tables
 }

@@ -1,40 +1,36 @@
 import type { Statement, StatementResult } from '../../db/database'
 import { quoteIdent } from '../../db/sql-identifier'
-import { type ReadQuery, selectList } from './query-params'
+import type { ReadQuery } from './query-params'
 import type { Row } from './request-body'
 
-// A statement that answers with rows builds its JSON answer inside Postgres, as PostgREST does, so
-// both drivers hand back one text value and types such as bigint and timestamptz serialise the
-// same way. An insert with no answer asked for is the bare statement: its command tag counts the rows.
+// A statement that answers with rows builds its JSON inside Postgres, as PostgREST does, so both
+// drivers hand back one text and bigint or timestamptz serialise the same way. An insert with no
+// answer asked for is the bare statement: its command tag counts the rows.
 
 /** A statement built here, and how to read what it answers. */
 export interface TableStatement<Result> extends Statement {
   read(result: StatementResult): Result
 }
 
-/** What an insert answers: the rows it wrote as JSON when they were asked for, and how many. */
-export interface WriteResult {
-  body: string | undefined
-  affected: number
-}
-
-/** Inserts rows (keys absent from a row become null, as PostgREST's json_to_recordset does). */
+/**
+ * Inserts rows (keys absent from a row become null, as PostgREST's json_to_recordset does); answers
+ * how many, and as JSON the columns `returning` lists (parseSelect's SQL), if any.
+ */
 export function insertStatement(
   table: string,
   keys: string[],
   rows: Row[],
-  returning: string[] | '*' | undefined,
-): TableStatement<WriteResult> {
+  returning: string | undefined,
+): TableStatement<{ body: string | undefined; affected: number }> {
   const insert = insertText(table, keys)
   const params = [JSON.stringify(rows)]
-  // The page's insert is one of a handful of texts (the columns sent, in the table's order): worth
-  // preparing. A representation is rarer: parsed each time, never left behind as a named statement
-  // (ADR 024). It needs select rights: a role without them gets Postgres's 42501 and a rolled-back
-  // insert, as on PostgREST.
+  // The page's insert is one of a handful of texts (its columns in table order): worth preparing. A representation is parsed
+  // each time, never left behind as a named statement (ADR 024); without select rights it is
+  // Postgres's 42501 and a rolled-back insert, as on PostgREST.
   if (!returning)
     return { sql: insert, params, prepare: true, read: ({ affected }) => ({ body: undefined, affected }) }
   return {
-    sql: `with written as (${insert} returning ${selectList(returning)})
+    sql: `with written as (${insert} returning ${returning})
      select coalesce(json_agg(written), '[]')::text as body, count(*) as affected from written`,
     params,
     read({ rows: [result] }) {
@@ -59,7 +55,7 @@ export function readStatement(
   const target = `public.${quoteIdent(table)}`
   const limit = query.limit === undefined ? '' : ` limit ${query.limit}`
   const offset = query.offset === undefined ? '' : ` offset ${query.offset}`
-  const page = `select ${selectList(query.columns)} from ${target}${query.orderBy}${limit}${offset}`
+  const page = `select ${query.columns} from ${target}${query.orderBy}${limit}${offset}`
   return {
     sql: `select coalesce(json_agg(page), '[]')::text as body, ${withCount ? `(select count(*) from ${target})` : 'null'} as total, count(page) as returned
        from (${page}) page`,
