@@ -54,9 +54,20 @@ export function maskEmails(text: string): string {
   let masked = ''
   let done = 0
   let previous = { at: -1, start: -1 }
+  // Where the run of local-part characters holding the latest %40 stops: found once per run.
+  let runEnd = -1
   for (const found of text.matchAll(AT_SIGN)) {
     const at = found.index
     if (at < done) continue
+    if (found[0] !== '@') {
+      if (at >= runEnd) {
+        runEnd = at + found[0].length
+        while (!isStop(LOCAL_STOP, text[runEnd])) runEnd++
+      }
+      // The run ends at an @: this %40 is inside a local part (a%40b.&c@example.com), and that @
+      // masks the address whole.
+      if (text[runEnd] === '@') continue
+    }
     let start = at
     if (text[at - 1] === '"') {
       const open = text.lastIndexOf('"', at - 2)
@@ -71,9 +82,8 @@ export function maskEmails(text: string): string {
     if (start === at) continue
     const end = domainEnd(text, at + found[0].length)
     if (end === at + found[0].length) continue
-    // Another @ straight after this "domain": this %40 was inside a local part (a%40b.c@example.com),
-    // and the address is masked whole from that @.
-    if (text[end] === '@' || text.slice(end, end + 3).toLowerCase() === '%40') continue
+    // Another %40 straight after this "domain" (its dots trimmed): a local part's, as above.
+    if (text.slice(end, end + 3).toLowerCase() === '%40') continue
     masked += `${text.slice(done, start)}<email:${emailMask(text.slice(start, end))}>`
     done = end
   }
