@@ -8,8 +8,12 @@ import { findPostgresBinaries } from '../server/db/embedded/binaries'
 import { clusterAccount } from '../server/db/embedded/cluster-account'
 import { readMigrations } from '../server/db/migrate'
 import { openDatabase } from '../server/db/open-database'
+import { SCRATCH_ENV } from './memory-scratch'
 
 const run = promisify(execFile)
+
+/** Where clusters are copied: npm test's memory file system, else the temporary directory. */
+const scratchParent = () => process.env[SCRATCH_ENV] || tmpdir()
 
 // A new cluster costs an initdb (~1 s, synced); a copy of a stopped one ~0.1 s. So the migrations
 // are applied once to a template DATA_DIR, and each test copies it.
@@ -24,14 +28,14 @@ async function templateDir(): Promise<string> {
     .update(migrations.map((m) => m.version + m.sql).join('\n'))
     .digest('hex')
     .slice(0, 16)
-  const dir = join(tmpdir(), `lab-site-embedded-template-${hash}`)
+  const dir = join(scratchParent(), `lab-site-embedded-template-${hash}`)
   const found = await lstat(dir).catch(() => undefined)
   // A shared temp dir: only a template this user made, that no one else could have changed, is used.
   const ours =
     found?.isDirectory() &&
     (process.getuid === undefined || (found.uid === process.getuid() && (found.mode & 0o022) === 0))
   if (ours && (await stat(join(dir, 'ready')).catch(() => undefined))) return dir
-  const building = await mkdtemp(join(tmpdir(), 'lab-site-template-build-'))
+  const building = await mkdtemp(join(scratchParent(), 'lab-site-template-build-'))
   // mkdtemp makes 0700 directories; as root, the account PostgreSQL runs as must get through.
   await chmod(building, 0o755)
   const database = await openDatabase({ dataDir: building, purpose: 'test template' })
@@ -47,9 +51,11 @@ async function templateDir(): Promise<string> {
 
 /**
  * A new DATA_DIR holding a migrated, stopped cluster, removed by the returned cleanup; in the
- * temporary directory unless `parent` names another (a mount of a particular file system).
+ * scratch folder unless `parent` names another (a mount of a particular file system).
  */
-export async function freshDataDir(parent = tmpdir()): Promise<{ dir: string; cleanup(): Promise<void> }> {
+export async function freshDataDir(
+  parent = scratchParent(),
+): Promise<{ dir: string; cleanup(): Promise<void> }> {
   const template = await templateDir()
   const dir = await mkdtemp(join(parent, 'lab-site-data-'))
   await chmod(dir, 0o755)

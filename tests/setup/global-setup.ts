@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node'
 import { prepareTemplate } from '../../harness/data-dir'
+import { memoryScratch } from '../../harness/memory-scratch'
 import { bundleForTests } from '../../harness/test-bundle'
 import { startSlotClusters } from '../../harness/worker-cluster'
 import { buildIfStale } from '../../server/boot/build-if-stale'
@@ -12,6 +13,10 @@ import { buildIfStale } from '../../server/boot/build-if-stale'
  * the test files share (harness/worker-cluster.ts).
  */
 export default async function setup(project: TestProject) {
+  // npm test's clusters in memory; test:slow's, which judge durability, on the disk. The workers,
+  // started after this, inherit the variable.
+  const projects = project.vitest.projects.map((each) => each.name)
+  if (!projects.includes('slow')) Object.assign(process.env, memoryScratch())
   await buildIfStale((message) => console.log(message))
   await bundleForTests()
   await prepareTemplate()
