@@ -1,19 +1,23 @@
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { chmod, lstat, mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises'
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { findPostgresBinaries } from '../server/db/embedded/binaries'
 import { clusterAccount } from '../server/db/embedded/cluster-account'
 import { readMigrations } from '../server/db/migrate'
 import { openDatabase } from '../server/db/open-database'
-import { SCRATCH_ENV } from './memory-scratch'
 
 const run = promisify(execFile)
 
-/** Where clusters are copied: npm test's memory file system, else the temporary directory. */
+/** Set by npm test's global setups: this run's folder on a memory file system (memory-scratch.ts). */
+export const SCRATCH_ENV = 'LAB_SITE_TEST_SCRATCH'
+
+/** Where clusters are copied: this run's folder in memory, else the temporary directory. */
 const scratchParent = () => process.env[SCRATCH_ENV] || tmpdir()
+/** The template outlives a run: beside the run's folder, else in the temporary directory. */
+const templateParent = () => (process.env[SCRATCH_ENV] ? dirname(process.env[SCRATCH_ENV]) : tmpdir())
 
 // A new cluster costs an initdb (~1 s, synced); a copy of a stopped one ~0.1 s. So the migrations
 // are applied once to a template DATA_DIR, and each test copies it.
@@ -28,14 +32,14 @@ async function templateDir(): Promise<string> {
     .update(migrations.map((m) => m.version + m.sql).join('\n'))
     .digest('hex')
     .slice(0, 16)
-  const dir = join(scratchParent(), `lab-site-embedded-template-${hash}`)
+  const dir = join(templateParent(), `lab-site-embedded-template-${hash}`)
   const found = await lstat(dir).catch(() => undefined)
   // A shared temp dir: only a template this user made, that no one else could have changed, is used.
   const ours =
     found?.isDirectory() &&
     (process.getuid === undefined || (found.uid === process.getuid() && (found.mode & 0o022) === 0))
   if (ours && (await stat(join(dir, 'ready')).catch(() => undefined))) return dir
-  const building = await mkdtemp(join(scratchParent(), 'lab-site-template-build-'))
+  const building = await mkdtemp(join(templateParent(), 'lab-site-template-build-'))
   // mkdtemp makes 0700 directories; as root, the account PostgreSQL runs as must get through.
   await chmod(building, 0o755)
   const database = await openDatabase({ dataDir: building, purpose: 'test template' })
@@ -46,7 +50,28 @@ async function templateDir(): Promise<string> {
   if (found && !ours) return building // someone else's name: this run keeps its own copy
   // Another worker may have won the race; either copy is as good.
   await rename(building, dir).catch(() => rm(building, { recursive: true, force: true }))
+  if (process.env[SCRATCH_ENV]) await forgetOtherTemplates(dir)
   return dir
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/**
+ * In memory, the templates of older migrations would hold 40 MB each until a reboot: when one is
+ * made, the others this user made more than a day ago go. A checkout running now with other
+ * migrations has made its own within the day, or makes it again when it next looks.
+ */
+async function forgetOtherTemplates(kept: string): Promise<void> {
+  const parent = dirname(kept)
+  for (const name of await readdir(parent)) {
+    const other = join(parent, name)
+    if (!name.startsWith('lab-site-embedded-template-') || other === kept) continue
+    const found = await lstat(other).catch(() => undefined)
+    const made = await stat(join(other, 'ready')).catch(() => undefined)
+    const old = made === undefined || made.mtimeMs < Date.now() - DAY_MS
+    if (found?.isDirectory() && found.uid === process.getuid?.() && old)
+      await rm(other, { recursive: true, force: true })
+  }
 }
 
 /**

@@ -55,7 +55,7 @@ export async function postmasterPid(dataDir: string): Promise<number | undefined
 }
 
 /** A test that killed its server leaves the postmaster running: stop it before removing its files. */
-async function stopLeftPostmaster(dataDir: string) {
+export async function stopLeftPostmaster(dataDir: string) {
   const pid = await postmasterPid(dataDir)
   if (!pid) return
   process.kill(pid, 'SIGQUIT')

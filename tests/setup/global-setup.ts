@@ -13,13 +13,15 @@ import { buildIfStale } from '../../server/boot/build-if-stale'
  * the test files share (harness/worker-cluster.ts).
  */
 export default async function setup(project: TestProject) {
-  // npm test's clusters in memory; test:slow's, which judge durability, on the disk. The workers,
-  // started after this, inherit the variable.
+  // npm test's clusters in memory; test:slow's, which judge durability, on the disk.
   const projects = project.vitest.projects.map((each) => each.name)
-  if (!projects.includes('slow')) Object.assign(process.env, memoryScratch())
+  const scratch = projects.includes('slow') ? { remove: async () => {} } : await memoryScratch()
   await buildIfStale((message) => console.log(message))
   await bundleForTests()
   await prepareTemplate()
   const clusters = await startSlotClusters(project.vitest.config.maxWorkers)
-  return () => clusters.stop()
+  return async () => {
+    await clusters.stop()
+    await scratch.remove()
+  }
 }
