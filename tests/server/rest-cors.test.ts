@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../harness/test-server'
+import { postWaitlist } from '../../harness/waitlist-api'
 import { ConfigError, loadServerEnv } from '../../server/boot/env'
 import { storedEmails } from '../reliability/support'
 
@@ -26,18 +27,9 @@ afterAll(async () => {
   await server?.cleanup()
 })
 
-function insertFrom(origin: string | undefined, email: string, headers: Record<string, string> = {}) {
-  return fetch(`${server.url}/rest/v1/waitlist`, {
-    method: 'POST',
-    headers: {
-      apikey: server.anonKey,
-      Authorization: `Bearer ${server.anonKey}`,
-      'Content-Type': 'application/json',
-      ...(origin ? { Origin: origin } : {}),
-      ...headers,
-    },
-    body: JSON.stringify({ email }),
-  })
+/** The page's insert (harness/waitlist-api.ts), sent as a page at `origin` would send it. */
+function insertFrom(origin: string | undefined, email: string) {
+  return postWaitlist(server, { email }, origin ? { Origin: origin } : {})
 }
 
 function preflightFrom(origin: string) {
