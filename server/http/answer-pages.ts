@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto'
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import {
   NO_SCRIPT_ANSWER_ID,
   TOAST_CLOSE_CLASS,
@@ -8,7 +7,7 @@ import {
 } from '../../contract/toast-look'
 import { type OutcomeMessage, outcomeMessageFor } from '../../contract/waitlist-outcome'
 import type { NativeFormResult } from './native-form'
-import type { StaticFile } from './static-site'
+import { compressed, type StaticFile } from './static-site'
 
 export type AnswerPages = Readonly<Record<NativeFormResult, StaticFile>>
 
@@ -47,9 +46,11 @@ function answerPage(home: StaticFile, region: string): StaticFile {
     ...home,
     body,
     etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
-    // Seldom asked for, so compressed for speed at start-up (about 5 ms, 10% larger than quality 11).
-    brotli: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
-    gzip: gzipSync(body, { level: 9 }),
+    brotli: undefined,
+    gzip: undefined,
+    // Compressed when the home page is, that is once its address is filled in (static-site.ts).
+    // Seldom asked for, so compressed for speed (about 5 ms, 10% larger than quality 11).
+    ...(home.brotli && compressed(body, 5)),
   }
 }
 

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto'
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { SITE_URL_PLACEHOLDER } from '../../contract/site-url'
 import { normalizeSiteUrl } from '../boot/normalize-site-url'
 import { answerPages } from './answer-pages'
-import type { StaticFile, StaticSite } from './static-site'
+import { compressed, type StaticFile, type StaticSite } from './static-site'
 
 function withSiteUrl(file: StaticFile, siteUrl: string): StaticFile {
   if (!file.body.includes(SITE_URL_PLACEHOLDER)) return file
@@ -12,12 +11,8 @@ function withSiteUrl(file: StaticFile, siteUrl: string): StaticFile {
     ...file,
     body,
     etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
-    brotli:
-      file.brotli &&
-      brotliCompressSync(body, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
-      }),
-    gzip: file.gzip && gzipSync(body, { level: 9 }),
+    // Every file carrying the placeholder is text, left uncompressed until now (static-site.ts).
+    ...compressed(body),
   }
 }
 

@@ -3,7 +3,11 @@ import { readdir, readFile } from 'node:fs/promises'
 import { extname, join, relative, sep } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { AGENT_MEDIA_TYPES } from '../../contract/agent-media-types'
-import { ANON_KEY_PLACEHOLDER, CONFIRM_SIGNUPS_PLACEHOLDER } from '../../contract/site-url'
+import {
+  ANON_KEY_PLACEHOLDER,
+  CONFIRM_SIGNUPS_PLACEHOLDER,
+  SITE_URL_PLACEHOLDER,
+} from '../../contract/site-url'
 import { type AnswerPages, answerPages } from './answer-pages'
 import { inlineScriptHashes } from './inline-scripts'
 
@@ -73,6 +77,20 @@ async function readPrecompressed(path: string): Promise<Buffer | undefined> {
   return readFile(path).catch(() => undefined)
 }
 
+/** Brotli and gzip copies of a text body made at start-up; none for a body too small to gain. */
+export function compressed(body: Buffer, brotliQuality = 11): Pick<StaticFile, 'brotli' | 'gzip'> {
+  if (body.length <= 256) return {}
+  return {
+    brotli: brotliCompressSync(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: brotliQuality,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+    gzip: gzipSync(body, { level: 9 }),
+  }
+}
+
 async function prepare(
   path: string,
   body: Buffer,
@@ -86,16 +104,14 @@ async function prepare(
     etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
     cacheControl,
   }
-  if (COMPRESSIBLE.has(extension) && body.length > 256) {
-    // Build-time .br/.gz files are used as they are; anything changed at start-up is compressed now.
-    file.brotli =
-      (!fresh && (await readPrecompressed(`${path}.br`))) ||
-      brotliCompressSync(body, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
-      })
-    file.gzip = (!fresh && (await readPrecompressed(`${path}.gz`))) || gzipSync(body, { level: 9 })
-  }
-  return file
+  // A file that names the site's address is compressed once, when fillInSiteUrl has written it in
+  // (server/http/site-url.ts): at quality 11, compressing the home page twice was most of a start.
+  if (!COMPRESSIBLE.has(extension) || body.includes(SITE_URL_PLACEHOLDER)) return file
+  // Build-time .br/.gz files are used as they are; anything changed at start-up is compressed now.
+  const built = fresh
+    ? undefined
+    : { brotli: await readPrecompressed(`${path}.br`), gzip: await readPrecompressed(`${path}.gz`) }
+  return { ...file, ...(built?.brotli && built.gzip ? built : compressed(body)) }
 }
 
 /**
