@@ -69,7 +69,9 @@ export default defineConfig({
       },
       {
         test: {
-          // The image built and run with podman or docker (npm run test:container): minutes, not seconds.
+          // The image built and run with podman or docker (npm run test:container): minutes on a fresh
+          // machine, killed under load among its tests, and the only suite that needs podman, Caddy and
+          // docker-compose; so it runs after the slow suites in npm run test:slow, not in npm test.
           name: 'container',
           environment: 'node',
           include: ['tests/container/**/*.test.ts'],

@@ -10,11 +10,12 @@ export interface ConsoleLog {
 }
 
 /**
- * `server`: one real server per worker, on a free port with its own data dir.
- * `consoleLog`: any console error or warning a test did not expect fails it (React's hydration
- * warnings among them), as Epic Stack's test setup does.
+ * `server`: one real server per worker, on a free port with its own data dir. Every spec's test
+ * comes from here, the studio's too (which start servers of their own and never ask for this one):
+ * Playwright gives each set of worker fixtures its own workers, and a second set cost worker
+ * restarts and a second phase that ran after the first.
  */
-export const test = base.extend<{ consoleLog: ConsoleLog }, { server: TestServer }>({
+export const workerTest = base.extend<object, { server: TestServer }>({
   server: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
     async ({}, use) => {
@@ -24,6 +25,14 @@ export const test = base.extend<{ consoleLog: ConsoleLog }, { server: TestServer
     },
     { scope: 'worker' },
   ],
+})
+
+/**
+ * The site's tests: `baseURL` is the worker's server.
+ * `consoleLog`: any console error or warning a test did not expect fails it (React's hydration
+ * warnings among them), as Epic Stack's test setup does.
+ */
+export const test = workerTest.extend<{ consoleLog: ConsoleLog }>({
   baseURL: async ({ server }, use) => {
     await use(server.url)
   },

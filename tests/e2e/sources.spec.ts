@@ -1,10 +1,10 @@
 import AxeBuilder from '@axe-core/playwright'
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test'
+import { type Browser, type BrowserContext, expect, type Page } from '@playwright/test'
 import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { type SourceCounts, sourcesReport } from '../../server/analytics/sources-report'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
-import { toasts } from './fixtures'
+import { workerTest as test, toasts } from './fixtures'
 
 /**
  * Visits and signups by source as people make them, in Chromium: a newsletter's tagged link, a

@@ -1,7 +1,8 @@
-import { expect, test } from '@playwright/test'
+import { expect } from '@playwright/test'
 import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
+import { workerTest as test } from './fixtures'
 
 // A studio page left open while the site restarts: a plain line, not an error, then the list again.
 test('the studio page says the site is stopped, then comes back with it by itself', async ({ page }) => {

@@ -1,8 +1,9 @@
-import { expect, test } from '@playwright/test'
+import { expect } from '@playwright/test'
 import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
 import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
+import { workerTest as test } from './fixtures'
 
 /** The studio's "Send me a test", beside the preview: the running server sends it to the owner. */
 test.describe('the studio’s test send', () => {

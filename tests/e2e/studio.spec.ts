@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises'
 import { createServer, request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { expect, type Page, test } from '@playwright/test'
+import { expect, type Page } from '@playwright/test'
 import { BACKENDS, startServerOn, stopBackends } from '../../harness/backends'
 import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
 import type { TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
-import { expectNoAxeViolations } from './fixtures'
+import { expectNoAxeViolations, workerTest as test } from './fixtures'
 
 // 30 signups: more than one page (25), so paging shows; the last one is the newest.
 const EMAILS = Array.from(

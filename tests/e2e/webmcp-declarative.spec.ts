@@ -1,15 +1,29 @@
-import type { Page } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
 import { requestAccessTool } from '../../contract/agent-tool'
 import { CHROMIUM_ARGS, findChromium } from '../../harness/chromium-path'
-import { expect, test, toasts, uniqueEmail } from './fixtures'
+import { expect, test as siteTest, toasts, uniqueEmail } from './fixtures'
 
 /**
  * The real thing: Chromium's own WebMCP (behind a flag in Chromium 156) reads the form's declarative
  * attributes, and an agent's call fills the form, submits it and gets the page's answer through
  * SubmitEvent.respondWith, the same submit path a person's click takes.
+ *
+ * The flag is this file's alone (webmcp.spec.ts checks the page without it), so each test launches
+ * a browser with it. A worker-wide launch option would give the file workers of its own, which ran
+ * after every other test, one core idle.
  */
-test.use({
-  launchOptions: { executablePath: findChromium(), args: [...CHROMIUM_ARGS, '--enable-features=WebMCP'] },
+const test = siteTest.extend<{ webmcpBrowser: Browser }>({
+  webmcpBrowser: async ({ playwright }, use) => {
+    const args = [...CHROMIUM_ARGS, '--enable-features=WebMCP']
+    const browser = await playwright.chromium.launch({ executablePath: findChromium(), args })
+    await use(browser)
+    await browser.close()
+  },
+  context: async ({ webmcpBrowser, baseURL }, use) => {
+    const context = await webmcpBrowser.newContext({ baseURL, reducedMotion: 'reduce' })
+    await use(context)
+    await context.close()
+  },
 })
 
 test.describe('in Chromium with WebMCP switched on', () => {
