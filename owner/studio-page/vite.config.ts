@@ -2,16 +2,18 @@ import { fileURLToPath } from 'node:url'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { buildStampPlugin } from '../../build/build-stamp-plugin.ts'
 import { productionBuild } from '../../build/production-build-plugin.ts'
 
 /**
  * The waitlist studio's page (`npm run waitlist -- studio`), a build of its own: none of the public
  * site's plugins touch it, and nothing of it reaches the public page. Output: dist/studio/, which
- * the studio server reads and the site's server does not serve.
+ * the studio server reads and the site's server does not serve. Its own dist/studio/.build-stamp
+ * tells `waitlist studio` it is built (server/boot/build-if-stale.ts).
  */
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [productionBuild(), react(), tailwindcss()],
+  plugins: [productionBuild(), react(), tailwindcss(), buildStampPlugin()],
   build: {
     outDir: fileURLToPath(new URL('../../dist/studio/', import.meta.url)),
     emptyOutDir: true,

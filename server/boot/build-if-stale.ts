@@ -4,7 +4,6 @@ import type { InlineConfig } from 'vite'
 import { DIST_DIR, ROOT } from './paths'
 import { StartupError } from './startup-error'
 
-const STAMP = join(DIST_DIR, '.build-stamp')
 // Warnings and errors only: Rolldown's notice of slow plugins speaks to whoever tunes the build, not
 // to an owner starting the site.
 const QUIET = {
@@ -33,12 +32,37 @@ async function newestMtime(path: string): Promise<number> {
   return newest
 }
 
-/** True when dist is missing or older than anything it is built from. */
-export async function isBuildStale(): Promise<boolean> {
+/** A build of its own into `dir`, stamped there with `.build-stamp` when done. */
+interface BuildPart {
+  dir: string
+  /** Vite's inline config: the site's is found in the root, the studio's is named. */
+  vite: InlineConfig
+  /** What the log says is being built. */
+  name: string
+}
+
+const SITE: BuildPart = {
+  dir: DIST_DIR,
+  vite: { root: ROOT },
+  name: 'the site (dist is missing or older than its sources)',
+}
+/**
+ * The waitlist studio's page (owner/studio-page/vite.config.ts), into dist/studio/: only
+ * `npm run waitlist -- studio` serves it, so only the studio builds it; `npm start` does not wait
+ * for it. The site's build empties dist/, this part and its stamp with it.
+ */
+const STUDIO: BuildPart = {
+  dir: join(DIST_DIR, 'studio'),
+  vite: { configFile: join(ROOT, 'owner/studio-page/vite.config.ts') },
+  name: "the studio's page (dist/studio is missing or older than its sources)",
+}
+
+/** True when the part is missing or older than anything it is built from. */
+export async function isBuildStale(part: BuildPart = SITE): Promise<boolean> {
   // Without its sources (the container image) a built dist is all there is: nothing to rebuild from.
   if (!(await stat(join(ROOT, 'src')).catch(() => undefined)))
-    return !(await stat(join(DIST_DIR, 'index.html')).catch(() => undefined))
-  const built = await stat(STAMP).catch(() => undefined)
+    return !(await stat(join(part.dir, 'index.html')).catch(() => undefined))
+  const built = await stat(join(part.dir, '.build-stamp')).catch(() => undefined)
   if (!built) return true
   const sources = await Promise.all(SOURCES.map((source) => newestMtime(join(ROOT, source))))
   return Math.max(...sources) > built.mtimeMs
@@ -54,10 +78,20 @@ function cannotWrite(error: unknown): StartupError | undefined {
   )
 }
 
-/** Builds the site with Vite when needed, so `npm start` on a fresh clone just works. */
-export async function buildIfStale(log: (message: string) => void): Promise<void> {
-  if (!(await isBuildStale())) return
-  log('Building the site (dist is missing or older than its sources)...')
+/**
+ * Builds the site with Vite when needed, so `npm start` on a fresh clone just works; with
+ * `studio`, the studio's page too (as `npm run build` does).
+ */
+export async function buildIfStale(
+  log: (message: string) => void,
+  { studio = true }: { studio?: boolean } = {},
+): Promise<void> {
+  // The site first: its build empties dist/, the studio's page included.
+  const stale: BuildPart[] = []
+  for (const part of studio ? [SITE, STUDIO] : [SITE])
+    if (stale.length > 0 || (await isBuildStale(part))) stale.push(part)
+  if (stale.length === 0) return
+  log(`Building ${stale[0]?.name}...`)
   const { build } = await import('vite').catch(() => {
     // The container image holds the built site and no build tools; a missing dist there is a broken image.
     throw new StartupError(
@@ -65,13 +99,13 @@ export async function buildIfStale(log: (message: string) => void): Promise<void
         '(a production install). Run `npm install && npm run build`, or rebuild the image.',
     )
   })
+  const { writeFile } = await import('node:fs/promises')
   try {
-    await build({ root: ROOT, ...QUIET })
-    // The waitlist studio's page: a build of its own, into dist/studio/ (as `npm run build`).
-    await build({ configFile: join(ROOT, 'owner/studio-page/vite.config.ts'), ...QUIET })
+    for (const part of stale) {
+      await build({ ...part.vite, ...QUIET })
+      await writeFile(join(part.dir, '.build-stamp'), new Date().toISOString())
+    }
   } catch (error) {
     throw cannotWrite(error) ?? error
   }
-  const { writeFile } = await import('node:fs/promises')
-  await writeFile(STAMP, new Date().toISOString())
 }
