@@ -53,20 +53,28 @@ async function writeWhole(outputFiles, dir) {
   }
 }
 
-const { outputFiles, dir } = await bundleInMemory()
-// esbuild's service process has nothing more to do for this server.
-await stop()
-let entry = join(dir, 'main.mjs')
-if (!existsSync(entry) || process.argv.includes('--bundle-only')) {
+/**
+ * The bundle's entry, written when new. A function of its own, so the bundle's bytes in memory
+ * (esbuild's output files) are garbage once it returns: the server runs in this same process.
+ */
+async function bundledEntry() {
+  const { outputFiles, dir } = await bundleInMemory()
+  // esbuild's service process has nothing more to do for this server.
+  await stop()
+  const entry = join(dir, 'main.mjs')
+  if (existsSync(entry) && !process.argv.includes('--bundle-only')) return entry
   try {
     await writeWhole(outputFiles, dir)
+    return entry
   } catch (error) {
     console.log(
       `Could not write the server's bundle (${error.code ?? error.message}): running it through tsx`,
     )
     const { register } = await import('tsx/esm/api')
     register()
-    entry = join(ROOT, 'server', 'boot', 'main.ts')
+    return join(ROOT, 'server', 'boot', 'main.ts')
   }
 }
+
+const entry = await bundledEntry()
 if (!process.argv.includes('--bundle-only')) await import(pathToFileURL(entry).href)

@@ -1,15 +1,11 @@
-import { stat } from 'node:fs/promises'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { constants, existsSync } from 'node:fs'
+import { access, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { InlineConfig } from 'vite'
 import { DIST_DIR, ROOT } from './paths'
 import { StartupError } from './startup-error'
-
-// Warnings and errors only: Rolldown's notice of slow plugins speaks to whoever tunes the build, not
-// to an owner starting the site.
-const QUIET = {
-  logLevel: 'warn',
-  build: { rolldownOptions: { checks: { bundlerTimings: false } } },
-} satisfies InlineConfig
 
 const SOURCES = [
   'src',
@@ -69,13 +65,27 @@ export async function isBuildStale(part: BuildPart = SITE): Promise<boolean> {
 }
 
 /** A checkout read-only to this user (a service's): the build belongs to whoever installs it. */
-function cannotWrite(error: unknown): StartupError | undefined {
-  const { code } = error as { code?: string }
-  if (code !== 'EACCES' && code !== 'EROFS' && code !== 'EPERM') return undefined
-  return new StartupError(
+async function refuseUnwritable(): Promise<void> {
+  const error = await access(existsSync(DIST_DIR) ? DIST_DIR : ROOT, constants.W_OK).catch((e) => e)
+  const code = (error as { code?: string } | undefined)?.code
+  if (code !== 'EACCES' && code !== 'EROFS' && code !== 'EPERM') return
+  throw new StartupError(
     `${DIST_DIR} is missing or older than its sources, and this user cannot write it (${code}). ` +
       `Build the site where it is installed (cd ${ROOT} && npm run build), then start again.`,
   )
+}
+
+/** One part's build, in a child process (build/vite-build.mjs says why). */
+async function viteBuild(part: BuildPart): Promise<void> {
+  const script = join(ROOT, 'build', 'vite-build.mjs')
+  const child = spawn(process.execPath, [script, JSON.stringify(part.vite)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  const [code, signal] = await once(child, 'exit')
+  if (code !== 0)
+    throw new StartupError(`Building ${part.name} failed (${signal ?? `exit code ${code}`}); see above.`)
+  await writeFile(join(part.dir, '.build-stamp'), new Date().toISOString())
 }
 
 /**
@@ -91,21 +101,13 @@ export async function buildIfStale(
   for (const part of studio ? [SITE, STUDIO] : [SITE])
     if (stale.length > 0 || (await isBuildStale(part))) stale.push(part)
   if (stale.length === 0) return
-  log(`Building ${stale[0]?.name}...`)
-  const { build } = await import('vite').catch(() => {
+  if (!existsSync(join(ROOT, 'node_modules', 'vite', 'package.json')))
     // The container image holds the built site and no build tools; a missing dist there is a broken image.
     throw new StartupError(
       `${DIST_DIR} is missing or older than its sources, and Vite is not installed to build it ` +
         '(a production install). Run `npm install && npm run build`, or rebuild the image.',
     )
-  })
-  const { writeFile } = await import('node:fs/promises')
-  try {
-    for (const part of stale) {
-      await build({ ...part.vite, ...QUIET })
-      await writeFile(join(part.dir, '.build-stamp'), new Date().toISOString())
-    }
-  } catch (error) {
-    throw cannotWrite(error) ?? error
-  }
+  await refuseUnwritable()
+  log(`Building ${stale[0]?.name}...`)
+  for (const part of stale) await viteBuild(part)
 }
