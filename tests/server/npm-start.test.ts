@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { readdir } from 'node:fs/promises'
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -9,6 +9,7 @@ import { ROOT } from '../../server/boot/paths'
 import { modernEnvelope, modernHeaders, postMcp } from '../support/mcp-raw'
 
 const BUNDLES = join(ROOT, 'node_modules', '.cache', 'lab-site-server')
+const LAST = join(BUNDLES, 'last-bundle.json')
 const bundles = async () => (await readdir(BUNDLES)).filter((name) => /^server-[0-9a-f]{16}$/.test(name))
 
 // `npm start` runs build/start.mjs: the server bundled by esbuild, then plain Node, without tsx.
@@ -60,5 +61,27 @@ describe('npm start', () => {
     expect(before.length).toBeGreaterThan(0)
     await promisify(execFile)(process.execPath, ['build/start.mjs', '--bundle-only'], { cwd: ROOT })
     expect(await bundles()).toEqual(before)
+  })
+
+  it('runs the last bundle without esbuild while its inputs are unchanged, and bundles again when one changes', async () => {
+    const startAndCheck = async () => {
+      const again = await startTestServer({ bundled: true })
+      try {
+        expect((await fetch(`${again.url}/healthz`)).status).toBe(200)
+      } finally {
+        await again.cleanup()
+      }
+    }
+    const last = JSON.parse(await readFile(LAST, 'utf8')) as { inputs: string[]; fingerprint: string }
+    expect(last.inputs).toContain('server/boot/main.ts')
+    const { mtimeMs } = await stat(LAST)
+    await startAndCheck()
+    // Not rewritten: this start never bundled.
+    expect((await stat(LAST)).mtimeMs).toBe(mtimeMs)
+
+    // As if an input had changed since: the next start bundles, and records the inputs as they are.
+    await writeFile(LAST, JSON.stringify({ ...last, fingerprint: 'stale' }))
+    await startAndCheck()
+    expect(JSON.parse(await readFile(LAST, 'utf8'))).toMatchObject({ fingerprint: last.fingerprint })
   })
 })
