@@ -28,14 +28,16 @@ const PENDING = join(CACHE, 'pending')
 const LAST = join(CACHE, 'last-bundle.json')
 /** Not an input esbuild lists, yet it shapes the output. */
 const OPTIONS_FILE = 'build/server-bundle-options.mjs'
+const BUNDLE_ONLY = process.argv.includes('--bundle-only')
 
 /** Each file's path, size and mtime: any edit, checkout or install changes it. */
 async function fingerprint(inputs) {
+  const files = [...inputs, OPTIONS_FILE].sort()
+  const infos = await Promise.all(files.map((input) => stat(join(ROOT, input)).catch(() => undefined)))
   const hash = createHash('sha256')
-  for (const input of [...inputs, OPTIONS_FILE].sort()) {
-    const info = await stat(join(ROOT, input)).catch(() => undefined)
+  for (const [index, info] of infos.entries()) {
     if (!info) return undefined
-    hash.update(`${input}\0${info.size}\0${info.mtimeMs}\n`)
+    hash.update(`${files[index]}\0${info.size}\0${info.mtimeMs}\n`)
   }
   return hash.digest('hex')
 }
@@ -96,13 +98,12 @@ async function writeWhole(outputFiles, dir) {
  * (esbuild's output files) are garbage once it returns: the server runs in this same process.
  */
 async function bundledEntry() {
-  const bundleOnly = process.argv.includes('--bundle-only')
-  const unchanged = bundleOnly ? undefined : await unchangedEntry()
+  const unchanged = BUNDLE_ONLY ? undefined : await unchangedEntry()
   if (unchanged) return unchanged
   const { outputFiles, dir, inputs } = await bundleInMemory()
   const entry = join(dir, 'main.mjs')
   try {
-    if (!existsSync(entry) || bundleOnly) await writeWhole(outputFiles, dir)
+    if (!existsSync(entry) || BUNDLE_ONLY) await writeWhole(outputFiles, dir)
   } catch (error) {
     console.log(
       `Could not write the server's bundle (${error.code ?? error.message}): running it through tsx`,
@@ -117,4 +118,4 @@ async function bundledEntry() {
 }
 
 const entry = await bundledEntry()
-if (!process.argv.includes('--bundle-only')) await import(pathToFileURL(entry).href)
+if (!BUNDLE_ONLY) await import(pathToFileURL(entry).href)

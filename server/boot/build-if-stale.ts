@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { constants, existsSync } from 'node:fs'
-import { access, stat, writeFile } from 'node:fs/promises'
+import { access, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { InlineConfig } from 'vite'
 import { DIST_DIR, ROOT } from './paths'
@@ -28,7 +28,7 @@ async function newestMtime(path: string): Promise<number> {
   return newest
 }
 
-/** A build of its own into `dir`, stamped there with `.build-stamp` when done. */
+/** A build of its own into `dir`, which its config's buildStampPlugin stamps with `.build-stamp`. */
 interface BuildPart {
   dir: string
   /** Vite's inline config: the site's is found in the root, the studio's is named. */
@@ -85,7 +85,6 @@ async function viteBuild(part: BuildPart): Promise<void> {
   const [code, signal] = await once(child, 'exit')
   if (code !== 0)
     throw new StartupError(`Building ${part.name} failed (${signal ?? `exit code ${code}`}); see above.`)
-  await writeFile(join(part.dir, '.build-stamp'), new Date().toISOString())
 }
 
 /**
