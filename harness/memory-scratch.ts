@@ -18,7 +18,7 @@ function roomInMemory(): boolean {
 }
 
 /**
- * npm test's throwaway clusters in memory (ADR 070), for the global setups in tests/setup and
+ * npm test's throwaway clusters in memory (docs/testing.md), for the global setups in tests/setup and
  * tests/e2e. Each test copies a 40 MB, 1,000-file cluster: on this machine's ext4 a copy costs
  * 1.2-1.6 s of system time, on tmpfs 0.12 s, and test:node takes about 130 s instead of 160. fsync
  * returns at once there, so the suites that judge durability (test:slow: kill -9 under load, a full
