@@ -43,7 +43,7 @@ describe('supabase/schema.sql, the schema as the migrations leave it', () => {
     const dir = await mkdtemp(join(tmpdir(), 'schema-file-'))
     try {
       const out = join(dir, 'schema.sql')
-      // In this run's cluster (the child inherits its slot), as the script would start one of its own.
+      // The child inherits this worker's cluster (its slot, in the env); alone, it starts one of its own.
       const { stdout } = await run('npm', ['run', '--silent', 'schema', '--', '--out', out], {
         cwd: join(import.meta.dirname, '..', '..'),
       })
