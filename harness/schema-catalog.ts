@@ -129,7 +129,10 @@ const ROLES = `select quote_ident(rolname) as name, rolsuper as superuser, rolin
     rolreplication as replication, rolbypassrls as bypassrls
   from pg_roles where rolname = any($1::text[]) order by rolname collate "C"`
 
-/** COMMENT ON what this file shows: schemas, relations, columns and functions (below 16384, initdb's own). */
+/**
+ * COMMENT ON what this file shows: schemas, relations, columns and functions. Objects numbered below
+ * 16384 are initdb's (public's "standard public schema"), not the migrations'.
+ */
 const COMMENTS = `select case when d.classoid = 'pg_namespace'::regclass then 'SCHEMA ' || quote_ident(n.nspname)
       when d.classoid = 'pg_proc'::regclass then f.kind || ' ' || f.signature
       when d.objsubid > 0 then 'COLUMN ' || r.name || '.' || quote_ident(a.attname)
