@@ -1,0 +1,423 @@
+-- The schema as supabase/migrations/ leaves it, through 20261128210000_waitlist_search_across_punctuation.sql.
+-- Generated from the catalogs of a database the migrations built (harness/schema-sql.ts): do not edit.
+-- After changing a migration, regenerate it with `npm run schema` and commit it with the migration;
+-- tests/server/schema-file.test.ts fails while it is out of date. It is for reading: the migrations
+-- are the one source of the schema and what applies it. Grants to the owner are left out, as is its name.
+
+-- Schemas
+
+CREATE SCHEMA IF NOT EXISTS extensions;
+CREATE SCHEMA IF NOT EXISTS private;
+CREATE SCHEMA IF NOT EXISTS public;
+
+-- Extensions
+
+CREATE EXTENSION IF NOT EXISTS citext WITH SCHEMA extensions;
+CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA extensions;
+
+-- Roles the grants and policies name
+
+CREATE ROLE anon NOLOGIN NOINHERIT;
+CREATE ROLE authenticated NOLOGIN NOINHERIT;
+CREATE ROLE service_role NOLOGIN NOINHERIT BYPASSRLS;
+
+-- Tables
+
+CREATE TABLE private.entry_status (
+    waitlist_id bigint NOT NULL,
+    status text NOT NULL,
+    confirmed_at timestamp with time zone,
+    invited_at timestamp with time zone,
+    unsubscribed_at timestamp with time zone,
+    bounced_at timestamp with time zone,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    soft_bounces smallint DEFAULT 0 NOT NULL,
+    confirm_sent_at timestamp with time zone,
+    CONSTRAINT entry_status_pkey PRIMARY KEY (waitlist_id),
+    CONSTRAINT entry_status_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
+    CONSTRAINT entry_status_status_check CHECK ((status = ANY (ARRAY['unconfirmed'::text, 'waiting'::text, 'invited'::text, 'unsubscribed'::text, 'bounced'::text, 'complained'::text])))
+);
+
+CREATE TABLE private.jwt_secret (
+    singleton boolean DEFAULT true NOT NULL,
+    secret text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT jwt_secret_pkey PRIMARY KEY (singleton),
+    CONSTRAINT jwt_secret_secret_check CHECK ((length(secret) >= 32)),
+    CONSTRAINT jwt_secret_singleton_check CHECK (singleton)
+);
+
+CREATE TABLE private.mail_event_ids (
+    provider text NOT NULL,
+    event_id text NOT NULL,
+    received_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT mail_event_ids_pkey PRIMARY KEY (provider, event_id),
+    CONSTRAINT mail_event_ids_event_id_check CHECK ((length(event_id) <= 200))
+);
+
+CREATE TABLE private.mail_health (
+    singleton boolean DEFAULT true NOT NULL,
+    window_started_at timestamp with time zone DEFAULT now() NOT NULL,
+    paused_at timestamp with time zone,
+    pause_reason text,
+    CONSTRAINT mail_health_pkey PRIMARY KEY (singleton),
+    CONSTRAINT mail_health_singleton_check CHECK (singleton)
+);
+
+CREATE TABLE private.mail_outbox (
+    id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    uuid uuid DEFAULT gen_random_uuid() NOT NULL,
+    waitlist_id bigint,
+    kind text NOT NULL,
+    priority smallint DEFAULT 1 NOT NULL,
+    message_domain text NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    queued_at timestamp with time zone DEFAULT now() NOT NULL,
+    run_at timestamp with time zone DEFAULT now() NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    last_error text,
+    sent_at timestamp with time zone,
+    outcome text,
+    test_address text,
+    CONSTRAINT mail_outbox_pkey PRIMARY KEY (id),
+    CONSTRAINT mail_outbox_uuid_key UNIQUE (uuid),
+    CONSTRAINT mail_outbox_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
+    CONSTRAINT mail_outbox_entry_or_test CHECK (((kind = 'test'::text) OR (waitlist_id IS NOT NULL))),
+    CONSTRAINT mail_outbox_kind_check CHECK ((kind = ANY (ARRAY['invitation'::text, 'confirmation'::text, 'test'::text]))),
+    CONSTRAINT mail_outbox_outcome_check CHECK ((outcome = ANY (ARRAY['hard'::text, 'complaint'::text]))),
+    CONSTRAINT mail_outbox_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'sent'::text, 'failed'::text, 'bounced'::text, 'cancelled'::text])))
+);
+
+CREATE TABLE private.mail_pace (
+    singleton boolean DEFAULT true NOT NULL,
+    next_slot timestamp with time zone DEFAULT now() NOT NULL,
+    last_lane smallint,
+    CONSTRAINT mail_pace_pkey PRIMARY KEY (singleton),
+    CONSTRAINT mail_pace_singleton_check CHECK (singleton)
+);
+
+CREATE TABLE private.mail_settings (
+    singleton boolean DEFAULT true NOT NULL,
+    confirm_signups boolean DEFAULT false NOT NULL,
+    message_domain text DEFAULT 'localhost'::text NOT NULL,
+    sender_configured boolean DEFAULT false NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    site_url text,
+    mail_from text,
+    beta_url text,
+    mail_per_minute integer,
+    CONSTRAINT mail_settings_pkey PRIMARY KEY (singleton),
+    CONSTRAINT mail_settings_singleton_check CHECK (singleton)
+);
+
+CREATE UNLOGGED TABLE private.rate_limit_buckets (
+    key text NOT NULL,
+    tokens double precision NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    short double precision DEFAULT 0 NOT NULL,
+    CONSTRAINT rate_limit_buckets_pkey PRIMARY KEY (key)
+);
+
+CREATE TABLE private.signup_deliveries (
+    waitlist_id bigint,
+    queued_at timestamp with time zone DEFAULT now() NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    run_at timestamp with time zone DEFAULT now() NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    last_error text,
+    delivered_at timestamp with time zone,
+    webhook_id uuid DEFAULT gen_random_uuid() NOT NULL,
+    id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    event text DEFAULT 'waitlist.signup'::text NOT NULL,
+    occurred_at timestamp with time zone,
+    detail text,
+    CONSTRAINT signup_deliveries_pkey PRIMARY KEY (id),
+    CONSTRAINT signup_deliveries_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
+    CONSTRAINT signup_deliveries_event_check CHECK ((event = ANY (ARRAY['waitlist.signup'::text, 'entry.confirmed'::text, 'invitation.sent'::text, 'entry.unsubscribed'::text, 'entry.bounced'::text, 'entry.complained'::text, 'mail.paused'::text]))),
+    CONSTRAINT signup_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text])))
+);
+
+CREATE TABLE private.signup_notify_settings (
+    singleton boolean DEFAULT true NOT NULL,
+    enabled boolean DEFAULT false NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT signup_notify_settings_pkey PRIMARY KEY (singleton),
+    CONSTRAINT signup_notify_settings_singleton_check CHECK (singleton)
+);
+
+CREATE TABLE private.source_counts (
+    day date NOT NULL,
+    source text NOT NULL,
+    medium text DEFAULT ''::text NOT NULL,
+    campaign text DEFAULT ''::text NOT NULL,
+    visits bigint DEFAULT 0 NOT NULL,
+    signups bigint DEFAULT 0 NOT NULL,
+    visitor_bits bit(65536),
+    visitors bigint,
+    CONSTRAINT source_counts_pkey PRIMARY KEY (day, source, medium, campaign),
+    CONSTRAINT source_counts_campaign_check CHECK ((char_length(campaign) <= 100)),
+    CONSTRAINT source_counts_medium_check CHECK ((char_length(medium) <= 100)),
+    CONSTRAINT source_counts_signups_check CHECK ((signups >= 0)),
+    CONSTRAINT source_counts_source_check CHECK (((char_length(source) >= 1) AND (char_length(source) <= 100))),
+    CONSTRAINT source_counts_visitors_check CHECK ((visitors >= 0)),
+    CONSTRAINT source_counts_visits_check CHECK ((visits >= 0))
+);
+
+CREATE TABLE private.visitor_salts (
+    day date NOT NULL,
+    salt bytea NOT NULL,
+    CONSTRAINT visitor_salts_pkey PRIMARY KEY (day),
+    CONSTRAINT visitor_salts_salt_check CHECK ((octet_length(salt) = 32))
+);
+
+CREATE TABLE private.waitlist_day_counts (
+    day date NOT NULL,
+    signups bigint NOT NULL,
+    CONSTRAINT waitlist_day_counts_pkey PRIMARY KEY (day)
+);
+
+CREATE TABLE private.waitlist_day_deltas (
+    day date NOT NULL,
+    signups bigint NOT NULL
+);
+
+CREATE TABLE public.waitlist (
+    id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    email extensions.citext NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT waitlist_pkey PRIMARY KEY (id),
+    CONSTRAINT waitlist_email_key UNIQUE (email),
+    CONSTRAINT waitlist_email_format CHECK (((email)::text ~ '^[A-Za-z0-9.!#$%&''*+/=?^_`{|}~-]+@[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$'::text)),
+    CONSTRAINT waitlist_email_length CHECK ((char_length((email)::text) <= 254)),
+    CONSTRAINT waitlist_email_trimmed CHECK (((email)::text = btrim((email)::text)))
+);
+
+-- Indexes
+
+CREATE INDEX entry_status_by_status ON private.entry_status USING btree (status);
+CREATE INDEX entry_status_unconfirmed ON private.entry_status USING btree (waitlist_id) WHERE (status = 'unconfirmed'::text);
+CREATE INDEX mail_event_ids_age ON private.mail_event_ids USING btree (received_at);
+CREATE INDEX mail_outbox_due ON private.mail_outbox USING btree (priority, run_at) WHERE (status = 'pending'::text);
+CREATE INDEX mail_outbox_entry ON private.mail_outbox USING btree (waitlist_id);
+CREATE INDEX mail_outbox_sent ON private.mail_outbox USING btree (sent_at DESC) WHERE (sent_at IS NOT NULL);
+CREATE INDEX signup_deliveries_due ON private.signup_deliveries USING btree (run_at) WHERE (status = 'pending'::text);
+CREATE INDEX signup_deliveries_entry ON private.signup_deliveries USING btree (waitlist_id);
+CREATE INDEX waitlist_created_at_id ON public.waitlist USING btree (created_at, id);
+CREATE INDEX waitlist_email_search_trgm ON public.waitlist USING gin (replace(replace(replace(replace(lower((email)::text), '.'::text, 'q'::text), '@'::text, 'z'::text), '-'::text, 'x'::text), '_'::text, 'j'::text) extensions.gin_trgm_ops);
+
+-- Functions
+
+CREATE OR REPLACE FUNCTION private.charge_rate_limit(p_key text, p_first integer, p_extra integer, p_per_minute double precision, p_burst double precision)
+ RETURNS integer
+ LANGUAGE plpgsql
+AS $function$
+declare
+  lacking double precision;
+  retry integer := 0;
+begin
+  insert into private.rate_limit_buckets as b (key, tokens, short, updated_at)
+    values (
+      p_key,
+      private.rate_left(p_burst, p_first, p_extra),
+      private.rate_short(p_burst, p_first, p_extra),
+      clock_timestamp()
+    )
+  on conflict (key) do update set
+    tokens = private.rate_left(
+      private.rate_refill(b.tokens, b.updated_at, excluded.updated_at, p_per_minute, p_burst), p_first, p_extra),
+    short = private.rate_short(
+      private.rate_refill(b.tokens, b.updated_at, excluded.updated_at, p_per_minute, p_burst), p_first, p_extra),
+    updated_at = excluded.updated_at
+  returning b.short into lacking;
+  if lacking > 0 then
+    retry := greatest(1, ceil(lacking * 60 / p_per_minute))::integer;
+  end if;
+  perform set_config('lab.rate_limit_retry', retry::text, true);
+  return retry;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.count_signup_moved()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into private.waitlist_day_deltas (day, signups)
+  values ((old.created_at at time zone 'UTC')::date, -1), ((new.created_at at time zone 'UTC')::date, 1);
+  return null;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.count_signups_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into private.waitlist_day_deltas (day, signups)
+  select (created_at at time zone 'UTC')::date, case tg_op when 'INSERT' then count(*) else -count(*) end
+    from changed group by 1;
+  return null;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.count_signups_truncated()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  delete from private.waitlist_day_deltas;
+  delete from private.waitlist_day_counts;
+  return null;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.on_waitlist_insert()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  notify boolean;
+  confirm boolean;
+begin
+  -- Imports carry their own statuses and must not announce or mail old signups.
+  if coalesce(current_setting('waitlist.skip_notify', true), '') = 'on' then
+    return null;
+  end if;
+  select coalesce((select enabled from private.signup_notify_settings), false),
+         coalesce((select confirm_signups from private.mail_settings), false)
+    into notify, confirm;
+  if notify then
+    insert into private.signup_deliveries (waitlist_id) values (new.id);
+    perform pg_notify('signup_deliveries', '');
+  end if;
+  if confirm then
+    insert into private.entry_status (waitlist_id, status) values (new.id, 'unconfirmed');
+    insert into private.mail_outbox (waitlist_id, kind, priority, message_domain)
+      select new.id, 'confirmation', 0, message_domain from private.mail_settings;
+    perform pg_notify('mail_outbox', '');
+  end if;
+  return null;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.rate_left(available double precision, p_first integer, p_extra integer)
+ RETURNS double precision
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select case
+    when available < p_first then available
+    when available - p_first < p_extra then available - p_first
+    else available - p_first - p_extra
+  end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.rate_refill(tokens double precision, since timestamp with time zone, now_at timestamp with time zone, p_per_minute double precision, p_burst double precision)
+ RETURNS double precision
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select least(p_burst, tokens + greatest(0, extract(epoch from now_at - since)) * p_per_minute / 60)
+$function$;
+
+CREATE OR REPLACE FUNCTION private.rate_short(available double precision, p_first integer, p_extra integer)
+ RETURNS double precision
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select case
+    when available < p_first then p_first - available
+    when available - p_first < p_extra then p_extra - (available - p_first)
+    else 0
+  end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.refuse_rate_limited()
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+declare
+  retry integer := coalesce(nullif(current_setting('lab.rate_limit_retry', true), ''), '0')::integer;
+begin
+  if retry > 0 then
+    raise exception using
+      errcode = 'PT429',
+      message = 'Too many requests from this address',
+      detail = retry::text,
+      hint = format('Try again in %s seconds', retry);
+  end if;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.visitors_seen(bits bit varying)
+ RETURNS bigint
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select case
+    when bits is null then 0
+    when bit_count(bits) >= length(bits) then round(length(bits) * ln(length(bits)))::bigint
+    else round(-length(bits) * ln(1 - bit_count(bits)::float8 / length(bits)))::bigint
+  end
+$function$;
+
+-- Triggers
+
+CREATE TRIGGER waitlist_count_added AFTER INSERT ON public.waitlist REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION private.count_signups_changed();
+CREATE TRIGGER waitlist_count_moved AFTER UPDATE OF created_at ON public.waitlist FOR EACH ROW WHEN ((((old.created_at AT TIME ZONE 'UTC'::text))::date IS DISTINCT FROM ((new.created_at AT TIME ZONE 'UTC'::text))::date)) EXECUTE FUNCTION private.count_signup_moved();
+CREATE TRIGGER waitlist_count_removed AFTER DELETE ON public.waitlist REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION private.count_signups_changed();
+CREATE TRIGGER waitlist_count_truncated AFTER TRUNCATE ON public.waitlist FOR EACH STATEMENT EXECUTE FUNCTION private.count_signups_truncated();
+CREATE TRIGGER waitlist_on_insert AFTER INSERT ON public.waitlist FOR EACH ROW EXECUTE FUNCTION private.on_waitlist_insert();
+
+-- Row-level security
+
+ALTER TABLE private.entry_status ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.jwt_secret ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.mail_event_ids ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.mail_health ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.mail_outbox ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.mail_pace ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.mail_settings ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.rate_limit_buckets ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.signup_deliveries ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.signup_notify_settings ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.source_counts ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.visitor_salts ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.waitlist_day_counts ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.waitlist_day_deltas ENABLE ROW LEVEL SECURITY;
+ALTER TABLE public.waitlist ENABLE ROW LEVEL SECURITY;
+
+-- Policies
+
+CREATE POLICY "Anyone can join the waitlist" ON public.waitlist
+    AS PERMISSIVE FOR INSERT
+    TO anon, authenticated
+    WITH CHECK (true);
+
+CREATE POLICY "service_role has full access" ON public.waitlist
+    AS PERMISSIVE FOR ALL
+    TO service_role
+    USING (true)
+    WITH CHECK (true);
+
+-- Grants (all the others are the owner's alone)
+
+GRANT USAGE ON SCHEMA extensions TO anon;
+GRANT USAGE ON SCHEMA extensions TO authenticated;
+GRANT USAGE ON SCHEMA extensions TO service_role;
+GRANT USAGE ON SCHEMA public TO PUBLIC;
+GRANT USAGE ON SCHEMA public TO anon;
+GRANT USAGE ON SCHEMA public TO authenticated;
+GRANT USAGE ON SCHEMA public TO service_role;
+GRANT INSERT (email) ON TABLE public.waitlist TO anon;
+GRANT INSERT (email) ON TABLE public.waitlist TO authenticated;
+GRANT ALL ON TABLE public.waitlist TO service_role;
