@@ -375,6 +375,28 @@ describe('generic (Standard Webhooks)', () => {
   })
 })
 
+describe('generic: a bounce message postal-mime cannot read', () => {
+  it('MIME nested 300 levels deep: 400 and one log line, no stack trace', async () => {
+    const depth = 300
+    const opening = Array.from(
+      { length: depth },
+      (_, i) => `Content-Type: multipart/mixed; boundary="n${i}"\r\n\r\n--n${i}\r\n`,
+    )
+    const closing = Array.from({ length: depth }, (_, i) => `\r\n--n${depth - 1 - i}--`)
+    const nested = `From: MAILER-DAEMON@mx.lab.example\r\n${opening.join('')}Content-Type: text/plain\r\n\r\nx${closing.join('')}\r\n`
+    const logged = server.output().length
+    const headers = { ...standardHeaders(GENERIC, nested), 'content-type': 'message/rfc822' }
+    const response = await post('generic', nested, headers)
+    expect(response.status).toBe(400)
+    expect((await response.json()).hint).toMatch(/^the bounce message cannot be read/)
+    const lines = server.output().slice(logged).split('\n')
+    expect(lines.filter((line) => line.includes('Mail events from generic'))).toEqual([
+      'Mail events from generic refused: the bounce message cannot be read: MIME nested too deep, or malformed',
+    ])
+    expect(lines.filter((line) => /^\s+at /.test(line))).toEqual([])
+  })
+})
+
 describe('the Postfix pipe in docs/invitations.md', () => {
   it('signs a bounce with sh, openssl and curl as the guide writes it, and the entry is bounced', async () => {
     const guide = await readFile(new URL('../../docs/invitations.md', import.meta.url), 'utf8')
