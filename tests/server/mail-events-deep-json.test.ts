@@ -1,5 +1,5 @@
 import { request } from 'node:http'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { MAX_EVENT_BODY } from '../../server/http/mail-events/mail-events-app'
 import { pool, rssKiB } from '../reliability/support'
@@ -21,6 +21,8 @@ beforeAll(async () => {
     env: {
       MAIL_EVENTS_SES_TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:ses-events',
       MAIL_EVENTS_MAILGUN_KEY: 'mailgun-signing-key-0123456789',
+      // Each test posts from an address of its own, so no test meets the route's rate limit.
+      TRUST_PROXY_HEADER: 'X-Forwarded-For',
     },
   })
 })
@@ -34,11 +36,20 @@ afterAll(async () => {
  * `chunked`, without one: the status, or 'closed' when the server answered and closed before
  * taking the whole body, as it may for one too large.
  */
+let client = 0
+beforeEach(() => {
+  client++
+})
+
 function post(provider: string, body: string, chunked = false): Promise<number | 'closed'> {
   return new Promise((resolve) => {
     const sent = request(
       `${server.url}/mail-events/${provider}`,
-      { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } },
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${client}` },
+      },
       (response) => {
         response.resume()
         resolve(response.statusCode ?? 0)
@@ -129,4 +140,10 @@ describe('unauthenticated deep JSON on /mail-events/ses and /mailgun', () => {
     expect(grownMiB).toBeLessThanOrEqual(64)
     expect(slowestMs).toBeLessThan(500)
   }, 120_000)
+
+  it("a body over its route's limit is 413: 512 KiB for SES, 64 KiB for Mailgun (docs/invitations.md)", async () => {
+    expect(await post('ses', '['.repeat(512 * 1024 + 1))).toBe(413)
+    expect(await post('mailgun', '['.repeat(64 * 1024 + 1))).toBe(413)
+    expect(await post('mailgun', '['.repeat(64 * 1024 + 1), true)).not.toBe(200)
+  })
 })
