@@ -5,13 +5,14 @@ import { connect } from 'node:tls'
 import { type ServerType, serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../harness/test-server'
 import type { Logger } from '../../server/boot/log'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { routeMailEvents } from '../../server/http/mail-events/mail-events-app'
 import { loadMailEventProviders } from '../../server/http/mail-events/mail-events-settings'
 import { insertStatus } from '../reliability/support'
 import { entryStatus } from '../support/entry-status'
+import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { mailedEntry } from '../support/mailed-entry'
 import { selfSignedCertificate, signSnsMessage } from '../support/provider-signing'
 
 /**
@@ -19,15 +20,19 @@ import { selfSignedCertificate, signSnsMessage } from '../support/provider-signi
  * served from here: an agent sends connections for *.amazonaws.com to a local HTTPS server holding
  * a certificate made in the test, and every other connection goes where it is addressed, as in
  * production. A trap server off amazonaws.com counts every connection it gets: it must get none.
+ * The SNS stand-in records every path asked of it, so a test sees what was fetched, and how often.
+ * The database is a real server's, which mails the entries through its SMTP server first.
  */
 const TOPIC = 'arn:aws:sns:us-east-1:123456789012:ses-events'
 const SNS_HOST = 'sns.us-east-1.amazonaws.com'
 const CERT_PATH = '/SimpleNotificationService-0123456789abcdef0123456789abcdef.pem'
 const CERT_URL = `https://${SNS_HOST}${CERT_PATH}`
+// A certificate path the stand-in never serves: it cuts the connection, as a network failure would.
+const BROKEN_PATH = '/SimpleNotificationService-ffffffffffffffffffffffffffffffff.pem'
 const signing = selfSignedCertificate(SNS_HOST)
 const stranger = selfSignedCertificate(SNS_HOST)
 
-let database: TestServer
+let mail: MailTestServer
 let opened: OpenedDatabase
 let sns: Server
 let trap: Server
@@ -57,11 +62,12 @@ class LocalSnsAgent extends Agent {
 }
 
 beforeAll(async () => {
-  database = await startTestServer()
-  opened = await openDatabase({ dataDir: database.dataDir, purpose: 'test', besideServer: true })
+  mail = await startMailTestServer({ MAIL_PER_MINUTE: '0' })
+  opened = await openDatabase({ dataDir: mail.server.dataDir, purpose: 'test', besideServer: true })
   sns = createHttpsServer({ key: signing.key, cert: signing.cert }, (request, response) => {
     snsRequests.push(request.url ?? '')
     if (request.url === CERT_PATH) response.end(signing.cert)
+    else if (request.url === BROKEN_PATH) request.socket.destroy()
     else if (request.url?.startsWith('/?Action=ConfirmSubscription'))
       response.end('<ConfirmSubscriptionResponse/>')
     else response.writeHead(404).end()
@@ -74,7 +80,7 @@ beforeAll(async () => {
   await listening(trap)
   const log: Logger = { info: (line) => logged.push(line), error: (line) => logged.push(line) }
   const providers = await loadMailEventProviders(
-    { MAIL_EVENTS_SES_TOPIC_ARN: TOPIC, DATA_DIR: database.dataDir },
+    { MAIL_EVENTS_SES_TOPIC_ARN: TOPIC, DATA_DIR: mail.server.dataDir },
     agent,
   )
   const app = new Hono()
@@ -92,7 +98,7 @@ afterAll(async () => {
   sns?.close()
   trap?.close()
   await opened?.close()
-  await database?.cleanup()
+  await mail?.close()
 })
 
 const trapUrl = (path: string) => `https://127.0.0.1:${(trap.address() as AddressInfo).port}${path}`
@@ -110,12 +116,12 @@ let messages = 0
 /** An SNS Notification carrying an SES notification, signed with `key` (SNS's own, unless told). */
 function notification(
   ses: object,
-  options: { key?: string; certUrl?: string; topic?: string; at?: Date } = {},
+  options: { key?: string; certUrl?: string; topic?: string; at?: Date; type?: string } = {},
 ) {
   messages++
   return signSnsMessage(
     {
-      Type: 'Notification',
+      Type: options.type ?? 'Notification',
       MessageId: `22b80b92-fdea-4c2c-8f9d-bdfb0c7bf3${String(messages).padStart(2, '0')}`,
       TopicArn: options.topic ?? TOPIC,
       Message: JSON.stringify(ses),
@@ -189,8 +195,8 @@ describe('SES through SNS', () => {
   it('a bounce and a complaint apply; the certificate is fetched once', async () => {
     const bounced = 'ann.ses@example.com'
     const complained = 'ben.ses@example.com'
-    expect(await insertStatus(database, bounced)).toBe(201)
-    expect(await insertStatus(database, complained)).toBe(201)
+    await mailedEntry(mail, bounced)
+    await mailedEntry(mail, complained)
     expect((await post(notification(sesBounce(bounced)))).status).toBe(200)
     expect(await statusOf(bounced)).toBe('bounced')
     const complaint = {
@@ -213,17 +219,17 @@ describe('SES through SNS', () => {
 
   it('a forged, stale or foreign-topic notification changes nothing', async () => {
     const email = 'cal.ses@example.com'
-    expect(await insertStatus(database, email)).toBe(201)
+    await mailedEntry(mail, email)
     expect((await post(notification(sesBounce(email), { key: stranger.key }))).status).toBe(401)
     const stale = new Date(Date.now() - 6 * 60_000)
     expect((await post(notification(sesBounce(email), { at: stale }))).status).toBe(401)
     expect((await post(notification(sesBounce(email), { topic: `${TOPIC}-other` }))).status).toBe(403)
-    expect(await statusOf(email)).toBe('waiting')
+    expect(await statusOf(email)).toBe('invited')
   })
 
   it('never fetches a SigningCertURL or SubscribeURL off sns.<region>.amazonaws.com', async () => {
     const email = 'dot.ses@example.com'
-    expect(await insertStatus(database, email)).toBe(201)
+    expect(await insertStatus(mail.server, email)).toBe(201)
     const offAmazon = [
       trapUrl(CERT_PATH),
       `https://${SNS_HOST}.evil.example${CERT_PATH}`,
@@ -247,5 +253,42 @@ describe('SES through SNS', () => {
     expect((await post(subscription)).status).toBe(400)
     expect(trapConnections).toBe(0)
     expect(await statusOf(email)).toBe('waiting')
+  })
+
+  it('checks the type, topic, signature version, certificate URL and time before fetching anything', async () => {
+    const email = 'eve.ses@example.com'
+    await mailedEntry(mail, email)
+    let file = 0
+    // A well-shaped certificate URL never asked for before, so any fetch of it would show.
+    const unseen = (host = SNS_HOST) =>
+      `https://${host}/SimpleNotificationService-${String(++file).padStart(32, 'a')}.pem`
+    const cases: [Record<string, string>, number][] = [
+      [notification(sesBounce(email), { certUrl: unseen(), type: 'Bogus' }), 400],
+      [notification(sesBounce(email), { certUrl: unseen(), topic: `${TOPIC}-other` }), 403],
+      [{ ...notification(sesBounce(email), { certUrl: unseen() }), SignatureVersion: '3' }, 400],
+      // Another region than the topic's: SNS signs a topic's messages in its own region.
+      [notification(sesBounce(email), { certUrl: unseen('sns.eu-west-1.amazonaws.com') }), 400],
+      [notification(sesBounce(email), { certUrl: unseen(), at: new Date(Date.now() - 6 * 60_000) }), 401],
+    ]
+    const asked = snsRequests.length
+    for (const [message, status] of cases) expect((await post(message)).status).toBe(status)
+    expect(snsRequests.slice(asked)).toEqual([])
+    expect(await statusOf(email)).toBe('invited')
+  })
+
+  it('a certificate that cannot be fetched is asked for once, not again for every message, and SNS is told to retry', async () => {
+    const email = 'fay.ses@example.com'
+    await mailedEntry(mail, email)
+    const certUrl = `https://${SNS_HOST}${BROKEN_PATH}`
+    const statuses = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        post(notification(sesBounce(email), { certUrl })).then((r) => r.status),
+      ),
+    )
+    for (let i = 0; i < 3; i++)
+      statuses.push((await post(notification(sesBounce(email), { certUrl }))).status)
+    expect(statuses).toEqual([503, 503, 503, 503, 503, 503])
+    expect(snsRequests.filter((path) => path === BROKEN_PATH)).toHaveLength(1)
+    expect(await statusOf(email)).toBe('invited')
   })
 })

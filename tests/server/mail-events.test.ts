@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startStudioProcess } from '../../harness/studio-process'
-import { startTestServer, type TestServer } from '../../harness/test-server'
+import type { TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
-import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
-import { insertStatus } from '../reliability/support'
+import type { OpenedDatabase } from '../../server/db/open-database'
+import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { mailedEntry } from '../support/mailed-entry'
 import {
   mailgunSignature,
   now,
@@ -21,8 +22,9 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 /**
  * POST /mail-events/{provider} on a real server, with each provider's documented payloads signed
  * as that provider signs them (keys made here): what they do to the entries, and that forged,
- * stale and wrong-provider events are refused and change nothing. (SES, whose certificates are
- * fetched, is in mail-events-ses.test.ts.)
+ * stale and wrong-provider events are refused and change nothing. Each entry was first mailed by
+ * the server through its SMTP server, as only an address the lab mailed can be changed. (SES, whose
+ * certificates are fetched, is in mail-events-ses.test.ts.)
  */
 const RESEND = webhookSecret()
 const GENERIC = webhookSecret()
@@ -30,33 +32,34 @@ const POSTMARK = `postmark-hook:${randomBytes(12).toString('hex')}`
 const MAILGUN = randomBytes(16).toString('hex')
 const sendgrid = sendgridKeys()
 
+let mail: MailTestServer
 let server: TestServer
 let database: OpenedDatabase
 let receiver: WebhookReceiver
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver()
-  server = await startTestServer({
-    env: {
-      MAIL_EVENTS_RESEND_SECRET: RESEND,
-      MAIL_EVENTS_POSTMARK_AUTH: POSTMARK,
-      MAIL_EVENTS_SENDGRID_KEY: sendgrid.verificationKey,
-      MAIL_EVENTS_MAILGUN_KEY: MAILGUN,
-      MAIL_EVENTS_SECRET: GENERIC,
-      SIGNUP_WEBHOOK_URL: receiver.url,
-    },
+  mail = await startMailTestServer({
+    MAIL_PER_MINUTE: '0',
+    MAIL_EVENTS_RESEND_SECRET: RESEND,
+    MAIL_EVENTS_POSTMARK_AUTH: POSTMARK,
+    MAIL_EVENTS_SENDGRID_KEY: sendgrid.verificationKey,
+    MAIL_EVENTS_MAILGUN_KEY: MAILGUN,
+    MAIL_EVENTS_SECRET: GENERIC,
+    SIGNUP_WEBHOOK_URL: receiver.url,
   })
-  database = await openDatabase({ dataDir: server.dataDir, purpose: 'test', besideServer: true })
+  server = mail.server
+  database = mail.database
 })
 
 afterAll(async () => {
-  await database?.close()
-  await server?.cleanup()
+  await mail?.close()
   await receiver?.close()
 })
 
-async function listed(email: string): Promise<string> {
-  expect(await insertStatus(server, email)).toBe(201)
+/** On the list, and sent an invitation by the server. */
+async function mailed(email: string): Promise<string> {
+  await mailedEntry(mail, email)
   return email
 }
 
@@ -98,7 +101,7 @@ describe('Resend (Svix signature)', () => {
     })
 
   it('a permanent bounce makes the entry bounced, once; the same event again changes nothing', async () => {
-    const email = await listed('ada.resend@example.com')
+    const email = await mailed('ada.resend@example.com')
     const body = bounced(email)
     const headers = standardHeaders(RESEND, body, { prefix: 'svix', id: 'msg_resend_bounce_1' })
     expect((await post('resend', body, headers)).status).toBe(200)
@@ -116,7 +119,7 @@ describe('Resend (Svix signature)', () => {
   })
 
   it('a complaint makes the entry complained; a forged or stale signature changes nothing', async () => {
-    const email = await listed('bob.resend@example.com')
+    const email = await mailed('bob.resend@example.com')
     const body = JSON.stringify({
       type: 'email.complained',
       created_at: '2024-11-22T23:41:12.126Z',
@@ -132,7 +135,7 @@ describe('Resend (Svix signature)', () => {
     expect((await post('resend', body, stale)).status).toBe(401)
     // The right signature, posted to another provider's route.
     expect((await post('generic', body, standardHeaders(RESEND, body))).status).toBe(401)
-    expect((await statusOf(email))?.status).toBe('waiting')
+    expect((await statusOf(email))?.status).toBe('invited')
     expect((await post('resend', body, standardHeaders(RESEND, body, { prefix: 'svix' }))).status).toBe(200)
     expect((await statusOf(email))?.status).toBe('complained')
   })
@@ -163,23 +166,23 @@ describe('Postmark (HTTP Basic auth)', () => {
   const basic = (auth: string) => ({ authorization: `Basic ${Buffer.from(auth).toString('base64')}` })
 
   it('three soft bounces in a row make the entry bounced; a wrong password changes nothing', async () => {
-    const email = await listed('cy.postmark@example.com')
+    const email = await mailed('cy.postmark@example.com')
     expect(
       (await post('postmark', bounce(email, 'SoftBounce', 101), basic('postmark-hook:wrong'))).status,
     ).toBe(401)
     expect((await post('postmark', bounce(email, 'SoftBounce', 101))).status).toBe(401)
-    expect(await statusOf(email)).toEqual({ status: 'waiting', softBounces: 0 })
+    expect(await statusOf(email)).toEqual({ status: 'invited', softBounces: 0 })
     expect((await post('postmark', bounce(email, 'SoftBounce', 101), basic(POSTMARK))).status).toBe(200)
     expect((await post('postmark', bounce(email, 'SoftBounce', 101), basic(POSTMARK))).status).toBe(200)
-    expect(await statusOf(email)).toEqual({ status: 'waiting', softBounces: 1 })
+    expect(await statusOf(email)).toEqual({ status: 'invited', softBounces: 1 })
     await post('postmark', bounce(email, 'Transient', 102), basic(POSTMARK))
-    expect(await statusOf(email)).toEqual({ status: 'waiting', softBounces: 2 })
+    expect(await statusOf(email)).toEqual({ status: 'invited', softBounces: 2 })
     await post('postmark', bounce(email, 'SoftBounce', 103), basic(POSTMARK))
     expect((await statusOf(email))?.status).toBe('bounced')
   })
 
   it('a spam complaint makes the entry complained; an address not listed adds nothing', async () => {
-    const email = await listed('dee.postmark@example.com')
+    const email = await mailed('dee.postmark@example.com')
     const complaint = (to: string) =>
       JSON.stringify({
         RecordType: 'SpamComplaint',
@@ -210,9 +213,9 @@ describe('Postmark (HTTP Basic auth)', () => {
 
 describe('SendGrid (ECDSA P-256 signature)', () => {
   it('bounce, dropped and spamreport from its documented batch; a stale or forged batch changes nothing', async () => {
-    const bounced = await listed('eve.sendgrid@example.com')
-    const dropped = await listed('fay.sendgrid@example.com')
-    const reported = await listed('gil.sendgrid@example.com')
+    const bounced = await mailed('eve.sendgrid@example.com')
+    const dropped = await mailed('fay.sendgrid@example.com')
+    const reported = await mailed('gil.sendgrid@example.com')
     const event = (email: string, fields: Record<string, string>) => ({
       email,
       timestamp: 1513299569,
@@ -242,7 +245,7 @@ describe('SendGrid (ECDSA P-256 signature)', () => {
     expect((await post('sendgrid', body, sendgridKeys().headers(body))).status).toBe(401)
     const tampered = body.replace('spamreport', 'delivered')
     expect((await post('sendgrid', tampered, sendgrid.headers(body))).status).toBe(401)
-    expect((await statusOf(bounced))?.status).toBe('waiting')
+    expect((await statusOf(bounced))?.status).toBe('invited')
     expect((await post('sendgrid', body, sendgrid.headers(body))).status).toBe(200)
     expect((await statusOf(bounced))?.status).toBe('bounced')
     expect((await statusOf(dropped))?.status).toBe('bounced')
@@ -284,16 +287,16 @@ describe('Mailgun (HMAC of timestamp and token)', () => {
     })
 
   it('a permanent failure makes the entry bounced; a wrong key or an old timestamp changes nothing', async () => {
-    const email = await listed('hal.mailgun@example.com')
+    const email = await mailed('hal.mailgun@example.com')
     expect((await post('mailgun', failed(email, mailgunSignature('not-the-key-at-all')))).status).toBe(401)
     expect((await post('mailgun', failed(email, mailgunSignature(MAILGUN, now() - 600)))).status).toBe(401)
-    expect((await statusOf(email))?.status).toBe('waiting')
+    expect((await statusOf(email))?.status).toBe('invited')
     expect((await post('mailgun', failed(email, mailgunSignature(MAILGUN)))).status).toBe(200)
     expect((await statusOf(email))?.status).toBe('bounced')
   })
 
   it('a complaint makes the entry complained', async () => {
-    const email = await listed('ivy.mailgun@example.com')
+    const email = await mailed('ivy.mailgun@example.com')
     const body = JSON.stringify({
       signature: mailgunSignature(MAILGUN),
       'event-data': {
@@ -310,8 +313,8 @@ describe('Mailgun (HMAC of timestamp and token)', () => {
 
 describe('generic (Standard Webhooks)', () => {
   it('the JSON events: hard bounce, soft bounce, complaint', async () => {
-    const hard = await listed('jo.generic@example.com')
-    const soft = await listed('kim.generic@example.com')
+    const hard = await mailed('jo.generic@example.com')
+    const soft = await mailed('kim.generic@example.com')
     const body = (event: object) => JSON.stringify(event)
     const send = (event: object) => post('generic', body(event), standardHeaders(GENERIC, body(event)))
     expect(
@@ -321,14 +324,14 @@ describe('generic (Standard Webhooks)', () => {
       (await send({ type: 'bounce', email: soft, bounce: 'soft', reason: '452 mailbox full' })).status,
     ).toBe(200)
     expect(await statusOf(hard)).toEqual({ status: 'bounced', softBounces: 0 })
-    expect(await statusOf(soft)).toEqual({ status: 'waiting', softBounces: 1 })
+    expect(await statusOf(soft)).toEqual({ status: 'invited', softBounces: 1 })
     expect((await send({ type: 'complaint', email: soft })).status).toBe(200)
     expect((await statusOf(soft))?.status).toBe('complained')
     expect((await send({ type: 'unsubscribe', email: hard })).status).toBe(400)
   })
 
   it('an RFC 3464 bounce as Postfix writes it, piped with curl', async () => {
-    const email = await listed('lee.generic@example.com')
+    const email = await mailed('lee.generic@example.com')
     const dsn = [
       'From: MAILER-DAEMON@mx.lab.example (Mail Delivery System)',
       'To: beta@lab.example',
@@ -372,6 +375,28 @@ describe('generic (Standard Webhooks)', () => {
   })
 })
 
+describe('generic: a bounce message postal-mime cannot read', () => {
+  it('MIME nested 300 levels deep: 400 and one log line, no stack trace', async () => {
+    const depth = 300
+    const opening = Array.from(
+      { length: depth },
+      (_, i) => `Content-Type: multipart/mixed; boundary="n${i}"\r\n\r\n--n${i}\r\n`,
+    )
+    const closing = Array.from({ length: depth }, (_, i) => `\r\n--n${depth - 1 - i}--`)
+    const nested = `From: MAILER-DAEMON@mx.lab.example\r\n${opening.join('')}Content-Type: text/plain\r\n\r\nx${closing.join('')}\r\n`
+    const logged = server.output().length
+    const headers = { ...standardHeaders(GENERIC, nested), 'content-type': 'message/rfc822' }
+    const response = await post('generic', nested, headers)
+    expect(response.status).toBe(400)
+    expect((await response.json()).hint).toMatch(/^the bounce message cannot be read/)
+    const lines = server.output().slice(logged).split('\n')
+    expect(lines.filter((line) => line.includes('Mail events from generic'))).toEqual([
+      'Mail events from generic refused: the bounce message cannot be read: MIME nested too deep, or malformed',
+    ])
+    expect(lines.filter((line) => /^\s+at /.test(line))).toEqual([])
+  })
+})
+
 describe('the Postfix pipe in docs/invitations.md', () => {
   it('signs a bounce with sh, openssl and curl as the guide writes it, and the entry is bounced', async () => {
     const guide = await readFile(new URL('../../docs/invitations.md', import.meta.url), 'utf8')
@@ -380,7 +405,7 @@ describe('the Postfix pipe in docs/invitations.md', () => {
         .exec(guide)?.[1]
         ?.replace('https://YOUR-SITE', server.url) ?? ''
     expect(script).toContain('curl')
-    const email = await listed('max.pipe@example.com')
+    const email = await mailed('max.pipe@example.com')
     const dsn = [
       'From: MAILER-DAEMON@mx.lab.example',
       'Subject: Undelivered Mail Returned to Sender',
@@ -427,7 +452,7 @@ describe('the route', () => {
       const file = join(dir, 'list.csv')
       expect((await runCli(server.env, 'export', '--out', file)).code).toBe(0)
       expect(await readFile(file, 'utf8')).toMatch(
-        /\r\nivy\.mailgun@example\.com,[^,]+,complained,,,\d{4}-[^,]+Z,\r\n/,
+        /\r\nivy\.mailgun@example\.com,[^,]+,complained,,[^,]+,\d{4}-[^,]+Z,\r\n/,
       )
       const moved = join(dir, 'moved.csv')
       await writeFile(

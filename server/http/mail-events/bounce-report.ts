@@ -41,14 +41,24 @@ function quotedMessageId(raw: string): string | undefined {
   return undefined
 }
 
+// A bounce report nests a few MIME levels (report, returned message, its alternatives); postal-mime
+// would go to 256, and throws past its limit.
+const MAX_MIME_DEPTH = 16
+
 /**
  * What a bounce message piped from a self-run MTA says: an RFC 3464 delivery status report
  * (Postfix's and Exim's), an RFC 5965 feedback report (a complaint), or, for a bounce in no
  * standard form, the returned message itself: a hard bounce of the message whose Message-ID it
- * quotes. Parsed with postal-mime; nothing in it is fetched or followed.
+ * quotes. Parsed with postal-mime; nothing in it is fetched or followed. Undefined when postal-mime
+ * cannot read it (nested past MAX_MIME_DEPTH, or malformed): the sender's mistake, not the server's.
  */
-export async function readBounceReport(raw: Buffer): Promise<ReportedRecipient[]> {
-  const mail = await PostalMime.parse(raw, { attachmentEncoding: 'utf8' })
+export async function readBounceReport(raw: Buffer): Promise<ReportedRecipient[] | undefined> {
+  let mail: Awaited<ReturnType<typeof PostalMime.parse>>
+  try {
+    mail = await PostalMime.parse(raw, { attachmentEncoding: 'utf8', maxNestingDepth: MAX_MIME_DEPTH })
+  } catch {
+    return undefined
+  }
   const text = raw.toString('latin1')
   const messageId = quotedMessageId(text)
   const parts = mail.attachments.map((part) => ({

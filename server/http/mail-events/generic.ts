@@ -41,6 +41,7 @@ export function genericProvider(secret: string): Provider {
       return events ? accept(events) : refuse(400, 'not a bounce or complaint event (docs/invitations.md)')
     }
     const reported = await readBounceReport(request.body)
+    if (!reported) return refuse(400, 'the bounce message cannot be read: MIME nested too deep, or malformed')
     return accept(
       reported.map((recipient, index) => ({ provider: 'generic', eventId: `${id}/${index}`, ...recipient })),
     )

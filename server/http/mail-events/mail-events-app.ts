@@ -5,13 +5,11 @@ import type { Database } from '../../db/database'
 import { MemoryStore } from '../../rate-limit/memory-store'
 import { type Refusal, rateLimit, retryAfterHeader } from '../../rate-limit/rate-limit'
 import { applyMailEvent, type EventOutcome } from '../../waitlist/mail-events/apply-mail-event'
-import {
-  MAIL_EVENT_PROVIDERS,
-  type MailEvent,
-  type MailEventProvider,
-} from '../../waitlist/mail-events/mail-event'
+import { MAIL_EVENT_PROVIDERS, type MailEventProvider } from '../../waitlist/mail-events/mail-event'
+import { firstUseOfToken } from '../../waitlist/mail-events/signature-tokens'
 import { jsonError } from '../middleware/json-error'
 import type { MailEventProviders } from './mail-events-settings'
+import { type Provider, type Refusal as ProviderRefusal, refuse, type Verdict } from './provider'
 
 export interface MailEventDeps {
   db: Database
@@ -21,13 +19,33 @@ export interface MailEventDeps {
   gate: MiddlewareHandler
 }
 
-// A SendGrid batch, or a bounce with the returned message (Postfix quotes at most 50 kB of it).
-export const MAX_EVENT_BODY = 1024 * 1024
+// The largest body each provider's route reads. SES and Mailgun carry their signature inside the
+// body, so theirs is read, and parsed, before anyone is known: sized to their real events. An SNS
+// message is at most 256 KB, its SES notification escaped once more inside it; a Mailgun event is a
+// few KB. The others are verified from headers or the raw bytes before any parse: a SendGrid batch
+// (up to a thousand events), or a bounce with the returned message (Postfix quotes at most 50 kB).
+export const MAX_EVENT_BODY: Record<MailEventProvider, number> = {
+  ses: 512 * 1024,
+  mailgun: 64 * 1024,
+  postmark: 1024 * 1024,
+  sendgrid: 1024 * 1024,
+  resend: 1024 * 1024,
+  generic: 1024 * 1024,
+}
 // Per client address and server: a provider posts in bursts as a batch bounces; a forger is cut off.
 const EVENT_LIMITS = { perMinute: 600, burst: 120 }
 
 const notFound = () => jsonError(404, 'PGRST404', 'Not found')
-const tooLarge = () => jsonError(413, 'PGRST413', 'Payload too large', `At most ${MAX_EVENT_BODY} bytes`)
+const tooLarge = (bytes: number) => () =>
+  jsonError(413, 'PGRST413', 'Payload too large', `At most ${bytes} bytes`)
+type Accepted = Extract<Verdict, { ok: true }>
+
+/** A refusal, logged in one line (no address in it) and answered in PostgREST's shape. */
+function refused(log: Logger, name: string, refusal: ProviderRefusal): Response {
+  log.info(`Mail events from ${name} refused: ${refusal.why}`)
+  return jsonError(refusal.status, `PGRST${refusal.status}`, 'Event refused', refusal.why)
+}
+
 const busy = (refusal: Refusal) =>
   jsonError(429, 'PGRST429', refusal.message, refusal.hint, retryAfterHeader(refusal))
 
@@ -42,20 +60,48 @@ function summary(outcomes: EventOutcome[]): string {
   return [...counts].map(([outcome, n]) => `${n} ${outcome}`).join(', ')
 }
 
+/** The body limit of the provider the path names, or 404 before any byte is read when it has no route. */
+function providerBody(providers: MailEventProviders): MiddlewareHandler {
+  const limits = new Map(
+    MAIL_EVENT_PROVIDERS.map((name) => {
+      const maxSize = MAX_EVENT_BODY[name]
+      return [name, bodyLimit({ maxSize, onError: tooLarge(maxSize) })] as const
+    }),
+  )
+  return async (c, next) => {
+    const name = c.req.param('provider') ?? ''
+    const limit = isProvider(name) && providers[name] ? limits.get(name) : undefined
+    return limit ? limit(c, next) : notFound()
+  }
+}
+
 /**
- * POST /mail-events/{provider} (ADR 043): the body is read (capped) before anything else, the
- * provider's own file verifies it and maps it to MailEvents, and each is applied in its own
- * transaction. A provider without its setting is 404; a refusal is a 4xx and changes nothing.
+ * The verified events, applied each in its own transaction, after the token of a signature that
+ * leaves them out is found unused (Mailgun's); what they did, or the refusal of a replay.
+ */
+async function applyVerified(
+  db: Database,
+  verdict: Accepted,
+): Promise<{ outcomes: EventOutcome[] } | { replayed: true }> {
+  if (verdict.token && !(await firstUseOfToken(db, verdict.token))) return { replayed: true }
+  const outcomes: EventOutcome[] = []
+  for (const event of verdict.events) outcomes.push(await applyMailEvent(db, event))
+  return { outcomes }
+}
+
+/**
+ * POST /mail-events/{provider} (ADR 043): the body is read (capped per provider) before anything
+ * else, the provider's own file verifies it and maps it to MailEvents, and each is applied in its
+ * own transaction. A provider without its setting is 404; a refusal is a 4xx and changes nothing;
+ * an event about an address the lab never mailed is acknowledged and counted as not-listed.
  */
 export function routeMailEvents(app: Hono, deps: MailEventDeps): void {
   const limited = rateLimit(new MemoryStore(EVENT_LIMITS), deps.trustProxyHeader, { refuse: busy })
-  const body = bodyLimit({ maxSize: MAX_EVENT_BODY, onError: tooLarge })
   // Verified before the database gate: a slow body or a certificate fetch holds no database slot.
-  const verified = new WeakMap<Request, MailEvent[]>()
-  app.post('/mail-events/:provider', limited, body, async (c, next) => {
-    const name = c.req.param('provider')
-    const provider = isProvider(name) ? deps.providers[name] : undefined
-    if (!provider) return notFound()
+  const verified = new WeakMap<Request, Accepted>()
+  app.post('/mail-events/:provider', limited, providerBody(deps.providers), async (c, next) => {
+    const name = c.req.param('provider') as MailEventProvider
+    const provider = deps.providers[name] as Provider
     let raw: Buffer
     try {
       raw = Buffer.from(await c.req.arrayBuffer())
@@ -63,25 +109,24 @@ export function routeMailEvents(app: Hono, deps: MailEventDeps): void {
       return jsonError(408, 'PGRST408', 'Request timeout', 'The request body did not arrive in time')
     }
     const verdict = await provider({ body: raw, header: (header) => c.req.header(header) })
-    if (!verdict.ok) {
-      deps.log.info(`Mail events from ${name} refused: ${verdict.why}`)
-      return jsonError(verdict.status, `PGRST${verdict.status}`, 'Event refused', verdict.why)
-    }
-    verified.set(c.req.raw, verdict.events)
+    if (!verdict.ok) return refused(deps.log, name, verdict)
+    verified.set(c.req.raw, verdict)
     return next()
   })
   app.post('/mail-events/:provider', deps.gate, async (c) => {
     const name = c.req.param('provider')
-    const events = verified.get(c.req.raw) ?? []
-    const outcomes: EventOutcome[] = []
+    const verdict = verified.get(c.req.raw) ?? { ok: true, events: [] }
+    let applied: Awaited<ReturnType<typeof applyVerified>>
     try {
-      for (const event of events) outcomes.push(await applyMailEvent(deps.db, event))
+      applied = await applyVerified(deps.db, verdict)
     } catch (error) {
       // The provider retries; the events already applied are remembered, so nothing happens twice.
       deps.log.error(`Mail events from ${name}: the database did not answer`, error)
       return jsonError(503, 'PGRST503', 'The server is busy', 'Try again in a moment', { 'Retry-After': '5' })
     }
-    deps.log.info(`Mail events from ${name}: ${summary(outcomes)}`)
-    return c.json({ received: events.length })
+    if ('replayed' in applied)
+      return refused(deps.log, name, refuse(401, 'this signature was used before: a replay changes nothing'))
+    deps.log.info(`Mail events from ${name}: ${summary(applied.outcomes)}`)
+    return c.json({ received: verdict.events.length })
   })
 }

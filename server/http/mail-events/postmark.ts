@@ -3,22 +3,36 @@ import type { MailEventType } from '../../waitlist/mail-events/mail-event'
 import { accept, field, jsonOf, type Provider, refuse, text } from './provider'
 
 // Postmark's bounce types (its "Type" field) we act on; the rest (auto-responders…) change nothing.
-const HARD = ['HardBounce', 'BadEmailAddress', 'ManuallyDeactivated', 'SpamNotification']
+const HARD = ['HardBounce', 'BadEmailAddress', 'SpamNotification']
 const SOFT = ['SoftBounce', 'Transient', 'DnsError', 'Blocked']
+// A bounce record for a request to stop mail (Type "Unsubscribe"), or the lab deactivating the
+// address in Postmark by hand: no more mail, and no bounce.
+const STOP = ['Unsubscribe', 'ManuallyDeactivated']
+
+/**
+ * A Subscription Change that suppresses the address, by its reason: a hard bounce or a spam
+ * complaint stand for themselves; a manual suppression is the recipient unsubscribing (Origin
+ * "Recipient") or the lab or Postmark stopping mail to it (Origin "Customer", "Admin"): an
+ * unsubscribe either way, never a bounce. A reactivation (SuppressSending false) changes nothing.
+ */
+function suppressionOf(payload: unknown): MailEventType | undefined {
+  if (field(payload, 'SuppressSending') !== true) return undefined
+  const reason = text(field(payload, 'SuppressionReason'))
+  if (reason === 'HardBounce') return 'hard'
+  if (reason === 'SpamComplaint') return 'complaint'
+  return 'unsubscribe'
+}
 
 function typeOf(payload: unknown): MailEventType | undefined {
   const record = text(field(payload, 'RecordType'))
   const kind = text(field(payload, 'Type'))
   if (record === 'SpamComplaint' || kind === 'SpamComplaint') return 'complaint'
   if (record === 'Delivery') return 'delivered'
-  if (record === 'SubscriptionChange') {
-    // Postmark suppressing an address stands for the bounce or complaint behind it.
-    if (field(payload, 'SuppressSending') !== true) return undefined
-    return text(field(payload, 'SuppressionReason')) === 'SpamComplaint' ? 'complaint' : 'hard'
-  }
+  if (record === 'SubscriptionChange') return suppressionOf(payload)
   if (record !== 'Bounce') return undefined
   if (HARD.includes(kind)) return 'hard'
   if (SOFT.includes(kind)) return 'soft'
+  if (STOP.includes(kind)) return 'unsubscribe'
   return undefined
 }
 
@@ -42,6 +56,9 @@ export function postmarkProvider(auth: string): Provider {
     const detail =
       text(field(payload, 'Description')) ||
       text(field(payload, 'Details')) ||
+      [text(field(payload, 'SuppressionReason')), text(field(payload, 'Origin'))]
+        .filter(Boolean)
+        .join(' by ') ||
       text(field(payload, 'RecordType'))
     return accept([{ provider: 'postmark', eventId: id, email, type, detail }])
   }

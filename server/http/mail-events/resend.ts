@@ -2,7 +2,11 @@ import { Webhook } from 'standardwebhooks'
 import type { MailEvent, MailEventType } from '../../waitlist/mail-events/mail-event'
 import { accept, field, jsonOf, type Provider, refuse, text } from './provider'
 
-/** Resend's event types we act on; the others (sent, opened, clicked…) change nothing. */
+/**
+ * Resend's event types we act on; the others (sent, opened, clicked…) change nothing. Resend has no
+ * unsubscribe event for mail sent through it: its unsubscribes belong to its own Broadcasts'
+ * contacts. It suppresses an address after a hard bounce or a complaint, whose own events come first.
+ */
 function typeOf(event: string, bounceType: string): MailEventType | undefined {
   if (event === 'email.bounced') return bounceType === 'Permanent' ? 'hard' : 'soft'
   if (event === 'email.complained') return 'complaint'

@@ -2,12 +2,23 @@ import { EventWebhook, EventWebhookHeader } from '@sendgrid/eventwebhook'
 import type { MailEvent, MailEventType } from '../../waitlist/mail-events/mail-event'
 import { accept, field, jsonOf, type Provider, refuse, text, timestampFresh } from './provider'
 
-function typeOf(event: string, bounceType: string): MailEventType | undefined {
+// Why SendGrid dropped a message, for the reasons about the address; a drop for the message's own
+// content or the account's quota says nothing of the address and changes nothing.
+const DROPPED = new Map<string, MailEventType>([
+  ['Bounced Address', 'hard'],
+  ['Invalid', 'hard'],
+  ['Spam Reporting Address', 'complaint'],
+  ['Unsubscribed Address', 'unsubscribe'],
+])
+
+function typeOf(event: string, bounceType: string, reason: string): MailEventType | undefined {
   // A "blocked" bounce is the receiver refusing for now (a block list, a reputation problem).
   if (event === 'bounce') return bounceType === 'blocked' ? 'soft' : 'hard'
-  // SendGrid drops a message to an address it suppresses: the bounce it stands for.
-  if (event === 'dropped') return 'hard'
+  // SendGrid drops a message to an address it suppresses: the bounce, complaint or unsubscribe behind it.
+  if (event === 'dropped') return DROPPED.get(reason)
   if (event === 'spamreport') return 'complaint'
+  // The recipient unsubscribed through SendGrid's subscription tracking, from all mail or its group.
+  if (event === 'unsubscribe' || event === 'group_unsubscribe') return 'unsubscribe'
   if (event === 'delivered') return 'delivered'
   return undefined
 }
@@ -34,7 +45,7 @@ export function sendgridProvider(key: string): Provider {
     if (!Array.isArray(payload)) return refuse(400, 'a SendGrid event webhook posts a JSON array')
     const events: MailEvent[] = []
     for (const item of payload) {
-      const type = typeOf(text(field(item, 'event')), text(field(item, 'type')))
+      const type = typeOf(text(field(item, 'event')), text(field(item, 'type')), text(field(item, 'reason')))
       const email = text(field(item, 'email'))
       if (!type || !email) continue
       events.push({

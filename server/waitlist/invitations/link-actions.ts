@@ -22,22 +22,31 @@ async function lockEntry(
 }
 
 /**
- * One-click unsubscribe: the entry becomes `unsubscribed`, every message still queued for it is
- * cancelled, and the entry.unsubscribed event is queued, all in one transaction. Again: nothing changes.
+ * The entry becomes `unsubscribed` (unless it already is, or complained), every message still
+ * queued for it is cancelled, and the entry.unsubscribed event is queued, in the caller's
+ * transaction: the one way both the link and a provider's unsubscribe event take. False when it
+ * changed nothing.
  */
+export async function unsubscribeEntry(tx: Queryable, waitlistId: string): Promise<boolean> {
+  const changed = await tx.query(
+    `insert into private.entry_status (waitlist_id, status, unsubscribed_at) values ($1::bigint, 'unsubscribed', now())
+     on conflict (waitlist_id) do update set status = 'unsubscribed', unsubscribed_at = now(), updated_at = now()
+       where private.entry_status.status not in ('unsubscribed', 'complained')
+     returning 1`,
+    [waitlistId],
+  )
+  if (changed.length === 0) return false
+  await cancelPendingMail(tx, waitlistId)
+  await queueEvent(tx, waitlistId, 'entry.unsubscribed')
+  return true
+}
+
+/** One-click unsubscribe, in one transaction (unsubscribeEntry). Again: nothing changes. */
 export function unsubscribe(db: Database, email: string): Promise<LinkOutcome> {
   return db.transaction(async (tx) => {
     const entry = await lockEntry(tx, email)
     if (!entry) return 'not-listed'
-    if (entry.status === 'unsubscribed' || entry.status === 'complained') return 'already'
-    await tx.query(
-      `insert into private.entry_status (waitlist_id, status, unsubscribed_at) values ($1::bigint, 'unsubscribed', now())
-       on conflict (waitlist_id) do update set status = 'unsubscribed', unsubscribed_at = now(), updated_at = now()`,
-      [entry.id],
-    )
-    await cancelPendingMail(tx, entry.id)
-    await queueEvent(tx, entry.id, 'entry.unsubscribed')
-    return 'done'
+    return (await unsubscribeEntry(tx, entry.id)) ? 'done' : 'already'
   })
 }
 

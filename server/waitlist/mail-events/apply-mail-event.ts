@@ -1,15 +1,17 @@
 import { createHash } from 'node:crypto'
 import type { Database, Queryable } from '../../db/database'
+import { unsubscribeEntry } from '../invitations/link-actions'
 import { cancelPendingMail } from '../invitations/mail-outbox'
 import { queueEvent } from '../notifications/outbox-sql'
 import { type MailEvent, outboxUuidOf } from './mail-event'
 
-/** What one event did: nothing for an address not listed or an event seen before. */
+/** What one event did: nothing for an address the lab never mailed, or an event seen before. */
 export type EventOutcome =
   | 'not-listed'
   | 'duplicate'
   | 'bounced'
   | 'complained'
+  | 'unsubscribed'
   | 'soft'
   | 'delivered'
   | 'unchanged'
@@ -23,21 +25,30 @@ interface Target {
   waitlistId: string
   softBounces: number
   /** The sent message the event is about: the one its Message-ID names, else the latest sent. */
-  messageId: string | null
+  messageId: string
 }
 
+// How long after a message an event naming only its address is still taken to be about it.
+const MAILED_WITHIN = '30 days'
+
 /**
- * The entry an event is about, locked for this transaction: by its address, else (an event that
- * carries no address) by the Message-ID of one of its messages.
+ * The entry an event is about, locked for this transaction, and the message we sent it that the
+ * event answers: the one whose Message-ID the provider returns (ours, <uuid@domain>), else the
+ * latest sent to that address within MAILED_WITHIN. No such message, no target: an event changes
+ * only an address the lab mailed. An event that carries no address is found by its Message-ID.
  */
 async function findTarget(tx: Queryable, event: MailEvent): Promise<Target | undefined> {
   const uuid = outboxUuidOf(event.messageId) ?? null
   const [row] = await tx.query<Target>(
     `select w.id::text as "waitlistId", coalesce(s.soft_bounces, 0)::int as "softBounces",
-            (select o.id::text from private.mail_outbox o
-              where o.waitlist_id = w.id and o.sent_at is not null
-              order by (o.uuid = $2::uuid) is true desc, o.sent_at desc limit 1) as "messageId"
-       from public.waitlist w left join private.entry_status s on s.waitlist_id = w.id
+            sent.id::text as "messageId"
+       from public.waitlist w
+       left join private.entry_status s on s.waitlist_id = w.id
+       cross join lateral (
+         select o.id from private.mail_outbox o
+          where o.waitlist_id = w.id and o.sent_at is not null
+            and (o.uuid = $2::uuid or o.sent_at > now() - interval '${MAILED_WITHIN}')
+          order by (o.uuid = $2::uuid) is true desc, o.sent_at desc limit 1) sent
       where ($1 <> '' and w.email operator(extensions.=) $1::extensions.citext)
          or ($1 = '' and w.id = (select waitlist_id from private.mail_outbox where uuid = $2::uuid))
       for update of w`,
@@ -62,7 +73,6 @@ async function firstTime(tx: Queryable, event: MailEvent): Promise<boolean> {
 
 /** What the provider said of the message, for send health (send-health.ts). */
 async function markMessage(tx: Queryable, target: Target, outcome: 'hard' | 'complaint'): Promise<void> {
-  if (!target.messageId) return
   await tx.run(
     `update private.mail_outbox set outcome = $2 where id = $1::bigint and outcome is distinct from 'complaint'`,
     [target.messageId, outcome],
@@ -113,8 +123,9 @@ async function countSoftBounce(tx: Queryable, target: Target): Promise<EventOutc
 
 /**
  * Applies one provider event in one transaction (ADR 043): a hard bounce makes the entry bounced, a
- * complaint complained, a soft bounce is counted, a delivery ends a run of soft bounces. An address
- * not on the list adds nothing; an event id seen before changes nothing.
+ * complaint complained, an unsubscribe unsubscribed (as the link does: no bounce is counted), a
+ * soft bounce is counted, a delivery ends a run of soft bounces. An event about no message we sent
+ * (findTarget) adds nothing; an event id seen before changes nothing.
  */
 export function applyMailEvent(db: Database, event: MailEvent): Promise<EventOutcome> {
   return db.transaction(async (tx) => {
@@ -127,6 +138,8 @@ export function applyMailEvent(db: Database, event: MailEvent): Promise<EventOut
         return markBounced(tx, target)
       case 'complaint':
         return markComplained(tx, target)
+      case 'unsubscribe':
+        return (await unsubscribeEntry(tx, target.waitlistId)) ? 'unsubscribed' : 'unchanged'
       case 'soft':
         return countSoftBounce(tx, target)
       case 'delivered':

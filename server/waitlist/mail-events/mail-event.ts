@@ -10,6 +10,11 @@ export type MailEventType =
   | 'soft'
   /** A spam report or a feedback-loop complaint: the person is never mailed again. */
   | 'complaint'
+  /**
+   * The person asked the provider for no more mail (its unsubscribe link or button), or the lab
+   * suppressed the address there by hand: as our own unsubscribe link, never a bounce.
+   */
+  | 'unsubscribe'
   /** The receiving server accepted the message: soft bounces are no longer "in a row". */
   | 'delivered'
 
@@ -35,4 +40,15 @@ export function outboxUuidOf(messageId: string | undefined): string | undefined 
     messageId?.trim() ?? '',
   )
   return match?.[1]?.toLowerCase()
+}
+
+/**
+ * A provider's one-use value that its signature covers while the event beside it is not (Mailgun's
+ * token): accepted once, and remembered until the signature's timestamp is too old to pass anyway.
+ */
+export interface SignatureToken {
+  provider: MailEventProvider
+  token: string
+  /** When the signature's timestamp leaves the accepted window. */
+  expiresAt: Date
 }

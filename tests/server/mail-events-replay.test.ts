@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { runningClusterUrl } from '../../server/db/embedded/embedded-cluster'
+import { entryStatus } from '../support/entry-status'
+import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { mailedEntry } from '../support/mailed-entry'
+import { mailgunSignature, sendgridKeys, standardHeaders, webhookSecret } from '../support/provider-signing'
+
+/**
+ * A captured signature cannot carry another event. Mailgun signs only a timestamp and a token, not
+ * the event beside them: each token is accepted once, remembered in the database until its
+ * timestamp is too old anyway, so a second server on the same database refuses it too. The
+ * providers that sign the body itself (SendGrid, Resend, generic Standard Webhooks) refuse a
+ * signature moved to another body. Real servers over HTTP, the entries mailed through SMTP first.
+ */
+const MAILGUN = randomBytes(16).toString('hex')
+const GENERIC = webhookSecret()
+const sendgrid = sendgridKeys()
+
+let mail: MailTestServer
+let other: TestServer
+
+beforeAll(async () => {
+  const env = {
+    MAIL_EVENTS_MAILGUN_KEY: MAILGUN,
+    MAIL_EVENTS_SECRET: GENERIC,
+    MAIL_EVENTS_SENDGRID_KEY: sendgrid.verificationKey,
+  }
+  mail = await startMailTestServer({ MAIL_PER_MINUTE: '0', ...env })
+  // A second server on the same database, as behind a load balancer.
+  const url = await runningClusterUrl(mail.server.dataDir)
+  if (!url) throw new Error('the first server runs no embedded cluster')
+  other = await startTestServer({ env: { DATABASE_URL: url, ...env } })
+})
+
+afterAll(async () => {
+  await other?.cleanup()
+  await mail?.close()
+})
+
+const post = (server: TestServer, provider: string, body: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}/mail-events/${provider}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  })
+
+/** A Mailgun webhook: the signature object and an event about `email`. */
+const mailgunEvent = (signature: object, email: string, event: Record<string, unknown>) =>
+  JSON.stringify({
+    signature,
+    'event-data': {
+      id: randomBytes(11).toString('base64url'),
+      timestamp: Date.now() / 1000,
+      recipient: email,
+      'recipient-domain': 'example.com',
+      ...event,
+    },
+  })
+const delivered = { event: 'delivered', 'log-level': 'info', 'delivery-status': { code: 250 } }
+const complained = { event: 'complained', 'log-level': 'warn' }
+const failed = { event: 'failed', severity: 'permanent', reason: 'bounce', 'log-level': 'error' }
+
+const tokens = async () => {
+  const [row] = await mail.database.db.query<{ n: number }>(
+    'select count(*)::int as n from private.mail_event_tokens',
+  )
+  return row?.n ?? 0
+}
+
+describe('Mailgun: a token is accepted once', () => {
+  it('a signature seen on a delivery cannot carry a complaint, here or on another server of the database', async () => {
+    const email = 'ann.replay@example.com'
+    await mailedEntry(mail, email)
+    const captured = mailgunSignature(MAILGUN)
+    expect((await post(mail.server, 'mailgun', mailgunEvent(captured, email, delivered))).status).toBe(200)
+
+    const forged = mailgunEvent(captured, email, complained)
+    const replayed = await post(mail.server, 'mailgun', forged)
+    expect(replayed.status).toBe(401)
+    expect((await replayed.json()).hint).toBe('this signature was used before: a replay changes nothing')
+    expect((await post(other, 'mailgun', forged)).status).toBe(401)
+    expect(await entryStatus(mail.database.db, email)).toBe('invited')
+
+    // Seen first by the other server: refused by this one.
+    const elsewhere = mailgunSignature(MAILGUN)
+    expect((await post(other, 'mailgun', mailgunEvent(elsewhere, email, delivered))).status).toBe(200)
+    expect((await post(mail.server, 'mailgun', mailgunEvent(elsewhere, email, failed))).status).toBe(401)
+    expect(await entryStatus(mail.database.db, email)).toBe('invited')
+    expect(mail.server.output()).toContain('Mail events from mailgun refused: this signature was used before')
+
+    // A signature of its own still works.
+    const fresh = mailgunSignature(MAILGUN)
+    expect((await post(mail.server, 'mailgun', mailgunEvent(fresh, email, complained))).status).toBe(200)
+    expect(await entryStatus(mail.database.db, email)).toBe('complained')
+  })
+
+  it('tokens are kept until their timestamp is too old to pass, and deleted as new ones arrive', async () => {
+    const email = 'bea.replay@example.com'
+    await mailedEntry(mail, email)
+    const signature = mailgunSignature(MAILGUN)
+    expect((await post(mail.server, 'mailgun', mailgunEvent(signature, email, delivered))).status).toBe(200)
+    const [kept] = await mail.database.db.query<{ seconds: number }>(
+      `select extract(epoch from expires_at)::int - $1::int as seconds from private.mail_event_tokens
+        order by expires_at desc limit 1`,
+      [Number(signature.timestamp)],
+    )
+    expect(kept?.seconds).toBe(300)
+    expect(await tokens()).toBeGreaterThan(1)
+    // Every token so far past its time, as five minutes later:
+    await mail.database.db.query(
+      `update private.mail_event_tokens set expires_at = now() - interval '1 second'`,
+    )
+    const next = mailgunSignature(MAILGUN)
+    expect((await post(mail.server, 'mailgun', mailgunEvent(next, email, delivered))).status).toBe(200)
+    expect(await tokens()).toBe(1)
+  })
+})
+
+describe('the providers that sign the body', () => {
+  it('refuse a captured signature on another event (generic Standard Webhooks, SendGrid)', async () => {
+    const email = 'cy.replay@example.com'
+    await mailedEntry(mail, email)
+    const delivery = JSON.stringify({ type: 'bounce', email, bounce: 'soft', reason: '452 mailbox full' })
+    const headers = standardHeaders(GENERIC, delivery)
+    expect((await post(mail.server, 'generic', delivery, headers)).status).toBe(200)
+    const complaint = JSON.stringify({ type: 'complaint', email })
+    expect((await post(mail.server, 'generic', complaint, headers)).status).toBe(401)
+
+    const batch = JSON.stringify([{ email, event: 'delivered', sg_event_id: 'dlv-1', timestamp: 1 }])
+    const signed = sendgrid.headers(batch)
+    expect((await post(mail.server, 'sendgrid', batch, signed)).status).toBe(200)
+    const report = JSON.stringify([{ email, event: 'spamreport', sg_event_id: 'spm-1', timestamp: 1 }])
+    expect((await post(mail.server, 'sendgrid', report, signed)).status).toBe(401)
+    expect(await entryStatus(mail.database.db, email)).toBe('invited')
+  })
+})
