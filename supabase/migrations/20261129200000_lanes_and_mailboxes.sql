@@ -48,8 +48,9 @@ as $$
             from (select lower(address) as lowered) as a) as parts
 $$;
 
--- Whether a confirmation may be queued for this mailbox now, whoever asks: at most two in its first
--- hour (the second at least a minute after the first), then one an hour. Holds the mailbox's
+-- Whether a stranger's signup may queue a confirmation for this mailbox now: at most two in its
+-- first hour (the second at least a minute after the first), then one an hour; never while an
+-- entry of the mailbox, however spelled, unsubscribed, complained or bounced. Holds the mailbox's
 -- advisory lock until the caller's transaction ends, so the caller's stamp is seen by the next
 -- asker; while another transaction holds it, that one is queueing a confirmation for this mailbox
 -- and this one need not (no wait, so no deadlock between two multi-row inserts).
@@ -62,14 +63,17 @@ as $$
 declare
   queued integer;
   last_queued timestamptz;
+  refused boolean;
 begin
   if not pg_try_advisory_xact_lock(73058712, ('x' || encode(substr(box, 1, 4), 'hex'))::bit(32)::integer) then
     return false;
   end if;
-  select coalesce(sum(s.confirmations), 0), max(s.confirm_sent_at) into queued, last_queued
+  select coalesce(sum(s.confirmations), 0), max(s.confirm_sent_at),
+         coalesce(bool_or(s.status in ('unsubscribed', 'complained', 'bounced')), false)
+    into queued, last_queued, refused
     from private.entry_status s where s.mailbox = box;
-  return queued = 0 or last_queued is null
-      or last_queued <= now() - case when queued = 1 then interval '1 minute' else interval '1 hour' end;
+  return not refused and (queued = 0 or last_queued is null
+      or last_queued <= now() - case when queued = 1 then interval '1 minute' else interval '1 hour' end);
 end
 $$;
 
@@ -118,10 +122,14 @@ $$;
 
 revoke all on function private.on_waitlist_insert() from public, anon, authenticated;
 
--- The unconfirmed entries of before: their signup's confirmation (and a later one, if stamped) count.
+-- The entries of before that the limit reads: the unconfirmed (their signup's confirmation, and a
+-- later one if stamped, count) and those that may never be mailed again. Entries that turn
+-- unsubscribed, complained or bounced from now on keep the key they were given at signup.
 update private.entry_status s
    set mailbox = private.mailbox_key(w.email::text),
-       confirmations = case when s.confirm_sent_at is null then 1 else 2 end,
-       confirm_sent_at = coalesce(s.confirm_sent_at, w.created_at)
+       confirmations = case when s.status <> 'unconfirmed' then 0 when s.confirm_sent_at is null then 1 else 2 end,
+       confirm_sent_at = case when s.status = 'unconfirmed' then coalesce(s.confirm_sent_at, w.created_at)
+                              else s.confirm_sent_at end
   from public.waitlist w
- where w.id = s.waitlist_id and s.status = 'unconfirmed' and s.mailbox is null;
+ where w.id = s.waitlist_id and s.mailbox is null
+   and s.status in ('unconfirmed', 'unsubscribed', 'complained', 'bounced');

@@ -6,6 +6,7 @@ import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
 import type { OpenedDatabase } from '../../server/db/open-database'
 import { whyNotInvited } from '../../server/waitlist/invitations/entry-status'
+import { unsubscribe } from '../../server/waitlist/invitations/link-actions'
 import { entryStatus } from '../support/entry-status'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { requestAccessOverMcp } from '../support/mcp-raw'
@@ -177,6 +178,18 @@ describe('one mailbox, however it is spelled', () => {
     const dotted = ['mary@example.org', 'ma.ry@example.org']
     for (const email of dotted) expect((await postWaitlist(server, { email })).status).toBe(201)
     expect(await confirmationsTo(...dotted), 'two mailboxes at another domain').toBe(2)
+  })
+
+  it('sends no confirmation to a mailbox that unsubscribed under another spelling', async () => {
+    const noel = 'noel.quiet@gmail.com'
+    expect((await postWaitlist(server, { email: noel })).status).toBe(201)
+    expect(await confirmationsTo(noel)).toBe(1)
+    expect(await unsubscribe(database.db, noel)).toBe('done')
+    await moveClock(noel, '2 hours')
+    const other = 'NoelQuiet+again@googlemail.com'
+    expect((await postWaitlist(server, { email: other })).status).toBe(201)
+    expect(await confirmationsTo(noel, other)).toBe(1)
+    expect(await statusOf(other)).toBe('unconfirmed')
   })
 })
 
