@@ -16,7 +16,7 @@ export async function inviteConfirmCommand(
 ): Promise<number> {
   let refused = false
   let queued = 0
-  const outcomes = await confirmAgain(db, emails, 0)
+  const outcomes = await confirmAgain(db, emails, 'owner')
   for (const email of emails) {
     const result = outcomes.get(email.trim().toLowerCase())
     if (!result) {

@@ -2,6 +2,7 @@ import type { Database } from '../../server/db/database'
 import {
   HEALTH_MIN_SENT,
   HEALTH_WINDOW,
+  type LaneHealth,
   readSendHealth,
   resumeSending,
 } from '../../server/waitlist/mail-events/send-health'
@@ -11,29 +12,42 @@ type Print = (line: string) => void
 const percent = (part: number, whole: number) =>
   whole === 0 ? '0.0%' : `${((100 * part) / whole).toFixed(1)}%`
 
-/** `deliveries`' first lines: the rates of the shared window and, while sending is paused, why. */
-export async function printSendHealth(db: Database, print: Print): Promise<void> {
-  const health = await readSendHealth(db)
-  const { sent, hardBounces, complaints } = health
+const capitalised = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`
+
+function printLane(lane: LaneHealth, print: Print): void {
+  const { sent, hardBounces, complaints } = lane
   const judged = sent >= HEALTH_MIN_SENT ? '' : ` (judged from ${HEALTH_MIN_SENT} on)`
   print(
-    `Send health: ${sent} sent since ${health.windowStartedAt} (the last ${HEALTH_WINDOW.toLocaleString('en')} count)${judged}: ` +
+    `Send health, ${lane.name}: ${sent} sent since ${lane.windowStartedAt}${judged}: ` +
       `hard bounces ${hardBounces} (${percent(hardBounces, sent)}), complaints ${complaints} (${percent(complaints, sent)}).`,
   )
-  if (health.paused)
-    print(
-      `Sending is paused since ${health.paused.at}: ${health.paused.reason}. Queued mail waits. ` +
-        'Find the cause (docs/invitations.md), then: npm run waitlist -- deliveries --resume',
-    )
 }
 
-/** `deliveries --resume`: sending resumes and a new window starts, for every server on the database. */
+/**
+ * `deliveries`' first lines: each lane's rates (confirmations, which strangers can cause, apart from
+ * the lab's invitations) and, for a paused lane, why.
+ */
+export async function printSendHealth(db: Database, print: Print): Promise<void> {
+  const health = await readSendHealth(db)
+  const lanes = [health.invitations, health.confirmations]
+  print(`Send health counts each lane's last ${HEALTH_WINDOW.toLocaleString('en')} messages.`)
+  for (const lane of lanes) printLane(lane, print)
+  for (const lane of lanes)
+    if (lane.paused)
+      print(
+        `${capitalised(lane.name)} are paused since ${lane.paused.at}: ${lane.paused.reason}. Queued ${lane.name} wait; ` +
+          'the other lane is judged apart. Find the cause (docs/invitations.md), then: npm run waitlist -- deliveries --resume',
+      )
+}
+
+/** `deliveries --resume`: every paused lane resumes with a new window, for every server on the database. */
 export async function resumeCommand(db: Database, print: Print): Promise<number> {
   const ended = await resumeSending(db)
-  print(
-    ended
-      ? `Sending resumed (it was paused: ${ended.reason}). A new window starts now; a running server sends the queued mail.`
-      : 'Sending was not paused. A new window starts now: the messages sent before it no longer count.',
-  )
+  for (const lane of ended)
+    print(
+      `${capitalised(lane.name)} resumed (they were paused: ${lane.reason}). A new window starts now; a running server sends the queued ${lane.name}.`,
+    )
+  if (ended.length === 0)
+    print('Sending was not paused. New windows start now: the messages sent before them no longer count.')
   return 0
 }

@@ -1,14 +1,13 @@
 import { useCallback, useEffect, useState } from 'react'
+import type { SendHealth } from '../../server/waitlist/mail-events/send-health'
 import { send } from './api'
 
-interface SendHealth {
-  sent: number
-  hardBounces: number
-  complaints: number
-  paused?: { at: string; reason: string }
-}
+const headings = { confirmations: 'Confirmations are paused', invitations: 'Invitations are paused' }
 
-/** While sending is paused by bounces or complaints: why, and a button that resumes it. */
+/**
+ * While a lane is paused by bounces or complaints: which (confirmations, which strangers can cause,
+ * are judged apart from the lab's invitations), why, and a button that resumes every paused lane.
+ */
 export function SendHealthBanner({
   version,
   onFail,
@@ -24,7 +23,12 @@ export function SendHealthBanner({
     void version
     load()
   }, [load, version])
-  if (!health?.paused) return null
+  const paused = health
+    ? [health.invitations, health.confirmations].flatMap((lane) =>
+        lane.paused ? [{ name: lane.name, ...lane.paused }] : [],
+      )
+    : []
+  if (paused.length === 0) return null
   const resume = () => send('/api/send-health/resume', { method: 'POST' }).then(load, onFail)
   return (
     <section
@@ -32,13 +36,17 @@ export function SendHealthBanner({
       aria-labelledby="paused-heading"
       className="rounded-lg border border-danger bg-danger-soft p-4 text-danger"
     >
-      <h2 id="paused-heading" className="text-lg font-semibold">
-        Sending is paused
-      </h2>
-      <p>
-        Since {health.paused.at}: {health.paused.reason}. Queued mail waits. Find the cause first
-        (docs/invitations.md).
-      </p>
+      {paused.map((lane, index) => (
+        <div key={lane.name}>
+          <h2 id={index === 0 ? 'paused-heading' : undefined} className="text-lg font-semibold">
+            {headings[lane.name]}
+          </h2>
+          <p>
+            Since {lane.at}: {lane.reason}. Queued {lane.name} wait; the other lane is judged apart. Find the
+            cause first (docs/invitations.md).
+          </p>
+        </div>
+      ))}
       <button type="button" onClick={resume} className="mt-2 rounded border border-line bg-panel px-3 py-1">
         Resume sending
       </button>

@@ -11,9 +11,10 @@ import { insertStatus } from './support'
 
 /**
  * Send health (ADR 045) on a real server and a real SMTP server: a batch of 40 invitations, paced,
- * while the relay reports a hard bounce for each of the first 6 messages as they arrive. Sending
- * pauses before the batch ends, `deliveries` says so and why, the lab's webhook hears mail.paused,
- * nothing queued is lost, and `deliveries --resume` sends the rest.
+ * while the relay reports a hard bounce for each of the first 6 messages as they arrive (past 5%,
+ * and at least MAIL_PAUSE_MIN_BOUNCES). The invitations' lane pauses before the batch ends,
+ * `deliveries` says so and why, the lab's webhook hears mail.paused naming the lane, nothing queued
+ * is lost, and `deliveries --resume` sends the rest.
  */
 const SECRET = webhookSecret()
 const BATCH = 40
@@ -91,32 +92,43 @@ it('pauses a bouncing batch before it ends, says why, and --resume sends the res
   }
 
   clearInterval(watch)
-  await sink.waitFor(() => server.output().includes('Sending paused:'), 'sending did not pause', 60_000)
+  await sink.waitFor(
+    () => server.output().includes('Sending paused for invitations:'),
+    'sending did not pause',
+    60_000,
+  )
   const sentAtPause = sink.received.length
   expect(sentAtPause).toBeLessThan(BATCH)
   // Paused, not slowed: nothing more goes out, and what is queued stays queued.
   await new Promise((resolve) => setTimeout(resolve, 1500))
   expect(sink.received.length).toBeLessThanOrEqual(sentAtPause + 1)
   expect(await pending()).toBe(BATCH - sink.received.length)
-  expect(server.output().match(/Sending paused:/g)).toHaveLength(1)
+  expect(server.output().match(/Sending paused for /g)).toHaveLength(1)
   await receiver.waitFor(
-    () => receiver.delivered().some(({ body }) => body.type === 'mail.paused'),
+    () =>
+      receiver
+        .delivered()
+        .some(
+          ({ body }) =>
+            body.type === 'mail.paused' &&
+            String((body.data as { reason?: string }).reason).startsWith('invitations: '),
+        ),
     'no mail.paused webhook',
   )
 
   const report = await runCli(server.env, 'deliveries')
   expect(report.code).toBe(0)
   expect(report.stdout).toMatch(
-    /Sending is paused since .*: hard bounces are \d+\.\d% of the last \d+ messages \(\d\), past MAIL_PAUSE_BOUNCE_RATE 0\.05/,
+    /Invitations are paused since .*: hard bounces are \d+\.\d% of the last \d+ messages \(\d\), past MAIL_PAUSE_BOUNCE_RATE 0\.05/,
   )
   expect(report.stdout).toMatch(/hard bounces \d \(/)
 
   const resumed = await runCli(server.env, 'deliveries', '--resume')
-  expect(resumed.stdout).toContain('Sending resumed (it was paused: hard bounces are')
+  expect(resumed.stdout).toContain('Invitations resumed (they were paused: hard bounces are')
   await sink.waitFor(() => sink.received.length === BATCH, 'the rest of the batch was not sent', 60_000)
   expect(await pending()).toBe(0)
   expect(new Set(sink.received.map((mail) => mail.to[0])).size).toBe(BATCH)
   const after = await runCli(server.env, 'deliveries')
-  expect(after.stdout).not.toContain('Sending is paused')
+  expect(after.stdout).not.toContain('are paused since')
   console.info(`pause test: ${sentAtPause} of ${BATCH} sent when sending paused; ${BATCH} after --resume`)
 }, 120_000)

@@ -478,10 +478,10 @@ describe('the route', () => {
           ...init,
           headers: { 'Sec-Fetch-Site': 'same-origin', Authorization: `Bearer ${studio.token}` },
         }).then((response) => response.json())
-      expect((await api('/api/send-health')).paused.reason).toMatch(/^complaints are 1\.0% /)
+      expect((await api('/api/send-health')).invitations.paused.reason).toMatch(/^complaints are 1\.0% /)
       expect(await api('/api/send-health/resume', { method: 'POST' })).toEqual({ resumed: true })
-      expect((await api('/api/send-health')).paused).toBeUndefined()
-      expect((await runCli(server.env, 'deliveries')).stdout).not.toContain('Sending is paused')
+      expect((await api('/api/send-health')).invitations.paused).toBeUndefined()
+      expect((await runCli(server.env, 'deliveries')).stdout).not.toContain('are paused since')
     } finally {
       await studio.stop()
     }

@@ -22,7 +22,7 @@ export interface ClaimedMail {
 export type MailClaim = { items: ClaimedMail[]; slotInMs: number }
 
 /** The due messages of one lane (priority), oldest first, locked (aliased `o`). */
-const dueInLane = (lane: number) => `
+const dueInLane = (lane: MailLane) => `
   select o.id::text as id, o.priority as lane from private.mail_outbox o
    where o.status = 'pending' and o.priority = ${lane} and o.run_at <= now()
      and not exists (select 1 from private.entry_status s
@@ -31,7 +31,7 @@ const dueInLane = (lane: number) => `
    limit $1
    for update of o skip locked`
 
-/** Both lanes' due messages, one from each in turn (no cap: the claim takes them in this order). */
+/** The open lanes' due messages, one from each in turn (no cap: the claim takes them in this order). */
 function interleave<T extends { lane: MailLane }>(rows: T[]): T[] {
   const lanes = [rows.filter((row) => row.lane === 0), rows.filter((row) => row.lane === 1)]
   const order: T[] = []
@@ -43,24 +43,27 @@ function interleave<T extends { lane: MailLane }>(rows: T[]): T[] {
 }
 
 /**
- * Claims up to `room` due messages, in one transaction: the rows of both lanes (confirmations,
- * invitations; FOR UPDATE SKIP LOCKED, so several servers claim side by side), then, under a
- * MAIL_PER_MINUTE cap, a slot of the shared pace for one message of the lane whose turn it is
- * (mail-pace.ts). Without a slot nothing is claimed and `slotInMs` says when to come back. The claim
- * is a lease (claimWithLease): a server that dies mid-send leaves the message due again.
- * Messages to an address that unsubscribed, complained or bounced are never claimed.
+ * Claims up to `room` due messages of the `open` lanes (those send health has not paused), in one
+ * transaction: the rows of each lane (confirmations, invitations; FOR UPDATE SKIP LOCKED, so
+ * several servers claim side by side), then, under a MAIL_PER_MINUTE cap, a slot of the shared pace
+ * for one message of the lane whose turn it is (mail-pace.ts). Without a slot nothing is claimed
+ * and `slotInMs` says when to come back. The claim is a lease (claimWithLease): a server that dies
+ * mid-send leaves the message due again. Messages to an address that unsubscribed, complained or
+ * bounced are never claimed.
  */
 export async function claimMail(
   db: Database,
   room: number,
   leaseMs: number,
   perMinute: number,
+  open: readonly MailLane[],
 ): Promise<MailClaim> {
+  if (open.length === 0) return { items: [], slotInMs: 0 }
   return db.transaction(async (tx) => {
     const due = interleave(
       await tx.query<{ id: string; lane: MailLane }>(
-        `with confirmations as (${dueInLane(0)}), invitations as (${dueInLane(1)})
-         select * from confirmations union all select * from invitations`,
+        `with ${open.map((lane) => `lane${lane} as (${dueInLane(lane)})`).join(', ')}
+         ${open.map((lane) => `select * from lane${lane}`).join(' union all ')}`,
         [room],
       ),
     )
@@ -81,6 +84,20 @@ export async function claimMail(
     })
     return { items, slotInMs: 0 }
   })
+}
+
+/**
+ * When the next pending message of the `open` lanes falls due, in milliseconds from now (undefined:
+ * none), so a paused lane's queue never wakes the sender. Through the (priority, run_at) index.
+ */
+export async function nextMailDueIn(db: Queryable, open: readonly MailLane[]): Promise<number | undefined> {
+  if (open.length === 0) return undefined
+  const [row] = await db.query<{ ms: number | null }>(
+    `select (extract(epoch from min(run_at) - now()) * 1000)::float8 as ms from private.mail_outbox
+      where status = 'pending' and priority = any($1::smallint[])`,
+    [open],
+  )
+  return row?.ms == null ? undefined : Math.max(0, row.ms)
 }
 
 /**

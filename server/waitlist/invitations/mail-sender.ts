@@ -1,10 +1,11 @@
 import type { MailTransport } from '../../mail/smtp-transport'
 import { type PumpOptions, startOutbox } from '../../outbox/outbox-pump'
-import { nextDueIn, OUTBOXES } from '../../outbox/outbox-queries'
+import { OUTBOXES } from '../../outbox/outbox-queries'
 import type { OutboxSender } from '../../outbox/outbox-sender'
+import { LANES } from '../mail-events/send-health'
 import type { SendHealthGate } from '../mail-events/send-health-gate'
 import { composeMessage, type MessageContext } from './compose-message'
-import { type ClaimedMail, claimMail, recordBounced, recordSent } from './mail-outbox'
+import { type ClaimedMail, claimMail, nextMailDueIn, recordBounced, recordSent } from './mail-outbox'
 import { nextSlotInMs } from './mail-pace'
 
 export interface MailSenderOptions extends PumpOptions {
@@ -12,7 +13,7 @@ export interface MailSenderOptions extends PumpOptions {
   context: MessageContext
   /** MAIL_PER_MINUTE: for all servers on the database together; 0 for no cap. */
   perMinute: number
-  /** Send health (ADR 045): asked before each claim; absent, sending never pauses. */
+  /** Send health (ADR 045): asked before each claim which lanes may send; absent, sending never pauses. */
   health?: SendHealthGate
 }
 
@@ -26,7 +27,7 @@ const LABELS = { invitation: 'Invitation', confirmation: 'Confirmation', test: '
 /**
  * Sends the mail outbox, each message at least once, on the outbox pump beside the HTTP server.
  * What is mail's own: the two lanes at the shared pace (mail-outbox.ts, mail-pace.ts), the send
- * health asked before each claim, and a bounce, which marks the entry.
+ * health asked before each claim (a lane it paused is left out), and a bounce, which marks the entry.
  */
 export async function startMailSender(options: MailSenderOptions): Promise<MailSender> {
   const { db, log, transport, context, perMinute, health } = options
@@ -35,12 +36,11 @@ export async function startMailSender(options: MailSenderOptions): Promise<MailS
     outbox: OUTBOXES.mail,
     label: (mail) => `${LABELS[mail.kind]} <${mail.uuid}>`,
     async claim(room, leaseMs) {
-      if (health && !(await health.allowsSending())) return { items: [] }
-      return claimMail(db, room, leaseMs, perMinute)
+      return claimMail(db, room, leaseMs, perMinute, health ? await health.openLanes() : LANES)
     },
     async nextDueInMs() {
-      if (health?.paused) return undefined // `deliveries --resume` wakes the sender
-      const due = await nextDueIn(db, OUTBOXES.mail)
+      // A paused lane's messages wait for `deliveries --resume`, which wakes the sender.
+      const due = await nextMailDueIn(db, health?.open ?? LANES)
       if (due === undefined) return undefined
       return Math.max(due, await nextSlotInMs(db, perMinute))
     },

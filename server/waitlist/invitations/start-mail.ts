@@ -64,6 +64,8 @@ export async function startMail(
     health: new SendHealthGate(db, log, {
       bounceRate: env.MAIL_PAUSE_BOUNCE_RATE,
       complaintRate: env.MAIL_PAUSE_COMPLAINT_RATE,
+      minBounces: env.MAIL_PAUSE_MIN_BOUNCES,
+      minComplaints: env.MAIL_PAUSE_MIN_COMPLAINTS,
     }),
   })
   const rate = env.MAIL_PER_MINUTE > 0 ? `at most ${env.MAIL_PER_MINUTE} a minute` : 'with no rate cap'

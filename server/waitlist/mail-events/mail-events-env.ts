@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { optional } from '../../boot/optional-env'
 
 const rate = (fallback: number) => optional(z.coerce.number().min(0).max(1)).transform((v) => v ?? fallback)
+const count = (fallback: number) => optional(z.coerce.number().int().min(1)).transform((v) => v ?? fallback)
 
 /**
  * Provider events and send health (docs/invitations.md), merged into the server's env schema. Each
@@ -28,8 +29,12 @@ export const mailEventsEnv = {
   ),
   /** A Standard Webhooks secret (whsec_…), for POST /mail-events/generic. */
   MAIL_EVENTS_SECRET: optional(z.string().startsWith('whsec_', 'must be a whsec_… secret')),
-  /** Hard bounces among the last messages sent past which sending pauses; 1 turns it off. */
+  /** Hard bounces among a lane's last messages sent past which the lane pauses; 1 turns it off. */
   MAIL_PAUSE_BOUNCE_RATE: rate(0.05),
-  /** Complaints among the last messages sent past which sending pauses; 1 turns it off. */
+  /** Complaints among a lane's last messages sent past which the lane pauses; 1 turns it off. */
   MAIL_PAUSE_COMPLAINT_RATE: rate(0.003),
+  /** The hard bounces a lane's window must also hold before it pauses: no single bounce pauses. */
+  MAIL_PAUSE_MIN_BOUNCES: count(5),
+  /** The complaints a lane's window must also hold before it pauses: no single complaint pauses. */
+  MAIL_PAUSE_MIN_COMPLAINTS: count(2),
 }

@@ -1,14 +1,16 @@
 import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
-import { type PauseLimits, pauseReason, pauseSending, readSendHealth } from './send-health'
+import type { MailLane } from '../invitations/mail-pace'
+import { LANES, type PauseLimits, pauseLane, pauseReason, readSendHealth } from './send-health'
 
 /**
- * Asked by the mail sender before each claim: reads the shared window, pauses sending when a rate
- * has passed its limit, and says no while sending is paused (ADR 045). Queued messages stay queued.
+ * Asked by the mail sender before each claim: reads each lane's shared window, pauses a lane when
+ * one of its rates has passed its limit, and names the lanes that may send (ADR 045). A paused
+ * lane's queued messages stay queued; the other lane goes on.
  */
 export class SendHealthGate {
-  /** The last answer: while paused, the sender sleeps instead of waking for due messages. */
-  paused = false
+  /** The last answer: the lanes that may send. While none may, the sender sleeps instead of waking for due messages. */
+  open: readonly MailLane[] = LANES
 
   constructor(
     private readonly db: Database,
@@ -16,14 +18,19 @@ export class SendHealthGate {
     private readonly limits: PauseLimits,
   ) {}
 
-  async allowsSending(): Promise<boolean> {
+  async openLanes(): Promise<readonly MailLane[]> {
     const health = await readSendHealth(this.db)
-    const reason = health.paused ? undefined : pauseReason(health, this.limits)
-    if (reason && (await this.db.transaction((tx) => pauseSending(tx, reason))))
-      this.log.error(
-        `Sending paused: ${reason}. Queued mail stays queued; see docs/invitations.md, then run npm run waitlist -- deliveries --resume`,
-      )
-    this.paused = health.paused !== undefined || reason !== undefined
-    return !this.paused
+    const open: MailLane[] = []
+    for (const lane of Object.values(health)) {
+      const reason = lane.paused ? undefined : pauseReason(lane, this.limits)
+      if (reason && (await this.db.transaction((tx) => pauseLane(tx, lane.lane, reason))))
+        this.log.error(
+          `Sending paused for ${lane.name}: ${reason}. Only ${lane.name} wait, queued; ` +
+            'see docs/invitations.md, then run npm run waitlist -- deliveries --resume',
+        )
+      if (!lane.paused && !reason) open.push(lane.lane)
+    }
+    this.open = open.sort()
+    return this.open
   }
 }
