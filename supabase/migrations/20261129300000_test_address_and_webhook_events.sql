@@ -27,3 +27,9 @@ create trigger mail_outbox_forget_test_address
 
 -- The addresses earlier versions kept on tests that bounced or failed.
 update private.mail_outbox set test_address = null where status <> 'pending' and test_address is not null;
+
+-- The event types the webhook receives, other than waitlist.signup (which `enabled` alone decides,
+-- read by the signup trigger): set by the server at start-up from SIGNUP_WEBHOOK_EVENTS, empty
+-- when SIGNUP_WEBHOOK_URL is unset. Null until a server of this version starts: then `enabled`
+-- decides for every type, as before.
+alter table private.signup_notify_settings add column if not exists events text[];
