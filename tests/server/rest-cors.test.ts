@@ -1,8 +1,12 @@
 import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mailWords } from '../../contract/site-config'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
+import { loadApiKeys } from '../../server/auth/api-keys'
 import { ConfigError, loadServerEnv } from '../../server/boot/env'
+import { linkKeys } from '../../server/waitlist/invitations/link-keys'
+import { sealAddress } from '../../server/waitlist/invitations/link-token'
 import { storedEmails } from '../reliability/support'
 
 /**
@@ -209,6 +213,21 @@ describe('with SITE_URL unset: the addresses it listens on are the site, never w
     const form = await postAs(local, '/', formHeaders(origin, rebound), 'email=rebound.form%40example.com')
     expect([form.status, form.location]).toEqual([303, '/?waitlist=error'])
     expect((await storedEmails(local)).filter((email) => email.startsWith('rebound.'))).toEqual([])
+  })
+
+  it("leaves a mail link's POST to its token: a one-click POST comes from wherever the mail client runs", async () => {
+    const email = 'one.click@example.com'
+    expect((await postWaitlist(local, { email })).status).toBe(201)
+    const keys = linkKeys((await loadApiKeys({ dataDir: local.dataDir, databaseUrl: undefined })).secret)
+    const path = `/unsubscribe?t=${sealAddress(keys.unsubscribe, email)}`
+    const webmail = 'https://webmail.example.net'
+    const posted = await postAs(
+      local,
+      path,
+      formHeaders(webmail, new URL(local.url).host),
+      'List-Unsubscribe=One-Click',
+    )
+    expect([posted.status, posted.body.includes(mailWords.pages.unsubscribe.done)]).toEqual([200, true])
   })
 
   it('takes the pages at 127.0.0.1, localhost and [::1] on its port, and says so at start', async () => {
