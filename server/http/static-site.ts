@@ -171,7 +171,7 @@ export function pickEncoding(
  * The ETag of one encoding of a file. Its bytes differ from the others', so its strong validator
  * does too (RFC 9110 8.8.3): a cache that kept the gzip copy never revalidates the brotli one with it.
  */
-export function etagFor(file: StaticFile, encoding: string | undefined): string {
+function etagFor(file: StaticFile, encoding: string | undefined): string {
   return encoding === undefined ? file.etag : `${file.etag.slice(0, -1)}-${encoding}"`
 }
 
@@ -179,7 +179,7 @@ export function etagFor(file: StaticFile, encoding: string | undefined): string 
  * If-None-Match against the answer's ETag, by weak comparison (RFC 9110 13.1.2): a list of tags,
  * each possibly `W/`, matches when any names it, and `*` matches any file that exists.
  */
-export function noneMatch(header: string | null, etag: string): boolean {
+function noneMatch(header: string | null, etag: string): boolean {
   if (header === null) return false
   for (const item of header.split(',')) {
     const tag = item.trim()

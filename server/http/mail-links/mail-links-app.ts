@@ -75,9 +75,10 @@ async function doneAlready(kind: LinkKind, deps: MailLinkDeps, email: string): P
 
 /**
  * The pages mail links open. A GET (a person, or a mail system's link scanner) shows one button and
- * changes nothing, or, for an unsubscribe already done, says so; its POST acts. The unsubscribe URL is also List-Unsubscribe's: a mail client's
- * one-click POST (RFC 8058) needs no cookie or login and is answered 200 at once. A token not sealed
- * by this installation gets 400 and changes nothing. No address is logged.
+ * changes nothing, or says the unsubscribe is done already; its POST acts. The unsubscribe URL is
+ * also List-Unsubscribe's: a mail client's one-click POST (RFC 8058) needs no cookie or login and is
+ * answered 200 at once. A token not sealed by this installation gets 400 and changes nothing. No
+ * address is logged.
  */
 export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
   app.get(MAIL_LINK_CSS_PATH, () => serveMailLinkCss())
