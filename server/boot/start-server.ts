@@ -5,10 +5,9 @@ import { type OpenedDatabase, openDatabase } from '../db/open-database'
 import { type AppProtections, createApp } from '../http/app'
 import { HttpSourceCounter } from '../http/http-source-counter'
 import { loadMailEventProviders, type MailEventProviders } from '../http/mail-events/mail-events-settings'
-import { ownOrigins } from '../http/mcp/origin-guard'
 import type { SecurityHeaderOptions } from '../http/middleware/security-headers'
 import { loadSchemaCache } from '../http/rest/schema-cache'
-import { restOrigins } from '../http/site-cors'
+import { ownOrigins, restOrigins } from '../http/site-cors'
 import { fillInSiteUrl } from '../http/site-url'
 import { loadStaticSite, type StaticSite } from '../http/static-site'
 import { loadMailTransportConfig, type MailTransportConfig } from '../mail/mail-secrets'
@@ -127,6 +126,7 @@ async function serve(
   if (site) fillInSiteUrl(site, publicUrl ?? url)
   origins.site = ownOrigins(url, publicUrl ?? url)
   origins.rest = restOrigins(publicUrl ?? url, env.CORS_ORIGINS)
+  if (!publicUrl) log.info(withoutSiteUrl(origins.site))
   const workers = await startWorkers(env, {
     db,
     log,
@@ -148,6 +148,17 @@ async function serve(
       await database.close()
     },
   }
+}
+
+/**
+ * Without SITE_URL the server knows only the addresses it listens on: they alone may write, and
+ * every link names the first. Behind a proxy or on the internet, that is never the visitors' address.
+ */
+function withoutSiteUrl(origins: readonly string[]): string {
+  return (
+    `SITE_URL is not set: only pages at ${origins.join(', ')} may sign up, and links name the first. ` +
+    "On the internet, set SITE_URL to the site's public address."
+  )
 }
 
 /** dist/, once built, with the anon key and the toast's words in its pages. */

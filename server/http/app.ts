@@ -78,7 +78,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono()
   applyAppWide(app, deps)
 
-  const cors = new SiteCors(deps.restOrigins ?? (() => NO_ORIGINS))
+  const cors = new SiteCors(deps.restOrigins ?? (() => NO_ORIGINS), deps.siteOrigins ?? (() => NO_ORIGINS))
   const gate = dbGate(protections.dbQueueLimit, queueFull(cors))
   const { rateLimiter, trustProxyHeader } = protections
   app.get('/healthz', healthCheck(db, log, gate))
@@ -93,7 +93,7 @@ export function createApp(deps: AppDeps): Hono {
   const onDuplicate = (table: string, rows: readonly Record<string, unknown>[]) =>
     table === 'waitlist' ? afterRepeatSignup(db, emailsOf(rows)) : Promise.resolve()
   app.route('/rest/v1', createRestApp({ ...deps, rateLimit: restLimit, gate, onInserted, onDuplicate, cors }))
-  const allowedOrigins = deps.siteOrigins ?? (() => [])
+  const allowedOrigins = deps.siteOrigins ?? (() => NO_ORIGINS)
   const { addressPolicy } = deps
   app.route(
     MCP_PATH,
@@ -152,9 +152,7 @@ function routeNativeForm(
     '/',
     // Another site's form posting here would sign its visitors up for whoever it likes (ADR 059).
     async (c, next) =>
-      cors.writeAllowed(c.req.header('origin'), c.req.header('host'))
-        ? next()
-        : c.redirect('/?waitlist=error', 303),
+      cors.writeAllowed(c.req.header('origin')) ? next() : c.redirect('/?waitlist=error', 303),
     readBody(MAX_BODY_BYTES, (c) => c.redirect('/?waitlist=error', 303)),
     gate,
     // The no-script form is a write like any other: same limit, and the page shows its Error toast.

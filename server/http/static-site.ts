@@ -167,18 +167,40 @@ export function pickEncoding(
   return { body: file.body }
 }
 
-/** A response for one static file, honouring If-None-Match and Accept-Encoding. */
+/**
+ * The ETag of one encoding of a file. Its bytes differ from the others', so its strong validator
+ * does too (RFC 9110 8.8.3): a cache that kept the gzip copy never revalidates the brotli one with it.
+ */
+function etagFor(file: StaticFile, encoding: string | undefined): string {
+  return encoding === undefined ? file.etag : `${file.etag.slice(0, -1)}-${encoding}"`
+}
+
+/**
+ * If-None-Match against the answer's ETag, by weak comparison (RFC 9110 13.1.2): a list of tags,
+ * each possibly `W/`, matches when any names it, and `*` matches any file that exists.
+ */
+function noneMatch(header: string | null, etag: string): boolean {
+  if (header === null) return false
+  for (const item of header.split(',')) {
+    const tag = item.trim()
+    if (tag === '*' || tag === etag || (tag.startsWith('W/') && tag.slice(2) === etag)) return true
+  }
+  return false
+}
+
+/** A response for one static file, honouring Accept-Encoding and If-None-Match. */
 export function serveFile(request: Request, file: StaticFile, status = 200): Response {
+  const { body, encoding } = pickEncoding(file, request.headers.get('accept-encoding') ?? undefined)
+  const etag = etagFor(file, encoding)
   const headers: Record<string, string> = {
     'Content-Type': file.contentType,
     'Cache-Control': file.cacheControl,
-    ETag: file.etag,
+    ETag: etag,
     Vary: 'Accept-Encoding',
   }
-  if (status === 200 && request.headers.get('if-none-match') === file.etag) {
+  if (status === 200 && noneMatch(request.headers.get('if-none-match'), etag)) {
     return new Response(null, { status: 304, headers })
   }
-  const { body, encoding } = pickEncoding(file, request.headers.get('accept-encoding') ?? undefined)
   if (encoding) headers['Content-Encoding'] = encoding
   headers['Content-Length'] = String(body.length)
   return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { status, headers })

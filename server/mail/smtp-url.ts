@@ -11,7 +11,10 @@ export interface SmtpConfig {
   /** smtp:// to loopback: the message never leaves the machine, so no STARTTLS is attempted. */
   ignoreTLS: boolean
   auth?: { user: string; pass: string }
-  /** For logs and the studio: scheme, user and host, never the password. */
+  /**
+   * For the logs: scheme, host and port, and the user's first two characters (some relays' user is
+   * a token, or an address); never the password. No `user@host` in it, which reads as an address.
+   */
   description: string
 }
 
@@ -26,6 +29,9 @@ function isLoopback(host: string): boolean {
   if (isIP(bare) === 4) return bare.startsWith('127.')
   return isIP(bare) === 6 && (bare === '::1' || bare === '0:0:0:0:0:0:0:1')
 }
+
+/** The user as the logs show it: enough to tell which account, not enough to be its name or token. */
+const maskedUser = (user: string) => `${user.length > 3 ? user.slice(0, 2) : ''}***`
 
 function decoded(part: string, what: string): string {
   try {
@@ -61,7 +67,7 @@ export function parseSmtpUrl(value: string): SmtpConfig {
     requireTLS: !secure && !loopback,
     ignoreTLS: !secure && loopback,
     auth: user ? { user, pass } : undefined,
-    description: `${scheme}://${user ? `${encodeURIComponent(user)}@` : ''}${url.host}${url.port ? '' : `:${port}`}`,
+    description: `${scheme}://${url.host}${url.port ? '' : `:${port}`}${user ? ` as ${maskedUser(user)}` : ''}`,
   }
 }
 

@@ -32,7 +32,7 @@ describe('SMTP_URL', () => {
   it('reads percent-encoded credentials and never shows the password', () => {
     const config = parseSmtpUrl('smtps://resend:re_p%40ss%2Fw0rd@smtp.resend.com')
     expect(config.auth).toEqual({ user: 'resend', pass: 're_p@ss/w0rd' })
-    expect(config.description).toBe('smtps://resend@smtp.resend.com:465')
+    expect(config.description).toBe('smtps://smtp.resend.com:465 as re***')
     expect(withoutPassword('535 re_p@ss/w0rd refused (re_p%40ss%2Fw0rd)', config)).toBe(
       '535 *** refused (***)',
     )

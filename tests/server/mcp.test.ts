@@ -8,7 +8,7 @@ import { outcomeMessages } from '../../contract/waitlist-outcome'
 import { BACKENDS, startServerOn, stopBackends } from '../../harness/backends'
 import type { TestServer } from '../../harness/test-server'
 import packageJson from '../../package.json' with { type: 'json' }
-import { ownOrigins } from '../../server/http/mcp/origin-guard'
+import { ownOrigins } from '../../server/http/site-cors'
 import { asResponse, rawRequest, storedEmails } from '../reliability/support'
 
 /**
@@ -60,17 +60,20 @@ async function expectJsonRpcError(response: Response, status: number, message: R
 }
 
 describe('the origins allowed to call /mcp', () => {
-  it('are the public address and the listening one, with localhost for a loopback address', () => {
-    expect(ownOrigins('http://127.0.0.1:3000', `${SITE}/`)).toEqual([
-      'http://127.0.0.1:3000',
-      SITE,
-      'http://localhost:3000',
-    ])
-    expect(ownOrigins('http://[::1]:8080', 'http://[::1]:8080')).toEqual([
-      'http://[::1]:8080',
-      'http://localhost:8080',
-    ])
+  it('are the listening ones (the three loopback names on loopback or a wildcard) and the public address', () => {
+    const loopback = (port: number) => [
+      `http://127.0.0.1:${port}`,
+      `http://localhost:${port}`,
+      `http://[::1]:${port}`,
+    ]
+    expect(ownOrigins('http://127.0.0.1:3000', `${SITE}/`)).toEqual([...loopback(3000), SITE])
+    expect(ownOrigins('http://[::1]:8080', 'http://[::1]:8080')).toEqual(loopback(8080))
     expect(ownOrigins('http://10.0.0.5:3000', 'http://10.0.0.5:3000')).toEqual(['http://10.0.0.5:3000'])
+    // HOST=0.0.0.0 listens on every interface: loopback's names and each interface's IPv4 address.
+    const everywhere = ownOrigins('http://0.0.0.0:3000', SITE)
+    expect(everywhere.slice(0, 3)).toEqual(loopback(3000))
+    expect(everywhere).toContain(SITE)
+    expect(everywhere).not.toContain('http://0.0.0.0:3000')
   })
 })
 

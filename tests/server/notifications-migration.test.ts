@@ -3,7 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import { migrate } from '../../server/db/migrate'
 import { openPostgres } from '../../server/db/postgres-driver'
-import { dropDeliveries, setNotificationsEnabled } from '../../server/waitlist/notifications/outbox-sql'
+import { WEBHOOK_EVENTS } from '../../server/waitlist/notifications/delivery-queue'
+import { dropDeliveries, setNotificationEvents } from '../../server/waitlist/notifications/outbox-sql'
 
 afterAll(stopBackends)
 
@@ -45,7 +46,7 @@ describe('the outbox migration as a non-superuser owner, as on hosted Supabase (
       )
       expect(role?.rolsuper).toBe(false)
       expect(await migrate(db)).toContain('20261123000000_signup_outbox')
-      await setNotificationsEnabled(db, true)
+      await setNotificationEvents(db, WEBHOOK_EVENTS)
       await db.runAsRole(
         { role: 'anon' },
         {

@@ -1,7 +1,12 @@
+import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mailWords } from '../../contract/site-config'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
+import { loadApiKeys } from '../../server/auth/api-keys'
 import { ConfigError, loadServerEnv } from '../../server/boot/env'
+import { linkKeys } from '../../server/waitlist/invitations/link-keys'
+import { sealAddress } from '../../server/waitlist/invitations/link-token'
 import { storedEmails } from '../reliability/support'
 
 /**
@@ -147,6 +152,146 @@ describe('CORS on the REST API: the site own origins only', () => {
     const stored = await storedEmails(server)
     expect(stored).toContain('form.person@example.com')
     expect(stored).not.toContain('form.victim@example.com')
+  })
+})
+
+/** A POST with the Host header a browser sends for `host` (fetch() writes its own Host). */
+function postAs(
+  target: TestServer,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; location?: string; body: string }> {
+  const { port } = new URL(target.url)
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest({ host: '127.0.0.1', port, path, method: 'POST', headers }, (answer) => {
+      let text = ''
+      answer.on('data', (chunk) => (text += chunk))
+      answer.on('end', () =>
+        resolve({ status: answer.statusCode ?? 0, location: answer.headers.location, body: text }),
+      )
+    })
+    sent.on('error', reject)
+    sent.end(body)
+  })
+}
+
+const restHeaders = (target: TestServer, origin: string, host: string) => ({
+  Host: host,
+  Origin: origin,
+  apikey: target.anonKey,
+  Authorization: `Bearer ${target.anonKey}`,
+  'Content-Type': 'application/json',
+})
+const formHeaders = (origin: string, host: string) => ({
+  Host: host,
+  Origin: origin,
+  'Content-Type': 'application/x-www-form-urlencoded',
+})
+
+describe('with SITE_URL unset: the addresses it listens on are the site, never what Host says', () => {
+  let local: TestServer
+  beforeAll(async () => {
+    local = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info' } })
+  })
+  afterAll(async () => {
+    await local?.cleanup()
+  })
+
+  it('refuses a DNS-rebinding page whose Origin names the Host it sent, as /mcp does', async () => {
+    const { port } = new URL(local.url)
+    const rebound = `rebind.attacker.test:${port}`
+    const origin = `http://${rebound}`
+    const insert = await postAs(
+      local,
+      '/rest/v1/waitlist',
+      restHeaders(local, origin, rebound),
+      JSON.stringify({ email: 'rebound.rest@example.com' }),
+    )
+    expect(insert.status).toBe(403)
+    expect(JSON.parse(insert.body)).toMatchObject({ code: 'PGRST403' })
+    const form = await postAs(local, '/', formHeaders(origin, rebound), 'email=rebound.form%40example.com')
+    expect([form.status, form.location]).toEqual([303, '/?waitlist=error'])
+    expect((await storedEmails(local)).filter((email) => email.startsWith('rebound.'))).toEqual([])
+  })
+
+  it("leaves a mail link's POST to its token: a one-click POST comes from wherever the mail client runs", async () => {
+    const email = 'one.click@example.com'
+    expect((await postWaitlist(local, { email })).status).toBe(201)
+    const keys = linkKeys((await loadApiKeys({ dataDir: local.dataDir, databaseUrl: undefined })).secret)
+    const path = `/unsubscribe?t=${sealAddress(keys.unsubscribe, email)}`
+    const webmail = 'https://webmail.example.net'
+    const posted = await postAs(
+      local,
+      path,
+      formHeaders(webmail, new URL(local.url).host),
+      'List-Unsubscribe=One-Click',
+    )
+    expect([posted.status, posted.body.includes(mailWords.pages.unsubscribe.done)]).toEqual([200, true])
+  })
+
+  it('takes the pages at 127.0.0.1, localhost and [::1] on its port, and says so at start', async () => {
+    const { port } = new URL(local.url)
+    const own = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`]
+    for (const [i, origin] of own.entries()) {
+      const host = new URL(origin).host
+      const email = `own.${i}@example.com`
+      const insert = await postAs(
+        local,
+        '/rest/v1/waitlist',
+        restHeaders(local, origin, host),
+        JSON.stringify({ email }),
+      )
+      expect([origin, insert.status]).toEqual([origin, 201])
+      const form = await postAs(local, '/', formHeaders(origin, host), `email=own.form.${i}%40example.com`)
+      expect([origin, form.location]).toEqual([origin, '/?waitlist=submitted'])
+    }
+    expect(local.output()).toContain(
+      `SITE_URL is not set: only pages at ${own.join(', ')} may sign up, and links name the first. ` +
+        "On the internet, set SITE_URL to the site's public address.",
+    )
+  })
+})
+
+describe('refused writes from other pages cost the visitor nothing', () => {
+  it("N refusals to a foreign page, then the visitor's own writes still go through", async () => {
+    const limited = await startTestServer({
+      env: { SITE_URL: SITE, RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_BURST: '2' },
+    })
+    try {
+      const { host } = new URL(limited.url)
+      for (let i = 0; i < 6; i++) {
+        const rest = await postAs(
+          limited,
+          '/rest/v1/waitlist',
+          restHeaders(limited, EVIL, host),
+          JSON.stringify({ email: `spent.${i}@example.com` }),
+        )
+        expect(rest.status).toBe(403)
+        const form = await postAs(
+          limited,
+          '/',
+          formHeaders(EVIL, host),
+          `email=spent.form.${i}%40example.com`,
+        )
+        expect(form.location).toBe('/?waitlist=error')
+      }
+      const own = await postAs(
+        limited,
+        '/rest/v1/waitlist',
+        restHeaders(limited, SITE, host),
+        JSON.stringify({ email: 'visitor.own@example.com' }),
+      )
+      expect(own.status).toBe(201)
+      const form = await postAs(limited, '/', formHeaders(SITE, host), 'email=visitor.form%40example.com')
+      expect(form.location).toBe('/?waitlist=submitted')
+      expect((await storedEmails(limited)).sort()).toEqual([
+        'visitor.form@example.com',
+        'visitor.own@example.com',
+      ])
+    } finally {
+      await limited.cleanup()
+    }
   })
 })
 

@@ -3,7 +3,12 @@ import { mailWords } from '../../../contract/site-config'
 import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
 import { type RateLimitStore, type Refusal, rateLimit, retryAfterHeader } from '../../rate-limit/rate-limit'
-import { confirm, type LinkOutcome, unsubscribe } from '../../waitlist/invitations/link-actions'
+import {
+  alreadyUnsubscribed,
+  confirm,
+  type LinkOutcome,
+  unsubscribe,
+} from '../../waitlist/invitations/link-actions'
 import type { LinkKeys } from '../../waitlist/invitations/link-keys'
 import { openAddress } from '../../waitlist/invitations/link-token'
 import { readBody } from '../middleware/read-body'
@@ -25,6 +30,8 @@ interface LinkKind {
   key: (keys: LinkKeys) => Buffer
   words: { title: string; line: string; button: string; done: string; doneLine: string }
   act: (db: Database, email: string) => Promise<LinkOutcome>
+  /** Whether the POST would find its work done already: the GET then says so, with no button. */
+  done?: (db: Database, email: string) => Promise<boolean>
 }
 
 const KINDS: LinkKind[] = [
@@ -33,6 +40,7 @@ const KINDS: LinkKind[] = [
     key: (keys) => keys.unsubscribe,
     words: mailWords.pages.unsubscribe,
     act: unsubscribe,
+    done: alreadyUnsubscribed,
   },
   { path: '/confirm', key: (keys) => keys.confirm, words: mailWords.pages.confirm, act: confirm },
 ]
@@ -55,11 +63,22 @@ function outcomePage(kind: LinkKind, outcome: LinkOutcome): MailLinkPage {
   return { status: 200, title: kind.words.done, line: kind.words.doneLine }
 }
 
+/** Whether the link's work is done already; a database that does not answer shows the button. */
+async function doneAlready(kind: LinkKind, deps: MailLinkDeps, email: string): Promise<boolean> {
+  try {
+    return (await kind.done?.(deps.db, email)) ?? false
+  } catch (error) {
+    deps.log.error(`${kind.path}: the database did not answer`, error)
+    return false
+  }
+}
+
 /**
  * The pages mail links open. A GET (a person, or a mail system's link scanner) shows one button and
- * changes nothing; its POST acts. The unsubscribe URL is also List-Unsubscribe's: a mail client's
- * one-click POST (RFC 8058) needs no cookie or login and is answered 200 at once. A token not sealed
- * by this installation gets 400 and changes nothing. No address is logged.
+ * changes nothing, or says the unsubscribe is done already; its POST acts. The unsubscribe URL is
+ * also List-Unsubscribe's: a mail client's one-click POST (RFC 8058) needs no cookie or login and is
+ * answered 200 at once. A token not sealed by this installation gets 400 and changes nothing. No
+ * address is logged.
  */
 export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
   app.get(MAIL_LINK_CSS_PATH, () => serveMailLinkCss())
@@ -70,8 +89,11 @@ export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
     const emailOf = (c: Context) => openAddress(kind.key(deps.keys), c.req.query('t') ?? '')
     // A test send's link (`invite --test`): sealed with the test key, shown as any, acting on nothing.
     const isTest = (c: Context) => openAddress(deps.keys.testLink, c.req.query('t') ?? '') !== undefined
-    app.get(kind.path, (c) => {
-      if (!emailOf(c) && !isTest(c)) return renderMailLinkPage(INVALID)
+    app.get(kind.path, deps.gate, async (c) => {
+      const email = emailOf(c)
+      if (!email && !isTest(c)) return renderMailLinkPage(INVALID)
+      if (email && (await doneAlready(kind, deps, email)))
+        return renderMailLinkPage({ status: 200, title: kind.words.done, line: kind.words.doneLine })
       const action = `${kind.path}?t=${c.req.query('t')}`
       return renderMailLinkPage({ status: 200, ...kind.words, form: { action, button: kind.words.button } })
     })

@@ -5,19 +5,6 @@ import { JsonRpcCode, jsonRpcError } from './json-rpc-error'
 // session header, since the server keeps no session.
 const ALLOWED_HEADERS = 'Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name'
 
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost'])
-
-/**
- * The origins of the site's own pages: the public address and the one the server listens on. On
- * a loopback address, `localhost` names the same server (a rebound name never reads `localhost`).
- */
-export function ownOrigins(listenUrl: string, publicUrl: string): string[] {
-  const listening = new URL(listenUrl)
-  const origins = [listening.origin, new URL(publicUrl).origin]
-  if (LOOPBACK.has(listening.hostname)) origins.push(`${listening.protocol}//localhost:${listening.port}`)
-  return [...new Set(origins)]
-}
-
 function originOf(value: string): string | undefined {
   try {
     const { origin } = new URL(value)

@@ -71,9 +71,6 @@ async function open(c: Context<RestEnv>, deps: RestDeps, verify: Verifier): Prom
   const params = searchParamsOf(request.url)
   checkParams(params, write ? INSERT_PARAMS : READ_PARAMS)
   const origin = request.headers.get('origin')
-  // A write from another site's page is refused, not only left unreadable (site-cors.ts).
-  if (write && !deps.cors.writeAllowed(origin, request.headers.get('host') ?? undefined))
-    throw refuse.foreignOrigin(String(origin).slice(0, 200))
   const preferences = parsePrefer(request.headers.get('prefer'))
   const headers: Record<string, string> = { ...deps.cors.headersFor(origin) }
   const applied = appliedPreferences(preferences, write)
@@ -106,7 +103,11 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
   app.use(
     readBody(MAX_BODY_BYTES, (c) => errorResponse(tooLarge, deps.cors.headersFor(c.req.header('origin')))),
   )
-  app.use(deps.gate)
+  // A write from another site's page is refused, not only left unreadable, and before the gate
+  // and the write limit: it costs neither a database slot nor its visitor's own writes (site-cors.ts).
+  const foreign = (origin: string) =>
+    errorResponse(refuse.foreignOrigin(origin.slice(0, 200)), deps.cors.headersFor(origin))
+  app.use(deps.cors.writesFromOwnPages(deps.gate, foreign))
   if (deps.rateLimit) app.use(deps.rateLimit)
   app.onError(errorAnswer(deps.log, deps.cors))
 

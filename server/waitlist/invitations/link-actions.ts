@@ -69,3 +69,18 @@ export function confirm(db: Database, email: string): Promise<LinkOutcome> {
     return 'done'
   })
 }
+
+/**
+ * Whether the address's entry already asked for no more mail (unsubscribed, or complained): a read,
+ * for the GET of an unsubscribe link, which says so instead of asking again.
+ */
+export async function alreadyUnsubscribed(db: Database, email: string): Promise<boolean> {
+  const [row] = await db.query<{ done: boolean }>(
+    `select exists (
+       select 1 from public.waitlist w join private.entry_status s on s.waitlist_id = w.id
+        where w.email operator(extensions.=) $1::extensions.citext and s.status in ('unsubscribed', 'complained')
+     ) as done`,
+    [email],
+  )
+  return row?.done ?? false
+}

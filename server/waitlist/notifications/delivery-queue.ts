@@ -20,15 +20,18 @@ export interface ClaimedDelivery {
   detail: string | null
 }
 
-export type WebhookEvent =
-  | 'waitlist.signup'
-  | 'entry.confirmed'
-  | 'invitation.sent'
-  | 'entry.unsubscribed'
-  | 'entry.bounced'
-  | 'entry.complained'
-  /** About no entry: sending paused itself (email and createdAt are empty, detail says why). */
-  | 'mail.paused'
+/** Every event the webhook can carry; mail.paused is about no entry (its detail says why). */
+export const WEBHOOK_EVENTS = [
+  'waitlist.signup',
+  'entry.confirmed',
+  'invitation.sent',
+  'entry.unsubscribed',
+  'entry.bounced',
+  'entry.complained',
+  'mail.paused',
+] as const
+
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
 
 /** Claims up to `limit` due deliveries for one attempt each, oldest due first (claimWithLease). */
 export function claimDue(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {

@@ -34,28 +34,32 @@ export async function dropDeliveries(tx: Queryable, email: string): Promise<numb
 }
 
 /**
- * Switches the outbox trigger on or off for the whole database. A server sets it at start-up from
- * SIGNUP_WEBHOOK_URL, so where no deliverer runs (hosted Supabase, a server without a receiver)
- * no delivery accrues.
+ * Chooses, for the whole database, which events are queued: waitlist.signup by the signup trigger
+ * (`enabled`, the one column it reads), every other type by queueEvent (`events`). A server sets
+ * them at start-up from SIGNUP_WEBHOOK_URL and SIGNUP_WEBHOOK_EVENTS, none without a URL, so where
+ * no deliverer runs (hosted Supabase, a server without a receiver) no delivery accrues.
  */
-export async function setNotificationsEnabled(db: Queryable, enabled: boolean): Promise<void> {
+export async function setNotificationEvents(db: Queryable, events: readonly WebhookEvent[]): Promise<void> {
   await db.query(
-    `insert into private.signup_notify_settings (singleton, enabled) values (true, $1)
-     on conflict (singleton) do update set enabled = excluded.enabled, updated_at = now()`,
-    [enabled],
+    `insert into private.signup_notify_settings (singleton, enabled, events) values (true, $1, $2::text[])
+     on conflict (singleton) do update set enabled = excluded.enabled, events = excluded.events, updated_at = now()`,
+    [events.includes('waitlist.signup'), events.filter((event) => event !== 'waitlist.signup')],
   )
 }
 
+/** Whether any event is queued for the webhook on this database. */
 export async function notificationsEnabled(db: Queryable): Promise<boolean> {
   const [row] = await db.query<{ enabled: boolean }>(
-    'select coalesce(bool_or(enabled), false) as enabled from private.signup_notify_settings',
+    `select coalesce(bool_or(enabled or cardinality(events) > 0), false) as enabled
+       from private.signup_notify_settings`,
   )
   return row?.enabled ?? false
 }
 
 /**
- * Queues one event for the signup webhook, in the caller's transaction, while notifications are on
- * for this database; the same signed, at-least-once delivery as the signup's. An entry event
+ * Queues one event for the signup webhook, in the caller's transaction, when this database's
+ * settings choose its type (setNotificationEvents; before a server of this version set them,
+ * `enabled` alone); the same signed, at-least-once delivery as the signup's. An entry event
  * (entry.confirmed, invitation.sent, entry.unsubscribed…) names its entry; mail.paused names none
  * and says why in `detail`.
  */
@@ -67,7 +71,9 @@ export async function queueEvent(
 ): Promise<void> {
   const { affected } = await tx.run(
     `insert into private.signup_deliveries (waitlist_id, event, occurred_at, detail)
-     select $1::bigint, $2, now(), $3 where exists (select 1 from private.signup_notify_settings where enabled)`,
+     select $1::bigint, $2, now(), $3
+      where exists (select 1 from private.signup_notify_settings
+                     where $2 = any(events) or (events is null and enabled))`,
     [waitlistId, event, detail],
   )
   if (affected > 0) await tx.query(`select ${notify(OUTBOXES.webhooks)}`)

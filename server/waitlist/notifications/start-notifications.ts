@@ -6,23 +6,24 @@ import { retryPolicy } from '../../outbox/backoff'
 import { type OutboxPump, startOutbox } from '../../outbox/outbox-pump'
 import { OUTBOXES } from '../../outbox/outbox-queries'
 import type { OutboxSender } from '../../outbox/outbox-sender'
-import { type ClaimedDelivery, claimDue } from './delivery-queue'
-import { setNotificationsEnabled } from './outbox-sql'
+import { type ClaimedDelivery, claimDue, WEBHOOK_EVENTS } from './delivery-queue'
+import { setNotificationEvents } from './outbox-sql'
 import { eventPayload } from './payload'
 import { sendWebhook } from './send-webhook'
 
 /**
- * Switches the outbox on and starts sending it when SIGNUP_WEBHOOK_URL is set; switches it off
- * otherwise, so signups made while no server sends queue nothing. The switch is per database:
- * servers sharing one Postgres should be configured alike (the last to start decides).
+ * Switches the outbox on for the event types of SIGNUP_WEBHOOK_EVENTS and starts sending it when
+ * SIGNUP_WEBHOOK_URL is set; switches it off otherwise, so signups made while no server sends queue
+ * nothing. An event type not chosen is never queued. The switch is per database: servers sharing
+ * one Postgres should be configured alike (the last to start decides).
  */
 export async function startNotifications(
   env: ServerEnv,
   db: Database,
   log: Logger,
 ): Promise<OutboxPump<ClaimedDelivery> | undefined> {
-  await setNotificationsEnabled(db, env.SIGNUP_WEBHOOK_URL !== undefined)
   const url = env.SIGNUP_WEBHOOK_URL
+  await setNotificationEvents(db, url ? env.SIGNUP_WEBHOOK_EVENTS : [])
   if (!url) return undefined
   const signer = env.SIGNUP_WEBHOOK_SECRET ? new Webhook(env.SIGNUP_WEBHOOK_SECRET) : undefined
   // What is the webhooks' own: the payload, signed. The pump does the rest (server/outbox/).
@@ -43,9 +44,11 @@ export async function startNotifications(
     retry: retryPolicy(env.SIGNUP_WEBHOOK_RETRY_BASE_MS, env.SIGNUP_WEBHOOK_RETRY_FOR_MS),
   })
   // The origin only: a Slack or Discord webhook's path is its secret.
+  const chosen = env.SIGNUP_WEBHOOK_EVENTS
   log.info(
     `Signup notifications go to ${new URL(url).origin}` +
-      (signer ? ' (signed)' : ' (unsigned: set SIGNUP_WEBHOOK_SECRET to sign them)'),
+      (signer ? ' (signed)' : ' (unsigned: set SIGNUP_WEBHOOK_SECRET to sign them)') +
+      (chosen.length < WEBHOOK_EVENTS.length ? `, only ${chosen.join(', ')}` : ''),
   )
   return pump
 }

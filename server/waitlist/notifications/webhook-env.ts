@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { optional } from '../../boot/optional-env'
+import { WEBHOOK_EVENTS, type WebhookEvent } from './delivery-queue'
 
 /** Standard Webhooks secrets are whsec_ and 24 to 64 random bytes in base64 (standardwebhooks.com). */
 function isWebhookSecret(value: string): boolean {
@@ -8,6 +9,24 @@ function isWebhookSecret(value: string): boolean {
   const bytes = Buffer.from(match[1], 'base64').length
   return bytes >= 24 && bytes <= 64
 }
+
+const isWebhookEvent = (name: string): name is WebhookEvent =>
+  (WEBHOOK_EVENTS as readonly string[]).includes(name)
+
+/** A comma list of event types, each one the webhook knows; unset, all of them. */
+const eventList = optional(z.string()).transform((value, context): WebhookEvent[] => {
+  if (value === undefined) return [...WEBHOOK_EVENTS]
+  const names = [...new Set(value.split(',').map((name) => name.trim()))].filter((name) => name !== '')
+  const unknown = names.filter((name) => !isWebhookEvent(name))
+  const valid = `choose from ${WEBHOOK_EVENTS.join(', ')}`
+  if (unknown.length > 0)
+    context.addIssue({
+      code: 'custom',
+      message: `${unknown.map((name) => `"${name}"`).join(', ')}: no such event type; ${valid}`,
+    })
+  else if (names.length === 0) context.addIssue({ code: 'custom', message: `names no event type; ${valid}` })
+  return names.filter(isWebhookEvent)
+})
 
 /** The signup notification variables, merged into the server's env schema. */
 export const signupWebhookEnv = {
@@ -31,6 +50,8 @@ export const signupWebhookEnv = {
         'must be whsec_ followed by 24 to 64 random bytes in base64, e.g. whsec_$(openssl rand -base64 32)',
       ),
   ),
+  /** The event types the webhook receives (comma-separated); unset, every one. Others are not queued. */
+  SIGNUP_WEBHOOK_EVENTS: eventList,
   /** How long one attempt may take, answer included. */
   SIGNUP_WEBHOOK_TIMEOUT_MS: optional(z.coerce.number().int().min(100).max(120_000)).transform(
     (v) => v ?? 10_000,

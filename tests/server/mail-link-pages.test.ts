@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mailWords } from '../../contract/site-config'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { postWaitlist } from '../../harness/waitlist-api'
+import { loadApiKeys } from '../../server/auth/api-keys'
+import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
+import { linkKeys } from '../../server/waitlist/invitations/link-keys'
+import { sealAddress } from '../../server/waitlist/invitations/link-token'
+import { entryStatus } from '../support/entry-status'
+
+/**
+ * An unsubscribe link opened again, after it did its work (or after a complaint did the same):
+ * its GET says it is done, with no button asking again, and still changes nothing.
+ */
+const words = mailWords.pages.unsubscribe
+const lab = (text: string) => text.replaceAll('{lab}', 'Tessel Labs')
+
+let server: TestServer
+let database: OpenedDatabase
+beforeAll(async () => {
+  server = await startTestServer({ env: { LOG_LEVEL: 'error' } })
+  database = await openDatabase({ dataDir: server.dataDir, purpose: 'test', besideServer: true })
+})
+afterAll(async () => {
+  await database?.close()
+  await server?.cleanup()
+})
+
+async function unsubscribeUrl(email: string): Promise<string> {
+  expect((await postWaitlist(server, { email })).status).toBe(201)
+  const keys = linkKeys((await loadApiKeys({ dataDir: server.dataDir, databaseUrl: undefined })).secret)
+  return `${server.url}/unsubscribe?t=${sealAddress(keys.unsubscribe, email)}`
+}
+
+async function page(url: string): Promise<{ status: number; html: string }> {
+  const answer = await fetch(url)
+  return { status: answer.status, html: await answer.text() }
+}
+
+const asks = (html: string) => html.includes(lab(words.line)) && html.includes('<form method="post"')
+const saysDone = (html: string) =>
+  html.includes(`<h1>${words.done}</h1>`) && html.includes(lab(words.doneLine)) && !html.includes('<form')
+
+describe('GET of an unsubscribe link', () => {
+  it('asks once; after the POST, says it is done, with no button, and changes nothing', async () => {
+    const email = 'used.link@example.com'
+    const url = await unsubscribeUrl(email)
+    const first = await page(url)
+    expect([first.status, asks(first.html)]).toEqual([200, true])
+    expect(await entryStatus(database.db, email)).toBe('waiting')
+    expect((await fetch(url, { method: 'POST', body: 'List-Unsubscribe=One-Click' })).status).toBe(200)
+    for (let i = 0; i < 2; i++) {
+      const again = await page(url)
+      expect([again.status, saysDone(again.html), asks(again.html)]).toEqual([200, true, false])
+    }
+    expect(await entryStatus(database.db, email)).toBe('unsubscribed')
+  })
+
+  it('says it is done for an address that complained, and leaves it complained', async () => {
+    const email = 'complained.link@example.com'
+    const url = await unsubscribeUrl(email)
+    await database.db.query(
+      `insert into private.entry_status (waitlist_id, status)
+       select id, 'complained' from public.waitlist where email = $1`,
+      [email],
+    )
+    const shown = await page(url)
+    expect([shown.status, saysDone(shown.html)]).toEqual([200, true])
+    expect(await entryStatus(database.db, email)).toBe('complained')
+  })
+})

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { postWaitlist } from '../../harness/waitlist-api'
+import { loadApiKeys } from '../../server/auth/api-keys'
+import { ConfigError, loadServerEnv } from '../../server/boot/env'
+import { linkKeys } from '../../server/waitlist/invitations/link-keys'
+import { sealAddress } from '../../server/waitlist/invitations/link-token'
+import { WEBHOOK_EVENTS } from '../../server/waitlist/notifications/delivery-queue'
+import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+
+/**
+ * SIGNUP_WEBHOOK_EVENTS: with confirmation on, a lab's chat gets only the confirmed people, not
+ * every typo and bot that signs up. Through the real server, a real webhook receiver and the
+ * confirmation and unsubscribe links' POSTs: an event type not chosen is not even queued.
+ */
+describe('SIGNUP_WEBHOOK_EVENTS at start-up', () => {
+  it('takes a comma list of event types; unset, every one; an unknown name lists the valid ones', () => {
+    expect(loadServerEnv({}).SIGNUP_WEBHOOK_EVENTS).toEqual([...WEBHOOK_EVENTS])
+    expect(
+      loadServerEnv({ SIGNUP_WEBHOOK_EVENTS: ' entry.confirmed, mail.paused ,' }).SIGNUP_WEBHOOK_EVENTS,
+    ).toEqual(['entry.confirmed', 'mail.paused'])
+    const bad = () => loadServerEnv({ SIGNUP_WEBHOOK_EVENTS: 'entry.confirmed, signup, entry.joined' })
+    expect(bad).toThrow(ConfigError)
+    expect(bad).toThrow(
+      'SIGNUP_WEBHOOK_EVENTS: "signup", "entry.joined": no such event type; choose from waitlist.signup, ' +
+        'entry.confirmed, invitation.sent, entry.unsubscribed, entry.bounced, entry.complained, mail.paused',
+    )
+    expect(() => loadServerEnv({ SIGNUP_WEBHOOK_EVENTS: ' , ' })).toThrow(/names no event type/)
+  })
+})
+
+describe('SIGNUP_WEBHOOK_EVENTS=entry.confirmed, with confirmation on', () => {
+  let receiver: WebhookReceiver
+  let mail: MailTestServer
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver()
+    mail = await startMailTestServer({
+      CONFIRM_SIGNUPS: 'true',
+      MAIL_PER_MINUTE: '0',
+      SIGNUP_WEBHOOK_URL: receiver.url,
+      SIGNUP_WEBHOOK_EVENTS: 'entry.confirmed',
+      LOG_LEVEL: 'info',
+    })
+  })
+  afterAll(async () => {
+    await mail?.close()
+    await receiver?.close()
+  })
+
+  async function postLink(path: '/confirm' | '/unsubscribe', email: string): Promise<void> {
+    const keys = linkKeys(
+      (await loadApiKeys({ dataDir: mail.server.dataDir, databaseUrl: undefined })).secret,
+    )
+    const token = sealAddress(path === '/confirm' ? keys.confirm : keys.unsubscribe, email)
+    const answer = await fetch(`${mail.server.url}${path}?t=${token}`, { method: 'POST' })
+    expect(answer.status).toBe(200)
+  }
+
+  it('the chat gets the confirmed person only; the signups and the unsubscribe are never queued', async () => {
+    const [person, bot] = ['real.person@example.com', 'bot.typo@example.com']
+    for (const email of [person, bot]) expect((await postWaitlist(mail.server, { email })).status).toBe(201)
+    await postLink('/confirm', person)
+    await postLink('/unsubscribe', bot)
+    await receiver.waitFor(() => receiver.delivered().length >= 1, 'the confirmation event delivered')
+    const queued = await mail.database.db.query<{ event: string }>(
+      'select event from private.signup_deliveries order by id',
+    )
+    expect(queued).toEqual([{ event: 'entry.confirmed' }])
+    expect(
+      receiver.delivered().map(({ body }) => [body.type, (body.data as { email: string }).email]),
+    ).toEqual([['entry.confirmed', person]])
+    expect(mail.server.output()).toContain(`Signup notifications go to ${new URL(receiver.url).origin}`)
+    expect(mail.server.output()).toContain('only entry.confirmed')
+  })
+})
