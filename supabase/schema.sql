@@ -1,4 +1,4 @@
--- The schema as supabase/migrations/ leaves it, through 20261128210000_waitlist_search_across_punctuation.sql.
+-- The schema as supabase/migrations/ leaves it, through 20261129300000_test_address_and_webhook_events.sql.
 -- Generated from the catalogs of a database the migrations built (harness/schema-sql.ts): do not edit.
 -- After changing a migration, regenerate it with `npm run schema` and commit it with the migration;
 -- tests/server/schema-file.test.ts fails while it is out of date. It is for reading: the migrations
@@ -33,6 +33,8 @@ CREATE TABLE private.entry_status (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     soft_bounces smallint DEFAULT 0 NOT NULL,
     confirm_sent_at timestamp with time zone,
+    mailbox bytea,
+    confirmations smallint DEFAULT 0 NOT NULL,
     CONSTRAINT entry_status_pkey PRIMARY KEY (waitlist_id),
     CONSTRAINT entry_status_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
     CONSTRAINT entry_status_status_check CHECK ((status = ANY (ARRAY['unconfirmed'::text, 'waiting'::text, 'invited'::text, 'unsubscribed'::text, 'bounced'::text, 'complained'::text])))
@@ -55,13 +57,21 @@ CREATE TABLE private.mail_event_ids (
     CONSTRAINT mail_event_ids_event_id_check CHECK ((length(event_id) <= 200))
 );
 
+CREATE TABLE private.mail_event_tokens (
+    provider text NOT NULL,
+    token_hash text NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    CONSTRAINT mail_event_tokens_pkey PRIMARY KEY (provider, token_hash),
+    CONSTRAINT mail_event_tokens_token_hash_check CHECK ((length(token_hash) = 64))
+);
+
 CREATE TABLE private.mail_health (
-    singleton boolean DEFAULT true NOT NULL,
     window_started_at timestamp with time zone DEFAULT now() NOT NULL,
     paused_at timestamp with time zone,
     pause_reason text,
-    CONSTRAINT mail_health_pkey PRIMARY KEY (singleton),
-    CONSTRAINT mail_health_singleton_check CHECK (singleton)
+    lane smallint NOT NULL,
+    CONSTRAINT mail_health_pkey PRIMARY KEY (lane),
+    CONSTRAINT mail_health_lane_check CHECK ((lane = ANY (ARRAY[0, 1])))
 );
 
 CREATE TABLE private.mail_outbox (
@@ -141,6 +151,7 @@ CREATE TABLE private.signup_notify_settings (
     singleton boolean DEFAULT true NOT NULL,
     enabled boolean DEFAULT false NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    events text[],
     CONSTRAINT signup_notify_settings_pkey PRIMARY KEY (singleton),
     CONSTRAINT signup_notify_settings_singleton_check CHECK (singleton)
 );
@@ -195,11 +206,13 @@ CREATE TABLE public.waitlist (
 -- Indexes
 
 CREATE INDEX entry_status_by_status ON private.entry_status USING btree (status);
+CREATE INDEX entry_status_mailbox ON private.entry_status USING btree (mailbox) WHERE (mailbox IS NOT NULL);
 CREATE INDEX entry_status_unconfirmed ON private.entry_status USING btree (waitlist_id) WHERE (status = 'unconfirmed'::text);
 CREATE INDEX mail_event_ids_age ON private.mail_event_ids USING btree (received_at);
+CREATE INDEX mail_event_tokens_expiry ON private.mail_event_tokens USING btree (expires_at);
 CREATE INDEX mail_outbox_due ON private.mail_outbox USING btree (priority, run_at) WHERE (status = 'pending'::text);
 CREATE INDEX mail_outbox_entry ON private.mail_outbox USING btree (waitlist_id);
-CREATE INDEX mail_outbox_sent ON private.mail_outbox USING btree (sent_at DESC) WHERE (sent_at IS NOT NULL);
+CREATE INDEX mail_outbox_sent_by_lane ON private.mail_outbox USING btree (priority, sent_at DESC) WHERE (sent_at IS NOT NULL);
 CREATE INDEX signup_deliveries_due ON private.signup_deliveries USING btree (run_at) WHERE (status = 'pending'::text);
 CREATE INDEX signup_deliveries_entry ON private.signup_deliveries USING btree (waitlist_id);
 CREATE INDEX waitlist_created_at_id ON public.waitlist USING btree (created_at, id);
@@ -234,6 +247,28 @@ begin
   end if;
   perform set_config('lab.rate_limit_retry', retry::text, true);
   return retry;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.confirmation_due(box bytea)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  queued integer;
+  last_queued timestamptz;
+  refused boolean;
+begin
+  if not pg_try_advisory_xact_lock(73058712, ('x' || encode(substr(box, 1, 4), 'hex'))::bit(32)::integer) then
+    return false;
+  end if;
+  select coalesce(sum(s.confirmations), 0), max(s.confirm_sent_at),
+         coalesce(bool_or(s.status in ('unsubscribed', 'complained', 'bounced')), false)
+    into queued, last_queued, refused
+    from private.entry_status s where s.mailbox = box;
+  return not refused and (queued = 0 or last_queued is null
+      or last_queued <= now() - case when queued = 1 then interval '1 minute' else interval '1 hour' end);
 end
 $function$;
 
@@ -277,6 +312,30 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION private.forget_test_address()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  new.test_address := null;
+  return new;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.mailbox_key(address text)
+ RETURNS bytea
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+ SET search_path TO ''
+AS $function$
+  select sha256(convert_to(
+           case when domain in ('gmail.com', 'googlemail.com') then replace(local, '.', '') || '@gmail.com'
+                else local || '@' || domain end, 'UTF8'))
+    from (select split_part(split_part(lowered, '@', 1), '+', 1) as local, split_part(lowered, '@', 2) as domain
+            from (select lower(address) as lowered) as a) as parts
+$function$;
+
 CREATE OR REPLACE FUNCTION private.on_waitlist_insert()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -286,6 +345,8 @@ AS $function$
 declare
   notify boolean;
   confirm boolean;
+  box bytea;
+  due boolean;
 begin
   -- Imports carry their own statuses and must not announce or mail old signups.
   if coalesce(current_setting('waitlist.skip_notify', true), '') = 'on' then
@@ -299,10 +360,15 @@ begin
     perform pg_notify('signup_deliveries', '');
   end if;
   if confirm then
-    insert into private.entry_status (waitlist_id, status) values (new.id, 'unconfirmed');
-    insert into private.mail_outbox (waitlist_id, kind, priority, message_domain)
-      select new.id, 'confirmation', 0, message_domain from private.mail_settings;
-    perform pg_notify('mail_outbox', '');
+    box := private.mailbox_key(new.email::text);
+    due := private.confirmation_due(box);
+    insert into private.entry_status (waitlist_id, status, mailbox, confirmations, confirm_sent_at)
+      values (new.id, 'unconfirmed', box, case when due then 1 else 0 end, case when due then now() end);
+    if due then
+      insert into private.mail_outbox (waitlist_id, kind, priority, message_domain)
+        select new.id, 'confirmation', 0, message_domain from private.mail_settings;
+      perform pg_notify('mail_outbox', '');
+    end if;
   end if;
   return null;
 end
@@ -372,6 +438,7 @@ $function$;
 
 -- Triggers
 
+CREATE TRIGGER mail_outbox_forget_test_address BEFORE UPDATE OF status ON private.mail_outbox FOR EACH ROW WHEN (((new.status <> 'pending'::text) AND (new.test_address IS NOT NULL))) EXECUTE FUNCTION private.forget_test_address();
 CREATE TRIGGER waitlist_count_added AFTER INSERT ON public.waitlist REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION private.count_signups_changed();
 CREATE TRIGGER waitlist_count_moved AFTER UPDATE OF created_at ON public.waitlist FOR EACH ROW WHEN ((((old.created_at AT TIME ZONE 'UTC'::text))::date IS DISTINCT FROM ((new.created_at AT TIME ZONE 'UTC'::text))::date)) EXECUTE FUNCTION private.count_signup_moved();
 CREATE TRIGGER waitlist_count_removed AFTER DELETE ON public.waitlist REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION private.count_signups_changed();
@@ -383,6 +450,7 @@ CREATE TRIGGER waitlist_on_insert AFTER INSERT ON public.waitlist FOR EACH ROW E
 ALTER TABLE private.entry_status ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.jwt_secret ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.mail_event_ids ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.mail_event_tokens ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.mail_health ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.mail_outbox ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.mail_pace ENABLE ROW LEVEL SECURITY;
