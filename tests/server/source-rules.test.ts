@@ -1,24 +1,22 @@
 import { describe, expect, it } from 'vitest'
 import { plural } from '../../owner/cli/plural'
 import { percent, renderCampaigns, renderSources } from '../../owner/cli/sources'
-import { CountBuffer, OTHER } from '../../server/analytics/count-buffer'
-import { planDay } from '../../server/analytics/day-plan'
-import { McpClients } from '../../server/analytics/mcp-clients'
-import { OverflowSketch } from '../../server/analytics/overflow-sketch'
-import { RecentSources } from '../../server/analytics/recent-sources'
-import { RecentVisitors } from '../../server/analytics/recent-visitors'
+import { CountBuffer, OTHER, OverflowSketch, planDay } from '../../server/analytics/count-buffer'
+import { RecentSources, RecentVisitors, visitorBit } from '../../server/analytics/source-counter'
 import {
   cleanSource,
   cleanTag,
   DIRECT,
+  declinesTracking,
+  isBrowser,
+  isVisit,
   MAX_TAG_LENGTH,
+  McpClients,
   signupSource,
   siteHost,
   visitSource,
 } from '../../server/analytics/source-of'
 import { conversionOf, kindOf, type SourceCounts } from '../../server/analytics/sources-report'
-import { declinesTracking, isBrowser, isVisit } from '../../server/analytics/visit-request'
-import { visitorBit } from '../../server/analytics/visitor-bit'
 import { rateLimitKey } from '../../server/rate-limit/client-address'
 
 /** The rules of counting by source, function by function, with no server and no database. */
