@@ -1,25 +1,48 @@
+import { hash } from 'node:crypto'
 import type { Logger } from '../boot/log'
 import type { ApiRole } from '../db/api-roles'
 import type { Database } from '../db/database'
-import { CountBuffer, NO_VISIT } from './count-buffer'
-import { CountWriter } from './count-writer'
-import { DailySalt } from './daily-salt'
-import { McpClients } from './mcp-clients'
-import { OwnHosts } from './own-hosts'
-import { RecentSources } from './recent-sources'
-import { RecentVisitors } from './recent-visitors'
-import { cleanTag, type SourceKey, signupSource, visitSource } from './source-of'
+import { CountBuffer } from './count-buffer'
+import { CountWriter, DailySalt } from './count-writer'
+import {
+  cleanTag,
+  DIRECT,
+  declinesTracking,
+  isBrowser,
+  isVisit,
+  MCP_SOURCE,
+  McpClients,
+  mcpClientName,
+  NO_VISIT,
+  OwnHosts,
+  type SourceKey,
+  signupSource,
+  visitSource,
+} from './source-of'
 import { utcDay } from './utc-day'
-import { declinesTracking, isBrowser, isVisit } from './visit-request'
-import { visitorBit } from './visitor-bit'
 
-/** Distinct sources (with media and campaigns) one day keeps; past it, the heaviest (count-buffer.ts, counts-sql.ts). */
+/** Distinct sources (with media and campaigns) one day keeps; past it, the heaviest (count-buffer.ts). */
 export const MAX_KEYS_PER_DAY = 200
 
 /** What counting reads of one request: the request, and the client's address (read when needed). */
 export interface Hit {
   request: Request
   address: () => string
+}
+
+/**
+ * The doors a signup comes in by: the page's REST insert and the no-script form name their source
+ * by the page that sent them (its Referer), the MCP tool by the agent's client.
+ */
+export type SignupDoor = 'rest' | 'form' | 'mcp'
+
+/**
+ * Which REST inserts are signups: rows added to the waitlist with a public key. The lab's own
+ * service key adds entries (an import, a script of the owner's), it does not sign anyone up.
+ * A rule of the REST door, kept apart so that it can move to the door with the signup.
+ */
+export function isRestSignup(table: string, role: ApiRole): boolean {
+  return table === 'waitlist' && role !== 'service_role'
 }
 
 export interface SourceCounterOptions {
@@ -75,42 +98,60 @@ export class SourceCounter {
   flush = (): Promise<void> => this.#writer.tick()
   stop = (): Promise<void> => this.#writer.stop()
 
-  /** The page's answer to a request: a visit when it is one (visit-request.ts). */
+  /** The page's answer to a request: a visit when it is one (isVisit in source-of.ts). */
   countVisit(hit: Hit, status: number): void {
-    this.#safely(() => this.#countVisit(hit, status))
+    this.#safely(() => this.#countVisit(hit, status), undefined)
+  }
+
+  /**
+   * The source the report will count a signup under, worked out before its insert: the page's
+   * `utm_source`, another site's host or `direct` for a browser's signup, `(api)` for anything
+   * else at the REST door or the form, `mcp` (medium the client's name) at the MCP door. Pass it
+   * to countSignup once the insert has committed, so that the name is derived once.
+   */
+  sourceOfSignup(hit: Hit, door: SignupDoor): SourceKey {
+    return this.#safely(() => (door === 'mcp' ? this.#mcpSource(hit) : this.#pageSource(hit)), DIRECT)
+  }
+
+  /** `rows` new entries, stored, under the source sourceOfSignup gave before their insert. */
+  countSignup(source: SourceKey, rows = 1): void {
+    if (rows <= 0) return
+    this.#safely(() => this.#buffer.addSignups(utcDay(this.#now()), source, rows), undefined)
   }
 
   /** `rows` new entries from the page's insert or the no-script form, by the source of the page that sent them. */
   countSignups(hit: Hit, rows: number): void {
-    this.#safely(() => this.#countSignups(hit, rows))
+    if (rows > 0) this.countSignup(this.sourceOfSignup(hit, 'form'), rows)
   }
 
-  /** A REST insert that succeeded: signups when it added to the waitlist with a public key (not the lab's own service key). */
+  /** A REST insert that succeeded: signups when isRestSignup says so. */
   countRestInsert(hit: Hit, table: string, rows: number, role: ApiRole): void {
-    if (table === 'waitlist' && role !== 'service_role') this.countSignups(hit, rows)
+    if (isRestSignup(table, role) && rows > 0) this.countSignup(this.sourceOfSignup(hit, 'rest'), rows)
   }
 
-  /** An MCP `initialize`: its client's name, for the tool call that may follow (mcp-clients.ts). */
+  /** An MCP `initialize`: its client's name, for the tool call that may follow (McpClients). */
   rememberMcpClient(hit: Hit, params: unknown): void {
-    this.#safely(() => this.#rememberMcpClient(hit, params))
+    this.#safely(() => this.#rememberMcpClient(hit, params), undefined)
   }
 
   /** A signup through the MCP tool: source `mcp`, medium the client's name when known. */
   countMcpSignup(hit: Hit): void {
-    this.#safely(() => this.#countMcpSignup(hit))
+    this.countSignup(this.sourceOfSignup(hit, 'mcp'))
   }
 
   /**
    * Counting never costs an answer: the page is served and a committed signup acknowledged even if
-   * counting fails (which is logged, once per process).
+   * counting fails (which is logged, once per process); a source that cannot be worked out is
+   * `fallback`.
    */
-  #safely(count: () => void): void {
+  #safely<T>(count: () => T, fallback: T): T {
     try {
-      count()
+      return count()
     } catch (error) {
-      if (this.#failed) return
+      if (!this.#failed)
+        this.#options.log.error('Counting by source failed (the request was answered):', error)
       this.#failed = true
-      this.#options.log.error('Counting by source failed (the request was answered):', error)
+      return fallback
     }
   }
 
@@ -125,34 +166,28 @@ export class SourceCounter {
     this.#buffer.addVisit(day, key, this.#visitorBit(hit, day))
   }
 
-  #countSignups(hit: Hit, rows: number): void {
-    if (rows <= 0) return
+  #pageSource(hit: Hit): SourceKey {
     const { url, headers } = hit.request
     // A script, an HTTP library or a headless browser: its page visit, if any, was not counted, so
     // its signups have a row of their own rather than raising a page source's conversion.
-    if (!isBrowser(headers)) {
-      this.#buffer.addSignups(utcDay(this.#now()), NO_VISIT, rows)
-      return
-    }
+    if (!isBrowser(headers)) return NO_VISIT
     const referer = headers.get('referer') ?? undefined
-    const key = this.#recentSignups.of(url, referer, () =>
+    return this.#recentSignups.of(url, referer, () =>
       signupSource(referer, (host) => this.#ownHosts.has(host, url)),
     )
-    this.#buffer.addSignups(utcDay(this.#now()), key, rows)
+  }
+
+  #mcpSource(hit: Hit): SourceKey {
+    const userAgent = hit.request.headers.get('user-agent') ?? ''
+    const name = this.#mcpClients.nameOf(hit.address(), userAgent, this.#now())
+    return { source: MCP_SOURCE, medium: name ?? '', campaign: '' }
   }
 
   #rememberMcpClient(hit: Hit, params: unknown): void {
     const headers = hit.request.headers
-    const name = cleanTag(clientName(params))
+    const name = cleanTag(mcpClientName(params))
     if (!name || declinesTracking(headers)) return
     this.#mcpClients.remember(hit.address(), headers.get('user-agent') ?? '', name, this.#now())
-  }
-
-  #countMcpSignup(hit: Hit): void {
-    const now = this.#now()
-    const name = this.#mcpClients.nameOf(hit.address(), hit.request.headers.get('user-agent') ?? '', now)
-    const key: SourceKey = { source: 'mcp', medium: name ?? '', campaign: '' }
-    this.#buffer.addSignups(utcDay(now), key, 1)
   }
 
   #visitorBit(hit: Hit, day: string): number | undefined {
@@ -168,7 +203,67 @@ export class SourceCounter {
   }
 }
 
-function clientName(params: unknown): string | undefined {
-  const info = (params as { clientInfo?: { name?: unknown } } | undefined)?.clientInfo
-  return typeof info?.name === 'string' ? info.name : undefined
+/**
+ * Where one visitor marks the day's sketch (VISITOR_BITS bits): a keyed hash (SHA-256 of the day's
+ * secret random salt, the day, their address as the rate limiter sees it and their User-Agent),
+ * cut to 16 bits. The same visitor lands on the same bit all day on every server sharing the salt;
+ * once the salt is deleted nobody can say whose bit is whose, not even with the address in hand.
+ * The salt comes first and is secret, so the hash cannot be recomputed without it (one call to
+ * Node's one-shot hash: about a microsecond, against several for an HMAC object per request).
+ */
+export function visitorBit(saltHex: string, day: string, address: string, userAgent: string): number {
+  return hash('sha256', `${saltHex}\n${day}\n${address}\n${userAgent}`, 'buffer').readUInt16BE(0)
+}
+
+const MAX_RECENT_SOURCES = 1000
+const MAX_RECENT_LENGTH = 512
+
+/**
+ * The sources of recent page addresses and Referers: most loads repeat a few links (the launch post,
+ * a newsletter's), and reading a query string and a Referer takes a microsecond or two on every
+ * load. In this process's memory only; short inputs only; forgotten in bulk when full.
+ */
+export class RecentSources {
+  readonly #known = new Map<string, SourceKey>()
+
+  of(url: string, referer: string | undefined, resolve: () => SourceKey): SourceKey {
+    const name = referer === undefined ? url : `${url}\n${referer}`
+    const known = this.#known.get(name)
+    if (known) return known
+    const key = resolve()
+    if (name.length > MAX_RECENT_LENGTH) return key
+    if (this.#known.size >= MAX_RECENT_SOURCES) this.#known.clear()
+    this.#known.set(name, key)
+    return key
+  }
+}
+
+const RECENT_VISITORS_MS = 5000
+const MAX_RECENT_VISITORS = 10_000
+
+/**
+ * The visitor bits of the last few seconds' page loads, so that a client loading the page again and
+ * again (a reload, a crawler posing as a browser, a flood) is looked up rather than hashed with the
+ * day's salt each time. Kept by a digest of the day, address and User-Agent (SHA-256, 43
+ * characters), never by the User-Agent itself: ten thousand entries are about a megabyte whatever
+ * length clients send. In this process's memory only, for five seconds at most, then forgotten in
+ * bulk; nothing of it is ever written.
+ */
+export class RecentVisitors {
+  readonly #bits = new Map<string, number>()
+  #since = Number.NEGATIVE_INFINITY
+
+  bitOf(day: string, address: string, userAgent: string, now: number, bit: () => number): number {
+    if (now - this.#since >= RECENT_VISITORS_MS || this.#bits.size >= MAX_RECENT_VISITORS) {
+      this.#bits.clear()
+      this.#since = now
+    }
+    const visitor = hash('sha256', `${day}\n${address}\n${userAgent}`, 'base64url')
+    let known = this.#bits.get(visitor)
+    if (known === undefined) {
+      known = bit()
+      this.#bits.set(visitor, known)
+    }
+    return known
+  }
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database'
+import { MCP_SOURCE, NO_VISIT } from './source-of'
 import { windowStart } from './utc-day'
 
 /**
@@ -24,8 +25,8 @@ export interface CampaignCounts {
  */
 export type SourceKind = 'page' | 'no-visit'
 
-/** The rows of signups with no page visit (server/analytics/count-buffer.ts and the MCP tool's). */
-const NO_VISIT_SOURCES: ReadonlySet<string> = new Set(['(api)', 'mcp'])
+/** The rows of signups with no page visit. */
+const NO_VISIT_SOURCES: ReadonlySet<string> = new Set([NO_VISIT.source, MCP_SOURCE])
 
 export function kindOf(source: string): SourceKind {
   return NO_VISIT_SOURCES.has(source) ? 'no-visit' : 'page'

@@ -1,5 +1,11 @@
 import type { Context } from 'hono'
-import { type Hit, SourceCounter, type SourceCounterOptions } from '../analytics/source-counter'
+import {
+  type Hit,
+  type SignupDoor,
+  SourceCounter,
+  type SourceCounterOptions,
+} from '../analytics/source-counter'
+import type { SourceKey } from '../analytics/source-of'
 import type { ApiRole } from '../db/api-roles'
 import { clientAddress, rateLimitKey } from '../rate-limit/client-address'
 
@@ -27,6 +33,16 @@ export class HttpSourceCounter {
 
   countVisit(c: Context, status: number): void {
     this.#counter.countVisit(this.#hit(c), status)
+  }
+
+  /** Before a signup's insert: the source it will count under (and be stored with). */
+  sourceOfSignup(c: Context, door: SignupDoor): SourceKey {
+    return this.#counter.sourceOfSignup(this.#hit(c), door)
+  }
+
+  /** After the insert committed: `rows` signups under the source sourceOfSignup gave. */
+  countSignup(source: SourceKey, rows = 1): void {
+    this.#counter.countSignup(source, rows)
   }
 
   countSignups(c: Context, rows: number): void {

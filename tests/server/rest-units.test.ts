@@ -169,4 +169,20 @@ describe('the key cache', () => {
     expect((await refusal('not.a.token', verify)).code).toBe('PGRST301')
     expect((await refusal('not.a.token', verify)).code).toBe('PGRST301')
   })
+
+  it('keeps the page’s key while a thousand other keys pass, and a thousand keys at most', async () => {
+    // A copy of the secret, zeroed at the end: then only a key the cache still holds passes.
+    const secret = secretBytes.slice()
+    const verify = cachedVerifier(secret)
+    const page = await token({ role: 'anon' })
+    const others = await Promise.all(Array.from({ length: 1000 }, (_, n) => token({ role: 'anon', n })))
+    await verify(page)
+    for (const other of others.slice(0, 999)) await verify(other)
+    await verify(page) // the page's next request, before the thousandth other key
+    await verify(others[999] as string)
+    secret.fill(0)
+    expect((await verify(page)).role).toBe('anon')
+    expect((await refusal(others[0] as string, verify)).code).toBe('PGRST301')
+    expect((await verify(others[1] as string)).role).toBe('anon')
+  })
 })

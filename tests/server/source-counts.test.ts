@@ -185,6 +185,39 @@ describe('counting visitors', () => {
   })
 })
 
+describe('a signup’s source, named before its insert', () => {
+  it('counts the signup under the name it was given before the insert, and a failed insert not at all', async () => {
+    const db = await freshDatabase()
+    const { counter, app } = await server(db, { now: DAY_ONE })
+    // A door as the signup function will run it: name, insert, then count under that name.
+    app.post('/named', (c) => {
+      const source = counter.sourceOfSignup(c, 'rest')
+      const stored = c.req.query('insert') !== 'fails'
+      if (stored) counter.countSignup(source)
+      return c.json(source, stored ? 201 : 409)
+    })
+    const signup = async (ua: string, referer: string, path = '/named') => {
+      const response = await app.request(path, { method: 'POST', headers: headersOf({ ua, referer }) })
+      return ((await response.json()) as { source: string }).source
+    }
+    const tagged = 'https://lab.example.com/?utm_source=Newsletter&utm_campaign=november'
+    const names = [
+      await signup(BROWSER, tagged),
+      await signup(BROWSER, 'https://www.partner.example.org/'),
+      await signup('curl/8.14.1', tagged),
+    ]
+    expect(names).toEqual(['newsletter', 'partner.example.org', '(api)'])
+    await signup(BROWSER, 'https://failed.example.org/', '/named?insert=fails')
+    await counter.flush()
+    expect(await counts(db)).toEqual({
+      newsletter: { visits: 0, visitors: 0, signups: 1 },
+      'partner.example.org': { visits: 0, visitors: 0, signups: 1 },
+      '(api)': { visits: 0, visitors: 0, signups: 1 },
+    })
+    await counter.stop()
+  })
+})
+
 describe('signups with no counted page visit', () => {
   it('counts signups from scripts, HTTP libraries and headless browsers under (api), not as direct page signups', async () => {
     const db = await freshDatabase()

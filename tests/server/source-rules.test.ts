@@ -1,24 +1,30 @@
 import { describe, expect, it } from 'vitest'
 import { plural } from '../../owner/cli/plural'
 import { percent, renderCampaigns, renderSources } from '../../owner/cli/sources'
-import { CountBuffer, OTHER } from '../../server/analytics/count-buffer'
-import { planDay } from '../../server/analytics/day-plan'
-import { McpClients } from '../../server/analytics/mcp-clients'
-import { OverflowSketch } from '../../server/analytics/overflow-sketch'
-import { RecentSources } from '../../server/analytics/recent-sources'
-import { RecentVisitors } from '../../server/analytics/recent-visitors'
+import { CountBuffer, OTHER, OverflowSketch, planDay } from '../../server/analytics/count-buffer'
+import {
+  isRestSignup,
+  RecentSources,
+  RecentVisitors,
+  type SignupDoor,
+  SourceCounter,
+  visitorBit,
+} from '../../server/analytics/source-counter'
 import {
   cleanSource,
   cleanTag,
   DIRECT,
+  declinesTracking,
+  isBrowser,
+  isVisit,
   MAX_TAG_LENGTH,
+  McpClients,
   signupSource,
   siteHost,
   visitSource,
 } from '../../server/analytics/source-of'
 import { conversionOf, kindOf, type SourceCounts } from '../../server/analytics/sources-report'
-import { declinesTracking, isBrowser, isVisit } from '../../server/analytics/visit-request'
-import { visitorBit } from '../../server/analytics/visitor-bit'
+import type { Database } from '../../server/db/database'
 import { rateLimitKey } from '../../server/rate-limit/client-address'
 
 /** The rules of counting by source, function by function, with no server and no database. */
@@ -93,6 +99,70 @@ describe('where a visit or a signup came from', () => {
     for (const name of ['(other)', '(API)', 'mcp', 'mcp%E2%80%8B'])
       expect(visitSource(`https://lab.example.com/?utm_source=${name}`, undefined, own), name).toEqual(DIRECT)
     expect(visitSource('https://lab.example.com/', 'http://mcp/', own)).toEqual(DIRECT)
+  })
+})
+
+describe('a signup’s source, named before its insert', () => {
+  // Never started: naming a signup reads the request alone, and touches no database.
+  const counter = () =>
+    new SourceCounter({
+      db: {} as Database,
+      log: { info: () => {}, error: () => {} },
+      siteOrigins: () => ['https://lab.example.com'],
+      flushMs: 60_000,
+    })
+  const hit = (headers: Record<string, string>, address = '192.0.2.1') => ({
+    request: new Request('https://lab.example.com/rest/v1/waitlist', { method: 'POST', headers }),
+    address: () => address,
+  })
+  const named = (sources: SourceCounter, door: SignupDoor, headers: Record<string, string>) =>
+    sources.sourceOfSignup(hit(headers), door)
+
+  it('names a browser’s signup by its page’s utm_source, else the referring site, else direct', () => {
+    const sources = counter()
+    for (const door of ['rest', 'form'] as const) {
+      const from = (referer?: string) =>
+        named(sources, door, referer ? { 'user-agent': CHROME, referer } : { 'user-agent': CHROME })
+      expect(from('https://lab.example.com/?utm_source=HN&utm_medium=social&utm_campaign=launch')).toEqual({
+        source: 'hn',
+        medium: 'social',
+        campaign: 'launch',
+      })
+      expect(from('https://www.partner.example.org/page').source).toBe('partner.example.org')
+      expect(from('https://lab.example.com/')).toEqual(DIRECT)
+      expect(from()).toEqual(DIRECT)
+      // A link cannot name a row the server keeps for itself.
+      expect(from('https://lab.example.com/?utm_source=mcp')).toEqual(DIRECT)
+    }
+  })
+
+  it('names a script’s, an HTTP library’s or a headless browser’s signup (api), whatever page it names', () => {
+    const sources = counter()
+    const tagged = { referer: 'https://lab.example.com/?utm_source=x' }
+    for (const door of ['rest', 'form'] as const) {
+      expect(named(sources, door, tagged).source).toBe('(api)')
+      for (const ua of ['curl/8.14.1', 'python-requests/2.32', 'HeadlessChrome/141.0'])
+        expect(named(sources, door, { ...tagged, 'user-agent': ua }).source, ua).toBe('(api)')
+    }
+  })
+
+  it('names an agent’s signup mcp, with the client’s name from its initialize when this server saw it', () => {
+    const sources = counter()
+    const agent = { 'user-agent': 'node' }
+    expect(named(sources, 'mcp', agent)).toEqual({ source: 'mcp', medium: '', campaign: '' })
+    sources.rememberMcpClient(hit(agent), { clientInfo: { name: 'claude-ai', version: '1' } })
+    expect(named(sources, 'mcp', agent)).toEqual({ source: 'mcp', medium: 'claude-ai', campaign: '' })
+    expect(sources.sourceOfSignup(hit(agent, '192.0.2.2'), 'mcp').medium).toBe('')
+    // The page's Referer names nothing at this door.
+    expect(named(sources, 'mcp', { ...agent, referer: 'https://lab.example.com/?utm_source=x' }).source).toBe(
+      'mcp',
+    )
+  })
+
+  it('counts REST inserts into the waitlist with a public key only', () => {
+    expect(isRestSignup('waitlist', 'anon')).toBe(true)
+    expect(isRestSignup('waitlist', 'service_role')).toBe(false)
+    expect(isRestSignup('other_table', 'anon')).toBe(false)
   })
 })
 
