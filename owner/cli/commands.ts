@@ -99,7 +99,8 @@ function inviteOneOff({ positionals, values }: CliArgs): Promise<number> | undef
   if (test !== undefined) {
     const problem = emailProblem(test)
     if (problem) return Promise.resolve(usageError(`--test needs the address to send to: ${problem}`))
-    return withDatabase((db) => inviteTestCommand(db, test, values.wait === true))
+    const request = { address: test, wait: values.wait === true, env: loadServerEnv() }
+    return withDatabase((db) => inviteTestCommand(db, request))
   }
   if (!values.confirm) return undefined
   if (emails.length === 0)

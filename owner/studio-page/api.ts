@@ -113,6 +113,8 @@ export interface InvitePreview {
   cannotSend: string | null
   /** Where no server has started yet, so its settings are guessed: why, or null. */
   settingsUnknown: string | null
+  /** Where the beta link is the shipped placeholder, which no invitation may carry: why nothing can be sent, or null. */
+  placeholder: string | null
 }
 
 export function fetchInvitePreview(count: number): Promise<InvitePreview> {
@@ -133,8 +135,14 @@ export function queueInvitations(
 /** The message's HTML part, for the preview's frame (it holds no address, so it needs no token). */
 export const INVITE_PREVIEW_URL = '/invite-preview.html'
 
-/** "Send me a test": the next invitee's message to this address, sent by the running server. */
-export function queueTestSend(email: string): Promise<{ queued: boolean; senderConfigured: boolean }> {
+/**
+ * "Send me a test": the next invitee's message to this address, sent by the running server.
+ * `placeholder` says the beta link is still the shipped placeholder; an address that unsubscribed,
+ * complained or bounced is refused (an error with the CLI's words).
+ */
+export function queueTestSend(
+  email: string,
+): Promise<{ queued: boolean; senderConfigured: boolean; placeholder: string | null }> {
   return send('/api/invite/test', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

@@ -70,8 +70,10 @@ export function createStudioApp(options: {
   app.get('/api/entries', (c) => entries(c, db))
   app.get('/api/export.csv', (c) => downloadCsv(c, db))
   app.post('/api/remove', (c) => remove(c, db))
-  if (options.invite) routeStudioInvite(app, db, options.invite)
-  routeStudioTestSend(app, db)
+  if (options.invite) {
+    routeStudioInvite(app, db, options.invite)
+    routeStudioTestSend(app, db, options.invite)
+  }
   routeStudioSendHealth(app, db)
 
   app.get('*', (c) => {
