@@ -1,5 +1,7 @@
 import type { EntryPage as ListPage } from '../../server/waitlist/admin/entry-pages'
+import type { StatusCounts } from '../../server/waitlist/admin/status-counts'
 import type { DayCount } from '../../server/waitlist/admin/waitlist-admin'
+import type { EntryStatus } from '../../server/waitlist/invitations/entry-status'
 
 /**
  * The studio server's JSON API (owner/studio-server/studio-app.ts). The token arrives in the URL's
@@ -11,6 +13,8 @@ export type Range = '30' | '90' | 'all'
 
 export interface Summary {
   total: number
+  /** How many entries have each status. */
+  statuses: StatusCounts
   days: DayCount[]
 }
 
@@ -66,8 +70,15 @@ export function fetchSummary(range: Range): Promise<Summary> {
   return send(`/api/summary?days=${range}`)
 }
 
-export function fetchEntries(search: string, start: PageStart): Promise<EntryPage> {
-  return send(`/api/entries?${new URLSearchParams({ q: search, ...start })}`)
+/** A page of the entries whose address contains `search` and whose status is any of `statuses` (none: any). */
+export function fetchEntries(
+  search: string,
+  statuses: readonly EntryStatus[],
+  start: PageStart,
+): Promise<EntryPage> {
+  const query = new URLSearchParams({ q: search, ...start })
+  for (const status of statuses) query.append('status', status)
+  return send(`/api/entries?${query}`)
 }
 
 export async function removeAddress(email: string): Promise<boolean> {

@@ -1,7 +1,7 @@
-import { escapeLiteral } from 'pg'
 import { isoUtc } from '../../db/iso-utc'
 import { ENTRY_STATUSES, isEntryStatus } from '../invitations/entry-status'
 import { emailProblem } from './email-rule'
+import { bindLiterals, type EntryFilter, filterConditions, whereOf } from './entry-filter'
 
 /**
  * The columns of an entry as `list` and `export` write it and `import` reads it back, in file
@@ -133,11 +133,11 @@ export function columnIndex(name: string): number {
 }
 
 /**
- * Every entry, oldest first (the order of `list` and `export`), as COPY text. COPY takes no
- * parameters, so the one value, --since (which the CLI has checked is a date), is quoted here.
+ * The entries the filter matches, oldest first (the order of `list` and `export`), as COPY text.
+ * COPY takes no parameters, so the filter's values are quoted literals (entry-filter.ts).
  */
-export function copyEntriesSql(since?: string): string {
-  const where = since === undefined ? '' : `where created_at >= ${escapeLiteral(since)}::timestamptz`
+export function copyEntriesSql(filter: EntryFilter = {}): string {
+  const where = whereOf(filterConditions(filter, bindLiterals))
   const columns = ENTRY_COLUMNS.map((column) => column.read).join(', ')
   return `copy (select ${columns} from ${ENTRY_SOURCE} ${where} order by waitlist.created_at, waitlist.id) to stdout`
 }
