@@ -116,6 +116,11 @@ async function run(argv: string[]): Promise<number> {
     console.error(`--since needs a date such as 2026-11-01, not "${values.since}"`)
     return 2
   }
+  // Ignored, a filter would let `invite --next 50 --status bounced` invite fifty others.
+  if (values.status !== undefined && !['list', 'count', 'export'].includes(name)) {
+    console.error(`--status goes with list, count and export, not ${name}`)
+    return 2
+  }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
   if (command) return command({ positionals, values })
   console.error(`Unknown command "${name}".\n`)

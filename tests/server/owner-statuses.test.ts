@@ -107,12 +107,18 @@ describe('list, count and export by status', () => {
     ).toEqual([[complained, 'complained']])
   })
 
-  it('refuses a status that is not one, naming them all (exit 2)', async () => {
+  it('refuses a status that is not one, naming them all, and --status where nothing filters (exit 2)', async () => {
     const wrong = await cli('list', '--status', 'bouncing')
     expect(wrong).toMatchObject({ code: 2, stdout: '' })
     expect(wrong.stderr).toContain(
       '--status needs one of unconfirmed, waiting, invited, unsubscribed, bounced, complained, not "bouncing"',
     )
+    // Where a command does not filter, the flag is refused rather than ignored.
+    const invite = await cli('invite', '--next', '2', '--status', 'bounced')
+    expect(invite).toMatchObject({
+      code: 2,
+      stderr: '--status goes with list, count and export, not invite\n',
+    })
   })
 
   it('--help names every status, complained among them', async () => {
