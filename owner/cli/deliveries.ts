@@ -84,8 +84,10 @@ const SHOWN_REFUSALS = 50
 
 /**
  * Who bounced or complained since the last invitations were queued, with the relay's last words
- * for each: the same figures as send health's when one batch has gone out, and never a total that
- * says otherwise.
+ * for each. Send health counts the same bounces and complaints by message, so after one batch the
+ * two agree; only a third soft bounce in a row is counted here alone. The outbox's own `bounced`
+ * (SMTP refusals only) is no longer printed as a total beside them: it read "0 bounced" under
+ * "hard bounces 3".
  */
 async function printRefusals(db: Database, showAddresses: boolean, print: Print): Promise<void> {
   const report = await refusalsSinceLastBatch(db, SHOWN_REFUSALS)
