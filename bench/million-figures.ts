@@ -73,6 +73,14 @@ function studioRequests(list: LoadedList) {
     { name: 'search, two characters, no match', path: q({ q: 'zx' }) },
     { name: 'search, two characters, one in 5,000 (more than a page)', path: q({ q: 'zq' }) },
     { name: 'search, one character, in most addresses (count capped)', path: q({ q: 'a' }) },
+    // The status filter: statuses with a row of their own come from the status index, waiting from the list's order.
+    { name: 'status bounced: one in 500', path: `${q({})}&status=bounced` },
+    { name: 'status invited: one in ten', path: `${q({})}&status=invited` },
+    { name: 'status waiting: most of the list', path: `${q({})}&status=waiting` },
+    {
+      name: 'status bounced, half-way down (keyset)',
+      path: `${q({ after: list.middleCursor })}&status=bounced`,
+    },
     { name: 'total and 30-day chart', path: '/api/summary?days=30' },
     { name: 'chart, all days', path: '/api/summary?days=all' },
     { name: 'invite preview: the next 10, how many wait', path: '/api/invite/preview?count=10' },

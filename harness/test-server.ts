@@ -11,6 +11,12 @@ import { entryArgs } from './test-bundle'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 
+/**
+ * The beta link every test server sends invitations with, unless a test gives its own: the site
+ * config's default is a placeholder (a reserved example name) that invite refuses to queue.
+ */
+export const TEST_BETA_URL = 'https://beta.tessel-labs.com/'
+
 export interface TestServer {
   url: string
   anonKey: string
@@ -97,6 +103,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       DATA_DIR: dataDir,
       SKIP_BUILD: '1',
       RATE_LIMIT_PER_MINUTE: '0',
+      BETA_URL: TEST_BETA_URL,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

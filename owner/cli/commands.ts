@@ -2,6 +2,7 @@ import { isIP } from 'node:net'
 import { loadServerEnv } from '../../server/boot/env'
 import { keyEmailMask } from '../../server/boot/log'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
+import { type EntryFilter, readFilter } from '../../server/waitlist/admin/entry-filter'
 import { DEFAULT_STUDIO_PORT } from '../studio-server/start-studio'
 import { openStudioDatabase } from '../studio-server/studio-database'
 import { deliveriesCommand } from './deliveries'
@@ -36,6 +37,8 @@ export interface CliArgs {
     json?: boolean
     test?: string
     confirm?: boolean
+    status?: string[]
+    'show-addresses'?: boolean
   }
 }
 
@@ -99,7 +102,8 @@ function inviteOneOff({ positionals, values }: CliArgs): Promise<number> | undef
   if (test !== undefined) {
     const problem = emailProblem(test)
     if (problem) return Promise.resolve(usageError(`--test needs the address to send to: ${problem}`))
-    return withDatabase((db) => inviteTestCommand(db, test, values.wait === true))
+    const request = { address: test, wait: values.wait === true, env: loadServerEnv() }
+    return withDatabase((db) => inviteTestCommand(db, request))
   }
   if (!values.confirm) return undefined
   if (emails.length === 0)
@@ -129,11 +133,20 @@ async function invite(args: CliArgs): Promise<number> {
   return inviteCommand(loadServerEnv(), request, withDatabase)
 }
 
+/** A command over the entries a filter matches (entry-filter.ts): `--status S`… and `--since DATE`. */
+function filtered(command: (filter: EntryFilter, args: CliArgs) => Promise<number>): Command {
+  return async (args) => {
+    const read = readFilter({ statuses: args.values.status, since: args.values.since })
+    if ('problem' in read) return usageError(read.problem)
+    return command(read.filter, args)
+  }
+}
+
 /** The CLI's commands by name; the usage text in waitlist-cli.ts describes each. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
-  count: ({ values }) => countCommand(values.since),
-  list: ({ values }) => listCommand(values.since),
-  export: ({ values }) => exportCommand(values.since, values.out),
+  count: filtered((filter) => countCommand(filter)),
+  list: filtered((filter) => listCommand(filter)),
+  export: filtered((filter, { values }) => exportCommand(filter, values.out)),
   keys: () => keysCommand(),
   url: () => urlCommand(),
   remove,
@@ -144,6 +157,14 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   invite,
   deliveries: ({ values }) =>
     withDatabase((db) =>
-      deliveriesCommand(db, { retry: values.retry ?? false, resume: values.resume ?? false }, console.log),
+      deliveriesCommand(
+        db,
+        {
+          retry: values.retry ?? false,
+          resume: values.resume ?? false,
+          showAddresses: values['show-addresses'] ?? false,
+        },
+        console.log,
+      ),
     ),
 }

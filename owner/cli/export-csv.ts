@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises'
 import { CopyTextRows } from '../../server/db/copy-text'
 import type { Database } from '../../server/db/database'
 import { copyEntriesSql, ENTRY_COLUMNS } from '../../server/waitlist/admin/entry-columns'
+import type { EntryFilter } from '../../server/waitlist/admin/entry-filter'
 import { csvRecord } from './csv'
 import { withDatabase } from './with-database'
 import { openPrivateFile } from './write-private-file'
@@ -17,27 +18,27 @@ import { openPrivateFile } from './write-private-file'
 export async function exportCsv(
   db: Database,
   out: Writable,
-  options: { since?: string; end?: boolean } = {},
+  options: { filter?: EntryFilter; end?: boolean } = {},
 ): Promise<number> {
   return db.copyTransaction(async (tx) => {
     const rows = new CopyTextRows(csvRecord, csvRecord(ENTRY_COLUMNS.map((column) => column.name)))
-    await pipeline(tx.copyTo(copyEntriesSql(options.since)), rows, out, { end: options.end ?? true })
+    await pipeline(tx.copyTo(copyEntriesSql(options.filter)), rows, out, { end: options.end ?? true })
     return rows.rows
   })
 }
 
-/** `export [--since DATE] [--out FILE]`: the CSV to FILE (mode 0600), or to standard output. */
-export async function exportCommand(since: string | undefined, out: string | undefined): Promise<number> {
+/** `export [--status S]… [--since DATE] [--out FILE]`: the CSV to FILE (mode 0600), or to standard output. */
+export async function exportCommand(filter: EntryFilter, out: string | undefined): Promise<number> {
   if (!out) {
     // Standard output is Node's to close, not ours.
-    await withDatabase((db) => exportCsv(db, process.stdout, { since, end: false }))
+    await withDatabase((db) => exportCsv(db, process.stdout, { filter, end: false }))
     return 0
   }
   const entries = await withDatabase(async (db) => {
     // Opened once the database has answered, so an unreachable one leaves an earlier file alone.
     const file = await openPrivateFile(out)
     try {
-      return await exportCsv(db, file, { since })
+      return await exportCsv(db, file, { filter })
     } catch (error) {
       // Half a list must not pass for the whole of it.
       await rm(out, { force: true })

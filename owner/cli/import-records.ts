@@ -1,24 +1,21 @@
 import { createReadStream } from 'node:fs'
 import { open, stat } from 'node:fs/promises'
-import {
-  ENTRY_COLUMNS,
-  type EntryColumn,
-  FIRST_EXPORT_COLUMNS,
-  headerColumns,
-} from '../../server/waitlist/admin/entry-columns'
+import { ENTRY_COLUMNS, type EntryColumn, headerColumns } from '../../server/waitlist/admin/entry-columns'
 import { CsvReader, type CsvRecord, CsvSyntaxError } from './csv-reader'
 
 /**
- * Reading an `export` file for `import`, a chunk at a time: a file of any length in the memory of
- * a chunk. Its row parser, `recordProblem`, checks each field by ENTRY_COLUMNS.
+ * Reading a CSV file for `import` (an export, or a plain list under the header `email`), a chunk at
+ * a time: a file of any length in the memory of a chunk. Its row parser, `recordProblem`, checks
+ * each field by the columns the header names.
  */
 
 /** Something wrong with the file as a whole: missing, not text, not CSV, wrong header. */
 export class ImportFileError extends Error {}
 
 const headerOf = (columns: readonly EntryColumn[]) => columns.map((column) => column.name).join(',')
-const HEADER = headerOf(ENTRY_COLUMNS)
-const FIRST_HEADER = headerOf(FIRST_EXPORT_COLUMNS)
+const HEADERS =
+  `email alone (a plain list of addresses), or email with any of ${headerOf(ENTRY_COLUMNS.slice(1))} ` +
+  'in any order (the columns `npm run waitlist -- export` writes)'
 
 /** One record after the header, with the line it starts on (1 is the header). */
 export interface ImportRecord {
@@ -58,20 +55,24 @@ function textDecoder(path: string): (chunk?: Buffer) => string {
   }
 }
 
-/** The columns the header names, or the file's problem: no header, or not an export's. */
+/** The columns the header names, or the file's problem: no header, or one naming what import does not know. */
 function readHeader(path: string, header: readonly string[] | undefined): readonly EntryColumn[] {
-  if (!header) throw new ImportFileError(`${path} is empty; expected the header line ${HEADER}`)
+  if (!header) throw new ImportFileError(`${path} is empty; its first line names the columns: ${HEADERS}`)
   const columns = headerColumns(header)
-  if (columns) return columns
+  if (!('problem' in columns)) return columns
+  const found = header.join(',').slice(0, 80)
+  const why = found.includes('@')
+    ? 'the first line is an address: put a line with the word email above the list'
+    : columns.problem
   throw new ImportFileError(
-    `${path} does not start with the header line ${HEADER} (found "${header.join(',').slice(0, 80)}"); ` +
-      `import reads the CSV that \`npm run waitlist -- export\` writes, or one written before statuses (${FIRST_HEADER})`,
+    `${path} does not start with a header line import reads (found "${found}"): ${why}. ` +
+      `The first line names the columns: ${HEADERS}`,
   )
 }
 
 /**
  * What can be told from the file's start, before a database is opened: that it is a readable text
- * file starting with an export's header line, and so which columns it has. The lines are checked
+ * file starting with a header line import reads, and so which columns it has. The lines are checked
  * as they stream in.
  */
 export async function checkImportFile(path: string): Promise<readonly EntryColumn[]> {
@@ -92,7 +93,8 @@ export async function checkImportFile(path: string): Promise<readonly EntryColum
   } catch {
     header = undefined
   }
-  header ??= head === '' ? undefined : head.split(/\r\n|\r|\n/, 1)
+  // Else the first line split at its commas: what is wrong further in is for the lines to say.
+  header ??= head === '' ? undefined : (head.split(/\r\n|\r|\n/, 1)[0] ?? '').split(',')
   return readHeader(path, header)
 }
 
@@ -108,7 +110,7 @@ function* checked(records: CsvRecord[], path: string, state: FileState): Generat
   for (const { line, fields } of records) {
     if (!state.columns) {
       state.columns = readHeader(path, fields)
-      if (state.expected && state.columns !== state.expected)
+      if (state.expected && headerOf(state.columns) !== headerOf(state.expected))
         throw new ImportFileError(`${path} changed while it was read: its header line is not the same`)
     } else yield { line, fields, problem: recordProblem(fields, state.columns) }
   }

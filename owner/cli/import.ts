@@ -2,12 +2,12 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { copyTextLine } from '../../server/db/copy-text'
 import type { CopyTransaction, Database } from '../../server/db/database'
-import { columnIndex, type EntryColumn } from '../../server/waitlist/admin/entry-columns'
+import { allColumns, type EntryColumn } from '../../server/waitlist/admin/entry-columns'
 import {
   addStaged,
   createStage,
+  STAGE_COPY_SQL,
   settleImport,
-  stageCopySql,
   stagedDuplicates,
   stagedListed,
 } from '../../server/waitlist/admin/import-staging'
@@ -46,22 +46,25 @@ class Problems {
   }
 }
 
+/** What the staging reads from a file: its columns and the import's time, for what it lacks. */
+interface StagedFile {
+  path: string
+  columns: readonly EntryColumn[]
+  importTime: string
+}
+
 /** The good records as COPY text for the staging table, in chunks; the bad ones go to `problems`. */
-async function* stagedLines(
-  path: string,
-  columns: readonly EntryColumn[],
-  problems: Problems,
-  counted: { entries: number },
-) {
+async function* stagedLines(file: StagedFile, problems: Problems, counted: { entries: number }) {
   let chunk = ''
-  for await (const records of importRecords(path, columns)) {
+  for await (const records of importRecords(file.path, file.columns)) {
     for (const record of records) {
       if (record.problem) {
         problems.add({ line: record.line, message: record.problem })
         continue
       }
       counted.entries++
-      chunk += copyTextLine([String(record.line), ...record.fields])
+      const fields = allColumns(record.fields, file.columns, file.importTime)
+      chunk += copyTextLine([String(record.line), ...fields])
     }
     if (chunk.length >= COPY_CHUNK) {
       yield chunk
@@ -72,14 +75,14 @@ async function* stagedLines(
 }
 
 async function stageFile(tx: CopyTransaction, path: string) {
-  // The header says which columns the COPY carries: today's, or an export's from before statuses.
+  // The header says which columns the file has, in which order; the others take their defaults.
   const columns = await checkImportFile(path)
-  await createStage(tx)
+  const importTime = await createStage(tx)
   const problems = new Problems()
   const counted = { entries: 0 }
   await pipeline(
-    Readable.from(stagedLines(path, columns, problems, counted)),
-    tx.copyFrom(stageCopySql(columns)),
+    Readable.from(stagedLines({ path, columns, importTime }, problems, counted)),
+    tx.copyFrom(STAGE_COPY_SQL),
   )
   const duplicates = await stagedDuplicates(tx, SHOWN_PROBLEMS)
   const shown = [
@@ -120,10 +123,12 @@ export async function importFile(db: Database, path: string, dryRun: boolean): P
 async function checkAlone(path: string): Promise<ImportOutcome> {
   const problems = new Problems()
   const firstLine = new Map<string, number>()
-  for await (const records of importRecords(path))
+  const columns = await checkImportFile(path)
+  const email = columns.findIndex((column) => column.name === 'email')
+  for await (const records of importRecords(path, columns))
     for (const { line, fields, problem } of records) {
       // citext's rule, as the staging table's lower(): addresses are ASCII (the address rule).
-      const address = fields[columnIndex('email')]?.toLowerCase() ?? ''
+      const address = fields[email]?.toLowerCase() ?? ''
       const first = problem ? undefined : firstLine.get(address)
       if (problem || first !== undefined)
         problems.add({ line, message: problem ?? `the same address as line ${first}` })

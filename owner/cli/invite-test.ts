@@ -1,27 +1,40 @@
+import type { ServerEnv } from '../../server/boot/env'
 import type { Database } from '../../server/db/database'
 import { readMailSettings } from '../../server/waitlist/invitations/mail-settings'
+import { isPlaceholderLink, placeholderNote } from '../../server/waitlist/invitations/reserved-names'
 import { queueTestInvitation } from '../../server/waitlist/invitations/test-send'
 import { followBatch } from './follow-batch'
+import { previewSettings } from './message-preview'
 
 type Print = (line: string) => void
 
 /**
  * `invite --test ADDRESS [--wait]`: the next invitee's invitation, sent by the running server to
- * ADDRESS. Nothing is added to the list; the message's links change nothing (test-send.ts).
+ * ADDRESS. Nothing is added to the list; the message's links change nothing (test-send.ts). An
+ * address listed as unsubscribed, complained or bounced gets nothing: one line saying so, exit 1.
  */
 export async function inviteTestCommand(
   db: Database,
-  address: string,
-  wait: boolean,
+  request: { address: string; wait: boolean; env: Pick<ServerEnv, 'SITE_URL' | 'BETA_URL' | 'PORT'> },
   print: Print = console.log,
+  fail: Print = console.error,
 ): Promise<number> {
-  const id = await queueTestInvitation(db, address)
+  const { address } = request
+  const sent = await queueTestInvitation(db, address)
+  if ('refused' in sent) {
+    fail(sent.reason)
+    return 1
+  }
   print(
     `Queued a test of the invitation to ${address}: the message the next invitee gets, sent by the ` +
       'running server. Its links change nothing and its invite code is refused; nobody was added to the list.',
   )
-  if (!(await readMailSettings(db)).senderConfigured)
+  const settings = await readMailSettings(db)
+  // The link the server puts in the message: a test shows the placeholder, and says so.
+  const { betaUrl } = previewSettings(settings, request.env).context
+  if (isPlaceholderLink(betaUrl)) print(placeholderNote(betaUrl))
+  if (!settings.senderConfigured)
     print('No server with SMTP_URL has started on this database yet: it is sent once one does.')
-  if (wait) await followBatch(db, [id], print)
+  if (request.wait) await followBatch(db, [sent.queued], print)
   return 0
 }

@@ -15,6 +15,12 @@ import {
   oldestWith,
   type QueuedInvites,
 } from '../../server/waitlist/invitations/queue-invitations'
+import {
+  isPlaceholderLink,
+  placeholderNote,
+  placeholderRefusal,
+} from '../../server/waitlist/invitations/reserved-names'
+import { HEALTH_MIN_SENT } from '../../server/waitlist/mail-events/send-health'
 import { followBatch } from './follow-batch'
 import { previewInvitation, previewSettings, renderPreview } from './message-preview'
 import { plural } from './plural'
@@ -43,7 +49,7 @@ export async function inviteCommand(
   print: Print = console.log,
 ): Promise<number> {
   if (request.dryRun) return dryRun(env, request, print)
-  return withDatabase((db) => queue(db, request, print))
+  return withDatabase((db) => queue(db, env, request, print))
 }
 
 /**
@@ -72,7 +78,10 @@ async function dryRun(env: ServerEnv, request: InviteRequest, print: Print): Pro
   for (const entry of chosen) print(`  ${entry.createdAt}  ${entry.email}  (${entry.status})`)
   if (named) reportRefusals(entries, request.emails, allowed, print)
   if (!settings.senderConfigured) print(NO_SENDER_YET)
+  if (chosen.length > 0 && chosen.length < HEALTH_MIN_SENT) print(smallBatchNote(chosen.length))
   const preview = previewSettings(settings, env)
+  const { betaUrl } = preview.context
+  if (isPlaceholderLink(betaUrl)) print(placeholderNote(betaUrl))
   const sample = chosen[0]?.email ?? 'someone@example.com'
   print(
     `\nThe message${chosen[0] ? ` to the first of them` : ' (to a sample address)'}, as the server would send it:\n`,
@@ -82,6 +91,14 @@ async function dryRun(env: ServerEnv, request: InviteRequest, print: Print): Pro
   return 0
 }
 
+/**
+ * Send health judges a window of at least HEALTH_MIN_SENT messages (ADR 045): a smaller batch on
+ * a fresh window can bounce and complain as it likes without pausing anything.
+ */
+const smallBatchNote = (size: number) =>
+  `Sending pauses on bounces or complaints only once ${HEALTH_MIN_SENT} messages are in the send-health ` +
+  `window (deliveries shows it): a batch of ${size} is judged with the mail sent before it, or, alone, not at all.`
+
 function reportRefusals(entries: Candidate[], emails: string[], allowed: string[], print: Print): void {
   const found = new Set(entries.map((entry) => entry.email.toLowerCase()))
   for (const entry of entries)
@@ -90,9 +107,15 @@ function reportRefusals(entries: Candidate[], emails: string[], allowed: string[
     if (!found.has(email.trim().toLowerCase())) print(`  ${email} is not on the waitlist`)
 }
 
-async function queue(db: Database, request: InviteRequest, print: Print): Promise<number> {
+async function queue(db: Database, env: ServerEnv, request: InviteRequest, print: Print): Promise<number> {
   // The Message-ID's domain is the sending server's MAIL_FROM's, as it recorded it at start.
   const settings = await readMailSettings(db)
+  // The link the server would put in every message: never the shipped placeholder.
+  const { betaUrl } = previewSettings(settings, env).context
+  if (isPlaceholderLink(betaUrl)) {
+    console.error(placeholderRefusal(betaUrl))
+    return 1
+  }
   const options = { resend: request.resend, messageDomain: settings.messageDomain }
   let result: QueuedInvites
   let refusedNamed = false

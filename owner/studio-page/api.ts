@@ -1,5 +1,7 @@
 import type { EntryPage as ListPage } from '../../server/waitlist/admin/entry-pages'
+import type { StatusCounts } from '../../server/waitlist/admin/status-counts'
 import type { DayCount } from '../../server/waitlist/admin/waitlist-admin'
+import type { EntryStatus } from '../../server/waitlist/invitations/entry-status'
 
 /**
  * The studio server's JSON API (owner/studio-server/studio-app.ts). The token arrives in the URL's
@@ -11,6 +13,8 @@ export type Range = '30' | '90' | 'all'
 
 export interface Summary {
   total: number
+  /** How many entries have each status. */
+  statuses: StatusCounts
   days: DayCount[]
 }
 
@@ -66,8 +70,15 @@ export function fetchSummary(range: Range): Promise<Summary> {
   return send(`/api/summary?days=${range}`)
 }
 
-export function fetchEntries(search: string, start: PageStart): Promise<EntryPage> {
-  return send(`/api/entries?${new URLSearchParams({ q: search, ...start })}`)
+/** A page of the entries whose address contains `search` and whose status is any of `statuses` (none: any). */
+export function fetchEntries(
+  search: string,
+  statuses: readonly EntryStatus[],
+  start: PageStart,
+): Promise<EntryPage> {
+  const query = new URLSearchParams({ q: search, ...start })
+  for (const status of statuses) query.append('status', status)
+  return send(`/api/entries?${query}`)
 }
 
 export async function removeAddress(email: string): Promise<boolean> {
@@ -113,6 +124,8 @@ export interface InvitePreview {
   cannotSend: string | null
   /** Where no server has started yet, so its settings are guessed: why, or null. */
   settingsUnknown: string | null
+  /** Where the beta link is the shipped placeholder, which no invitation may carry: why nothing can be sent, or null. */
+  placeholder: string | null
 }
 
 export function fetchInvitePreview(count: number): Promise<InvitePreview> {
@@ -133,8 +146,14 @@ export function queueInvitations(
 /** The message's HTML part, for the preview's frame (it holds no address, so it needs no token). */
 export const INVITE_PREVIEW_URL = '/invite-preview.html'
 
-/** "Send me a test": the next invitee's message to this address, sent by the running server. */
-export function queueTestSend(email: string): Promise<{ queued: boolean; senderConfigured: boolean }> {
+/**
+ * "Send me a test": the next invitee's message to this address, sent by the running server.
+ * `placeholder` says the beta link is still the shipped placeholder; an address that unsubscribed,
+ * complained or bounced is refused (an error with the CLI's words).
+ */
+export function queueTestSend(
+  email: string,
+): Promise<{ queued: boolean; senderConfigured: boolean; placeholder: string | null }> {
   return send('/api/invite/test', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

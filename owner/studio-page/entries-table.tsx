@@ -12,7 +12,10 @@ export function EntriesTable(props: {
   page: EntryPage | undefined
   /** The page's number, counted by the owner's moves. */
   number: number
+  /** A search or a filter narrows the list: its count is of the matches, and none says so. */
   searching: boolean
+  /** What an empty page says while searching. */
+  noMatch: string
   onPage: OnPage
   onRemove(email: string): void
 }) {
@@ -21,9 +24,7 @@ export function EntriesTable(props: {
   return (
     <>
       {page.entries.length === 0 ? (
-        <p className="mt-4 text-soft">
-          {props.searching ? 'No address matches the search.' : 'Nobody is on the waitlist yet.'}
-        </p>
+        <p className="mt-4 text-soft">{props.searching ? props.noMatch : 'Nobody is on the waitlist yet.'}</p>
       ) : (
         <table className="mt-4 w-full border-collapse text-left text-sm">
           {/* On a phone each row is a card: the address over its date, Remove beside them. */}

@@ -28,9 +28,9 @@ export function InvitePanel({ onQueued }: { onQueued(): void }) {
       <p aria-live="polite" className={invite.status ? 'mt-3 text-accent' : 'sr-only'}>
         {invite.status}
       </p>
-      {preview && (
+      {invite.open && (
         <div className="mt-4 space-y-3">
-          <PreviewSummary preview={preview} />
+          {preview && <PreviewSummary preview={preview} />}
           <iframe
             src={INVITE_PREVIEW_URL}
             title="The invitation as it will look"
@@ -41,12 +41,14 @@ export function InvitePanel({ onQueued }: { onQueued(): void }) {
             className="h-96 w-full rounded border border-line"
           />
           <TestSendForm />
-          <SendButtons
-            preview={preview}
-            busy={invite.busy}
-            onSend={() => invite.send(preview)}
-            onCancel={invite.cancel}
-          />
+          {preview && (
+            <SendButtons
+              preview={preview}
+              busy={invite.busy}
+              onSend={() => invite.send(preview)}
+              onCancel={invite.cancel}
+            />
+          )}
         </div>
       )}
     </section>
@@ -121,7 +123,7 @@ function SendButtons(props: { preview: InvitePreview; busy: boolean; onSend(): v
   return (
     <>
       {/* Notes, not errors: nothing was attempted, and queuing works without a sender. */}
-      {[preview.settingsUnknown, preview.cannotSend].map(
+      {[preview.placeholder, preview.settingsUnknown, preview.cannotSend].map(
         (note) =>
           note && (
             <p key={note} className="rounded border border-line p-3 text-sm">
@@ -132,7 +134,7 @@ function SendButtons(props: { preview: InvitePreview; busy: boolean; onSend(): v
       <div className="flex gap-2">
         <button
           type="button"
-          disabled={props.busy || preview.count === 0}
+          disabled={props.busy || preview.count === 0 || preview.placeholder !== null}
           onClick={props.onSend}
           className={`rounded bg-button px-3 py-2 font-medium text-button-ink disabled:opacity-60 ${FOCUS}`}
         >

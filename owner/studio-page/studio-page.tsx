@@ -1,4 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react'
+import type { StatusCounts } from '../../server/waitlist/admin/status-counts'
+import type { EntryStatus } from '../../server/waitlist/invitations/entry-status'
 import {
   downloadExport,
   type EntryPage,
@@ -17,6 +19,7 @@ import { RemoveDialog } from './remove-dialog'
 import { SendHealthBanner } from './send-health-banner'
 import { SignupsChart } from './signups-chart'
 import { SourcesPanel, useSources } from './sources-panel'
+import { StatusFilter } from './status-filter'
 
 const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
 
@@ -33,9 +36,6 @@ const FIRST_PAGE: Position = { start: {}, number: 1 }
 /** The whole studio: the total, the chart, and the list with search, paging, CSV and remove. */
 export function StudioPage() {
   const [range, setRange] = useState<Range>('30')
-  const [search, setSearch] = useState('')
-  const [query, setQuery] = useState('')
-  const [position, setPosition] = useState<Position>(FIRST_PAGE)
   const [error, setError] = useState('')
   const [stopped, setStopped] = useState('')
   const [version, setVersion] = useState(0)
@@ -51,8 +51,6 @@ export function StudioPage() {
   })
   const summary = useSummary(range, version, fail, setError)
   const sources = useSources(range, version, fail)
-  const entries = useEntries(query, position.start, version, fail)
-  useSearchSettling(search, query, setQuery, setPosition)
   const removal = useRemoval(fail, () => setVersion((value) => value + 1))
 
   return (
@@ -68,17 +66,13 @@ export function StudioPage() {
       <SendHealthBanner version={version} onFail={fail} />
       <InvitePanel onQueued={() => setVersion((value) => value + 1)} />
 
-      <section aria-labelledby="list-heading" className="rounded-lg border border-line bg-panel p-4">
-        <h2 id="list-heading" ref={removal.listHeading} tabIndex={-1} className="text-lg font-semibold">
-          Signups, newest first
-        </h2>
-        <SearchBox value={search} onChange={setSearch} />
-        <EntriesTable
-          {...{ page: entries, number: position.number, searching: query !== '' }}
-          onPage={(start, number) => setPosition({ start, number })}
-          onRemove={removal.setPending}
-        />
-      </section>
+      <ListSection
+        counts={summary?.statuses}
+        version={version}
+        onFail={fail}
+        heading={removal.listHeading}
+        onRemove={removal.setPending}
+      />
 
       <RemoveDialog
         email={removal.pending}
@@ -87,6 +81,44 @@ export function StudioPage() {
         onCancel={() => removal.setPending(undefined)}
       />
     </main>
+  )
+}
+
+/** The list, newest first: its search, its status filter with each status's count, its pages. */
+function ListSection(props: {
+  counts: StatusCounts | undefined
+  version: number
+  onFail: Fail
+  heading: RefObject<HTMLHeadingElement | null>
+  onRemove(email: string): void
+}) {
+  const [search, setSearch] = useState('')
+  const [query, setQuery] = useState('')
+  const [statuses, setStatuses] = useState<EntryStatus[]>([])
+  const [position, setPosition] = useState<Position>(FIRST_PAGE)
+  const entries = useEntries({ query, statuses }, position.start, props.version, props.onFail)
+  useSearchSettling(search, query, setQuery, setPosition)
+  return (
+    <section aria-labelledby="list-heading" className="rounded-lg border border-line bg-panel p-4">
+      <h2 id="list-heading" ref={props.heading} tabIndex={-1} className="text-lg font-semibold">
+        Signups, newest first
+      </h2>
+      <SearchBox value={search} onChange={setSearch} />
+      <StatusFilter
+        counts={props.counts}
+        selected={statuses}
+        onChange={(selected) => {
+          setStatuses(selected)
+          setPosition(FIRST_PAGE)
+        }}
+      />
+      <EntriesTable
+        {...{ page: entries, number: position.number, searching: query !== '' || statuses.length > 0 }}
+        noMatch={query !== '' ? 'No address matches the search.' : 'No entry has the statuses ticked.'}
+        onPage={(start, number) => setPosition({ start, number })}
+        onRemove={props.onRemove}
+      />
+    </section>
   )
 }
 
@@ -145,17 +177,24 @@ function useSummary(range: Range, version: number, fail: Fail, setError: (error:
   return summary
 }
 
-function useEntries(query: string, start: PageStart, version: number, fail: Fail) {
+/** The page of the list that the search and the status filter ask for, from where it starts. */
+function useEntries(
+  matching: { query: string; statuses: readonly EntryStatus[] },
+  start: PageStart,
+  version: number,
+  fail: Fail,
+) {
   const [entries, setEntries] = useState<EntryPage>()
+  const { query, statuses } = matching
   // biome-ignore lint/correctness/useExhaustiveDependencies: version asks for a fresh read after a removal
   useEffect(() => {
     let current = true
     // An answer for a page or search left behind meanwhile must not replace the newer one.
-    fetchEntries(query, start).then((next) => current && setEntries(next), fail)
+    fetchEntries(query, statuses, start).then((next) => current && setEntries(next), fail)
     return () => {
       current = false
     }
-  }, [query, start, version, fail])
+  }, [query, statuses, start, version, fail])
   return entries
 }
 

@@ -15,11 +15,12 @@ export function TestSendForm() {
     event.preventDefault()
     setBusy(true)
     try {
-      const { senderConfigured } = await queueTestSend(email)
+      const { senderConfigured, placeholder } = await queueTestSend(email)
       const when = senderConfigured
         ? 'the running server sends it now'
         : 'it goes once a server with SMTP_URL runs'
-      setSaid({ status: `A test is queued for ${email}; ${when}. Its links change nothing.`, error: '' })
+      const status = `A test is queued for ${email}; ${when}. Its links change nothing.`
+      setSaid({ status: placeholder ? `${status} ${placeholder}` : status, error: '' })
     } catch (reason) {
       setSaid({ status: '', error: String((reason as Error).message ?? reason) })
     } finally {

@@ -1,8 +1,14 @@
 import { useState } from 'react'
 import { fetchInvitePreview, type InvitePreview, queueInvitations } from './api'
 
-/** The invite panel's state: the preview shown, the last outcome, and the two calls. */
+const PREPARING = 'Preparing the preview…'
+
+/**
+ * The invite panel's state: whether a preview is open (its frame loads while the figures are read),
+ * the preview's figures, the last outcome, and the two calls.
+ */
 export function useInvite(onQueued: () => void) {
+  const [open, setOpen] = useState(false)
   const [preview, setPreview] = useState<InvitePreview>()
   const [busy, setBusy] = useState(false)
   const [status, setStatus] = useState('')
@@ -18,9 +24,25 @@ export function useInvite(onQueued: () => void) {
       setBusy(false)
     }
   }
+  // The frame is asked for at once, beside the figures, and a line says the rest is on its way.
   const showPreview = (count: number) => {
-    setStatus('')
-    void act(async () => setPreview(await fetchInvitePreview(count)))
+    setPreview(undefined)
+    setOpen(true)
+    setStatus(PREPARING)
+    void act(async () => {
+      try {
+        setPreview(await fetchInvitePreview(count))
+      } catch (reason) {
+        setOpen(false)
+        throw reason
+      } finally {
+        setStatus((status) => (status === PREPARING ? '' : status))
+      }
+    })
+  }
+  const close = () => {
+    setOpen(false)
+    setPreview(undefined)
   }
   const send = (shown: InvitePreview) =>
     act(async () => {
@@ -32,8 +54,8 @@ export function useInvite(onQueued: () => void) {
           ? `Queued ${queued} ${noun}; they go out once a server with SMTP_URL runs.`
           : `Queued ${queued} ${noun}; the server sends them ${pace}.`,
       )
-      setPreview(undefined)
+      close()
       onQueued()
     })
-  return { preview, busy, status, error, showPreview, send, cancel: () => setPreview(undefined) }
+  return { open, preview, busy, status, error, showPreview, send, cancel: close }
 }

@@ -4,7 +4,9 @@ import { type Context, Hono } from 'hono'
 import { sourcesSummary } from '../../server/analytics/sources-report'
 import { maskEmails, oneLine } from '../../server/boot/log'
 import type { Database } from '../../server/db/database'
+import { readFilter } from '../../server/waitlist/admin/entry-filter'
 import { BadCursorError, pageEntries } from '../../server/waitlist/admin/entry-pages'
+import { countByStatus } from '../../server/waitlist/admin/status-counts'
 import { countEntries, removeEntry, signupsPerDay } from '../../server/waitlist/admin/waitlist-admin'
 import { exportCsv } from '../cli/export-csv'
 import { SITE_STOPPED, SiteStoppedError } from './studio-database'
@@ -70,8 +72,10 @@ export function createStudioApp(options: {
   app.get('/api/entries', (c) => entries(c, db))
   app.get('/api/export.csv', (c) => downloadCsv(c, db))
   app.post('/api/remove', (c) => remove(c, db))
-  if (options.invite) routeStudioInvite(app, db, options.invite)
-  routeStudioTestSend(app, db)
+  if (options.invite) {
+    routeStudioInvite(app, db, options.invite)
+    routeStudioTestSend(app, db, options.invite)
+  }
   routeStudioSendHealth(app, db)
 
   app.get('*', (c) => {
@@ -91,22 +95,32 @@ export function createStudioApp(options: {
   return app
 }
 
+/** The total, the entries by status, and the chart's days. */
 async function summary(c: Context, db: Database): Promise<Response> {
   const days = parseRange(c.req.query('days'))
   if (days === undefined) return c.json({ error: 'days must be 30, 90 or all' }, 400)
-  const perDay = await signupsPerDay(db, days)
-  return c.json({ total: await countEntries(db), days: perDay })
+  const [total, statuses, perDay] = await Promise.all([
+    countEntries(db),
+    countByStatus(db),
+    signupsPerDay(db, days),
+  ])
+  return c.json({ total, statuses, days: perDay })
 }
 
-/** A page of the list: the first, or the one after (`after`) or before (`before`) a cursor it gave. */
+/**
+ * A page of the list: the first, or the one after (`after`) or before (`before`) a cursor it gave,
+ * of the entries the search (`q`) and the filter (`status`, repeated: any of them) match.
+ */
 async function entries(c: Context, db: Database): Promise<Response> {
   const search = c.req.query('q')?.trim() ?? ''
   const after = c.req.query('after')
   const before = c.req.query('before')
   if (search.length > MAX_SEARCH) return c.json({ error: `search at most ${MAX_SEARCH} characters` }, 400)
   if (after !== undefined && before !== undefined) return c.json({ error: 'after or before, not both' }, 400)
+  const read = readFilter({ statuses: c.req.queries('status') })
+  if ('problem' in read) return c.json({ error: read.problem.replace('--status', 'status') }, 400)
   try {
-    const page = await pageEntries(db, { search, after, before, limit: PAGE_SIZE })
+    const page = await pageEntries(db, { search, filter: read.filter, after, before, limit: PAGE_SIZE })
     return c.json({ ...page, pageSize: PAGE_SIZE })
   } catch (error) {
     if (error instanceof BadCursorError) return c.json({ error: error.message }, 400)

@@ -2,13 +2,17 @@ import type { Hono } from 'hono'
 import type { Database } from '../../server/db/database'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
 import { readMailSettings } from '../../server/waitlist/invitations/mail-settings'
+import { isPlaceholderLink, placeholderNote } from '../../server/waitlist/invitations/reserved-names'
 import { queueTestInvitation } from '../../server/waitlist/invitations/test-send'
+import { previewSettings } from '../cli/message-preview'
+import type { StudioInvite } from './studio-invite'
 
 /**
  * The studio's "Send me a test", beside the invitation's preview: `invite --test ADDRESS`, queued
- * for the running server to send (test-send.ts). Adds nobody; its links change nothing.
+ * for the running server to send (test-send.ts), refused in the same words for an address that
+ * unsubscribed, complained or bounced. Adds nobody; its links change nothing.
  */
-export function routeStudioTestSend(app: Hono, db: Database): void {
+export function routeStudioTestSend(app: Hono, db: Database, invite: StudioInvite): void {
   app.post('/api/invite/test', async (c) => {
     // A form on another site cannot send JSON without a preflight, which gets no CORS answer.
     if (!c.req.header('content-type')?.startsWith('application/json'))
@@ -17,8 +21,11 @@ export function routeStudioTestSend(app: Hono, db: Database): void {
     const email = typeof body?.email === 'string' ? body.email : ''
     const problem = emailProblem(email)
     if (problem) return c.json({ error: `The test needs an address to send to: ${problem}` }, 400)
-    await queueTestInvitation(db, email)
-    const { senderConfigured } = await readMailSettings(db)
-    return c.json({ queued: true, senderConfigured }, 202)
+    const sent = await queueTestInvitation(db, email)
+    if ('refused' in sent) return c.json({ error: sent.reason, refused: sent.refused }, 409)
+    const settings = await readMailSettings(db)
+    const { betaUrl } = previewSettings(settings, invite.fallback).context
+    const placeholder = isPlaceholderLink(betaUrl) ? placeholderNote(betaUrl) : null
+    return c.json({ queued: true, senderConfigured: settings.senderConfigured, placeholder }, 202)
   })
 }

@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mailWords } from '../../contract/site-config'
 import type { SmtpSink } from '../../harness/smtp-sink'
-import type { TestServer } from '../../harness/test-server'
+import { TEST_BETA_URL, type TestServer } from '../../harness/test-server'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import type { OpenedDatabase } from '../../server/db/open-database'
 import { checkInviteCode } from '../../server/waitlist/invitations/invite-code'
@@ -173,7 +173,7 @@ async function expectInvitation(mail: ParsedMail): Promise<void> {
   // Nothing to fetch when the message opens: no image, stylesheet, script or frame.
   expect(html).not.toMatch(/<(img|link|script|iframe|object)\b|url\(/i)
   const betaUrl = new URL(/href="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&') ?? '')
-  expect(`${betaUrl.origin}${betaUrl.pathname}`).toBe(mailWords.betaUrl)
+  expect(`${betaUrl.origin}${betaUrl.pathname}`).toBe(TEST_BETA_URL)
   const code = betaUrl.searchParams.get('invite') ?? ''
   const keys = linkKeys((await loadApiKeys({ dataDir: server.dataDir, databaseUrl: undefined })).secret)
   expect(checkInviteCode(keys.inviteCode, code)?.invitationId).toBe(mail.messageId?.slice(1, 37))

@@ -100,3 +100,29 @@ describe('invite --dry-run writes nothing at all', () => {
     expect(await schemaOf(url)).toEqual(before)
   })
 })
+
+// Issue 41: a first batch of 5 that all bounced paused nothing, and nothing had said it could not.
+describe('invite --dry-run of a small batch', () => {
+  it('says the pause judges from 20 messages on, under 20 only', async () => {
+    const url = await sharedPostgresUrl()
+    const db = await openPostgres(url, 1)
+    try {
+      await db.query(
+        `insert into public.waitlist (email)
+         select 'batch.' || i || '@example.com' from generate_series(1, 25) as i`,
+      )
+    } finally {
+      await db.close()
+    }
+    const env = { DATABASE_URL: url, DATA_DIR: '/nonexistent-data-dir' }
+    const note =
+      'Sending pauses on bounces or complaints only once 20 messages are in the send-health window ' +
+      '(deliveries shows it): a batch of 5 is judged with the mail sent before it, or, alone, not at all.'
+    const small = await runCli(env, 'invite', '--next', '5', '--dry-run')
+    expect(small).toMatchObject({ code: 0 })
+    expect(small.stdout).toContain(note)
+    const large = await runCli(env, 'invite', '--next', '20', '--dry-run')
+    expect(large.stdout).toContain('Dry run: 20 invitations would be queued.')
+    expect(large.stdout).not.toContain('Sending pauses on bounces or complaints only once')
+  })
+})

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { ParsedMail } from 'mailparser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mailWords } from '../../contract/site-config'
@@ -124,7 +127,7 @@ describe('the studio’s "Send me a test"', () => {
       const owner = 'owner.studio@lab.example'
       const queued = await post(JSON.stringify({ email: owner }))
       expect(queued.status).toBe(202)
-      expect(await queued.json()).toEqual({ queued: true, senderConfigured: true })
+      expect(await queued.json()).toEqual({ queued: true, senderConfigured: true, placeholder: null })
       const test = await invitationTo(owner, 1)
       const keys = linkKeys((await loadApiKeys({ dataDir: server.dataDir, databaseUrl: undefined })).secret)
       expect(checkInviteCode(keys.inviteCode, codeIn(test))).toBeUndefined()
@@ -142,6 +145,69 @@ describe('the studio’s "Send me a test"', () => {
       })
       expect(unguarded.status, 'the token is required').toBeGreaterThanOrEqual(400)
       expect(sink.countFor(owner)).toBe(1)
+    } finally {
+      await studio.stop()
+    }
+  })
+})
+
+describe('a test send to an address that asked for no mail, or whose server refused it', () => {
+  // As the lab's engineer had them: imported from a list that carried their statuses.
+  const refused = [
+    ['said.no@example.com', 'unsubscribed'],
+    ['spam.button@example.com', 'complained'],
+    ['gone.away@example.com', 'bounced'],
+  ] as const
+  const testsQueued = async () =>
+    (
+      await database.db.query<{ n: number }>(
+        `select count(*)::int as n from private.mail_outbox where kind = 'test'`,
+      )
+    )[0]?.n
+  const reason = (email: string, status: string) =>
+    `No test sent: ${email} is ${status} on the waitlist, and no mail ever goes to an address that ` +
+    'unsubscribed, complained or bounced. Send the test to another address.'
+
+  beforeAll(async () => {
+    const scratch = await mkdtemp(join(tmpdir(), 'test-send-refused-'))
+    const file = join(scratch, 'statuses.csv')
+    const header = 'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at'
+    const lines = refused.map(([email, status]) => `${email},2026-11-01T09:00:00Z,${status},,,,`)
+    await writeFile(file, `${header}\r\n${lines.join('\r\n')}\r\n`)
+    expect((await runCli(server.env, 'import', file)).code).toBe(0)
+    await rm(scratch, { recursive: true })
+  })
+
+  it('the CLI queues nothing, says so in one line naming the status, and exits 1', async () => {
+    const before = await testsQueued()
+    for (const [email, status] of refused) {
+      // In any letter case: the list's rule.
+      const sent = await runCli(server.env, 'invite', '--test', email.toUpperCase(), '--wait')
+      expect(sent, email).toMatchObject({ code: 1, stdout: '' })
+      expect(sent.stderr).toBe(`${reason(email.toUpperCase(), status)}\n`)
+    }
+    expect(await testsQueued()).toBe(before)
+    for (const [email] of refused) expect(sink.countFor(email)).toBe(0)
+  })
+
+  it('the studio answers 409 with the same words, and queues nothing', async () => {
+    const studio = await startStudioProcess(server.env)
+    try {
+      const before = await testsQueued()
+      for (const [email, status] of refused) {
+        const answer = await fetch(`${studio.origin}/api/invite/test`, {
+          method: 'POST',
+          headers: {
+            'Sec-Fetch-Site': 'same-origin',
+            Authorization: `Bearer ${studio.token}`,
+            'Content-Type': 'application/json',
+          },
+          body: JSON.stringify({ email }),
+        })
+        expect(answer.status, email).toBe(409)
+        expect(await answer.json()).toEqual({ error: reason(email, status), refused: status })
+      }
+      expect(await testsQueued()).toBe(before)
     } finally {
       await studio.stop()
     }

@@ -235,11 +235,12 @@ describe('import refuses a bad file with a clear message', () => {
     )
     expect(wrong).toMatchObject({ code: 1 })
     expect(wrong.stderr).toContain(
-      'does not start with the header line email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at (found "Email,Date"); ' +
-        'import reads the CSV that `npm run waitlist -- export` writes, or one written before statuses (email,created_at)',
+      'does not start with a header line import reads (found "Email,Date"): "Date" is not a column import knows. ' +
+        'The first line names the columns: email alone (a plain list of addresses), or email with any of ' +
+        'created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at in any order (the columns `npm run waitlist -- export` writes)',
     )
     const empty = await runCli(env, 'import', await csvFile('empty.csv', ''))
-    expect(empty.stderr).toContain('is empty; expected the header line email,created_at')
+    expect(empty.stderr).toContain('is empty; its first line names the columns: email alone')
   })
 
   it('a missing file, or no file named', async () => {

@@ -24,6 +24,13 @@ const DAYS = `(select day, signups from private.waitlist_day_counts
                union all
                select day, signups from private.waitlist_day_deltas) as days`
 
+/**
+ * Every signup on the list, as a subquery for a statement of its own: the counts and the deltas not
+ * yet folded, added up (a fold moves rows from one to the other in one statement, so a statement
+ * sees each row once either way).
+ */
+export const TOTAL_SQL = `(select coalesce(sum(signups), 0) from ${DAYS})`
+
 /** Every signup on the list. */
 export async function countAll(db: Queryable): Promise<number> {
   await foldDayCounts(db)

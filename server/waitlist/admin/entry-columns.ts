@@ -1,7 +1,7 @@
-import { escapeLiteral } from 'pg'
 import { isoUtc } from '../../db/iso-utc'
 import { ENTRY_STATUSES, isEntryStatus } from '../invitations/entry-status'
 import { emailProblem } from './email-rule'
+import { bindLiterals, type EntryFilter, filterConditions, whereOf } from './entry-filter'
 
 /**
  * The columns of an entry as `list` and `export` write it and `import` reads it back, in file
@@ -17,10 +17,11 @@ export interface EntryColumn {
   /** The table it lives in: import adds the entry to the one, restores its status in the other. */
   table: 'waitlist' | 'entry_status'
   /**
-   * Added after the first exports (email,created_at): a file without it is still imported, and the
-   * staging table gives it this SQL default. A column without one is in every export.
+   * What import takes for an empty cell, or for a file without this column (a plain list of
+   * addresses, or an export from before statuses), given the import's own time: '' is none. A
+   * column without it (the address) must be in the file, filled.
    */
-  addedLater?: { default: string }
+  whenMissing?: (importTime: string) => string
   /** Why import refuses a value in this column, or undefined when the value is fine. */
   problem(value: string): string | undefined
 }
@@ -59,7 +60,7 @@ function statusDate(name: string): EntryColumn {
     read: `coalesce(${isoUtc(`entry_status.${name}`)}, '')`,
     type: 'timestamptz',
     table: 'entry_status',
-    addedLater: { default: 'null' },
+    whenMissing: () => '',
     problem: (value) => (value === '' ? undefined : timeProblem(name, value)),
   }
 }
@@ -71,30 +72,57 @@ export const ENTRY_COLUMNS: readonly EntryColumn[] = [
     read: CREATED_AT_UTC,
     type: 'timestamptz not null',
     table: 'waitlist',
-    problem: (value) => timeProblem('created_at', value),
+    // A plain list has no signup times: its addresses join the list now, in the file's order.
+    whenMissing: (importTime) => importTime,
+    problem: (value) => (value === '' ? undefined : timeProblem('created_at', value)),
   },
   // Statuses (ADR 039): an export carries them so that a restored list never mails an address
-  // that unsubscribed, nor invites anyone twice.
+  // that unsubscribed, nor invites anyone twice. A list without them is the lab's own: waiting.
   {
     name: 'status',
     read: `coalesce(entry_status.status, 'waiting')`,
     type: 'text not null',
     table: 'entry_status',
-    addedLater: { default: `'waiting'` },
-    problem: statusProblem,
+    whenMissing: () => 'waiting',
+    problem: (value) => (value === '' ? undefined : statusProblem(value)),
   },
   ...['confirmed_at', 'invited_at', 'unsubscribed_at', 'bounced_at'].map(statusDate),
 ]
 
-/** The columns of an export written before statuses: import still reads it, its entries waiting. */
-export const FIRST_EXPORT_COLUMNS = ENTRY_COLUMNS.filter((column) => !column.addedLater)
+/**
+ * The columns a file's header names, in its order: `email`, and any of the others export writes,
+ * in any letter case and order (an export's header, an older one's, or a plain list's `email`);
+ * else what is wrong with it.
+ */
+export function headerColumns(header: readonly string[]): readonly EntryColumn[] | { problem: string } {
+  const columns: EntryColumn[] = []
+  for (const given of header) {
+    const name = given.trim().toLowerCase()
+    const column = ENTRY_COLUMNS.find((known) => known.name === name)
+    if (!column) return { problem: `${JSON.stringify(given.slice(0, 40))} is not a column import knows` }
+    if (columns.includes(column)) return { problem: `${name} is named twice` }
+    columns.push(column)
+  }
+  const required = ENTRY_COLUMNS.filter((column) => !column.whenMissing && !columns.includes(column))
+  if (required.length > 0)
+    return { problem: `it has no ${required.map((column) => column.name).join(', ')} column` }
+  return columns
+}
 
-/** The columns a file's header names, when it is the header of an export (today's or a first one). */
-export function headerColumns(header: readonly string[]): readonly EntryColumn[] | undefined {
-  const names = header.join(',')
-  return [ENTRY_COLUMNS, FIRST_EXPORT_COLUMNS].find(
-    (columns) => columns.map((column) => column.name).join(',') === names,
-  )
+/**
+ * A record of a file with `columns` as import stages it: every one of ENTRY_COLUMNS, in their
+ * order, each empty or absent one as its `whenMissing` says.
+ */
+export function allColumns(
+  fields: readonly string[],
+  columns: readonly EntryColumn[],
+  importTime: string,
+): string[] {
+  return ENTRY_COLUMNS.map((column) => {
+    const index = columns.indexOf(column)
+    const value = index < 0 ? '' : (fields[index] ?? '')
+    return value === '' && column.whenMissing ? column.whenMissing(importTime) : value
+  })
 }
 
 /** Where each named column sits in a row of ENTRY_COLUMNS. */
@@ -105,11 +133,11 @@ export function columnIndex(name: string): number {
 }
 
 /**
- * Every entry, oldest first (the order of `list` and `export`), as COPY text. COPY takes no
- * parameters, so the one value, --since (which the CLI has checked is a date), is quoted here.
+ * The entries the filter matches, oldest first (the order of `list` and `export`), as COPY text.
+ * COPY takes no parameters, so the filter's values are quoted literals (entry-filter.ts).
  */
-export function copyEntriesSql(since?: string): string {
-  const where = since === undefined ? '' : `where created_at >= ${escapeLiteral(since)}::timestamptz`
+export function copyEntriesSql(filter: EntryFilter = {}): string {
+  const where = whereOf(filterConditions(filter, bindLiterals))
   const columns = ENTRY_COLUMNS.map((column) => column.read).join(', ')
   return `copy (select ${columns} from ${ENTRY_SOURCE} ${where} order by waitlist.created_at, waitlist.id) to stdout`
 }

@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/database'
 import { type EmailSearch, emailSearch } from './email-search'
 import { ENTRY_COLUMNS, ENTRY_SOURCE } from './entry-columns'
 import { BadCursorError, cursorOf, type Key, parseCursor } from './entry-cursor'
+import { bindParameters, type EntryFilter, filterConditions, whereOf } from './entry-filter'
 import { allMatching, pageOfKeys } from './short-search'
 import { countEntries, type Entry } from './waitlist-admin'
 
@@ -9,7 +10,8 @@ import { countEntries, type Entry } from './waitlist-admin'
  * The studio's list, newest first, a page at a time by keyset: a page starts after the last
  * (created_at, id) of the one before, found on the waitlist_created_at_id index however deep it is,
  * where OFFSET would read and drop every row before it. A search is a substring of the address, in
- * any letter case (email-search.ts), found in one pass (short-search.ts).
+ * any letter case (email-search.ts), found in one pass (short-search.ts); a filter (entry-filter.ts)
+ * narrows both.
  */
 
 export { BadCursorError }
@@ -35,18 +37,21 @@ type Direction = 'older' | 'newer'
 
 const COLUMNS = ENTRY_COLUMNS.map((column) => `${column.read} as ${column.name}`).join(', ')
 
-/** The query text for a search, or none, past a key, or none: four texts, never built from input. */
-function whereClause(
-  search: EmailSearch | null,
-  key: Key | undefined,
-  direction: Direction,
-  params: unknown[],
-) {
+/** What a page shows: the entries the search (if any) and the filter match. */
+interface Matching {
+  search: EmailSearch | null
+  filter: EntryFilter
+}
+
+/** The conditions for a search, or none, the filter, past a key, or none; every value a parameter. */
+function whereClause(matching: Matching, key: Key | undefined, direction: Direction, params: unknown[]) {
+  const { search, filter } = matching
   const conditions: string[] = []
   if (search !== null) {
     params.push(search.pattern)
     conditions.push(search.condition(params.length))
   }
+  conditions.push(...filterConditions(filter, bindParameters(params)))
   if (key) {
     params.push(key.createdAt, key.id)
     const past = direction === 'older' ? '<' : '>'
@@ -54,19 +59,19 @@ function whereClause(
       `(waitlist.created_at, waitlist.id) ${past} ($${params.length - 1}::timestamptz, $${params.length}::bigint)`,
     )
   }
-  return conditions.length > 0 ? `where ${conditions.join(' and ')}` : ''
+  return whereOf(conditions)
 }
 
 /** Up to `limit` rows past `key` in `direction`, nearest first. */
 function rowsPast(
   db: Queryable,
-  search: EmailSearch | null,
+  matching: Matching,
   key: Key | undefined,
   direction: Direction,
   limit: number,
 ) {
   const params: unknown[] = []
-  const where = whereClause(search, key, direction, params)
+  const where = whereClause(matching, key, direction, params)
   const order = direction === 'older' ? 'desc' : 'asc'
   params.push(limit)
   // The order names the table's columns: bare, `created_at` and `id` would be the text ones selected.
@@ -78,8 +83,8 @@ function rowsPast(
   )
 }
 
-async function anyPast(db: Queryable, search: EmailSearch | null, key: Key, direction: Direction) {
-  return (await rowsPast(db, search, key, direction, 1)).length > 0
+async function anyPast(db: Queryable, matching: Matching, key: Key, direction: Direction) {
+  return (await rowsPast(db, matching, key, direction, 1)).length > 0
 }
 
 /** The entries of a page found by key (short-search.ts), newest first. */
@@ -99,12 +104,12 @@ const links = (page: { next: string | null; previous: string | null }) => ({
 })
 
 /** Older entries from `key` (or from the newest); a previous page exists if anything is newer. */
-async function olderPage(db: Queryable, search: EmailSearch | null, key: Key | undefined, limit: number) {
-  const rows = await rowsPast(db, search, key, 'older', limit + 1)
+async function olderPage(db: Queryable, matching: Matching, key: Key | undefined, limit: number) {
+  const rows = await rowsPast(db, matching, key, 'older', limit + 1)
   const shown = rows.slice(0, limit)
   const last = shown.at(-1)
   const top = shown[0] ? keyOf(shown[0]) : key
-  const newer = top !== undefined && (await anyPast(db, search, top, 'newer'))
+  const newer = top !== undefined && (await anyPast(db, matching, top, 'newer'))
   return {
     shown,
     next: rows.length > limit && last ? cursorOf(keyOf(last)) : null,
@@ -113,30 +118,32 @@ async function olderPage(db: Queryable, search: EmailSearch | null, key: Key | u
 }
 
 /** Newer entries from `key`; when no more than a page is left, the first page itself. */
-async function newerPage(db: Queryable, search: EmailSearch | null, key: Key, limit: number) {
-  const rows = await rowsPast(db, search, key, 'newer', limit + 1)
+async function newerPage(db: Queryable, matching: Matching, key: Key, limit: number) {
+  const rows = await rowsPast(db, matching, key, 'newer', limit + 1)
   const shown = rows.slice(0, limit).reverse()
   const [first] = shown
   const last = shown.at(-1)
-  if (rows.length <= limit || !first || !last) return olderPage(db, search, undefined, limit)
-  const older = await anyPast(db, search, keyOf(last), 'older')
+  if (rows.length <= limit || !first || !last) return olderPage(db, matching, undefined, limit)
+  const older = await anyPast(db, matching, keyOf(last), 'older')
   return { shown, next: older ? cursorOf(keyOf(last)) : null, previous: cursorOf(keyOf(first)) }
 }
 
 /**
- * One page of entries, newest first, whose address contains `search` (any letter case): the first,
- * or the one after (`after`, older) or before (`before`, newer) a cursor from an earlier answer.
+ * One page of entries, newest first, whose address contains `search` (any letter case) and that
+ * the filter matches: the first, or the one after (`after`, older) or before (`before`, newer) a
+ * cursor from an earlier answer.
  */
 export async function pageEntries(
   db: Queryable,
-  options: { search?: string; after?: string; before?: string; limit: number },
+  options: { search?: string; filter?: EntryFilter; after?: string; before?: string; limit: number },
 ): Promise<EntryPage> {
   const before = options.before === undefined ? undefined : parseCursor(options.before)
   const after = options.after === undefined ? undefined : parseCursor(options.after)
   const search = options.search ? emailSearch(options.search) : null
+  const matching = { search, filter: options.filter ?? {} }
   if (search) {
     // One pass for every match's key, the page cut from them: no second pass to count them.
-    const keys = await allMatching(db, search, MATCHING_CAP)
+    const keys = await allMatching(db, search, matching.filter, MATCHING_CAP)
     if (keys) {
       const page = pageOfKeys(keys, { after, before, limit: options.limit })
       const rows = await rowsWithIds(db, page.shown)
@@ -146,10 +153,10 @@ export async function pageEntries(
   // The whole list, or a search matching more than MATCHING_CAP: dense, so the created_at index
   // walked newest first meets a page of them at once.
   const page = before
-    ? await newerPage(db, search, before, options.limit)
-    : await olderPage(db, search, after, options.limit)
+    ? await newerPage(db, matching, before, options.limit)
+    : await olderPage(db, matching, after, options.limit)
   const counted = search
     ? { matching: MATCHING_CAP, capped: true }
-    : { matching: await countEntries(db), capped: false }
+    : { matching: await countEntries(db, matching.filter), capped: false }
   return { entries: withoutIds(page.shown), ...counted, ...links(page) }
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database'
+import { isoUtc } from '../../db/iso-utc'
 import { ADDED_STATUSES_SQL } from '../invitations/import-statuses'
 import { withoutNotifications } from '../notifications/outbox-sql'
 import { ENTRY_COLUMNS, type EntryColumn } from './entry-columns'
@@ -15,27 +16,25 @@ const names = (columns: readonly EntryColumn[]) => columns.map((column) => colum
 const WAITLIST_NAMES = names(ENTRY_COLUMNS.filter((column) => column.table === 'waitlist'))
 
 /**
- * The staging table's COPY (text format): the file's line number, then the file's columns, which
- * are ENTRY_COLUMNS, or the first ones in an older export (the others take their defaults). An
- * empty field is NULL: only a status date may be empty (recordProblem refuses the others).
+ * The staging table's COPY (text format): the file's line number, then every one of ENTRY_COLUMNS,
+ * whichever the file has (allColumns fills in the others). An empty field is NULL: only a status
+ * date may be empty by then.
  */
-export function stageCopySql(columns: readonly EntryColumn[]): string {
-  return `copy pg_temp.import_rows (line, ${names(columns)}) from stdin with (null '')`
-}
+export const STAGE_COPY_SQL = `copy pg_temp.import_rows (line, ${names(ENTRY_COLUMNS)}) from stdin with (null '')`
 
-/** Marks the transaction as an import and creates its staging table. */
-export async function createStage(tx: Queryable): Promise<void> {
+/** Marks the transaction as an import and creates its staging table; gives the import's time. */
+export async function createStage(tx: Queryable): Promise<string> {
   // Moving a list is not news: imported signups send no notification.
   await withoutNotifications(tx)
   // citext's case-insensitive `=` (the duplicates' and the conflicts' rule) is in `extensions`.
   await tx.exec('set local search_path = public, extensions')
   // The duplicates' and the already-listed hash tables stay in memory for a million addresses.
   await tx.exec(`set local work_mem = '64MB'`)
-  const columns = ENTRY_COLUMNS.map(
-    (column) =>
-      `${column.name} ${column.type}${column.addedLater ? ` default ${column.addedLater.default}` : ''}`,
-  ).join(', ')
+  const columns = ENTRY_COLUMNS.map((column) => `${column.name} ${column.type}`).join(', ')
   await tx.exec(`create temp table import_rows (line integer not null, ${columns}) on commit drop`)
+  // The time a plain list's addresses join the list: the import transaction's own, as the database has it.
+  const [row] = await tx.query<{ now: string }>(`select ${isoUtc('now()')} as now`)
+  return row?.now ?? new Date().toISOString()
 }
 
 export interface Duplicate {

@@ -1,7 +1,8 @@
 import type { Queryable } from '../../db/database'
 import type { EmailSearch } from './email-search'
-import { CREATED_AT_UTC } from './entry-columns'
+import { CREATED_AT_UTC, ENTRY_SOURCE } from './entry-columns'
 import { cursorOf, type Key, newestFirst } from './entry-cursor'
+import { bindParameters, type EntryFilter, filterConditions, whereOf } from './entry-filter'
 
 /**
  * A search, paged and counted by separate queries, was two or three passes over its matches: past
@@ -11,21 +12,25 @@ import { cursorOf, type Key, newestFirst } from './entry-cursor'
  */
 
 /**
- * Every entry the search matches, newest first, from one pass (the trigram index, or a scan that
+ * Every entry the search and the filter match, newest first, from one pass (the trigram index, or a scan that
  * PostgreSQL runs in parallel); undefined past `cap` candidates: the matches are then dense, and a
  * page's index scan on created_at finds them at once.
  */
 export async function allMatching(
   db: Queryable,
   search: EmailSearch,
+  filter: EntryFilter,
   cap: number,
 ): Promise<Key[] | undefined> {
+  const params: unknown[] = [search.pattern]
+  const conditions = [search.candidates(1), ...filterConditions(filter, bindParameters(params))]
+  params.push(cap + 1)
   // The candidates first, and the exact test on them: see EmailSearch.candidates.
   const rows = await db.query<Key & { exact: boolean }>(
     `select "createdAt", id, email::text ilike $1 as exact
-       from (select ${CREATED_AT_UTC} as "createdAt", id::text as id, email
-               from public.waitlist where ${search.candidates(1)} limit $2) as candidates`,
-    [search.pattern, cap + 1],
+       from (select ${CREATED_AT_UTC} as "createdAt", waitlist.id::text as id, email
+               from ${ENTRY_SOURCE} ${whereOf(conditions)} limit $${params.length}) as candidates`,
+    params,
   )
   if (rows.length > cap) return undefined
   return rows

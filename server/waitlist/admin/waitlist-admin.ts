@@ -3,6 +3,9 @@ import type { Database, Queryable } from '../../db/database'
 import type { EntryStatus } from '../invitations/entry-status'
 import { dropDeliveries } from '../notifications/outbox-sql'
 import { countAll, countPerDay } from './day-counts'
+import { ENTRY_SOURCE } from './entry-columns'
+import { bindParameters, type EntryFilter, filterConditions, isEmptyFilter, whereOf } from './entry-filter'
+import { countByStatus } from './status-counts'
 
 /**
  * The owner's reads and writes on the waitlist, shared by the CLI and the studio. Every function
@@ -29,15 +32,22 @@ export interface Entry {
 const CITEXT_SEARCH_PATH = 'set local search_path = public, extensions'
 
 /**
- * How many addresses are on the list: the whole list's number from the per-day counts the triggers
- * keep (day-counts.ts), a few hundred rows however long the list; from a date on, the rows are
- * counted on the created_at index.
+ * How many entries the filter matches: the whole list's number from the per-day counts the
+ * triggers keep (day-counts.ts), a few hundred rows however long the list; by status alone, from
+ * the status counts (status-counts.ts); otherwise the matching rows are counted.
  */
-export async function countEntries(db: Queryable, since?: string): Promise<number> {
-  if (since === undefined) return countAll(db)
+export async function countEntries(db: Queryable, filter: EntryFilter = {}): Promise<number> {
+  if (isEmptyFilter(filter)) return countAll(db)
+  const { statuses, ...others } = filter
+  if (statuses !== undefined && isEmptyFilter(others)) {
+    const counts = await countByStatus(db)
+    return [...new Set(statuses)].reduce((sum, status) => sum + counts[status], 0)
+  }
+  const params: unknown[] = []
+  const where = whereOf(filterConditions(filter, bindParameters(params)))
   const [row] = await db.query<{ entries: string }>(
-    'select count(*)::text as entries from public.waitlist where created_at >= $1::timestamptz',
-    [since],
+    `select count(*)::text as entries from ${ENTRY_SOURCE} ${where}`,
+    params,
   )
   return Number(row?.entries ?? 0)
 }

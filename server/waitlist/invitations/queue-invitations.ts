@@ -1,7 +1,7 @@
 import type { Database, Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
 import { notify, OUTBOXES } from '../../outbox/outbox-queries'
-import { countAll } from '../admin/day-counts'
+import { countByStatus } from '../admin/status-counts'
 import { type EntryStatus, invitable, STATUS_SQL } from './entry-status'
 
 /** An entry `invite` looks at. */
@@ -58,16 +58,11 @@ export function oldestWith(
 }
 
 /**
- * How many entries are waiting: the list's total from the per-day counts the triggers keep, less
- * the entries with a status of their own other than waiting (an index-only count of the status
- * table), so the studio's preview never reads the whole list (ADR 033).
+ * How many entries are waiting, in one statement (status-counts.ts), so the studio's preview never
+ * reads the whole list (ADR 033).
  */
 export async function countWaiting(db: Queryable): Promise<number> {
-  const total = await countAll(db)
-  const [row] = await db.query<{ n: number }>(
-    `select count(*)::int as n from private.entry_status where status <> 'waiting'`,
-  )
-  return total - (row?.n ?? 0)
+  return (await countByStatus(db)).waiting
 }
 
 /** The entries of these addresses (any letter case); an address not on the list is absent. */

@@ -9,6 +9,7 @@ import { SendHealthGate } from '../mail-events/send-health-gate'
 import type { LinkKeys } from './link-keys'
 import { type MailSender, startMailSender } from './mail-sender'
 import { writeMailSettings } from './mail-settings'
+import { isPlaceholderLink, isReservedName, placeholderNote } from './reserved-names'
 
 /** CONFIRM_SIGNUPS promises a message to every signup: without a way to send, the server does not start. */
 export function checkMailConfig(env: ServerEnv, mail: MailTransportConfig): void {
@@ -77,5 +78,21 @@ export async function startMail(
     log.info(
       `Links in mail point to ${deps.siteUrl}: set SITE_URL to the site's https address before inviting anyone`,
     )
+  warnOfPlaceholders(env, mail, log)
   return sender
+}
+
+/**
+ * Said once at start, where mail can go: the beta link still the shipped placeholder (invite
+ * refuses to queue until BETA_URL is set), and a MAIL_FROM on a reserved domain, which no provider
+ * verifies and many receivers refuse (a warning: a test relay may well take it).
+ */
+function warnOfPlaceholders(env: ServerEnv, mail: NonNullable<MailTransportConfig>, log: Logger): void {
+  const betaUrl = env.BETA_URL ?? mailWords.betaUrl
+  if (isPlaceholderLink(betaUrl)) log.info(placeholderNote(betaUrl))
+  if (isReservedName(mail.from.domain))
+    log.info(
+      `MAIL_FROM is at ${mail.from.domain}, a reserved example domain: receivers will refuse or bin the mail. ` +
+        "Set MAIL_FROM to an address on the lab's own domain, verified with the provider (SPF, DKIM, DMARC).",
+    )
 }

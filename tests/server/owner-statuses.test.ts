@@ -1,0 +1,207 @@
+import { randomBytes } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
+import { postWaitlist } from '../../harness/waitlist-api'
+import { runCli } from '../../harness/waitlist-cli'
+import { loadApiKeys } from '../../server/auth/api-keys'
+import { emailMask, emailMaskKey } from '../../server/boot/log'
+import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+
+/**
+ * Issue 41: statuses at a glance. After a first batch through Postmark, the lab's engineer read
+ * `hard bounces 3 (5.8%)` and then `0 bounced` in one `deliveries`, and had no way to list or count
+ * the entries of one status. Here a batch of 8 goes out through a real SMTP server, Postmark then
+ * reports 3 hard bounces and a spam complaint (its documented payloads, with its Basic auth), and
+ * `list`, `count`, `export`, `deliveries` and the studio's API are read as the owner reads them.
+ */
+const POSTMARK = `postmark-hook:${randomBytes(12).toString('hex')}`
+const people = Array.from(
+  { length: 12 },
+  (_, index) => `person.${String(index).padStart(2, '0')}@example.com`,
+)
+const bounced = people.slice(0, 3)
+const [complained = ''] = people.slice(3, 4)
+const invited = people.slice(4, 8)
+const waiting = people.slice(8)
+
+let mail: MailTestServer
+
+/** What Postmark posts for a hard bounce or a spam complaint of a message to `email`. */
+function postmarkEvent(email: string, kind: 'HardBounce' | 'SpamComplaint', id: number) {
+  const body = JSON.stringify({
+    RecordType: kind === 'HardBounce' ? 'Bounce' : 'SpamComplaint',
+    MessageStream: 'broadcast',
+    ID: id,
+    Type: kind,
+    TypeCode: kind === 'HardBounce' ? 1 : 512,
+    MessageID: '883953f4-6105-42a2-a16a-77a8eac79483',
+    Description: 'The server was unable to deliver your message (ex: unknown user, mailbox not found).',
+    Details: 'smtp;550 5.1.1 The email account that you tried to reach does not exist.',
+    Email: email,
+    From: 'beta@tessel-labs.example',
+    BouncedAt: new Date().toISOString(),
+    Subject: 'Your invitation to the Tessel Labs private beta',
+  })
+  return fetch(`${mail.server.url}/mail-events/postmark`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Basic ${Buffer.from(POSTMARK).toString('base64')}`,
+    },
+    body,
+  })
+}
+
+beforeAll(async () => {
+  mail = await startMailTestServer({ MAIL_PER_MINUTE: '0', MAIL_EVENTS_POSTMARK_AUTH: POSTMARK })
+  for (const email of people) expect((await postWaitlist(mail.server, { email })).status).toBe(201)
+  const batch = await runCli(mail.server.env, 'invite', '--next', '8', '--wait')
+  expect(batch.stdout).toContain('Sent 8 of 8')
+  for (const [index, email] of bounced.entries())
+    expect((await postmarkEvent(email, 'HardBounce', 100 + index)).status).toBe(200)
+  expect((await postmarkEvent(complained, 'SpamComplaint', 200)).status).toBe(200)
+})
+
+afterAll(async () => {
+  await mail?.close()
+})
+
+const cli = (...args: string[]) => runCli(mail.server.env, ...args)
+const addressesIn = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split('  ')[1])
+
+describe('list, count and export by status', () => {
+  it('count --status counts one status, or any of several; without it, everyone', async () => {
+    expect((await cli('count')).stdout).toBe('12\n')
+    expect((await cli('count', '--status', 'bounced')).stdout).toBe('3\n')
+    expect((await cli('count', '--status', 'waiting')).stdout).toBe('4\n')
+    expect((await cli('count', '--status', 'bounced', '--status', 'complained')).stdout).toBe('4\n')
+    expect((await cli('count', '--status', 'invited', '--since', '2000-01-01')).stdout).toBe('4\n')
+    expect((await cli('count', '--status', 'unsubscribed')).stdout).toBe('0\n')
+  })
+
+  it('list --status lists the entries of those statuses, oldest first', async () => {
+    const refused = await cli('list', '--status', 'complained', '--status', 'bounced')
+    expect(refused).toMatchObject({ code: 0, stderr: '' })
+    expect(addressesIn(refused.stdout)).toEqual([...bounced, complained])
+    expect(refused.stdout).toMatch(/^\S+Z {2}person\.00@example\.com {2}bounced$/m)
+    expect(addressesIn((await cli('list', '--status', 'waiting')).stdout)).toEqual(waiting)
+    expect(addressesIn((await cli('list', '--status', 'invited')).stdout)).toEqual(invited)
+  })
+
+  it('export --status writes those entries only, under the usual header', async () => {
+    const exported = await cli('export', '--status', 'complained')
+    const [header, ...rows] = exported.stdout.trim().split('\r\n')
+    expect(header).toBe('email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at')
+    expect(
+      rows.map((row) =>
+        row
+          .split(',')
+          .slice(0, 1)
+          .concat(row.split(',')[2] ?? ''),
+      ),
+    ).toEqual([[complained, 'complained']])
+  })
+
+  it('refuses a status that is not one, naming them all, and --status where nothing filters (exit 2)', async () => {
+    const wrong = await cli('list', '--status', 'bouncing')
+    expect(wrong).toMatchObject({ code: 2, stdout: '' })
+    expect(wrong.stderr).toContain(
+      '--status needs one of unconfirmed, waiting, invited, unsubscribed, bounced, complained, not "bouncing"',
+    )
+    // Where a command does not filter, the flag is refused rather than ignored.
+    const invite = await cli('invite', '--next', '2', '--status', 'bounced')
+    expect(invite).toMatchObject({
+      code: 2,
+      stderr: '--status goes with list, count and export, not invite\n',
+    })
+  })
+
+  it('--help names every status, complained among them', async () => {
+    const help = await cli('--help')
+    expect(help.stdout).toContain(
+      'S is a status: unconfirmed, waiting, invited, unsubscribed, bounced, complained',
+    )
+  })
+})
+
+describe('deliveries after the batch', () => {
+  it('tells who bounced or complained since the batch, masked as the log masks them; its counts agree', async () => {
+    const report = await cli('deliveries')
+    expect(report).toMatchObject({ code: 0, stderr: '' })
+    expect(report.stdout).toMatch(/hard bounces 3 \(/)
+    expect(report.stdout).toMatch(/complaints 1 \(/)
+    expect(report.stdout).not.toMatch(/\b0 bounced\b/)
+    expect(report.stdout).toMatch(
+      /^Refused since the last invitations were queued \(\S+Z\): 3 bounced, 1 complained\.$/m,
+    )
+    const { secret } = await loadApiKeys({ dataDir: mail.server.dataDir, databaseUrl: undefined })
+    const mask = (email: string) => `<email:${emailMask(email, emailMaskKey(secret))}>`
+    for (const email of [...bounced, complained]) {
+      expect(report.stdout).not.toContain(email)
+      expect(report.stdout).toContain(mask(email))
+    }
+    expect(report.stdout).toMatch(new RegExp(`^complained {2}\\S+Z {2}${mask(complained)}$`, 'm'))
+    expect(report.stdout).toContain('--show-addresses prints them.')
+
+    const shown = await cli('deliveries', '--show-addresses')
+    for (const email of [...bounced, complained]) expect(shown.stdout).toContain(email)
+    expect(shown.stdout).toMatch(
+      new RegExp(`^bounced {5}\\S+Z {2}${bounced[0]?.replaceAll('.', '\\.')}$`, 'm'),
+    )
+    expect(shown.stdout).not.toContain('<email:')
+  })
+})
+
+describe('the studio by status', () => {
+  let studio: StudioProcess
+  const api = async (path: string) => {
+    const answer = await fetch(`${studio.origin}${path}`, {
+      headers: { 'Sec-Fetch-Site': 'same-origin', Authorization: `Bearer ${studio.token}` },
+    })
+    return { status: answer.status, body: (await answer.json()) as Record<string, unknown> }
+  }
+  beforeAll(async () => {
+    studio = await startStudioProcess(mail.server.env)
+  })
+  afterAll(async () => {
+    await studio?.stop()
+  })
+
+  it('counts each status beside the total', async () => {
+    const { body } = await api('/api/summary')
+    expect(body.total).toBe(12)
+    expect(body.statuses).toEqual({
+      unconfirmed: 0,
+      waiting: 4,
+      invited: 4,
+      unsubscribed: 0,
+      bounced: 3,
+      complained: 1,
+    })
+  })
+
+  it('filters the list by any of the statuses asked for, with or without a search', async () => {
+    const page = async (query: string) =>
+      (await api(`/api/entries?${query}`)).body as { matching: number; entries: { email: string }[] }
+    const refused = await page('status=bounced&status=complained')
+    expect(refused.matching).toBe(4)
+    expect(refused.entries.map((entry) => entry.email)).toEqual([...bounced, complained].reverse())
+    expect((await page('status=waiting')).entries.map((entry) => entry.email)).toEqual([...waiting].reverse())
+    const searched = await page('q=person.0&status=invited')
+    expect(searched.entries.map((entry) => entry.email)).toEqual([
+      'person.07@example.com',
+      'person.06@example.com',
+      'person.05@example.com',
+      'person.04@example.com',
+    ])
+    expect(searched.matching).toBe(4)
+    const wrong = await api('/api/entries?status=nope')
+    expect(wrong.status).toBe(400)
+    expect(wrong.body.error).toContain('status needs one of')
+  })
+})
