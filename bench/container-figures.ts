@@ -12,7 +12,7 @@ import {
   runArgs,
 } from '../harness/container-engine'
 import { freePort } from '../harness/postgres-cluster'
-import { ROOT } from '../server/boot/paths'
+import { ROOT } from '../server/base/paths'
 import { httpStatus } from './startup'
 import { median } from './stats'
 import type { Row, Track } from './table'

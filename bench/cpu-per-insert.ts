@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { createDatabase, startPostgres } from '../harness/postgres-cluster'
-import { ROOT } from '../server/boot/paths'
+import { ROOT } from '../server/base/paths'
 import { fixedInserts, insertsFromAddresses } from './inserts'
 import { childrenOf } from './process-memory'
 

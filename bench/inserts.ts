@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { freePort } from '../harness/postgres-cluster'
-import { ROOT } from '../server/boot/paths'
+import { ROOT } from '../server/base/paths'
 import { BROWSER_HEADERS, type LoadResult, runLoad } from './http-load'
 
 /** The page's one call, as supabase-js sends it (the baseline gets the same bytes and ignores the headers). */

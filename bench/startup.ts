@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { freePort } from '../harness/postgres-cluster'
 import { postmasterPid } from '../harness/test-server'
-import { DIST_DIR, ROOT } from '../server/boot/paths'
+import { DIST_DIR, ROOT } from '../server/base/paths'
 
 /** Milliseconds from spawning the server to its first 200 on each path. */
 export interface StartTiming {

@@ -1,7 +1,7 @@
 /**
  * esbuild's options for the server as plain JavaScript, shared by `npm run build:server` (the
  * container image) and `npm start` (build/start.mjs), which must run before tsx is loaded.
- * server/boot/paths.ts finds the root (the folder with package.json) from either bundle's place, so
+ * server/base/paths.ts finds the root (the folder with package.json) from either bundle's place, so
  * dist/ and the migrations are found there.
  * @type {import('esbuild').BuildOptions}
  */

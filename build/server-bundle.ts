@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { build } from 'esbuild'
-import { ROOT } from '../server/boot/paths'
+import { ROOT } from '../server/base/paths'
 import { serverBundleOptions } from './server-bundle-options.mjs'
 
 /**

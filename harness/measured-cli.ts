@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
-import { ROOT } from '../server/boot/paths'
+import { ROOT } from '../server/base/paths'
 
 export interface MeasuredRun {
   code: number | null

@@ -4,7 +4,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { build } from 'esbuild'
 import { serverBundleOptions } from '../build/server-bundle-options.mjs'
-import { ROOT } from '../server/boot/paths'
+import { ROOT } from '../server/base/paths'
 
 /**
  * Set by the global setups (Vitest, Playwright): the folder of this run's bundle. Unset (a bench, a

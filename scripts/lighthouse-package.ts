@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { ROOT } from '../server/boot/paths'
+import { ROOT } from '../server/base/paths'
 
 /**
  * Lighthouse is not a dependency: version 13 wants Node 22.19 or newer (npm install would print

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net'
+import { keyEmailMask } from '../../server/base/log'
 import { loadServerEnv } from '../../server/boot/env'
-import { keyEmailMask } from '../../server/boot/log'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
 import { type EntryFilter, readFilter } from '../../server/waitlist/admin/entry-filter'
 import { DEFAULT_STUDIO_PORT } from '../studio-server/start-studio'

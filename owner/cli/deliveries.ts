@@ -1,6 +1,6 @@
 import { keySourcesOf, loadApiKeys } from '../../server/auth/api-keys'
+import { keyEmailMask, maskEmails } from '../../server/base/log'
 import { loadServerEnv } from '../../server/boot/env'
-import { keyEmailMask, maskEmails } from '../../server/boot/log'
 import type { Database } from '../../server/db/database'
 import { OUTBOXES, retryFailed } from '../../server/outbox/outbox-queries'
 import { refusalsSinceLastBatch } from '../../server/waitlist/admin/refusal-report'

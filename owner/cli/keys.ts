@@ -1,6 +1,6 @@
 import { type ApiKeys, keySourcesOf, loadApiKeys } from '../../server/auth/api-keys'
 import { loadServerEnv } from '../../server/boot/env'
-import { runningClusterTcpUrl } from '../../server/db/embedded/embedded-cluster'
+import { runningServerTcpUrl } from '../../server/db/beside-server'
 import { linkKeys } from '../../server/waitlist/invitations/link-keys'
 import { withDatabase } from './with-database'
 
@@ -33,7 +33,7 @@ export async function urlCommand(): Promise<number> {
     console.error('DATABASE_URL is set: that is the connection string already.')
     return 1
   }
-  const url = await runningClusterTcpUrl(env.DATA_DIR)
+  const url = await runningServerTcpUrl(env.DATA_DIR)
   if (url === undefined) {
     console.error(`No server is running the embedded database in ${env.DATA_DIR}; start it with npm start.`)
     return 1

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { mailWords } from '../../contract/site-config'
+import { normalizeSiteUrl } from '../../server/base/normalize-site-url'
 import type { ServerEnv } from '../../server/boot/env'
-import { normalizeSiteUrl } from '../../server/boot/normalize-site-url'
 import type { OutgoingMail } from '../../server/mail/outgoing-mail'
 import { composeMessage, type MessageContext } from '../../server/waitlist/invitations/compose-message'
 import { linkKeys } from '../../server/waitlist/invitations/link-keys'

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
+import { StartupError } from '../../server/base/startup-error'
 import { ConfigError, loadDotEnvFile } from '../../server/boot/env'
-import { StartupError } from '../../server/boot/startup-error'
 import { ENTRY_STATUSES } from '../../server/waitlist/invitations/entry-status'
 import { StudioPortInUseError } from '../studio-server/start-studio'
 import { COMMANDS } from './commands'

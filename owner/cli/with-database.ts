@@ -1,8 +1,6 @@
 import { loadServerEnv, type ServerEnv } from '../../server/boot/env'
+import { embeddedClusterExists, runningServerDatabaseUrl } from '../../server/db/beside-server'
 import type { Database } from '../../server/db/database'
-import { clusterFiles } from '../../server/db/embedded/cluster-files'
-import { runningClusterUrl } from '../../server/db/embedded/embedded-cluster'
-import { isInitialized } from '../../server/db/embedded/init-cluster'
 import { openDatabase } from '../../server/db/open-database'
 
 // Beside a running server, its cluster; else this command starts the cluster (holding DATA_DIR
@@ -37,7 +35,7 @@ export function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
  */
 export async function withDatabaseAsIs<T>(fn: (db: Database) => Promise<T>): Promise<T | undefined> {
   const env = loadServerEnv()
-  const running = env.DATABASE_URL ? undefined : await runningClusterUrl(env.DATA_DIR)
-  if (!env.DATABASE_URL && !running && !isInitialized(clusterFiles(env.DATA_DIR).cluster)) return undefined
+  const running = env.DATABASE_URL ? undefined : await runningServerDatabaseUrl(env.DATA_DIR)
+  if (!env.DATABASE_URL && !running && !embeddedClusterExists(env.DATA_DIR)) return undefined
   return run(env, false, fn)
 }

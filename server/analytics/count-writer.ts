@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { Logger } from '../boot/log'
+import type { Logger } from '../base/log'
 import type { Database, Queryable } from '../db/database'
 import { type CountBuffer, type DayPlan, OverflowSketch, planDay, type Row, type Taken } from './count-buffer'
 import { utcDay } from './utc-day'

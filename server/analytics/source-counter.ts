@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto'
-import type { Logger } from '../boot/log'
+import type { Logger } from '../base/log'
 import type { ApiRole } from '../db/api-roles'
 import type { Database } from '../db/database'
 import { CountBuffer } from './count-buffer'

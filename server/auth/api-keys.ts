@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { join, resolve } from 'node:path'
 import { SignJWT } from 'jose'
-import { StartupError } from '../boot/startup-error'
+import { StartupError } from '../base/startup-error'
 import type { ApiRole } from '../db/api-roles'
 import type { Queryable } from '../db/database'
 import { ensurePrivateDataDir } from '../db/private-data-dir'

@@ -4,8 +4,8 @@ import { constants, existsSync } from 'node:fs'
 import { access, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { InlineConfig } from 'vite'
-import { DIST_DIR, ROOT } from './paths'
-import { StartupError } from './startup-error'
+import { DIST_DIR, ROOT } from '../base/paths'
+import { StartupError } from '../base/startup-error'
 
 const SOURCES = [
   'src',

@@ -1,7 +1,7 @@
 import { createServer } from 'vite'
 import { CONFIRM_SIGNUPS_PLACEHOLDER } from '../../contract/site-url'
+import { ROOT } from '../base/paths'
 import { ANON_KEY_PLACEHOLDER } from '../http/static-site'
-import { ROOT } from './paths'
 import { runServer } from './run-server'
 
 /**

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs'
 import { z } from 'zod'
 import { ORIGIN_TRIAL_TOKEN, ORIGIN_TRIAL_TOKEN_RULE } from '../../contract/origin-trial'
+import { optional } from '../base/optional-env'
+import { ConfigError } from '../base/startup-error'
 import { mailTransportEnv } from '../mail/mail-env'
 import { addressPolicyEnv, domainListsOverlap } from '../waitlist/address-policy/address-policy-env'
 import { invitationEnv } from '../waitlist/invitations/invitation-env'
@@ -8,7 +10,6 @@ import { mailEventsEnv } from '../waitlist/mail-events/mail-events-env'
 import { signupWebhookEnv } from '../waitlist/notifications/webhook-env'
 import { corsEnv } from './cors-env'
 import { defaultDataDir } from './default-data-dir'
-import { optional } from './optional-env'
 
 const EnvSchema = z.object({
   PORT: optional(z.coerce.number().int().min(0).max(65535)).transform((v) => v ?? 3000),
@@ -68,11 +69,9 @@ const CheckedEnvSchema = EnvSchema.refine((env) => env.REQUEST_TIMEOUT_MS >= env
   })
   .transform((env) => ({ ...env, DATA_DIR: env.DATA_DIR ?? defaultDataDir(env.DATABASE_URL).dataDir }))
 
-export type ServerEnv = z.infer<typeof CheckedEnvSchema>
+export { ConfigError }
 
-export class ConfigError extends Error {
-  override name = 'ConfigError'
-}
+export type ServerEnv = z.infer<typeof CheckedEnvSchema>
 
 /** Reads and checks every variable at once, so one start-up tells the operator everything that is wrong. */
 export function loadServerEnv(source: Record<string, string | undefined> = process.env): ServerEnv {

@@ -1,8 +1,8 @@
+import { createLogger } from '../base/log'
+import { StartupError } from '../base/startup-error'
 import { dataDirNote } from './default-data-dir'
 import { ConfigError, loadDotEnvFile, loadServerEnv } from './env'
-import { createLogger } from './log'
 import { type StartOptions, startServer } from './start-server'
-import { StartupError } from './startup-error'
 
 // Errors can quote a row (a constraint's detail names the address): always through the masking logger.
 const fatal = createLogger('error')

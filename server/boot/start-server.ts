@@ -1,5 +1,8 @@
 import type { Server } from 'node:http'
 import { type ApiKeys, keySourcesOf, loadApiKeys } from '../auth/api-keys'
+import { createLogger, keyEmailMask, type Logger } from '../base/log'
+import { normalizeSiteUrl } from '../base/normalize-site-url'
+import { DIST_DIR } from '../base/paths'
 import type { Database } from '../db/database'
 import { type OpenedDatabase, openDatabase } from '../db/open-database'
 import { type AppProtections, createApp } from '../http/app'
@@ -20,9 +23,6 @@ import { checkMailConfig, startMail } from '../waitlist/invitations/start-mail'
 import { startNotifications } from '../waitlist/notifications/start-notifications'
 import type { ServerEnv } from './env'
 import { listen, type Pages } from './listen'
-import { createLogger, keyEmailMask, type Logger } from './log'
-import { normalizeSiteUrl } from './normalize-site-url'
-import { DIST_DIR } from './paths'
 
 export interface RunningServer {
   url: string

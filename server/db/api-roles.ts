@@ -1,4 +1,4 @@
-import { StartupError } from '../boot/startup-error'
+import { StartupError } from '../base/startup-error'
 import type { Queryable } from './database'
 import { quoteIdent } from './sql-identifier'
 

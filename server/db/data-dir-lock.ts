@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { link, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { StartupError } from '../boot/startup-error'
+import { StartupError } from '../base/startup-error'
 import { isProcessAlive, processStartTime } from './embedded/process-alive'
 import { ensurePrivateDataDir } from './private-data-dir'
 

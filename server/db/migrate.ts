@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { MIGRATIONS_DIR } from '../boot/paths'
+import { MIGRATIONS_DIR } from '../base/paths'
 import { checkApiRolesCanBeMade, joinApiRoles } from './api-roles'
 import type { Database } from './database'
 

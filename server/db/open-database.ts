@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { StartupError } from '../boot/startup-error'
+import { StartupError } from '../base/startup-error'
 import { lockDataDir } from './data-dir-lock'
 import type { Database } from './database'
 import { clusterFiles } from './embedded/cluster-files'

@@ -2,7 +2,7 @@ import { constants } from 'node:fs'
 import { access, chmod, lstat, mkdir } from 'node:fs/promises'
 import { userInfo } from 'node:os'
 import { resolve } from 'node:path'
-import { StartupError } from '../boot/startup-error'
+import { StartupError } from '../base/startup-error'
 
 /** The uid this process runs as; undefined where there are no uids (Windows). */
 export function ownUid(): number | undefined {

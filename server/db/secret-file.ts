@@ -1,6 +1,6 @@
 import { constants } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { StartupError } from '../boot/startup-error'
+import { StartupError } from '../base/startup-error'
 import { createFileDurably } from './durable-file'
 import { ownUid } from './private-data-dir'
 

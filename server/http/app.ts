@@ -1,7 +1,7 @@
 import { type Context, type Handler, Hono } from 'hono'
 import { MCP_PATH } from '../../contract/agent-tool'
 import type { ApiKeys } from '../auth/api-keys'
-import type { Logger } from '../boot/log'
+import type { Logger } from '../base/log'
 import type { Database } from '../db/database'
 import { type RateLimitStore, rateLimit, retryAfterHeader } from '../rate-limit/rate-limit'
 import type { AddressPolicy } from '../waitlist/address-policy/address-policy'

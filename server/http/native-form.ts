@@ -1,5 +1,5 @@
 import { HONEYPOT_FIELD } from '../../contract/honeypot-field'
-import type { Logger } from '../boot/log'
+import type { Logger } from '../base/log'
 import type { Database } from '../db/database'
 import type { AddressPolicy } from '../waitlist/address-policy/address-policy'
 import { insertWaitlistEmail } from '../waitlist/insert'

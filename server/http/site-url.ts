@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { SITE_URL_PLACEHOLDER } from '../../contract/site-url'
-import { normalizeSiteUrl } from '../boot/normalize-site-url'
+import { normalizeSiteUrl } from '../base/normalize-site-url'
 import { answerPages } from './answer-pages'
 import { compressed, type StaticFile, type StaticSite } from './static-site'
 

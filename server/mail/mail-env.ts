@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { optional } from '../boot/optional-env'
+import { optional } from '../base/optional-env'
 import { parseMailFrom } from './mail-from'
 import { parseSmtpUrl, SmtpUrlError } from './smtp-url'
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { ConfigError } from '../boot/env'
+import { ConfigError } from '../base/startup-error'
 import { readSecretFile } from '../db/secret-file'
 import { MAIL_FROM_PROBLEM, smtpUrlProblem } from './mail-env'
 import { type MailFrom, parseMailFrom } from './mail-from'

@@ -1,4 +1,4 @@
-import type { Logger } from '../boot/log'
+import type { Logger } from '../base/log'
 import type { Database } from '../db/database'
 import { type RetryPolicy, retryDelayMs } from './backoff'
 import { type Attempt, markDone, markFailed, nextDueIn } from './outbox-queries'

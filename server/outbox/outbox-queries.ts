@@ -1,4 +1,4 @@
-import { maskEmails } from '../boot/log'
+import { maskEmails } from '../base/log'
 import type { Queryable } from '../db/database'
 import { isoUtc } from '../db/iso-utc'
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { ROOT } from '../../server/boot/paths'
+import { ROOT } from '../../server/base/paths'
 
 const exec = promisify(execFile)
 

@@ -17,7 +17,7 @@ import {
 } from '../../harness/container-engine'
 import { freePort } from '../../harness/postgres-cluster'
 import { parseCsv } from '../../owner/cli/csv-reader'
-import { ROOT } from '../../server/boot/paths'
+import { ROOT } from '../../server/base/paths'
 import { insertStatus, pool } from '../reliability/support'
 
 /**

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import { watchOutput } from '../../harness/child-output'
 import { freePort } from '../../harness/postgres-cluster'
-import { ROOT } from '../../server/boot/paths'
+import { ROOT } from '../../server/base/paths'
 
 /**
  * The README's and docs/deploy.md's commands, run on a fresh copy of the tree as a new user runs

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { BACKENDS, startServerOn, stopBackends } from '../../harness/backends'
 import { withServerDatabase } from '../../harness/server-database'
 import { startTestServer, type TestServer } from '../../harness/test-server'
-import { emailMask, emailMaskKey } from '../../server/boot/log'
+import { emailMask, emailMaskKey } from '../../server/base/log'
 import {
   deliveredEmails,
   type ReceiverMode,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { loadApiKeys } from '../../server/auth/api-keys'
-import { createLogger } from '../../server/boot/log'
+import { createLogger } from '../../server/base/log'
 import type { Database } from '../../server/db/database'
 import { createApp } from '../../server/http/app'
 import { stubSite } from '../support/stub-site'

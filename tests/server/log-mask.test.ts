@@ -8,7 +8,7 @@ import {
   keyEmailMask,
   maskEmails,
   oneLine,
-} from '../../server/boot/log'
+} from '../../server/base/log'
 import { ACCEPTED_EMAILS, REFUSED_EMAILS } from '../support/email-corpus'
 
 const ADDRESS = 'known.person@example.com'

@@ -5,7 +5,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { processMemory } from '../../bench/process-memory'
 import { startTestServer, type TestServer } from '../../harness/test-server'
-import { ROOT } from '../../server/boot/paths'
+import { ROOT } from '../../server/base/paths'
 import { modernEnvelope, modernHeaders, postMcp } from '../support/mcp-raw'
 
 const BUNDLES = join(ROOT, 'node_modules', '.cache', 'lab-site-server')

@@ -4,7 +4,7 @@ import { type StudioProcess, startStudioProcess } from '../../harness/studio-pro
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
 import { loadApiKeys } from '../../server/auth/api-keys'
-import { emailMask, emailMaskKey } from '../../server/boot/log'
+import { emailMask, emailMaskKey } from '../../server/base/log'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 
 /**

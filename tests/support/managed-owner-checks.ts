@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer } from '../../harness/test-server'
-import { StartupError } from '../../server/boot/startup-error'
+import { StartupError } from '../../server/base/startup-error'
 import { migrate } from '../../server/db/migrate'
 import { openPostgres } from '../../server/db/postgres-driver'
 import { healthy, insertStatus } from '../reliability/support'

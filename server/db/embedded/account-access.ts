@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { StartupError } from '../../boot/startup-error'
+import { StartupError } from '../../base/startup-error'
 import type { PostgresBinaries } from './binaries'
 import type { ClusterAccount } from './cluster-account'
 import { clusterEnvironment } from './cluster-env'

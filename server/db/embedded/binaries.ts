@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { StartupError } from '../../boot/startup-error'
+import { StartupError } from '../../base/startup-error'
 
 /** The PostgreSQL server programs this machine runs the embedded cluster with. */
 export interface PostgresBinaries {

@@ -1,6 +1,6 @@
 import type { Hono, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import type { Logger } from '../../boot/log'
+import type { Logger } from '../../base/log'
 import type { Database } from '../../db/database'
 import { MemoryStore } from '../../rate-limit/memory-store'
 import { type Refusal, rateLimit, retryAfterHeader } from '../../rate-limit/rate-limit'

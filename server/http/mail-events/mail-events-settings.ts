@@ -1,6 +1,6 @@
 import type { Agent } from 'node:https'
 import { join } from 'node:path'
-import { ConfigError } from '../../boot/env'
+import { ConfigError } from '../../base/startup-error'
 import { readSecretFile } from '../../db/secret-file'
 import type { MailEventProvider } from '../../waitlist/mail-events/mail-event'
 import { mailEventsEnv } from '../../waitlist/mail-events/mail-events-env'

@@ -1,6 +1,6 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono'
 import { mailWords } from '../../../contract/site-config'
-import type { Logger } from '../../boot/log'
+import type { Logger } from '../../base/log'
 import type { Database } from '../../db/database'
 import { type RateLimitStore, type Refusal, rateLimit, retryAfterHeader } from '../../rate-limit/rate-limit'
 import {

@@ -3,7 +3,7 @@ import {
   isLegacyRequest,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server'
-import type { Logger } from '../../boot/log'
+import type { Logger } from '../../base/log'
 import type { Database } from '../../db/database'
 import { createMcpServer } from './mcp-server'
 import type { SignupHooks } from './request-access-tool'

@@ -1,5 +1,5 @@
 import { type Context, type Handler, Hono, type MiddlewareHandler } from 'hono'
-import type { Logger } from '../../boot/log'
+import type { Logger } from '../../base/log'
 import type { Database } from '../../db/database'
 import {
   type RateLimitStore,

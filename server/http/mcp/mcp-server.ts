@@ -1,7 +1,7 @@
 import { type CacheHint, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server'
 import { siteConfig } from '../../../contract/site-config'
 import packageJson from '../../../package.json' with { type: 'json' }
-import type { Logger } from '../../boot/log'
+import type { Logger } from '../../base/log'
 import type { Database } from '../../db/database'
 import { callRequestAccess, requestAccessDefinition, type SignupHooks } from './request-access-tool'
 

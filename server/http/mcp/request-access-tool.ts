@@ -1,7 +1,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server'
 import { z } from 'zod'
 import { type RequestAccessResult, requestAccessTool, toolResultOf } from '../../../contract/agent-tool'
-import type { Logger } from '../../boot/log'
+import type { Logger } from '../../base/log'
 import type { Database } from '../../db/database'
 import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
 import { insertWaitlistEmail } from '../../waitlist/insert'

@@ -1,5 +1,5 @@
 import type { ErrorHandler } from 'hono'
-import type { Logger } from '../../boot/log'
+import type { Logger } from '../../base/log'
 import type { ApiRole } from '../../db/api-roles'
 import { isPgError } from '../../db/database'
 import type { SiteCors } from '../site-cors'

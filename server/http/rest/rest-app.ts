@@ -1,7 +1,7 @@
 import { type Context, Hono, type MiddlewareHandler } from 'hono'
 import type { ApiKeys } from '../../auth/api-keys'
 import { cachedVerifier } from '../../auth/key-cache'
-import type { Logger } from '../../boot/log'
+import type { Logger } from '../../base/log'
 import type { ApiRole, JwtClaims } from '../../db/api-roles'
 import { type Database, isPgError } from '../../db/database'
 import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'

@@ -1,6 +1,6 @@
 import { Resolver } from 'node:dns/promises'
 import { z } from 'zod'
-import { optional } from '../../boot/optional-env'
+import { optional } from '../../base/optional-env'
 import { AddressPolicy } from './address-policy'
 
 // A host name as the address grammar's domain part has it (labels of letters, digits and hyphens).

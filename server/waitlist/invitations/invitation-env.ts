@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { optional } from '../../boot/optional-env'
+import { optional } from '../../base/optional-env'
 
 /** The invitation variables, merged into the server's env schema. */
 export const invitationEnv = {

@@ -4,7 +4,7 @@ import { hkdfSync } from 'node:crypto'
  * One key per purpose, each derived from the installation's JWT secret (as loadApiKeys gives it)
  * with HKDF-SHA-256 and a label of its own, so a token made for one purpose is refused by every
  * other, and the same secret on every server sharing the database (and in the CLI) makes and reads
- * the same tokens. The log mask (server/boot/log.ts) derives its key the same way.
+ * the same tokens. The log mask (server/base/log.ts) derives its key the same way.
  */
 export interface LinkKeys {
   /** AES-256-GCM: the address inside an unsubscribe link. */

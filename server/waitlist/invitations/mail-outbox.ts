@@ -1,4 +1,4 @@
-import { maskEmails } from '../../boot/log'
+import { maskEmails } from '../../base/log'
 import type { Database, Queryable } from '../../db/database'
 import { claimWithLease, markDone, OUTBOXES } from '../../outbox/outbox-queries'
 import { queueEvent } from '../notifications/outbox-sql'

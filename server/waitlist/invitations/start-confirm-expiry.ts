@@ -1,4 +1,4 @@
-import type { Logger } from '../../boot/log'
+import type { Logger } from '../../base/log'
 import type { Database } from '../../db/database'
 import { expireUnconfirmed } from './confirm-expiry'
 

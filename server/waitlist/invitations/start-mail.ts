@@ -1,6 +1,6 @@
 import { mailWords } from '../../../contract/site-config'
+import type { Logger } from '../../base/log'
 import { ConfigError, type ServerEnv } from '../../boot/env'
-import type { Logger } from '../../boot/log'
 import type { Database } from '../../db/database'
 import type { MailTransportConfig } from '../../mail/mail-secrets'
 import { retryPolicy } from '../../outbox/backoff'

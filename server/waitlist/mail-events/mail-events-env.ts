@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { optional } from '../../boot/optional-env'
+import { optional } from '../../base/optional-env'
 
 const rate = (fallback: number) => optional(z.coerce.number().min(0).max(1)).transform((v) => v ?? fallback)
 const count = (fallback: number) => optional(z.coerce.number().int().min(1)).transform((v) => v ?? fallback)

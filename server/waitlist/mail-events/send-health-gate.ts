@@ -1,4 +1,4 @@
-import type { Logger } from '../../boot/log'
+import type { Logger } from '../../base/log'
 import type { Database } from '../../db/database'
 import type { MailLane } from '../invitations/mail-pace'
 import { LANES, type PauseLimits, pauseLane, pauseReason, readSendHealth } from './send-health'

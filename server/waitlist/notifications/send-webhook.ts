@@ -1,5 +1,5 @@
 import type { Webhook } from 'standardwebhooks'
-import { maskEmails } from '../../boot/log'
+import { maskEmails } from '../../base/log'
 import type { SendResult } from '../../outbox/outbox-sender'
 
 export interface WebhookTarget {

@@ -1,6 +1,5 @@
 import { Webhook } from 'standardwebhooks'
-import type { ServerEnv } from '../../boot/env'
-import type { Logger } from '../../boot/log'
+import type { Logger } from '../../base/log'
 import type { Database } from '../../db/database'
 import { retryPolicy } from '../../outbox/backoff'
 import { type OutboxPump, startOutbox } from '../../outbox/outbox-pump'
@@ -10,6 +9,7 @@ import { type ClaimedDelivery, claimDue, WEBHOOK_EVENTS } from './delivery-queue
 import { setNotificationEvents } from './outbox-sql'
 import { eventPayload } from './payload'
 import { sendWebhook } from './send-webhook'
+import type { WebhookEnv } from './webhook-env'
 
 /**
  * Switches the outbox on for the event types of SIGNUP_WEBHOOK_EVENTS and starts sending it when
@@ -18,7 +18,7 @@ import { sendWebhook } from './send-webhook'
  * one Postgres should be configured alike (the last to start decides).
  */
 export async function startNotifications(
-  env: ServerEnv,
+  env: WebhookEnv,
   db: Database,
   log: Logger,
 ): Promise<OutboxPump<ClaimedDelivery> | undefined> {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { optional } from '../../boot/optional-env'
+import { type EnvOf, optional } from '../../base/optional-env'
 import { WEBHOOK_EVENTS, type WebhookEvent } from './delivery-queue'
 
 /** Standard Webhooks secrets are whsec_ and 24 to 64 random bytes in base64 (standardwebhooks.com). */
@@ -63,3 +63,6 @@ export const signupWebhookEnv = {
     (v) => v ?? 24 * 60 * 60 * 1_000,
   ),
 }
+
+/** What the webhook's start-up reads of the env. */
+export type WebhookEnv = EnvOf<typeof signupWebhookEnv>

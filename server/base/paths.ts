@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 
 /**
  * The nearest folder at or above `from` that holds package.json: the project's root. This module
- * sits two folders below it in the source tree (server/boot/) and one below it in the container's
+ * sits two folders below it in the source tree (server/base/) and one below it in the container's
  * bundle (server-dist/), so the root is found, not counted.
  */
 function rootAbove(from: string): string {

@@ -6,3 +6,9 @@ import { z } from 'zod'
  */
 export const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema.optional())
+
+/**
+ * The values a room's piece of the env schema gives (its keys, parsed): what the room's start-up
+ * takes, so no room below server/boot needs the whole server's env type.
+ */
+export type EnvOf<Piece extends z.ZodRawShape> = z.output<z.ZodObject<Piece>>

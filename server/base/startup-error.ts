@@ -2,3 +2,8 @@
 export class StartupError extends Error {
   override name = 'StartupError'
 }
+
+/** A variable the operator set wrongly: every bad one listed in one message, without a stack. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
