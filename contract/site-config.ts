@@ -79,7 +79,7 @@ export const siteConfig: SiteConfig = {
 }
 
 /**
- * The words of the mail the server sends (server/waitlist/invitations/) and of the pages its links
+ * The words of the mail the server sends (server/mail/) and of the pages its links
  * open (server/http/mail-links/). A separate export, which the page never imports, so it adds no byte
  * to it. CHANGE ME with the lab's own words; `{lab}` is replaced by siteConfig.labName.
  */

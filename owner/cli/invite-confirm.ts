@@ -1,6 +1,6 @@
 import type { Database } from '../../server/db/database'
-import { confirmAgain } from '../../server/waitlist/invitations/confirm-again'
-import { readMailSettings } from '../../server/waitlist/invitations/mail-settings'
+import { confirmAgain } from '../../server/mail/confirmations'
+import { readMailSettings } from '../../server/mail/queue/mail-settings'
 
 type Print = (line: string) => void
 

@@ -1,11 +1,5 @@
 import type { ServerEnv } from '../../server/boot/env'
 import type { Database } from '../../server/db/database'
-import { invitable, whyNotInvited } from '../../server/waitlist/invitations/entry-status'
-import {
-  NO_MAIL_SETTINGS,
-  NO_SENDER_YET,
-  readMailSettings,
-} from '../../server/waitlist/invitations/mail-settings'
 import {
   type Candidate,
   entriesOf,
@@ -14,13 +8,15 @@ import {
   inviteNext,
   oldestWith,
   type QueuedInvites,
-} from '../../server/waitlist/invitations/queue-invitations'
+} from '../../server/mail/invitations'
 import {
   isPlaceholderLink,
   placeholderNote,
   placeholderRefusal,
-} from '../../server/waitlist/invitations/reserved-names'
-import { HEALTH_MIN_SENT } from '../../server/waitlist/mail-events/send-health'
+} from '../../server/mail/messages/reserved-names'
+import { NO_MAIL_SETTINGS, NO_SENDER_YET, readMailSettings } from '../../server/mail/queue/mail-settings'
+import { HEALTH_MIN_SENT } from '../../server/mail/queue/send-health'
+import { invitable, whyNotInvited } from '../../server/waitlist/entry-status'
 import { followBatch } from './follow-batch'
 import { previewInvitation, previewSettings, renderPreview } from './message-preview'
 import { plural } from './plural'

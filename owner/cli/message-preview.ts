@@ -2,10 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { mailWords } from '../../contract/site-config'
 import { normalizeSiteUrl } from '../../server/base/normalize-site-url'
 import type { ServerEnv } from '../../server/boot/env'
-import type { OutgoingMail } from '../../server/mail/outgoing-mail'
-import { composeMessage, type MessageContext } from '../../server/waitlist/invitations/compose-message'
-import { linkKeys } from '../../server/waitlist/invitations/link-keys'
-import type { MailSettings } from '../../server/waitlist/invitations/mail-settings'
+import { composeMessage, type MessageContext } from '../../server/mail/messages/compose-message'
+import { linkKeys } from '../../server/mail/messages/link-keys'
+import type { MailSettings } from '../../server/mail/queue/mail-settings'
+import type { OutgoingMail } from '../../server/mail/transport/outgoing-mail'
 
 /** What a preview shows the message with: the sending server's settings, or what can be guessed. */
 export interface PreviewSettings {

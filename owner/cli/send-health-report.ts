@@ -5,7 +5,7 @@ import {
   type LaneHealth,
   readSendHealth,
   resumeSending,
-} from '../../server/waitlist/mail-events/send-health'
+} from '../../server/mail/queue/send-health'
 
 type Print = (line: string) => void
 

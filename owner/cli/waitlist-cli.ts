@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { StartupError } from '../../server/base/startup-error'
 import { ConfigError, loadDotEnvFile } from '../../server/boot/env'
-import { ENTRY_STATUSES } from '../../server/waitlist/invitations/entry-status'
+import { ENTRY_STATUSES } from '../../server/waitlist/entry-status'
 import { StudioPortInUseError } from '../studio-server/start-studio'
 import { COMMANDS } from './commands'
 import { ImportFileError } from './import-records'

@@ -1,7 +1,7 @@
 import type { EntryPage as ListPage } from '../../server/waitlist/admin/entry-pages'
 import type { StatusCounts } from '../../server/waitlist/admin/status-counts'
 import type { DayCount } from '../../server/waitlist/admin/waitlist-admin'
-import type { EntryStatus } from '../../server/waitlist/invitations/entry-status'
+import type { EntryStatus } from '../../server/waitlist/entry-status'
 
 /**
  * The studio server's JSON API (owner/studio-server/studio-app.ts). The token arrives in the URL's

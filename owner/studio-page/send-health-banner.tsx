@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import type { SendHealth } from '../../server/waitlist/mail-events/send-health'
+import type { SendHealth } from '../../server/mail/queue/send-health'
 import { send } from './api'
 
 const headings = { confirmations: 'Confirmations are paused', invitations: 'Invitations are paused' }

@@ -1,5 +1,5 @@
 import type { StatusCounts } from '../../server/waitlist/admin/status-counts'
-import { ENTRY_STATUSES, type EntryStatus } from '../../server/waitlist/invitations/entry-status'
+import { ENTRY_STATUSES, type EntryStatus } from '../../server/waitlist/entry-status'
 
 const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
 

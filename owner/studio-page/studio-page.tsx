@@ -1,6 +1,6 @@
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react'
 import type { StatusCounts } from '../../server/waitlist/admin/status-counts'
-import type { EntryStatus } from '../../server/waitlist/invitations/entry-status'
+import type { EntryStatus } from '../../server/waitlist/entry-status'
 import {
   downloadExport,
   type EntryPage,

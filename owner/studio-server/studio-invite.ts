@@ -1,13 +1,13 @@
 import type { Context, Hono } from 'hono'
 import type { ServerEnv } from '../../server/boot/env'
 import type { Database } from '../../server/db/database'
-import { NO_SENDER_YET, readMailSettings } from '../../server/waitlist/invitations/mail-settings'
-import { countWaiting, inviteNext, oldestWith } from '../../server/waitlist/invitations/queue-invitations'
+import { countWaiting, inviteNext, oldestWith } from '../../server/mail/invitations'
 import {
   isPlaceholderLink,
   placeholderNote,
   placeholderRefusal,
-} from '../../server/waitlist/invitations/reserved-names'
+} from '../../server/mail/messages/reserved-names'
+import { NO_SENDER_YET, readMailSettings } from '../../server/mail/queue/mail-settings'
 import { type PreviewSettings, previewInvitation, previewSettings } from '../cli/message-preview'
 
 /**

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono'
 import type { Database } from '../../server/db/database'
-import { readSendHealth, resumeSending } from '../../server/waitlist/mail-events/send-health'
+import { readSendHealth, resumeSending } from '../../server/mail/queue/send-health'
 
 /**
  * The studio's send health (ADR 045): each lane's rates and pause, as `deliveries` prints them, and

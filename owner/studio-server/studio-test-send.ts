@@ -1,9 +1,9 @@
 import type { Hono } from 'hono'
 import type { Database } from '../../server/db/database'
+import { isPlaceholderLink, placeholderNote } from '../../server/mail/messages/reserved-names'
+import { readMailSettings } from '../../server/mail/queue/mail-settings'
+import { queueTestInvitation } from '../../server/mail/test-send'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
-import { readMailSettings } from '../../server/waitlist/invitations/mail-settings'
-import { isPlaceholderLink, placeholderNote } from '../../server/waitlist/invitations/reserved-names'
-import { queueTestInvitation } from '../../server/waitlist/invitations/test-send'
 import { previewSettings } from '../cli/message-preview'
 import type { StudioInvite } from './studio-invite'
 

@@ -3,10 +3,8 @@ import { z } from 'zod'
 import { ORIGIN_TRIAL_TOKEN, ORIGIN_TRIAL_TOKEN_RULE } from '../../contract/origin-trial'
 import { optional } from '../base/optional-env'
 import { ConfigError } from '../base/startup-error'
-import { mailTransportEnv } from '../mail/mail-env'
+import { mailEnv } from '../mail/mail-env'
 import { addressPolicyEnv, domainListsOverlap } from '../waitlist/address-policy/address-policy-env'
-import { invitationEnv } from '../waitlist/invitations/invitation-env'
-import { mailEventsEnv } from '../waitlist/mail-events/mail-events-env'
 import { signupWebhookEnv } from '../waitlist/notifications/webhook-env'
 import { corsEnv } from './cors-env'
 import { defaultDataDir } from './default-data-dir'
@@ -51,9 +49,7 @@ const EnvSchema = z.object({
   /** Chrome's origin-trial token for WebMCP on the site's origin: sent with '/' (ADR 052). */
   WEBMCP_ORIGIN_TRIAL_TOKEN: optional(z.string().regex(ORIGIN_TRIAL_TOKEN, ORIGIN_TRIAL_TOKEN_RULE)),
   ...signupWebhookEnv,
-  ...mailTransportEnv,
-  ...invitationEnv,
-  ...mailEventsEnv,
+  ...mailEnv,
   ...corsEnv,
   ...addressPolicyEnv,
 })

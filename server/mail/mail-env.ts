@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { optional } from '../base/optional-env'
-import { parseMailFrom } from './mail-from'
-import { parseSmtpUrl, SmtpUrlError } from './smtp-url'
+import { type EnvOf, optional } from '../base/optional-env'
+import { parseMailFrom } from './transport/mail-from'
+import { parseSmtpUrl, SmtpUrlError } from './transport/smtp-url'
 
 /** SMTP_URL's problem in words that never quote it, or undefined when it is usable. */
 export function smtpUrlProblem(value: string): string | undefined {
@@ -17,9 +17,18 @@ export function smtpUrlProblem(value: string): string | undefined {
 export const MAIL_FROM_PROBLEM =
   'must be an address, or a name and an address: Tessel Labs <beta@example.com>'
 
-/** The mail transport's variables, merged into the server's env schema. */
-export const mailTransportEnv = {
-  /** smtp[s]://user:password@host[:port]; also read from DATA_DIR/smtp-url (server/mail/mail-secrets.ts). */
+const rate = (fallback: number) => optional(z.coerce.number().min(0).max(1)).transform((v) => v ?? fallback)
+const count = (fallback: number) => optional(z.coerce.number().int().min(1)).transform((v) => v ?? fallback)
+
+/**
+ * Everything mail reads of the environment, merged into the server's env schema: the transport, the
+ * invitations and confirmations, the provider events and send health (docs/configuration.md). SMTP_URL,
+ * MAIL_FROM and each provider's setting may also be a 0600 file in DATA_DIR (mail-secrets.ts,
+ * events/event-settings.ts); a provider without its setting has no route (404).
+ */
+export const mailEnv = {
+  // The transport.
+  /** smtp[s]://user:password@host[:port]; also read from DATA_DIR/smtp-url (transport/mail-secrets.ts). */
   SMTP_URL: optional(
     z.string().superRefine((value, context) => {
       const problem = smtpUrlProblem(value)
@@ -30,4 +39,54 @@ export const mailTransportEnv = {
   MAIL_FROM: optional(z.string().refine((value) => parseMailFrom(value) !== undefined, MAIL_FROM_PROBLEM)),
   /** How long one message may take, connection included, before the attempt counts as failed. */
   SMTP_TIMEOUT_MS: optional(z.coerce.number().int().min(100).max(600_000)).transform((v) => v ?? 30_000),
+  // Invitations and confirmations.
+  /** Messages per minute for all servers on the database together; 0 sends as fast as SMTP takes them. */
+  MAIL_PER_MINUTE: optional(z.coerce.number().int().min(0).max(1_000_000)).transform((v) => v ?? 60),
+  /** New signups get a confirmation message and stay `unconfirmed` (never invited) until confirmed. */
+  CONFIRM_SIGNUPS: optional(z.stringbool()).transform((v) => v ?? false),
+  /** The invitation's link (its invite code is added as ?invite=…); the site config's betaUrl by default. */
+  BETA_URL: optional(
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' })
+      .refine((value) => !/[\s"'<>]/.test(value), 'must be a plain address such as https://beta.example.com'),
+  ),
+  /** The wait after a message's first transient failure; each later wait doubles, up to 300 times this. */
+  MAIL_RETRY_BASE_MS: optional(z.coerce.number().int().min(10)).transform((v) => v ?? 10_000),
+  /** How long a message is retried after transient failures before it is marked failed. */
+  MAIL_RETRY_FOR_MS: optional(z.coerce.number().int().min(0)).transform((v) => v ?? 24 * 60 * 60 * 1_000),
+  /** Days an unconfirmed entry waits for its link to be followed before it is erased; 0 keeps them for ever. */
+  CONFIRM_EXPIRE_DAYS: optional(z.coerce.number().min(0).max(3660)).transform((v) => v ?? 7),
+  /** How often each server looks for expired unconfirmed entries. */
+  CONFIRM_EXPIRE_CHECK_MS: optional(z.coerce.number().int().min(100)).transform((v) => v ?? 60 * 60 * 1_000),
+  // Provider events and send health.
+  /** Resend's signing secret (whsec_…), for POST /mail-events/resend. */
+  MAIL_EVENTS_RESEND_SECRET: optional(z.string().startsWith('whsec_', 'must be the whsec_… signing secret')),
+  /** user:password that Postmark sends as HTTP Basic auth, for POST /mail-events/postmark. */
+  MAIL_EVENTS_POSTMARK_AUTH: optional(z.string().regex(/^[^:]+:.+$/, 'must be user:password')),
+  /** SendGrid's verification key (base64 ECDSA P-256 public key), for POST /mail-events/sendgrid. */
+  MAIL_EVENTS_SENDGRID_KEY: optional(z.string().min(40)),
+  /** Mailgun's HTTP webhook signing key, for POST /mail-events/mailgun. */
+  MAIL_EVENTS_MAILGUN_KEY: optional(z.string().min(8)),
+  /** The SNS topic ARNs (comma-separated) whose messages POST /mail-events/ses accepts. */
+  MAIL_EVENTS_SES_TOPIC_ARN: optional(
+    z
+      .string()
+      .regex(
+        /^arn:aws[a-z-]*:sns:[^,\s]+(,\s*arn:aws[a-z-]*:sns:[^,\s]+)*$/,
+        'must be arn:aws:sns:… (comma-separated)',
+      ),
+  ),
+  /** A Standard Webhooks secret (whsec_…), for POST /mail-events/generic. */
+  MAIL_EVENTS_SECRET: optional(z.string().startsWith('whsec_', 'must be a whsec_… secret')),
+  /** Hard bounces among a lane's last messages sent past which the lane pauses; 1 turns it off. */
+  MAIL_PAUSE_BOUNCE_RATE: rate(0.05),
+  /** Complaints among a lane's last messages sent past which the lane pauses; 1 turns it off. */
+  MAIL_PAUSE_COMPLAINT_RATE: rate(0.003),
+  /** The hard bounces a lane's window must also hold before it pauses: no single bounce pauses. */
+  MAIL_PAUSE_MIN_BOUNCES: count(5),
+  /** The complaints a lane's window must also hold before it pauses: no single complaint pauses. */
+  MAIL_PAUSE_MIN_COMPLAINTS: count(2),
 }
+
+/** What the mail room's start-up reads of the env. */
+export type MailEnv = EnvOf<typeof mailEnv>

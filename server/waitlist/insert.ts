@@ -1,6 +1,6 @@
 import { type Database, isPgError } from '../db/database'
+import { afterRepeatSignup } from '../mail/confirmations'
 import { insertEmailStatement } from './insert-sql'
-import { afterRepeatSignup } from './invitations/confirm-again'
 
 /**
  * What became of one insert: `refused` is the database's own verdict on the address (a check or

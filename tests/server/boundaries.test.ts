@@ -11,12 +11,14 @@ import { describe, expect, it } from 'vitest'
  * import, `export … from`, `import type` and dynamic import() of every .ts/.tsx file.
  *   server/ and owner/ never reach into src/ (the page), and src/ never into server/ or owner/;
  *   what both sides use lives in contract/, which needs nothing of theirs, nor Node, nor the DOM.
- * Inside the server, imports go one way, http → domain → db (ADR 065):
+ * Inside the server, imports go one way, boot → http → domain → db → base (ADR 065):
+ *   assembly: server/boot puts the rest together; nothing imports it but the owner's tools, which
+ *     are an assembly of their own (the CLI reads the server's env and builds the studio's page);
  *   outer: server/http and owner/, which answer people; neither imports the other;
- *   domain: every other folder of server/ (waitlist, auth, analytics, mail…): a new room is one by existing;
- *   innermost: server/db, which imports only itself;
- *   server/boot assembles the rest and holds what every layer reads (env, log, start-up errors): it
- *   may import everything, and anything may import it.
+ *   domain: every other folder of server/ (waitlist, mail, auth, analytics…): a new room is one by existing;
+ *   server/db, which imports only itself and server/base; its embedded cluster (server/db/embedded/)
+ *     is reached through server/db's own doors (open-database.ts, beside-server.ts), never directly;
+ *   innermost: server/base (the log, start-up errors, paths, env helpers), which imports only itself.
  */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const ZONES = ['server', 'owner', 'src', 'contract'] as const
@@ -30,20 +32,31 @@ const FORBIDDEN: Record<Zone, readonly Zone[]> = {
 }
 type Layer = { rank: number; room: string }
 
-/** A file's layer, from its folder: 2 outer, 1 domain, 0 db; undefined for boot and outside the server. */
+/** A file's layer, from its folder: 4 assembly, 3 outer, 2 domain, 1 db, 0 base; undefined outside the server. */
 function layerOf(path: string): Layer | undefined {
   const [top, room = ''] = path.split(/[\\/]/)
-  if (top === 'owner') return { rank: 2, room: 'owner' }
-  if (top !== 'server' || room === 'boot' || !room) return undefined
-  if (room === 'http') return { rank: 2, room }
-  return { rank: room === 'db' ? 0 : 1, room }
+  if (top === 'owner') return { rank: 3, room: 'owner' }
+  if (top !== 'server' || !room) return undefined
+  if (room === 'boot') return { rank: 4, room }
+  if (room === 'http') return { rank: 3, room }
+  if (room === 'db') return { rank: 1, room }
+  if (room === 'base') return { rank: 0, room }
+  return { rank: 2, room }
 }
 
-/** An import from one layer to another: inward, or within one room of the outer layer. */
+/**
+ * An import from one layer to another: inward, or within one room of the outer layer; the owner's
+ * tools may also read the assembly's env and build step.
+ */
 function pointsInward(from: Layer, to: Layer): boolean {
+  if (from.room === 'owner' && to.room === 'boot') return true
   if (to.rank < from.rank) return true
-  return to.rank === from.rank && (from.rank !== 2 || to.room === from.room)
+  return to.rank === from.rank && (from.rank !== 3 || to.room === from.room)
 }
+
+/** The embedded cluster's files, which only server/db itself and the assembly reach into. */
+const reachesIntoEmbedded = (from: string, to: string) =>
+  /^server[\\/]db[\\/]embedded[\\/]/.test(to) && !/^server[\\/](db|boot)[\\/]/.test(from)
 
 const NODE_MODULES = new Set(builtinModules)
 /** Packages that only run in a browser or only in Node: none of them belongs in contract/. */
@@ -98,6 +111,7 @@ function boundaryViolations(root: string = ROOT): string[] {
           const from = layerOf(relative(root, file))
           const to = layerOf(relative(root, resolved))
           if (from && to && !pointsInward(from, to)) violations.push(where)
+          if (reachesIntoEmbedded(relative(root, file), relative(root, resolved))) violations.push(where)
           if (zone === 'contract' && target !== 'contract') violations.push(where)
         } else if (
           zone === 'contract' &&
@@ -127,24 +141,30 @@ describe('folder boundaries', () => {
   })
 
   it('reads the layers from the folders, so a new room of server/ is domain by existing', () => {
-    expect(layerOf('server/http/app.ts')?.rank).toBe(2)
-    expect(layerOf('owner/cli/keys.ts')?.rank).toBe(2)
-    expect(layerOf('server/some-new-room/thing.ts')?.rank).toBe(1)
-    expect(layerOf('server/db/database.ts')?.rank).toBe(0)
-    expect(layerOf('server/boot/main.ts')).toBeUndefined()
+    expect(layerOf('server/boot/main.ts')?.rank).toBe(4)
+    expect(layerOf('server/http/app.ts')?.rank).toBe(3)
+    expect(layerOf('owner/cli/keys.ts')?.rank).toBe(3)
+    expect(layerOf('server/some-new-room/thing.ts')?.rank).toBe(2)
+    expect(layerOf('server/db/database.ts')?.rank).toBe(1)
+    expect(layerOf('server/base/log.ts')?.rank).toBe(0)
+    expect(layerOf('harness/test-server.ts')).toBeUndefined()
   })
 
   it('finds an import that runs back up a layer, or across the outer rooms', () => {
     const root = mkdtempSync(join(tmpdir(), 'boundaries-'))
     try {
       const files: Record<string, string> = {
-        'server/db/driver.ts': "import { key } from '../auth/keys'",
-        'server/auth/keys.ts': "import { app } from '../http/app'\nimport { db } from '../db/driver'",
+        'server/base/log.ts': "import { db } from '../db/driver'",
+        'server/db/driver.ts': "import { key } from '../auth/keys'\nimport { log } from '../base/log'",
+        'server/db/embedded/cluster.ts': "import { log } from '../../base/log'",
+        'server/auth/keys.ts':
+          "import { app } from '../http/app'\nimport { db } from '../db/driver'\nimport { env } from '../boot/env'",
+        'server/mail/queue.ts': "import { cluster } from '../db/embedded/cluster'",
         'server/http/app.ts':
           "import { studio } from '../../owner/studio'\nimport { key } from '../auth/keys'",
-        'server/boot/main.ts': "import { app } from '../http/app'",
+        'server/boot/main.ts': "import { app } from '../http/app'\nimport { cluster } from '../db/embedded/cluster'",
         'owner/studio.ts':
-          "import { app } from '../server/http/app'\nimport { main } from '../server/boot/main'",
+          "import { app } from '../server/http/app'\nimport { env } from '../server/boot/env'\nimport { cluster } from '../server/db/embedded/cluster'",
       }
       for (const zone of ZONES) mkdirSync(join(root, zone), { recursive: true })
       for (const [path, text] of Object.entries(files)) {
@@ -152,10 +172,14 @@ describe('folder boundaries', () => {
         writeFileSync(join(root, path), text)
       }
       expect(boundaryViolations(root).sort()).toEqual([
+        'owner/studio.ts -> ../server/db/embedded/cluster',
         'owner/studio.ts -> ../server/http/app',
+        'server/auth/keys.ts -> ../boot/env',
         'server/auth/keys.ts -> ../http/app',
+        'server/base/log.ts -> ../db/driver',
         'server/db/driver.ts -> ../auth/keys',
         'server/http/app.ts -> ../../owner/studio',
+        'server/mail/queue.ts -> ../db/embedded/cluster',
       ])
     } finally {
       rmSync(root, { recursive: true, force: true })

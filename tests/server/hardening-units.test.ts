@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { nestsTooDeep } from '../../server/http/json-depth'
+import { nestsTooDeep } from '../../server/base/json-depth'
 import { rawPath } from '../../server/http/raw-path'
 import { checkedRows } from '../../server/http/rest/row-rules'
 

@@ -9,9 +9,9 @@ import { exportCsv } from '../../owner/cli/export-csv'
 import { importFile } from '../../owner/cli/import'
 import type { Database } from '../../server/db/database'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
+import { inviteNamed, inviteNext } from '../../server/mail/invitations'
+import { confirm, unsubscribe } from '../../server/mail/link-actions'
 import { removeEntry } from '../../server/waitlist/admin/waitlist-admin'
-import { confirm, unsubscribe } from '../../server/waitlist/invitations/link-actions'
-import { inviteNamed, inviteNext } from '../../server/waitlist/invitations/queue-invitations'
 
 /**
  * Statuses beside the waitlist: what `invite` picks and refuses, what erasure leaves (nothing), and

@@ -4,7 +4,7 @@ import { emptyDatabaseOn, stopBackends } from '../../harness/backends'
 import { startStudioProcess } from '../../harness/studio-process'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
-import { isReservedName } from '../../server/waitlist/invitations/reserved-names'
+import { isReservedName } from '../../server/mail/messages/reserved-names'
 import { entryStatus } from '../support/entry-status'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 

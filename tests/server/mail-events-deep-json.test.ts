@@ -1,7 +1,7 @@
 import { request } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../harness/test-server'
-import { MAX_EVENT_BODY } from '../../server/http/mail-events/mail-events-app'
+import { MAX_EVENT_BODY } from '../../server/http/mail-events-app'
 import { pool, rssKiB } from '../reliability/support'
 
 /**

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { outcomeMessageFor, outcomeMessages } from '../../contract/waitlist-outcome'
 import { startTestServer, type TestServer } from '../../harness/test-server'
-import { buildIfStale } from '../../server/boot/build-if-stale'
 import { DIST_DIR } from '../../server/base/paths'
+import { buildIfStale } from '../../server/boot/build-if-stale'
 import { loadStaticSite } from '../../server/http/static-site'
 
 /**

@@ -7,8 +7,8 @@ import {
   readFirstLoadSet,
   totalCompressed,
 } from '../../bench/first-load-set'
-import { buildIfStale } from '../../server/boot/build-if-stale'
 import { DIST_DIR } from '../../server/base/paths'
+import { buildIfStale } from '../../server/boot/build-if-stale'
 
 /**
  * The byte budgets for '/', so a slow phone on a slow network still paints fast, read from the

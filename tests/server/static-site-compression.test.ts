@@ -1,8 +1,8 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { SITE_URL_PLACEHOLDER } from '../../contract/site-url'
-import { buildIfStale } from '../../server/boot/build-if-stale'
 import { DIST_DIR } from '../../server/base/paths'
+import { buildIfStale } from '../../server/boot/build-if-stale'
 import { fillInSiteUrl } from '../../server/http/site-url'
 import { loadStaticSite, type StaticFile, type StaticSite } from '../../server/http/static-site'
 

@@ -13,8 +13,8 @@ import { importRecords } from '../../owner/cli/import-records'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { verifyKey } from '../../server/auth/verify-key'
 import { openPostgres } from '../../server/db/postgres-driver'
+import { linkKeys } from '../../server/mail/messages/link-keys'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
-import { linkKeys } from '../../server/waitlist/invitations/link-keys'
 import { insertStatus } from '../reliability/support'
 
 // Valid under the database's WHATWG grammar, yet awkward for CSV and shells.

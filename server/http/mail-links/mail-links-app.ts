@@ -2,15 +2,10 @@ import type { Context, Hono, MiddlewareHandler } from 'hono'
 import { mailWords } from '../../../contract/site-config'
 import type { Logger } from '../../base/log'
 import type { Database } from '../../db/database'
+import { alreadyUnsubscribed, confirm, type LinkOutcome, unsubscribe } from '../../mail/link-actions'
+import type { LinkKeys } from '../../mail/messages/link-keys'
+import { openAddress } from '../../mail/messages/link-token'
 import { type RateLimitStore, type Refusal, rateLimit, retryAfterHeader } from '../../rate-limit/rate-limit'
-import {
-  alreadyUnsubscribed,
-  confirm,
-  type LinkOutcome,
-  unsubscribe,
-} from '../../waitlist/invitations/link-actions'
-import type { LinkKeys } from '../../waitlist/invitations/link-keys'
-import { openAddress } from '../../waitlist/invitations/link-token'
 import { readBody } from '../middleware/read-body'
 import { type MailLinkPage, renderMailLinkPage } from './mail-link-page'
 import { MAIL_LINK_CSS_PATH, serveMailLinkCss } from './mail-link-style'

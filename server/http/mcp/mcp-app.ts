@@ -10,7 +10,7 @@ import {
 } from '../../rate-limit/rate-limit'
 import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
 import type { HttpSourceCounter } from '../http-source-counter'
-import { nestsTooDeep } from '../json-depth'
+import { nestsTooDeep } from '../../base/json-depth'
 import { noStore } from '../middleware/no-store'
 import { readBody } from '../middleware/read-body'
 import { clientInfoOf } from './envelope'

@@ -1,5 +1,5 @@
 import { isoUtc } from '../../db/iso-utc'
-import { ENTRY_STATUSES, isEntryStatus } from '../invitations/entry-status'
+import { ENTRY_STATUSES, isEntryStatus } from '../entry-status'
 import { emailProblem } from './email-rule'
 import { bindLiterals, type EntryFilter, filterConditions, whereOf } from './entry-filter'
 

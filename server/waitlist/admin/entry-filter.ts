@@ -1,5 +1,5 @@
 import { escapeLiteral } from 'pg'
-import { ENTRY_STATUSES, type EntryStatus, isEntryStatus } from '../invitations/entry-status'
+import { ENTRY_STATUSES, type EntryStatus, isEntryStatus } from '../entry-status'
 
 /**
  * Which entries the owner means: one filter for `list`, `count`, `export` and the studio's list,

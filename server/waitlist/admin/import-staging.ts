@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
-import { ADDED_STATUSES_SQL } from '../invitations/import-statuses'
+import { ADDED_STATUSES_SQL } from '../import-statuses'
 import { withoutNotifications } from '../notifications/outbox-sql'
 import { ENTRY_COLUMNS, type EntryColumn } from './entry-columns'
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database'
-import { ENTRY_STATUSES, type EntryStatus } from '../invitations/entry-status'
+import { ENTRY_STATUSES, type EntryStatus } from '../entry-status'
 import { TOTAL_SQL } from './day-counts'
 
 /** How many entries have each status. */

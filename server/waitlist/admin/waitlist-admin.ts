@@ -1,6 +1,6 @@
 import { DAY_MS, utcDay, windowStart } from '../../analytics/utc-day'
 import type { Database, Queryable } from '../../db/database'
-import type { EntryStatus } from '../invitations/entry-status'
+import type { EntryStatus } from '../entry-status'
 import { dropDeliveries } from '../notifications/outbox-sql'
 import { countAll, countPerDay } from './day-counts'
 import { ENTRY_SOURCE } from './entry-columns'

@@ -1,0 +1,88 @@
+import type { Queryable } from '../db/database'
+import { notify, OUTBOXES } from '../outbox/outbox-queries'
+import type { EntryStatus } from '../waitlist/entry-status'
+
+/** What asking for a confirmation again found for a listed address: queued now, one already queued, too soon, or not unconfirmed. */
+export type ConfirmAgain =
+  | { outcome: 'queued' | 'pending' | 'too-soon' }
+  | { outcome: 'not-unconfirmed'; status: EntryStatus }
+
+/**
+ * Who asks: a repeat signup, which anyone can make and which the per-mailbox limit holds, or the
+ * owner (`invite --confirm`), whose word is not limited.
+ */
+export type ConfirmAsker = 'repeat-signup' | 'owner'
+
+/**
+ * Queues the confirmation of each `unconfirmed` entry named again, in one statement, unless one is
+ * still pending for it. A repeat signup is held to the limit every confirmation keeps, per mailbox
+ * whatever the spelling (private.confirmation_due, the signup trigger's own): at most two in the
+ * mailbox's first hour, the second at least a minute after the first, then one an hour; and two
+ * spellings of one mailbox in one request queue one. The stamp (confirm_sent_at, confirmations)
+ * and the message are written together, under the mailbox's lock, so two signups at once queue
+ * one. The stamp also restarts the entry's CONFIRM_EXPIRE_DAYS (confirm-expiry.ts), so the new link
+ * lives as long as the first did. Returns what each listed address found, by its lower-cased address.
+ */
+export async function confirmAgain(
+  db: Queryable,
+  emails: readonly string[],
+  asker: ConfirmAsker,
+): Promise<Map<string, ConfirmAgain>> {
+  const rows = await db.query<{ email: string; status: EntryStatus; pending: boolean; queued: boolean }>(
+    `with entry as (
+       select w.id, lower(w.email::text) as email, coalesce(s.status, 'waiting') as status,
+              exists (select 1 from private.mail_outbox o
+                       where o.waitlist_id = w.id and o.kind = 'confirmation' and o.status = 'pending') as pending
+         from public.waitlist w left join private.entry_status s on s.waitlist_id = w.id
+        where w.email operator(extensions.=) any($1::text[]::extensions.citext[])
+     ),
+     candidate as (
+       select entry.id, box, row_number() over (partition by box order by entry.id) as nth
+         from entry, private.mailbox_key(entry.email) as box
+        where entry.status = 'unconfirmed' and not entry.pending
+     ),
+     due as (
+       select candidate.id, candidate.box from candidate
+        where case when not $2::boolean then true when candidate.nth > 1 then false
+                   else private.confirmation_due(candidate.box) end
+     ),
+     stamped as (
+       update private.entry_status s
+          set confirm_sent_at = now(), confirmations = s.confirmations + 1, mailbox = due.box, updated_at = now()
+         from due
+        where s.waitlist_id = due.id and s.status = 'unconfirmed'
+       returning s.waitlist_id
+     ),
+     queued as (
+       insert into private.mail_outbox (waitlist_id, kind, priority, message_domain)
+       select stamped.waitlist_id, 'confirmation', 0, m.message_domain from stamped, private.mail_settings m
+       returning waitlist_id
+     )
+     select entry.email, entry.status, entry.pending,
+            exists (select 1 from queued where queued.waitlist_id = entry.id) as queued,
+            (select ${notify(OUTBOXES.mail)} from queued limit 1)::text as notified
+       from entry`,
+    [emails.map((email) => email.trim()), asker === 'repeat-signup'],
+  )
+  return new Map(rows.map((row) => [row.email, outcomeOf(row)]))
+}
+
+function outcomeOf(row: { status: EntryStatus; pending: boolean; queued: boolean }): ConfirmAgain {
+  if (row.queued) return { outcome: 'queued' }
+  if (row.status !== 'unconfirmed') return { outcome: 'not-unconfirmed', status: row.status }
+  return { outcome: row.pending ? 'pending' : 'too-soon' }
+}
+
+/**
+ * A repeat signup (the insert's 23505): the answer stays "Already on the waitlist!", and an
+ * unconfirmed address gets its confirmation again under the per-mailbox limit: the first repeat at
+ * once, so whoever missed a confirmation a stranger caused need not wait an hour. Only on this
+ * path: a new signup's insert pays nothing for it. The addresses are the request's (the database
+ * names the duplicate only to a role that may read the table, which anon may not); a multi-row
+ * insert's rows were each charged to the client's rate limit. A database that fails here already
+ * answered.
+ */
+export async function afterRepeatSignup(db: Queryable, emails: readonly string[]): Promise<void> {
+  if (emails.length === 0) return
+  await confirmAgain(db, emails, 'repeat-signup').catch(() => undefined)
+}

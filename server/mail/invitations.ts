@@ -1,0 +1,159 @@
+import type { Database, Queryable } from '../db/database'
+import { isoUtc } from '../db/iso-utc'
+import { notify, OUTBOXES } from '../outbox/outbox-queries'
+import { countByStatus } from '../waitlist/admin/status-counts'
+import { type EntryStatus, invitable, STATUS_SQL } from '../waitlist/entry-status'
+
+/** An entry `invite` looks at. */
+export interface Candidate {
+  waitlistId: string
+  email: string
+  /** UTC, microseconds, as `export` writes it. */
+  createdAt: string
+  status: EntryStatus
+}
+
+// Two invites at once (the CLI and the studio) must not both pick the same oldest entries.
+const INVITE_LOCK_KEY = 7_305_871_114
+
+const CANDIDATE_COLUMNS = `w.id::text as "waitlistId", w.email::text as email,
+  ${isoUtc('w.created_at')} as "createdAt",
+  ${STATUS_SQL} as status`
+
+/** Each entry beside its status, which it has no row for while waiting (aliases w and s). */
+const WITH_STATUSES = 'public.waitlist w left join private.entry_status s on s.waitlist_id = w.id'
+/** The list of a database whose statuses' migration is still pending: every entry is waiting. */
+const BEFORE_STATUSES = 'public.waitlist w cross join (select null::text as status) s'
+
+/** Where the candidates are read from: the list with its statuses, or one from before them. */
+export type EntrySource = typeof WITH_STATUSES | typeof BEFORE_STATUSES
+
+/**
+ * The source a dry run reads from a database left as it is (it migrates nothing): none before
+ * the list's own migration, the list alone (all waiting) before the statuses'.
+ */
+export async function entrySourceAsIs(db: Queryable): Promise<EntrySource | undefined> {
+  const [row] = await db.query<{ list: string | null; statuses: string | null }>(
+    `select to_regclass('public.waitlist')::text as list, to_regclass('private.entry_status')::text as statuses`,
+  )
+  if (!row?.list) return undefined
+  return row.statuses ? WITH_STATUSES : BEFORE_STATUSES
+}
+
+/** The `limit` oldest entries whose status is one of `statuses`, oldest first. */
+export function oldestWith(
+  db: Queryable,
+  statuses: EntryStatus[],
+  limit: number,
+  source: EntrySource = WITH_STATUSES,
+): Promise<Candidate[]> {
+  return db.query<Candidate>(
+    `select ${CANDIDATE_COLUMNS}
+       from ${source}
+      where ${STATUS_SQL} = any($1::text[])
+      order by w.created_at, w.id
+      limit $2`,
+    [statuses, limit],
+  )
+}
+
+/**
+ * How many entries are waiting, in one statement (status-counts.ts), so the studio's preview never
+ * reads the whole list (ADR 033).
+ */
+export async function countWaiting(db: Queryable): Promise<number> {
+  return (await countByStatus(db)).waiting
+}
+
+/** The entries of these addresses (any letter case); an address not on the list is absent. */
+export function entriesOf(
+  db: Queryable,
+  emails: readonly string[],
+  source: EntrySource = WITH_STATUSES,
+): Promise<Candidate[]> {
+  return db.query<Candidate>(
+    `select ${CANDIDATE_COLUMNS}
+       from ${source}
+      where w.email operator(extensions.=) any($1::text[]::extensions.citext[])`,
+    [emails.map((email) => email.trim())],
+  )
+}
+
+/**
+ * Marks the entries `invited` and queues one invitation each, in the caller's transaction: the
+ * outbox is written with the status, so a crash leaves both or neither. A pending invitation of a
+ * re-invited entry is cancelled first, so --resend sends one message, not two.
+ */
+async function markInvited(tx: Queryable, ids: readonly string[], messageDomain: string): Promise<string[]> {
+  if (ids.length === 0) return []
+  await tx.query(
+    `insert into private.entry_status (waitlist_id, status, invited_at)
+     select id, 'invited', now() from unnest($1::bigint[]) as t(id)
+     on conflict (waitlist_id) do update set status = 'invited', invited_at = now(), updated_at = now()`,
+    [ids],
+  )
+  await tx.query(
+    `update private.mail_outbox set status = 'cancelled'
+      where waitlist_id = any($1::bigint[]) and kind = 'invitation' and status = 'pending'`,
+    [ids],
+  )
+  const queued = await tx.query<{ id: string }>(
+    `insert into private.mail_outbox (waitlist_id, kind, priority, message_domain)
+     select id, 'invitation', 1, $2 from unnest($1::bigint[]) with ordinality as t(id, n) order by n
+     returning id::text as id`,
+    [ids, messageDomain],
+  )
+  await tx.query(`select ${notify(OUTBOXES.mail)}`)
+  return queued.map((row) => row.id)
+}
+
+export interface InviteOptions {
+  resend: boolean
+  /** MAIL_FROM's domain: the Message-ID's right part. */
+  messageDomain: string
+}
+
+export interface QueuedInvites {
+  queued: Candidate[]
+  /** The outbox rows written, one per queued entry: what `--wait` follows. */
+  messageIds: string[]
+}
+
+/** `invite --next N`: the N oldest waiting entries (with --resend, invited ones too), queued. */
+export function inviteNext(db: Database, count: number, options: InviteOptions): Promise<QueuedInvites> {
+  return db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1)', [INVITE_LOCK_KEY])
+    const queued = await oldestWith(tx, invitable(options.resend, false), count)
+    const ids = queued.map((entry) => entry.waitlistId)
+    return { queued, messageIds: await markInvited(tx, ids, options.messageDomain) }
+  })
+}
+
+export interface NamedInvites extends QueuedInvites {
+  /** Listed, but in a status `invite` leaves alone. */
+  refused: Candidate[]
+  /** Not on the list in any letter case. */
+  unknown: string[]
+}
+
+/** `invite EMAIL…`: each named address that may be invited, queued; the others said why. */
+export function inviteNamed(
+  db: Database,
+  emails: readonly string[],
+  options: InviteOptions,
+): Promise<NamedInvites> {
+  return db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1)', [INVITE_LOCK_KEY])
+    const entries = await entriesOf(tx, emails)
+    const allowed = invitable(options.resend, true)
+    const queued = entries.filter((entry) => allowed.includes(entry.status))
+    const found = new Set(entries.map((entry) => entry.email.toLowerCase()))
+    const ids = queued.map((entry) => entry.waitlistId)
+    return {
+      queued,
+      messageIds: await markInvited(tx, ids, options.messageDomain),
+      refused: entries.filter((entry) => !allowed.includes(entry.status)),
+      unknown: emails.filter((email) => !found.has(email.trim().toLowerCase())),
+    }
+  })
+}

@@ -1,0 +1,146 @@
+import type { Database, Queryable } from '../../db/database'
+import { notify, OUTBOXES } from '../../outbox/outbox-queries'
+import { queueEvent } from '../../waitlist/notifications/outbox-sql'
+import type { MailLane } from './mail-pace'
+
+/** The last messages sent that send health looks at, and how many must have gone before it judges. */
+export const HEALTH_WINDOW = 1000
+export const HEALTH_MIN_SENT = 20
+
+/**
+ * The lanes as the owner reads them: confirmations, which anyone who signs an address up causes,
+ * and the lab's own mail (invitations and test sends). Each is judged on its own messages and
+ * paused on its own, so a stranger's bouncing signups never stop an invitation (ADR 045).
+ */
+export const LANE_NAMES = { 0: 'confirmations', 1: 'invitations' } as const
+export type LaneName = (typeof LANE_NAMES)[MailLane]
+export const LANES: readonly MailLane[] = [0, 1]
+
+/**
+ * MAIL_PAUSE_BOUNCE_RATE and MAIL_PAUSE_COMPLAINT_RATE (1 turns one off), and the counts a lane
+ * must also reach, MAIL_PAUSE_MIN_BOUNCES and MAIL_PAUSE_MIN_COMPLAINTS: no single event pauses.
+ */
+export interface PauseLimits {
+  bounceRate: number
+  complaintRate: number
+  minBounces: number
+  minComplaints: number
+}
+
+/** One lane's last HEALTH_WINDOW messages sent since its window started, for every server on the database. */
+export interface LaneHealth {
+  lane: MailLane
+  name: LaneName
+  sent: number
+  hardBounces: number
+  complaints: number
+  windowStartedAt: string
+  /** While the lane is paused: since when, and why. */
+  paused?: { at: string; reason: string }
+}
+
+export type SendHealth = Record<LaneName, LaneHealth>
+
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`
+
+/**
+ * Reads each lane's window: its latest messages sent (a synchronous 5xx counts as sent and
+ * hard-bounced), through the index on (priority, sent_at), so the cost does not grow with the outbox.
+ */
+export async function readSendHealth(db: Queryable): Promise<SendHealth> {
+  const rows = await db.query<{
+    lane: MailLane
+    sent: number
+    hard: number
+    complaints: number
+    window: string
+    pausedAt: string | null
+    reason: string | null
+  }>(
+    `select h.lane, count(r.status)::int as sent,
+            count(*) filter (where r.outcome = 'hard' or r.status = 'bounced')::int as hard,
+            count(*) filter (where r.outcome = 'complaint')::int as complaints,
+            to_char(h.window_started_at at time zone 'UTC', ${ISO}) as window,
+            to_char(h.paused_at at time zone 'UTC', ${ISO}) as "pausedAt", h.pause_reason as reason
+       from private.mail_health h
+       left join lateral (
+         select o.status, o.outcome from private.mail_outbox o
+          where o.priority = h.lane and o.sent_at is not null and o.sent_at >= h.window_started_at
+          order by o.sent_at desc limit ${HEALTH_WINDOW}
+       ) r on true
+      group by h.lane, h.window_started_at, h.paused_at, h.pause_reason`,
+  )
+  const lanes = LANES.map((lane) => {
+    const row = rows.find((candidate) => candidate.lane === lane)
+    if (!row) throw new Error(`private.mail_health has no row for lane ${lane}: run the migrations`)
+    const health: LaneHealth = {
+      lane,
+      name: LANE_NAMES[lane],
+      sent: row.sent,
+      hardBounces: row.hard,
+      complaints: row.complaints,
+      windowStartedAt: row.window,
+    }
+    if (row.pausedAt) health.paused = { at: row.pausedAt, reason: row.reason ?? '' }
+    return [health.name, health] as const
+  })
+  return Object.fromEntries(lanes) as SendHealth
+}
+
+const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)}%`
+
+/**
+ * Why a lane's figures call for a pause, in the owner's words, or undefined while they are fine:
+ * judged from HEALTH_MIN_SENT messages on, a rate past its limit with at least its minimum count.
+ */
+export function pauseReason(health: LaneHealth, limits: PauseLimits): string | undefined {
+  const { sent, hardBounces, complaints } = health
+  if (sent < HEALTH_MIN_SENT) return undefined
+  // A limit of 1 is off: no rate is past it.
+  if (hardBounces >= limits.minBounces && hardBounces / sent > limits.bounceRate)
+    return `hard bounces are ${percent(hardBounces, sent)} of the last ${sent} messages (${hardBounces}), past MAIL_PAUSE_BOUNCE_RATE ${limits.bounceRate}`
+  if (complaints >= limits.minComplaints && complaints / sent > limits.complaintRate)
+    return `complaints are ${percent(complaints, sent)} of the last ${sent} messages (${complaints}), past MAIL_PAUSE_COMPLAINT_RATE ${limits.complaintRate}`
+  return undefined
+}
+
+/**
+ * Pauses one lane for every server, unless it is paused already; true when this call paused it
+ * (its server then says why, once) and queued the mail.paused webhook event, whose reason starts
+ * with the lane's name.
+ */
+export async function pauseLane(db: Queryable, lane: MailLane, reason: string): Promise<boolean> {
+  const paused = await db.query(
+    `update private.mail_health set paused_at = now(), pause_reason = $2
+      where lane = $1 and paused_at is null returning 1`,
+    [lane, reason],
+  )
+  if (paused.length === 0) return false
+  await queueEvent(db, null, 'mail.paused', `${LANE_NAMES[lane]}: ${reason}`)
+  return true
+}
+
+/** A lane `deliveries --resume` resumed, and why it had paused. */
+export interface ResumedLane {
+  name: LaneName
+  reason: string
+}
+
+/**
+ * Resumes every paused lane and starts its window anew (the messages before it no longer count),
+ * then wakes the senders. With no lane paused, starts both windows anew. Returns the pauses it ended.
+ */
+export async function resumeSending(db: Database): Promise<ResumedLane[]> {
+  return db.transaction(async (tx) => {
+    const paused = await tx.query<{ lane: MailLane; reason: string | null }>(
+      'select lane, pause_reason as reason from private.mail_health where paused_at is not null order by lane for update',
+    )
+    await tx.run(
+      `update private.mail_health set paused_at = null, pause_reason = null, window_started_at = now()
+        where paused_at is not null or $1::boolean`,
+      [paused.length === 0],
+    )
+    await tx.query(`select ${notify(OUTBOXES.mail)}`)
+    return paused.map((row) => ({ name: LANE_NAMES[row.lane], reason: row.reason ?? '' }))
+  })
+}

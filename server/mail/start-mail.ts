@@ -1,0 +1,99 @@
+import { mailWords } from '../../contract/site-config'
+import type { Logger } from '../base/log'
+import { ConfigError } from '../base/startup-error'
+import type { Database } from '../db/database'
+import { retryPolicy } from '../outbox/backoff'
+import { nextDueIn, OUTBOXES } from '../outbox/outbox-queries'
+import type { MailEnv } from './mail-env'
+import type { LinkKeys } from './messages/link-keys'
+import { isPlaceholderLink, isReservedName, placeholderNote } from './messages/reserved-names'
+import { type MailSender, startMailSender } from './queue/mail-sender'
+import { writeMailSettings } from './queue/mail-settings'
+import { SendHealthGate } from './queue/send-health-gate'
+import type { MailTransportConfig } from './transport/mail-secrets'
+
+/** CONFIRM_SIGNUPS promises a message to every signup: without a way to send, the server does not start. */
+export function checkMailConfig(env: MailEnv, mail: MailTransportConfig): void {
+  if (env.CONFIRM_SIGNUPS && !mail)
+    throw new ConfigError(
+      'Invalid configuration:\n  CONFIRM_SIGNUPS: true needs SMTP_URL and MAIL_FROM (or DATA_DIR/smtp-url and DATA_DIR/mail-from) to send the confirmations',
+    )
+}
+
+/**
+ * Writes the database's mail switches (confirmation, the Message-ID domain, a sender present) and
+ * what decides a message's content (site address, sender, beta link, pace), and,
+ * with SMTP_URL, starts sending the mail outbox. Without it nothing is sent, and queued messages
+ * wait for a server that can.
+ */
+export async function startMail(
+  env: MailEnv,
+  mail: MailTransportConfig,
+  deps: { db: Database; log: Logger; keys: LinkKeys; siteUrl: string },
+): Promise<MailSender | undefined> {
+  const { db, log } = deps
+  await writeMailSettings(db, {
+    confirmSignups: env.CONFIRM_SIGNUPS && mail !== undefined,
+    messageDomain: mail?.from.domain ?? 'localhost',
+    senderConfigured: mail !== undefined,
+    // So the owner's CLI and studio preview what this server sends, with no settings of their own.
+    message: {
+      siteUrl: deps.siteUrl,
+      betaUrl: env.BETA_URL ?? mailWords.betaUrl,
+      from: mail?.from.header ?? null,
+      perMinute: env.MAIL_PER_MINUTE,
+    },
+  })
+  if (!mail) {
+    if ((await nextDueIn(db, OUTBOXES.mail)) !== undefined)
+      log.info('Mail is queued but SMTP_URL is not set: nothing is sent until a server with SMTP_URL runs')
+    return undefined
+  }
+  // Loaded only where mail is sent: nodemailer is some 10 MiB of a server's memory.
+  const { createSmtpTransport } = await import('./transport/smtp-transport')
+  const transport = createSmtpTransport(mail.smtp, mail.from, {
+    timeoutMs: env.SMTP_TIMEOUT_MS,
+    maxConnections: 4,
+  })
+  const sender = await startMailSender({
+    db,
+    log,
+    transport,
+    context: { siteUrl: deps.siteUrl, betaUrl: env.BETA_URL ?? mailWords.betaUrl, keys: deps.keys },
+    perMinute: env.MAIL_PER_MINUTE,
+    timeoutMs: env.SMTP_TIMEOUT_MS,
+    retry: retryPolicy(env.MAIL_RETRY_BASE_MS, env.MAIL_RETRY_FOR_MS),
+    health: new SendHealthGate(db, log, {
+      bounceRate: env.MAIL_PAUSE_BOUNCE_RATE,
+      complaintRate: env.MAIL_PAUSE_COMPLAINT_RATE,
+      minBounces: env.MAIL_PAUSE_MIN_BOUNCES,
+      minComplaints: env.MAIL_PAUSE_MIN_COMPLAINTS,
+    }),
+  })
+  const rate = env.MAIL_PER_MINUTE > 0 ? `at most ${env.MAIL_PER_MINUTE} a minute` : 'with no rate cap'
+  log.info(
+    `Mail goes through ${mail.smtp.description} from an address at ${mail.from.domain}, ${rate}` +
+      (env.CONFIRM_SIGNUPS ? '; new signups get a confirmation message' : ''),
+  )
+  if (!deps.siteUrl.startsWith('https://'))
+    log.info(
+      `Links in mail point to ${deps.siteUrl}: set SITE_URL to the site's https address before inviting anyone`,
+    )
+  warnOfPlaceholders(env, mail, log)
+  return sender
+}
+
+/**
+ * Said once at start, where mail can go: the beta link still the shipped placeholder (invite
+ * refuses to queue until BETA_URL is set), and a MAIL_FROM on a reserved domain, which no provider
+ * verifies and many receivers refuse (a warning: a test relay may well take it).
+ */
+function warnOfPlaceholders(env: MailEnv, mail: NonNullable<MailTransportConfig>, log: Logger): void {
+  const betaUrl = env.BETA_URL ?? mailWords.betaUrl
+  if (isPlaceholderLink(betaUrl)) log.info(placeholderNote(betaUrl))
+  if (isReservedName(mail.from.domain))
+    log.info(
+      `MAIL_FROM is at ${mail.from.domain}, a reserved example domain: receivers will refuse or bin the mail. ` +
+        "Set MAIL_FROM to an address on the lab's own domain, verified with the provider (SPF, DKIM, DMARC).",
+    )
+}
