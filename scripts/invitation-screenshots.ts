@@ -11,8 +11,7 @@ import { toCsv } from '../owner/cli/csv'
 import { previewInvitation, previewSettings } from '../owner/cli/message-preview'
 import { loadApiKeys } from '../server/auth/api-keys'
 import { buildIfStale } from '../server/boot/build-if-stale'
-import { linkKeys } from '../server/mail/messages/link-keys'
-import { sealAddress } from '../server/mail/messages/link-token'
+import { linkKeys, sealAddress } from '../server/mail/messages/link-seals'
 
 /**
  * Regenerates the pictures of docs/invitations.md: `npx tsx scripts/invitation-screenshots.ts`.

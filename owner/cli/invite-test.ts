@@ -1,8 +1,8 @@
 import type { ServerEnv } from '../../server/boot/env'
 import type { Database } from '../../server/db/database'
+import { queueTestInvitation } from '../../server/mail/invitations'
 import { isPlaceholderLink, placeholderNote } from '../../server/mail/messages/reserved-names'
 import { readMailSettings } from '../../server/mail/queue/mail-settings'
-import { queueTestInvitation } from '../../server/mail/test-send'
 import { followBatch } from './follow-batch'
 import { previewSettings } from './message-preview'
 

@@ -1,7 +1,7 @@
 import { type ApiKeys, keySourcesOf, loadApiKeys } from '../../server/auth/api-keys'
 import { loadServerEnv } from '../../server/boot/env'
 import { runningServerTcpUrl } from '../../server/db/beside-server'
-import { linkKeys } from '../../server/mail/messages/link-keys'
+import { linkKeys } from '../../server/mail/messages/link-seals'
 import { withDatabase } from './with-database'
 
 /**

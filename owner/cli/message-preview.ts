@@ -3,9 +3,9 @@ import { mailWords } from '../../contract/site-config'
 import { normalizeSiteUrl } from '../../server/base/normalize-site-url'
 import type { ServerEnv } from '../../server/boot/env'
 import { composeMessage, type MessageContext } from '../../server/mail/messages/compose-message'
-import { linkKeys } from '../../server/mail/messages/link-keys'
+import { linkKeys } from '../../server/mail/messages/link-seals'
 import type { MailSettings } from '../../server/mail/queue/mail-settings'
-import type { OutgoingMail } from '../../server/mail/transport/outgoing-mail'
+import type { OutgoingMail } from '../../server/mail/smtp-transport'
 
 /** What a preview shows the message with: the sending server's settings, or what can be guessed. */
 export interface PreviewSettings {

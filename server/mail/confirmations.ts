@@ -1,4 +1,5 @@
-import type { Queryable } from '../db/database'
+import type { Logger } from '../base/log'
+import type { Database, Queryable } from '../db/database'
 import { notify, OUTBOXES } from '../outbox/outbox-queries'
 import type { EntryStatus } from '../waitlist/entry-status'
 
@@ -85,4 +86,77 @@ function outcomeOf(row: { status: EntryStatus; pending: boolean; queued: boolean
 export async function afterRepeatSignup(db: Queryable, emails: readonly string[]): Promise<void> {
   if (emails.length === 0) return
   await confirmAgain(db, emails, 'repeat-signup').catch(() => undefined)
+}
+
+// Two servers on one database sweep one at a time; the other skips its turn.
+const EXPIRY_LOCK_KEY = 7_305_871_115
+const BATCH = 1_000
+
+/**
+ * Erases the `unconfirmed` entries whose last confirmation (the signup's, or a later one) is more
+ * than `days` old, as `remove` erases: the waitlist row goes, and with it (the foreign keys'
+ * cascade) its status, its messages and its webhook deliveries, so its links find nothing. In
+ * batches of 1,000, each its own short transaction. Returns how many went; 0 when another server
+ * holds the sweep.
+ */
+export async function expireUnconfirmed(db: Database, days: number): Promise<number> {
+  let total = 0
+  for (;;) {
+    const erased = await db.transaction(async (tx) => {
+      const [lock] = await tx.query<{ got: boolean }>('select pg_try_advisory_xact_lock($1) as got', [
+        EXPIRY_LOCK_KEY,
+      ])
+      if (!lock?.got) return 0
+      const { affected } = await tx.run(
+        `delete from public.waitlist w
+          where w.id in (
+            select s.waitlist_id from private.entry_status s join public.waitlist e on e.id = s.waitlist_id
+             where s.status = 'unconfirmed'
+               and coalesce(s.confirm_sent_at, e.created_at) < now() - $1::double precision * interval '1 day'
+             limit $2)`,
+        [days, BATCH],
+      )
+      return affected
+    })
+    total += erased
+    if (erased < BATCH) return total
+  }
+}
+
+export interface ConfirmExpiry {
+  stop(): Promise<void>
+}
+
+/**
+ * Every server sweeps the expired unconfirmed entries at start-up and then every `everyMs`
+ * (CONFIRM_EXPIRE_CHECK_MS); with several servers, one at a time (an advisory lock). A sweep the
+ * database could not finish is tried again at the next turn. `days` 0: entries never expire.
+ */
+export function startConfirmExpiry(
+  db: Database,
+  log: Logger,
+  options: { days: number; everyMs: number },
+): ConfirmExpiry | undefined {
+  if (options.days <= 0) return undefined
+  let running: Promise<void> = Promise.resolve()
+  const sweep = () => {
+    running = expireUnconfirmed(db, options.days).then(
+      (erased) => {
+        if (erased > 0)
+          log.info(
+            `Erased ${erased} unconfirmed entries older than ${options.days} days (CONFIRM_EXPIRE_DAYS)`,
+          )
+      },
+      (error) => log.error('Could not erase the expired unconfirmed entries; trying again later', error),
+    )
+  }
+  sweep()
+  const timer = setInterval(sweep, options.everyMs)
+  timer.unref()
+  return {
+    async stop() {
+      clearInterval(timer)
+      await running
+    },
+  }
 }

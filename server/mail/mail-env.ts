@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { type EnvOf, optional } from '../base/optional-env'
-import { parseMailFrom } from './transport/mail-from'
-import { parseSmtpUrl, SmtpUrlError } from './transport/smtp-url'
+import { parseMailFrom, parseSmtpUrl, SmtpUrlError } from './transport-config'
 
 /** SMTP_URL's problem in words that never quote it, or undefined when it is usable. */
 export function smtpUrlProblem(value: string): string | undefined {

@@ -5,12 +5,12 @@ import type { Database } from '../db/database'
 import { retryPolicy } from '../outbox/backoff'
 import { nextDueIn, OUTBOXES } from '../outbox/outbox-queries'
 import type { MailEnv } from './mail-env'
-import type { LinkKeys } from './messages/link-keys'
+import type { LinkKeys } from './messages/link-seals'
 import { isPlaceholderLink, isReservedName, placeholderNote } from './messages/reserved-names'
 import { type MailSender, startMailSender } from './queue/mail-sender'
 import { writeMailSettings } from './queue/mail-settings'
-import { SendHealthGate } from './queue/send-health-gate'
-import type { MailTransportConfig } from './transport/mail-secrets'
+import { SendHealthGate } from './queue/send-health'
+import type { MailTransportConfig } from './transport-config'
 
 /** CONFIRM_SIGNUPS promises a message to every signup: without a way to send, the server does not start. */
 export function checkMailConfig(env: MailEnv, mail: MailTransportConfig): void {
@@ -50,7 +50,7 @@ export async function startMail(
     return undefined
   }
   // Loaded only where mail is sent: nodemailer is some 10 MiB of a server's memory.
-  const { createSmtpTransport } = await import('./transport/smtp-transport')
+  const { createSmtpTransport } = await import('./smtp-transport')
   const transport = createSmtpTransport(mail.smtp, mail.from, {
     timeoutMs: env.SMTP_TIMEOUT_MS,
     maxConnections: 4,

@@ -3,8 +3,7 @@ import { siteConfig } from '../../contract/site-config'
 import type { TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { loadApiKeys } from '../../server/auth/api-keys'
-import { linkKeys } from '../../server/mail/messages/link-keys'
-import { sealAddress } from '../../server/mail/messages/link-token'
+import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
 import { expect, expectNoAxeViolations, test, uniqueEmail } from './fixtures'
 
 /** An unsubscribe link for a new signup on this server, as an invitation carries it. */

@@ -6,11 +6,9 @@ import { runCli } from '../../harness/waitlist-cli'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import type { Database } from '../../server/db/database'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
-import { linkKeys } from '../../server/mail/messages/link-keys'
-import { sealAddress } from '../../server/mail/messages/link-token'
-import { parseMailFrom } from '../../server/mail/transport/mail-from'
-import { createSmtpTransport } from '../../server/mail/transport/smtp-transport'
-import { parseSmtpUrl } from '../../server/mail/transport/smtp-url'
+import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
+import { createSmtpTransport } from '../../server/mail/smtp-transport'
+import { parseMailFrom, parseSmtpUrl } from '../../server/mail/transport-config'
 
 /**
  * Invitations through failures, with a real SMTP server (smtp-server) and the real server process:

@@ -162,7 +162,8 @@ describe('folder boundaries', () => {
         'server/mail/queue.ts': "import { cluster } from '../db/embedded/cluster'",
         'server/http/app.ts':
           "import { studio } from '../../owner/studio'\nimport { key } from '../auth/keys'",
-        'server/boot/main.ts': "import { app } from '../http/app'\nimport { cluster } from '../db/embedded/cluster'",
+        'server/boot/main.ts':
+          "import { app } from '../http/app'\nimport { cluster } from '../db/embedded/cluster'",
         'owner/studio.ts':
           "import { app } from '../server/http/app'\nimport { env } from '../server/boot/env'\nimport { cluster } from '../server/db/embedded/cluster'",
       }

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../harness/test-server'
-import { linkKeys } from '../../server/mail/messages/link-keys'
-import { sealAddress } from '../../server/mail/messages/link-token'
+import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
 
 // The headers a client or a browser acts on; Date and the like differ by nature.
 const KEY_HEADERS = [

@@ -4,8 +4,7 @@ import { startTestServer, type TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
-import { linkKeys } from '../../server/mail/messages/link-keys'
-import { sealAddress } from '../../server/mail/messages/link-token'
+import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
 import { entryStatus } from '../support/entry-status'
 
 /**

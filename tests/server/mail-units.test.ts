@@ -1,12 +1,20 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { loadServerEnv } from '../../server/boot/env'
-import { checkInviteCode, makeInviteCode } from '../../server/mail/messages/invite-code'
-import { linkKeys } from '../../server/mail/messages/link-keys'
-import { openAddress, sealAddress } from '../../server/mail/messages/link-token'
-import { parseMailFrom } from '../../server/mail/transport/mail-from'
-import { classifySmtpError } from '../../server/mail/transport/smtp-transport'
-import { parseSmtpUrl, SmtpUrlError, withoutPassword } from '../../server/mail/transport/smtp-url'
+import {
+  checkInviteCode,
+  linkKeys,
+  makeInviteCode,
+  openAddress,
+  sealAddress,
+} from '../../server/mail/messages/link-seals'
+import { classifySmtpError } from '../../server/mail/smtp-transport'
+import {
+  parseMailFrom,
+  parseSmtpUrl,
+  SmtpUrlError,
+  withoutPassword,
+} from '../../server/mail/transport-config'
 
 describe('SMTP_URL', () => {
   it('requires TLS to any host that is not loopback: smtps, or STARTTLS with requireTLS', () => {

@@ -5,8 +5,7 @@ import { startTestServer, type TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { ConfigError, loadServerEnv } from '../../server/boot/env'
-import { linkKeys } from '../../server/mail/messages/link-keys'
-import { sealAddress } from '../../server/mail/messages/link-token'
+import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
 import { storedEmails } from '../reliability/support'
 
 /**

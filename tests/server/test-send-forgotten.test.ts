@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../harness/waitlist-cli'
-import { queueTestInvitation } from '../../server/mail/test-send'
+import { queueTestInvitation } from '../../server/mail/invitations'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 
 /**

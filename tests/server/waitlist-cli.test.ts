@@ -13,7 +13,7 @@ import { importRecords } from '../../owner/cli/import-records'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { verifyKey } from '../../server/auth/verify-key'
 import { openPostgres } from '../../server/db/postgres-driver'
-import { linkKeys } from '../../server/mail/messages/link-keys'
+import { linkKeys } from '../../server/mail/messages/link-seals'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
 import { insertStatus } from '../reliability/support'
 

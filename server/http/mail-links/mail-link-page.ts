@@ -1,5 +1,5 @@
 import { mailWords, siteConfig } from '../../../contract/site-config'
-import { escapeHtml } from '../../mail/transport/outgoing-mail'
+import { escapeHtml } from '../../mail/smtp-transport'
 import { MAIL_LINK_CSS_PATH, MAIL_LINK_CSS_VERSION } from './mail-link-style'
 
 /** One button that POSTs back to the link's own URL; the page itself changes nothing. */

@@ -1,4 +1,5 @@
 import { type Context, type Handler, Hono, type MiddlewareHandler } from 'hono'
+import { nestsTooDeep } from '../../base/json-depth'
 import type { Logger } from '../../base/log'
 import type { Database } from '../../db/database'
 import {
@@ -10,7 +11,6 @@ import {
 } from '../../rate-limit/rate-limit'
 import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
 import type { HttpSourceCounter } from '../http-source-counter'
-import { nestsTooDeep } from '../../base/json-depth'
 import { noStore } from '../middleware/no-store'
 import { readBody } from '../middleware/read-body'
 import { clientInfoOf } from './envelope'

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
-import type { ApiRole } from '../../db/api-roles'
 import { MAX_JSON_DEPTH, nestsTooDeep } from '../../base/json-depth'
+import type { ApiRole } from '../../db/api-roles'
 import { invalidJson, keysMustMatch, unparsableQuery, unsupportedMediaType } from './postgrest-error'
 import { searchParamsOf } from './query-params'
 

@@ -1,8 +1,7 @@
 import { mailWords, siteConfig } from '../../../contract/site-config'
-import type { OutgoingMail } from '../transport/outgoing-mail'
-import { makeInviteCode } from './invite-code'
-import type { LinkKeys } from './link-keys'
-import { sealAddress } from './link-token'
+import type { OutgoingMail } from '../smtp-transport'
+import type { LinkKeys } from './link-seals'
+import { makeInviteCode, sealAddress } from './link-seals'
 import { type MessageParts, messageHtml, messageText } from './message-html'
 
 /** A `test` is the invitation as the next invitee gets it, sent to any address; its links change nothing. */

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../transport/outgoing-mail'
+import { escapeHtml } from '../smtp-transport'
 
 /** What one message says, already in the lab's words, for both parts. */
 export interface MessageParts {

@@ -2,11 +2,11 @@ import { type PumpOptions, startOutbox } from '../../outbox/outbox-pump'
 import { OUTBOXES } from '../../outbox/outbox-queries'
 import type { OutboxSender } from '../../outbox/outbox-sender'
 import { composeMessage, type MessageContext } from '../messages/compose-message'
-import type { MailTransport } from '../transport/smtp-transport'
+import type { MailTransport } from '../smtp-transport'
 import { nextSlotInMs } from './mail-pace'
 import { type ClaimedMail, claimMail, nextMailDueIn, recordBounced, recordSent } from './mail-queue'
+import type { SendHealthGate } from './send-health'
 import { LANES } from './send-health'
-import type { SendHealthGate } from './send-health-gate'
 
 export interface MailSenderOptions extends PumpOptions {
   transport: MailTransport

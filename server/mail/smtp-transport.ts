@@ -1,7 +1,6 @@
 import nodemailer from 'nodemailer'
-import type { MailFrom } from './mail-from'
-import type { OutgoingMail } from './outgoing-mail'
-import { type SmtpConfig, withoutPassword } from './smtp-url'
+import type { MailFrom } from './transport-config'
+import { type SmtpConfig, withoutPassword } from './transport-config'
 
 /**
  * What became of one message. `sent`: the server accepted it (250 after DATA). `permanent`: the
@@ -88,4 +87,26 @@ export function createSmtpTransport(
     },
     close: () => transport.close(),
   }
+}
+
+/** One message as the transport sends it; From is the transport's own (MAIL_FROM). */
+export interface OutgoingMail {
+  to: string
+  subject: string
+  text: string
+  html: string
+  /** `<left@domain>`: the caller keeps it the same on every attempt of one message. */
+  messageId: string
+  /** Further headers, such as List-Unsubscribe. */
+  headers: Record<string, string>
+}
+
+/** Text made safe for HTML element content and double-quoted attributes. */
+export function escapeHtml(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;')
 }
