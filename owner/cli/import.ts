@@ -11,7 +11,7 @@ import {
   stagedDuplicates,
   stagedListed,
 } from '../../server/waitlist/admin/import-staging'
-import { raiseListedStatuses } from '../../server/waitlist/import-statuses'
+import { raiseListedStatuses } from '../../server/waitlist/entry-status'
 import { checkImportFile, importRecords } from './import-records'
 import { withDatabaseAsIs } from './with-database'
 

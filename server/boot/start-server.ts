@@ -15,7 +15,8 @@ import { loadStaticSite, type StaticSite } from '../http/static-site'
 import { startConfirmExpiry } from '../mail/confirmations'
 import { loadMailEventProviders, type MailEventProviders } from '../mail/events/event-settings'
 import { linkKeys } from '../mail/messages/link-seals'
-import { checkMailConfig, startMail } from '../mail/start-mail'
+import type { SendHealthGate } from '../mail/queue/send-health'
+import { checkMailConfig, sendHealthOf, startMail } from '../mail/start-mail'
 import { loadMailTransportConfig, type MailTransportConfig } from '../mail/transport-config'
 import { MemoryStore } from '../rate-limit/memory-store'
 import { PostgresStore } from '../rate-limit/postgres-store'
@@ -107,8 +108,9 @@ async function serve(
   const db = database.db
   const protections = protectionsOf(env, db)
   const sources = await startSourceCounter(env, db, log, () => origins.site)
+  const sendHealth = sendHealthOf(env, db, log)
   const app = createApp({
-    ...{ db, keys, schema, site, log, protections, sources, mailEvents },
+    ...{ db, keys, schema, site, log, protections, sources, mailEvents, sendHealth },
     siteOrigins: () => origins.site,
     restOrigins: () => origins.rest,
     webmcpOriginTrialToken: env.WEBMCP_ORIGIN_TRIAL_TOKEN,
@@ -133,6 +135,7 @@ async function serve(
     mail,
     keys,
     siteUrl: normalizeSiteUrl(publicUrl ?? url),
+    health: sendHealth,
   })
   if (keys.generated) announceGeneratedKey(log, keys)
   return {
@@ -167,19 +170,22 @@ async function builtSite(options: StartOptions, page: PageSettings): Promise<Sta
   return loadStaticSite(options.distDir ?? DIST_DIR, page.anonKey, page.confirmSignups)
 }
 
+interface Workers {
+  db: Database
+  log: Logger
+  mail: MailTransportConfig
+  keys: ApiKeys
+  siteUrl: string
+  health: SendHealthGate
+}
+
 /** What runs beside the HTTP server: signup notifications, mail, and the expiry of unconfirmed entries. */
 async function startWorkers(
   env: ServerEnv,
-  {
-    db,
-    log,
-    mail,
-    keys,
-    siteUrl,
-  }: { db: Database; log: Logger; mail: MailTransportConfig; keys: ApiKeys; siteUrl: string },
+  { db, log, mail, keys, siteUrl, health }: Workers,
 ): Promise<{ stop(): Promise<void> }> {
   const deliverer = await startNotifications(env, db, log)
-  const mailSender = await startMail(env, mail, { db, log, keys: linkKeys(keys.secret), siteUrl })
+  const mailSender = await startMail(env, mail, { db, log, keys: linkKeys(keys.secret), siteUrl, health })
   const expiry = startConfirmExpiry(db, log, {
     days: env.CONFIRM_EXPIRE_DAYS,
     everyMs: env.CONFIRM_EXPIRE_CHECK_MS,

@@ -4,6 +4,7 @@ import type { ApiKeys } from '../auth/api-keys'
 import type { Logger } from '../base/log'
 import type { Database } from '../db/database'
 import { afterRepeatSignup } from '../mail/confirmations'
+import type { HealthCheck } from '../mail/events/apply-mail-event'
 import type { MailEventProviders } from '../mail/events/event-settings'
 import { linkKeys } from '../mail/messages/link-seals'
 import { type RateLimitStore, rateLimit, retryAfterHeader } from '../rate-limit/rate-limit'
@@ -47,6 +48,8 @@ export interface AppDeps {
   webmcpOriginTrialToken?: string
   /** The mail providers whose events are read (POST /mail-events/…); the others answer 404. */
   mailEvents?: MailEventProviders
+  /** Send health, judged as soon as a provider's event bounced or complained an entry. */
+  sendHealth?: HealthCheck
   /** Addresses the public ways in refuse (disposable, blocked, no mail); absent: none refused. */
   addressPolicy?: AddressPolicy
 }
@@ -101,7 +104,8 @@ export function createApp(deps: AppDeps): Hono {
   )
   routeNativeForm(app, deps, protections, gate, cors)
   routeMailLinks(app, { db, log, keys: linkKeys(deps.keys.secret), rateLimiter, trustProxyHeader, gate })
-  routeMailEvents(app, { db, log, providers: deps.mailEvents ?? {}, trustProxyHeader, gate })
+  const { sendHealth: health } = deps
+  routeMailEvents(app, { db, log, providers: deps.mailEvents ?? {}, trustProxyHeader, gate, health })
   if (deps.site) routeSite(app, deps.site, deps, sources)
   return app
 }

@@ -1,8 +1,8 @@
-import type { Hono, MiddlewareHandler } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { Logger } from '../base/log'
 import type { Database } from '../db/database'
-import { applyMailEvent, type EventOutcome, firstUseOfToken } from '../mail/events/apply-mail-event'
+import { applyMailEvents, type EventOutcome, type HealthCheck } from '../mail/events/apply-mail-event'
 import type { MailEventProviders } from '../mail/events/event-settings'
 import { MAIL_EVENT_PROVIDERS, type MailEventProvider } from '../mail/events/mail-event'
 import { type Provider, type Refusal as ProviderRefusal, refuse, type Verdict } from '../mail/events/provider'
@@ -16,7 +16,12 @@ export interface MailEventDeps {
   providers: MailEventProviders
   trustProxyHeader?: string
   gate: MiddlewareHandler
+  /** Send health, judged as soon as an event bounced or complained an entry. */
+  health?: HealthCheck
 }
+
+/** What the verifying step hands the applying one: the provider's verdict. */
+type VerifiedEnv = { Variables: { verdict: Accepted } }
 
 // The largest body each provider's route reads. SES and Mailgun carry their signature inside the
 // body, so theirs is read, and parsed, before anyone is known: sized to their real events. An SNS
@@ -75,20 +80,6 @@ function providerBody(providers: MailEventProviders): MiddlewareHandler {
 }
 
 /**
- * The verified events, applied each in its own transaction, after the token of a signature that
- * leaves them out is found unused (Mailgun's); what they did, or the refusal of a replay.
- */
-async function applyVerified(
-  db: Database,
-  verdict: Accepted,
-): Promise<{ outcomes: EventOutcome[] } | { replayed: true }> {
-  if (verdict.token && !(await firstUseOfToken(db, verdict.token))) return { replayed: true }
-  const outcomes: EventOutcome[] = []
-  for (const event of verdict.events) outcomes.push(await applyMailEvent(db, event))
-  return { outcomes }
-}
-
-/**
  * POST /mail-events/{provider} (ADR 043): the body is read (capped per provider) before anything
  * else, the provider's own file verifies it and maps it to MailEvents, and each is applied in its
  * own transaction. A provider without its setting is 404; a refusal is a 4xx and changes nothing;
@@ -97,8 +88,8 @@ async function applyVerified(
 export function routeMailEvents(app: Hono, deps: MailEventDeps): void {
   const limited = rateLimit(new MemoryStore(EVENT_LIMITS), deps.trustProxyHeader, { refuse: busy })
   // Verified before the database gate: a slow body or a certificate fetch holds no database slot.
-  const verified = new WeakMap<Request, Accepted>()
-  app.post('/mail-events/:provider', limited, providerBody(deps.providers), async (c, next) => {
+  const events = new Hono<VerifiedEnv>()
+  events.post('/:provider', limited, providerBody(deps.providers), async (c, next) => {
     const name = c.req.param('provider') as MailEventProvider
     const provider = deps.providers[name] as Provider
     let raw: Buffer
@@ -109,23 +100,24 @@ export function routeMailEvents(app: Hono, deps: MailEventDeps): void {
     }
     const verdict = await provider({ body: raw, header: (header) => c.req.header(header) })
     if (!verdict.ok) return refused(deps.log, name, verdict)
-    verified.set(c.req.raw, verdict)
+    c.set('verdict', verdict)
     return next()
   })
-  app.post('/mail-events/:provider', deps.gate, async (c) => {
+  events.post('/:provider', deps.gate, async (c) => {
     const name = c.req.param('provider')
-    const verdict = verified.get(c.req.raw) ?? { ok: true, events: [] }
-    let applied: Awaited<ReturnType<typeof applyVerified>>
+    const { events: verified, token } = c.get('verdict')
+    let applied: Awaited<ReturnType<typeof applyMailEvents>>
     try {
-      applied = await applyVerified(deps.db, verdict)
+      applied = await applyMailEvents(deps.db, verified, token, deps.health)
     } catch (error) {
       // The provider retries; the events already applied are remembered, so nothing happens twice.
       deps.log.error(`Mail events from ${name}: the database did not answer`, error)
       return jsonError(503, 'PGRST503', 'The server is busy', 'Try again in a moment', { 'Retry-After': '5' })
     }
-    if ('replayed' in applied)
+    if (applied === 'replayed')
       return refused(deps.log, name, refuse(401, 'this signature was used before: a replay changes nothing'))
-    deps.log.info(`Mail events from ${name}: ${summary(applied.outcomes)}`)
-    return c.json({ received: verdict.events.length })
+    deps.log.info(`Mail events from ${name}: ${summary(applied)}`)
+    return c.json({ received: verified.length })
   })
+  app.route('/mail-events', events)
 }

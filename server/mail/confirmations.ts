@@ -1,7 +1,7 @@
 import type { Logger } from '../base/log'
 import type { Database, Queryable } from '../db/database'
 import { notify, OUTBOXES } from '../outbox/outbox-queries'
-import type { EntryStatus } from '../waitlist/entry-status'
+import { type EntryStatus, stampConfirmationSql } from '../waitlist/entry-status'
 
 /** What asking for a confirmation again found for a listed address: queued now, one already queued, too soon, or not unconfirmed. */
 export type ConfirmAgain =
@@ -47,13 +47,7 @@ export async function confirmAgain(
         where case when not $2::boolean then true when candidate.nth > 1 then false
                    else private.confirmation_due(candidate.box) end
      ),
-     stamped as (
-       update private.entry_status s
-          set confirm_sent_at = now(), confirmations = s.confirmations + 1, mailbox = due.box, updated_at = now()
-         from due
-        where s.waitlist_id = due.id and s.status = 'unconfirmed'
-       returning s.waitlist_id
-     ),
+     stamped as (${stampConfirmationSql('due')}),
      queued as (
        insert into private.mail_outbox (waitlist_id, kind, priority, message_domain)
        select stamped.waitlist_id, 'confirmation', 0, m.message_domain from stamped, private.mail_settings m

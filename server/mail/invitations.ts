@@ -2,7 +2,7 @@ import type { Database, Queryable } from '../db/database'
 import { isoUtc } from '../db/iso-utc'
 import { notify, OUTBOXES } from '../outbox/outbox-queries'
 import { countByStatus } from '../waitlist/admin/status-counts'
-import { type EntryStatus, invitable, STATUS_SQL } from '../waitlist/entry-status'
+import { changeStatus, type EntryStatus, invitable, STATUS_SQL } from '../waitlist/entry-status'
 
 /** An entry `invite` looks at. */
 export interface Candidate {
@@ -80,28 +80,24 @@ export function entriesOf(
 }
 
 /**
- * Marks the entries `invited` and queues one invitation each, in the caller's transaction: the
- * outbox is written with the status, so a crash leaves both or neither. A pending invitation of a
- * re-invited entry is cancelled first, so --resend sends one message, not two.
+ * Marks the entries `invited` (those still in one of `allowed` under their lock) and queues one
+ * invitation each, in the caller's transaction and in their order: the outbox is written with the
+ * status, so a crash leaves both or neither. The change cancels a re-invited entry's pending
+ * invitation first, so --resend sends one message, not two.
  */
-async function markInvited(tx: Queryable, ids: readonly string[], messageDomain: string): Promise<string[]> {
-  if (ids.length === 0) return []
-  await tx.query(
-    `insert into private.entry_status (waitlist_id, status, invited_at)
-     select id, 'invited', now() from unnest($1::bigint[]) as t(id)
-     on conflict (waitlist_id) do update set status = 'invited', invited_at = now(), updated_at = now()`,
-    [ids],
-  )
-  await tx.query(
-    `update private.mail_outbox set status = 'cancelled'
-      where waitlist_id = any($1::bigint[]) and kind = 'invitation' and status = 'pending'`,
-    [ids],
-  )
+async function markInvited(
+  tx: Queryable,
+  ids: readonly string[],
+  allowed: readonly EntryStatus[],
+  messageDomain: string,
+): Promise<string[]> {
+  const changed = new Set(await changeStatus(tx, 'invite', ids, allowed))
+  if (changed.size === 0) return []
   const queued = await tx.query<{ id: string }>(
     `insert into private.mail_outbox (waitlist_id, kind, priority, message_domain)
      select id, 'invitation', 1, $2 from unnest($1::bigint[]) with ordinality as t(id, n) order by n
      returning id::text as id`,
-    [ids, messageDomain],
+    [ids.filter((id) => changed.has(id)), messageDomain],
   )
   await tx.query(`select ${notify(OUTBOXES.mail)}`)
   return queued.map((row) => row.id)
@@ -123,9 +119,10 @@ export interface QueuedInvites {
 export function inviteNext(db: Database, count: number, options: InviteOptions): Promise<QueuedInvites> {
   return db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [INVITE_LOCK_KEY])
-    const queued = await oldestWith(tx, invitable(options.resend, false), count)
+    const allowed = invitable(options.resend, false)
+    const queued = await oldestWith(tx, allowed, count)
     const ids = queued.map((entry) => entry.waitlistId)
-    return { queued, messageIds: await markInvited(tx, ids, options.messageDomain) }
+    return { queued, messageIds: await markInvited(tx, ids, allowed, options.messageDomain) }
   })
 }
 
@@ -151,7 +148,7 @@ export function inviteNamed(
     const ids = queued.map((entry) => entry.waitlistId)
     return {
       queued,
-      messageIds: await markInvited(tx, ids, options.messageDomain),
+      messageIds: await markInvited(tx, ids, allowed, options.messageDomain),
       refused: entries.filter((entry) => !allowed.includes(entry.status)),
       unknown: emails.filter((email) => !found.has(email.trim().toLowerCase())),
     }

@@ -1,7 +1,5 @@
 import type { Database, Queryable } from '../db/database'
-import type { EntryStatus } from '../waitlist/entry-status'
-import { queueEvent } from '../waitlist/notifications/outbox-sql'
-import { cancelPendingMail } from './queue/mail-queue'
+import { changeStatus, type EntryStatus } from '../waitlist/entry-status'
 
 /** What a link's POST found: done now, done before (the POST is idempotent), or no such entry. */
 export type LinkOutcome = 'done' | 'already' | 'unsubscribed' | 'not-listed'
@@ -21,32 +19,12 @@ async function lockEntry(
   return row
 }
 
-/**
- * The entry becomes `unsubscribed` (unless it already is, or complained), every message still
- * queued for it is cancelled, and the entry.unsubscribed event is queued, in the caller's
- * transaction: the one way both the link and a provider's unsubscribe event take. False when it
- * changed nothing.
- */
-export async function unsubscribeEntry(tx: Queryable, waitlistId: string): Promise<boolean> {
-  const changed = await tx.query(
-    `insert into private.entry_status (waitlist_id, status, unsubscribed_at) values ($1::bigint, 'unsubscribed', now())
-     on conflict (waitlist_id) do update set status = 'unsubscribed', unsubscribed_at = now(), updated_at = now()
-       where private.entry_status.status not in ('unsubscribed', 'complained')
-     returning 1`,
-    [waitlistId],
-  )
-  if (changed.length === 0) return false
-  await cancelPendingMail(tx, waitlistId)
-  await queueEvent(tx, waitlistId, 'entry.unsubscribed')
-  return true
-}
-
-/** One-click unsubscribe, in one transaction (unsubscribeEntry). Again: nothing changes. */
+/** One-click unsubscribe, in one transaction (entry-status.ts: mail cancelled, entry.unsubscribed). Again: nothing changes. */
 export function unsubscribe(db: Database, email: string): Promise<LinkOutcome> {
   return db.transaction(async (tx) => {
     const entry = await lockEntry(tx, email)
     if (!entry) return 'not-listed'
-    return (await unsubscribeEntry(tx, entry.id)) ? 'done' : 'already'
+    return (await changeStatus(tx, 'unsubscribe', [entry.id])).length > 0 ? 'done' : 'already'
   })
 }
 
@@ -59,14 +37,7 @@ export function confirm(db: Database, email: string): Promise<LinkOutcome> {
     const entry = await lockEntry(tx, email)
     if (!entry) return 'not-listed'
     if (entry.status === 'unsubscribed' || entry.status === 'complained') return 'unsubscribed'
-    if (entry.status !== 'unconfirmed') return 'already'
-    await tx.query(
-      `update private.entry_status set status = 'waiting', confirmed_at = now(), updated_at = now()
-        where waitlist_id = $1::bigint`,
-      [entry.id],
-    )
-    await queueEvent(tx, entry.id, 'entry.confirmed')
-    return 'done'
+    return (await changeStatus(tx, 'confirm', [entry.id])).length > 0 ? 'done' : 'already'
   })
 }
 

@@ -9,7 +9,7 @@ import type { LinkKeys } from './messages/link-seals'
 import { isPlaceholderLink, isReservedName, placeholderNote } from './messages/reserved-names'
 import { type MailSender, startMailSender } from './queue/mail-sender'
 import { writeMailSettings } from './queue/mail-settings'
-import { SendHealthGate } from './queue/send-health'
+import { type PauseLimits, SendHealthGate } from './queue/send-health'
 import type { MailTransportConfig } from './transport-config'
 
 /** CONFIRM_SIGNUPS promises a message to every signup: without a way to send, the server does not start. */
@@ -21,6 +21,20 @@ export function checkMailConfig(env: MailEnv, mail: MailTransportConfig): void {
 }
 
 /**
+ * Send health, shared by the mail sender (asked before each claim) and the provider events' route
+ * (asked as soon as an event bounced or complained an entry): one judge of when a lane pauses.
+ */
+export function sendHealthOf(env: MailEnv, db: Database, log: Logger): SendHealthGate {
+  const limits: PauseLimits = {
+    bounceRate: env.MAIL_PAUSE_BOUNCE_RATE,
+    complaintRate: env.MAIL_PAUSE_COMPLAINT_RATE,
+    minBounces: env.MAIL_PAUSE_MIN_BOUNCES,
+    minComplaints: env.MAIL_PAUSE_MIN_COMPLAINTS,
+  }
+  return new SendHealthGate(db, log, limits)
+}
+
+/**
  * Writes the database's mail switches (confirmation, the Message-ID domain, a sender present) and
  * what decides a message's content (site address, sender, beta link, pace), and,
  * with SMTP_URL, starts sending the mail outbox. Without it nothing is sent, and queued messages
@@ -29,7 +43,7 @@ export function checkMailConfig(env: MailEnv, mail: MailTransportConfig): void {
 export async function startMail(
   env: MailEnv,
   mail: MailTransportConfig,
-  deps: { db: Database; log: Logger; keys: LinkKeys; siteUrl: string },
+  deps: { db: Database; log: Logger; keys: LinkKeys; siteUrl: string; health: SendHealthGate },
 ): Promise<MailSender | undefined> {
   const { db, log } = deps
   await writeMailSettings(db, {
@@ -63,12 +77,7 @@ export async function startMail(
     perMinute: env.MAIL_PER_MINUTE,
     timeoutMs: env.SMTP_TIMEOUT_MS,
     retry: retryPolicy(env.MAIL_RETRY_BASE_MS, env.MAIL_RETRY_FOR_MS),
-    health: new SendHealthGate(db, log, {
-      bounceRate: env.MAIL_PAUSE_BOUNCE_RATE,
-      complaintRate: env.MAIL_PAUSE_COMPLAINT_RATE,
-      minBounces: env.MAIL_PAUSE_MIN_BOUNCES,
-      minComplaints: env.MAIL_PAUSE_MIN_COMPLAINTS,
-    }),
+    health: deps.health,
   })
   const rate = env.MAIL_PER_MINUTE > 0 ? `at most ${env.MAIL_PER_MINUTE} a minute` : 'with no rate cap'
   log.info(

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto'
 import type { Database, Queryable } from '../../db/database'
-import { queueEvent } from '../../waitlist/notifications/outbox-sql'
-import { unsubscribeEntry } from '../link-actions'
-import { cancelPendingMail } from '../queue/mail-queue'
-import type { SignatureToken } from './mail-event'
-import { type MailEvent, outboxUuidOf } from './mail-event'
+import {
+  changeStatus,
+  clearSoftBounces,
+  countSoftBounce,
+  type StatusChange,
+} from '../../waitlist/entry-status'
+import { type MailEvent, outboxUuidOf, type SignatureToken } from './mail-event'
 
 /** What one event did: nothing for an address the lab never mailed, or an event seen before. */
 export type EventOutcome =
@@ -17,14 +19,11 @@ export type EventOutcome =
   | 'delivered'
   | 'unchanged'
 
-// Soft bounces in a row that make an entry bounced.
-const SOFT_BOUNCES_TO_BOUNCED = 3
 // How long an event id is kept to drop a provider's retries: they retry for hours, at most days.
 const REMEMBER_EVENTS = '30 days'
 
 interface Target {
   waitlistId: string
-  softBounces: number
   /** The sent message the event is about: the one its Message-ID names, else the latest sent. */
   messageId: string
 }
@@ -41,10 +40,8 @@ const MAILED_WITHIN = '30 days'
 async function findTarget(tx: Queryable, event: MailEvent): Promise<Target | undefined> {
   const uuid = outboxUuidOf(event.messageId) ?? null
   const [row] = await tx.query<Target>(
-    `select w.id::text as "waitlistId", coalesce(s.soft_bounces, 0)::int as "softBounces",
-            sent.id::text as "messageId"
+    `select w.id::text as "waitlistId", sent.id::text as "messageId"
        from public.waitlist w
-       left join private.entry_status s on s.waitlist_id = w.id
        cross join lateral (
          select o.id from private.mail_outbox o
           where o.waitlist_id = w.id and o.sent_at is not null
@@ -80,77 +77,68 @@ async function markMessage(tx: Queryable, target: Target, outcome: 'hard' | 'com
   )
 }
 
-/** The entry becomes `bounced` (unless it unsubscribed or complained): no more mail, entry.bounced. */
-async function markBounced(tx: Queryable, target: Target): Promise<EventOutcome> {
-  const changed = await tx.query(
-    `insert into private.entry_status (waitlist_id, status, bounced_at) values ($1::bigint, 'bounced', now())
-     on conflict (waitlist_id) do update set status = 'bounced', bounced_at = now(), updated_at = now()
-       where private.entry_status.status not in ('bounced', 'unsubscribed', 'complained')
-     returning 1`,
-    [target.waitlistId],
-  )
-  if (changed.length === 0) return 'unchanged'
-  await cancelPendingMail(tx, target.waitlistId)
-  await queueEvent(tx, target.waitlistId, 'entry.bounced')
-  return 'bounced'
-}
+/** A hard bounce or a complaint changed the entry: send health is judged at once. */
+const HEALTH_EVENTS: readonly EventOutcome[] = ['bounced', 'complained']
 
-/** The entry becomes `complained`, for good: treated as unsubscribed (its date in unsubscribed_at). */
-async function markComplained(tx: Queryable, target: Target): Promise<EventOutcome> {
-  await markMessage(tx, target, 'complaint')
-  const changed = await tx.query(
-    `insert into private.entry_status (waitlist_id, status, unsubscribed_at) values ($1::bigint, 'complained', now())
-     on conflict (waitlist_id) do update set status = 'complained', unsubscribed_at = now(), updated_at = now()
-       where private.entry_status.status <> 'complained'
-     returning 1`,
-    [target.waitlistId],
-  )
-  if (changed.length === 0) return 'unchanged'
-  await cancelPendingMail(tx, target.waitlistId)
-  await queueEvent(tx, target.waitlistId, 'entry.complained')
-  return 'complained'
-}
-
-/** One more soft bounce in a row; the third makes the entry bounced. */
-async function countSoftBounce(tx: Queryable, target: Target): Promise<EventOutcome> {
-  await tx.run(
-    `insert into private.entry_status (waitlist_id, status, soft_bounces) values ($1::bigint, 'waiting', 1)
-     on conflict (waitlist_id) do update set soft_bounces = private.entry_status.soft_bounces + 1`,
-    [target.waitlistId],
-  )
-  if (target.softBounces + 1 >= SOFT_BOUNCES_TO_BOUNCED) return markBounced(tx, target)
-  return 'soft'
+/** What the event does to the entry (entry-status.ts), and what it did, for the log. */
+async function applyTo(tx: Queryable, target: Target, event: MailEvent): Promise<EventOutcome> {
+  const changed = (change: StatusChange, done: EventOutcome) =>
+    changeStatus(tx, change, [target.waitlistId]).then((ids) => (ids.length > 0 ? done : 'unchanged'))
+  switch (event.type) {
+    case 'hard':
+      await markMessage(tx, target, 'hard')
+      return changed('bounce', 'bounced')
+    case 'complaint':
+      await markMessage(tx, target, 'complaint')
+      return changed('complain', 'complained')
+    case 'unsubscribe':
+      // The person's own word, as the link's: no bounce is counted.
+      return changed('unsubscribe', 'unsubscribed')
+    case 'soft':
+      return (await countSoftBounce(tx, target.waitlistId)) ? 'bounced' : 'soft'
+    case 'delivered':
+      await clearSoftBounces(tx, target.waitlistId)
+      return 'delivered'
+  }
 }
 
 /**
  * Applies one provider event in one transaction (ADR 043): a hard bounce makes the entry bounced, a
- * complaint complained, an unsubscribe unsubscribed (as the link does: no bounce is counted), a
- * soft bounce is counted, a delivery ends a run of soft bounces. An event about no message we sent
- * (findTarget) adds nothing; an event id seen before changes nothing.
+ * complaint complained, an unsubscribe unsubscribed, a soft bounce is counted (the third in a row
+ * bounces), a delivery ends a run of soft bounces. An event about no message we sent (findTarget)
+ * adds nothing; an event id seen before changes nothing.
  */
 export function applyMailEvent(db: Database, event: MailEvent): Promise<EventOutcome> {
   return db.transaction(async (tx) => {
     const target = await findTarget(tx, event)
     if (!target) return 'not-listed'
     if (!(await firstTime(tx, event))) return 'duplicate'
-    switch (event.type) {
-      case 'hard':
-        await markMessage(tx, target, 'hard')
-        return markBounced(tx, target)
-      case 'complaint':
-        return markComplained(tx, target)
-      case 'unsubscribe':
-        return (await unsubscribeEntry(tx, target.waitlistId)) ? 'unsubscribed' : 'unchanged'
-      case 'soft':
-        return countSoftBounce(tx, target)
-      case 'delivered':
-        await tx.run(
-          'update private.entry_status set soft_bounces = 0 where waitlist_id = $1::bigint and soft_bounces > 0',
-          [target.waitlistId],
-        )
-        return 'delivered'
-    }
+    return applyTo(tx, target, event)
   })
+}
+
+/** Judges send health now (the mail sender's gate, send-health.ts), pausing a lane past its limits. */
+export interface HealthCheck {
+  openLanes(): Promise<unknown>
+}
+
+/**
+ * The events of one verified POST, after the token of a signature that leaves them out is found
+ * unused (Mailgun's): each applied in its own transaction, then, when one bounced or complained an
+ * entry, send health judged at once, so a pause needs no sender's poll to happen. What they did,
+ * or `replayed` for a token seen before.
+ */
+export async function applyMailEvents(
+  db: Database,
+  events: readonly MailEvent[],
+  token: SignatureToken | undefined,
+  health?: HealthCheck,
+): Promise<EventOutcome[] | 'replayed'> {
+  if (token && !(await firstUseOfToken(db, token))) return 'replayed'
+  const outcomes: EventOutcome[] = []
+  for (const event of events) outcomes.push(await applyMailEvent(db, event))
+  if (health && outcomes.some((outcome) => HEALTH_EVENTS.includes(outcome))) await health.openLanes()
+  return outcomes
 }
 
 /**
@@ -159,7 +147,7 @@ export function applyMailEvent(db: Database, event: MailEvent): Promise<EventOut
  * False when the token was recorded before: the same signature again, a replay. The token is
  * hashed, so a row is the same size whatever the provider sent.
  */
-export function firstUseOfToken(db: Database, token: SignatureToken): Promise<boolean> {
+async function firstUseOfToken(db: Database, token: SignatureToken): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.run('delete from private.mail_event_tokens where expires_at < now()')
     const { affected } = await tx.run(

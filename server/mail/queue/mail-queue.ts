@@ -1,6 +1,7 @@
 import { maskEmails } from '../../base/log'
 import type { Database, Queryable } from '../../db/database'
 import { claimWithLease, markDone, OUTBOXES } from '../../outbox/outbox-queries'
+import { changeStatus } from '../../waitlist/entry-status'
 import { queueEvent } from '../../waitlist/notifications/outbox-sql'
 import type { MessageKind } from '../messages/compose-message'
 import { type MailLane, takeMailSlot } from './mail-pace'
@@ -114,7 +115,10 @@ export async function recordSent(db: Database, mail: ClaimedMail): Promise<boole
   })
 }
 
-/** A 5xx for this address: the message and the entry are `bounced`, and nothing else is sent to it (the answer stored masked). */
+/**
+ * A 5xx for this address: the message is `bounced` (the answer stored masked) and so is the entry
+ * (entry-status.ts: no more mail, entry.bounced), fenced by the attempt as recordSent is.
+ */
 export async function recordBounced(db: Database, mail: ClaimedMail, error: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     const { affected } = await tx.run(
@@ -124,29 +128,7 @@ export async function recordBounced(db: Database, mail: ClaimedMail, error: stri
     )
     if (affected === 0) return false
     // A test send names no entry: its address was never on the list.
-    if (!mail.waitlistId) return true
-    await tx.query(
-      `insert into private.entry_status (waitlist_id, status, bounced_at) values ($1::bigint, 'bounced', now())
-       on conflict (waitlist_id) do update
-         set status = 'bounced', bounced_at = now(), updated_at = now()
-         where private.entry_status.status not in ('unsubscribed', 'complained')`,
-      [mail.waitlistId],
-    )
-    await cancelPendingMail(tx, mail.waitlistId)
+    if (mail.waitlistId) await changeStatus(tx, 'bounce', [mail.waitlistId])
     return true
   })
-}
-
-/** Every message still pending for one entry, cancelled (an unsubscribe, a bounce, a re-invitation). */
-export async function cancelPendingMail(
-  tx: Queryable,
-  waitlistId: string,
-  kind?: MessageKind,
-): Promise<number> {
-  const { affected } = await tx.run(
-    `update private.mail_outbox set status = 'cancelled'
-      where waitlist_id = $1::bigint and status = 'pending' and ($2::text is null or kind = $2)`,
-    [waitlistId, kind ?? null],
-  )
-  return affected
 }

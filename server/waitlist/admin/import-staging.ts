@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
-import { ADDED_STATUSES_SQL } from '../import-statuses'
+import { ADDED_STATUSES_SQL } from '../entry-status'
 import { withoutNotifications } from '../notifications/outbox-sql'
 import { ENTRY_COLUMNS, type EntryColumn } from './entry-columns'
 
@@ -12,7 +12,7 @@ import { ENTRY_COLUMNS, type EntryColumn } from './entry-columns'
 
 const names = (columns: readonly EntryColumn[]) => columns.map((column) => column.name).join(', ')
 
-/** What import adds to public.waitlist; the rest is the entry's status (import-statuses.ts). */
+/** What import adds to public.waitlist; the rest is the entry's status (entry-status.ts). */
 const WAITLIST_NAMES = names(ENTRY_COLUMNS.filter((column) => column.table === 'waitlist'))
 
 /**

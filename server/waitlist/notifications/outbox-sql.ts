@@ -56,6 +56,27 @@ export async function notificationsEnabled(db: Queryable): Promise<boolean> {
   return row?.enabled ?? false
 }
 
+/** The events about one entry's status (entry-status.ts queues them as it changes it). */
+export type EntryEvent = Extract<
+  WebhookEvent,
+  'entry.confirmed' | 'entry.unsubscribed' | 'entry.bounced' | 'entry.complained'
+>
+
+/** When this database's settings choose an event type ($2), as queueEvent reads them. */
+const CHOSEN = `exists (select 1 from private.signup_notify_settings
+                 where $2 = any(events) or (events is null and enabled))`
+
+/** One event for each of these entries, in the caller's transaction, as queueEvent queues one. */
+export async function queueEvents(tx: Queryable, ids: readonly string[], event: EntryEvent): Promise<void> {
+  if (ids.length === 0) return
+  const { affected } = await tx.run(
+    `insert into private.signup_deliveries (waitlist_id, event, occurred_at)
+     select id, $2, now() from unnest($1::bigint[]) as t(id) where ${CHOSEN}`,
+    [ids, event],
+  )
+  if (affected > 0) await tx.query(`select ${notify(OUTBOXES.webhooks)}`)
+}
+
 /**
  * Queues one event for the signup webhook, in the caller's transaction, when this database's
  * settings choose its type (setNotificationEvents; before a server of this version set them,
@@ -71,9 +92,7 @@ export async function queueEvent(
 ): Promise<void> {
   const { affected } = await tx.run(
     `insert into private.signup_deliveries (waitlist_id, event, occurred_at, detail)
-     select $1::bigint, $2, now(), $3
-      where exists (select 1 from private.signup_notify_settings
-                     where $2 = any(events) or (events is null and enabled))`,
+     select $1::bigint, $2, now(), $3 where ${CHOSEN}`,
     [waitlistId, event, detail],
   )
   if (affected > 0) await tx.query(`select ${notify(OUTBOXES.webhooks)}`)
