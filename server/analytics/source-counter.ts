@@ -1,6 +1,5 @@
 import { hash } from 'node:crypto'
 import type { Logger } from '../base/log'
-import type { ApiRole } from '../db/api-roles'
 import type { Database } from '../db/database'
 import { CountBuffer } from './count-buffer'
 import { CountWriter, DailySalt } from './count-writer'
@@ -35,15 +34,6 @@ export interface Hit {
  * by the page that sent them (its Referer), the MCP tool by the agent's client.
  */
 export type SignupDoor = 'rest' | 'form' | 'mcp'
-
-/**
- * Which REST inserts are signups: rows added to the waitlist with a public key. The lab's own
- * service key adds entries (an import, a script of the owner's), it does not sign anyone up.
- * A rule of the REST door, kept apart so that it can move to the door with the signup.
- */
-export function isRestSignup(table: string, role: ApiRole): boolean {
-  return table === 'waitlist' && role !== 'service_role'
-}
 
 export interface SourceCounterOptions {
   db: Database
@@ -119,24 +109,9 @@ export class SourceCounter {
     this.#safely(() => this.#buffer.addSignups(utcDay(this.#now()), source, rows), undefined)
   }
 
-  /** `rows` new entries from the page's insert or the no-script form, by the source of the page that sent them. */
-  countSignups(hit: Hit, rows: number): void {
-    if (rows > 0) this.countSignup(this.sourceOfSignup(hit, 'form'), rows)
-  }
-
-  /** A REST insert that succeeded: signups when isRestSignup says so. */
-  countRestInsert(hit: Hit, table: string, rows: number, role: ApiRole): void {
-    if (isRestSignup(table, role) && rows > 0) this.countSignup(this.sourceOfSignup(hit, 'rest'), rows)
-  }
-
   /** An MCP `initialize`: its client's name, for the tool call that may follow (McpClients). */
   rememberMcpClient(hit: Hit, params: unknown): void {
     this.#safely(() => this.#rememberMcpClient(hit, params), undefined)
-  }
-
-  /** A signup through the MCP tool: source `mcp`, medium the client's name when known. */
-  countMcpSignup(hit: Hit): void {
-    this.countSignup(this.sourceOfSignup(hit, 'mcp'))
   }
 
   /**

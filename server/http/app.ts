@@ -3,12 +3,12 @@ import { MCP_PATH } from '../../contract/agent-tool'
 import type { ApiKeys } from '../auth/api-keys'
 import type { Logger } from '../base/log'
 import type { Database } from '../db/database'
-import { afterRepeatSignup } from '../mail/confirmations'
 import type { HealthCheck } from '../mail/events/apply-mail-event'
 import type { MailEventProviders } from '../mail/events/event-settings'
 import { linkKeys } from '../mail/messages/link-seals'
 import { type RateLimitStore, rateLimit, retryAfterHeader } from '../rate-limit/rate-limit'
 import type { AddressPolicy } from '../waitlist/address-policy/address-policy'
+import type { SignupDeps } from '../waitlist/signup'
 import { agentPreflight, withAgentCors } from './agent-cors'
 import { answerPageFor } from './answer-pages'
 import { serveHome } from './home-page'
@@ -24,9 +24,9 @@ import { urlLengthLimit } from './middleware/url-length'
 import { submitNativeForm } from './native-form'
 import { rawPath } from './raw-path'
 import { refuseAsPostgrest } from './rest/postgrest-error'
-import { rowsToCharge } from './rest/request-body'
 import { createRestApp, MAX_BODY_BYTES } from './rest/rest-app'
-import type { SchemaCache } from './rest/schema-cache'
+import { rowsToCharge } from './rest/rest-request'
+import type { SchemaCache } from './rest/table-sql'
 import { SiteCors } from './site-cors'
 import { type StaticSite, serveFile } from './static-site'
 
@@ -91,18 +91,21 @@ export function createApp(deps: AppDeps): Hono {
   const limit = { rows: rowsToCharge, refuse: refuseAsPostgrest }
   const restLimit =
     rateLimiter && unlessServiceRole(deps.keys, rateLimit(rateLimiter, trustProxyHeader, limit))
+  // Every door to the list (REST, the no-script form, MCP) hands its rows to the one signup path.
   const { sources } = deps
-  const onInserted = sources?.countRestInsert.bind(sources)
-  const onDuplicate = (table: string, rows: readonly Record<string, unknown>[]) =>
-    table === 'waitlist' ? afterRepeatSignup(db, emailsOf(rows)) : Promise.resolve()
-  app.route('/rest/v1', createRestApp({ ...deps, rateLimit: restLimit, gate, onInserted, onDuplicate, cors }))
+  const signup: SignupDeps = {
+    db,
+    policy: deps.addressPolicy,
+    signedUp: sources && ((source, rows) => sources.countSignup(source, rows)),
+  }
+  const sourceOf = sources && ((c: Context) => sources.sourceOfSignup(c, 'rest'))
+  app.route('/rest/v1', createRestApp({ ...deps, rateLimit: restLimit, gate, signup, sourceOf, cors }))
   const allowedOrigins = deps.siteOrigins ?? (() => NO_ORIGINS)
-  const { addressPolicy } = deps
   app.route(
     MCP_PATH,
-    createMcpApp({ db, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources, addressPolicy }),
+    createMcpApp({ signup, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources }),
   )
-  routeNativeForm(app, deps, protections, gate, cors)
+  routeNativeForm(app, { ...deps, signup }, protections, gate, cors)
   routeMailLinks(app, { db, log, keys: linkKeys(deps.keys.secret), rateLimiter, trustProxyHeader, gate })
   const { sendHealth: health } = deps
   routeMailEvents(app, { db, log, providers: deps.mailEvents ?? {}, trustProxyHeader, gate, health })
@@ -147,7 +150,7 @@ function healthCheck(db: Database, log: Logger, gate: DbGate): Handler {
 
 function routeNativeForm(
   app: Hono,
-  { db, log, sources, addressPolicy }: AppDeps,
+  { log, sources, signup }: AppDeps & { signup: SignupDeps },
   { rateLimiter, trustProxyHeader }: AppProtections,
   gate: DbGate,
   cors: SiteCors,
@@ -169,8 +172,7 @@ function routeNativeForm(
     }),
     async (c) => {
       const form = await formOf(c)
-      const counted = () => sources?.countSignups(c, 1)
-      const result = await submitNativeForm(db, log, form, counted, addressPolicy)
+      const result = await submitNativeForm(signup, log, form, sources?.sourceOfSignup(c, 'form'))
       return c.redirect(`/?waitlist=${result}`, 303)
     },
   )
@@ -204,7 +206,3 @@ function routeSite(
   app.options('*', (c) => agentPreflight(c.req.path) ?? serveFile(c.req.raw, site.notFound, 404))
   app.all('*', (c) => serveFile(c.req.raw, site.notFound, 404))
 }
-
-/** The addresses in an insert's rows (a repeat signup's, confirm-again.ts). */
-const emailsOf = (rows: readonly Record<string, unknown>[]) =>
-  rows.flatMap((row) => (typeof row.email === 'string' ? [row.email] : []))

@@ -6,7 +6,6 @@ import {
   type SourceCounterOptions,
 } from '../analytics/source-counter'
 import type { SourceKey } from '../analytics/source-of'
-import type { ApiRole } from '../db/api-roles'
 import { clientAddress, rateLimitKey } from '../rate-limit/client-address'
 
 export interface HttpSourceCounterOptions extends SourceCounterOptions {
@@ -45,20 +44,8 @@ export class HttpSourceCounter {
     this.#counter.countSignup(source, rows)
   }
 
-  countSignups(c: Context, rows: number): void {
-    this.#counter.countSignups(this.#hit(c), rows)
-  }
-
-  countRestInsert(c: Context, table: string, rows: number, role: ApiRole): void {
-    this.#counter.countRestInsert(this.#hit(c), table, rows, role)
-  }
-
   rememberMcpClient(c: Context, params: unknown): void {
     this.#counter.rememberMcpClient(this.#hit(c), params)
-  }
-
-  countMcpSignup(c: Context): void {
-    this.#counter.countMcpSignup(this.#hit(c))
   }
 
   #hit(c: Context): Hit {

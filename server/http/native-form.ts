@@ -1,23 +1,20 @@
 import { HONEYPOT_FIELD } from '../../contract/honeypot-field'
+import type { SourceKey } from '../analytics/source-of'
 import type { Logger } from '../base/log'
-import type { Database } from '../db/database'
-import type { AddressPolicy } from '../waitlist/address-policy/address-policy'
-import { insertWaitlistEmail } from '../waitlist/insert'
+import { type SignupDeps, signUpOne } from '../waitlist/signup'
 
 export type NativeFormResult = 'submitted' | 'already_registered' | 'error'
 
 /**
  * The access-request form submitted before the page's script ran (slow network, script blocked):
- * the same insert, as anon, and a redirect whose query names the outcome for the page to show.
+ * a door to the one signup (server/waitlist/signup.ts), answered by a redirect whose query names
+ * the outcome for the page to show.
  */
 export async function submitNativeForm(
-  db: Database,
+  signup: SignupDeps,
   log: Logger,
   form: FormData,
-  /** Called when a new entry was stored (not for the trap field, nor for an address already listed). */
-  onStored?: () => void,
-  /** Addresses refused before anything is stored (ADR 060): the page then shows its error. */
-  policy?: AddressPolicy,
+  source?: SourceKey,
 ): Promise<NativeFormResult> {
   // A bot filled the trap field: it gets the success a person would, and nothing is stored.
   const trap = form.get(HONEYPOT_FIELD)
@@ -27,13 +24,17 @@ export async function submitNativeForm(
   }
   const email = form.get('email')
   if (typeof email !== 'string' || email === '') return 'error'
-  const refusal = await policy?.refusal(email)
-  if (refusal) {
-    log.info(`no-script form: refused an address at ${refusal.domain} (${refusal.reason})`)
-    return 'error'
+  const outcome = await signUpOne(signup, email, source)
+  switch (outcome.status) {
+    case 'submitted':
+    case 'already_registered':
+      return outcome.status
+    case 'refused':
+      if (outcome.policy)
+        log.info(`no-script form: refused an address at ${outcome.policy.domain} (${outcome.policy.reason})`)
+      return 'error'
+    case 'failed':
+      log.error('no-script form submission failed:', outcome.error)
+      return 'error'
   }
-  const result = await insertWaitlistEmail(db, email)
-  if (result.status === 'failed') log.error('no-script form submission failed:', result.error)
-  if (result.status === 'submitted') onStored?.()
-  return result.status === 'submitted' || result.status === 'already_registered' ? result.status : 'error'
 }

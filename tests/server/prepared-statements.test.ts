@@ -10,7 +10,7 @@ import { createLogger } from '../../server/base/log'
 import type { Database } from '../../server/db/database'
 import { MAX_PREPARED_STATEMENTS, openPostgres } from '../../server/db/postgres-driver'
 import { createApp } from '../../server/http/app'
-import { loadSchemaCache } from '../../server/http/rest/schema-cache'
+import { loadSchemaCache } from '../../server/http/rest/table-sql'
 import { anonKiB, pool, tally } from '../reliability/support'
 import { stubSite } from '../support/stub-site'
 

@@ -3,10 +3,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { cachedVerifier } from '../../server/auth/key-cache'
 import { InvalidKeyError, verifyKey } from '../../server/auth/verify-key'
-import { statusForSqlState } from '../../server/http/rest/error-answer'
-import { jwtRefusal } from '../../server/http/rest/postgrest-error'
-import { appliedPreferences, parsePrefer } from '../../server/http/rest/prefer'
-import { parseColumnsParam, parseRowsBody } from '../../server/http/rest/request-body'
+import { jwtRefusal, statusForSqlState } from '../../server/http/rest/postgrest-error'
+import {
+  appliedPreferences,
+  parseColumnsParam,
+  parsePrefer,
+  parseRowsBody,
+} from '../../server/http/rest/rest-request'
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-characters'
 const secretBytes = new TextEncoder().encode(SECRET)

@@ -3,7 +3,7 @@ import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import type { Database } from '../../server/db/database'
 import { migrate } from '../../server/db/migrate'
 import { openPostgres } from '../../server/db/postgres-driver'
-import { insertStatement } from '../../server/http/rest/table-sql'
+import { insertStatement } from '../../server/waitlist/signup'
 import { ACCEPTED_EMAILS as ACCEPTED, REFUSED_EMAILS as REFUSED } from '../support/email-corpus'
 
 async function withAnon(db: Database, email: string): Promise<string> {
@@ -143,7 +143,7 @@ describe('the schema on PostgreSQL 18, built from the migrations', () => {
 
   it('prepares the page insert once per connection, except behind a pooler (?pgbouncer=true)', async () => {
     const insert = (target: Database, email: string) =>
-      target.runAsRole({ role: 'anon' }, insertStatement('waitlist', ['email'], [{ email }], undefined))
+      target.runAsRole({ role: 'anon' }, insertStatement(['email'], [{ email }], undefined))
     const prepared = async (target: Database) =>
       (await target.query<{ n: number }>('select count(*)::int as n from pg_prepared_statements'))[0]?.n
     const url = await sharedPostgresUrl()

@@ -59,7 +59,7 @@ async function server(db: Database, clock: Clock, maxKeysPerDay?: number) {
     return c.body(null, status)
   })
   app.post('/signup', (c) => {
-    counter.countSignups(c, 1)
+    counter.countSignup(counter.sourceOfSignup(c, 'form'))
     return c.body(null, 201)
   })
   return { counter, app }

@@ -3,7 +3,6 @@ import { plural } from '../../owner/cli/plural'
 import { percent, renderCampaigns, renderSources } from '../../owner/cli/sources'
 import { CountBuffer, OTHER, OverflowSketch, planDay } from '../../server/analytics/count-buffer'
 import {
-  isRestSignup,
   RecentSources,
   RecentVisitors,
   type SignupDoor,
@@ -157,12 +156,6 @@ describe('a signup’s source, named before its insert', () => {
     expect(named(sources, 'mcp', { ...agent, referer: 'https://lab.example.com/?utm_source=x' }).source).toBe(
       'mcp',
     )
-  })
-
-  it('counts REST inserts into the waitlist with a public key only', () => {
-    expect(isRestSignup('waitlist', 'anon')).toBe(true)
-    expect(isRestSignup('waitlist', 'service_role')).toBe(false)
-    expect(isRestSignup('other_table', 'anon')).toBe(false)
   })
 })
 

@@ -3,33 +3,19 @@ import {
   isLegacyRequest,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server'
-import type { Logger } from '../../base/log'
-import type { Database } from '../../db/database'
 import { createMcpServer } from './mcp-server'
-import type { SignupHooks } from './request-access-tool'
-
-interface RequestDeps {
-  db: Database
-  log: Logger
-  signup?: SignupHooks
-}
-
-// What each request's server needs, found by the request the SDK hands its factory.
-const depsOf = new WeakMap<Request, RequestDeps>()
+import type { ToolDeps } from './request-access-tool'
 
 /**
  * MCP 2026-07-28, through the official SDK's handler: its requests carry their revision in a
  * `_meta` envelope and need no session, so a fresh server answers each one. Strict (`reject`):
- * 2025 requests never reach it, they are routed below first.
+ * 2025 requests never reach it, they are routed below first. Made per request, with the request's
+ * own deps in its factory: nothing is handed over beside the request.
  */
-const modern = createMcpHandler(
-  ({ requestInfo }) => {
-    const deps = requestInfo && depsOf.get(requestInfo)
-    if (!deps) throw new Error('An MCP request reached the SDK without its dependencies')
-    return createMcpServer(deps.db, deps.log, deps.signup)
-  },
-  { legacy: 'reject' },
-)
+function answerModern(deps: ToolDeps, request: Request, message: unknown): Promise<Response> {
+  const handler = createMcpHandler(() => createMcpServer(deps), { legacy: 'reject' })
+  return handler.fetch(request, { parsedBody: message })
+}
 
 /**
  * The 2025 revisions (`initialize`, then calls), stateless as ADR 013 has it: a fresh server and
@@ -37,8 +23,8 @@ const modern = createMcpHandler(
  * message. (The SDK's own stateless fallback answers with a stream; this is the composition its
  * docs give for keeping a 2025 wiring beside the strict modern handler.)
  */
-async function answerLegacy(deps: RequestDeps, request: Request, message: unknown): Promise<Response> {
-  const server = createMcpServer(deps.db, deps.log, deps.signup)
+async function answerLegacy(deps: ToolDeps, request: Request, message: unknown): Promise<Response> {
+  const server = createMcpServer(deps)
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -54,19 +40,10 @@ async function answerLegacy(deps: RequestDeps, request: Request, message: unknow
 
 /** One JSON-RPC message, already read and checked by mcp-app.ts, answered in the era it speaks. */
 export async function answerMcpMessage(
-  db: Database,
-  log: Logger,
+  deps: ToolDeps,
   request: Request,
   message: unknown,
-  /** Told when the tool stored a new entry; the addresses it refuses. */
-  signup?: SignupHooks,
 ): Promise<Response> {
-  const deps = { db, log, signup }
   if (await isLegacyRequest(request, message)) return answerLegacy(deps, request, message)
-  depsOf.set(request, deps)
-  try {
-    return await modern.fetch(request, { parsedBody: message })
-  } finally {
-    depsOf.delete(request)
-  }
+  return answerModern(deps, request, message)
 }

@@ -1,7 +1,6 @@
 import { type Context, type Handler, Hono, type MiddlewareHandler } from 'hono'
 import { nestsTooDeep } from '../../base/json-depth'
 import type { Logger } from '../../base/log'
-import type { Database } from '../../db/database'
 import {
   type RateLimitStore,
   type Refusal,
@@ -9,7 +8,7 @@ import {
   retryAfterHeader,
   seconds,
 } from '../../rate-limit/rate-limit'
-import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
+import type { SignupDeps } from '../../waitlist/signup'
 import type { HttpSourceCounter } from '../http-source-counter'
 import { noStore } from '../middleware/no-store'
 import { readBody } from '../middleware/read-body'
@@ -23,7 +22,8 @@ import { toolCallParamsProblem } from './tool-call-params'
 export const MCP_MAX_BODY_BYTES = 64 * 1024
 
 export interface McpAppDeps {
-  db: Database
+  /** The one signup path the tool is a door to. */
+  signup: SignupDeps
   log: Logger
   /** The site's own origins (SITE_URL, the listening address): the only pages that may call. */
   allowedOrigins: () => readonly string[]
@@ -33,8 +33,6 @@ export interface McpAppDeps {
   gate: MiddlewareHandler
   /** Counts signups through the tool, under `mcp` and the client's name (docs/analytics.md). */
   sources?: HttpSourceCounter
-  /** Addresses the tool refuses, as the REST API does (ADR 060). */
-  addressPolicy?: AddressPolicy
 }
 
 type Message = { method?: unknown; id?: unknown; params?: unknown }
@@ -121,11 +119,12 @@ function answerPost(deps: McpAppDeps): Handler<McpEnv> {
     const { sources } = deps
     const client = clientInfoOf(fields.method, fields.params)
     if (client) sources?.rememberMcpClient(c, client)
-    const onStored = sources && (() => sources.countMcpSignup(c))
+    // Named now, before any insert: `mcp`, and the client's name its initialize gave (analytics).
+    const source = fields.method === 'tools/call' ? sources?.sourceOfSignup(c, 'mcp') : undefined
     // The SDK (about 12 MiB in memory, ADR 049) loads with the first message that needs it, not at start.
     const { answerMcpMessage } = await import('./mcp-answer')
-    const signup = { onStored, policy: deps.addressPolicy }
-    return oneLineErrors(await answerMcpMessage(deps.db, deps.log, c.req.raw, message, signup))
+    const tool = { signup: deps.signup, log: deps.log, source }
+    return oneLineErrors(await answerMcpMessage(tool, c.req.raw, message))
   }
 }
 

@@ -1,9 +1,7 @@
 import { type CacheHint, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server'
 import { siteConfig } from '../../../contract/site-config'
 import packageJson from '../../../package.json' with { type: 'json' }
-import type { Logger } from '../../base/log'
-import type { Database } from '../../db/database'
-import { callRequestAccess, requestAccessDefinition, type SignupHooks } from './request-access-tool'
+import { callRequestAccess, requestAccessDefinition, type ToolDeps } from './request-access-tool'
 
 /** Who answers: the lab, at the site's version. */
 export const serverInfo = { name: siteConfig.labName, version: packageJson.version }
@@ -21,7 +19,7 @@ const STABLE_FOR_AN_HOUR: CacheHint = { ttlMs: 60 * 60_000, cacheScope: 'public'
  * tool is published with the JSON Schema the page declares, word for word, rather than one
  * regenerated from zod.
  */
-export function createMcpServer(db: Database, log: Logger, signup?: SignupHooks): Server {
+export function createMcpServer(deps: ToolDeps): Server {
   const server = new Server(serverInfo, {
     capabilities: { tools: {} },
     instructions: INSTRUCTIONS,
@@ -36,7 +34,7 @@ export function createMcpServer(db: Database, log: Logger, signup?: SignupHooks)
         `Unknown tool ${JSON.stringify(name.slice(0, 100))}: this server has one tool, ${requestAccessDefinition.name}`,
       )
     }
-    return callRequestAccess(db, log, args, signup)
+    return callRequestAccess(deps, args)
   })
   return server
 }

@@ -1,10 +1,9 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server'
 import { z } from 'zod'
 import { type RequestAccessResult, requestAccessTool, toolResultOf } from '../../../contract/agent-tool'
+import type { SourceKey } from '../../analytics/source-of'
 import type { Logger } from '../../base/log'
-import type { Database } from '../../db/database'
-import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
-import { insertWaitlistEmail } from '../../waitlist/insert'
+import { type SignupDeps, signUpOne } from '../../waitlist/signup'
 
 /** What the tool answers, as structured content: the page's outcome and words, and why, when it failed. */
 const outputSchema: Tool['outputSchema'] = {
@@ -66,41 +65,38 @@ function errorResult(reason: string): CallToolResult {
   return resultOf({ ...toolResultOf({ status: 'error', error: reason }), reason }, true)
 }
 
-/** What a signup through the tool may be told: when it stored one, and which addresses to refuse. */
-export interface SignupHooks {
-  /** Called when a new entry was stored (not for an address already listed). */
-  onStored?: () => void
-  /** Addresses refused before anything is stored (ADR 060), with the REST API's message and hint. */
-  policy?: AddressPolicy
+/** What the tool's call needs: the signup path, and the source it counts under (`mcp`, the client's name). */
+export interface ToolDeps {
+  signup: SignupDeps
+  log: Logger
+  source?: SourceKey
 }
 
 /**
- * Runs `request_beta_access`: the page's insert, as anon. A refused address or a database failure
- * is a tool result with isError, so the agent reads why instead of a protocol error.
+ * Runs `request_beta_access`: a door to the one signup (server/waitlist/signup.ts), as anon. A
+ * refused address or a database failure is a tool result with isError, so the agent reads why
+ * instead of a protocol error.
  */
 export async function callRequestAccess(
-  db: Database,
-  log: Logger,
+  { signup, log, source }: ToolDeps,
   args: unknown,
-  { onStored, policy }: SignupHooks = {},
 ): Promise<CallToolResult> {
   const parsed = Arguments.safeParse(args ?? {})
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => issue.message).join('; ')
     return errorResult(`Invalid arguments: ${problems}. Call it with {"email": "…"}.`)
   }
-  const refusal = await policy?.refusal(parsed.data.email)
-  if (refusal) return errorResult(`${refusal.message}: ${refusal.details} ${refusal.hint}`)
-  const result = await insertWaitlistEmail(db, parsed.data.email)
-  if (result.status === 'submitted') onStored?.()
-  switch (result.status) {
+  const outcome = await signUpOne(signup, parsed.data.email, source)
+  switch (outcome.status) {
     case 'submitted':
     case 'already_registered':
-      return resultOf(toolResultOf(result), false)
-    case 'refused':
-      return errorResult(REFUSED)
+      return resultOf(toolResultOf(outcome), false)
+    case 'refused': {
+      const { policy } = outcome
+      return errorResult(policy ? `${policy.message}: ${policy.details} ${policy.hint}` : REFUSED)
+    }
     case 'failed':
-      log.error('MCP request_beta_access failed:', result.error)
+      log.error('MCP request_beta_access failed:', outcome.error)
       return errorResult(FAILED)
   }
 }

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import type { ApiKeys } from '../../auth/api-keys'
 import { cachedVerifier } from '../../auth/key-cache'
-import { authenticate } from '../rest/authenticate'
+import { authenticate } from '../rest/rest-app'
 
 /**
  * Runs `guard` (the per-address rate limit) except for requests whose key verifies as service_role:

@@ -1,21 +1,38 @@
 import { type Context, Hono, type MiddlewareHandler } from 'hono'
+import type { SourceKey } from '../../analytics/source-of'
 import type { ApiKeys } from '../../auth/api-keys'
 import { cachedVerifier } from '../../auth/key-cache'
+import { InvalidKeyError } from '../../auth/verify-key'
 import type { Logger } from '../../base/log'
-import type { ApiRole, JwtClaims } from '../../db/api-roles'
-import { type Database, isPgError } from '../../db/database'
-import type { AddressPolicy } from '../../waitlist/address-policy/address-policy'
+import type { JwtClaims } from '../../db/api-roles'
+import type { Database } from '../../db/database'
+import { type SignupDeps, signUp } from '../../waitlist/signup'
 import { readBody } from '../middleware/read-body'
 import type { SiteCors } from '../site-cors'
-import { authenticate, type Verifier } from './authenticate'
-import { errorAnswer, errorResponse, JSON_TYPE } from './error-answer'
 import * as refuse from './postgrest-error'
-import { appliedPreferences, type Preferences, parsePrefer } from './prefer'
-import { checkParams, parseReadQuery, parseSelect, searchParamsOf } from './query-params'
-import { insertRows, type RestEnv } from './request-body'
-import { checkedRows } from './row-rules'
-import type { SchemaCache } from './schema-cache'
-import { insertStatement, readStatement, type TableStatement } from './table-sql'
+import {
+  errorAnswer,
+  errorResponse,
+  invalidApiKey,
+  invalidJwt,
+  JSON_TYPE,
+  jwtRefusal,
+  missingApiKey,
+} from './postgrest-error'
+import {
+  appliedPreferences,
+  checkParams,
+  insertRows,
+  knownColumns,
+  type Preferences,
+  parsePrefer,
+  parseReadQuery,
+  parseSelect,
+  type RestEnv,
+  searchParamsOf,
+} from './rest-request'
+import type { SchemaCache } from './table-sql'
+import { readStatement, type TableStatement } from './table-sql'
 
 export interface RestDeps {
   db: Database
@@ -24,15 +41,13 @@ export interface RestDeps {
   log: Logger
   /** The per-address write limit (server/rate-limit), run once the body is in (not for service_role). */
   rateLimit?: MiddlewareHandler<RestEnv>
-  /** Told of every insert that committed: the table, the rows it added and the key's role. */
-  onInserted?: (c: Context, table: string, rows: number, role: ApiRole) => void
-  /** Told of an insert refused as a duplicate (23505), with the rows it tried, before the 409. */
-  onDuplicate?: (table: string, rows: readonly Record<string, unknown>[]) => Promise<void>
+  /** The signup path the waitlist's inserts are handed to (server/waitlist/signup.ts). */
+  signup: SignupDeps
+  /** Names a signup's source before its insert (analytics); absent, none is counted or kept. */
+  sourceOf?: (c: Context) => SourceKey
   /** The app's cap on requests in flight towards the database, taken once the body is in. */
   gate: MiddlewareHandler
   cors: SiteCors
-  /** Addresses refused before anything is stored, on inserts with a public key (ADR 060). */
-  addressPolicy?: AddressPolicy
 }
 
 export const MAX_BODY_BYTES = 16 * 1024
@@ -111,20 +126,16 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
   if (deps.rateLimit) app.use(deps.rateLimit)
   app.onError(errorAnswer(deps.log, deps.cors))
 
+  // The REST room answers the documented contract; the waitlist's own rules are the signup's.
   app.post('/:table', async (c) => {
     const request = await open(c, deps, verify)
     const { table, known, preferences, claims } = request
+    if (table !== 'waitlist') throw refuse.methodNotAllowed('POST')
     const select = parseSelect(request.params.get('select'), table, known)
-    // The owner's key is the owner's word (ADR 060): no address policy for service_role.
-    const policy = claims.role === 'service_role' ? undefined : deps.addressPolicy
-    const { rows, keys } = await checkedRows(await insertRows(c), table, known, policy)
+    const { rows, keys } = knownColumns(await insertRows(c), table, known)
     const returning = preferences.return === 'representation' ? select : undefined
-    const statement = insertStatement(table, keys, rows, returning)
-    const result = await run(deps.db, request, statement).catch(async (error: unknown) => {
-      if (isPgError(error) && error.code === '23505') await deps.onDuplicate?.(table, rows)
-      throw error
-    })
-    deps.onInserted?.(c, table, result.affected, claims.role)
+    const source = deps.sourceOf?.(c)
+    const result = await signUp(deps.signup, { rows, columns: keys, claims, returning, source })
     return answer(result.body, 201, request, preferences.count ? `*/${result.affected}` : '*/*')
   })
   // GET, and HEAD, which Hono routes here and answers without the body.
@@ -147,4 +158,36 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
     throw refuse.unknownTable(c.req.path.replace(/^\/(rest\/v1\/?)?/, ''))
   })
   return app
+}
+
+/** Checks a token and returns its claims (server/auth/verify-key.ts, possibly cached). */
+export type Verifier = (token: string) => Promise<JwtClaims>
+
+/** The token's claims, or the refusal PostgREST (or the gateway) words for its fault. */
+async function claimsOf(verify: Verifier, token: string, refuse: (error: InvalidKeyError) => Error) {
+  try {
+    return await verify(token)
+  } catch (error) {
+    throw error instanceof InvalidKeyError ? refuse(error) : error
+  }
+}
+
+/**
+ * Supabase's gateway first requires an `apikey` (header or query parameter); PostgREST then takes
+ * the role from the Bearer token, or from the apikey without one. Where hosted Kong knows the
+ * project's two keys, any key our secret signed passes: a hosted project's secret works unchanged.
+ */
+export async function authenticate(verify: Verifier, request: Request): Promise<JwtClaims> {
+  const apikey = request.headers.get('apikey') ?? searchParamsOf(request.url).get('apikey')
+  if (!apikey) throw missingApiKey()
+  const claims = await claimsOf(verify, apikey, invalidApiKey)
+  const authorization = request.headers.get('authorization')
+  if (authorization === null) return claims
+  // PostgREST reads only "Bearer <token>"; any other scheme leaves an empty token, which it refuses.
+  const [scheme = '', token = ''] = authorization.trim().split(/\s+/)
+  if (!/^bearer$/i.test(scheme) || token === '')
+    throw invalidJwt('PGRST301', 'Empty JWT is sent in Authorization header')
+  // supabase-js sends the key itself as the bearer when there is no session.
+  if (token === apikey) return claims
+  return claimsOf(verify, token, (error) => jwtRefusal(error, token))
 }
