@@ -9,7 +9,7 @@ import { linkKeys } from '../mail/messages/link-seals'
 import { type RateLimitStore, rateLimit, retryAfterHeader } from '../rate-limit/rate-limit'
 import type { AddressPolicy } from '../waitlist/address-policy/address-policy'
 import type { SignupDeps } from '../waitlist/signup'
-import { agentPreflight, withAgentCors } from './agent-cors'
+import { AGENT_FILES, agentCors } from './agent-cors'
 import { answerPageFor } from './answer-pages'
 import { serveHome } from './home-page'
 import type { HttpSourceCounter } from './http-source-counter'
@@ -191,6 +191,7 @@ function routeSite(
   { webmcpOriginTrialToken }: AppDeps,
   sources?: HttpSourceCounter,
 ): void {
+  for (const path of AGENT_FILES) app.use(path, agentCors)
   app.on(['GET', 'HEAD'], '*', (c) => {
     if (c.req.path === '/') {
       // After a no-script submit (/?waitlist=…), the same page with the outcome's words in it.
@@ -200,9 +201,9 @@ function routeSite(
       return page
     }
     const file = site.files.get(c.req.path)
-    if (file) return withAgentCors(c.req.path, serveFile(c.req.raw, file))
+    if (file) return serveFile(c.req.raw, file)
     return serveFile(c.req.raw, site.notFound, 404)
   })
-  app.options('*', (c) => agentPreflight(c.req.path) ?? serveFile(c.req.raw, site.notFound, 404))
+  app.options('*', (c) => serveFile(c.req.raw, site.notFound, 404))
   app.all('*', (c) => serveFile(c.req.raw, site.notFound, 404))
 }

@@ -113,7 +113,7 @@ describe('GET /mcp/server-card', () => {
     expect(preflight.status).toBe(204)
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
     expect(preflight.headers.get('access-control-allow-methods')).toBe('GET')
-    expect(preflight.headers.get('access-control-allow-headers')).toBe('Content-Type, If-None-Match')
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('Content-Type,If-None-Match')
   })
 
   it('agrees with the server it describes: its name, version and protocol revisions', async () => {
