@@ -1,6 +1,6 @@
 import { networkInterfaces } from 'node:os'
 import type { Context, Env, Handler, MiddlewareHandler } from 'hono'
-import { PRIVATE_VARY } from './middleware/no-store'
+import { PRIVATE_VARY } from './middleware/json-error'
 
 // Kong's cors plugin, as on Supabase's `rest-v1` route (supabase docker/volumes/api/kong.yml).
 const ALLOWED_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE,OPTIONS,TRACE,CONNECT'

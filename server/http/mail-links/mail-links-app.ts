@@ -6,7 +6,7 @@ import { alreadyUnsubscribed, confirm, type LinkOutcome, unsubscribe } from '../
 import type { LinkKeys } from '../../mail/messages/link-seals'
 import { openAddress } from '../../mail/messages/link-seals'
 import { type RateLimitStore, type Refusal, rateLimit, retryAfterHeader } from '../../rate-limit/rate-limit'
-import { readBody } from '../middleware/read-body'
+import { readBody } from '../middleware/request-guards'
 import { type MailLinkPage, renderMailLinkPage } from './mail-link-page'
 import { MAIL_LINK_CSS_PATH, serveMailLinkCss } from './mail-link-style'
 

@@ -10,13 +10,11 @@ import {
 } from '../../rate-limit/rate-limit'
 import type { SignupDeps } from '../../waitlist/signup'
 import type { HttpSourceCounter } from '../http-source-counter'
-import { noStore } from '../middleware/no-store'
-import { readBody } from '../middleware/read-body'
-import { clientInfoOf } from './envelope'
-import { JsonRpcCode, jsonRpcError } from './json-rpc-error'
+import { noStore } from '../middleware/json-error'
+import { readBody } from '../middleware/request-guards'
+import { clientInfoOf, JsonRpcCode, jsonRpcError, toolCallParamsProblem } from './json-rpc'
 import { oneLineErrors } from './one-line-errors'
 import { originGuard } from './origin-guard'
-import { toolCallParamsProblem } from './tool-call-params'
 
 /** A client's initialize names its capabilities; this is ample for it and far from a flood. */
 export const MCP_MAX_BODY_BYTES = 64 * 1024

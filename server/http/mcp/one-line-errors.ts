@@ -1,4 +1,4 @@
-import { JsonRpcCode } from './json-rpc-error'
+import { JsonRpcCode } from './json-rpc'
 
 // Longer than this, an error message is a dump rather than a sentence.
 const MAX_MESSAGE_CHARS = 300

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
-import { JsonRpcCode, jsonRpcError } from './json-rpc-error'
+import { JsonRpcCode, jsonRpcError } from './json-rpc'
 
 // What an MCP client in a browser page sends (Mcp-Method and Mcp-Name from 2026-07-28 on); no
 // session header, since the server keeps no session.

@@ -7,7 +7,7 @@ import type { Logger } from '../../base/log'
 import type { JwtClaims } from '../../db/api-roles'
 import type { Database } from '../../db/database'
 import { type SignupDeps, signUp } from '../../waitlist/signup'
-import { readBody } from '../middleware/read-body'
+import { readBody } from '../middleware/request-guards'
 import type { SiteCors } from '../site-cors'
 import * as refuse from './postgrest-error'
 import {
