@@ -4,6 +4,8 @@
  * CHANGE ME: these are placeholder defaults. The specification leaves the lab's name, hiring
  * address ({email}) and job board open; replace them with the lab's own before launch.
  */
+import type { SignupQuestion } from './signup-questions.ts'
+
 export interface SiteConfig {
   /** The lab's legal or public name, used in titles and structured data. */
   labName: string
@@ -77,6 +79,23 @@ export const siteConfig: SiteConfig = {
   publisherId: 'tessel-labs.example',
   contentSignals: { search: true, aiInput: true, aiTrain: false },
 }
+
+/**
+ * The lab's optional questions, asked once an address is confirmed (the confirmation page), taken
+ * by the agents' tools as optional arguments, exported as `answer_<id>` columns, and filtered on by
+ * the owner (`--answer ID=VALUE`). Each `id` is a name for a form field and a CLI flag: lower case,
+ * digits and `_`. A separate export, which the page's first paint never needs. CHANGE ME.
+ */
+export const signupQuestions: readonly SignupQuestion[] = [
+  {
+    id: 'role',
+    label: 'Your role',
+    kind: 'choice',
+    choices: ['Research', 'Engineering', 'Product', 'Founder or executive', 'Other'],
+  },
+  { id: 'organisation', label: 'Organisation', kind: 'text', maxLength: 100 },
+  { id: 'use_case', label: 'What would you use it for?', kind: 'text', maxLength: 500 },
+]
 
 /**
  * The words of the mail the server sends (server/mail/) and of the pages its links

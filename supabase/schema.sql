@@ -1,4 +1,4 @@
--- The schema as supabase/migrations/ leaves it, through 20261129300000_test_address_and_webhook_events.sql.
+-- The schema as supabase/migrations/ leaves it, through 20261130000000_from_list_to_beta.sql.
 -- Generated from the catalogs of a database the migrations built (harness/schema-sql.ts): do not edit.
 -- After changing a migration, regenerate it with `npm run schema` and commit it with the migration;
 -- tests/server/schema-file.test.ts fails while it is out of date. It is for reading: the migrations
@@ -23,6 +23,27 @@ CREATE ROLE service_role NOLOGIN NOINHERIT BYPASSRLS;
 
 -- Tables
 
+CREATE TABLE private.entry_answers (
+    waitlist_id bigint NOT NULL,
+    answers jsonb NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT entry_answers_pkey PRIMARY KEY (waitlist_id),
+    CONSTRAINT entry_answers_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
+    CONSTRAINT entry_answers_answers_check CHECK (((jsonb_typeof(answers) = 'object'::text) AND (octet_length((answers)::text) <= 4096)))
+);
+
+CREATE TABLE private.entry_events (
+    id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    waitlist_id bigint NOT NULL,
+    at timestamp with time zone DEFAULT now() NOT NULL,
+    event text NOT NULL,
+    detail text,
+    CONSTRAINT entry_events_pkey PRIMARY KEY (id),
+    CONSTRAINT entry_events_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
+    CONSTRAINT entry_events_detail_check CHECK ((char_length(detail) <= 300)),
+    CONSTRAINT entry_events_event_check CHECK (((char_length(event) >= 1) AND (char_length(event) <= 40)))
+);
+
 CREATE TABLE private.entry_status (
     waitlist_id bigint NOT NULL,
     status text NOT NULL,
@@ -35,9 +56,22 @@ CREATE TABLE private.entry_status (
     confirm_sent_at timestamp with time zone,
     mailbox bytea,
     confirmations smallint DEFAULT 0 NOT NULL,
+    joined_at timestamp with time zone,
     CONSTRAINT entry_status_pkey PRIMARY KEY (waitlist_id),
     CONSTRAINT entry_status_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
-    CONSTRAINT entry_status_status_check CHECK ((status = ANY (ARRAY['unconfirmed'::text, 'waiting'::text, 'invited'::text, 'unsubscribed'::text, 'bounced'::text, 'complained'::text])))
+    CONSTRAINT entry_status_status_check CHECK ((status = ANY (ARRAY['unconfirmed'::text, 'waiting'::text, 'invited'::text, 'joined'::text, 'unsubscribed'::text, 'bounced'::text, 'complained'::text])))
+);
+
+CREATE TABLE private.invite_batches (
+    id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    invited_by text NOT NULL,
+    size integer NOT NULL,
+    chosen_by text,
+    CONSTRAINT invite_batches_pkey PRIMARY KEY (id),
+    CONSTRAINT invite_batches_chosen_by_check CHECK ((char_length(chosen_by) <= 500)),
+    CONSTRAINT invite_batches_invited_by_check CHECK ((invited_by = ANY (ARRAY['cli'::text, 'studio'::text]))),
+    CONSTRAINT invite_batches_size_check CHECK ((size >= 0))
 );
 
 CREATE TABLE private.jwt_secret (
@@ -89,8 +123,11 @@ CREATE TABLE private.mail_outbox (
     sent_at timestamp with time zone,
     outcome text,
     test_address text,
+    batch_id bigint,
+    redeemed_at timestamp with time zone,
     CONSTRAINT mail_outbox_pkey PRIMARY KEY (id),
     CONSTRAINT mail_outbox_uuid_key UNIQUE (uuid),
+    CONSTRAINT mail_outbox_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES private.invite_batches(id) ON DELETE SET NULL,
     CONSTRAINT mail_outbox_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
     CONSTRAINT mail_outbox_entry_or_test CHECK (((kind = 'test'::text) OR (waitlist_id IS NOT NULL))),
     CONSTRAINT mail_outbox_kind_check CHECK ((kind = ANY (ARRAY['invitation'::text, 'confirmation'::text, 'test'::text]))),
@@ -143,7 +180,7 @@ CREATE TABLE private.signup_deliveries (
     detail text,
     CONSTRAINT signup_deliveries_pkey PRIMARY KEY (id),
     CONSTRAINT signup_deliveries_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
-    CONSTRAINT signup_deliveries_event_check CHECK ((event = ANY (ARRAY['waitlist.signup'::text, 'entry.confirmed'::text, 'invitation.sent'::text, 'entry.unsubscribed'::text, 'entry.bounced'::text, 'entry.complained'::text, 'mail.paused'::text]))),
+    CONSTRAINT signup_deliveries_event_check CHECK ((event = ANY (ARRAY['waitlist.signup'::text, 'entry.confirmed'::text, 'invitation.sent'::text, 'entry.joined'::text, 'entry.unsubscribed'::text, 'entry.bounced'::text, 'entry.complained'::text, 'mail.paused'::text]))),
     CONSTRAINT signup_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text])))
 );
 
@@ -196,20 +233,25 @@ CREATE TABLE public.waitlist (
     id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
     email extensions.citext NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    source text DEFAULT NULLIF(current_setting('request.source'::text, true), ''::text),
     CONSTRAINT waitlist_pkey PRIMARY KEY (id),
     CONSTRAINT waitlist_email_key UNIQUE (email),
     CONSTRAINT waitlist_email_format CHECK (((email)::text ~ '^[A-Za-z0-9.!#$%&''*+/=?^_`{|}~-]+@[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$'::text)),
     CONSTRAINT waitlist_email_length CHECK ((char_length((email)::text) <= 254)),
-    CONSTRAINT waitlist_email_trimmed CHECK (((email)::text = btrim((email)::text)))
+    CONSTRAINT waitlist_email_trimmed CHECK (((email)::text = btrim((email)::text))),
+    CONSTRAINT waitlist_source_check CHECK (((source IS NULL) OR ((char_length(source) >= 1) AND (char_length(source) <= 100))))
 );
 
 -- Indexes
 
+CREATE INDEX entry_answers_values ON private.entry_answers USING gin (answers jsonb_path_ops);
+CREATE INDEX entry_events_entry ON private.entry_events USING btree (waitlist_id, id);
 CREATE INDEX entry_status_by_status ON private.entry_status USING btree (status);
 CREATE INDEX entry_status_mailbox ON private.entry_status USING btree (mailbox) WHERE (mailbox IS NOT NULL);
 CREATE INDEX entry_status_unconfirmed ON private.entry_status USING btree (waitlist_id) WHERE (status = 'unconfirmed'::text);
 CREATE INDEX mail_event_ids_age ON private.mail_event_ids USING btree (received_at);
 CREATE INDEX mail_event_tokens_expiry ON private.mail_event_tokens USING btree (expires_at);
+CREATE INDEX mail_outbox_batch ON private.mail_outbox USING btree (batch_id) WHERE (batch_id IS NOT NULL);
 CREATE INDEX mail_outbox_due ON private.mail_outbox USING btree (priority, run_at) WHERE (status = 'pending'::text);
 CREATE INDEX mail_outbox_entry ON private.mail_outbox USING btree (waitlist_id);
 CREATE INDEX mail_outbox_sent_by_lane ON private.mail_outbox USING btree (priority, sent_at DESC) WHERE (sent_at IS NOT NULL);
@@ -217,6 +259,7 @@ CREATE INDEX signup_deliveries_due ON private.signup_deliveries USING btree (run
 CREATE INDEX signup_deliveries_entry ON private.signup_deliveries USING btree (waitlist_id);
 CREATE INDEX waitlist_created_at_id ON public.waitlist USING btree (created_at, id);
 CREATE INDEX waitlist_email_search_trgm ON public.waitlist USING gin (replace(replace(replace(replace(lower((email)::text), '.'::text, 'q'::text), '@'::text, 'z'::text), '-'::text, 'x'::text), '_'::text, 'j'::text) extensions.gin_trgm_ops);
+CREATE INDEX waitlist_source ON public.waitlist USING btree (source, created_at DESC, id DESC);
 
 -- Functions
 
@@ -447,7 +490,10 @@ CREATE TRIGGER waitlist_on_insert AFTER INSERT ON public.waitlist FOR EACH ROW E
 
 -- Row-level security
 
+ALTER TABLE private.entry_answers ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.entry_events ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_status ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.invite_batches ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.jwt_secret ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.mail_event_ids ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.mail_event_tokens ENABLE ROW LEVEL SECURITY;

@@ -46,7 +46,7 @@ export interface Database extends Queryable {
    */
   copyTransaction<T>(fn: (tx: CopyTransaction) => Promise<T>): Promise<T>
   /** Runs fn inside one transaction under the key's role and claims, as PostgREST does. */
-  asRole<T>(claims: JwtClaims, fn: (tx: Queryable) => Promise<T>): Promise<T>
+  asRole<T>(claims: JwtClaims, fn: (tx: Queryable) => Promise<T>, source?: string): Promise<T>
   /**
    * Runs one statement under the key's role and claims in a transaction of its own, in a single
    * round trip: begin, the role settings, the statement and commit are pipelined, each with its
@@ -55,6 +55,8 @@ export interface Database extends Queryable {
   runAsRole<Row = Record<string, unknown>>(
     claims: JwtClaims,
     statement: Statement,
+    /** The signup's source, for the `request.source` setting (roleSettings). */
+    source?: string,
   ): Promise<StatementResult<Row>>
   /**
    * Calls onNotify on every NOTIFY on channel, over a connection of its own that reconnects if lost.
@@ -65,29 +67,30 @@ export interface Database extends Queryable {
   close(): Promise<void>
 }
 
-// A verified key's claims are one object, remembered by the key cache: its settings are built once.
-const settingsByClaims = new WeakMap<JwtClaims, Statement>()
+// A verified key's claims are one object, remembered by the key cache: its JSON is written once.
+const claimsJson = new WeakMap<JwtClaims, string>()
+
+const ROLE_SETTINGS_SQL = `select set_config('search_path', 'public, extensions', true),
+                 set_config('role', $1, true),
+                 set_config('request.jwt.claims', $2, true),
+                 set_config('request.source', $3, true)`
 
 /**
  * What PostgREST sets first in every request's transaction, as it does it: the key's role, its
  * claims (PostgREST 9 and later: one JSON setting; Supabase's auth.role() reads the role from it),
  * and Supabase's search path, which includes `extensions`, where citext and its case-insensitive
- * operators live (without it, `email = $1` would compare as text, case-sensitively).
- * set_config(…, true) lasts until the transaction ends, like SET LOCAL, and takes parameters.
+ * operators live (without it, `email = $1` would compare as text, case-sensitively). Beside them,
+ * `request.source`: the signup's source as the server named it, which public.waitlist's `source`
+ * column takes by default (no client can write it). set_config(…, true) lasts until the
+ * transaction ends, like SET LOCAL, and takes parameters: one prepared text for every request.
  */
-export function roleSettings(claims: JwtClaims): Statement {
-  let settings = settingsByClaims.get(claims)
-  if (!settings) {
-    settings = {
-      sql: `select set_config('search_path', 'public, extensions', true),
-                 set_config('role', $1, true),
-                 set_config('request.jwt.claims', $2, true)`,
-      params: [claims.role, JSON.stringify(claims)],
-      prepare: true,
-    }
-    settingsByClaims.set(claims, settings)
+export function roleSettings(claims: JwtClaims, source = ''): Statement {
+  let json = claimsJson.get(claims)
+  if (json === undefined) {
+    json = JSON.stringify(claims)
+    claimsJson.set(claims, json)
   }
-  return settings
+  return { sql: ROLE_SETTINGS_SQL, params: [claims.role, json, source], prepare: true }
 }
 
 /** A Postgres error as node-postgres raises it. */

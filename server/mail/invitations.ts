@@ -1,6 +1,7 @@
 import type { Database, Queryable } from '../db/database'
 import { isoUtc } from '../db/iso-utc'
 import { notify, OUTBOXES } from '../outbox/outbox-queries'
+import { bindParameters, type EntryFilter, filterConditions } from '../waitlist/admin/entry-filter'
 import { countByStatus } from '../waitlist/admin/status-counts'
 import { changeStatus, type EntryStatus, invitable, STATUS_SQL } from '../waitlist/entry-status'
 
@@ -40,21 +41,49 @@ export async function entrySourceAsIs(db: Queryable): Promise<EntrySource | unde
   return row.statuses ? WITH_STATUSES : BEFORE_STATUSES
 }
 
-/** The `limit` oldest entries whose status is one of `statuses`, oldest first. */
+/**
+ * The `limit` oldest entries whose status is one of `statuses` and that the owner's filter matches
+ * (entry-filter.ts: a source, an answer, a domain…), oldest first.
+ */
 export function oldestWith(
   db: Queryable,
   statuses: EntryStatus[],
   limit: number,
   source: EntrySource = WITH_STATUSES,
+  filter: EntryFilter = {},
 ): Promise<Candidate[]> {
+  const params: unknown[] = [statuses, limit]
+  const others = filterConditions({ ...filter, statuses: undefined }, bindParameters(params), ALIASES)
   return db.query<Candidate>(
     `select ${CANDIDATE_COLUMNS}
        from ${source}
-      where ${STATUS_SQL} = any($1::text[])
+      where ${STATUS_SQL} = any($1::text[])${others.map((condition) => ` and ${condition}`).join('')}
       order by w.created_at, w.id
       limit $2`,
-    [statuses, limit],
+    params,
   )
+}
+
+/** The candidates' aliases, as the filter names them. */
+const ALIASES = { list: 'w', status: 's' }
+
+/**
+ * How many entries the filter matches among those `invite --next` may pick (a dry run says so
+ * before it shows the first ones).
+ */
+export async function countInvitable(
+  db: Queryable,
+  statuses: EntryStatus[],
+  filter: EntryFilter = {},
+): Promise<number> {
+  const params: unknown[] = [statuses]
+  const others = filterConditions({ ...filter, statuses: undefined }, bindParameters(params), ALIASES)
+  const [row] = await db.query<{ n: string }>(
+    `select count(*)::text as n from ${WITH_STATUSES}
+      where ${STATUS_SQL} = any($1::text[])${others.map((condition) => ` and ${condition}`).join('')}`,
+    params,
+  )
+  return Number(row?.n ?? 0)
 }
 
 /**
@@ -81,23 +110,35 @@ export function entriesOf(
 
 /**
  * Marks the entries `invited` (those still in one of `allowed` under their lock) and queues one
- * invitation each, in the caller's transaction and in their order: the outbox is written with the
- * status, so a crash leaves both or neither. The change cancels a re-invited entry's pending
- * invitation first, so --resend sends one message, not two.
+ * invitation each, in the caller's transaction and in their order, as one batch (the funnel counts
+ * it): the outbox is written with the status, so a crash leaves both or neither. The change cancels
+ * a re-invited entry's pending invitation first, so --resend sends one message, not two.
  */
 async function markInvited(
   tx: Queryable,
   ids: readonly string[],
   allowed: readonly EntryStatus[],
-  messageDomain: string,
+  options: InviteOptions,
 ): Promise<string[]> {
-  const changed = new Set(await changeStatus(tx, 'invite', ids, allowed))
+  if (ids.length === 0) return []
+  const [batch] = await tx.query<{ id: string }>(
+    'insert into private.invite_batches (invited_by, size, chosen_by) values ($1, 0, left($2, 500)) returning id::text as id',
+    [options.by ?? 'cli', options.chosenBy ?? null],
+  )
+  const batchId = batch?.id as string
+  const changed = new Set(
+    await changeStatus(tx, 'invite', ids, { only: allowed, detail: `batch ${batchId}` }),
+  )
   if (changed.size === 0) return []
   const queued = await tx.query<{ id: string }>(
-    `insert into private.mail_outbox (waitlist_id, kind, priority, message_domain)
-     select id, 'invitation', 1, $2 from unnest($1::bigint[]) with ordinality as t(id, n) order by n
-     returning id::text as id`,
-    [ids.filter((id) => changed.has(id)), messageDomain],
+    `with queued as (
+       insert into private.mail_outbox (waitlist_id, kind, priority, message_domain, batch_id)
+       select id, 'invitation', 1, $2, $3::bigint from unnest($1::bigint[]) with ordinality as t(id, n) order by n
+       returning id
+     ),
+     sized as (update private.invite_batches set size = (select count(*) from queued) where id = $3::bigint)
+     select id::text as id from queued`,
+    [ids.filter((id) => changed.has(id)), options.messageDomain, batchId],
   )
   await tx.query(`select ${notify(OUTBOXES.mail)}`)
   return queued.map((row) => row.id)
@@ -107,6 +148,12 @@ export interface InviteOptions {
   resend: boolean
   /** MAIL_FROM's domain: the Message-ID's right part. */
   messageDomain: string
+  /** Which tool queued the batch (the funnel's by-batch rows); the CLI by default. */
+  by?: 'cli' | 'studio'
+  /** How the batch was chosen, in the owner's words (`--next 50 --answer role=Research`). */
+  chosenBy?: string
+  /** `--next N` takes the oldest entries this filter matches (entry-filter.ts). */
+  filter?: EntryFilter
 }
 
 export interface QueuedInvites {
@@ -120,9 +167,9 @@ export function inviteNext(db: Database, count: number, options: InviteOptions):
   return db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [INVITE_LOCK_KEY])
     const allowed = invitable(options.resend, false)
-    const queued = await oldestWith(tx, allowed, count)
+    const queued = await oldestWith(tx, allowed, count, WITH_STATUSES, options.filter)
     const ids = queued.map((entry) => entry.waitlistId)
-    return { queued, messageIds: await markInvited(tx, ids, allowed, options.messageDomain) }
+    return { queued, messageIds: await markInvited(tx, ids, allowed, options) }
   })
 }
 
@@ -148,7 +195,7 @@ export function inviteNamed(
     const ids = queued.map((entry) => entry.waitlistId)
     return {
       queued,
-      messageIds: await markInvited(tx, ids, allowed, options.messageDomain),
+      messageIds: await markInvited(tx, ids, allowed, options),
       refused: entries.filter((entry) => !allowed.includes(entry.status)),
       unknown: emails.filter((email) => !found.has(email.trim().toLowerCase())),
     }

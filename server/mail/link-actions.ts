@@ -24,7 +24,9 @@ export function unsubscribe(db: Database, email: string): Promise<LinkOutcome> {
   return db.transaction(async (tx) => {
     const entry = await lockEntry(tx, email)
     if (!entry) return 'not-listed'
-    return (await changeStatus(tx, 'unsubscribe', [entry.id])).length > 0 ? 'done' : 'already'
+    return (await changeStatus(tx, 'unsubscribe', [entry.id], { detail: 'by the link' })).length > 0
+      ? 'done'
+      : 'already'
   })
 }
 
@@ -37,7 +39,9 @@ export function confirm(db: Database, email: string): Promise<LinkOutcome> {
     const entry = await lockEntry(tx, email)
     if (!entry) return 'not-listed'
     if (entry.status === 'unsubscribed' || entry.status === 'complained') return 'unsubscribed'
-    return (await changeStatus(tx, 'confirm', [entry.id])).length > 0 ? 'done' : 'already'
+    return (await changeStatus(tx, 'confirm', [entry.id], { detail: 'by the link' })).length > 0
+      ? 'done'
+      : 'already'
   })
 }
 

@@ -9,6 +9,7 @@ import { type EntryEvent, queueEvents } from './notifications/outbox-sql'
  *   unconfirmed  signed up with CONFIRM_SIGNUPS on, link not yet followed: never invited
  *   waiting      on the list, may be invited
  *   invited      an invitation is queued or sent: not invited again without --resend
+ *   joined       the beta product redeemed the invite code (redeem_invite): in the beta
  *   unsubscribed asked for no more mail: never mailed again, whatever the command
  *   bounced      the SMTP server or the provider refused the address for good (a 5xx, a hard bounce, three
  *                soft bounces in a row): not mailed again without --resend
@@ -18,6 +19,7 @@ export const ENTRY_STATUSES = [
   'unconfirmed',
   'waiting',
   'invited',
+  'joined',
   'unsubscribed',
   'bounced',
   'complained',
@@ -43,6 +45,8 @@ export function whyNotInvited(status: EntryStatus): string {
       )
     case 'invited':
       return 'is already invited (--resend sends the invitation again)'
+    case 'joined':
+      return 'has joined the beta already'
     case 'unsubscribed':
       return 'unsubscribed: no mail ever goes to it again'
     case 'bounced':
@@ -58,14 +62,16 @@ export function whyNotInvited(status: EntryStatus): string {
 export const STATUS_SQL = `coalesce(s.status, 'waiting')`
 
 /** What can happen to an entry: each moves it to one status, from the statuses listed. */
-export type StatusChange = 'confirm' | 'invite' | 'unsubscribe' | 'bounce' | 'complain'
+export type StatusChange = 'confirm' | 'invite' | 'join' | 'unsubscribe' | 'bounce' | 'complain'
 
 interface Transition {
   /** The statuses it applies to; an entry in any other is left as it is. */
   from: readonly EntryStatus[]
   to: EntryStatus
   /** The date it stamps (a complaint is an unsubscribe for good: its date is unsubscribed_at). */
-  stamp: 'confirmed_at' | 'invited_at' | 'unsubscribed_at' | 'bounced_at'
+  stamp: 'confirmed_at' | 'invited_at' | 'joined_at' | 'unsubscribed_at' | 'bounced_at'
+  /** What the entry's history calls it (private.entry_events, `show`). */
+  event: string
   /** The entry's pending mail it cancels: all of it (no more mail), its invitations (one replaces them), or none. */
   cancels: 'all' | 'invitations' | 'none'
   /** The webhook event it sends (invitation.sent is sent when the message leaves, not here). */
@@ -85,6 +91,7 @@ export const TRANSITIONS: Readonly<Record<StatusChange, Transition>> = {
     from: ['unconfirmed'],
     to: 'waiting',
     stamp: 'confirmed_at',
+    event: 'confirmed',
     cancels: 'none',
     webhook: 'entry.confirmed',
   },
@@ -93,13 +100,25 @@ export const TRANSITIONS: Readonly<Record<StatusChange, Transition>> = {
     from: ['waiting', 'invited', 'bounced'],
     to: 'invited',
     stamp: 'invited_at',
+    event: 'invited',
     cancels: 'invitations',
+  },
+  // The beta product redeemed the invite code (redeem_invite): the first redeem, once; a bounced
+  // invitation whose code came back anyway (a forwarded message) joins too.
+  join: {
+    from: ['invited', 'bounced'],
+    to: 'joined',
+    stamp: 'joined_at',
+    event: 'joined',
+    cancels: 'invitations',
+    webhook: 'entry.joined',
   },
   // The link's one click, or the provider's word that the person unsubscribed there.
   unsubscribe: {
     from: except('unsubscribed', 'complained'),
     to: 'unsubscribed',
     stamp: 'unsubscribed_at',
+    event: 'unsubscribed',
     cancels: 'all',
     webhook: 'entry.unsubscribed',
   },
@@ -108,6 +127,7 @@ export const TRANSITIONS: Readonly<Record<StatusChange, Transition>> = {
     from: except('bounced', 'unsubscribed', 'complained'),
     to: 'bounced',
     stamp: 'bounced_at',
+    event: 'bounced',
     cancels: 'all',
     webhook: 'entry.bounced',
   },
@@ -116,6 +136,7 @@ export const TRANSITIONS: Readonly<Record<StatusChange, Transition>> = {
     from: except('complained'),
     to: 'complained',
     stamp: 'unsubscribed_at',
+    event: 'complained',
     cancels: 'all',
     webhook: 'entry.complained',
   },
@@ -127,20 +148,29 @@ const CANCELS = {
   none: 'false',
 } as const
 
+/** Who may change, and what the history says of it: the caller's narrower `from`, and a detail. */
+export interface ChangeOptions {
+  /** Of the transition's `from`, only these (invite without --resend: only `waiting`). */
+  only?: readonly EntryStatus[]
+  /** Said beside the change in the entry's history: how it came (a link, a provider, a batch). */
+  detail?: string
+}
+
 /**
  * Applies one change to the entries `ids`, in the caller's transaction, in one statement: each
  * entry whose status (under its row's lock) is one of the transition's `from` (or `only`, a
- * narrower list the caller gives) moves to its status with its date, and its pending mail is
- * cancelled; then the webhook event is queued for each. Returns the entries that changed.
+ * narrower list the caller gives) moves to its status with its date, its pending mail is cancelled
+ * and its history gains the event; then the webhook event is queued for each. Returns the entries
+ * that changed.
  */
 export async function changeStatus(
   tx: Queryable,
   change: StatusChange,
   ids: readonly string[],
-  only?: readonly EntryStatus[],
+  { only, detail }: ChangeOptions = {},
 ): Promise<string[]> {
   if (ids.length === 0) return []
-  const { from, to, stamp, cancels, webhook } = TRANSITIONS[change]
+  const { from, to, stamp, event, cancels, webhook } = TRANSITIONS[change]
   const allowed = only ? from.filter((status) => only.includes(status)) : from
   const rows = await tx.query<{ id: string }>(
     `with changed as (
@@ -154,13 +184,28 @@ export async function changeStatus(
      cancelled as (
        update private.mail_outbox o set status = 'cancelled' from changed
         where o.waitlist_id = changed.waitlist_id and ${CANCELS[cancels]}
+     ),
+     told as (
+       insert into private.entry_events (waitlist_id, event, detail)
+       select waitlist_id, $4, left($5, 300) from changed
      )
      select waitlist_id::text as id from changed`,
-    [ids, to, allowed],
+    [ids, to, allowed, event, detail ?? null],
   )
   const changed = rows.map((row) => row.id)
   if (webhook) await queueEvents(tx, changed, webhook)
   return changed
+}
+
+/**
+ * An event in the entry's history that changes no status (a soft bounce, a delivery, a provider's
+ * word about a message), for `show`. The detail is the caller's, already without any address.
+ */
+export async function recordEvent(tx: Queryable, id: string, event: string, detail?: string): Promise<void> {
+  await tx.run(
+    'insert into private.entry_events (waitlist_id, event, detail) values ($1::bigint, $2, left($3, 300))',
+    [id, event, detail ?? null],
+  )
 }
 
 /** Soft bounces in a row that make an entry bounced. */
@@ -175,7 +220,8 @@ export async function countSoftBounce(tx: Queryable, id: string): Promise<boolea
     [id],
   )
   if ((row?.n ?? 0) < SOFT_BOUNCES_TO_BOUNCED) return false
-  return (await changeStatus(tx, 'bounce', [id])).length > 0
+  const detail = `${SOFT_BOUNCES_TO_BOUNCED} soft bounces in a row`
+  return (await changeStatus(tx, 'bounce', [id], { detail })).length > 0
 }
 
 /** A delivery the provider reports: the soft bounces before it are no longer in a row. */
@@ -228,7 +274,7 @@ export const ADDED_STATUSES_SQL = `
    where ${OWN_STATUS}`
 
 // Further along is higher: an import may move an entry on, never back.
-const RANK = `array['unconfirmed', 'waiting', 'invited', 'bounced', 'unsubscribed', 'complained']`
+const RANK = `array['unconfirmed', 'waiting', 'invited', 'joined', 'bounced', 'unsubscribed', 'complained']`
 
 /**
  * Moves the entries that were listed before the import on to the file's status when it is further

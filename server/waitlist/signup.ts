@@ -1,3 +1,4 @@
+import type { Answers } from '../../contract/signup-questions'
 import type { SourceKey } from '../analytics/source-of'
 import type { JwtClaims } from '../db/api-roles'
 import { type Database, isPgError, type Statement, type StatementResult } from '../db/database'
@@ -5,6 +6,7 @@ import { quoteIdent } from '../db/sql-identifier'
 import { afterRepeatSignup } from '../mail/confirmations'
 import type { AddressPolicy, AddressRefusal } from './address-policy/address-policy'
 import { MAX_EMAIL_LENGTH, WHATWG_EMAIL } from './admin/email-rule'
+import { saveAnswers } from './entry-answers'
 
 /**
  * A signup, whichever door it came through: the REST insert of `waitlist` (the page and WebMCP call
@@ -28,8 +30,10 @@ export interface Signup {
   claims: JwtClaims
   /** PostgREST's `select` list, for an insert that answers with its rows (return=representation). */
   returning?: string
-  /** Where the signup came from, named before its insert (analytics): counted under it after. */
+  /** Where the signup came from, named before its insert (analytics): kept with the entry, counted after. */
   source?: SourceKey
+  /** Answers to the lab's questions (an agent's tool call), checked: stored with a new entry only. */
+  answers?: Answers
 }
 
 export interface SignupDeps {
@@ -89,9 +93,14 @@ export type SignupOutcome =
   | { status: 'refused'; code: string; policy?: AddressRefusal }
   | { status: 'failed'; error: unknown }
 
-export async function signUpOne(deps: SignupDeps, email: string, source?: SourceKey): Promise<SignupOutcome> {
+export async function signUpOne(
+  deps: SignupDeps,
+  email: string,
+  source?: SourceKey,
+  answers?: Answers,
+): Promise<SignupOutcome> {
   try {
-    await signUp(deps, { rows: [{ email }], columns: ['email'], claims: ANON, source })
+    await signUp(deps, { rows: [{ email }], columns: ['email'], claims: ANON, source, answers })
     return { status: 'submitted' }
   } catch (error) {
     if (error instanceof SignupRefused) return { status: 'refused', code: error.code, policy: error.policy }
@@ -147,11 +156,31 @@ async function checkAddressPolicy(policy: AddressPolicy, rows: readonly Row[]): 
   if (first) throw refused(first)
 }
 
-/** 3. The insert, in one round trip under the key's role (Database.runAsRole). */
+/**
+ * 3. The insert, in one round trip under the key's role (Database.runAsRole). With answers, the
+ * insert and the answers in one transaction: the row as the key's role, then, back as the owner
+ * (anon may not name private tables), its answers; a repeat's 23505 stores none.
+ */
 async function insertRows(db: Database, signup: Signup): Promise<Inserted> {
   const statement = insertStatement(signup.columns, signup.rows, signup.returning)
-  const result = await db.runAsRole(signup.claims, statement)
-  return statement.read(result)
+  const { answers } = signup
+  const source = signup.source?.source
+  if (!answers || Object.keys(answers).length === 0)
+    return statement.read(await db.runAsRole(signup.claims, statement, source))
+  return db.asRole(
+    signup.claims,
+    async (tx) => {
+      const result = await tx.run(statement.sql, [...statement.params])
+      await tx.query("select set_config('role', 'none', true)")
+      const [row] = await tx.query<{ id: string }>(
+        'select id::text as id from public.waitlist where email operator(extensions.=) $1::extensions.citext',
+        [signup.rows[0]?.email],
+      )
+      if (row) await saveAnswers(tx, row.id, answers)
+      return statement.read(result)
+    },
+    source,
+  )
 }
 
 const TARGET = `public.${quoteIdent('waitlist')}`

@@ -112,7 +112,9 @@ describe('the table of transitions, walked from every status', () => {
 
   it('a narrower list from the caller (invite without --resend) leaves the rest of the row alone', async () => {
     const [waiting, invited] = [await entryIn('waiting'), await entryIn('invited')]
-    const changed = await db.transaction((tx) => changeStatus(tx, 'invite', [waiting, invited], ['waiting']))
+    const changed = await db.transaction((tx) =>
+      changeStatus(tx, 'invite', [waiting, invited], { only: ['waiting'] }),
+    )
     expect(changed).toEqual([waiting])
     expect((await seen(invited, 'invited_at')).pending).toEqual(PENDING.none)
   })

@@ -226,7 +226,7 @@ describe('entry statuses', () => {
         {
           line: 2,
           message:
-            'status "gone" is not one of unconfirmed, waiting, invited, unsubscribed, bounced, complained',
+            'status "gone" is not one of unconfirmed, waiting, invited, joined, unsubscribed, bounced, complained',
         },
         { line: 3, message: 'invited_at "yesterday" is not a time such as 2026-11-01T09:00:00.000000Z' },
         { line: 4, message: `expected 7 fields (${header}), found 3` },

@@ -111,7 +111,7 @@ describe('list, count and export by status', () => {
     const wrong = await cli('list', '--status', 'bouncing')
     expect(wrong).toMatchObject({ code: 2, stdout: '' })
     expect(wrong.stderr).toContain(
-      '--status needs one of unconfirmed, waiting, invited, unsubscribed, bounced, complained, not "bouncing"',
+      '--status needs one of unconfirmed, waiting, invited, joined, unsubscribed, bounced, complained, not "bouncing"',
     )
     // Where a command does not filter, the flag is refused rather than ignored.
     const invite = await cli('invite', '--next', '2', '--status', 'bounced')
@@ -124,7 +124,7 @@ describe('list, count and export by status', () => {
   it('--help names every status, complained among them', async () => {
     const help = await cli('--help')
     expect(help.stdout).toContain(
-      'S is a status: unconfirmed, waiting, invited, unsubscribed, bounced, complained',
+      'S is a status: unconfirmed, waiting, invited, joined, unsubscribed, bounced, complained',
     )
   })
 })

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto'
+import { maskEmails } from '../../base/log'
 import type { Database, Queryable } from '../../db/database'
 import {
   changeStatus,
   clearSoftBounces,
   countSoftBounce,
+  recordEvent,
   type StatusChange,
 } from '../../waitlist/entry-status'
 import { type MailEvent, outboxUuidOf, type SignatureToken } from './mail-event'
@@ -82,8 +84,12 @@ const HEALTH_EVENTS: readonly EventOutcome[] = ['bounced', 'complained']
 
 /** What the event does to the entry (entry-status.ts), and what it did, for the log. */
 async function applyTo(tx: Queryable, target: Target, event: MailEvent): Promise<EventOutcome> {
+  // The history's words: the provider and what it said, its diagnostic masked as the log masks it.
+  const detail = `${event.provider}: ${maskEmails(event.detail).slice(0, 200)}`
   const changed = (change: StatusChange, done: EventOutcome) =>
-    changeStatus(tx, change, [target.waitlistId]).then((ids) => (ids.length > 0 ? done : 'unchanged'))
+    changeStatus(tx, change, [target.waitlistId], { detail }).then((ids) =>
+      ids.length > 0 ? done : 'unchanged',
+    )
   switch (event.type) {
     case 'hard':
       await markMessage(tx, target, 'hard')
@@ -95,8 +101,10 @@ async function applyTo(tx: Queryable, target: Target, event: MailEvent): Promise
       // The person's own word, as the link's: no bounce is counted.
       return changed('unsubscribe', 'unsubscribed')
     case 'soft':
+      await recordEvent(tx, target.waitlistId, 'soft bounce', detail)
       return (await countSoftBounce(tx, target.waitlistId)) ? 'bounced' : 'soft'
     case 'delivered':
+      await recordEvent(tx, target.waitlistId, 'delivered', detail)
       await clearSoftBounces(tx, target.waitlistId)
       return 'delivered'
   }

@@ -128,7 +128,8 @@ export async function recordBounced(db: Database, mail: ClaimedMail, error: stri
     )
     if (affected === 0) return false
     // A test send names no entry: its address was never on the list.
-    if (mail.waitlistId) await changeStatus(tx, 'bounce', [mail.waitlistId])
+    if (mail.waitlistId)
+      await changeStatus(tx, 'bounce', [mail.waitlistId], { detail: `refused at send: ${maskEmails(error)}` })
     return true
   })
 }

@@ -1,46 +1,110 @@
 import { escapeLiteral } from 'pg'
+import type { SignupQuestion } from '../../../contract/signup-questions'
+import { signupQuestions } from '../../../contract/site-config'
 import { ENTRY_STATUSES, type EntryStatus, isEntryStatus } from '../entry-status'
 
 /**
- * Which entries the owner means: one filter for `list`, `count`, `export` and the studio's list,
- * turned into SQL here alone. Every field given narrows the entries (all must match); a field with
- * several values takes any of them. A new filter (a source, an answer, a domain) is one field of
- * EntryFilter, one check in `readFilter` and one clause in `filterConditions`, and every command
- * and the studio have it.
+ * Which entries the owner means: one filter for `list`, `count`, `export`, `invite --next` and the
+ * studio's list, turned into SQL here alone. Every field given narrows the entries (all must
+ * match); a field with several values takes any of them, and answers to one question likewise. A
+ * new filter is one field of EntryFilter, one check in `readFilter` and one clause in
+ * `filterConditions`, and every command and the studio have it.
  */
 export interface EntryFilter {
   /** Entries with any of these statuses. */
   statuses?: readonly EntryStatus[]
   /** Entries that signed up at or after this time (anything PostgreSQL reads as a timestamp). */
   since?: string
+  /** Entries whose signup came from any of these sources (the sources report's names). */
+  sources?: readonly string[]
+  /** Entries at any of these domains (the part after @, any letter case). */
+  domains?: readonly string[]
+  /** Answers that must match: a choice exactly, a text as a substring in any letter case. */
+  answers?: readonly AnswerMatch[]
+}
+
+/** One `--answer ID=VALUE`. */
+export interface AnswerMatch {
+  question: SignupQuestion
+  value: string
 }
 
 /** A filter with nothing in it: every entry. */
 export const isEmptyFilter = (filter: EntryFilter) =>
   Object.values(filter).every((value) => value === undefined)
 
-/**
- * The filter the owner asked for (the CLI's flags, the studio's query), or what is wrong with it in
- * the words of the flags. `since` is checked where it is read, as a date.
- */
-export function readFilter(given: {
+/** What the owner typed: the CLI's flags, the studio's query. */
+export interface GivenFilter {
   statuses?: readonly string[]
   since?: string
-}): { filter: EntryFilter } | { problem: string } {
-  const { statuses, since } = given
+  sources?: readonly string[]
+  domains?: readonly string[]
+  /** ID=VALUE each. */
+  answers?: readonly string[]
+}
+
+/**
+ * The filter the owner asked for, or what is wrong with it in the words of the flags. `since` is
+ * checked where it is read, as a date.
+ */
+export function readFilter(given: GivenFilter): { filter: EntryFilter } | { problem: string } {
+  const { statuses, since, sources, domains } = given
   const unknown = statuses?.find((status) => !isEntryStatus(status))
   if (unknown !== undefined)
     return {
       problem: `--status needs one of ${ENTRY_STATUSES.join(', ')}, not ${JSON.stringify(unknown.slice(0, 40))}`,
     }
-  return { filter: { statuses: statuses && [...new Set(statuses.filter(isEntryStatus))], since } }
+  const answers: AnswerMatch[] = []
+  for (const text of given.answers ?? []) {
+    const read = readAnswer(text)
+    if ('problem' in read) return read
+    answers.push(read)
+  }
+  const badDomain = domains?.find((domain) => !/^[a-z0-9.-]{1,253}$/i.test(domain.replace(/^@/, '')))
+  if (badDomain !== undefined)
+    return {
+      problem: `--domain needs a domain such as example.com, not ${JSON.stringify(badDomain.slice(0, 40))}`,
+    }
+  const filter: EntryFilter = {
+    statuses: statuses && [...new Set(statuses.filter(isEntryStatus))],
+    since,
+    sources: sources && sources.length > 0 ? [...new Set(sources.map((source) => source.trim()))] : undefined,
+    domains:
+      domains && domains.length > 0
+        ? [...new Set(domains.map((domain) => domain.replace(/^@/, '').toLowerCase()))]
+        : undefined,
+    answers: answers.length > 0 ? answers : undefined,
+  }
+  return { filter }
+}
+
+/** `ID=VALUE`, for one of the lab's questions; a choice must be one of its choices. */
+function readAnswer(text: string): AnswerMatch | { problem: string } {
+  const at = text.indexOf('=')
+  const id = text.slice(0, Math.max(at, 0)).trim()
+  const value = text.slice(at + 1).trim()
+  const question = signupQuestions.find((candidate) => candidate.id === id)
+  const ids = signupQuestions.map((candidate) => candidate.id).join(', ')
+  if (at < 0 || !question)
+    return {
+      problem: `--answer needs ID=VALUE with ID one of ${ids}, not ${JSON.stringify(text.slice(0, 60))}`,
+    }
+  if (value === '') return { problem: `--answer ${id}= needs a value` }
+  if (question.kind === 'choice' && !question.choices.includes(value))
+    return {
+      problem: `--answer ${id} needs one of ${question.choices.map((choice) => JSON.stringify(choice)).join(', ')}`,
+    }
+  return { question, value }
 }
 
 /**
  * How a value reaches the SQL: as a parameter of the query ($n), or, for COPY, which takes none, as
  * a quoted literal. Either way the value is data, never SQL text.
  */
-export type Bind = (value: string | readonly string[], type: 'text[]' | 'timestamptz') => string
+export type Bind = (
+  value: string | readonly string[],
+  type: 'text[]' | 'timestamptz' | 'text' | 'jsonb',
+) => string
 
 /** Each value a parameter, appended to `params`. */
 export function bindParameters(params: unknown[]): Bind {
@@ -80,6 +144,31 @@ function statusCondition(statuses: readonly EntryStatus[], bind: Bind, on: Filte
   return `coalesce(${on.status}.status, 'waiting') = any(${bind(statuses, 'text[]')})`
 }
 
+/** `%value%` for ILIKE, the value's own wildcards matching themselves. */
+const containing = (value: string) => `%${value.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
+
+/**
+ * One question's answers (any of them): a choice by containment, which the GIN index on the
+ * answers serves; a text as a substring. The answers live in private.entry_answers, one row per
+ * entry that answered anything: an entry without one matches no answer.
+ */
+function answerCondition(matches: readonly AnswerMatch[], bind: Bind, on: FilterTables): string {
+  const tests = matches.map(({ question, value }) =>
+    question.kind === 'choice'
+      ? `a.answers @> ${bind(JSON.stringify({ [question.id]: value }), 'jsonb')}`
+      : `a.answers ->> ${bind(question.id, 'text')} ilike ${bind(containing(value), 'text')}`,
+  )
+  return `exists (select 1 from private.entry_answers a where a.waitlist_id = ${on.list}.id and (${tests.join(' or ')}))`
+}
+
+/** The answers asked for, grouped by question: every question must match, any of its values. */
+function answerConditions(answers: readonly AnswerMatch[], bind: Bind, on: FilterTables): string[] {
+  const byQuestion = new Map<string, AnswerMatch[]>()
+  for (const match of answers)
+    byQuestion.set(match.question.id, [...(byQuestion.get(match.question.id) ?? []), match])
+  return [...byQuestion.values()].map((matches) => answerCondition(matches, bind, on))
+}
+
 /** The filter's conditions on the list beside its statuses; none for an empty filter. */
 export function filterConditions(
   filter: EntryFilter,
@@ -90,6 +179,13 @@ export function filterConditions(
   if (filter.statuses !== undefined) conditions.push(statusCondition(filter.statuses, bind, on))
   if (filter.since !== undefined)
     conditions.push(`${on.list}.created_at >= ${bind(filter.since, 'timestamptz')}`)
+  if (filter.sources !== undefined)
+    conditions.push(`${on.list}.source = any(${bind(filter.sources, 'text[]')})`)
+  if (filter.domains !== undefined)
+    conditions.push(
+      `lower(split_part(${on.list}.email::text, '@', 2)) = any(${bind(filter.domains, 'text[]')})`,
+    )
+  if (filter.answers !== undefined) conditions.push(...answerConditions(filter.answers, bind, on))
   return conditions
 }
 

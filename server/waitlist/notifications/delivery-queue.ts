@@ -25,6 +25,7 @@ export const WEBHOOK_EVENTS = [
   'waitlist.signup',
   'entry.confirmed',
   'invitation.sent',
+  'entry.joined',
   'entry.unsubscribed',
   'entry.bounced',
   'entry.complained',

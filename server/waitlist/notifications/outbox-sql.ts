@@ -59,7 +59,7 @@ export async function notificationsEnabled(db: Queryable): Promise<boolean> {
 /** The events about one entry's status (entry-status.ts queues them as it changes it). */
 export type EntryEvent = Extract<
   WebhookEvent,
-  'entry.confirmed' | 'entry.unsubscribed' | 'entry.bounced' | 'entry.complained'
+  'entry.confirmed' | 'entry.joined' | 'entry.unsubscribed' | 'entry.bounced' | 'entry.complained'
 >
 
 /** When this database's settings choose an event type ($2), as queueEvent reads them. */

@@ -28,6 +28,7 @@ const HEADLINES: Record<WebhookEvent, string> = {
   'waitlist.signup': 'New waitlist signup',
   'entry.confirmed': 'Waitlist address confirmed',
   'invitation.sent': 'Beta invitation sent',
+  'entry.joined': 'Joined the beta',
   'entry.unsubscribed': 'Unsubscribed from the waitlist',
   'entry.bounced': 'Waitlist address bounced',
   'entry.complained': 'Waitlist address reported the mail as spam',

@@ -1,0 +1,115 @@
+import type { Answers } from '../../../contract/signup-questions'
+import { maskEmails } from '../../base/log'
+import type { Queryable } from '../../db/database'
+import { isoUtc } from '../../db/iso-utc'
+import type { EntryStatus } from '../entry-status'
+
+/** One thing that happened to an entry, as `show` and the studio's entry panel tell it. */
+export interface HistoryItem {
+  /** UTC, microseconds. */
+  at: string
+  /** signed up, confirmed, invited, joined, unsubscribed, bounced, complained, soft bounce, delivered, or a message's. */
+  event: string
+  detail?: string
+  /** A message's: its kind (invitation, confirmation) and what became of it. */
+  kind?: string
+  outcome?: string
+}
+
+/** One entry as a person would ask about it: `show EMAIL --json` prints this. */
+export interface EntryHistory {
+  email: string
+  status: EntryStatus
+  source: string | null
+  answers: Answers
+  history: HistoryItem[]
+}
+
+interface EntryRow {
+  id: string
+  email: string
+  status: EntryStatus
+  source: string | null
+  createdAt: string
+  answers: Answers | null
+  dates: Record<string, string | null>
+}
+
+// A status's date on its row, for a change made before the history was kept (or by an import):
+// shown, said to be a date only, when the history has no event for it.
+const DATE_EVENTS = {
+  confirmed_at: 'confirmed',
+  invited_at: 'invited',
+  joined_at: 'joined',
+  unsubscribed_at: 'unsubscribed',
+  bounced_at: 'bounced',
+} as const
+
+async function entryRow(db: Queryable, email: string): Promise<EntryRow | undefined> {
+  const dates = Object.keys(DATE_EVENTS)
+    .map((column) => `'${column}', ${isoUtc(`s.${column}`)}`)
+    .join(', ')
+  const [row] = await db.query<EntryRow>(
+    `select w.id::text as id, w.email::text as email, coalesce(s.status, 'waiting') as status, w.source,
+            ${isoUtc('w.created_at')} as "createdAt", a.answers, json_build_object(${dates}) as dates
+       from public.waitlist w
+       left join private.entry_status s on s.waitlist_id = w.id
+       left join private.entry_answers a on a.waitlist_id = w.id
+      where w.email operator(extensions.=) $1::extensions.citext`,
+    [email.trim()],
+  )
+  return row
+}
+
+/** The entry's status changes and provider events (entry-status.ts keeps them), oldest first. */
+function events(db: Queryable, id: string): Promise<HistoryItem[]> {
+  return db.query<HistoryItem>(
+    `select ${isoUtc('at')} as at, event, detail from private.entry_events
+      where waitlist_id = $1::bigint order by id`,
+    [id],
+  )
+}
+
+/** Each message to the entry: when it was queued, and when and how it left (or did not). */
+async function messages(db: Queryable, id: string): Promise<HistoryItem[]> {
+  const rows = await db.query<{
+    at: string
+    kind: string
+    status: string
+    outcome: string | null
+    error: string | null
+    sentAt: string | null
+  }>(
+    `select ${isoUtc('queued_at')} as at, kind, status, outcome, last_error as error, ${isoUtc('sent_at')} as "sentAt"
+       from private.mail_outbox where waitlist_id = $1::bigint order by id`,
+    [id],
+  )
+  return rows.map((row) => {
+    const outcome = row.outcome ? `${row.status}, then ${row.outcome}` : row.status
+    const item: HistoryItem = { at: row.at, event: 'message', kind: row.kind, outcome }
+    const detail = [row.sentAt && `left at ${row.sentAt}`, row.error && maskEmails(row.error)].filter(Boolean)
+    if (detail.length > 0) item.detail = detail.join('; ')
+    return item
+  })
+}
+
+/**
+ * The entry with this address (any letter case), its source and answers, and its history oldest
+ * first: the signup, each status change with how it came, each provider event, each message. No
+ * address other than its own appears: details are masked as the log masks them.
+ */
+export async function entryHistory(db: Queryable, email: string): Promise<EntryHistory | undefined> {
+  const row = await entryRow(db, email)
+  if (!row) return undefined
+  const signedUp: HistoryItem = { at: row.createdAt, event: 'signed up' }
+  if (row.source) signedUp.detail = `from ${row.source}`
+  const told = await events(db, row.id)
+  const dated = Object.entries(DATE_EVENTS).flatMap(([column, event]) => {
+    const at = row.dates[column]
+    return at && !told.some((item) => item.event === event) ? [{ at, event, detail: 'date only' }] : []
+  })
+  const history = [signedUp, ...told, ...dated, ...(await messages(db, row.id))].sort((a, b) =>
+    a.at < b.at ? -1 : a.at > b.at ? 1 : 0,
+  )
+  return { email: row.email, status: row.status, source: row.source, answers: row.answers ?? {}, history }
+}
