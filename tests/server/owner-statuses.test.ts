@@ -179,6 +179,7 @@ describe('the studio by status', () => {
       unconfirmed: 0,
       waiting: 4,
       invited: 4,
+      joined: 0,
       unsubscribed: 0,
       bounced: 3,
       complained: 1,
