@@ -18,11 +18,11 @@ describe('SIGNUP_WEBHOOK_EVENTS at start-up', () => {
     expect(
       loadServerEnv({ SIGNUP_WEBHOOK_EVENTS: ' entry.confirmed, mail.paused ,' }).SIGNUP_WEBHOOK_EVENTS,
     ).toEqual(['entry.confirmed', 'mail.paused'])
-    const bad = () => loadServerEnv({ SIGNUP_WEBHOOK_EVENTS: 'entry.confirmed, signup, entry.joined' })
+    const bad = () => loadServerEnv({ SIGNUP_WEBHOOK_EVENTS: 'entry.confirmed, signup, entry.left' })
     expect(bad).toThrow(ConfigError)
     expect(bad).toThrow(
-      'SIGNUP_WEBHOOK_EVENTS: "signup", "entry.joined": no such event type; choose from waitlist.signup, ' +
-        'entry.confirmed, invitation.sent, entry.unsubscribed, entry.bounced, entry.complained, mail.paused',
+      'SIGNUP_WEBHOOK_EVENTS: "signup", "entry.left": no such event type; choose from waitlist.signup, ' +
+        'entry.confirmed, invitation.sent, entry.joined, entry.unsubscribed, entry.bounced, entry.complained, mail.paused',
     )
     expect(() => loadServerEnv({ SIGNUP_WEBHOOK_EVENTS: ' , ' })).toThrow(/names no event type/)
   })
