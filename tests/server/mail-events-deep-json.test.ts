@@ -141,7 +141,7 @@ describe('unauthenticated deep JSON on /mail-events/ses and /mailgun', () => {
     expect(slowestMs).toBeLessThan(500)
   }, 120_000)
 
-  it("a body over its route's limit is 413: 512 KiB for SES, 64 KiB for Mailgun (docs/invitations.md)", async () => {
+  it("a body over its route's limit is 413: 512 KiB for SES, 64 KiB for Mailgun (docs/mail-setup.md)", async () => {
     expect(await post('ses', '['.repeat(512 * 1024 + 1))).toBe(413)
     expect(await post('mailgun', '['.repeat(64 * 1024 + 1))).toBe(413)
     expect(await post('mailgun', '['.repeat(64 * 1024 + 1), true)).not.toBe(200)

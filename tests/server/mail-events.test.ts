@@ -397,9 +397,9 @@ describe('generic: a bounce message postal-mime cannot read', () => {
   })
 })
 
-describe('the Postfix pipe in docs/invitations.md', () => {
+describe('the Postfix pipe in docs/mail-setup.md', () => {
   it('signs a bounce with sh, openssl and curl as the guide writes it, and the entry is bounced', async () => {
-    const guide = await readFile(new URL('../../docs/invitations.md', import.meta.url), 'utf8')
+    const guide = await readFile(new URL('../../docs/mail-setup.md', import.meta.url), 'utf8')
     const script =
       /```sh\n(#!\/bin\/sh\n# Signs the bounce[\s\S]*?)```/
         .exec(guide)?.[1]

@@ -38,7 +38,7 @@ export function genericProvider(secret: string): Provider {
     }
     if (/^\s*\{/.test(request.body.subarray(0, 64).toString('latin1'))) {
       const events = fromJson(id, jsonOf(request.body))
-      return events ? accept(events) : refuse(400, 'not a bounce or complaint event (docs/invitations.md)')
+      return events ? accept(events) : refuse(400, 'not a bounce or complaint event (docs/mail-setup.md)')
     }
     const reported = await readBounceReport(request.body)
     if (!reported) return refuse(400, 'the bounce message cannot be read: MIME nested too deep, or malformed')
