@@ -10,7 +10,7 @@ type Print = (line: string) => void
 
 /**
  * `invite --test ADDRESS [--wait]`: the next invitee's invitation, sent by the running server to
- * ADDRESS. Nothing is added to the list; the message's links change nothing (test-send.ts). An
+ * ADDRESS. Nothing is added to the list; the message's links change nothing (server/mail/invitations.ts). An
  * address listed as unsubscribed, complained or bounced gets nothing: one line saying so, exit 1.
  */
 export async function inviteTestCommand(

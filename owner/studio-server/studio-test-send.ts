@@ -9,7 +9,7 @@ import type { StudioInvite } from './studio-invite'
 
 /**
  * The studio's "Send me a test", beside the invitation's preview: `invite --test ADDRESS`, queued
- * for the running server to send (test-send.ts), refused in the same words for an address that
+ * for the running server to send (server/mail/invitations.ts), refused in the same words for an address that
  * unsubscribed, complained or bounced. Adds nobody; its links change nothing.
  */
 export function routeStudioTestSend(app: Hono, db: Database, invite: StudioInvite): void {

@@ -21,7 +21,7 @@ export type ConfirmAsker = 'repeat-signup' | 'owner'
  * mailbox's first hour, the second at least a minute after the first, then one an hour; and two
  * spellings of one mailbox in one request queue one. The stamp (confirm_sent_at, confirmations)
  * and the message are written together, under the mailbox's lock, so two signups at once queue
- * one. The stamp also restarts the entry's CONFIRM_EXPIRE_DAYS (confirm-expiry.ts), so the new link
+ * one. The stamp also restarts the entry's CONFIRM_EXPIRE_DAYS (expireUnconfirmed, below), so the new link
  * lives as long as the first did. Returns what each listed address found, by its lower-cased address.
  */
 export async function confirmAgain(

@@ -224,7 +224,7 @@ export function noTestSendReason(address: string, status: NoMailStatus): string 
  * server refused it, and a test is mail too. Both doors come through here, so neither can skip it.
  * The outbox row names no entry (nothing is added to the list) and is of kind `test`, which the
  * sender composes as an invitation whose links are sealed with the test keys: its unsubscribe link
- * changes nothing and its invite code fails the documented check (link-keys.ts). It takes its turn
+ * changes nothing and its invite code fails the documented check (messages/link-seals.ts). It takes its turn
  * in the invitations' lane. One statement: the check and the queueing see the same entry.
  */
 export async function queueTestInvitation(db: Queryable, address: string): Promise<TestSend> {

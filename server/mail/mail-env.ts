@@ -22,12 +22,12 @@ const count = (fallback: number) => optional(z.coerce.number().int().min(1)).tra
 /**
  * Everything mail reads of the environment, merged into the server's env schema: the transport, the
  * invitations and confirmations, the provider events and send health (docs/configuration.md). SMTP_URL,
- * MAIL_FROM and each provider's setting may also be a 0600 file in DATA_DIR (mail-secrets.ts,
+ * MAIL_FROM and each provider's setting may also be a 0600 file in DATA_DIR (transport-config.ts,
  * events/event-settings.ts); a provider without its setting has no route (404).
  */
 export const mailEnv = {
   // The transport.
-  /** smtp[s]://user:password@host[:port]; also read from DATA_DIR/smtp-url (transport/mail-secrets.ts). */
+  /** smtp[s]://user:password@host[:port]; also read from DATA_DIR/smtp-url (transport-config.ts). */
   SMTP_URL: optional(
     z.string().superRefine((value, context) => {
       const problem = smtpUrlProblem(value)

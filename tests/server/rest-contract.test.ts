@@ -227,7 +227,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
           /^new row for relation "waitlist" violates check constraint "waitlist_email_\w+"$/,
         )
       }
-      // In an array, the same refusal word for word, decided before the insert (row-rules.ts).
+      // In an array, the same refusal word for word, decided before the insert (server/waitlist/signup.ts).
       for (const email of [...refused, null, 5]) {
         const alone = await (await post(server, JSON.stringify({ email }))).json()
         const inArray = await post(server, JSON.stringify([{ email: address('fine') }, { email }]))

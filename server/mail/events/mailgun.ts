@@ -28,7 +28,7 @@ function typeOf(event: string, severity: string, reason: string): MailEventType 
  * in the body's `signature` object, compared in constant time; a timestamp over five minutes old
  * is refused. The signature leaves `event-data` out, so one seen anywhere on the account would carry
  * any event while its timestamp is fresh: its token goes with the verdict, to be accepted once
- * (signature-tokens.ts), as Mailgun's guide advises.
+ * (apply-mail-event.ts), as Mailgun's guide advises.
  */
 export function mailgunProvider(key: string): Provider {
   return async (request) => {

@@ -56,7 +56,7 @@ const MAX_TOKEN_CHARS = Math.ceil(((NONCE_BYTES + TAG_BYTES + 254 * 4) * 4) / 3)
 
 /**
  * The token in an unsubscribe or confirmation link: the address, lower-cased, sealed with
- * AES-256-GCM under the purpose's key (link-keys.ts). Nothing is stored: the link names its address
+ * AES-256-GCM under the purpose's key (LinkKeys, above). Nothing is stored: the link names its address
  * without showing it (a log or a proxy sees only ciphertext), a changed byte fails the tag, and the
  * token still works after the list is exported and imported elsewhere with the same JWT secret.
  */

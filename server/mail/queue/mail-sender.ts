@@ -26,7 +26,7 @@ const LABELS = { invitation: 'Invitation', confirmation: 'Confirmation', test: '
 
 /**
  * Sends the mail outbox, each message at least once, on the outbox pump beside the HTTP server.
- * What is mail's own: the two lanes at the shared pace (mail-outbox.ts, mail-pace.ts), the send
+ * What is mail's own: the two lanes at the shared pace (mail-queue.ts, mail-pace.ts), the send
  * health asked before each claim (a lane it paused is left out), and a bounce, which marks the entry.
  */
 export async function startMailSender(options: MailSenderOptions): Promise<MailSender> {
