@@ -1,4 +1,4 @@
--- The schema as supabase/migrations/ leaves it, through 20261130000000_from_list_to_beta.sql.
+-- The schema as supabase/migrations/ leaves it, through 20261130200000_short_search_prefix.sql.
 -- Generated from the catalogs of a database the migrations built (harness/schema-sql.ts): do not edit.
 -- After changing a migration, regenerate it with `npm run schema` and commit it with the migration;
 -- tests/server/schema-file.test.ts fails while it is out of date. It is for reading: the migrations
@@ -258,6 +258,8 @@ CREATE INDEX mail_outbox_sent_by_lane ON private.mail_outbox USING btree (priori
 CREATE INDEX signup_deliveries_due ON private.signup_deliveries USING btree (run_at) WHERE (status = 'pending'::text);
 CREATE INDEX signup_deliveries_entry ON private.signup_deliveries USING btree (waitlist_id);
 CREATE INDEX waitlist_created_at_id ON public.waitlist USING btree (created_at, id);
+CREATE INDEX waitlist_domain_prefix ON public.waitlist USING btree (lower(split_part((email)::text, '@'::text, 2)) text_pattern_ops);
+CREATE INDEX waitlist_email_prefix ON public.waitlist USING btree (lower((email)::text) text_pattern_ops);
 CREATE INDEX waitlist_email_search_trgm ON public.waitlist USING gin (replace(replace(replace(replace(lower((email)::text), '.'::text, 'q'::text), '@'::text, 'z'::text), '-'::text, 'x'::text), '_'::text, 'j'::text) extensions.gin_trgm_ops);
 CREATE INDEX waitlist_source ON public.waitlist USING btree (source, created_at DESC, id DESC);
 

@@ -73,10 +73,15 @@ describe.each(BACKENDS)('the studio API on $name', ({ name }) => {
   it('searches literally: % and _ are not wildcards', async () => {
     const search = async (q: string) =>
       ((await (await api(`/api/entries?q=${encodeURIComponent(q)}`)).json()) as { matching: number }).matching
-    expect(await search('%')).toBe(1)
-    expect(await search('_')).toBe(1)
+    expect(await search('t%u')).toBe(1)
+    expect(await search('r_s')).toBe(1)
     expect(await search('mixed.CASE')).toBe(1)
     expect(await search('')).toBe(3)
+    // One or two characters match the start of the address or of its domain, literally too.
+    expect(await search('%')).toBe(0)
+    expect(await search('PE')).toBe(1)
+    expect(await search('ex')).toBe(3)
+    expect(await search('@e')).toBe(3)
   })
 
   it('answers bad input with 400 and a message, and stays up', async () => {

@@ -75,10 +75,10 @@ describe('the studio list, paged by keyset', () => {
     expect((await pageEntries(db, { search: 'match%', limit: 4 })).matching).toBe(0)
   })
 
-  it('pages a search too short for the trigram index (one scan, cut in memory) exactly as the others', async () => {
-    // "h." and "match." find the same sixteen entries: the first through short-search.ts.
+  it('pages a search of one or two characters (the start of an address or its domain) as the others', async () => {
+    // "M" and "match." find the same sixteen entries: the first as the start of the address.
     for (const limit of [1, 4, 7, 16, 50]) {
-      const short = await walk('H.', limit)
+      const short = await walk('M', limit)
       const long = await walk('match.', limit)
       expect(short.forward, `limit ${limit}`).toEqual(long.forward)
       expect(short.backward, `limit ${limit}`).toEqual(long.backward)
@@ -248,7 +248,7 @@ describe('a search finds exactly the addresses that contain it', () => {
     )
   })
 
-  it('for a prefix, a substring, one across punctuation and a short one, in any letter case', async () => {
+  it('for a prefix, a substring, one across punctuation, and the start of one or two characters, in any letter case', async () => {
     const newestFirst = [...emails].reverse()
     for (const search of [
       'ada', // a prefix, as people type first
@@ -259,12 +259,21 @@ describe('a search finds exactly the addresses that contain it', () => {
       'e.com', // trigrams common to most addresses, rare together
       'member-00', // a shared prefix and digits
       '0@lab', // digits before the @
-      '@', // short: no trigram
-      'ov', // short
+      '@', // short: the start of an address or a domain, which no '@' is
+      'ov', // short: no address or domain starts so
+      'ad', // short: the start of two addresses
+      'na', // short: the start of a domain
+      'me', // short: the start of thirty addresses
       'xexample', // matches nothing, though "@example" maps to it
     ]) {
       const page = await pageEntries(db, { search, limit: 100 })
-      const expected = newestFirst.filter((email) => email.toLowerCase().includes(search.toLowerCase()))
+      const term = search.toLowerCase()
+      // One or two characters: the start of the address or of its domain; more: anywhere in it.
+      const matches = (email: string) =>
+        term.length <= 2
+          ? email.toLowerCase().startsWith(term) || (email.split('@')[1] ?? '').toLowerCase().startsWith(term)
+          : email.toLowerCase().includes(term)
+      const expected = newestFirst.filter(matches)
       expect(
         page.entries.map((entry) => entry.email),
         search,

@@ -1,9 +1,12 @@
 /**
- * How a studio search matches an address: a substring in any letter case (`ilike`), `%`, `_` and
- * `\` matching themselves. Where the search has three letters or digits in a row once . @ - _ are
- * mapped as the index maps them, the trigram index on that mapping finds the candidates
- * (20261128210000_waitlist_search_across_punctuation.sql, docs/decisions/056); without them no
- * trigram can be looked up, and the search is one scan of the list (short-search.ts).
+ * How a studio search matches an address, in any letter case, `%`, `_` and `\` matching themselves:
+ * - one or two characters: the start of the address or the start of its domain, through two btree
+ *   indexes (20261130200000_short_search_prefix.sql); such a term has no trigram, and as a
+ *   substring it was a scan of the list;
+ * - more: a substring. Where the search has three letters or digits in a row once . @ - _ are
+ *   mapped as the index maps them, the trigram index on that mapping finds the candidates
+ *   (20261128210000_waitlist_search_across_punctuation.sql, docs/decisions/056); without them no
+ *   trigram can be looked up, and the search is one scan of the list (short-search.ts).
  */
 
 /** . @ - _ as letters, so trigrams span them; the index's expression is mapped(`email::text`). */
@@ -16,8 +19,12 @@ const INDEXED = mapped('email::text')
 export interface EmailSearch {
   /** The LIKE pattern, the search's wildcards escaped. */
   pattern: string
+  /** Whether the search matches starts (one or two characters), not substrings. */
+  prefix: boolean
   /** The condition on public.waitlist, with the pattern as parameter $param. */
   condition(param: number): string
+  /** The exact test of a candidate, on its `email` column. */
+  exact(param: number): string
   /**
    * What the index answers: every match, and the few addresses that only collide in its mapping.
    * Alone in a query, its row estimate is the index's own, so the planner reads a dense search
@@ -28,7 +35,7 @@ export interface EmailSearch {
 
 /** `%`, `_` and `\` match themselves in the search, not as LIKE wildcards. */
 function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
+  return `%${escapeLike(search)}%`
 }
 
 /**
@@ -37,12 +44,38 @@ function likePattern(search: string): string {
  */
 const hasTrigram = (search: string) => /[a-z0-9]{3}/i.test(search.replace(/[.@\-_]/g, 'q'))
 
+/** Searches this short match the start of an address or of its domain. */
+export const PREFIX_SEARCH_CHARS = 2
+
+const escapeLike = (search: string) => search.replace(/[\\%_]/g, (char) => `\\${char}`)
+
+/**
+ * The start of the address, or of its domain, each through its own btree index (the planner ORs
+ * the two): the indexes' expressions, letter for letter.
+ */
+function prefixSearch(search: string): EmailSearch {
+  // "@g": the domain's start only.
+  const domainOnly = search.startsWith('@') && search.length > 1
+  const pattern = `${escapeLike((domainOnly ? search.slice(1) : search).toLowerCase())}%`
+  const domain = (param: number) => `lower(split_part(email::text, '@', 2)) like $${param}`
+  const starts = (param: number) =>
+    domainOnly ? domain(param) : `(lower(email::text) like $${param} or ${domain(param)})`
+  return { pattern, prefix: true, condition: starts, candidates: starts, exact: starts }
+}
+
 export function emailSearch(search: string): EmailSearch {
+  if ([...search].length <= PREFIX_SEARCH_CHARS) return prefixSearch(search)
   const pattern = likePattern(search)
   const exact = (param: number) => `email::text ilike $${param}`
-  if (!hasTrigram(search)) return { pattern, condition: exact, candidates: exact }
+  if (!hasTrigram(search)) return { pattern, prefix: false, condition: exact, candidates: exact, exact }
   // lower() is ILIKE's own folding, so no match is missed; the exact ilike drops what only collided
   // in the mapping (a real "q" where the search has a dot).
   const candidates = (param: number) => `${INDEXED} like ${mapped(`$${param}::text`)}`
-  return { pattern, condition: (param) => `${candidates(param)} and ${exact(param)}`, candidates }
+  return {
+    pattern,
+    prefix: false,
+    condition: (param) => `${candidates(param)} and ${exact(param)}`,
+    candidates,
+    exact,
+  }
 }

@@ -27,7 +27,7 @@ export async function allMatching(
   params.push(cap + 1)
   // The candidates first, and the exact test on them: see EmailSearch.candidates.
   const rows = await db.query<Key & { exact: boolean }>(
-    `select "createdAt", id, email::text ilike $1 as exact
+    `select "createdAt", id, ${search.exact(1)} as exact
        from (select ${CREATED_AT_UTC} as "createdAt", waitlist.id::text as id, email
                from ${ENTRY_SOURCE} ${whereOf(conditions)} limit $${params.length}) as candidates`,
     params,
