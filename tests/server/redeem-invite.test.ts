@@ -160,9 +160,12 @@ describe('redeem_invite with the service_role key, through supabase-js', () => {
       text: expect.stringMatching(
         /^Joined the beta: bo\.webhook@example\.com \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/,
       ),
+      content: expect.stringMatching(/^Joined the beta: bo\.webhook@example\.com \(/),
+      allowed_mentions: { parse: [] },
     })
-    expect(Date.parse((body as { data: { occurred_at: string } }).data.occurred_at)).toBe(
-      Date.parse((data as { joined_at: string }).joined_at.replace(/\d{3}Z$/, 'Z')),
+    // The event happened when the entry joined: the same instant the call answered.
+    expect((body as { data: { occurred_at: string } }).data.occurred_at).toBe(
+      (data as { joined_at: string }).joined_at,
     )
     // The second redeem queued nothing: the one delivery is all there will be.
     expect(await stateOf(email)).toMatchObject([{ deliveries: 1 }])
@@ -296,7 +299,7 @@ describe('redeem_invite refuses, in PostgREST’s shape, and changes nothing', (
     expect(await stateOf(email)).toEqual(before)
   })
 
-  it('another function: 404 PGRST202 for every key; GET: 405 25006; PATCH: 405 PGRST117', async () => {
+  it('another function: 404 PGRST202 for every key; GET: 405 25006; PATCH: 405 PGRST117; the room’s other checks', async () => {
     const email = 'ivy.methods@example.com'
     const code = await invitedCode(email)
     const before = await stateOf(email)
@@ -323,6 +326,15 @@ describe('redeem_invite refuses, in PostgREST’s shape, and changes nothing', (
     })
     expect(patch.status).toBe(405)
     expect(await patch.json()).toMatchObject({ code: 'PGRST117', message: 'Unsupported HTTP method: PATCH' })
+    const post = (query: string, headers: Record<string, string> = {}) =>
+      fetch(`${rpcUrl('redeem_invite')}${query}`, {
+        method: 'POST',
+        headers: { ...keyHeaders(server.serviceKey), 'Content-Type': 'application/json', ...headers },
+        body: JSON.stringify({ code }),
+      }).then(async (answer) => [answer.status, ((await answer.json()) as { code: string }).code])
+    expect(await post('?select=email')).toEqual([400, 'PGRST100'])
+    expect(await post('', { Accept: 'text/csv' })).toEqual([406, 'PGRST107'])
+    expect(await post('', { 'Content-Profile': 'private' })).toEqual([406, 'PGRST106'])
     const noKey = await fetch(rpcUrl('redeem_invite'), { method: 'POST', body: JSON.stringify({ code }) })
     expect(noKey.status).toBe(401)
     expect(await noKey.json()).toMatchObject({ code: 'PGRST302' })
