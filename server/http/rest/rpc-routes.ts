@@ -28,7 +28,7 @@ import { type RestEnv, searchParamsOf } from './rest-request'
  * PostgREST and Postgres would, in their order and words: the key, the profile, the body, the
  * function and its argument names, the role's right to execute it, then the call.
  */
-export const REDEEM = 'redeem_invite'
+const REDEEM = 'redeem_invite'
 const PARAMETERS = ['code']
 const SIGNATURE = `public.${REDEEM}(${PARAMETERS.join(', ')})`
 const MAX_ARGUMENT_NAMES = 20
@@ -42,18 +42,22 @@ export interface RpcDeps {
   authenticate: (request: Request) => Promise<JwtClaims>
 }
 
-// What the beta product may send: PostgREST's own custom statuses (a function's `raise sqlstate
-// 'PT404'`), so a port of redeem_invite to SQL answers the same; the hint says what to do.
+// A refused code, as the beta product gets it: a status of its own for each refusal, with
+// PostgREST's code for a function's chosen status (`raise sqlstate 'PT404'`), so a port of
+// redeem_invite to SQL could answer the same; the hint says what to do.
 const REFUSED: Record<RedeemRefusal, { status: number; hint: string }> = {
   invalid: {
     status: 400,
     hint: 'Pass the ?invite= value exactly as the link carried it; a code made by another installation needs its JWT_SECRET.',
   },
   test: { status: 422, hint: 'Redeem the code of a real invitation (invite EMAIL), not of invite --test.' },
-  unknown: { status: 404, hint: 'The person may ask to join the waitlist again.' },
+  unknown: {
+    status: 404,
+    hint: 'An erased entry takes its invitations with it; the person may join the waitlist again.',
+  },
 }
 
-export const redeemRefused = (refusal: RedeemRefusal) => {
+const redeemRefused = (refusal: RedeemRefusal) => {
   const { status, hint } = REFUSED[refusal]
   return new PostgrestError(status, `PT${status}`, REDEEM_REFUSALS[refusal], null, hint)
 }
@@ -88,7 +92,7 @@ async function openCall(c: Context<RestEnv>, { cors, authenticate }: RpcDeps): P
 }
 
 /** A call's arguments from its JSON body (none when it is empty), as PostgREST reads them. */
-export function parseArguments(contentType: string | null, text: string): Record<string, unknown> {
+function parseArguments(contentType: string | null, text: string): Record<string, unknown> {
   const mediaType = (contentType ?? 'application/json').split(';')[0]?.trim().toLowerCase()
   if (mediaType !== 'application/json') throw unsupportedMediaType(mediaType ?? '')
   if (text.trim() === '') return {}
