@@ -8,7 +8,7 @@ export interface Redeemed {
   email: string
   /** When the entry was invited (the invitation's own queueing for an entry invited before the dates were kept). */
   invited_at: string
-  /** When the code was first redeemed. */
+  /** When the entry first redeemed a code: it joined then. */
   joined_at: string
   /** This redeem made the entry `joined`: the beta product's first sight of this person. */
   first: boolean
@@ -27,29 +27,47 @@ interface Invitation {
   messageId: string
   waitlistId: string
   email: string
-  redeemedAt: string | null
 }
 
-/** The invitation a code names, locked: only an invitation's code redeems (never a test's). */
+/**
+ * The invitation a code names, locked with its entry: only an invitation's code redeems (never a
+ * test's), and two redeems of one person's codes, even of two different codes, take turns. (No key
+ * update: the entry's rows that reference it, its history and its mail, are written meanwhile.)
+ */
 async function lockInvitation(tx: Queryable, invitationId: string): Promise<Invitation | undefined> {
   const [row] = await tx.query<Invitation>(
-    `select o.id::text as "messageId", o.waitlist_id::text as "waitlistId", w.email::text as email,
-            ${isoUtc('o.redeemed_at')} as "redeemedAt"
+    `select o.id::text as "messageId", o.waitlist_id::text as "waitlistId", w.email::text as email
        from private.mail_outbox o join public.waitlist w on w.id = o.waitlist_id
       where o.uuid = $1::uuid and o.kind = 'invitation'
-      for update of o`,
+      for no key update of o, w`,
     [invitationId],
   )
   return row
 }
 
 /**
+ * Whether the beta product has seen this person before: the entry joined already (by any of its
+ * codes, or as an import restored it), or one of its codes was redeemed while it stayed
+ * unsubscribed or complained. Read after the lock, so a redeem that just committed counts.
+ */
+async function seenBefore(tx: Queryable, waitlistId: string): Promise<boolean> {
+  const [row] = await tx.query<{ seen: boolean }>(
+    `select coalesce((select status = 'joined' from private.entry_status where waitlist_id = $1::bigint), false)
+         or exists (select 1 from private.mail_outbox
+                     where waitlist_id = $1::bigint and kind = 'invitation' and redeemed_at is not null) as seen`,
+    [waitlistId],
+  )
+  return row?.seen ?? false
+}
+
+/**
  * `redeem_invite(code)`: the beta product tells the waitlist who came. The code is checked as the
- * documented offline check does (messages/link-seals.ts); the first redeem of an invitation stamps
- * it and makes its entry `joined` (entry-status.ts: `entry.joined`, from `invited`, or `bounced`
- * when the person came anyway); a later one changes nothing and answers `first: false`. An entry
- * that unsubscribed or complained keeps its status (it is never mailed again) while its code is
- * still stamped as redeemed.
+ * documented offline check does (messages/link-seals.ts). The entry's first redeem makes it
+ * `joined` (entry-status.ts: `entry.joined`, from `invited`, or `bounced` when the person came
+ * anyway) and answers `first: true`; any later one, of the same code or of another of its
+ * invitations (`--resend` mails a new code), answers `first: false` and the same dates. A code
+ * is stamped redeemed once, so redeeming it again changes nothing. An entry that unsubscribed or
+ * complained keeps its status (it is never mailed again) while its code is still stamped.
  */
 export async function redeemInvite(
   db: Database,
@@ -61,17 +79,19 @@ export async function redeemInvite(
   return db.transaction(async (tx) => {
     const invitation = await lockInvitation(tx, checked.invitationId)
     if (!invitation) return { refused: 'unknown' as const }
-    const first = invitation.redeemedAt === null
-    if (first) {
-      await tx.run('update private.mail_outbox set redeemed_at = now() where id = $1::bigint', [
-        invitation.messageId,
-      ])
-      await changeStatus(tx, 'join', [invitation.waitlistId], { detail: 'redeemed the invite code' })
-    }
+    const first = !(await seenBefore(tx, invitation.waitlistId))
+    await tx.run(
+      'update private.mail_outbox set redeemed_at = now() where id = $1::bigint and redeemed_at is null',
+      [invitation.messageId],
+    )
+    if (first) await changeStatus(tx, 'join', [invitation.waitlistId], { detail: 'redeemed the invite code' })
     const [dates] = await tx.query<{ invitedAt: string; joinedAt: string }>(
       `select coalesce(${isoUtc('s.invited_at')}, ${isoUtc('o.queued_at')}) as "invitedAt",
-              coalesce(${isoUtc('s.joined_at')}, ${isoUtc('o.redeemed_at')}) as "joinedAt"
-         from private.mail_outbox o left join private.entry_status s on s.waitlist_id = o.waitlist_id
+              coalesce(${isoUtc('s.joined_at')}, ${isoUtc('r.first_redeem')}) as "joinedAt"
+         from private.mail_outbox o
+         left join private.entry_status s on s.waitlist_id = o.waitlist_id
+         cross join lateral (select min(redeemed_at) as first_redeem from private.mail_outbox
+                              where waitlist_id = o.waitlist_id and kind = 'invitation') r
         where o.id = $1::bigint`,
       [invitation.messageId],
     )

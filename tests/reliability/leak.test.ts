@@ -47,6 +47,9 @@ const SHAPES: Shape[] = [
   { method: 'POST', path: '/rest/v1/rpc/x', body: {} },
   { method: 'POST', path: '/rest/v1/rpc/count', body: {} },
   { method: 'GET', path: '/rest/v1/rpc/waitlist' },
+  { method: 'POST', path: '/rest/v1/rpc/redeem_invite', body: { code: 'x' } },
+  { method: 'POST', path: '/rest/v1/rpc/redeem_invite', body: {} },
+  { method: 'GET', path: '/rest/v1/rpc/redeem_invite?code=x' },
   {
     method: 'POST',
     path: '/rest/v1/waitlist',

@@ -69,6 +69,41 @@ export const unknownColumn = (name: string, table: string) =>
 export const unknownTable = (table: string) =>
   new PostgrestError(404, 'PGRST205', `Could not find the table 'public.${table}' in the schema cache`)
 
+/**
+ * PostgREST 13's answer to a call no function takes: another name, or argument names that are not
+ * the function's (keys sorted, as its set of payload keys gives them). A POST of JSON could also
+ * have meant one unnamed json parameter, which the details then name too.
+ */
+export function unknownFunction(name: string, args: readonly string[], post: boolean, hint: string | null) {
+  const fn = `public.${name}`
+  const list = args.join(', ')
+  const called = args.length === 0 ? ' without parameters' : `(${list})`
+  const searched =
+    args.length === 0 ? ' without parameters' : ` with parameter${args.length > 1 ? 's' : ''} ${list}`
+  const unnamed = post ? ' or with a single unnamed json/jsonb parameter' : ''
+  return new PostgrestError(
+    404,
+    'PGRST202',
+    `Could not find the function ${fn}${called} in the schema cache`,
+    `Searched for the function ${fn}${searched}${unnamed}, but no matches were found in the schema cache.`,
+    hint,
+  )
+}
+
+/** What Postgres says when the key's role may not execute a function: 401 for anon, as PostgREST maps it. */
+export const functionDenied = (name: string, role: ApiRole) => {
+  const status = statusForSqlState('42501', role)
+  const challenge: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}
+  return new PostgrestError(status, '42501', `permission denied for function ${name}`, null, null, challenge)
+}
+
+/**
+ * PostgREST runs a GET or HEAD of a function in a read-only transaction, where a function that
+ * writes fails with 25006 (405): Postgres's words, and the way out in the hint.
+ */
+export const readOnlyCall = (hint: string) =>
+  new PostgrestError(405, '25006', 'cannot execute UPDATE in a read-only transaction', null, hint)
+
 // PostgREST 12 and 13.0 wording; hosted projects also expose graphql_public, which we do not serve.
 export const schemaNotExposed = () =>
   new PostgrestError(406, 'PGRST106', 'The schema must be one of the following: public')
@@ -78,11 +113,10 @@ export const methodNotAllowed = (method: string) =>
   new PostgrestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`)
 export const unparsableQuery = (message: string, details: string | null = null) =>
   new PostgrestError(400, 'PGRST100', message, details)
-export const unsupportedParameter = (name: string) =>
-  unparsableQuery(
-    `Unsupported query parameter: ${name}`,
-    'Reads take select, order, limit and offset; inserts take columns and select.',
-  )
+export const unsupportedParameter = (
+  name: string,
+  details = 'Reads take select, order, limit and offset; inserts take columns and select.',
+) => unparsableQuery(`Unsupported query parameter: ${name}`, details)
 export const missingColumn = (column: string, table: string) =>
   new PostgrestError(400, '42703', `column ${table}.${column} does not exist`)
 

@@ -31,6 +31,7 @@ import {
   type RestEnv,
   searchParamsOf,
 } from './rest-request'
+import { routeRpc } from './rpc-routes'
 import type { SchemaCache } from './table-sql'
 import { readStatement, type TableStatement } from './table-sql'
 
@@ -107,7 +108,8 @@ async function run<Result>(db: Database, { claims }: TableRequest, statement: Ta
 
 /**
  * The Supabase-compatible REST endpoint, `/rest/v1/<table>`: the insert supabase-js sends and the
- * owner's read, in PostgREST's words; any other method is a 405 (ADR 063).
+ * owner's read, in PostgREST's words; any other method is a 405 (ADR 063). Beside them,
+ * `/rest/v1/rpc/redeem_invite`, the beta product's one call (rpc-routes.ts).
  */
 export function createRestApp(deps: RestDeps): Hono<RestEnv> {
   const verify = cachedVerifier(deps.keys.secret)
@@ -147,6 +149,14 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
     const first = query.offset ?? 0
     const range = `${returned === 0 ? '*' : `${first}-${first + returned - 1}`}/${count ?? '*'}`
     return answer(body, 200, request, range)
+  })
+  // redeem_invite, the beta product's call (rpc-routes.ts); any other function is PostgREST's 404.
+  const secret = deps.keys.secret
+  routeRpc(app, {
+    db: deps.db,
+    cors: deps.cors,
+    secret,
+    authenticate: (request) => authenticate(verify, request),
   })
   // The gateway checks the key before anything else, so even a refusal needs one.
   app.all('/:table', async (c) => {

@@ -1,6 +1,6 @@
 import type { Database, Statement, StatementResult } from '../../db/database'
 import { quoteIdent } from '../../db/sql-identifier'
-import type { ReadQuery, Row } from './rest-request'
+import type { ReadQuery } from './rest-request'
 
 // The owner's read builds its JSON inside Postgres, as PostgREST does, so both drivers hand back one
 // text and bigint or timestamptz serialise the same way. (The waitlist's insert is the signup's:
