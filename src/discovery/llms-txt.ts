@@ -14,7 +14,7 @@ function answersList(): string {
   const each = signupQuestions.map((question) =>
     question.kind === 'choice'
       ? `\`${question.id}\` (one of ${question.choices.map((choice) => `“${choice}”`).join(', ')})`
-      : `\`${question.id}\` (${question.label.toLowerCase().replace(/\?$/, '')}, up to ${question.maxLength} characters)`,
+      : `\`${question.id}\` (“${question.label}”, up to ${question.maxLength} characters)`,
   )
   return listOf(each)
 }
@@ -38,7 +38,8 @@ function howToRequestAccess(host: SiteHost): string {
             `(Streamable HTTP, no API key) and call the same tool \`${name}\`. It answers the same status and message, ` +
             'as text and as structured content; a refused address is a result with `isError: true` and the reason.',
           `- Either tool also takes the person’s own answers to the lab’s optional questions, if they gave any: ${answersList()}. ` +
-            'They are kept with a new entry only. An answer outside these is a result with `isError: true` and the reason, and nothing is stored.',
+            'They are kept with a new entry only. A wrong answer is refused with `status: "error"` and a `reason` ' +
+            '(over MCP, `isError: true`), and nothing is stored, not even the address.',
         ]
       : []),
     '- On the page: type the address into the e-mail field of the access-request form and press “Request Access”.',
