@@ -4,10 +4,10 @@ import { signupQuestions } from '../../contract/site-config'
 import type { WaitlistOutcome } from '../../contract/waitlist-outcome'
 
 /**
- * The WebMCP tool's answers to the lab's questions: loaded only when an agent gives some, so the
- * first load carries none of it. The page's own insert stays the one call the specification
- * names, with the address alone; answers go to the site's own MCP tool, whose server-side check
- * (the same checkAnswers) decides and stores them with a new entry.
+ * The WebMCP tool's answers to the lab's questions, in the tool's own chunk (webmcp-offer.ts loads
+ * it only where a browser offers WebMCP). The page's own insert stays the one call the
+ * specification names, with the address alone; answers go to the site's own MCP tool, whose
+ * server-side check (the same checkAnswers) decides and stores them with a new entry.
  */
 
 /** The answers an agent gave, checked here first: a wrong one is refused before any request. */
