@@ -51,7 +51,8 @@ function problemOf(question: SignupQuestion, text: string): string | undefined {
  * read as a question to the agent: the description says whose answer it is, and that it may be left out.
  */
 export function answerSchema(question: SignupQuestion): Record<string, unknown> {
-  const description = `Optional: the person's own answer to the lab's question "${question.label}", if they gave one.`
+  const asked = `the lab's question "${question.label}"`
+  const description = `Optional: the person's own answer to ${asked}, if they gave one.`
   if (question.kind === 'choice') return { type: 'string', enum: [...question.choices], description }
   return { type: 'string', maxLength: question.maxLength, description }
 }

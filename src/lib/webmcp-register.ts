@@ -39,7 +39,7 @@ const inputSchema = TAKES_ANSWERS
 
 const givesAnswers = (input: Input) => signupQuestions.some((question) => input?.[question.id] !== undefined)
 
-/** What the agent reads: the outcome in the page's words, and a refusal's reason where it has one in words. */
+/** What the agent reads: the outcome in the page's words, and a refusal's reason when it has one. */
 function resultOf(outcome: WaitlistOutcome | undefined): RequestAccessResult & { reason?: string } {
   const result = toolResultOf(outcome)
   if (outcome?.status !== 'error' || typeof outcome.error !== 'string') return result

@@ -175,7 +175,10 @@ function routeAnswers(
 const answerWords = pages.answers
 const NOT_A_FORM = 'the answers come as a form (application/x-www-form-urlencoded or multipart/form-data)'
 
-/** The form's fields (a repeated one as a list, which the check refuses), or undefined for a body that is not a form. */
+/**
+ * The form's fields (a repeated one as a list, which the check refuses), or undefined for a body
+ * that is not a form.
+ */
 async function formOf(c: Context): Promise<Record<string, unknown> | undefined> {
   const type = c.req.header('content-type') ?? ''
   if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) return undefined
