@@ -1,6 +1,7 @@
 import type { Plugin } from 'vite'
 
-// React's client packages, and the site's own modules apart from the entry, the lazy ones and the
+// React's client packages, and the site's own modules apart from the entry, the lazy ones (the
+// Supabase client, the toaster, the WebMCP tool offered only where a browser has WebMCP) and the
 // build-time ones: prerendering, the agent files, and the static page the prerender draws (app,
 // pages/, sections/), which the browser never hydrates. Without that last exclusion the group
 // would pull them into the page's chunk. Rolldown places its own runtime helpers itself (a small
@@ -8,7 +9,7 @@ import type { Plugin } from 'vite'
 const REACT_CLIENT =
   /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/](?!cjs[\\/]react-dom-server|server)/
 const SITE_MODULE =
-  /[\\/]src[\\/](?!main\.|prerender\.|app\.|pages[\\/]|sections[\\/]|discovery[\\/]|lib[\\/]supabase-client\.|components[\\/]toaster\.).*\.tsx?$/
+  /[\\/]src[\\/](?!main\.|prerender\.|app\.|pages[\\/]|sections[\\/]|discovery[\\/]|lib[\\/]supabase-client\.|lib[\\/]webmcp-(register|answers)\.|components[\\/]toaster\.).*\.tsx?$/
 
 export function isHydrationModule(id: string): boolean {
   return REACT_CLIENT.test(id) || (SITE_MODULE.test(id) && !id.includes('node_modules'))

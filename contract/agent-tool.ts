@@ -1,50 +1,37 @@
-import { outcomeMessages, type WaitlistOutcome } from './waitlist-outcome.ts'
+import { requestAccessWords } from './request-access-words.ts'
+import { answerSchema } from './signup-questions.ts'
+import { signupQuestions } from './site-config.ts'
+
+export { type RequestAccessResult, toolResultOf } from './request-access-words.ts'
 
 /**
- * The one action an agent can take on this site, described once: the form's WebMCP attributes,
- * the imperative registration, llms.txt and the ai-catalog all read it from here.
+ * The one action an agent can take on this site, described once: the imperative registration, the
+ * MCP server, llms.txt and the ai-catalog read it from here; the form's WebMCP attributes read its
+ * words alone (request-access-words.ts), since the input schema names the lab's questions, which
+ * only the tools need: the page's first load carries none of them.
  * See https://webmachinelearning.github.io/webmcp/ and https://developer.chrome.com/docs/ai/webmcp.
  */
 export const requestAccessTool = {
-  name: 'request_beta_access',
-  /** What a browser or client shows a person for the tool. */
-  title: 'Request beta access',
-  description:
-    "Request access to the lab's private beta by joining the waitlist with an e-mail address. " +
-    "Returns status 'submitted', 'already_registered' (the address is already on the waitlist) or 'error'.",
-  emailDescription: 'The e-mail address to add to the private beta waitlist.',
-  /** The e-mail field's label on the page, and its WebMCP `toolparamtitle`. */
-  emailTitle: 'Email address',
+  ...requestAccessWords,
   inputSchema: {
     type: 'object',
     properties: {
       email: {
         type: 'string',
         format: 'email',
-        description: 'The e-mail address to add to the private beta waitlist.',
+        description: requestAccessWords.emailDescription,
       },
+      // The lab's optional questions (signupQuestions), by id: the person's own answers, if they gave any.
+      ...Object.fromEntries(signupQuestions.map((question) => [question.id, answerSchema(question)])),
     },
     required: ['email'],
-    // The tool takes the address and nothing else; the MCP server refuses any other field.
+    // The address and the answers, nothing else; the MCP server refuses any other field.
     additionalProperties: false,
   },
 } as const
 
 /** Where the site serves the same tool to agents outside a browser, as a remote MCP server. */
 export const MCP_PATH = '/mcp'
-
-/** What the tool's execute resolves to: the outcome and the words the page shows for it. */
-export interface RequestAccessResult {
-  status: 'submitted' | 'already_registered' | 'error'
-  message: string
-}
-
-/** The tool's answer: the outcome and the words the specification shows a person for it. */
-export function toolResultOf(outcome: WaitlistOutcome | undefined): RequestAccessResult {
-  const status = outcome?.status ?? 'error'
-  const { title, description } = outcomeMessages[status]
-  return { status, message: `${title} ${description}` }
-}
 
 /**
  * The MCP revisions /mcp answers, newest first: 2026-07-28 natively, and the 2025 (and 2024)

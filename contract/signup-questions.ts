@@ -46,9 +46,13 @@ function problemOf(question: SignupQuestion, text: string): string | undefined {
   return undefined
 }
 
-/** A question's JSON Schema, as the agents' tools publish it. */
+/**
+ * A question's JSON Schema, as the agents' tools publish it. The label alone ("Your role") would
+ * read as a question to the agent: the description says whose answer it is, and that it may be left out.
+ */
 export function answerSchema(question: SignupQuestion): Record<string, unknown> {
-  if (question.kind === 'choice')
-    return { type: 'string', enum: [...question.choices], description: question.label }
-  return { type: 'string', maxLength: question.maxLength, description: question.label }
+  const asked = `the lab's question "${question.label}"`
+  const description = `Optional: the person's own answer to ${asked}, if they gave one.`
+  if (question.kind === 'choice') return { type: 'string', enum: [...question.choices], description }
+  return { type: 'string', maxLength: question.maxLength, description }
 }

@@ -144,6 +144,22 @@ export const mailWords = {
       doneLine: "Thank you. We'll be in touch soon about beta access.",
       unsubscribed: 'This address unsubscribed, so it gets no mail from {lab}.',
     },
+    /** The questions the confirmation page asks once the address is confirmed (signupQuestions), all optional. */
+    answers: {
+      intro: 'A few optional questions help us choose who joins the beta first.',
+      /** A choice's first option: the question left unanswered. */
+      noAnswer: 'No answer',
+      button: 'Send answers',
+      skip: 'Skip',
+      done: 'Thank you for your answers',
+      doneLine:
+        'They help us choose who joins the beta first. Sending them again from your link replaces them.',
+      /** A wrong answer: the form again, with the reason after this. */
+      problem: 'Check your answers',
+      problemLine: 'Nothing was stored:',
+      unchanged: 'Nothing was changed',
+      unsubscribed: 'This address unsubscribed, so nothing was changed.',
+    },
     invalid: 'This link is not valid',
     invalidLine: 'It may have been cut short or changed. Copy the whole link from the message and try again.',
     gone: 'This address is no longer on the waitlist; nothing to change.',

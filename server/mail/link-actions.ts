@@ -1,4 +1,6 @@
+import type { Answers } from '../../contract/signup-questions'
 import type { Database, Queryable } from '../db/database'
+import { saveAnswers } from '../waitlist/entry-answers'
 import { changeStatus, type EntryStatus } from '../waitlist/entry-status'
 
 /** What a link's POST found: done now, done before (the POST is idempotent), or no such entry. */
@@ -42,6 +44,21 @@ export function confirm(db: Database, email: string): Promise<LinkOutcome> {
     return (await changeStatus(tx, 'confirm', [entry.id], { detail: 'by the link' })).length > 0
       ? 'done'
       : 'already'
+  })
+}
+
+/**
+ * The answers a confirmation link's holder gave to the lab's questions (already checked), replacing
+ * any earlier ones, in one transaction. An entry that asked for no more mail (unsubscribed,
+ * complained) keeps what it has: nothing of it changes because a link was followed again.
+ */
+export function answer(db: Database, email: string, answers: Answers): Promise<LinkOutcome> {
+  return db.transaction(async (tx) => {
+    const entry = await lockEntry(tx, email)
+    if (!entry) return 'not-listed'
+    if (entry.status === 'unsubscribed' || entry.status === 'complained') return 'unsubscribed'
+    await saveAnswers(tx, entry.id, answers)
+    return 'done'
   })
 }
 

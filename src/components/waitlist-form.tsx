@@ -1,10 +1,10 @@
 import { type FormEvent, useEffect } from 'react'
-import { requestAccessTool, toolResultOf } from '../../contract/agent-tool'
 import { HONEYPOT_FIELD } from '../../contract/honeypot-field'
+import { requestAccessWords, toolResultOf } from '../../contract/request-access-words'
 import { announceOutcome } from '../lib/announce-outcome'
 import { loadSupabase } from '../lib/load-supabase'
 import { useWaitlistController } from '../lib/waitlist-controller'
-import { registerRequestAccessTool } from '../lib/webmcp-register'
+import { offerRequestAccessTool } from '../lib/webmcp-offer'
 
 /** A submit an in-browser agent caused through the form's WebMCP tool (declarative API). */
 interface AgentSubmitEvent extends SubmitEvent {
@@ -69,20 +69,20 @@ export function WaitlistForm() {
   const { email, setEmail, submitting, inputDisabled, submit } = controller
 
   // After hydration, agents in browsers with WebMCP's imperative API get the same action as a tool.
-  useEffect(() => registerRequestAccessTool(submit), [submit])
+  useEffect(() => offerRequestAccessTool(submit), [submit])
 
   return (
     <form
       method="post"
       action="/"
       onSubmit={(event) => submitForm(event, controller)}
-      toolname={requestAccessTool.name}
-      tooldescription={requestAccessTool.description}
+      toolname={requestAccessWords.name}
+      tooldescription={requestAccessWords.description}
       toolautosubmit=""
       className="mt-4 flex max-w-xl flex-col gap-2 rounded-2xl border border-line bg-panel p-2 shadow-lg shadow-ink/5 has-[input:focus-visible]:outline-2 has-[input:focus-visible]:outline-offset-2 has-[input:focus-visible]:outline-accent sm:flex-row"
     >
       <label htmlFor="waitlist-email" className="sr-only">
-        {requestAccessTool.emailTitle}
+        {requestAccessWords.emailTitle}
       </label>
       <input
         id="waitlist-email"
@@ -91,8 +91,8 @@ export function WaitlistForm() {
         required
         autoComplete="email"
         placeholder="Enter your email"
-        toolparamtitle={requestAccessTool.emailTitle}
-        toolparamdescription={requestAccessTool.emailDescription}
+        toolparamtitle={requestAccessWords.emailTitle}
+        toolparamdescription={requestAccessWords.emailDescription}
         value={email}
         disabled={inputDisabled}
         onChange={(event) => setEmail(event.target.value)}

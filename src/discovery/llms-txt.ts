@@ -1,11 +1,22 @@
 import { MCP_PATH, requestAccessTool } from '../../contract/agent-tool.ts'
 import type { SiteConfig } from '../../contract/site-config'
+import { signupQuestions } from '../../contract/site-config.ts'
 import { absoluteUrl } from '../../contract/site-url.ts'
 import type { SiteHost } from './agent-files.ts'
 
 function listOf(words: readonly string[]): string {
   if (words.length < 2) return words.join('')
   return `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`
+}
+
+/** The tool's optional answers, as an agent needs them: each id, with its choices or its limit. */
+function answersList(): string {
+  const each = signupQuestions.map((question) =>
+    question.kind === 'choice'
+      ? `\`${question.id}\` (one of ${question.choices.map((choice) => `“${choice}”`).join(', ')})`
+      : `\`${question.id}\` (“${question.label}”, up to ${question.maxLength} characters)`,
+  )
+  return listOf(each)
 }
 
 /**
@@ -26,6 +37,9 @@ function howToRequestAccess(host: SiteHost): string {
           `- With MCP, from any agent outside a browser: connect to the remote MCP server at \`${absoluteUrl(MCP_PATH)}\` ` +
             `(Streamable HTTP, no API key) and call the same tool \`${name}\`. It answers the same status and message, ` +
             'as text and as structured content; a refused address is a result with `isError: true` and the reason.',
+          `- Either tool also takes the person’s own answers to the lab’s optional questions, if they gave any: ${answersList()}. ` +
+            'They are kept with a new entry only. A wrong answer is refused with `status: "error"` and a `reason` ' +
+            '(over MCP, `isError: true`), and nothing is stored, not even the address.',
         ]
       : []),
     '- On the page: type the address into the e-mail field of the access-request form and press “Request Access”.',

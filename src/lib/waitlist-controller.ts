@@ -3,6 +3,11 @@ import type { WaitlistOutcome } from '../../contract/waitlist-outcome'
 import { announceOutcome } from './announce-outcome'
 import { submitWaitlist } from './submit-waitlist'
 
+interface SubmitOptions {
+  keepInputEnabled?: boolean
+  send?: (email: string) => Promise<WaitlistOutcome>
+}
+
 /**
  * The access-request form's state and its one submit path. A person pressing the
  * button and an agent calling the WebMCP tool both go through `submit`, so both see the same
@@ -19,15 +24,16 @@ export function useWaitlistController() {
    * `keepInputEnabled`: for a call through the form's declarative WebMCP tool only. Chrome cancels
    * such a call ("tool definition was updated") when a field of the form is disabled while it runs,
    * so there the button alone is disabled and reads 'Submitting...'.
+   * `send`: for a WebMCP call with answers, which go to the site's MCP tool instead of the insert.
    */
-  const submit = useCallback((value: string, options?: { keepInputEnabled?: boolean }) => {
+  const submit = useCallback((value: string, options?: SubmitOptions) => {
     // A submission with an empty value is ignored: no request, no toast, as the product requires.
     if (!value) return Promise.resolve<WaitlistOutcome | undefined>(undefined)
     const run = async (): Promise<WaitlistOutcome | undefined> => {
       setEmail(value)
       setSubmitting(true)
       setInputDisabled(!options?.keepInputEnabled)
-      const outcome = await submitWaitlist(value)
+      const outcome = await (options?.send ?? submitWaitlist)(value)
       setSubmitting(false)
       setInputDisabled(false)
       if (outcome.status === 'submitted') setEmail('')

@@ -131,6 +131,57 @@ describe('registerRequestAccessTool', () => {
   })
 })
 
+describe('the tool’s answers to the lab’s questions', () => {
+  type WithInputSchema = Registered & { inputSchema: { properties: Record<string, unknown> } }
+
+  it('refuses a wrong answer with the reason, without calling submit (so without any request)', async () => {
+    const submit = vi.fn()
+    const tool = registeredWith(submit)
+    expect(await tool?.execute({ email: 'ada@example.com', role: 'Astronaut' })).toEqual({
+      status: 'error',
+      message: 'Error There was an issue submitting your request. Please try again.',
+      reason: expect.stringMatching(
+        /^Invalid arguments: "role" must be one of "Research", .*Nothing was stored\.$/,
+      ),
+    })
+    expect(await tool?.execute({ email: 'ada@example.com', organisation: 'o'.repeat(101) })).toMatchObject({
+      reason: 'Invalid arguments: "organisation" must be at most 100 characters. Nothing was stored.',
+    })
+    expect(submit).not.toHaveBeenCalled()
+  })
+
+  it('hands valid answers to submit as its sender, and keeps the plain submit for blank ones', async () => {
+    const submit = vi.fn().mockResolvedValue({ status: 'submitted' })
+    const tool = registeredWith(submit)
+    expect(await tool?.execute({ email: 'ada@example.com', role: 'Research' })).toMatchObject({
+      status: 'submitted',
+    })
+    expect(submit).toHaveBeenLastCalledWith('ada@example.com', { send: expect.any(Function) })
+    await tool?.execute({ email: 'bo@example.com', role: ' ', use_case: '' })
+    expect(submit).toHaveBeenLastCalledWith('bo@example.com')
+  })
+
+  it('are not offered by a build for a static host, which has no /mcp beside it', async () => {
+    vi.stubEnv('VITE_SUPABASE_URL', 'https://abcdefgh.supabase.co')
+    vi.resetModules()
+    try {
+      const { registerRequestAccessTool: staticRegister } = await import('./webmcp-register')
+      let tool: WithInputSchema | undefined
+      installContext('document', (registered) => {
+        tool = registered as WithInputSchema
+      })
+      const submit = vi.fn().mockResolvedValue({ status: 'submitted' })
+      staticRegister(submit)
+      expect(Object.keys(tool?.inputSchema.properties ?? {})).toEqual(['email'])
+      await tool?.execute({ email: 'ada@example.com', role: 'Research' })
+      expect(submit).toHaveBeenLastCalledWith('ada@example.com')
+    } finally {
+      vi.unstubAllEnvs()
+      vi.resetModules()
+    }
+  })
+})
+
 describe('toolResultOf', () => {
   it('maps each outcome, and an ignored empty submission, to a status and message', () => {
     expect(toolResultOf({ status: 'submitted' })).toEqual({

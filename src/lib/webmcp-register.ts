@@ -1,28 +1,16 @@
-import { requestAccessTool, toolResultOf } from '../../contract/agent-tool'
+import { type RequestAccessResult, requestAccessTool, toolResultOf } from '../../contract/agent-tool'
+import { signupQuestions } from '../../contract/site-config'
 import type { WaitlistOutcome } from '../../contract/waitlist-outcome'
+import { checkToolAnswers, signUpWithAnswers } from './webmcp-answers'
+import { findModelContext, type ToolCall } from './webmcp-offer'
 
-/** What the browser passes beside the input: the agent's signal to give up on this call. */
-interface ToolCall {
-  signal?: AbortSignal
-}
+/** The form's submit; `send` replaces the page's insert for this one call (the answers' path). */
+export type Submit = (
+  email: string,
+  options?: { send?: (email: string) => Promise<WaitlistOutcome> },
+) => Promise<WaitlistOutcome | undefined>
 
-/** The slice of WebMCP's ModelContext this page uses (https://webmachinelearning.github.io/webmcp/). */
-interface ModelContextLike {
-  registerTool(
-    tool: {
-      name: string
-      title: string
-      description: string
-      inputSchema: object
-      annotations: Record<string, boolean>
-      execute: (input: Record<string, unknown>, call?: ToolCall) => Promise<unknown>
-    },
-    options?: { signal?: AbortSignal },
-  ): unknown
-  unregisterTool?(name: string): void
-}
-
-type Submit = (email: string) => Promise<WaitlistOutcome | undefined>
+type Input = Record<string, unknown>
 
 /**
  * The tool writes to the waitlist and may send the address a confirmation e-mail, which cannot be
@@ -30,14 +18,6 @@ type Submit = (email: string) => Promise<WaitlistOutcome | undefined>
  * Its answer is the page's own words, so nothing in it is untrusted content.
  */
 const ANNOTATIONS = { readOnlyHint: false, consequentialHint: true, untrustedContentHint: false }
-
-/** Chrome 150+ exposes document.modelContext; earlier previews and polyfills, navigator.modelContext. */
-function findModelContext(): ModelContextLike | undefined {
-  const fromDocument = (document as { modelContext?: ModelContextLike }).modelContext
-  const fromNavigator = (navigator as { modelContext?: ModelContextLike }).modelContext
-  const context = fromDocument ?? fromNavigator
-  return typeof context?.registerTool === 'function' ? context : undefined
-}
 
 /** `work`, or the signal's reason as soon as the agent gives up, whichever comes first. */
 function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
@@ -49,9 +29,43 @@ function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pr
   })
 }
 
+// A page its own server serves has /mcp beside it, which stores answers; a build for a static host
+// (VITE_SUPABASE_URL) has none there, so its tool takes the address alone, as the form does.
+const TAKES_ANSWERS = !import.meta.env.VITE_SUPABASE_URL
+const { email: emailProperty } = requestAccessTool.inputSchema.properties
+const inputSchema = TAKES_ANSWERS
+  ? requestAccessTool.inputSchema
+  : { ...requestAccessTool.inputSchema, properties: { email: emailProperty } }
+
+const givesAnswers = (input: Input) => signupQuestions.some((question) => input?.[question.id] !== undefined)
+
+/** What the agent reads: the outcome in the page's words, and a refusal's reason when it has one. */
+function resultOf(outcome: WaitlistOutcome | undefined): RequestAccessResult & { reason?: string } {
+  const result = toolResultOf(outcome)
+  if (outcome?.status !== 'error' || typeof outcome.error !== 'string') return result
+  return { ...result, reason: outcome.error }
+}
+
+/**
+ * A call with answers: checked here first (a wrong one is refused with no request at all), then the
+ * form's submit with the site's MCP tool in place of the page's insert, so the visitor sees the same
+ * `Submitting...` and outcome, and the server checks and stores the answers (webmcp-answers.ts).
+ */
+async function submitWithAnswers(submit: Submit, input: Input, email: string, signal?: AbortSignal) {
+  const checked = checkToolAnswers(input)
+  if ('problem' in checked)
+    return resultOf({ status: 'error', error: `Invalid arguments: ${checked.problem}. Nothing was stored.` })
+  const { answers } = checked
+  // Only blank answers: none to store, so the page's own insert, as with none at all.
+  if (Object.keys(answers).length === 0) return resultOf(await unlessAborted(submit(email), signal))
+  const send = (address: string) => signUpWithAnswers(address, answers)
+  return resultOf(await unlessAborted(submit(email, { send }), signal))
+}
+
 /**
  * Registers `request_beta_access` with the browser's WebMCP model context, when there is one;
- * returns the function that unregisters it. Its execute runs `submit`, the form's own path.
+ * returns the function that unregisters it. Its execute runs `submit`, the form's own path; with
+ * answers to the lab's questions, through the site's MCP tool (above).
  *
  * A call the agent has already given up on sends nothing. One given up on while its request is on
  * the way answers the agent with the abort at once; the request itself completes and the page shows
@@ -64,13 +78,14 @@ function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pr
 export function registerRequestAccessTool(submit: Submit): () => void {
   const context = findModelContext()
   if (!context) return () => {}
-  const { name, title, description, inputSchema } = requestAccessTool
+  const { name, title, description } = requestAccessTool
   const controller = new AbortController()
   let registered = false
-  const execute = async (input: Record<string, unknown>, call?: ToolCall) => {
+  const execute = async (input: Input, call?: ToolCall) => {
     call?.signal?.throwIfAborted()
     const email = typeof input?.email === 'string' ? input.email : ''
-    return toolResultOf(await unlessAborted(submit(email), call?.signal))
+    if (TAKES_ANSWERS && givesAnswers(input)) return submitWithAnswers(submit, input, email, call?.signal)
+    return resultOf(await unlessAborted(submit(email), call?.signal))
   }
   try {
     const result = context.registerTool(

@@ -88,7 +88,7 @@ test.describe('the request_beta_access WebMCP tool', () => {
     await installModelContext(page)
   })
 
-  test('is registered after hydration with the e-mail JSON Schema, and the form declares the same tool', async ({
+  test('is registered after hydration with the JSON Schema of the address and the answers, and the form declares the same tool', async ({
     page,
   }) => {
     await page.goto('/')
@@ -106,14 +106,27 @@ test.describe('the request_beta_access WebMCP tool', () => {
       title: 'Request beta access',
       description: requestAccessTool.description,
       annotations: { readOnlyHint: false, consequentialHint: true, untrustedContentHint: false },
-      inputSchema: {
-        type: 'object',
-        properties: {
-          email: { type: 'string', format: 'email', description: requestAccessTool.emailDescription },
+      inputSchema: requestAccessTool.inputSchema,
+    })
+    // The address, then the lab's optional questions by id; nothing else.
+    expect(Object.keys(requestAccessTool.inputSchema.properties)).toEqual([
+      'email',
+      'role',
+      'organisation',
+      'use_case',
+    ])
+    expect(requestAccessTool.inputSchema).toMatchObject({
+      properties: {
+        email: { type: 'string', format: 'email', description: requestAccessTool.emailDescription },
+        role: {
+          type: 'string',
+          enum: ['Research', 'Engineering', 'Product', 'Founder or executive', 'Other'],
         },
-        required: ['email'],
-        additionalProperties: false,
+        organisation: { type: 'string', maxLength: 100 },
+        use_case: { type: 'string', maxLength: 500 },
       },
+      required: ['email'],
+      additionalProperties: false,
     })
     const form = page.locator('form')
     await expect(form).toHaveAttribute('toolname', requestAccessTool.name)

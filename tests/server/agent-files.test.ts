@@ -65,6 +65,15 @@ describe('agent and crawler files', () => {
     expect(text).not.toContain('__SITE_URL__')
   })
 
+  it('tells agents the optional answers the tools take, by id, with the choices and limits the server checks', async () => {
+    const { text } = await get('/llms.txt')
+    expect(text).toContain(
+      '`role` (one of “Research”, “Engineering”, “Product”, “Founder or executive”, “Other”), ' +
+        '`organisation` (“Organisation”, up to 100 characters) and `use_case` (“What would you use it for?”, up to 500 characters)',
+    )
+    expect(text).toContain('They are kept with a new entry only.')
+  })
+
   it('tells agents the truth about the HTTP path: POST / with email answers 303 naming the outcome', async () => {
     expect((await get('/llms.txt')).text).toContain(`\`POST ${SITE}/\` with the form field \`email\``)
     const post = (email: string) =>

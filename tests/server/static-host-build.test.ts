@@ -76,6 +76,8 @@ describe('npm run build:cdn', () => {
       expect(body, file).not.toMatch(/\/mcp\b(?!-)/)
       expect(body, file).not.toContain('POST ')
       expect(body, file).toContain('request_beta_access')
+      // The answers go through /mcp: a static host's tool takes the address alone.
+      expect(body, file).not.toContain('`use_case`')
     }
     const catalog = await text('.well-known/ai-catalog.json')
     const tester = new ConformanceTester()

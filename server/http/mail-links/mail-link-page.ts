@@ -1,6 +1,7 @@
 import { mailWords, siteConfig } from '../../../contract/site-config'
 import { escapeHtml } from '../../mail/smtp-transport'
 import { MAIL_LINK_CSS_PATH, MAIL_LINK_CSS_VERSION } from './mail-link-style'
+import { type QuestionsForm, questionsFormHtml } from './questions-form'
 
 /** One button that POSTs back to the link's own URL; the page itself changes nothing. */
 export interface PageForm {
@@ -13,6 +14,8 @@ export interface MailLinkPage {
   title: string
   line: string
   form?: PageForm
+  /** The lab's questions, after a confirmation: their "Skip" takes the place of the link home. */
+  questions?: QuestionsForm
 }
 
 const say = (text: string) => text.replaceAll('{lab}', siteConfig.labName)
@@ -58,7 +61,9 @@ export function renderMailLinkPage(page: MailLinkPage): Response {
     `<h1>${title}</h1>`,
     `<p>${escapeHtml(say(page.line))}</p>`,
     page.form ? formHtml(page.form) : '',
-    `<a class="home" href="/">${escapeHtml(mailWords.pages.home)}</a>`,
+    page.questions
+      ? questionsFormHtml(page.questions)
+      : `<a class="home" href="/">${escapeHtml(mailWords.pages.home)}</a>`,
     '</div></main>',
     '</body>',
     '</html>',

@@ -36,11 +36,22 @@ button {
   background: var(--button); color: var(--button-ink); cursor: pointer;
 }
 :focus-visible { outline: 2px solid var(--accent); outline-offset: 3px; }
-.home {
-  display: inline-block; margin-top: 32px; border-radius: 6px; color: var(--ink); font-weight: 500;
+.questions { max-width: 28rem; margin: 40px auto 0; text-align: left; }
+.questions .intro { margin: 0; font-size: 1rem; }
+.field { margin-top: 20px; }
+.field label { display: block; margin-bottom: 6px; font-weight: 500; }
+select, input, textarea {
+  box-sizing: border-box; width: 100%; font: inherit; font-size: 1rem; padding: 8px 10px;
+  border: 1px solid var(--soft); border-radius: 6px; background: var(--page); color: var(--ink);
+}
+textarea { resize: vertical; }
+.actions { display: flex; align-items: center; gap: 24px; margin-top: 28px; }
+.home, .skip {
+  display: inline-block; border-radius: 6px; color: var(--ink); font-weight: 500;
   text-decoration: underline; text-decoration-color: var(--accent); text-decoration-thickness: 2px; text-underline-offset: 4px;
 }
-.home:hover { color: var(--accent); }
+.home { margin-top: 32px; }
+.home:hover, .skip:hover { color: var(--accent); }
 @media (min-width: 640px) { h1 { font-size: 3rem; } p { font-size: 1.25rem; } }
 `
 

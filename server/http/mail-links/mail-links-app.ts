@@ -1,14 +1,17 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono'
-import { mailWords } from '../../../contract/site-config'
+import { checkAnswers } from '../../../contract/signup-questions'
+import { mailWords, signupQuestions } from '../../../contract/site-config'
 import type { Logger } from '../../base/log'
 import type { Database } from '../../db/database'
-import { alreadyUnsubscribed, confirm, type LinkOutcome, unsubscribe } from '../../mail/link-actions'
+import { alreadyUnsubscribed, answer, confirm, type LinkOutcome, unsubscribe } from '../../mail/link-actions'
 import type { LinkKeys } from '../../mail/messages/link-seals'
 import { openAddress } from '../../mail/messages/link-seals'
+import { readMailSettings } from '../../mail/queue/mail-settings'
 import { type RateLimitStore, type Refusal, rateLimit, retryAfterHeader } from '../../rate-limit/rate-limit'
 import { readBody } from '../middleware/request-guards'
 import { type MailLinkPage, renderMailLinkPage } from './mail-link-page'
 import { MAIL_LINK_CSS_PATH, serveMailLinkCss } from './mail-link-style'
+import { ANSWERS_PATH, MAX_ANSWERS_BODY } from './questions-form'
 
 export interface MailLinkDeps {
   db: Database
@@ -27,6 +30,8 @@ interface LinkKind {
   act: (db: Database, email: string) => Promise<LinkOutcome>
   /** Whether the POST would find its work done already: the GET then says so, with no button. */
   done?: (db: Database, email: string) => Promise<boolean>
+  /** Its POST's page goes on to the lab's questions (while signups are confirmed by mail). */
+  asks?: boolean
 }
 
 const KINDS: LinkKind[] = [
@@ -37,7 +42,7 @@ const KINDS: LinkKind[] = [
     act: unsubscribe,
     done: alreadyUnsubscribed,
   },
-  { path: '/confirm', key: (keys) => keys.confirm, words: mailWords.pages.confirm, act: confirm },
+  { path: '/confirm', key: (keys) => keys.confirm, words: mailWords.pages.confirm, act: confirm, asks: true },
 ]
 
 // A one-click body is 26 bytes; nothing a link's POST needs is larger.
@@ -45,6 +50,7 @@ const MAX_LINK_BODY = 1024
 
 const pages = mailWords.pages
 const INVALID: MailLinkPage = { status: 400, title: pages.invalid, line: pages.invalidLine }
+const UNANSWERED: MailLinkPage = { status: 503, title: pages.busy, line: pages.busyLine }
 const busy = (refusal: Refusal) => {
   const response = renderMailLinkPage({ status: 429, title: pages.busy, line: pages.busyLine })
   for (const [name, value] of Object.entries(retryAfterHeader(refusal))) response.headers.set(name, value)
@@ -56,6 +62,20 @@ function outcomePage(kind: LinkKind, outcome: LinkOutcome): MailLinkPage {
   if (outcome === 'unsubscribed')
     return { status: 200, title: kind.words.title, line: pages.confirm.unsubscribed }
   return { status: 200, title: kind.words.done, line: kind.words.doneLine }
+}
+
+/**
+ * Whether the confirmation page asks the lab's questions: while signups are confirmed by mail, as
+ * the database's switch has it (the one the signup trigger reads; every server writes it at start).
+ * With confirmation off there is no confirmation to ask after (docs/invitations.md). A database
+ * that does not answer here asks nothing: the confirmation itself is done.
+ */
+async function asking(db: Database): Promise<boolean> {
+  if (signupQuestions.length === 0) return false
+  return readMailSettings(db).then(
+    (settings) => settings.confirmSignups,
+    () => false,
+  )
 }
 
 /** Whether the link's work is done already; a database that does not answer shows the button. */
@@ -80,10 +100,10 @@ export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
   const limited = rateLimit(deps.rateLimiter, deps.trustProxyHeader, { refuse: busy })
   // Read before the database gate, as every write's body: a slow client holds no database slot.
   const body = readBody(MAX_LINK_BODY, () => renderMailLinkPage({ ...INVALID, status: 413 }))
+  // A test send's link (`invite --test`): sealed with the test key, shown as any, acting on nothing.
+  const isTest = (c: Context) => openAddress(deps.keys.testLink, c.req.query('t') ?? '') !== undefined
   for (const kind of KINDS) {
     const emailOf = (c: Context) => openAddress(kind.key(deps.keys), c.req.query('t') ?? '')
-    // A test send's link (`invite --test`): sealed with the test key, shown as any, acting on nothing.
-    const isTest = (c: Context) => openAddress(deps.keys.testLink, c.req.query('t') ?? '') !== undefined
     app.get(kind.path, deps.gate, async (c) => {
       const email = emailOf(c)
       if (!email && !isTest(c)) return renderMailLinkPage(INVALID)
@@ -98,11 +118,80 @@ export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
         return renderMailLinkPage({ status: 200, title: kind.words.title, line: pages.test })
       if (!email) return renderMailLinkPage(INVALID)
       try {
-        return renderMailLinkPage(outcomePage(kind, await kind.act(deps.db, email)))
+        const outcome = await kind.act(deps.db, email)
+        const page = outcomePage(kind, outcome)
+        if (kind.asks && (outcome === 'done' || outcome === 'already') && (await asking(deps.db)))
+          page.questions = { action: `${ANSWERS_PATH}?t=${c.req.query('t')}` }
+        return renderMailLinkPage(page)
       } catch (error) {
         deps.log.error(`${kind.path}: the database did not answer`, error)
-        return renderMailLinkPage({ status: 503, title: pages.busy, line: pages.busyLine })
+        return renderMailLinkPage(UNANSWERED)
       }
     })
   }
+  routeAnswers(app, deps, limited, isTest)
+}
+
+/**
+ * The confirmation page's questions, answered: only with the confirmation link's own token, read
+ * and size-checked before a database slot, limited as the links' POSTs are. A wrong answer shows
+ * the form again with the reason (400) and stores nothing; answering again replaces the answers.
+ * Its GET changes nothing: it leads back to the confirmation link's page.
+ */
+function routeAnswers(
+  app: Hono,
+  deps: MailLinkDeps,
+  limited: MiddlewareHandler,
+  isTest: (c: Context) => boolean,
+) {
+  const token = (c: Context) => c.req.query('t') ?? ''
+  const emailOf = (c: Context) => openAddress(deps.keys.confirm, token(c))
+  const body = readBody(MAX_ANSWERS_BODY, () => renderMailLinkPage({ ...INVALID, status: 413 }))
+  app.get(ANSWERS_PATH, (c) => {
+    if (!emailOf(c) && !isTest(c)) return renderMailLinkPage(INVALID)
+    return c.redirect(`/confirm?t=${token(c)}`, 303)
+  })
+  app.post(ANSWERS_PATH, body, deps.gate, limited, async (c) => {
+    const email = emailOf(c)
+    if (!email && isTest(c))
+      return renderMailLinkPage({ status: 200, title: answerWords.unchanged, line: pages.test })
+    if (!email) return renderMailLinkPage(INVALID)
+    const given = await formOf(c)
+    const checked = given ? checkAnswers(signupQuestions, given) : { problem: NOT_A_FORM }
+    if ('problem' in checked) {
+      const line = `${answerWords.problemLine} ${checked.problem}.`
+      const questions = { action: `${ANSWERS_PATH}?t=${token(c)}`, given }
+      return renderMailLinkPage({ status: 400, title: answerWords.problem, line, questions })
+    }
+    try {
+      return renderMailLinkPage(answeredPage(await answer(deps.db, email, checked.answers)))
+    } catch (error) {
+      deps.log.error(`${ANSWERS_PATH}: the database did not answer`, error)
+      return renderMailLinkPage(UNANSWERED)
+    }
+  })
+}
+
+const answerWords = pages.answers
+const NOT_A_FORM = 'the answers come as a form (application/x-www-form-urlencoded or multipart/form-data)'
+
+/**
+ * The form's fields (a repeated one as a list, which the check refuses), or undefined for a body
+ * that is not a form.
+ */
+async function formOf(c: Context): Promise<Record<string, unknown> | undefined> {
+  const type = c.req.header('content-type') ?? ''
+  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) return undefined
+  try {
+    return await c.req.parseBody({ all: true })
+  } catch {
+    return undefined
+  }
+}
+
+function answeredPage(outcome: LinkOutcome): MailLinkPage {
+  if (outcome === 'not-listed') return { status: 200, title: answerWords.unchanged, line: pages.gone }
+  if (outcome === 'unsubscribed')
+    return { status: 200, title: answerWords.unchanged, line: answerWords.unsubscribed }
+  return { status: 200, title: answerWords.done, line: answerWords.doneLine }
 }

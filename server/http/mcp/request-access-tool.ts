@@ -1,6 +1,8 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server'
 import { z } from 'zod'
 import { type RequestAccessResult, requestAccessTool, toolResultOf } from '../../../contract/agent-tool'
+import { checkAnswers } from '../../../contract/signup-questions'
+import { signupQuestions } from '../../../contract/site-config'
 import type { SourceKey } from '../../analytics/source-of'
 import type { Logger } from '../../base/log'
 import { type SignupDeps, signUpOne } from '../../waitlist/signup'
@@ -33,7 +35,12 @@ export const requestAccessDefinition: Tool = {
   },
 }
 
-// The declared input schema, as a check: the address, a string, and no other field.
+const ARGUMENT_NAMES = Object.keys(requestAccessTool.inputSchema.properties)
+  .map((name) => JSON.stringify(name))
+  .join(', ')
+
+// The declared input schema, as a check: the address, a string; the answers, each checked below
+// by checkAnswers (the one check every door makes); no other field.
 const Arguments = z.strictObject(
   {
     email: z.string({
@@ -42,11 +49,12 @@ const Arguments = z.strictObject(
           ? 'the argument "email" is required'
           : 'the argument "email" must be a string',
     }),
+    ...Object.fromEntries(signupQuestions.map((question) => [question.id, z.unknown().optional()])),
   },
   {
     error: (issue) =>
       issue.code === 'unrecognized_keys'
-        ? `unexpected argument ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}: the tool takes only "email"`
+        ? `unexpected argument ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}: the tool takes only ${ARGUMENT_NAMES}`
         : undefined,
   },
 )
@@ -73,9 +81,9 @@ export interface ToolDeps {
 }
 
 /**
- * Runs `request_beta_access`: a door to the one signup (server/waitlist/signup.ts), as anon. A
- * refused address or a database failure is a tool result with isError, so the agent reads why
- * instead of a protocol error.
+ * Runs `request_beta_access`: a door to the one signup (server/waitlist/signup.ts), as anon, with
+ * the person's optional answers, stored with a new entry only. A wrong answer, a refused address or
+ * a database failure is a tool result with isError, so the agent reads why instead of a protocol error.
  */
 export async function callRequestAccess(
   { signup, log, source }: ToolDeps,
@@ -86,7 +94,10 @@ export async function callRequestAccess(
     const problems = parsed.error.issues.map((issue) => issue.message).join('; ')
     return errorResult(`Invalid arguments: ${problems}. Call it with {"email": "…"}.`)
   }
-  const outcome = await signUpOne(signup, parsed.data.email, source)
+  // Checked before the signup: a wrong answer stores nothing, not even the address.
+  const checked = checkAnswers(signupQuestions, parsed.data)
+  if ('problem' in checked) return errorResult(`Invalid arguments: ${checked.problem}. Nothing was stored.`)
+  const outcome = await signUpOne(signup, parsed.data.email, source, checked.answers)
   switch (outcome.status) {
     case 'submitted':
     case 'already_registered':

@@ -1,0 +1,125 @@
+import type { Browser, Page } from '@playwright/test'
+import { mailWords } from '../../contract/site-config'
+import { postWaitlist } from '../../harness/waitlist-api'
+import { answersOf } from '../../server/waitlist/entry-answers'
+import { entryStatus } from '../support/entry-status'
+import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { expect, expectNoAxeViolations, workerTest as test } from './fixtures'
+
+/**
+ * The confirmation page's questions in Chromium (issue 43, item 1): a server with CONFIRM_SIGNUPS
+ * and a real SMTP server of its own; the link from the message, its button, the questions, and the
+ * answers read back from the database. No script runs on these pages: the CSP holds, and axe
+ * passes in both colour schemes.
+ */
+const SUBJECT = mailWords.confirmation.subject.replaceAll('{lab}', 'Tessel Labs')
+const words = mailWords.pages
+
+// One server for the file's tests, on one worker.
+test.describe.configure({ mode: 'serial' })
+
+let mail: MailTestServer
+
+test.beforeAll(async () => {
+  mail = await startMailTestServer({
+    CONFIRM_SIGNUPS: 'true',
+    MAIL_PER_MINUTE: '0',
+    RATE_LIMIT_PER_MINUTE: '0',
+  })
+})
+test.afterAll(async () => {
+  await mail?.close()
+})
+
+async function confirmationLink(email: string): Promise<string> {
+  expect((await postWaitlist(mail.server, { email })).status).toBe(201)
+  await mail.sink.waitFor(() => mail.sink.countFor(email) === 1, 'the confirmation')
+  const messages = await Promise.all(
+    mail.sink.received.filter((m) => m.to.includes(email)).map(mail.sink.parse),
+  )
+  const text = messages.find((m) => m.subject === SUBJECT)?.text ?? ''
+  const link = /https?:\/\/\S+\/confirm\?t=[A-Za-z0-9_-]+/.exec(text)?.[0]
+  if (!link) throw new Error(`no confirmation link in:\n${text}`)
+  return link
+}
+
+/** A page of its own, whose console errors (a CSP violation among them) the test collects. */
+async function openPage(browser: Browser, colorScheme: 'light' | 'dark') {
+  const context = await browser.newContext({ colorScheme })
+  const page = await context.newPage()
+  const problems: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text())
+  })
+  return { context, page, problems }
+}
+
+/** The link's GET, then its button: the page that confirms, then asks. */
+async function confirmIn(page: Page, link: string): Promise<void> {
+  await page.goto(link)
+  await page.getByRole('button', { name: words.confirm.button }).click()
+  await expect(page.getByRole('heading', { level: 1, name: words.confirm.done })).toBeVisible()
+}
+
+for (const [colorScheme, background] of [
+  ['light', 'rgb(255, 255, 255)'],
+  ['dark', 'rgb(9, 13, 19)'],
+] as const) {
+  test(`after the confirm, the page asks the questions and stores the answers (${colorScheme})`, async ({
+    browser,
+  }) => {
+    const email = `answers.${colorScheme}@example.com`
+    const link = await confirmationLink(email)
+    const { context, page, problems } = await openPage(browser, colorScheme)
+    try {
+      await confirmIn(page, link)
+      expect(await entryStatus(mail.database.db, email)).toBe('waiting')
+      const body = await page.locator('body').evaluate((element) => getComputedStyle(element).backgroundColor)
+      expect(body, 'the stylesheet loaded under the CSP').toBe(background)
+      await expectNoAxeViolations(page)
+
+      await page.getByLabel('Your role').selectOption('Research')
+      await page.getByLabel('Organisation').fill('Acme Lab')
+      await page.getByLabel('What would you use it for?').fill('Routing tools for support agents')
+      await page.getByRole('button', { name: words.answers.button }).click()
+      await expect(page.getByRole('heading', { level: 1, name: words.answers.done })).toBeVisible()
+      await expectNoAxeViolations(page)
+      expect(await answersOf(mail.database.db, email)).toEqual({
+        role: 'Research',
+        organisation: 'Acme Lab',
+        use_case: 'Routing tools for support agents',
+      })
+      expect(problems).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+}
+
+test('a wrong answer shows the form again with the reason; Skip leaves and stores nothing', async ({
+  browser,
+}) => {
+  const email = 'answers.skipped@example.com'
+  const link = await confirmationLink(email)
+  const { context, page, problems } = await openPage(browser, 'light')
+  try {
+    await confirmIn(page, link)
+    // What a person cannot type past the field's limit, a page changed by hand could send.
+    await page
+      .getByLabel('Organisation')
+      .evaluate((input: HTMLInputElement) => input.removeAttribute('maxlength'))
+    await page.getByLabel('Organisation').fill('o'.repeat(101))
+    await page.getByRole('button', { name: words.answers.button }).click()
+    await expect(page.getByRole('heading', { level: 1, name: words.answers.problem })).toBeVisible()
+    await expect(page.getByText('"organisation" must be at most 100 characters')).toBeVisible()
+    await expectNoAxeViolations(page)
+    // The browser reports the 400 itself; that is the answer this test asks for.
+    expect(problems.filter((problem) => !/status of 400/.test(problem))).toEqual([])
+
+    await page.getByRole('link', { name: words.answers.skip }).click()
+    await expect(page).toHaveURL(`${mail.server.url}/`)
+    expect(await answersOf(mail.database.db, email)).toBeUndefined()
+  } finally {
+    await context.close()
+  }
+})

@@ -1,0 +1,346 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mailWords, signupQuestions } from '../../contract/site-config'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { postWaitlist } from '../../harness/waitlist-api'
+import { runCli } from '../../harness/waitlist-cli'
+import { MAX_ANSWERS_BODY } from '../../server/http/mail-links/questions-form'
+import { unsubscribe } from '../../server/mail/link-actions'
+import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
+import { answersOf } from '../../server/waitlist/entry-answers'
+import { entryStatus } from '../support/entry-status'
+import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+
+/**
+ * The confirmation page's questions (issue 43, item 1), on a real server with CONFIRM_SIGNUPS and a
+ * real SMTP server: the link from the message confirms, the page then asks the lab's questions, and
+ * only the link's holder can answer them. Answers are read back from the database.
+ */
+const words = mailWords.pages
+const answerWords = words.answers
+const SUBJECT = mailWords.confirmation.subject.replaceAll('{lab}', 'Tessel Labs')
+// Text no log line may carry: it is someone's answer.
+const SECRET_PLAN = 'Evaluating tool routing for the Zanzibar-7 project'
+
+let mail: MailTestServer
+
+beforeAll(async () => {
+  mail = await startMailTestServer({
+    CONFIRM_SIGNUPS: 'true',
+    MAIL_PER_MINUTE: '0',
+    CONFIRM_EXPIRE_CHECK_MS: '200',
+    RATE_LIMIT_PER_MINUTE: '0',
+  })
+})
+
+afterAll(async () => {
+  await mail?.close()
+})
+
+const db = () => mail.database.db
+
+/** Signs `email` up through the REST insert and returns the confirmation link its message carries. */
+async function signUpAndGetLink(email: string): Promise<string> {
+  expect((await postWaitlist(mail.server, { email })).status).toBe(201)
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
+    const messages = await Promise.all(
+      mail.sink.received.filter((m) => m.to.includes(email)).map(mail.sink.parse),
+    )
+    const text = messages.find((m) => m.subject === SUBJECT)?.text ?? ''
+    const link = /https?:\/\/\S+\/confirm\?t=[A-Za-z0-9_-]+/.exec(text)?.[0]
+    if (link) return link
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  throw new Error(`no confirmation arrived for ${email}`)
+}
+
+interface Page {
+  status: number
+  html: string
+  location?: string | null
+}
+
+async function pageOf(response: Response): Promise<Page> {
+  return { status: response.status, html: await response.text(), location: response.headers.get('location') }
+}
+
+/** The link's button, as the page's form sends it. */
+const follow = async (link: string) =>
+  pageOf(
+    await fetch(link, { method: 'POST', body: new URLSearchParams({ 'List-Unsubscribe': 'One-Click' }) }),
+  )
+
+/** Where the page's questions are sent, as an absolute URL. */
+function questionsAction(html: string): string {
+  const action = /<form class="questions" method="post" action="([^"]+)">/.exec(html)?.[1]
+  if (!action) throw new Error(`no questions on the page:\n${html}`)
+  return new URL(action.replaceAll('&amp;', '&'), mail.server.url).toString()
+}
+
+const send = async (action: string, fields: Record<string, string> | URLSearchParams) =>
+  pageOf(await fetch(action, { method: 'POST', body: new URLSearchParams(fields) }))
+
+const tokenOf = (link: string) => new URL(link).searchParams.get('t') ?? ''
+const answersUrl = (token: string) => `${mail.server.url}/confirm/answers?t=${token}`
+const asks = (html: string) => html.includes('<form class="questions"')
+
+describe('the confirmation page, with CONFIRM_SIGNUPS on', () => {
+  it('confirms as before, then asks the questions: named by their ids, the role a select, all optional, with Skip', async () => {
+    const email = 'asked.after@example.com'
+    const link = await signUpAndGetLink(email)
+    const shown = await pageOf(await fetch(link))
+    expect([shown.status, asks(shown.html)], 'the GET asks nothing and changes nothing').toEqual([200, false])
+    expect(await entryStatus(db(), email)).toBe('unconfirmed')
+
+    const confirmed = await follow(link)
+    expect(confirmed.status).toBe(200)
+    expect(confirmed.html).toContain(`<h1>${words.confirm.done}</h1>`)
+    expect(await entryStatus(db(), email)).toBe('waiting')
+    expect(questionsAction(confirmed.html)).toBe(answersUrl(tokenOf(link)))
+    const role = signupQuestions.find((question) => question.id === 'role')
+    const choices = role?.kind === 'choice' ? role.choices : []
+    const options = [...confirmed.html.matchAll(/<option value="([^"]*)"/g)].map((match) => match[1])
+    expect(options).toEqual(['', ...choices])
+    expect(confirmed.html).toContain(
+      '<label for="answer-role">Your role</label><select id="answer-role" name="role">',
+    )
+    expect(confirmed.html).toContain('<label for="answer-organisation">Organisation</label>')
+    expect(confirmed.html).toMatch(
+      /<input id="answer-organisation" name="organisation" type="text" maxlength="100"/,
+    )
+    expect(confirmed.html).toMatch(/<textarea id="answer-use_case" name="use_case" rows="4" maxlength="500">/)
+    expect(confirmed.html).toContain(`<a class="skip" href="/">${answerWords.skip}</a>`)
+    expect(confirmed.html).not.toContain('required')
+    expect(await answersOf(db(), email), 'asking stores nothing').toBeUndefined()
+  })
+
+  it("stores the link holder's answers and thanks them; answering again replaces them; GET changes nothing", async () => {
+    const email = 'answers.twice@example.com'
+    const link = await signUpAndGetLink(email)
+    const action = questionsAction((await follow(link)).html)
+    const thanked = await send(action, {
+      role: 'Research',
+      organisation: '  Acme Lab ',
+      use_case: SECRET_PLAN,
+    })
+    expect(thanked.status).toBe(200)
+    expect(thanked.html).toContain(`<h1>${answerWords.done}</h1>`)
+    expect(await answersOf(db(), email)).toEqual({
+      role: 'Research',
+      organisation: 'Acme Lab',
+      use_case: SECRET_PLAN,
+    })
+
+    // The link again, a day later: confirmed already, the questions once more.
+    const again = await follow(link)
+    expect([again.status, asks(again.html)]).toEqual([200, true])
+    expect((await send(questionsAction(again.html), { role: 'Product', organisation: '' })).status).toBe(200)
+    expect(await answersOf(db(), email), 'the whole set replaced').toEqual({ role: 'Product' })
+
+    const got = await pageOf(await fetch(action, { redirect: 'manual' }))
+    expect([got.status, got.location]).toEqual([303, `/confirm?t=${tokenOf(link)}`])
+    expect(await answersOf(db(), email)).toEqual({ role: 'Product' })
+    expect(mail.server.output()).not.toContain(SECRET_PLAN)
+    expect(mail.server.output()).not.toContain('Acme Lab')
+    expect(mail.server.output()).not.toContain(email)
+  })
+
+  it('shows the form again with the reason (400) for a wrong answer, and stores nothing', async () => {
+    const email = 'wrong.answer@example.com'
+    const link = await signUpAndGetLink(email)
+    const action = questionsAction((await follow(link)).html)
+    expect((await send(action, { role: 'Engineering' })).status).toBe(200)
+
+    const astronaut = await send(action, { role: 'Astronaut', organisation: '<b>Acme</b>' })
+    expect(astronaut.status).toBe(400)
+    expect(astronaut.html).toContain(`<h1>${answerWords.problem}</h1>`)
+    expect(astronaut.html).toContain(
+      'Nothing was stored: &quot;role&quot; must be one of &quot;Research&quot;',
+    )
+    expect(questionsAction(astronaut.html), 'the form again, to the same link').toBe(action)
+    expect(astronaut.html, 'what was typed, shown again, escaped').toContain(
+      'value="&lt;b&gt;Acme&lt;/b&gt;"',
+    )
+
+    const long = await send(action, { use_case: 'x'.repeat(501) })
+    expect([long.status, long.html.includes('must be at most 500 characters')]).toEqual([400, true])
+    const twice = await send(
+      action,
+      new URLSearchParams([
+        ['role', 'Research'],
+        ['role', 'Other'],
+      ]),
+    )
+    expect([twice.status, twice.html.includes('&quot;role&quot; must be a string')]).toEqual([400, true])
+    const json = await pageOf(
+      await fetch(action, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"role":"Other"}',
+      }),
+    )
+    expect([json.status, json.html.includes('the answers come as a form')]).toEqual([400, true])
+    const huge = await send(action, { use_case: 'y'.repeat(MAX_ANSWERS_BODY) })
+    expect(huge.status).toBe(413)
+    expect(await answersOf(db(), email), 'the earlier answers, untouched').toEqual({ role: 'Engineering' })
+  })
+
+  it("only the confirmation link's own token answers; a test send's says nothing was changed", async () => {
+    const email = 'only.holder@example.com'
+    const link = await signUpAndGetLink(email)
+    await follow(link)
+    const keys = linkKeys(mail.server.secret)
+    const token = tokenOf(link)
+    const tampered = token.replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'))
+    for (const other of [tampered, sealAddress(keys.unsubscribe, email), '']) {
+      const refused = await send(answersUrl(other), { role: 'Research' })
+      expect([refused.status, refused.html.includes(words.invalid)]).toEqual([400, true])
+    }
+    const test = await send(answersUrl(sealAddress(keys.testLink, email)), { role: 'Research' })
+    expect([test.status, test.html.includes(words.test)]).toEqual([200, true])
+    expect(test.html).toContain(`<h1>${answerWords.unchanged}</h1>`)
+    expect(await answersOf(db(), email)).toBeUndefined()
+  })
+
+  it('changes nothing for an entry that unsubscribed, or one erased, and says so', async () => {
+    const email = 'answered.then.left@example.com'
+    const link = await signUpAndGetLink(email)
+    const action = questionsAction((await follow(link)).html)
+    expect((await send(action, { organisation: 'Before' })).status).toBe(200)
+    expect(await unsubscribe(db(), email)).toBe('done')
+    const after = await send(action, { organisation: 'After' })
+    expect([after.status, after.html.includes(answerWords.unsubscribed)]).toEqual([200, true])
+    expect(await answersOf(db(), email)).toEqual({ organisation: 'Before' })
+    expect(asks((await follow(link)).html), 'no questions for an unsubscribed address').toBe(false)
+
+    expect((await runCli(mail.server.env, 'remove', email)).code).toBe(0)
+    const gone = await send(action, { organisation: 'Again' })
+    expect([gone.status, gone.html.includes(words.gone)]).toEqual([200, true])
+    expect(await answersOf(db(), email)).toBeUndefined()
+  })
+})
+
+/** The rows of private.entry_answers whose entry had this id: none once the entry is erased. */
+async function answerRows(waitlistId: string): Promise<number> {
+  const [row] = await db().query<{ n: number }>(
+    'select count(*)::int as n from private.entry_answers where waitlist_id = $1::bigint',
+    [waitlistId],
+  )
+  return row?.n ?? 0
+}
+
+async function idOf(email: string): Promise<string> {
+  const [row] = await db().query<{ id: string }>(
+    'select id::text as id from public.waitlist where email = $1',
+    [email],
+  )
+  if (!row) throw new Error(`${email} is not on the list`)
+  return row.id
+}
+
+describe('answers are personal data', () => {
+  it('no REST read names them: anon cannot reach the private table, service_role reads the waitlist without them', async () => {
+    const email = 'private.answers@example.com'
+    const link = await signUpAndGetLink(email)
+    await send(questionsAction((await follow(link)).html), {
+      organisation: 'Hidden Org',
+      use_case: SECRET_PLAN,
+    })
+    const { url, anonKey, serviceKey } = mail.server
+    const read = (key: string, path: string, headers: Record<string, string> = {}) =>
+      fetch(`${url}/rest/v1/${path}`, {
+        headers: { apikey: key, Authorization: `Bearer ${key}`, ...headers },
+      })
+
+    for (const key of [anonKey, serviceKey]) {
+      const table = await read(key, 'entry_answers?select=*')
+      expect(table.status, 'no such table in public').toBeGreaterThanOrEqual(400)
+      const profile = await read(key, 'entry_answers?select=*', { 'Accept-Profile': 'private' })
+      expect(profile.status, 'the private schema is not exposed').toBeGreaterThanOrEqual(400)
+      expect(await table.text()).not.toContain('Hidden Org')
+    }
+    const everything = await read(serviceKey, 'waitlist?select=*')
+    expect(everything.status).toBe(200)
+    const rows = (await everything.json()) as Record<string, unknown>[]
+    expect(rows.some((row) => row.email === email)).toBe(true)
+    expect(JSON.stringify(rows)).not.toContain('Hidden Org')
+    expect((await read(serviceKey, 'waitlist?select=email,answers')).status, 'not a column').toBe(400)
+  })
+
+  it('are erased by `remove`', async () => {
+    const email = 'removed.answers@example.com'
+    const link = await signUpAndGetLink(email)
+    await send(questionsAction((await follow(link)).html), { role: 'Founder or executive' })
+    const id = await idOf(email)
+    expect(await answerRows(id)).toBe(1)
+    expect((await runCli(mail.server.env, 'remove', email)).code).toBe(0)
+    expect(await answerRows(id)).toBe(0)
+  })
+
+  it('are erased with an unconfirmed entry when its confirmation expires', async () => {
+    const email = 'expired.answers@example.com'
+    const link = await signUpAndGetLink(email)
+    // Answered without the confirm (the same token's holder), then never confirmed.
+    expect((await send(answersUrl(tokenOf(link)), { organisation: 'Never Confirmed' })).status).toBe(200)
+    expect(await entryStatus(db(), email)).toBe('unconfirmed')
+    const id = await idOf(email)
+    expect(await answerRows(id)).toBe(1)
+    await db().query(
+      `update public.waitlist set created_at = created_at - interval '8 days' where id = $1::bigint`,
+      [id],
+    )
+    await db().query(
+      `update private.entry_status set confirm_sent_at = confirm_sent_at - interval '8 days' where waitlist_id = $1::bigint`,
+      [id],
+    )
+    const deadline = Date.now() + 30_000
+    while ((await entryStatus(db(), email)) !== undefined && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(await entryStatus(db(), email), 'erased').toBeUndefined()
+    expect(await answerRows(id)).toBe(0)
+  })
+})
+
+describe('a server with CONFIRM_SIGNUPS off and a rate limit', () => {
+  let server: TestServer
+  let addresses = 0
+  const from = () => ({ 'x-forwarded-for': `203.0.113.${++addresses}` })
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      env: { TRUST_PROXY_HEADER: 'x-forwarded-for', RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_BURST: '2' },
+    })
+  })
+  afterAll(async () => {
+    await server?.cleanup()
+  })
+
+  const confirmToken = (email: string) => sealAddress(linkKeys(server.secret).confirm, email)
+
+  it('asks nothing more on the confirmation page: there is no confirmation', async () => {
+    const email = 'no.confirmation@example.com'
+    expect((await postWaitlist(server, { email }, from())).status).toBe(201)
+    const page = await pageOf(
+      await fetch(`${server.url}/confirm?t=${confirmToken(email)}`, { method: 'POST', headers: from() }),
+    )
+    expect(page.status).toBe(200)
+    expect(page.html).toContain(`<h1>${words.confirm.done}</h1>`)
+    expect(asks(page.html)).toBe(false)
+  })
+
+  it('limits the answers as the links’ POSTs: the third in a row from one address gets 429', async () => {
+    const email = 'limited.answers@example.com'
+    expect((await postWaitlist(server, { email }, from())).status).toBe(201)
+    const client = from()
+    const post = () =>
+      fetch(`${server.url}/confirm/answers?t=${confirmToken(email)}`, {
+        method: 'POST',
+        headers: client,
+        body: new URLSearchParams({ role: 'Other' }),
+      })
+    const statuses = [(await post()).status, (await post()).status]
+    const third = await post()
+    expect([...statuses, third.status]).toEqual([200, 200, 429])
+    expect(await third.text()).toContain(words.busy)
+  })
+})

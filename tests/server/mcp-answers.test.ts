@@ -1,0 +1,176 @@
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as TransportV2,
+} from '@modelcontextprotocol/client'
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { requestAccessTool } from '../../contract/agent-tool'
+import { startTestServer, type TestServer } from '../../harness/test-server'
+import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
+import { answersOf } from '../../server/waitlist/entry-answers'
+import { entryStatus } from '../support/entry-status'
+import { MODERN_MCP } from '../support/mcp-raw'
+
+/**
+ * The MCP tool's optional answers (issue 43, item 1) over real HTTP: the published schema lists
+ * them, valid ones are stored with a new entry, and a wrong one is a tool error that stores
+ * nothing at all, not even the address. Checked by the same checkAnswers the confirmation page uses.
+ */
+const TOOL = requestAccessTool.name
+// An answer's text, which no log line may carry.
+const PRIVATE_USE = 'Benchmarking the Quetzal-9 agent on long support threads'
+
+let server: TestServer
+let database: OpenedDatabase
+
+type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; content?: unknown }
+interface AnyClient {
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<Result>
+  listTools(): Promise<{ tools: { name: string; inputSchema: unknown }[] }>
+  close(): Promise<void>
+}
+
+/** A client pinned to 2026-07-28 (the v2 SDK), or a 2025 one (SDK v1). */
+async function connect(era: '2026' | '2025' = '2026'): Promise<AnyClient> {
+  const url = new URL(`${server.url}/mcp`)
+  if (era === '2025') {
+    const client = new ClientV1({ name: 'answers-2025', version: '1.0.0' })
+    await client.connect(new TransportV1(url))
+    return client as unknown as AnyClient
+  }
+  const client = new ClientV2(
+    { name: 'answers', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: MODERN_MCP } } },
+  )
+  await client.connect(new TransportV2(url))
+  return client as unknown as AnyClient
+}
+
+async function callWith(args: Record<string, unknown>, era: '2026' | '2025' = '2026'): Promise<Result> {
+  const client = await connect(era)
+  try {
+    return await client.callTool({ name: TOOL, arguments: args })
+  } finally {
+    await client.close()
+  }
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: '0' } })
+  database = await openDatabase({ dataDir: server.dataDir, purpose: 'test', besideServer: true })
+})
+
+afterAll(async () => {
+  await database?.close()
+  await server?.cleanup()
+})
+
+describe('the tool’s answers', () => {
+  it('are listed in its published input schema, by question id, optional, and nothing else is taken', async () => {
+    const client = await connect()
+    try {
+      const { tools } = await client.listTools()
+      expect(tools[0]?.inputSchema).toEqual({
+        type: 'object',
+        properties: {
+          email: expect.objectContaining({ type: 'string', format: 'email' }),
+          role: {
+            type: 'string',
+            enum: ['Research', 'Engineering', 'Product', 'Founder or executive', 'Other'],
+            description: `Optional: the person's own answer to the lab's question "Your role", if they gave one.`,
+          },
+          organisation: {
+            type: 'string',
+            maxLength: 100,
+            description: expect.stringContaining('"Organisation"'),
+          },
+          use_case: {
+            type: 'string',
+            maxLength: 500,
+            description: expect.stringContaining('"What would you use it for?"'),
+          },
+        },
+        required: ['email'],
+        additionalProperties: false,
+      })
+    } finally {
+      await client.close()
+    }
+  })
+
+  it('are stored, trimmed, with a new entry, in either protocol era', async () => {
+    for (const era of ['2026', '2025'] as const) {
+      const email = `mcp.answers.${era}@example.com`
+      const result = await callWith(
+        { email, role: 'Research', organisation: ' Acme Lab ', use_case: PRIVATE_USE },
+        era,
+      )
+      expect([result.isError, result.structuredContent?.status]).toEqual([false, 'submitted'])
+      expect(await answersOf(database.db, email)).toEqual({
+        role: 'Research',
+        organisation: 'Acme Lab',
+        use_case: PRIVATE_USE,
+      })
+    }
+  })
+
+  it('are not stored for an address already on the list: its answers stay as they were', async () => {
+    const email = 'mcp.answers.again@example.com'
+    expect((await callWith({ email, role: 'Engineering' })).structuredContent?.status).toBe('submitted')
+    const again = await callWith({ email: email.toUpperCase(), role: 'Other', organisation: 'Elsewhere' })
+    expect([again.isError, again.structuredContent?.status]).toEqual([false, 'already_registered'])
+    expect(await answersOf(database.db, email)).toEqual({ role: 'Engineering' })
+  })
+
+  it('leave no row when every answer is blank', async () => {
+    const email = 'mcp.answers.blank@example.com'
+    expect((await callWith({ email, role: '', organisation: '   ' })).structuredContent?.status).toBe(
+      'submitted',
+    )
+    expect(await entryStatus(database.db, email)).toBe('waiting')
+    expect(await answersOf(database.db, email)).toBeUndefined()
+  })
+
+  it('refuse a role outside the choices, an over-long text or a non-string as a tool error, storing nothing', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [
+        { role: 'Astronaut' },
+        'Invalid arguments: "role" must be one of "Research", "Engineering", "Product", "Founder or executive", "Other". Nothing was stored.',
+      ],
+      [
+        { organisation: 'o'.repeat(101) },
+        'Invalid arguments: "organisation" must be at most 100 characters. Nothing was stored.',
+      ],
+      [
+        { use_case: 'u'.repeat(501) },
+        'Invalid arguments: "use_case" must be at most 500 characters. Nothing was stored.',
+      ],
+      [{ role: 42 }, 'Invalid arguments: "role" must be a string. Nothing was stored.'],
+    ]
+    for (const [i, [answers, reason]] of cases.entries()) {
+      const email = `mcp.answers.refused.${i}@example.com`
+      const result = await callWith({ email, ...answers })
+      expect(result.isError).toBe(true)
+      expect(result.structuredContent).toMatchObject({ status: 'error', reason })
+      expect((result.content as { text: string }[])[0]?.text).toContain(reason)
+      expect(await entryStatus(database.db, email), 'not even the address').toBeUndefined()
+    }
+  })
+
+  it('still refuses an argument that is not a question, naming the ones it takes', async () => {
+    const email = 'mcp.answers.extra@example.com'
+    const result = await callWith({ email, company: 'Acme' })
+    expect(result.isError).toBe(true)
+    expect(result.structuredContent?.reason).toBe(
+      'Invalid arguments: unexpected argument "company": the tool takes only "email", "role", "organisation", "use_case". Call it with {"email": "…"}.',
+    )
+    expect(await entryStatus(database.db, email)).toBeUndefined()
+  })
+
+  it('never appear in the server’s log, nor does the address', () => {
+    expect(server.output()).not.toContain(PRIVATE_USE)
+    expect(server.output()).not.toContain('Acme Lab')
+    expect(server.output()).not.toContain('mcp.answers.2026@example.com')
+  })
+})
