@@ -30,7 +30,11 @@ export function AnswerFilters(props: {
         options={offered}
         selected={filters.sources}
         onChange={(sources) => onChange({ ...filters, sources })}
-        note={props.moreSources ? 'The first 50 sources, in alphabetical order.' : undefined}
+        note={
+          props.moreSources
+            ? `Only the first ${props.sources?.length} sources, in alphabetical order.`
+            : undefined
+        }
         empty={props.sources ? 'No entry has a source yet.' : 'Loading…'}
       />
       {choices.map((question) => (

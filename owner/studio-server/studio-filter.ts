@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import type { SignupQuestion } from '../../contract/signup-questions'
 import { signupQuestions } from '../../contract/site-config'
 import { type EntryFilter, readFilter } from '../../server/waitlist/admin/entry-filter'
 
@@ -6,12 +7,14 @@ import { type EntryFilter, readFilter } from '../../server/waitlist/admin/entry-
 const MAX_SOURCES = 50
 const MAX_ANSWERS = 20
 const MAX_SOURCE = 100
-/** Longer than any question's answer may be: no entry could match more. */
-const MAX_ANSWER = 3 + Math.max(...signupQuestions.map((question) => question.id.length + 500))
+/** The longest answer a question takes: no entry could match a longer one. */
+const longest = (question: SignupQuestion) =>
+  question.kind === 'text' ? question.maxLength : Math.max(...question.choices.map((choice) => choice.length))
+/** `ID=VALUE` at its longest. */
+const MAX_ANSWER = Math.max(...signupQuestions.map((question) => question.id.length + 1 + longest(question)))
 
 /** The CLI's flag words, as the studio's query names them. */
-const inQueryWords = (problem: string) =>
-  problem.replace(/--(status|source|answer)\b/g, '$1').replace('ID=VALUE', 'ID=VALUE (e.g. role=Research)')
+const inQueryWords = (problem: string) => problem.replace(/--(status|source|answer)\b/g, '$1')
 
 /**
  * The filter in the studio's query, as `list` reads its flags (entry-filter.ts): `status`, `source`

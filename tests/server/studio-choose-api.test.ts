@@ -124,12 +124,12 @@ describe('the studio chooses a cohort', () => {
       [`answer=${encodeURIComponent('role=Astronaut')}`, 'answer role needs one of "Research"'],
       [
         `answer=${encodeURIComponent('height=2m')}`,
-        'answer needs ID=VALUE (e.g. role=Research) with ID one of role',
+        'answer needs ID=VALUE with ID one of role, organisation, use_case',
       ],
       ['answer=role', 'answer needs ID=VALUE'],
       [Array.from({ length: 51 }, (_, n) => `source=s${n}`).join('&'), 'at most 50 sources'],
       [`source=${'x'.repeat(101)}`, 'source needs a name of 1 to 100 characters'],
-      [`answer=${encodeURIComponent(`use_case=${'x'.repeat(600)}`)}`, 'answer at most'],
+      [`answer=${encodeURIComponent(`use_case=${'x'.repeat(501)}`)}`, 'answer at most 509 characters'],
     ]) {
       const response = await api(`/api/entries?${query}`)
       expect(response.status, query).toBe(400)
@@ -281,6 +281,22 @@ describe('the studio chooses a cohort', () => {
     ])
     for (const query of ['by=person', 'days=7', 'by=batch&days=365'])
       expect((await api(`/api/funnel?${query}`)).status, query).toBe(400)
+  })
+
+  it('offers at most 50 sources, in alphabetical order, and says more exist', async () => {
+    // Sources are signups' names (a utm_source, a referring site): anyone can make more of them.
+    await mail.database.db.query(
+      `insert into public.waitlist (email, source)
+       select 'many.' || n || '@example.com', 'site-' || lpad(n::text, 2, '0') || '.example' from generate_series(1, 60) n`,
+    )
+    const summary = (await (await api('/api/summary?days=all')).json()) as {
+      sources: string[]
+      moreSources: boolean
+    }
+    expect(summary.moreSources).toBe(true)
+    expect(summary.sources).toHaveLength(50)
+    expect(summary.sources.slice(0, 3)).toEqual(['direct', 'launch-post', 'site-01.example'])
+    expect(summary.sources.at(-1)).toBe('site-48.example')
   })
 })
 
