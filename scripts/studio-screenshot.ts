@@ -3,24 +3,28 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from '@playwright/test'
 import { CHROMIUM_ARGS, findChromium } from '../harness/chromium-path'
+import { withServerDatabase } from '../harness/server-database'
 import { startStudioProcess } from '../harness/studio-process'
 import { startTestServer } from '../harness/test-server'
 import { runCli } from '../harness/waitlist-cli'
 import { toCsv } from '../owner/cli/csv'
 import { buildIfStale } from '../server/boot/build-if-stale'
 
-/** Regenerates docs/studio.png, the studio's picture in docs/operations.md: `npx tsx scripts/studio-screenshot.ts`. */
+/**
+ * Regenerates docs/studio.png, the studio's picture in docs/operations.md, 1280 px wide in the light
+ * scheme, with filters applied (waiting researchers): `npx tsx scripts/studio-screenshot.ts`.
+ */
 const NAMES = ['ada', 'grace', 'alan', 'edsger', 'barbara', 'donald', 'frances', 'ken', 'radia', 'leslie']
 const DOMAINS = ['example.com', 'example.org', 'uni.example.edu']
+const SOURCES = ['direct', 'launch-post', 'news.ycombinator.com', 'mcp', '(api)']
+const ROLES = ['Research', 'Engineering', 'Product', 'Founder or executive', 'Other']
+const ORGANISATIONS = ['Example University', 'Acme Robotics', 'Northwind Labs']
 
-await buildIfStale(console.log)
-// Running: the studio reads the running server's database (it never starts the cluster itself).
-const server = await startTestServer()
-const work = await mkdtemp(join(tmpdir(), 'studio-screenshot-'))
-try {
-  // Sample signups over the last 30 days, more of them lately, the same on every run.
+/** Sample signups over the last 30 days, more of them lately, the same on every run. */
+function sampleRows(): string[][] {
   const rows: string[][] = []
-  const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate())
+  const now = new Date()
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
   for (let day = 29; day >= 0; day--) {
     const count = Math.round(((30 - day) / 30) * 5 + ((day * 7) % 3))
     for (let n = 0; n < count; n++) {
@@ -30,17 +34,71 @@ try {
       rows.push([`${name}.${30 - day}${n}@${domain}`, created.toISOString()])
     }
   }
+  return rows
+}
+
+/**
+ * Sources and answers as signups through the site, agents and the confirmation page leave them,
+ * the page's visits as the server counts them, and two of the first invitees who have since
+ * redeemed their code in the beta.
+ */
+async function addDetails(server: Parameters<typeof withServerDatabase>[0]) {
+  await withServerDatabase(server, async (db) => {
+    await db.query('update public.waitlist set source = ($1::text[])[1 + id % 5]', [SOURCES])
+    await db.query(
+      `insert into private.source_counts (day, source, visits, visitors, signups)
+       select created_at::date, source, 4 * count(*) + 3, 3 * count(*) + 2, count(*)
+         from public.waitlist where source in ('direct', 'launch-post', 'news.ycombinator.com')
+        group by 1, 2`,
+    )
+    await db.query(
+      `insert into private.entry_answers (waitlist_id, answers)
+       select id, jsonb_build_object('role', ($1::text[])[1 + (id / 2) % 5], 'organisation', ($2::text[])[1 + id % 3])
+         from public.waitlist where id % 3 <> 0`,
+      [ROLES, ORGANISATIONS],
+    )
+    await db.query(
+      `with joined as (
+         update private.entry_status set status = 'joined', joined_at = invited_at + interval '2 hours'
+          where waitlist_id in (select waitlist_id from private.entry_status where status = 'invited'
+                                 order by waitlist_id limit 2)
+         returning waitlist_id
+       )
+       update private.mail_outbox set redeemed_at = now() where waitlist_id in (select waitlist_id from joined)`,
+    )
+  })
+}
+
+await buildIfStale(console.log)
+// Running: the studio reads the running server's database (it never starts the cluster itself).
+const server = await startTestServer()
+const work = await mkdtemp(join(tmpdir(), 'studio-screenshot-'))
+try {
+  const rows = sampleRows()
   const file = join(work, 'sample.csv')
   await writeFile(file, toCsv(['email', 'created_at'], rows))
-  const imported = await runCli(server.env, 'import', file)
-  if (imported.code !== 0) throw new Error(imported.stderr)
+  for (const args of [
+    ['import', file],
+    ['invite', '--next', '6'],
+  ]) {
+    const result = await runCli(server.env, ...args)
+    if (result.code !== 0) throw new Error(result.stderr)
+  }
+  await addDetails(server)
   const studio = await startStudioProcess(server.env)
   const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS })
   try {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
-    await page.goto(studio.url)
-    await page.getByRole('table').waitFor()
-    await page.screenshot({ path: 'docs/studio.png' })
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' })
+    const filters = new URLSearchParams([
+      ['status', 'waiting'],
+      ['answer', 'role=Research'],
+    ])
+    await page.goto(`${studio.origin}/?${filters}#token=${studio.token}`)
+    const list = page.getByRole('region', { name: 'Signups, newest first' })
+    await list.getByText(/ matching$/).waitFor()
+    await page.getByText('All sources').waitFor()
+    for (const row of [1, 2]) await list.getByRole('row').nth(row).getByRole('checkbox').check()
+    await page.screenshot({ path: 'docs/studio.png', fullPage: true })
     console.log(`Wrote docs/studio.png (${rows.length} sample signups)`)
   } finally {
     await browser.close()

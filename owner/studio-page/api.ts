@@ -1,7 +1,7 @@
 import type { EntryPage as ListPage } from '../../server/waitlist/admin/entry-pages'
 import type { StatusCounts } from '../../server/waitlist/admin/status-counts'
 import type { DayCount } from '../../server/waitlist/admin/waitlist-admin'
-import type { EntryStatus } from '../../server/waitlist/entry-status'
+import { type Filters, filtersQuery } from './filters'
 
 /**
  * The studio server's JSON API (owner/studio-server/studio-app.ts). The token arrives in the URL's
@@ -16,6 +16,9 @@ export interface Summary {
   /** How many entries have each status. */
   statuses: StatusCounts
   days: DayCount[]
+  /** The sources the list's entries came from, alphabetical, for the filter; more exist when moreSources. */
+  sources: string[]
+  moreSources: boolean
 }
 
 /** A page of the list as the studio's server sends it: the server's page and its size. */
@@ -70,14 +73,10 @@ export function fetchSummary(range: Range): Promise<Summary> {
   return send(`/api/summary?days=${range}`)
 }
 
-/** A page of the entries whose address contains `search` and whose status is any of `statuses` (none: any). */
-export function fetchEntries(
-  search: string,
-  statuses: readonly EntryStatus[],
-  start: PageStart,
-): Promise<EntryPage> {
+/** A page of the entries whose address contains `search` and that the filters match. */
+export function fetchEntries(search: string, filters: Filters, start: PageStart): Promise<EntryPage> {
   const query = new URLSearchParams({ q: search, ...start })
-  for (const status of statuses) query.append('status', status)
+  for (const [name, value] of filtersQuery(filters)) query.append(name, value)
   return send(`/api/entries?${query}`)
 }
 

@@ -7,7 +7,16 @@ const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visi
 /** Moves to the page that starts there, whose number is `number`. */
 type OnPage = (start: PageStart, number: number) => void
 
-/** One page of the list, newest first, each row with its Remove button, and the paging controls. */
+/** The rows ticked for "Invite selected", and how a tick changes them. */
+export interface Selection {
+  has(email: string): boolean
+  toggle(email: string, on: boolean): void
+}
+
+/**
+ * One page of the list, newest first, each row with its box for "Invite selected", its address
+ * (which opens the entry's panel) and its Remove button, and the paging controls.
+ */
 export function EntriesTable(props: {
   page: EntryPage | undefined
   /** The page's number, counted by the owner's moves. */
@@ -18,6 +27,8 @@ export function EntriesTable(props: {
   noMatch: string
   onPage: OnPage
   onRemove(email: string): void
+  onOpen(email: string): void
+  selection: Selection
 }) {
   const { page } = props
   if (!page) return <p className="mt-4 text-soft">Loading…</p>
@@ -30,6 +41,9 @@ export function EntriesTable(props: {
           {/* On a phone each row is a card: the address over its date, Remove beside them. */}
           <thead className="max-sm:sr-only">
             <tr className="border-b border-line">
+              <th scope="col" className="py-2 pr-2 font-semibold">
+                <span className="sr-only">Selected</span>
+              </th>
               <th scope="col" className="py-2 pr-4 font-semibold">
                 Address
               </th>
@@ -46,7 +60,14 @@ export function EntriesTable(props: {
           </thead>
           <tbody>
             {page.entries.map((entry) => (
-              <EntryRow key={entry.email} entry={entry} onRemove={props.onRemove} />
+              <EntryRow
+                key={entry.email}
+                entry={entry}
+                selected={props.selection.has(entry.email)}
+                onSelect={(on) => props.selection.toggle(entry.email, on)}
+                onOpen={() => props.onOpen(entry.email)}
+                onRemove={props.onRemove}
+              />
             ))}
           </tbody>
         </table>
@@ -56,21 +77,44 @@ export function EntriesTable(props: {
   )
 }
 
-function EntryRow({ entry, onRemove }: { entry: Entry; onRemove(email: string): void }) {
+function EntryRow(props: {
+  entry: Entry
+  selected: boolean
+  onSelect(on: boolean): void
+  onOpen(): void
+  onRemove(email: string): void
+}) {
+  const { entry } = props
   return (
-    <tr className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-3 border-b border-line py-3 sm:table-row sm:py-0">
-      <td className="min-w-0 sm:py-2 sm:pr-4">
-        <EmailAddress email={entry.email} />
+    <tr className="grid grid-cols-[auto_minmax(0,1fr)_auto] gap-x-3 border-b border-line py-3 sm:table-row sm:py-0">
+      <td className="col-start-1 row-span-3 row-start-1 self-center sm:py-2 sm:pr-2">
+        <input
+          type="checkbox"
+          aria-label={`Select ${entry.email}`}
+          checked={props.selected}
+          onChange={(event) => props.onSelect(event.target.checked)}
+          className={`max-sm:size-5 ${FOCUS}`}
+        />
       </td>
-      <td className="col-start-1 text-xs whitespace-nowrap text-soft tabular-nums sm:py-2 sm:pr-4 sm:text-sm sm:text-ink">
+      <td className="col-start-2 row-start-1 min-w-0 sm:py-2 sm:pr-4">
+        {/* The address opens the entry's panel: its answers and history, as `show` prints them. */}
+        <button
+          type="button"
+          onClick={props.onOpen}
+          className={`block w-full min-w-0 text-left underline decoration-line underline-offset-2 hover:decoration-accent ${FOCUS}`}
+        >
+          <EmailAddress email={entry.email} />
+        </button>
+      </td>
+      <td className="col-start-2 text-xs whitespace-nowrap text-soft tabular-nums sm:py-2 sm:pr-4 sm:text-sm sm:text-ink">
         {entry.created_at.slice(0, 19).replace('T', ' ')}
       </td>
-      <td className="col-start-1 text-xs text-soft sm:py-2 sm:pr-4 sm:text-sm sm:text-ink">{entry.status}</td>
-      <td className="col-start-2 row-span-3 row-start-1 self-center text-right sm:py-2">
+      <td className="col-start-2 text-xs text-soft sm:py-2 sm:pr-4 sm:text-sm sm:text-ink">{entry.status}</td>
+      <td className="col-start-3 row-span-3 row-start-1 self-center text-right sm:py-2">
         <button
           type="button"
           aria-label={`Remove ${entry.email}`}
-          onClick={() => onRemove(entry.email)}
+          onClick={() => props.onRemove(entry.email)}
           className={`rounded border border-danger px-2 py-1 text-danger hover:bg-danger-soft max-sm:min-h-11 max-sm:px-3 ${FOCUS}`}
         >
           Remove

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import type { Range } from './api'
 import { fetchSources, type SourceCounts, type SourcesSummary } from './sources-api'
 
-const RANGE_NAMES: Record<Range, string> = {
+export const RANGE_NAMES: Record<Range, string> = {
   '30': 'the last 30 days',
   '90': 'the last 90 days',
   all: 'all days',

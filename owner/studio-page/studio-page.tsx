@@ -1,6 +1,5 @@
-import { type RefObject, useCallback, useEffect, useRef, useState } from 'react'
-import type { StatusCounts } from '../../server/waitlist/admin/status-counts'
-import type { EntryStatus } from '../../server/waitlist/entry-status'
+import { type RefObject, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { AnswerFilters } from './answer-filters'
 import {
   downloadExport,
   type EntryPage,
@@ -13,8 +12,12 @@ import {
   SiteStopped,
   type Summary,
 } from './api'
-import { EntriesTable } from './entries-table'
+import { EntriesTable, type Selection } from './entries-table'
+import { EntryPanel } from './entry-panel'
+import { type Filters, isFiltered, useUrlFilters } from './filters'
+import { FunnelPanel } from './funnel-panel'
 import { InvitePanel } from './invite-panel'
+import { InviteSelected } from './invite-selected'
 import { RemoveDialog } from './remove-dialog'
 import { SendHealthBanner } from './send-health-banner'
 import { SignupsChart } from './signups-chart'
@@ -33,7 +36,10 @@ interface Position {
 
 const FIRST_PAGE: Position = { start: {}, number: 1 }
 
-/** The whole studio: the total, the chart, and the list with search, paging, CSV and remove. */
+/**
+ * The whole studio: the total, the chart, the sources and the funnel, "Invite the next N", and the
+ * list with its search and filters, paging, CSV, the rows to invite, each entry's panel and remove.
+ */
 export function StudioPage() {
   const [range, setRange] = useState<Range>('30')
   const [error, setError] = useState('')
@@ -51,7 +57,9 @@ export function StudioPage() {
   })
   const summary = useSummary(range, version, fail, setError)
   const sources = useSources(range, version, fail)
-  const removal = useRemoval(fail, () => setVersion((value) => value + 1))
+  const refresh = useCallback(() => setVersion((value) => value + 1), [])
+  const removal = useRemoval(fail, refresh)
+  const [shown, setShown] = useState<string>()
 
   return (
     <main className="mx-auto max-w-4xl space-y-6 p-6">
@@ -62,17 +70,22 @@ export function StudioPage() {
         <SignupsChart days={summary.days} visits={sources?.days} range={range} onRangeChange={setRange} />
       )}
       <SourcesPanel sources={sources?.sources} range={range} />
+      <FunnelPanel range={range} version={version} onFail={fail} />
 
       <SendHealthBanner version={version} onFail={fail} />
-      <InvitePanel onQueued={() => setVersion((value) => value + 1)} />
+      <InvitePanel onQueued={refresh} />
 
       <ListSection
-        counts={summary?.statuses}
+        summary={summary}
         version={version}
         onFail={fail}
         heading={removal.listHeading}
         onRemove={removal.setPending}
+        onOpen={setShown}
+        onQueued={refresh}
       />
+
+      <EntryPanel email={shown} onClose={() => setShown(undefined)} />
 
       <RemoveDialog
         email={removal.pending}
@@ -84,20 +97,35 @@ export function StudioPage() {
   )
 }
 
-/** The list, newest first: its search, its status filter with each status's count, its pages. */
+/**
+ * The list, newest first: its search, its filters (each status with its count, the sources, the
+ * answers; kept in the page's address), the rows ticked to invite, its pages.
+ */
 function ListSection(props: {
-  counts: StatusCounts | undefined
+  summary: Summary | undefined
   version: number
   onFail: Fail
   heading: RefObject<HTMLHeadingElement | null>
   onRemove(email: string): void
+  onOpen(email: string): void
+  onQueued(): void
 }) {
+  const { summary } = props
   const [search, setSearch] = useState('')
   const [query, setQuery] = useState('')
-  const [statuses, setStatuses] = useState<EntryStatus[]>([])
+  const [filters, setFilters] = useUrlFilters()
   const [position, setPosition] = useState<Position>(FIRST_PAGE)
-  const entries = useEntries({ query, statuses }, position.start, props.version, props.onFail)
+  const selection = useSelection()
+  const entries = useEntries({ query, filters }, position.start, props.version, props.onFail)
   useSearchSettling(search, query, setQuery, setPosition)
+  const filter = useCallback(
+    (next: Filters) => {
+      setFilters(next)
+      setPosition(FIRST_PAGE)
+    },
+    [setFilters],
+  )
+  const onPage = useMemo(() => entries?.entries.map((entry) => entry.email) ?? [], [entries])
   return (
     <section aria-labelledby="list-heading" className="rounded-lg border border-line bg-panel p-4">
       <h2 id="list-heading" ref={props.heading} tabIndex={-1} className="text-lg font-semibold">
@@ -105,21 +133,58 @@ function ListSection(props: {
       </h2>
       <SearchBox value={search} onChange={setSearch} />
       <StatusFilter
-        counts={props.counts}
-        selected={statuses}
-        onChange={(selected) => {
-          setStatuses(selected)
-          setPosition(FIRST_PAGE)
-        }}
+        counts={summary?.statuses}
+        selected={filters.statuses}
+        onChange={(statuses) => filter({ ...filters, statuses })}
+      />
+      <AnswerFilters
+        {...{ filters, sources: summary?.sources, moreSources: summary?.moreSources ?? false }}
+        onChange={filter}
+      />
+      <InviteSelected
+        {...{ selected: selection.list, onPage, onClear: selection.clear, onQueued: props.onQueued }}
+        onSelectPage={(on) => selection.setMany(onPage, on)}
       />
       <EntriesTable
-        {...{ page: entries, number: position.number, searching: query !== '' || statuses.length > 0 }}
-        noMatch={query !== '' ? 'No address matches the search.' : 'No entry has the statuses ticked.'}
+        {...{ page: entries, number: position.number, searching: query !== '' || isFiltered(filters) }}
+        noMatch={noMatch(query, filters)}
         onPage={(start, number) => setPosition({ start, number })}
-        onRemove={props.onRemove}
+        {...{ onRemove: props.onRemove, onOpen: props.onOpen, selection }}
       />
     </section>
   )
+}
+
+/** What an empty page says while searching or filtering. */
+function noMatch(query: string, filters: Filters): string {
+  if (query !== '') return 'No address matches the search.'
+  const onlyStatuses = filters.sources.length + filters.answers.length === 0
+  return onlyStatuses ? 'No entry has the statuses ticked.' : 'No entry matches the filters.'
+}
+
+/**
+ * The addresses ticked for "Invite selected", in the order ticked: kept across pages, searches and
+ * filters, so a cohort can be gathered from several.
+ */
+function useSelection(): Selection & {
+  list: string[]
+  setMany(emails: readonly string[], on: boolean): void
+  clear(): void
+} {
+  const [list, setList] = useState<string[]>([])
+  const setMany = useCallback((emails: readonly string[], on: boolean) => {
+    setList((current) => {
+      const rest = current.filter((email) => !emails.includes(email))
+      return on ? [...rest, ...emails] : rest
+    })
+  }, [])
+  return {
+    list,
+    has: (email) => list.includes(email),
+    toggle: (email, on) => setMany([email], on),
+    setMany,
+    clear: useCallback(() => setList([]), []),
+  }
 }
 
 /** The site stopped (not an error: the page comes back with the server), an error, a removal done. */
@@ -177,24 +242,24 @@ function useSummary(range: Range, version: number, fail: Fail, setError: (error:
   return summary
 }
 
-/** The page of the list that the search and the status filter ask for, from where it starts. */
+/** The page of the list that the search and the filters ask for, from where it starts. */
 function useEntries(
-  matching: { query: string; statuses: readonly EntryStatus[] },
+  matching: { query: string; filters: Filters },
   start: PageStart,
   version: number,
   fail: Fail,
 ) {
   const [entries, setEntries] = useState<EntryPage>()
-  const { query, statuses } = matching
+  const { query, filters } = matching
   // biome-ignore lint/correctness/useExhaustiveDependencies: version asks for a fresh read after a removal
   useEffect(() => {
     let current = true
     // An answer for a page or search left behind meanwhile must not replace the newer one.
-    fetchEntries(query, statuses, start).then((next) => current && setEntries(next), fail)
+    fetchEntries(query, filters, start).then((next) => current && setEntries(next), fail)
     return () => {
       current = false
     }
-  }, [query, statuses, start, version, fail])
+  }, [query, filters, start, version, fail])
   return entries
 }
 

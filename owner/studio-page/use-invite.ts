@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { fetchInvitePreview, type InvitePreview, queueInvitations } from './api'
+import { queuedText } from './invite-preview'
 
 const PREPARING = 'Preparing the preview…'
 
@@ -47,13 +48,7 @@ export function useInvite(onQueued: () => void) {
   const send = (shown: InvitePreview) =>
     act(async () => {
       const { queued, perMinute, waitsForSender } = await queueInvitations(shown.count)
-      const pace = perMinute > 0 ? `at most ${perMinute} a minute` : 'as fast as the mail server takes them'
-      const noun = queued === 1 ? 'invitation' : 'invitations'
-      setStatus(
-        waitsForSender
-          ? `Queued ${queued} ${noun}; they go out once a server with SMTP_URL runs.`
-          : `Queued ${queued} ${noun}; the server sends them ${pace}.`,
-      )
+      setStatus(queuedText(queued, perMinute, waitsForSender))
       close()
       onQueued()
     })

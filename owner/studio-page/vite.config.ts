@@ -20,5 +20,11 @@ export default defineConfig({
     target: 'es2022',
     // No inline polyfill: the studio's CSP runs only its own files.
     modulePreload: { polyfill: false },
+    rollupOptions: {
+      // The page takes a few constants from the server's modules (the statuses); never the work
+      // those modules do as they load for the server (server/base/log.ts draws a key with
+      // node:crypto, which a browser has not: the page stopped before its first render).
+      treeshake: { moduleSideEffects: (id) => !id.includes('/server/') },
+    },
   },
 })

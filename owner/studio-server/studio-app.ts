@@ -5,19 +5,25 @@ import { sourcesSummary } from '../../server/analytics/sources-report'
 import { maskEmails, oneLine } from '../../server/base/log'
 import { SITE_STOPPED, SiteStoppedError } from '../../server/db/beside-server'
 import type { Database } from '../../server/db/database'
-import { readFilter } from '../../server/waitlist/admin/entry-filter'
 import { BadCursorError, pageEntries } from '../../server/waitlist/admin/entry-pages'
 import { countByStatus } from '../../server/waitlist/admin/status-counts'
+import { presentSources } from '../../server/waitlist/admin/studio-queries'
 import { countEntries, removeEntry, signupsPerDay } from '../../server/waitlist/admin/waitlist-admin'
 import { exportCsv } from '../cli/export-csv'
+import { routeStudioEntry } from './studio-entry'
 import type { StudioFile } from './studio-files'
+import { studioFilter } from './studio-filter'
+import { routeStudioFunnel } from './studio-funnel'
 import { studioGuard } from './studio-guard'
 import { routeStudioInvite, type StudioInvite } from './studio-invite'
+import { routeStudioInviteSelected } from './studio-invite-selected'
 import { routeStudioSendHealth } from './studio-send-health'
 import { routeStudioTestSend } from './studio-test-send'
 
 export const PAGE_SIZE = 25
 const MAX_SEARCH = 254
+/** The source filter offers this many names at most (studio-queries.ts). */
+export const SOURCES_OFFERED = 50
 
 // Only the studio's own files run or load; its answers are never cached, framed or referred on.
 const HEADERS = {
@@ -72,8 +78,11 @@ export function createStudioApp(options: {
   app.get('/api/entries', (c) => entries(c, db))
   app.get('/api/export.csv', (c) => downloadCsv(c, db))
   app.post('/api/remove', (c) => remove(c, db))
+  routeStudioEntry(app, db)
+  routeStudioFunnel(app, db)
   if (options.invite) {
     routeStudioInvite(app, db, options.invite)
+    routeStudioInviteSelected(app, db, options.invite)
     routeStudioTestSend(app, db, options.invite)
   }
   routeStudioSendHealth(app, db)
@@ -95,21 +104,29 @@ export function createStudioApp(options: {
   return app
 }
 
-/** The total, the entries by status, and the chart's days. */
+/** The total, the entries by status, the chart's days, and the sources the filter offers. */
 async function summary(c: Context, db: Database): Promise<Response> {
   const days = parseRange(c.req.query('days'))
   if (days === undefined) return c.json({ error: 'days must be 30, 90 or all' }, 400)
-  const [total, statuses, perDay] = await Promise.all([
+  const [total, statuses, perDay, sources] = await Promise.all([
     countEntries(db),
     countByStatus(db),
     signupsPerDay(db, days),
+    presentSources(db, SOURCES_OFFERED + 1),
   ])
-  return c.json({ total, statuses, days: perDay })
+  return c.json({
+    total,
+    statuses,
+    days: perDay,
+    sources: sources.slice(0, SOURCES_OFFERED),
+    moreSources: sources.length > SOURCES_OFFERED,
+  })
 }
 
 /**
  * A page of the list: the first, or the one after (`after`) or before (`before`) a cursor it gave,
- * of the entries the search (`q`) and the filter (`status`, repeated: any of them) match.
+ * of the entries the search (`q`) and the filter (studio-filter.ts: `status`, `source`, `answer`)
+ * match, with how many match.
  */
 async function entries(c: Context, db: Database): Promise<Response> {
   const search = c.req.query('q')?.trim() ?? ''
@@ -117,8 +134,8 @@ async function entries(c: Context, db: Database): Promise<Response> {
   const before = c.req.query('before')
   if (search.length > MAX_SEARCH) return c.json({ error: `search at most ${MAX_SEARCH} characters` }, 400)
   if (after !== undefined && before !== undefined) return c.json({ error: 'after or before, not both' }, 400)
-  const read = readFilter({ statuses: c.req.queries('status') })
-  if ('problem' in read) return c.json({ error: read.problem.replace('--status', 'status') }, 400)
+  const read = studioFilter(c)
+  if ('problem' in read) return c.json({ error: read.problem }, 400)
   try {
     const page = await pageEntries(db, { search, filter: read.filter, after, before, limit: PAGE_SIZE })
     return c.json({ ...page, pageSize: PAGE_SIZE })

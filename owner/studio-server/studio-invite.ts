@@ -7,7 +7,7 @@ import {
   placeholderNote,
   placeholderRefusal,
 } from '../../server/mail/messages/reserved-names'
-import { NO_SENDER_YET, readMailSettings } from '../../server/mail/queue/mail-settings'
+import { type MailSettings, NO_SENDER_YET, readMailSettings } from '../../server/mail/queue/mail-settings'
 import { type PreviewSettings, previewInvitation, previewSettings } from '../cli/message-preview'
 
 /**
@@ -24,7 +24,7 @@ const PREVIEW_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'; base-uri 'none'; form-action 'none'"
 
 // The preview lists the first few people; the count says how many in all.
-const SHOWN = 10
+export const SHOWN = 10
 const MAX_COUNT = 1_000_000
 
 function countOf(value: unknown): number | undefined {
@@ -52,7 +52,7 @@ export function routeStudioInvite(app: Hono, db: Database, invite: StudioInvite)
 }
 
 /** The sending server's settings as it recorded them, read afresh: a restarted server may have new ones. */
-async function settingsOf(
+export async function settingsOf(
   db: Database,
   invite: StudioInvite,
 ): Promise<PreviewSettings & { canSend: boolean }> {
@@ -71,13 +71,23 @@ async function preview(c: Context, db: Database, invite: StudioInvite): Promise<
     countWaiting(db),
     settingsOf(db, invite),
   ])
-  const message = previewInvitation(settings, recipients[0]?.email ?? SAMPLE)
-  const { betaUrl } = settings.context
   return c.json({
     requested: count,
     count: Math.min(count, waiting),
     waiting,
     recipients: recipients.map(({ email, createdAt }) => ({ email, created_at: createdAt })),
+    ...messagePreview(settings, recipients[0]?.email),
+  })
+}
+
+/**
+ * What every preview shows beside its people: the message as the first of them gets it (a sample
+ * address when there is none), From, the pace, and why it might not leave yet.
+ */
+export function messagePreview(settings: PreviewSettings & { canSend: boolean }, first: string | undefined) {
+  const message = previewInvitation(settings, first ?? SAMPLE)
+  const { betaUrl } = settings.context
+  return {
     from: settings.from,
     subject: message.subject,
     text: message.text,
@@ -87,8 +97,27 @@ async function preview(c: Context, db: Database, invite: StudioInvite): Promise<
     settingsUnknown: settings.unknown ?? null,
     // Sending is refused while the beta link is the shipped placeholder: the page says why.
     placeholder: isPlaceholderLink(betaUrl) ? placeholderNote(betaUrl) : null,
-  })
+  }
 }
+
+/**
+ * The sending server's settings for a queueing, or why nothing may be queued: the beta link is
+ * still the shipped placeholder, which no invitation may carry.
+ */
+export async function settingsToQueue(
+  db: Database,
+  invite: StudioInvite,
+): Promise<{ settings: MailSettings } | { refusal: string }> {
+  const settings = await readMailSettings(db)
+  const { betaUrl } = previewSettings(settings, invite.fallback).context
+  return isPlaceholderLink(betaUrl) ? { refusal: placeholderRefusal(betaUrl) } : { settings }
+}
+
+/** What the page says once invitations are queued: how fast they go, or that they wait for a sender. */
+export const pace = (settings: MailSettings) => ({
+  perMinute: settings.message?.perMinute ?? 0,
+  waitsForSender: !settings.senderConfigured,
+})
 
 async function queue(c: Context, db: Database, invite: StudioInvite): Promise<Response> {
   // A form on another site cannot send JSON without a preflight, which gets no CORS answer.
@@ -98,13 +127,14 @@ async function queue(c: Context, db: Database, invite: StudioInvite): Promise<Re
   const count = countOf(body?.count)
   if (count === undefined)
     return c.json({ error: `count must be a number of people, 1 to ${MAX_COUNT}` }, 400)
-  const settings = await readMailSettings(db)
-  const { betaUrl } = previewSettings(settings, invite.fallback).context
-  if (isPlaceholderLink(betaUrl)) return c.json({ error: placeholderRefusal(betaUrl) }, 409)
-  const { queued } = await inviteNext(db, count, { resend: false, messageDomain: settings.messageDomain })
-  return c.json({
-    queued: queued.length,
-    perMinute: settings.message?.perMinute ?? 0,
-    waitsForSender: !settings.senderConfigured,
+  const ready = await settingsToQueue(db, invite)
+  if ('refusal' in ready) return c.json({ error: ready.refusal }, 409)
+  const { settings } = ready
+  const { queued } = await inviteNext(db, count, {
+    resend: false,
+    messageDomain: settings.messageDomain,
+    by: 'studio',
+    chosenBy: `next ${count}`,
   })
+  return c.json({ queued: queued.length, ...pace(settings) })
 }

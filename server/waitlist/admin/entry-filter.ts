@@ -137,11 +137,14 @@ const ENTRY_SOURCE_TABLES: FilterTables = { list: 'waitlist', status: 'entry_sta
  * A status condition the planner can serve from the status index (entry_status_by_status) when
  * `waiting` is not asked for: a condition on the joined row's own status, which an entry without
  * one fails. `waiting` is mostly the entries without a row (ADR 034): those are most of a list,
- * found as the list is walked in its order.
+ * found as the list is walked in its order. Said as "no row, or one of these" rather than through
+ * coalesce(), whose result the planner cannot estimate: it guessed 0.5% of a list that was 90%
+ * waiting, and counted `--status waiting --answer role=Research` by a million index lookups
+ * (0.9 s at a million entries, 0.2 s so).
  */
 function statusCondition(statuses: readonly EntryStatus[], bind: Bind, on: FilterTables): string {
   if (!statuses.includes('waiting')) return `${on.status}.status = any(${bind(statuses, 'text[]')})`
-  return `coalesce(${on.status}.status, 'waiting') = any(${bind(statuses, 'text[]')})`
+  return `(${on.status}.status is null or ${on.status}.status = any(${bind(statuses, 'text[]')}))`
 }
 
 /** `%value%` for ILIKE, the value's own wildcards matching themselves. */

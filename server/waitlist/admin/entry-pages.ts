@@ -87,6 +87,13 @@ async function anyPast(db: Queryable, matching: Matching, key: Key, direction: D
   return (await rowsPast(db, matching, key, direction, 1)).length > 0
 }
 
+/** Whether the entry at `key` or any newer one matches: whether a page that starts after `key` has one before it. */
+async function anyFrom(db: Queryable, matching: Matching, key: Key) {
+  // Newer than the key's own instant less one id: the key's entry itself, and all newer.
+  const before: Key = { createdAt: key.createdAt, id: String(BigInt(key.id) - 1n) }
+  return anyPast(db, matching, before, 'newer')
+}
+
 /** The entries of a page found by key (short-search.ts), newest first. */
 function rowsWithIds(db: Queryable, keys: Key[]) {
   if (keys.length === 0) return Promise.resolve([])
@@ -103,13 +110,19 @@ const links = (page: { next: string | null; previous: string | null }) => ({
   previous: page.previous,
 })
 
-/** Older entries from `key` (or from the newest); a previous page exists if anything is newer. */
+/**
+ * Older entries from `key` (or from the newest); a previous page exists if anything is newer. Both
+ * read side by side: the entries newer than the first shown are those from `key` on, since none
+ * between them matched. The first page has none before it.
+ */
 async function olderPage(db: Queryable, matching: Matching, key: Key | undefined, limit: number) {
-  const rows = await rowsPast(db, matching, key, 'older', limit + 1)
+  const [rows, newer] = await Promise.all([
+    rowsPast(db, matching, key, 'older', limit + 1),
+    key === undefined ? false : anyFrom(db, matching, key),
+  ])
   const shown = rows.slice(0, limit)
   const last = shown.at(-1)
   const top = shown[0] ? keyOf(shown[0]) : key
-  const newer = top !== undefined && (await anyPast(db, matching, top, 'newer'))
   return {
     shown,
     next: rows.length > limit && last ? cursorOf(keyOf(last)) : null,
@@ -151,12 +164,13 @@ export async function pageEntries(
     }
   }
   // The whole list, or a search matching more than MATCHING_CAP: dense, so the created_at index
-  // walked newest first meets a page of them at once.
-  const page = before
-    ? await newerPage(db, matching, before, options.limit)
-    : await olderPage(db, matching, after, options.limit)
-  const counted = search
-    ? { matching: MATCHING_CAP, capped: true }
-    : { matching: await countEntries(db, matching.filter), capped: false }
+  // walked newest first meets a page of them at once. The page and its count are read side by
+  // side: one round trip, however far the database is.
+  const [page, counted] = await Promise.all([
+    before ? newerPage(db, matching, before, options.limit) : olderPage(db, matching, after, options.limit),
+    search
+      ? { matching: MATCHING_CAP, capped: true }
+      : countEntries(db, matching.filter).then((count) => ({ matching: count, capped: false })),
+  ])
   return { entries: withoutIds(page.shown), ...counted, ...links(page) }
 }

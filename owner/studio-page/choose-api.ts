@@ -1,0 +1,55 @@
+import type { EntryHistory } from '../../server/waitlist/admin/entry-history'
+import type { Funnel, FunnelBy } from '../../server/waitlist/admin/funnel'
+import type { EntryStatus } from '../../server/waitlist/entry-status'
+import { type InvitePreview, type Range, send } from './api'
+
+export type { EntryHistory, Funnel, FunnelBy }
+
+/**
+ * The studio's calls for choosing a cohort (owner/studio-server): one entry's history, the funnel,
+ * and the invitation of the rows the owner ticked.
+ */
+
+/** One entry as `show EMAIL --json` prints it. */
+export function fetchEntry(email: string): Promise<EntryHistory> {
+  return send(`/api/entry?${new URLSearchParams({ email })}`)
+}
+
+export function fetchFunnel(by: FunnelBy, range: Range): Promise<Funnel> {
+  return send(`/api/funnel?${new URLSearchParams({ by, days: range })}`)
+}
+
+/** An entry that will not be invited, and why, in the CLI's words. */
+export interface Refused {
+  email: string
+  status: EntryStatus
+  reason: string
+}
+
+/** What inviting the selected addresses would do: the preview's fields, and who is left out. */
+export type SelectedPreview = Omit<InvitePreview, 'waiting'> & {
+  refused: Refused[]
+  /** Selected addresses no longer on the list (removed meanwhile). */
+  unknown: number
+}
+
+const asJson = (emails: readonly string[]): RequestInit => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ emails }),
+})
+
+export function fetchSelectedPreview(emails: readonly string[]): Promise<SelectedPreview> {
+  return send('/api/invite/selected/preview', asJson(emails))
+}
+
+/** Queues the selected addresses' invitations, as `invite EMAIL…` does; the server sends them. */
+export function queueSelected(emails: readonly string[]): Promise<{
+  queued: number
+  refused: Refused[]
+  unknown: number
+  perMinute: number
+  waitsForSender: boolean
+}> {
+  return send('/api/invite/selected', asJson(emails))
+}

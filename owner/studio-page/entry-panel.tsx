@@ -1,0 +1,118 @@
+import { useEffect, useRef, useState } from 'react'
+import { signupQuestions } from '../../contract/site-config'
+import type { HistoryItem } from '../../server/waitlist/admin/entry-history'
+import { type EntryHistory, fetchEntry } from './choose-api'
+
+const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
+
+/** `2026-11-27 09:00:00 UTC` from the history's microsecond UTC times. */
+const when = (at: string) => `${at.slice(0, 19).replace('T', ' ')} UTC`
+
+/**
+ * One entry, as `show EMAIL` tells it: its address, status, source, answers, and its history oldest
+ * first. A native modal <dialog>, as the removal's: focus stays inside, Escape closes it, and focus
+ * goes back to the address that opened it.
+ */
+export function EntryPanel({ email, onClose }: { email: string | undefined; onClose(): void }) {
+  const dialog = useRef<HTMLDialogElement>(null)
+  const [entry, setEntry] = useState<EntryHistory>()
+  const [error, setError] = useState('')
+  useEffect(() => {
+    const element = dialog.current
+    if (!element) return
+    if (email && !element.open) element.showModal()
+    if (!email && element.open) element.close()
+  }, [email])
+  useEffect(() => {
+    setEntry(undefined)
+    setError('')
+    if (!email) return
+    let current = true
+    fetchEntry(email).then(
+      (read) => current && setEntry(read),
+      (reason: Error) => current && setError(reason.message),
+    )
+    return () => {
+      current = false
+    }
+  }, [email])
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby="entry-heading"
+      onClose={onClose}
+      className="m-auto w-full max-w-2xl rounded-lg border border-line bg-panel p-6 text-ink shadow-xl"
+    >
+      <div className="flex items-start justify-between gap-4">
+        <h2 id="entry-heading" className="text-lg font-semibold break-all">
+          {email}
+        </h2>
+        <button type="button" onClick={onClose} className={`rounded border border-line px-3 py-1 ${FOCUS}`}>
+          Close
+        </button>
+      </div>
+      {error && (
+        <p role="alert" className="mt-3 rounded border border-danger bg-danger-soft p-3 text-danger">
+          {error}
+        </p>
+      )}
+      {!entry && !error && <p className="mt-4 text-soft">Loading…</p>}
+      {entry && <EntryDetails entry={entry} />}
+    </dialog>
+  )
+}
+
+function EntryDetails({ entry }: { entry: EntryHistory }) {
+  const answered = signupQuestions.filter((question) => entry.answers[question.id] !== undefined)
+  return (
+    <>
+      <dl className="mt-4 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
+        <dt className="font-medium">Status</dt>
+        <dd>{entry.status}</dd>
+        <dt className="font-medium">Source</dt>
+        <dd className="[overflow-wrap:anywhere]">{entry.source ?? 'none kept'}</dd>
+        {answered.map((question) => (
+          <Answer key={question.id} label={question.label} value={entry.answers[question.id] ?? ''} />
+        ))}
+      </dl>
+      {answered.length === 0 && <p className="mt-2 text-sm text-soft">No answers to the lab's questions.</p>}
+      <h3 className="mt-4 font-semibold">History, oldest first</h3>
+      <ol className="mt-2 space-y-1 text-sm">
+        {entry.history.map((item) => (
+          // Two lines alike to the microsecond would be the same line twice.
+          <HistoryLine
+            key={[item.at, item.event, item.kind, item.outcome, item.detail].join('|')}
+            item={item}
+          />
+        ))}
+      </ol>
+    </>
+  )
+}
+
+function Answer({ label, value }: { label: string; value: string }) {
+  return (
+    <>
+      <dt className="font-medium">{label}</dt>
+      <dd className="whitespace-pre-line [overflow-wrap:anywhere]">{value}</dd>
+    </>
+  )
+}
+
+/** A line of the history: when, what, and for a message its kind and what became of it. */
+function HistoryLine({ item }: { item: HistoryItem }) {
+  // "invitation message: sent, then delivered"
+  const what =
+    item.event === 'message' ? `${item.kind ?? 'a'} message: ${item.outcome ?? 'queued'}` : item.event
+  return (
+    <li className="grid gap-x-3 sm:grid-cols-[12rem_minmax(0,1fr)]">
+      <time dateTime={item.at} className="text-soft tabular-nums">
+        {when(item.at)}
+      </time>
+      <span className="[overflow-wrap:anywhere]">
+        {what}
+        {item.detail && <span className="text-soft"> ({item.detail})</span>}
+      </span>
+    </li>
+  )
+}

@@ -1,0 +1,88 @@
+import type { Context, Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import type { Database } from '../../server/db/database'
+import { type Candidate, entriesOf, inviteNamed } from '../../server/mail/invitations'
+import { invitable, whyNotInvited } from '../../server/waitlist/entry-status'
+import { messagePreview, pace, SHOWN, type StudioInvite, settingsOf, settingsToQueue } from './studio-invite'
+
+/** "Invite selected" takes at most this many addresses at once: a batch the owner has looked at. */
+export const MAX_SELECTED = 1_000
+const MAX_EMAIL = 254
+// MAX_SELECTED addresses of the longest kind, quoted and comma-separated, with room to spare.
+const MAX_BODY = 300 * 1024
+
+const SEND_JSON = `send JSON: {"emails": ["…"]}, 1 to ${MAX_SELECTED} addresses`
+
+/**
+ * The studio's "Invite selected": the rows the owner ticked, previewed and then queued as
+ * `invite EMAIL…` queues them (inviteNamed), recorded as one batch of the studio's. Only `waiting`
+ * entries are invited; the others are named with the CLI's reason. Both routes read at most
+ * MAX_BODY bytes, whatever the request says.
+ */
+export function routeStudioInviteSelected(app: Hono, db: Database, invite: StudioInvite): void {
+  const limit = bodyLimit({ maxSize: MAX_BODY, onError: (c) => c.json({ error: SEND_JSON }, 413) })
+  app.post('/api/invite/selected/preview', limit, (c) => previewSelected(c, db, invite))
+  app.post('/api/invite/selected', limit, (c) => queueSelected(c, db, invite))
+}
+
+/** The addresses in the body, each once in any letter case, or the answer that refuses the body. */
+async function readEmails(c: Context): Promise<string[] | Response> {
+  // A form on another site cannot send JSON without a preflight, which gets no CORS answer.
+  if (!c.req.header('content-type')?.startsWith('application/json')) return c.json({ error: SEND_JSON }, 415)
+  const body = (await c.req.json().catch(() => undefined)) as { emails?: unknown } | undefined
+  const given = body?.emails
+  const refused = c.json({ error: SEND_JSON }, 400)
+  if (!Array.isArray(given) || given.length === 0 || given.length > MAX_SELECTED) return refused
+  const emails = new Map<string, string>()
+  for (const email of given) {
+    if (typeof email !== 'string' || email.trim() === '' || email.length > MAX_EMAIL) return refused
+    emails.set(email.trim().toLowerCase(), email.trim())
+  }
+  return [...emails.values()]
+}
+
+/** Why an entry that is not invited was left alone, in the CLI's words. */
+const refusal = (entry: Candidate) => ({
+  email: entry.email,
+  status: entry.status,
+  reason: whyNotInvited(entry.status),
+})
+
+async function previewSelected(c: Context, db: Database, invite: StudioInvite): Promise<Response> {
+  const emails = await readEmails(c)
+  if (emails instanceof Response) return emails
+  const [entries, settings] = await Promise.all([entriesOf(db, emails), settingsOf(db, invite)])
+  const allowed = invitable(false, true)
+  const chosen = entries
+    .filter((entry) => allowed.includes(entry.status))
+    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1))
+  const refused = entries.filter((entry) => !allowed.includes(entry.status))
+  return c.json({
+    requested: emails.length,
+    count: chosen.length,
+    recipients: chosen.slice(0, SHOWN).map(({ email, createdAt }) => ({ email, created_at: createdAt })),
+    refused: refused.map(refusal),
+    unknown: emails.length - entries.length,
+    ...messagePreview(settings, chosen[0]?.email),
+  })
+}
+
+async function queueSelected(c: Context, db: Database, invite: StudioInvite): Promise<Response> {
+  const emails = await readEmails(c)
+  if (emails instanceof Response) return emails
+  const ready = await settingsToQueue(db, invite)
+  if ('refusal' in ready) return c.json({ error: ready.refusal }, 409)
+  const { settings } = ready
+  const named = await inviteNamed(db, emails, {
+    resend: false,
+    messageDomain: settings.messageDomain,
+    by: 'studio',
+    chosenBy: `${emails.length} selected`,
+  })
+  return c.json({
+    queued: named.queued.length,
+    refused: named.refused.map(refusal),
+    unknown: named.unknown.length,
+    ...pace(settings),
+  })
+}
