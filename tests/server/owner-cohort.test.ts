@@ -261,3 +261,22 @@ describe('show and funnel after the batch, one invitee joined', () => {
     expect(table.stdout).toMatch(/^hackernews +\S+ +3 \(.+\) +3 \(100\.0%\) +2 \(66\.7%\) +1 \(50\.0%\)$/m)
   })
 })
+
+describe('--help', () => {
+  it('describes every new command and flag', async () => {
+    const help = (await cli('--help')).stdout
+    for (const words of [
+      'show EMAIL [--json]',
+      'funnel [--by source|batch] [--days N|all] [--json]',
+      'invite --next N [FILTER]',
+      'export [FILTER] [--out FILE]',
+      '--source NAME',
+      '--answer ID=VALUE',
+      '(ID: role, organisation, use_case)',
+      '--domain DOMAIN',
+      '--since DATE',
+      'unsubscribed_at,bounced_at,joined_at,source, then answer_ID for each',
+    ])
+      expect(help, words).toContain(words)
+  })
+})

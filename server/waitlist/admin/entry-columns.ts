@@ -192,12 +192,20 @@ export function columnIndex(name: string): number {
   return index
 }
 
+/** The columns of these names, in this order. */
+export const columnsNamed = (...names: string[]): EntryColumn[] =>
+  names.map((name) => ENTRY_COLUMNS[columnIndex(name)] as EntryColumn)
+
 /**
- * The entries the filter matches, oldest first (the order of `list` and `export`), as COPY text.
- * COPY takes no parameters, so the filter's values are quoted literals (entry-filter.ts).
+ * The entries the filter matches, oldest first (the order of `list` and `export`), as COPY text:
+ * every column, or those given (`list` reads the three it prints, and so no answer at all). COPY
+ * takes no parameters, so the filter's values are quoted literals (entry-filter.ts).
  */
-export function copyEntriesSql(filter: EntryFilter = {}): string {
+export function copyEntriesSql(
+  filter: EntryFilter = {},
+  columns: readonly EntryColumn[] = ENTRY_COLUMNS,
+): string {
   const where = whereOf(filterConditions(filter, bindLiterals))
-  const columns = ENTRY_COLUMNS.map((column) => column.read).join(', ')
-  return `copy (select ${columns} from ${ENTRY_SOURCE} ${where} order by waitlist.created_at, waitlist.id) to stdout`
+  const read = columns.map((column) => column.read).join(', ')
+  return `copy (select ${read} from ${ENTRY_SOURCE} ${where} order by waitlist.created_at, waitlist.id) to stdout`
 }

@@ -72,13 +72,16 @@ function rowsPast(
 ) {
   const params: unknown[] = []
   const where = whereClause(matching, key, direction, params)
-  const order = direction === 'older' ? 'desc' : 'asc'
+  const order = `waitlist.created_at ${direction === 'older' ? 'desc' : 'asc'}, waitlist.id ${direction === 'older' ? 'desc' : 'asc'}`
   params.push(limit)
   // The order names the table's columns: bare, `created_at` and `id` would be the text ones selected.
   // Each row of the page finds its status by the status table's key: a lookup a row, not a join of the list.
+  // The page's keys first, then its columns: a filter met by thousands (waiting researchers) would
+  // otherwise format every one of them before the sort kept a page (0.25 s against 0.14 s at a million).
   return db.query<Row>(
-    `select ${COLUMNS}, waitlist.id::text as id from ${ENTRY_SOURCE} ${where}
-      order by waitlist.created_at ${order}, waitlist.id ${order} limit $${params.length}`,
+    `select ${COLUMNS}, waitlist.id::text as id from ${ENTRY_SOURCE}
+      where waitlist.id in (select waitlist.id from ${ENTRY_SOURCE} ${where} order by ${order} limit $${params.length})
+      order by ${order}`,
     params,
   )
 }
@@ -103,13 +106,16 @@ const links = (page: { next: string | null; previous: string | null }) => ({
   previous: page.previous,
 })
 
-/** Older entries from `key` (or from the newest); a previous page exists if anything is newer. */
+/**
+ * Older entries from `key` (or from the newest); a previous page exists if anything is newer. The
+ * first page starts at the newest, so it has none, and is not asked.
+ */
 async function olderPage(db: Queryable, matching: Matching, key: Key | undefined, limit: number) {
   const rows = await rowsPast(db, matching, key, 'older', limit + 1)
   const shown = rows.slice(0, limit)
   const last = shown.at(-1)
   const top = shown[0] ? keyOf(shown[0]) : key
-  const newer = top !== undefined && (await anyPast(db, matching, top, 'newer'))
+  const newer = key !== undefined && top !== undefined && (await anyPast(db, matching, top, 'newer'))
   return {
     shown,
     next: rows.length > limit && last ? cursorOf(keyOf(last)) : null,
