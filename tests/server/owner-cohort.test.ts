@@ -256,6 +256,13 @@ describe('show and funnel after the batch, one invitee joined', () => {
     expect(bySource['(api)']).not.toHaveProperty('visits')
     expect(bySource['(none)']).toMatchObject({ signups: 1 })
     expect(funnel.total).toMatchObject({ signups: 8, confirmed: 8, invited: 2, joined: 1 })
+    // The last day: the signups of today alone (the imported ones are from November 1st).
+    const today = JSON.parse((await cli('funnel', '--days', '1', '--json')).stdout)
+    expect(today.total).toMatchObject({ signups: 1, invited: 0, joined: 0 })
+    expect(await cli('funnel', '--by', 'campaign')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--by needs source or batch, not "campaign"'),
+    })
     const table = await cli('funnel')
     expect(table.stdout).toMatch(/^source +visits +signups +confirmed +invited +joined$/m)
     expect(table.stdout).toMatch(/^hackernews +\S+ +3 \(.+\) +3 \(100\.0%\) +2 \(66\.7%\) +1 \(50\.0%\)$/m)

@@ -138,8 +138,8 @@ const ENTRY_SOURCE_TABLES: FilterTables = { list: 'waitlist', status: 'entry_sta
  * `waiting` is not asked for: a condition on the joined row's own status, which an entry without
  * one fails. `waiting` is mostly the entries without a row (ADR 034): those are most of a list,
  * found as the list is walked in its order. Written as `is null or`, not coalesce(): the planner
- * estimates a function's result at half a percent of the rows, where waiting is most of them, and
- * at a million entries joined the answers to all of them one by one (0.9 s against 0.25 s).
+ * takes a function's result for half a percent of the rows, where waiting is most of them, and at a
+ * million entries it looked up the answers of every waiting one (0.7-0.9 s, against 0.25-0.3 s).
  */
 function statusCondition(statuses: readonly EntryStatus[], bind: Bind, on: FilterTables): string {
   const listed = `${on.status}.status = any(${bind(statuses, 'text[]')})`
@@ -166,8 +166,8 @@ function answerTest(matches: readonly AnswerMatch[], bind: Bind): string {
  * The answers asked for, grouped by question: every question must match, any of its values. The
  * answers live in private.entry_answers, one row per entry that answered anything (an entry without
  * one matches no answer), a fifth of a list or so: the entries that match are found there first, all
- * at once, and then looked up by key. As a join (or EXISTS), the planner chose to read the whole list
- * to meet them, 0.3 s at a million entries against 0.15 s.
+ * at once, and then looked up by key, whatever the planner estimates. As EXISTS (or a join) it read
+ * the whole list to meet them, at a million entries a little slower, and its plan hung on estimates.
  */
 function answerCondition(answers: readonly AnswerMatch[], bind: Bind, on: FilterTables): string {
   const byQuestion = new Map<string, AnswerMatch[]>()
