@@ -72,7 +72,8 @@ function rowsPast(
 ) {
   const params: unknown[] = []
   const where = whereClause(matching, key, direction, params)
-  const order = `waitlist.created_at ${direction === 'older' ? 'desc' : 'asc'}, waitlist.id ${direction === 'older' ? 'desc' : 'asc'}`
+  const way = direction === 'older' ? 'desc' : 'asc'
+  const order = `waitlist.created_at ${way}, waitlist.id ${way}`
   params.push(limit)
   // The order names the table's columns: bare, `created_at` and `id` would be the text ones selected.
   // Each row of the page finds its status by the status table's key: a lookup a row, not a join of the list.
