@@ -8,15 +8,32 @@ import { CREATED_AT_UTC } from '../server/waitlist/admin/entry-columns'
  * a random part (md5 of the row's number, as varied as real ones for the trigram index), three
  * signups to each instant (ties in created_at), spread over the last 89 days; one in 5,000 holds
  * "zq", which no other address does (a short search that matches a few, far apart). The outbox trigger is
- * told to skip them, as `import` does; the per-day counts' trigger counts them. A tenth then get
- * statuses (GIVE_STATUSES_SQL), which export and import carry.
+ * told to skip them, as `import` does; the per-day counts' trigger counts them. Each has a source
+ * (one in six none). A tenth then get statuses (GIVE_STATUSES_SQL), and a fifth answers (ANSWERS),
+ * which export and import carry.
  */
 const LOAD = `
-  insert into public.waitlist (email, created_at)
+  insert into public.waitlist (email, created_at, source)
   select substr(md5(i::text), 1, 8) || case when i % 5000 = 0 then '.zq' else '' end || '.' || i || '@' ||
            (array['gmail.com', 'yahoo.com', 'outlook.com', 'proton.me', 'example.org'])[1 + i % 5],
-         now() - (i / 3) * interval '23 seconds'
+         now() - (i / 3) * interval '23 seconds',
+         (array['direct', 'hackernews', 'linkedin', '(api)', 'newsletter', null])[1 + i % 6]
     from generate_series(1, $1::int) as i`
+
+/**
+ * Issue 43's answers, as a list that asked its questions for a while would have them: one entry in
+ * five answered (its role spread evenly over the five choices), half of those named an organisation,
+ * a quarter said what they would use it for. Chosen by a hash of the id, so that they fall across the
+ * statuses (which GIVE_STATUSES_SQL gives by the id's remainders) as real answers would.
+ */
+const ANSWERS = `
+  insert into private.entry_answers (waitlist_id, answers)
+  select id, jsonb_strip_nulls(jsonb_build_object(
+           'role', (array['Research', 'Engineering', 'Product', 'Founder or executive', 'Other'])[1 + get_byte(h, 1) % 5],
+           'organisation', case when get_byte(h, 2) < 128 then 'Org ' || get_byte(h, 3) end,
+           'use_case', case when get_byte(h, 4) < 64 then 'Evaluating models for case ' || id end))
+    from (select id, decode(md5('answers ' || id), 'hex') as h from public.waitlist) as hashed
+   where get_byte(h, 0) < 51`
 
 /** Six characters of the random part of one address, about three quarters down: a search for one person. */
 const rarePart = (rows: number) =>
@@ -51,10 +68,11 @@ export async function loadList(ownerUrl: string, rows: number): Promise<LoadedLi
       await client.query("set local waitlist.skip_notify = 'on'")
       await client.query(LOAD, [rows])
       await client.query(GIVE_STATUSES_SQL)
+      await client.query(ANSWERS)
       await client.query('commit')
     })
     const [, vacuumMs] = await timed(() =>
-      client.query('vacuum analyze public.waitlist, private.entry_status'),
+      client.query('vacuum analyze public.waitlist, private.entry_status, private.entry_answers'),
     )
     const middle = await client.query<{ cursor: string }>(
       `select ${CREATED_AT_UTC} || '_' || id as cursor from public.waitlist

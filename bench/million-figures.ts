@@ -7,6 +7,7 @@ import { type MeasuredRun, runMeasured } from '../harness/measured-cli'
 import { startStudioProcess } from '../harness/studio-process'
 import { startTestServer } from '../harness/test-server'
 import { runningClusterUrl } from '../server/db/embedded/embedded-cluster'
+import { cohortFigures } from './cohort-figures'
 import { type LoadedList, loadList } from './million-data'
 import { type RequestTiming, timeDownload, timeRequests } from './studio-requests'
 import type { Row, Track } from './table'
@@ -133,7 +134,8 @@ async function commandFigures(
 
 /**
  * A million signups on the embedded database: loading them, each CLI command's time and peak RSS,
- * export → import → export giving the same file, and each studio request's time.
+ * export → import → export giving the same file (statuses, sources and answers in it), each studio
+ * request's time, and the owner choosing a cohort (cohort-figures.ts).
  */
 export async function millionFigures(
   rowsToLoad: number,
@@ -162,6 +164,8 @@ export async function millionFigures(
   const requests = await timeRequests(studio, studioRequests(list))
   const download = await timeDownload(studio)
   await studio.stop()
+  // Last: its invite changes the list.
+  const cohort = await cohortFigures(source.env, ownerUrl, label, log)
   await source.cleanup()
   rows.push(...requests.map(requestRow), {
     metric: `${label} studio: CSV download`,
@@ -169,5 +173,16 @@ export async function millionFigures(
     target: `studio <= ${EXPORT_MIB} MiB`,
     ok: download.studioPeakMiB <= EXPORT_MIB,
   })
-  return { rows, results: { rows: rowsToLoad, list, commands: commands.results, requests, download } }
+  rows.push(...cohort.rows)
+  return {
+    rows,
+    results: {
+      rows: rowsToLoad,
+      list,
+      commands: commands.results,
+      requests,
+      download,
+      cohort: cohort.results,
+    },
+  }
 }

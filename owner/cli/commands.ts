@@ -3,10 +3,12 @@ import { keyEmailMask } from '../../server/base/log'
 import { loadServerEnv } from '../../server/boot/env'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
 import { type EntryFilter, readFilter } from '../../server/waitlist/admin/entry-filter'
+import { invitable } from '../../server/waitlist/entry-status'
 import { DEFAULT_STUDIO_PORT } from '../studio-server/start-studio'
 import { openStudioDatabase } from '../studio-server/studio-database'
 import { deliveriesCommand } from './deliveries'
 import { exportCommand } from './export-csv'
+import { funnelCommand, parseBy } from './funnel'
 import { importCommand } from './import'
 import { inviteCommand } from './invite'
 import { inviteConfirmCommand } from './invite-confirm'
@@ -14,6 +16,7 @@ import { inviteTestCommand } from './invite-test'
 import { installationKeys, keysCommand, urlCommand } from './keys'
 import { countCommand, listCommand } from './list'
 import { removeCommand } from './remove'
+import { showCommand } from './show'
 import { sourcesCommand } from './sources'
 import { parseDays, statsCommand } from './stats'
 import { parsePort, studioCommand } from './studio'
@@ -38,8 +41,37 @@ export interface CliArgs {
     test?: string
     confirm?: boolean
     status?: string[]
+    source?: string[]
+    answer?: string[]
+    domain?: string[]
+    by?: string
     'show-addresses'?: boolean
   }
+}
+
+/** The flags that choose entries (entry-filter.ts), and the commands that take them. */
+export const FILTER_FLAGS = ['status', 'source', 'answer', 'domain', 'since'] as const
+export const FILTERING_COMMANDS = ['list', 'count', 'export', 'invite']
+
+/** The filter flags given, as the owner typed them, for the batch's record and the CLI's words. */
+function typedFilter(values: CliArgs['values']): string {
+  const typed = (value: string) => (/^[\w.@=:+-]+$/.test(value) ? value : JSON.stringify(value))
+  return FILTER_FLAGS.flatMap((flag) => {
+    const given = values[flag]
+    const all = given === undefined ? [] : Array.isArray(given) ? given : [given]
+    return all.map((value) => `--${flag} ${typed(value)}`)
+  }).join(' ')
+}
+
+/** The filter the flags ask for (readFilter checks each value), or what is wrong in their words. */
+function readFlags(values: CliArgs['values']) {
+  return readFilter({
+    statuses: values.status,
+    since: values.since,
+    sources: values.source,
+    domains: values.domain,
+    answers: values.answer,
+  })
 }
 
 /** A command: its exit code (0 done, 1 failed, 2 bad usage). */
@@ -123,23 +155,67 @@ async function invite(args: CliArgs): Promise<number> {
     return usageError(
       'invite needs either --next N or the addresses to invite: invite --next 50, invite EMAIL…',
     )
+  const filterFlags = typedFilter(values)
+  if (next === undefined && filterFlags !== '')
+    return usageError(
+      `${filterFlags.split(' ')[0]} chooses among the oldest with --next N; invite EMAIL… invites the addresses named`,
+    )
+  const read = readFlags(values)
+  if ('problem' in read) return usageError(read.problem)
+  const resend = values.resend === true
+  const refused = statusRefused(read.filter, resend)
+  if (refused) return usageError(refused)
   const request = {
     next,
     emails,
     dryRun: values['dry-run'] === true,
     wait: values.wait === true,
-    resend: values.resend === true,
+    resend,
+    filter: read.filter,
+    filterFlags,
   }
   return inviteCommand(loadServerEnv(), request, withDatabase)
 }
 
-/** A command over the entries a filter matches (entry-filter.ts): `--status S`… and `--since DATE`. */
+/**
+ * `invite --next N --status S`: S must be a status --next may invite (waiting; with --resend,
+ * invited too), or the flag would be silently narrowed to nobody, or read as a way round the rules
+ * (`--status bounced` inviting fifty others).
+ */
+function statusRefused(filter: EntryFilter, resend: boolean): string | undefined {
+  const allowed = invitable(resend, false)
+  const other = filter.statuses?.find((status) => !allowed.includes(status))
+  if (other === undefined) return undefined
+  const more = resend ? '' : ' (with --resend, invited ones too)'
+  return `invite --next picks among ${allowed.join(' and ')} entries${more}, so --status ${other} does not go with it`
+}
+
+/**
+ * A command over the entries a filter matches (entry-filter.ts): `--status S`, `--source NAME`,
+ * `--answer ID=VALUE`, `--domain DOMAIN` (each repeatable: any of its values) and `--since DATE`.
+ */
 function filtered(command: (filter: EntryFilter, args: CliArgs) => Promise<number>): Command {
   return async (args) => {
-    const read = readFilter({ statuses: args.values.status, since: args.values.since })
+    const read = readFlags(args.values)
     if ('problem' in read) return usageError(read.problem)
     return command(read.filter, args)
   }
+}
+
+async function show({ positionals, values }: CliArgs): Promise<number> {
+  const email = positionals[1]
+  if (!email) return usageError('show needs the address to show: show EMAIL [--json]')
+  return withDatabase((db) => showCommand(db, email, values.json === true))
+}
+
+async function funnel({ values }: CliArgs): Promise<number> {
+  const by = parseBy(values.by)
+  if (by === undefined) return usageError(`--by needs source or batch, not "${values.by}"`)
+  // The whole list by default: a beta's batches and joins span more than a month.
+  const days = parseDays(values.days ?? 'all')
+  if (days === undefined)
+    return usageError(`--days needs a number of days (1-3660) or all, not "${values.days}"`)
+  return withDatabase((db) => funnelCommand(db, by, days, values.json === true))
 }
 
 /** The CLI's commands by name; the usage text in waitlist-cli.ts describes each. */
@@ -147,6 +223,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   count: filtered((filter) => countCommand(filter)),
   list: filtered((filter) => listCommand(filter)),
   export: filtered((filter, { values }) => exportCommand(filter, values.out)),
+  show,
+  funnel,
   keys: () => keysCommand(),
   url: () => urlCommand(),
   remove,

@@ -11,9 +11,10 @@ import { openPrivateFile } from './write-private-file'
 
 /**
  * The file `export` writes and the studio's download serves: RFC 4180 with the header of
- * ENTRY_COLUMNS (email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at, dates
- * empty when none), oldest first, streamed from one COPY: memory holds a chunk,
- * whatever the length of the list. `out` is ended unless told otherwise. Resolves to the entries.
+ * ENTRY_COLUMNS (email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,
+ * joined_at,source, then answer_<id> for each question; empty when none), oldest first, streamed
+ * from one COPY: memory holds a chunk, whatever the length of the list. `out` is ended unless told
+ * otherwise. Resolves to the entries.
  */
 export async function exportCsv(
   db: Database,
@@ -27,7 +28,7 @@ export async function exportCsv(
   })
 }
 
-/** `export [--status S]… [--since DATE] [--out FILE]`: the CSV to FILE (mode 0600), or to standard output. */
+/** `export [FILTER] [--out FILE]`: the CSV to FILE (mode 0600), or to standard output. */
 export async function exportCommand(filter: EntryFilter, out: string | undefined): Promise<number> {
   if (!out) {
     // Standard output is Node's to close, not ours.

@@ -6,6 +6,7 @@ import { allColumns, type EntryColumn } from '../../server/waitlist/admin/entry-
 import {
   addStaged,
   createStage,
+  fillListed,
   STAGE_COPY_SQL,
   settleImport,
   stagedDuplicates,
@@ -34,6 +35,8 @@ export type ImportOutcome =
       added: number
       /** Of the entries already listed, how many took the file's further status (ADR 039). */
       raised: number
+      /** Of the entries already listed, how many took the file's answers or source, having none. */
+      filled: number
     }
 
 /** The problems of the lines, the first SHOWN_PROBLEMS kept, every one counted. */
@@ -99,8 +102,9 @@ async function stageFile(tx: CopyTransaction, path: string) {
 /**
  * Reads an `export` file into the list in one transaction, streaming: every line is checked as it
  * goes into a staging table, and the entries are added only if none is bad, all at once, with their
- * statuses (or, for a dry run, only counted). Addresses already listed are skipped, but move on to
- * a further status the file has for them.
+ * statuses, sources and answers (or, for a dry run, only counted). Addresses already listed are
+ * skipped, but move on to a further status the file has for them, and take its answers and source
+ * where they have none.
  */
 export async function importFile(db: Database, path: string, dryRun: boolean): Promise<ImportOutcome> {
   const outcome = await db.copyTransaction(async (tx): Promise<ImportOutcome> => {
@@ -109,8 +113,10 @@ export async function importFile(db: Database, path: string, dryRun: boolean): P
     if (dryRun) return { kind: 'dry-run', entries: staged.entries, listed: await stagedListed(tx) }
     const added = await addStaged(tx, staged.entries)
     // When every entry was added, none was listed before, and none has a status to move on.
-    const raised = added < staged.entries ? await raiseListedStatuses(tx) : 0
-    return { kind: 'imported', entries: staged.entries, added, raised }
+    const listed = added < staged.entries
+    const raised = listed ? await raiseListedStatuses(tx) : 0
+    const filled = listed ? await fillListed(tx) : 0
+    return { kind: 'imported', entries: staged.entries, added, raised, filled }
   })
   if (outcome.kind === 'imported') await settleImport(db, outcome.added)
   return outcome
@@ -158,8 +164,12 @@ function report(path: string, outcome: ImportOutcome): number {
     outcome.raised > 0
       ? ` Of those, ${outcome.raised} took the file's further status (invited, bounced or unsubscribed).`
       : ''
+  const filled =
+    outcome.filled > 0
+      ? ` ${outcome.filled} listed took the file's answers or source where they had none (their own are kept).`
+      : ''
   console.log(
-    `Imported ${path}: ${outcome.added} added, ${outcome.entries - outcome.added} already on the list (skipped).${raised} ` +
+    `Imported ${path}: ${outcome.added} added, ${outcome.entries - outcome.added} already on the list (skipped).${raised}${filled} ` +
       'No signup notifications or mail were sent for them.',
   )
   return 0

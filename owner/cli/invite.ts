@@ -2,10 +2,13 @@ import type { ServerEnv } from '../../server/boot/env'
 import type { Database } from '../../server/db/database'
 import {
   type Candidate,
+  countInvitable,
   entriesOf,
   entrySourceAsIs,
+  filterReadableAsIs,
   inviteNamed,
   inviteNext,
+  nextStatuses,
   oldestWith,
   type QueuedInvites,
 } from '../../server/mail/invitations'
@@ -16,6 +19,7 @@ import {
 } from '../../server/mail/messages/reserved-names'
 import { NO_MAIL_SETTINGS, NO_SENDER_YET, readMailSettings } from '../../server/mail/queue/mail-settings'
 import { HEALTH_MIN_SENT } from '../../server/mail/queue/send-health'
+import { type EntryFilter, isEmptyFilter } from '../../server/waitlist/admin/entry-filter'
 import { invitable, whyNotInvited } from '../../server/waitlist/entry-status'
 import { followBatch } from './follow-batch'
 import { previewInvitation, previewSettings, renderPreview } from './message-preview'
@@ -29,7 +33,22 @@ export interface InviteRequest {
   dryRun: boolean
   wait: boolean
   resend: boolean
+  /** With --next: which entries it picks among (entry-filter.ts); none, every waiting one. */
+  filter?: EntryFilter
+  /** The filter's flags as the owner typed them (`--answer role=Research --source hn`). */
+  filterFlags?: string
 }
+
+/** How the batch was chosen, as the funnel's batch rows tell it: the flags, never an address. */
+function chosenBy(request: InviteRequest): string {
+  if (request.next === undefined) return `${plural(request.emails.length, 'address', 'addresses')} named`
+  return [`--next ${request.next}`, request.resend ? '--resend' : '', request.filterFlags ?? '']
+    .filter(Boolean)
+    .join(' ')
+}
+
+/** A dry run of `--next` shows this many of its entries; `list` with the same flags shows them all. */
+const SHOWN = 20
 
 type Print = (line: string) => void
 
@@ -52,18 +71,39 @@ export async function inviteCommand(
  * Who a dry run would invite, from the database as it is: never migrated (a pending migration
  * stays pending), and nobody at all where there is no list yet.
  */
-async function candidatesAsIs(db: Database, request: InviteRequest): Promise<Candidate[]> {
+async function candidatesAsIs(
+  db: Database,
+  request: InviteRequest,
+): Promise<{ entries: Candidate[]; matching: number }> {
   const source = await entrySourceAsIs(db)
-  if (!source) return []
-  if (request.next === undefined) return entriesOf(db, request.emails, source)
-  return oldestWith(db, invitable(request.resend, false), request.next, source)
+  const filter = request.filter ?? {}
+  if (!source || !(await filterReadableAsIs(db, filter))) return { entries: [], matching: 0 }
+  if (request.next === undefined) return { entries: await entriesOf(db, request.emails, source), matching: 0 }
+  const statuses = nextStatuses(request.resend, filter)
+  return {
+    entries: await oldestWith(db, statuses, request.next, source, filter),
+    matching: await countInvitable(db, statuses, filter, source),
+  }
+}
+
+/** The entries a dry run of `--next` would invite: the first SHOWN of them, and how many match. */
+function printChosen(chosen: Candidate[], matching: number, request: InviteRequest, print: Print): void {
+  const named = request.next === undefined
+  const shown = named ? chosen : chosen.slice(0, SHOWN)
+  for (const entry of shown) print(`  ${entry.createdAt}  ${entry.email}  (${entry.status})`)
+  if (shown.length < chosen.length) print(`  … and ${chosen.length - shown.length} more`)
+  if (named) return
+  const which = isEmptyFilter(request.filter ?? {})
+    ? `${plural(matching, 'entry', 'entries')} may be invited`
+    : `${plural(matching, 'entry', 'entries')} may be invited and match ${request.filterFlags}`
+  print(`${which}; --next ${request.next} takes the oldest.`)
 }
 
 async function dryRun(env: ServerEnv, request: InviteRequest, print: Print): Promise<number> {
   const named = request.next === undefined
   // A dry run writes nothing: the database as it is, or none at all before the first start.
   const found = await withDatabaseAsIs(async (db) => ({
-    entries: await candidatesAsIs(db, request),
+    ...(await candidatesAsIs(db, request)),
     settings: await readMailSettings(db),
   }))
   const entries = found?.entries ?? []
@@ -71,7 +111,7 @@ async function dryRun(env: ServerEnv, request: InviteRequest, print: Print): Pro
   const allowed = invitable(request.resend, named)
   const chosen = entries.filter((entry) => allowed.includes(entry.status))
   print(`Dry run: ${plural(chosen.length, 'invitation')} would be queued. Nothing was written.`)
-  for (const entry of chosen) print(`  ${entry.createdAt}  ${entry.email}  (${entry.status})`)
+  printChosen(chosen, found?.matching ?? 0, request, print)
   if (named) reportRefusals(entries, request.emails, allowed, print)
   if (!settings.senderConfigured) print(NO_SENDER_YET)
   if (chosen.length > 0 && chosen.length < HEALTH_MIN_SENT) print(smallBatchNote(chosen.length))
@@ -112,11 +152,21 @@ async function queue(db: Database, env: ServerEnv, request: InviteRequest, print
     console.error(placeholderRefusal(betaUrl))
     return 1
   }
-  const options = { resend: request.resend, messageDomain: settings.messageDomain }
+  const options = {
+    resend: request.resend,
+    messageDomain: settings.messageDomain,
+    by: 'cli' as const,
+    chosenBy: chosenBy(request),
+  }
   let result: QueuedInvites
   let refusedNamed = false
   if (request.next !== undefined) {
-    result = await inviteNext(db, request.next, options)
+    result = await inviteNext(db, request.next, { ...options, filter: request.filter })
+    // Under the batch's lock every matching entry was taken: fewer than asked is all there were.
+    if (result.queued.length < request.next && !isEmptyFilter(request.filter ?? {}))
+      print(
+        `Only ${plural(result.queued.length, 'entry', 'entries')} may be invited and match ${request.filterFlags}.`,
+      )
   } else {
     const named = await inviteNamed(db, request.emails, options)
     result = named

@@ -1,31 +1,36 @@
+import type { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { CopyTextRows } from '../../server/db/copy-text'
-import { columnIndex, copyEntriesSql } from '../../server/waitlist/admin/entry-columns'
+import type { Database } from '../../server/db/database'
+import { columnsNamed, copyEntriesSql } from '../../server/waitlist/admin/entry-columns'
 import type { EntryFilter } from '../../server/waitlist/admin/entry-filter'
 import { countEntries } from '../../server/waitlist/admin/waitlist-admin'
 import { withDatabase } from './with-database'
 
-/** `count [--status S]… [--since DATE]`: how many entries the filter matches (all of them without one). */
+/** `count [FILTER]`: how many entries the filter matches (all of them without one). */
 export async function countCommand(filter: EntryFilter): Promise<number> {
   console.log(await withDatabase((db) => countEntries(db, filter)))
   return 0
 }
 
+/** What `list` prints of an entry, in its order. */
+const LIST_COLUMNS = columnsNamed('created_at', 'email', 'status')
+
 /**
- * `list [--status S]… [--since DATE]`: one line per entry the filter matches, created_at (UTC), the
- * address and its status, two spaces apart; oldest first. Streamed from COPY, as `export` is: a
- * million lines in a chunk's memory.
+ * The lines `list` writes to `out` (left open): one per entry the filter matches, created_at (UTC),
+ * the address and its status, two spaces apart; oldest first. Streamed from COPY, as `export` is: a
+ * million lines in a chunk's memory. Resolves to the number of lines.
  */
+export function listEntries(db: Database, filter: EntryFilter, out: Writable): Promise<number> {
+  const lines = new CopyTextRows(([createdAt, email, status]) => `${createdAt}  ${email}  ${status}\n`)
+  return db.copyTransaction(async (tx) => {
+    await pipeline(tx.copyTo(copyEntriesSql(filter, LIST_COLUMNS)), lines, out, { end: false })
+    return lines.rows
+  })
+}
+
+/** `list [FILTER]`: listEntries to standard output, which is Node's to close, not ours. */
 export async function listCommand(filter: EntryFilter): Promise<number> {
-  const email = columnIndex('email')
-  const createdAt = columnIndex('created_at')
-  const status = columnIndex('status')
-  const lines = new CopyTextRows((row) => `${row[createdAt]}  ${row[email]}  ${row[status]}\n`)
-  // Standard output is Node's to close, not ours.
-  await withDatabase((db) =>
-    db.copyTransaction((tx) =>
-      pipeline(tx.copyTo(copyEntriesSql(filter)), lines, process.stdout, { end: false }),
-    ),
-  )
+  await withDatabase((db) => listEntries(db, filter, process.stdout))
   return 0
 }

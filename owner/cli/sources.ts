@@ -24,7 +24,7 @@ function inWindow(days: number | 'all'): string {
 const number = (value: number) => value.toLocaleString('en')
 
 /** Rows of cells as aligned columns: text left, numbers (the columns named in `right`) right. */
-function columns(rows: string[][], right: ReadonlySet<number>): string {
+export function columns(rows: string[][], right: ReadonlySet<number>): string {
   const widths = rows[0]?.map((_, index) => Math.max(...rows.map((row) => row[index]?.length ?? 0))) ?? []
   return rows
     .map((row) =>

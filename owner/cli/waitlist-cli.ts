@@ -1,10 +1,17 @@
 import { parseArgs } from 'node:util'
+import { signupQuestions } from '../../contract/site-config'
 import { StartupError } from '../../server/base/startup-error'
 import { ConfigError, loadDotEnvFile } from '../../server/boot/env'
 import { ENTRY_STATUSES } from '../../server/waitlist/entry-status'
 import { StudioPortInUseError } from '../studio-server/start-studio'
-import { COMMANDS } from './commands'
+import { COMMANDS, FILTER_FLAGS, FILTERING_COMMANDS } from './commands'
 import { ImportFileError } from './import-records'
+
+const ANSWER_IDS = signupQuestions.map((question) => question.id).join(', ')
+const ROLE_EXAMPLE = (() => {
+  const choice = signupQuestions.find((question) => question.kind === 'choice')
+  return choice?.kind === 'choice' ? `${choice.id}=${choice.choices[0]}` : 'ID=VALUE'
+})()
 
 const USAGE = `Usage: npm run waitlist -- <command> [options]
 
@@ -14,13 +21,18 @@ connects to the cluster the server started; with no server running it starts the
 length of the command (a server started meanwhile is refused until the command ends).
 
 Commands:
-  count [--status S]… [--since DATE]   how many addresses are on the list, or match the filter
-  list [--status S]… [--since DATE]    one line per entry: created_at (UTC), the address, its status, two
+  count [FILTER]                       how many addresses are on the list, or match the filter
+  list [FILTER]                        one line per entry: created_at (UTC), the address, its status, two
                                        spaces apart; oldest first
-  export [--status S]… [--since DATE] [--out FILE]
-                                       RFC 4180 CSV (header email,created_at,status,confirmed_at,invited_at,
-                                       unsubscribed_at,bounced_at; CRLF line ends) to FILE (mode 0600, also
-                                       when it existed), or to standard output
+  export [FILTER] [--out FILE]         RFC 4180 CSV (header email,created_at,status,confirmed_at,invited_at,
+                                       unsubscribed_at,bounced_at,joined_at,source, then answer_ID for each
+                                       question; CRLF line ends) to FILE (mode 0600, also when it existed),
+                                       or to standard output
+  show EMAIL [--json]                  one entry: its address, status, source and answers, then its history
+                                       oldest first (signed up, confirmed, each message and what became of
+                                       it, provider events, invited, joined); exits 1 when it is not listed.
+                                       --json: {email, status, source, answers: {ID: value}, history:
+                                       [{at, event, detail?, kind?, outcome?}]}
   keys                                 the anon and service_role keys for this DATA_DIR / JWT_SECRET, and the
                                        key the beta product checks invite codes with (docs/invitations.md)
   url                                  the postgres:// connection string of the embedded cluster, for psql,
@@ -34,32 +46,44 @@ Commands:
                                        program took the port then; use it while the server runs
   remove EMAIL                         erase an address (any letter case); exits 0 whether or not it was listed
   import FILE [--dry-run]              add the entries of a CSV of any size in one transaction: an export
-                                       (created_at and statuses kept), or a plain list under the header
-                                       email (with any of the export's columns, in any order; no created_at
-                                       is now, no status waiting); nothing is added unless every line is
-                                       good; listed addresses are skipped but take a further status from the
-                                       file (never an earlier one); no notifications, no mail
+                                       (created_at, statuses, source and answers kept), or a plain list under
+                                       the header email (with any of the export's columns, in any order; no
+                                       created_at is now, no status waiting); nothing is added unless every
+                                       line is good (an answer as the question allows: a choice exactly, a
+                                       text not too long); listed addresses are skipped but take a further
+                                       status from the file (never an earlier one), and its answers and
+                                       source where they have none; no notifications, no mail
   stats [--days N|all]                 signups per day (UTC) as a bar chart, and the total (default 30 days)
   sources [--days N|all] [--json]      visits, visitors, signups and conversion per source (utm_source, else
                                        the referring site, else direct; mcp for agents), most signups first,
                                        then by medium and campaign (default 30 days); --json: an array of
                                        {source, visits, visitors, signups, conversion, campaigns}
+  funnel [--by source|batch] [--days N|all] [--json]
+                                       from visits to the beta: visits (where counted), signups, confirmed,
+                                       invited, joined, each with its rate of the step before; by source
+                                       (the default; entries who signed up in the window) or by batch (each
+                                       invite run: when, by cli or studio, how chosen, how many, who
+                                       joined); the whole list unless --days. --json: {total, rows}, each
+                                       row with signups, confirmed, invited, joined, rates (and visits by
+                                       source, batch {id, at, by, size, chosenBy} by batch)
   studio [--port N] [--host IP]        a local web view of the list on http://127.0.0.1:N (default 3001),
                                        opened with the token in the URL it prints; Ctrl-C stops it. --host
                                        0.0.0.0 inside a container only, with the port published on the
                                        host's loopback (docs/deploy.md); the token and Host checks stay.
                                        It reads the running server's database, and says when the site is
                                        stopped
-  invite --next N | EMAIL… [--dry-run] [--wait] [--resend]
-                                       queue a beta invitation for the N oldest waiting entries, or for the
-                                       addresses named; the running server sends them with its own
-                                       SMTP_URL, MAIL_FROM, SITE_URL and BETA_URL, at MAIL_PER_MINUTE.
-                                       Nobody is invited twice without --resend; nobody unsubscribed,
-                                       complained or unconfirmed ever is. Nothing is queued while the
-                                       beta link is a placeholder (a reserved example name: set BETA_URL).
-                                       --dry-run prints who and the message as the server would send it,
-                                       and changes nothing, not even a migration; --wait follows the
-                                       sending to the end
+  invite --next N [FILTER] | EMAIL… [--dry-run] [--wait] [--resend]
+                                       queue a beta invitation for the N oldest waiting entries the filter
+                                       matches (all of them without one), or for the addresses named, as
+                                       one batch (the funnel counts it); the running server sends them
+                                       with its own SMTP_URL, MAIL_FROM, SITE_URL and BETA_URL, at
+                                       MAIL_PER_MINUTE. Nobody is invited twice without --resend; nobody
+                                       unsubscribed, complained or unconfirmed ever is (--status may name
+                                       waiting, or invited with --resend, no other). Nothing is queued
+                                       while the beta link is a placeholder (a reserved example name: set
+                                       BETA_URL). --dry-run says how many match, prints the first 20 and
+                                       the message as the server would send it, and changes nothing, not
+                                       even a migration; --wait follows the sending to the end
   invite --test ADDRESS [--wait]       send ADDRESS the invitation exactly as the next invitee gets it; adds
                                        nobody, its links change nothing and its invite code is refused;
                                        an address listed unsubscribed, complained or bounced gets nothing
@@ -73,8 +97,17 @@ Commands:
                                        --show-addresses; --retry sends the failed ones again; --resume
                                        resumes sending paused by bounces or complaints
 
-S is a status: ${ENTRY_STATUSES.join(', ')} (docs/invitations.md);
---status again adds another (any of them matches).
+FILTER chooses entries; each flag given must match (all of them), and a flag given again adds
+another value (any of them matches):
+  --status S                           the entry's status (S below)
+  --source NAME                        where the signup came from, as sources names it: a utm_source, a
+                                       referring site, direct, (api), mcp
+  --answer ID=VALUE                    an answer to a signup question (ID: ${ANSWER_IDS}):
+                                       a choice exactly (${ROLE_EXAMPLE}), a text as a part of it in
+                                       any letter case (organisation=cern)
+  --domain DOMAIN                      the address's domain, in any letter case (example.com)
+  --since DATE                         signed up at or after DATE (once)
+S is a status: ${ENTRY_STATUSES.join(', ')} (docs/invitations.md).
 DATE is anything Postgres reads as a timestamp, e.g. 2026-11-01 or 2026-11-01T09:00:00Z.
 Environment as the server: DATABASE_URL, DATA_DIR (default ./data; as root, see docs/operations.md), JWT_SECRET.
 No mail settings: invite and the studio use those each server records in the database at start.
@@ -103,6 +136,10 @@ async function run(argv: string[]): Promise<number> {
       confirm: { type: 'boolean' },
       json: { type: 'boolean' },
       status: { type: 'string', multiple: true },
+      source: { type: 'string', multiple: true },
+      answer: { type: 'string', multiple: true },
+      domain: { type: 'string', multiple: true },
+      by: { type: 'string' },
       'show-addresses': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -116,9 +153,10 @@ async function run(argv: string[]): Promise<number> {
     console.error(`--since needs a date such as 2026-11-01, not "${values.since}"`)
     return 2
   }
-  // Ignored, a filter would let `invite --next 50 --status bounced` invite fifty others.
-  if (values.status !== undefined && !['list', 'count', 'export'].includes(name)) {
-    console.error(`--status goes with list, count and export, not ${name}`)
+  // Ignored, a filter would do something else than asked: `stats --source hn` counting everyone.
+  const filterFlag = FILTER_FLAGS.find((flag) => values[flag] !== undefined)
+  if (filterFlag && !FILTERING_COMMANDS.includes(name)) {
+    console.error(`--${filterFlag} goes with list, count, export and invite --next, not ${name}`)
     return 2
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined

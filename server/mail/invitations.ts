@@ -75,15 +75,39 @@ export async function countInvitable(
   db: Queryable,
   statuses: EntryStatus[],
   filter: EntryFilter = {},
+  source: EntrySource = WITH_STATUSES,
 ): Promise<number> {
   const params: unknown[] = [statuses]
   const others = filterConditions({ ...filter, statuses: undefined }, bindParameters(params), ALIASES)
   const [row] = await db.query<{ n: string }>(
-    `select count(*)::text as n from ${WITH_STATUSES}
+    `select count(*)::text as n from ${source}
       where ${STATUS_SQL} = any($1::text[])${others.map((condition) => ` and ${condition}`).join('')}`,
     params,
   )
   return Number(row?.n ?? 0)
+}
+
+/**
+ * The statuses `invite --next` picks among: those it may invite (invitable()), narrowed to the
+ * filter's own when it names some (`--status invited --resend`: the invited alone, again). A
+ * status it may not invite is the caller's to refuse (the CLI says so); here it matches nobody.
+ */
+export function nextStatuses(resend: boolean, filter: EntryFilter = {}): EntryStatus[] {
+  const allowed = invitable(resend, false)
+  return filter.statuses ? allowed.filter((status) => filter.statuses?.includes(status)) : allowed
+}
+
+/**
+ * Whether the database as it is (a dry run migrates nothing) keeps what this filter asks about: a
+ * source or an answer needs the migration that brought them. Before it, no entry has either, so
+ * such a filter matches nobody.
+ */
+export async function filterReadableAsIs(db: Queryable, filter: EntryFilter): Promise<boolean> {
+  if (filter.sources === undefined && filter.answers === undefined) return true
+  const [row] = await db.query<{ answers: string | null }>(
+    `select to_regclass('private.entry_answers')::text as answers`,
+  )
+  return Boolean(row?.answers)
 }
 
 /**
@@ -162,11 +186,14 @@ export interface QueuedInvites {
   messageIds: string[]
 }
 
-/** `invite --next N`: the N oldest waiting entries (with --resend, invited ones too), queued. */
+/**
+ * `invite --next N`: the N oldest waiting entries (with --resend, invited ones too) that the
+ * filter matches, queued as one batch.
+ */
 export function inviteNext(db: Database, count: number, options: InviteOptions): Promise<QueuedInvites> {
   return db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [INVITE_LOCK_KEY])
-    const allowed = invitable(options.resend, false)
+    const allowed = nextStatuses(options.resend, options.filter)
     const queued = await oldestWith(tx, allowed, count, WITH_STATUSES, options.filter)
     const ids = queued.map((entry) => entry.waitlistId)
     return { queued, messageIds: await markInvited(tx, ids, allowed, options) }

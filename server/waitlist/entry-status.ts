@@ -252,7 +252,7 @@ export const stampConfirmationSql = (due: string) => `
  * address that unsubscribed, nor invites anyone twice.
  */
 
-const DATES = ['confirmed_at', 'invited_at', 'unsubscribed_at', 'bounced_at']
+const DATES = ['confirmed_at', 'invited_at', 'unsubscribed_at', 'bounced_at', 'joined_at']
 const COLUMNS = ['status', ...DATES].join(', ')
 const staged = (names: string) =>
   names

@@ -142,9 +142,10 @@ describe('entry statuses', () => {
     )
     const csv = await exported(source)
     expect(csv.split('\r\n')[0]).toBe(
-      'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at',
+      'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
+        'answer_role,answer_organisation,answer_use_case',
     )
-    expect(csv).toMatch(/\r\nunsub@example\.com,[^,]+,unsubscribed,,\d{4}-[^,]+Z,\d{4}-[^,]+Z,\r\n/)
+    expect(csv).toMatch(/\r\nunsub@example\.com,[^,]+,unsubscribed,,\d{4}-[^,]+Z,\d{4}-[^,]+Z,,,,,,\r\n/)
     const file = await csvFile(csv)
 
     // Restored into an empty database: the same file comes back out.
@@ -196,7 +197,7 @@ describe('entry statuses', () => {
       'new.wait@example.com': 'waiting',
     })
     expect(await exported(live)).toContain(
-      `\r\nnew.bounced@example.com,${when},bounced,${at(3)},${at(4)},,${at(5)}\r\n`,
+      `\r\nnew.bounced@example.com,${when},bounced,${at(3)},${at(4)},,${at(5)},,,,,\r\n`,
     )
     expect(await pendingMailTo(live, 'listed.wait@example.com'), 'moving nobody back').toBe(1)
 

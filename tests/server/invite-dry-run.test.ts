@@ -11,6 +11,8 @@ afterAll(stopBackends)
 
 // The migration that brings statuses; a list migrated up to just before it is an older install.
 const STATUSES = '20261126000000'
+// The migration that brings sources and answers.
+const ANSWERS = '20261130000000'
 
 /** The tables and migrations a database holds: what a dry run must leave as it found it. */
 async function schemaOf(url: string) {
@@ -97,6 +99,31 @@ describe('invite --dry-run writes nothing at all', () => {
     expect(named).toMatchObject({ code: 0 })
     expect(named.stdout).toContain('Dry run: 1 invitation would be queued.')
     expect(named.stdout).toContain('  x@example.com is not on the waitlist')
+    expect(await schemaOf(url)).toEqual(before)
+  })
+
+  it('reads a filter by answer or source on a list from before them as matching nobody, and migrates nothing', async () => {
+    const url = await sharedPostgresUrl({ migrated: false })
+    const db = await openPostgres(url, 1)
+    try {
+      await migrate(
+        db,
+        (await readMigrations()).filter((migration) => migration.version < ANSWERS),
+      )
+      await db.query(`insert into public.waitlist (email) values ('early@example.com')`)
+    } finally {
+      await db.close()
+    }
+    const before = await schemaOf(url)
+    const env = { DATABASE_URL: url, DATA_DIR: join(scratch, 'unused') }
+    const filtered = await runCli(env, 'invite', '--next', '5', '--answer', 'role=Research', '--dry-run')
+    expect(filtered).toMatchObject({ code: 0 })
+    expect(filtered.stdout.split('\n').slice(0, 2)).toEqual([
+      'Dry run: 0 invitations would be queued. Nothing was written.',
+      '0 entries may be invited and match --answer role=Research; --next 5 takes the oldest.',
+    ])
+    const all = await runCli(env, 'invite', '--next', '5', '--domain', 'example.com', '--dry-run')
+    expect(all.stdout).toContain('  early@example.com  (waiting)')
     expect(await schemaOf(url)).toEqual(before)
   })
 })

@@ -96,7 +96,10 @@ describe('list, count and export by status', () => {
   it('export --status writes those entries only, under the usual header', async () => {
     const exported = await cli('export', '--status', 'complained')
     const [header, ...rows] = exported.stdout.trim().split('\r\n')
-    expect(header).toBe('email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at')
+    expect(header).toBe(
+      'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
+        'answer_role,answer_organisation,answer_use_case',
+    )
     expect(
       rows.map((row) =>
         row
@@ -113,11 +116,16 @@ describe('list, count and export by status', () => {
     expect(wrong.stderr).toContain(
       '--status needs one of unconfirmed, waiting, invited, joined, unsubscribed, bounced, complained, not "bouncing"',
     )
-    // Where a command does not filter, the flag is refused rather than ignored.
+    // Where a command does not filter by it, the flag is refused rather than ignored.
     const invite = await cli('invite', '--next', '2', '--status', 'bounced')
     expect(invite).toMatchObject({
       code: 2,
-      stderr: '--status goes with list, count and export, not invite\n',
+      stderr: expect.stringContaining('so --status bounced does not go with it'),
+    })
+    const stats = await cli('stats', '--status', 'bounced')
+    expect(stats).toMatchObject({
+      code: 2,
+      stderr: '--status goes with list, count, export and invite --next, not stats\n',
     })
   })
 

@@ -237,7 +237,8 @@ describe('import refuses a bad file with a clear message', () => {
     expect(wrong.stderr).toContain(
       'does not start with a header line import reads (found "Email,Date"): "Date" is not a column import knows. ' +
         'The first line names the columns: email alone (a plain list of addresses), or email with any of ' +
-        'created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at in any order (the columns `npm run waitlist -- export` writes)',
+        'created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,answer_role,' +
+        'answer_organisation,answer_use_case in any order (the columns `npm run waitlist -- export` writes)',
     )
     const empty = await runCli(env, 'import', await csvFile('empty.csv', ''))
     expect(empty.stderr).toContain('is empty; its first line names the columns: email alone')

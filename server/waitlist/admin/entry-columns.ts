@@ -1,3 +1,6 @@
+import { escapeLiteral } from 'pg'
+import { checkAnswers, type SignupQuestion } from '../../../contract/signup-questions'
+import { signupQuestions } from '../../../contract/site-config'
 import { isoUtc } from '../../db/iso-utc'
 import { ENTRY_STATUSES, isEntryStatus } from '../entry-status'
 import { emailProblem } from './email-rule'
@@ -14,8 +17,11 @@ export interface EntryColumn {
   read: string
   /** Its type in import's staging table, where an empty field is NULL. */
   type: string
-  /** The table it lives in: import adds the entry to the one, restores its status in the other. */
-  table: 'waitlist' | 'entry_status'
+  /**
+   * The table it lives in: import adds the entry to the first, restores its status in the second,
+   * and its answers (one jsonb object, a key per question) in the third.
+   */
+  table: 'waitlist' | 'entry_status' | 'entry_answers'
   /**
    * What import takes for an empty cell, or for a file without this column (a plain list of
    * addresses, or an export from before statuses), given the import's own time: '' is none. A
@@ -24,11 +30,18 @@ export interface EntryColumn {
   whenMissing?: (importTime: string) => string
   /** Why import refuses a value in this column, or undefined when the value is fine. */
   problem(value: string): string | undefined
+  /** What import stages for a good value, when not the value itself (an answer, trimmed as checkAnswers keeps it). */
+  stage?: (value: string) => string
 }
 
-/** What export reads: each entry beside its status, which it has no row for while waiting (ADR 034). */
+/**
+ * What export reads: each entry beside its status, which it has no row for while waiting (ADR 034),
+ * and its answers, which it has no row for when it gave none. A query that reads no answer pays
+ * nothing for them: the join is on the answers' key, so PostgreSQL drops it from the plan.
+ */
 export const ENTRY_SOURCE =
-  'public.waitlist left join private.entry_status on entry_status.waitlist_id = waitlist.id'
+  'public.waitlist left join private.entry_status on entry_status.waitlist_id = waitlist.id' +
+  ' left join private.entry_answers on entry_answers.waitlist_id = waitlist.id'
 
 /** UTC with microseconds, e.g. 2026-11-01T09:00:00.123456Z: exact, so a file round-trips. */
 export const CREATED_AT_UTC = isoUtc('created_at')
@@ -65,6 +78,51 @@ function statusDate(name: string): EntryColumn {
   }
 }
 
+/** The signup's source, as the sources report names it; empty for none (an entry from before, an import). */
+const SOURCE: EntryColumn = {
+  name: 'source',
+  read: `coalesce(waitlist.source, '')`,
+  type: 'text',
+  table: 'waitlist',
+  whenMissing: () => '',
+  problem: (value) =>
+    value.length > 100 ? `source ${JSON.stringify(value.slice(0, 40))}… is over 100 characters` : undefined,
+}
+
+// A question's id names a column of the CSV and of import's staging table.
+const QUESTION_ID = /^[a-z][a-z0-9_]{0,40}$/
+
+/**
+ * One question's answer (`answer_role`…), checked by the one validator every door uses
+ * (contract/signup-questions.ts): a choice exactly, a text at most its length, stored trimmed.
+ */
+function answerColumn(question: SignupQuestion): EntryColumn {
+  if (!QUESTION_ID.test(question.id))
+    throw new Error(`signupQuestions: the id ${JSON.stringify(question.id)} is not a-z, 0-9 and _`)
+  const name = `answer_${question.id}`
+  return {
+    name,
+    read: `coalesce(entry_answers.answers ->> ${escapeLiteral(question.id)}, '')`,
+    type: 'text',
+    table: 'entry_answers',
+    whenMissing: () => '',
+    problem(value) {
+      const checked = checkAnswers([question], { [question.id]: value })
+      return 'problem' in checked ? `${name}: ${checked.problem}` : undefined
+    },
+    stage: (value) => value.trim(),
+  }
+}
+
+/** The question each answer column stands for, by column name. */
+export const ANSWER_COLUMNS: ReadonlyMap<string, SignupQuestion> = new Map(
+  signupQuestions.map((question) => [`answer_${question.id}`, question]),
+)
+
+/**
+ * In file order. The columns of earlier exports come first, where they always were, so a script
+ * that reads a column by its place still finds it; joined_at, the source and the answers follow.
+ */
 export const ENTRY_COLUMNS: readonly EntryColumn[] = [
   { name: 'email', read: 'email::text', type: 'text not null', table: 'waitlist', problem: emailProblem },
   {
@@ -86,7 +144,9 @@ export const ENTRY_COLUMNS: readonly EntryColumn[] = [
     whenMissing: () => 'waiting',
     problem: (value) => (value === '' ? undefined : statusProblem(value)),
   },
-  ...['confirmed_at', 'invited_at', 'unsubscribed_at', 'bounced_at'].map(statusDate),
+  ...['confirmed_at', 'invited_at', 'unsubscribed_at', 'bounced_at', 'joined_at'].map(statusDate),
+  SOURCE,
+  ...signupQuestions.map(answerColumn),
 ]
 
 /**
@@ -120,7 +180,7 @@ export function allColumns(
 ): string[] {
   return ENTRY_COLUMNS.map((column) => {
     const index = columns.indexOf(column)
-    const value = index < 0 ? '' : (fields[index] ?? '')
+    const value = index < 0 ? '' : (column.stage ?? String)(fields[index] ?? '')
     return value === '' && column.whenMissing ? column.whenMissing(importTime) : value
   })
 }
@@ -132,12 +192,20 @@ export function columnIndex(name: string): number {
   return index
 }
 
+/** The columns of these names, in this order. */
+export const columnsNamed = (...names: string[]): EntryColumn[] =>
+  names.map((name) => ENTRY_COLUMNS[columnIndex(name)] as EntryColumn)
+
 /**
- * The entries the filter matches, oldest first (the order of `list` and `export`), as COPY text.
- * COPY takes no parameters, so the filter's values are quoted literals (entry-filter.ts).
+ * The entries the filter matches, oldest first (the order of `list` and `export`), as COPY text:
+ * every column, or those given (`list` reads the three it prints, and so no answer at all). COPY
+ * takes no parameters, so the filter's values are quoted literals (entry-filter.ts).
  */
-export function copyEntriesSql(filter: EntryFilter = {}): string {
+export function copyEntriesSql(
+  filter: EntryFilter = {},
+  columns: readonly EntryColumn[] = ENTRY_COLUMNS,
+): string {
   const where = whereOf(filterConditions(filter, bindLiterals))
-  const columns = ENTRY_COLUMNS.map((column) => column.read).join(', ')
-  return `copy (select ${columns} from ${ENTRY_SOURCE} ${where} order by waitlist.created_at, waitlist.id) to stdout`
+  const read = columns.map((column) => column.read).join(', ')
+  return `copy (select ${read} from ${ENTRY_SOURCE} ${where} order by waitlist.created_at, waitlist.id) to stdout`
 }

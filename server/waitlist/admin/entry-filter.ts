@@ -137,14 +137,13 @@ const ENTRY_SOURCE_TABLES: FilterTables = { list: 'waitlist', status: 'entry_sta
  * A status condition the planner can serve from the status index (entry_status_by_status) when
  * `waiting` is not asked for: a condition on the joined row's own status, which an entry without
  * one fails. `waiting` is mostly the entries without a row (ADR 034): those are most of a list,
- * found as the list is walked in its order. Said as "no row, or one of these" rather than through
- * coalesce(), whose result the planner cannot estimate: it guessed 0.5% of a list that was 90%
- * waiting, and counted `--status waiting --answer role=Research` by a million index lookups
- * (0.9 s at a million entries, 0.2 s so).
+ * found as the list is walked in its order. Written as `is null or`, not coalesce(): the planner
+ * takes a function's result for half a percent of the rows, where waiting is most of them, and at a
+ * million entries it looked up the answers of every waiting one (0.7-0.9 s, against 0.25-0.3 s).
  */
 function statusCondition(statuses: readonly EntryStatus[], bind: Bind, on: FilterTables): string {
-  if (!statuses.includes('waiting')) return `${on.status}.status = any(${bind(statuses, 'text[]')})`
-  return `(${on.status}.status is null or ${on.status}.status = any(${bind(statuses, 'text[]')}))`
+  const listed = `${on.status}.status = any(${bind(statuses, 'text[]')})`
+  return statuses.includes('waiting') ? `(${on.status}.status is null or ${listed})` : listed
 }
 
 /** `%value%` for ILIKE, the value's own wildcards matching themselves. */
@@ -152,24 +151,30 @@ const containing = (value: string) => `%${value.replace(/[\\%_]/g, (char) => `\\
 
 /**
  * One question's answers (any of them): a choice by containment, which the GIN index on the
- * answers serves; a text as a substring. The answers live in private.entry_answers, one row per
- * entry that answered anything: an entry without one matches no answer.
+ * answers serves; a text as a substring.
  */
-function answerCondition(matches: readonly AnswerMatch[], bind: Bind, on: FilterTables): string {
+function answerTest(matches: readonly AnswerMatch[], bind: Bind): string {
   const tests = matches.map(({ question, value }) =>
     question.kind === 'choice'
       ? `a.answers @> ${bind(JSON.stringify({ [question.id]: value }), 'jsonb')}`
       : `a.answers ->> ${bind(question.id, 'text')} ilike ${bind(containing(value), 'text')}`,
   )
-  return `exists (select 1 from private.entry_answers a where a.waitlist_id = ${on.list}.id and (${tests.join(' or ')}))`
+  return `(${tests.join(' or ')})`
 }
 
-/** The answers asked for, grouped by question: every question must match, any of its values. */
-function answerConditions(answers: readonly AnswerMatch[], bind: Bind, on: FilterTables): string[] {
+/**
+ * The answers asked for, grouped by question: every question must match, any of its values. The
+ * answers live in private.entry_answers, one row per entry that answered anything (an entry without
+ * one matches no answer), a fifth of a list or so: the entries that match are found there first, all
+ * at once, and then looked up by key, whatever the planner estimates. As EXISTS (or a join) it read
+ * the whole list to meet them, at a million entries a little slower, and its plan hung on estimates.
+ */
+function answerCondition(answers: readonly AnswerMatch[], bind: Bind, on: FilterTables): string {
   const byQuestion = new Map<string, AnswerMatch[]>()
   for (const match of answers)
     byQuestion.set(match.question.id, [...(byQuestion.get(match.question.id) ?? []), match])
-  return [...byQuestion.values()].map((matches) => answerCondition(matches, bind, on))
+  const tests = [...byQuestion.values()].map((matches) => answerTest(matches, bind))
+  return `${on.list}.id = any(array(select a.waitlist_id from private.entry_answers a where ${tests.join(' and ')}))`
 }
 
 /** The filter's conditions on the list beside its statuses; none for an empty filter. */
@@ -188,7 +193,7 @@ export function filterConditions(
     conditions.push(
       `lower(split_part(${on.list}.email::text, '@', 2)) = any(${bind(filter.domains, 'text[]')})`,
     )
-  if (filter.answers !== undefined) conditions.push(...answerConditions(filter.answers, bind, on))
+  if (filter.answers !== undefined) conditions.push(answerCondition(filter.answers, bind, on))
   return conditions
 }
 

@@ -1,4 +1,5 @@
 import type { Answers } from '../../../contract/signup-questions'
+import { signupQuestions } from '../../../contract/site-config'
 import { maskEmails } from '../../base/log'
 import type { Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
@@ -111,5 +112,19 @@ export async function entryHistory(db: Queryable, email: string): Promise<EntryH
   const history = [signedUp, ...told, ...dated, ...(await messages(db, row.id))].sort((a, b) =>
     a.at < b.at ? -1 : a.at > b.at ? 1 : 0,
   )
-  return { email: row.email, status: row.status, source: row.source, answers: row.answers ?? {}, history }
+  return {
+    email: row.email,
+    status: row.status,
+    source: row.source,
+    answers: inQuestionOrder(row.answers),
+    history,
+  }
+}
+
+/** The answers in the order the lab asks its questions (jsonb keeps its own order of keys). */
+function inQuestionOrder(answers: Answers | null): Answers {
+  const given = answers ?? {}
+  const ordered: Answers = {}
+  for (const { id } of signupQuestions) if (given[id] !== undefined) ordered[id] = given[id]
+  return { ...ordered, ...given }
 }

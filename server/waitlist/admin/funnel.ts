@@ -1,3 +1,4 @@
+import { MCP_SOURCE, NO_VISIT } from '../../analytics/source-of'
 import { windowStart } from '../../analytics/utc-day'
 import type { Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
@@ -56,6 +57,16 @@ const STEPS = `count(*)::int as signups,
   count(*) filter (where s.invited_at is not null or s.status in ('invited', 'joined'))::int as invited,
   count(*) filter (where s.joined_at is not null or s.status = 'joined')::int as joined`
 
+/**
+ * A source's visits: none for entries kept without a source, nor for the signups that come with no
+ * page visit at all (`(api)`, `mcp`: the sources report's no-visit rows), whose signups-of-visits
+ * rate would mean nothing.
+ */
+function visitsFor(source: string | null, visitsOf: ReadonlyMap<string, number>): number | undefined {
+  if (source === null || source === NO_VISIT.source || source === MCP_SOURCE) return undefined
+  return visitsOf.get(source) ?? 0
+}
+
 /** Each source's entries (signed up in the window) and visits, and the total. */
 async function bySource(db: Queryable, from: string | null): Promise<Funnel> {
   const entries = await db.query<Steps & { source: string | null }>(
@@ -72,7 +83,7 @@ async function bySource(db: Queryable, from: string | null): Promise<Funnel> {
   )
   const visitsOf = new Map(visits.map((row) => [row.source, row.visits]))
   const rows: FunnelRow[] = entries.map((row) => {
-    const steps = { ...row, visits: row.source === null ? undefined : (visitsOf.get(row.source) ?? 0) }
+    const steps = { ...row, visits: visitsFor(row.source, visitsOf) }
     return { ...steps, ...withRates(steps) }
   })
   for (const [source, count] of visitsOf)

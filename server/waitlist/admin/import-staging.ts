@@ -1,8 +1,9 @@
+import { escapeLiteral } from 'pg'
 import type { Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
 import { ADDED_STATUSES_SQL } from '../entry-status'
 import { withoutNotifications } from '../notifications/outbox-sql'
-import { ENTRY_COLUMNS, type EntryColumn } from './entry-columns'
+import { ANSWER_COLUMNS, ENTRY_COLUMNS, type EntryColumn } from './entry-columns'
 
 /**
  * `import`'s SQL. The file's checked rows are streamed by COPY into a temporary table inside the
@@ -14,6 +15,14 @@ const names = (columns: readonly EntryColumn[]) => columns.map((column) => colum
 
 /** What import adds to public.waitlist; the rest is the entry's status (entry-status.ts). */
 const WAITLIST_NAMES = names(ENTRY_COLUMNS.filter((column) => column.table === 'waitlist'))
+
+/**
+ * A staged row's answers as private.entry_answers keeps them: one object, a key per question
+ * answered ('{}' for none). The values were checked and trimmed as the lines came in.
+ */
+const STAGED_ANSWERS = `jsonb_strip_nulls(jsonb_build_object(${[...ANSWER_COLUMNS]
+  .map(([column, question]) => `${escapeLiteral(question.id)}, staged.${column}`)
+  .join(', ')}))`
 
 /**
  * The staging table's COPY (text format): the file's line number, then every one of ENTRY_COLUMNS,
@@ -101,10 +110,45 @@ export async function addStaged(tx: Queryable, staged: number): Promise<number> 
        on conflict (email) do nothing
        returning id, email::text as email
      ),
-     statuses as (${ADDED_STATUSES_SQL})
+     statuses as (${ADDED_STATUSES_SQL}),
+     answered as (
+       insert into private.entry_answers (waitlist_id, answers)
+       select added.id, ${STAGED_ANSWERS}
+         from added join pg_temp.import_rows staged on staged.email = added.email
+        where ${STAGED_ANSWERS} <> '{}'::jsonb
+     )
      select count(*)::int as added from added`,
   )
   return row?.added ?? 0
+}
+
+/**
+ * For entries listed before the import: what they lack, the file gives; what they have, they
+ * keep. An entry without answers takes the file's, and one without a source takes the file's
+ * source; answers or a source of their own (newer than a backup, most likely) are never
+ * overwritten. Returns how many listed entries took either.
+ */
+export async function fillListed(tx: Queryable): Promise<number> {
+  const [row] = await tx.query<{ filled: number }>(
+    `with listed as (
+       select waitlist.id, waitlist.source, staged.source as staged_source, ${STAGED_ANSWERS} as answers
+         from pg_temp.import_rows staged
+         join public.waitlist on waitlist.email operator(extensions.=) staged.email::extensions.citext
+     ),
+     answered as (
+       insert into private.entry_answers (waitlist_id, answers)
+       select id, answers from listed where answers <> '{}'::jsonb
+       on conflict (waitlist_id) do nothing
+       returning waitlist_id as id
+     ),
+     sourced as (
+       update public.waitlist set source = listed.staged_source from listed
+        where waitlist.id = listed.id and listed.source is null and listed.staged_source is not null
+       returning waitlist.id
+     )
+     select count(distinct id)::int as filled from (select id from answered union all select id from sourced) as took`,
+  )
+  return row?.filled ?? 0
 }
 
 /**

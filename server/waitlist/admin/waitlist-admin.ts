@@ -23,6 +23,11 @@ export interface Entry {
   invited_at: string
   unsubscribed_at: string
   bounced_at: string
+  joined_at: string
+  /** The signup's source (the sources report's name), '' for none. */
+  source: string
+  /** Its answer to each of the lab's questions (`answer_role`…), '' for none. */
+  [answer: `answer_${string}`]: string
 }
 
 /**

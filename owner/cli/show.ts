@@ -1,0 +1,43 @@
+import type { Database } from '../../server/db/database'
+import { entryHistory, type HistoryItem } from '../../server/waitlist/admin/entry-history'
+
+/** One line of the history: when, what, and what came with it (a message's kind and outcome, a detail). */
+function historyLine(item: HistoryItem): string {
+  const what = item.kind ? `${item.event} (${item.kind}): ${item.outcome ?? ''}` : item.event
+  return `  ${item.at}  ${what}${item.detail ? `  ${item.detail}` : ''}`
+}
+
+/**
+ * `show EMAIL [--json]`: one entry as a person asking about it would want it told: the address,
+ * its status, where the signup came from, its answers, and its history oldest first (entry-history.ts).
+ * `--json` prints entryHistory's object as it is. Exits 1 when the address is not listed.
+ */
+export async function showCommand(db: Database, email: string, json: boolean): Promise<number> {
+  const entry = await entryHistory(db, email)
+  if (!entry) {
+    console.error(`${email} is not on the waitlist (in any letter case).`)
+    return 1
+  }
+  if (json) {
+    console.log(JSON.stringify(entry, null, 2))
+    return 0
+  }
+  const answers = Object.entries(entry.answers)
+  const lines = [
+    entry.email,
+    `  status   ${entry.status}`,
+    `  source   ${entry.source ?? '(none kept)'}`,
+    ...(answers.length === 0
+      ? ['  answers  (none)']
+      : answers.map(
+          // A text answer may hold line breaks: one line each here, as given in --json.
+          ([id, value], index) =>
+            `  ${index === 0 ? 'answers' : '       '}  ${id}: ${value.replace(/\s+/g, ' ')}`,
+        )),
+    '',
+    'History, oldest first (UTC):',
+    ...entry.history.map(historyLine),
+  ]
+  console.log(lines.join('\n'))
+  return 0
+}

@@ -1,0 +1,289 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { postWaitlist } from '../../harness/waitlist-api'
+import { runCli } from '../../harness/waitlist-cli'
+import { linkKeys } from '../../server/mail/messages/link-seals'
+import { redeemInvite } from '../../server/mail/redeem-invite'
+import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+
+/**
+ * Issue 43: the owner chooses the cohort from the CLI and sees who came. A list with sources and
+ * answers comes in through `import` (the export's columns), one more entry through the REST insert;
+ * then `count`, `list` and `export` filter it, `invite --next N --answer …` mails only the entries
+ * that match through a real SMTP server, one invitee's code is redeemed, and `show` and `funnel`
+ * tell it as the owner reads them.
+ */
+const HEADER = 'email,created_at,source,answer_role,answer_organisation,answer_use_case'
+const at = (minute: number) => `2026-11-01T09:${String(minute).padStart(2, '0')}:00.000000Z`
+const LIST = [
+  `ada.research@lab.org,${at(0)},hackernews,Research,CERN,"Protein folding, at scale"`,
+  `bob.eng@corp.com,${at(1)},hackernews,Engineering,Acme Corp,`,
+  `cy.research@corp.com,${at(2)},linkedin,Research,Cernovich Labs,`,
+  `dee.none@lab.org,${at(3)},direct,,,`,
+  `eve.research@lab.org,${at(4)},hackernews,Research,,Build agents`,
+  `fay.founder@startup.io,${at(5)},linkedin,Founder or executive,,`,
+  `gus.research@startup.io,${at(6)},,Research,,`,
+]
+const API_SIGNUP = 'hal.api@example.com'
+
+let mail: MailTestServer
+let scratch: string
+
+beforeAll(async () => {
+  mail = await startMailTestServer({ MAIL_PER_MINUTE: '0' })
+  scratch = await mkdtemp(join(tmpdir(), 'owner-cohort-'))
+  const file = join(scratch, 'cohort.csv')
+  await writeFile(file, `${HEADER}\r\n${LIST.join('\r\n')}\r\n`)
+  const imported = await runCli(mail.server.env, 'import', file)
+  expect(imported).toMatchObject({ code: 0 })
+  expect(imported.stdout).toContain('7 added')
+  expect((await postWaitlist(mail.server, { email: API_SIGNUP })).status).toBe(201)
+})
+
+afterAll(async () => {
+  await mail?.close()
+  await rm(scratch, { recursive: true, force: true })
+})
+
+const cli = (...args: string[]) => runCli(mail.server.env, ...args)
+const listed = async (...filter: string[]) => {
+  const result = await cli('list', ...filter)
+  expect(result, filter.join(' ')).toMatchObject({ code: 0, stderr: '' })
+  return result.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split('  ')[1]?.split('.')[0])
+}
+
+describe('list, count and export choose by source, answer, domain and date', () => {
+  it('an answer to a choice exactly; several values of one flag: any; different flags: all', async () => {
+    expect(await listed('--answer', 'role=Research')).toEqual(['ada', 'cy', 'eve', 'gus'])
+    expect(await listed('--answer', 'role=Research', '--source', 'hackernews')).toEqual(['ada', 'eve'])
+    expect(await listed('--answer', 'role=Research', '--answer', 'role=Engineering')).toEqual([
+      'ada',
+      'bob',
+      'cy',
+      'eve',
+      'gus',
+    ])
+    expect(await listed('--source', 'hackernews', '--source', 'linkedin')).toEqual([
+      'ada',
+      'bob',
+      'cy',
+      'eve',
+      'fay',
+    ])
+    expect(await listed('--source', '(api)')).toEqual(['hal'])
+    expect(await listed('--domain', 'LAB.org', '--answer', 'role=Research')).toEqual(['ada', 'eve'])
+    expect(await listed('--since', at(3), '--answer', 'role=Research')).toEqual(['eve', 'gus'])
+    expect((await cli('count', '--answer', 'role=Research', '--domain', 'startup.io')).stdout).toBe('1\n')
+    expect((await cli('count', '--answer', 'role=Product')).stdout).toBe('0\n')
+  })
+
+  it('a text answer as a part of it, in any letter case', async () => {
+    expect(await listed('--answer', 'organisation=cern')).toEqual(['ada', 'cy'])
+    expect(await listed('--answer', 'use_case=AGENTS')).toEqual(['eve'])
+    expect(await listed('--answer', 'organisation=%')).toEqual([])
+  })
+
+  it('export writes the matching entries with their source and answers', async () => {
+    const exported = await cli('export', '--answer', 'organisation=cern')
+    const [header, ...rows] = exported.stdout.trim().split('\r\n')
+    expect(header).toBe(
+      'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
+        'answer_role,answer_organisation,answer_use_case',
+    )
+    expect(rows).toEqual([
+      `ada.research@lab.org,${at(0)},waiting,,,,,,hackernews,Research,CERN,"Protein folding, at scale"`,
+      `cy.research@corp.com,${at(2)},waiting,,,,,,linkedin,Research,Cernovich Labs,`,
+    ])
+  })
+
+  it('refuses a bad value in the words of its flag, and a filter where nothing filters (exit 2)', async () => {
+    const refusals: [string[], string][] = [
+      [['--answer', 'role=Astronaut'], '--answer role needs one of "Research", "Engineering", "Product"'],
+      [['--answer', 'colour=red'], '--answer needs ID=VALUE with ID one of role, organisation, use_case'],
+      [['--answer', 'role'], '--answer needs ID=VALUE'],
+      [['--domain', 'not a domain'], '--domain needs a domain such as example.com'],
+      [['--since', 'last tuesday'], '--since needs a date such as 2026-11-01'],
+    ]
+    for (const [flags, words] of refusals) {
+      const refused = await cli('count', ...flags)
+      expect(refused, flags.join(' ')).toMatchObject({ code: 2, stdout: '' })
+      expect(refused.stderr).toContain(words)
+    }
+    const stats = await cli('stats', '--source', 'hackernews')
+    expect(stats).toMatchObject({
+      code: 2,
+      stderr: '--source goes with list, count, export and invite --next, not stats\n',
+    })
+  })
+})
+
+describe('invite --next N with a filter, through a real SMTP server', () => {
+  it('a dry run says how many match and shows the first, writing nothing', async () => {
+    const dry = await cli('invite', '--next', '3', '--answer', 'role=Research', '--dry-run')
+    expect(dry).toMatchObject({ code: 0 })
+    const lines = dry.stdout.split('\n')
+    expect(lines.slice(0, 5)).toEqual([
+      'Dry run: 3 invitations would be queued. Nothing was written.',
+      `  ${at(0)}  ada.research@lab.org  (waiting)`,
+      `  ${at(2)}  cy.research@corp.com  (waiting)`,
+      `  ${at(4)}  eve.research@lab.org  (waiting)`,
+      '4 entries may be invited and match --answer role=Research; --next 3 takes the oldest.',
+    ])
+    expect((await cli('count', '--status', 'invited')).stdout).toBe('0\n')
+    expect((await cli('funnel', '--by', 'batch', '--json')).stdout).toContain('"rows": []')
+  })
+
+  it('queues only the matching entries, as one batch, and says so when fewer match than asked', async () => {
+    const queued = await cli(
+      'invite',
+      '--next',
+      '3',
+      '--answer',
+      'role=Research',
+      '--domain',
+      'lab.org',
+      '--wait',
+    )
+    expect(queued).toMatchObject({ code: 0 })
+    expect(queued.stdout).toContain(
+      'Only 2 entries may be invited and match --answer role=Research --domain lab.org.',
+    )
+    expect(queued.stdout).toContain('Queued 2 invitations.')
+    expect(queued.stdout).toContain('Sent 2 of 2')
+    expect(mail.sink.received.flatMap((received) => received.to).sort()).toEqual([
+      'ada.research@lab.org',
+      'eve.research@lab.org',
+    ])
+    expect(await listed('--status', 'invited')).toEqual(['ada', 'eve'])
+  })
+
+  it('--status only where --next may invite: invited with --resend; a named invite takes no filter', async () => {
+    const bounced = await cli('invite', '--next', '5', '--status', 'bounced')
+    expect(bounced).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(
+        'invite --next picks among waiting entries (with --resend, invited ones too), so --status bounced does not go with it',
+      ),
+    })
+    const invitedAgain = await cli('invite', '--next', '5', '--status', 'invited', '--resend', '--dry-run')
+    expect(invitedAgain.stdout).toContain('Dry run: 2 invitations would be queued.')
+    expect(invitedAgain.stdout).toContain('  ada.research@lab.org  (invited)')
+    const named = await cli('invite', 'bob.eng@corp.com', '--answer', 'role=Research')
+    expect(named).toMatchObject({ code: 2 })
+    expect(named.stderr).toContain('--answer chooses among the oldest with --next N')
+  })
+})
+
+/** The invite code in the invitation the sink received for `email`. */
+async function inviteCodeOf(email: string): Promise<string> {
+  const received = mail.sink.received.find((message) => message.to.includes(email))
+  if (!received) throw new Error(`no mail to ${email}`)
+  const parsed = await mail.sink.parse(received)
+  const code = /[?&]invite=([\w-]{50})/.exec(parsed.text ?? '')?.[1]
+  if (!code) throw new Error(`no invite code in:\n${parsed.text}`)
+  return code
+}
+
+describe('show and funnel after the batch, one invitee joined', () => {
+  beforeAll(async () => {
+    const redeemed = await redeemInvite(
+      mail.database.db,
+      linkKeys(mail.server.secret),
+      await inviteCodeOf('ada.research@lab.org'),
+    )
+    expect(redeemed).toMatchObject({ email: 'ada.research@lab.org', first: true })
+  })
+
+  it('show --json gives the entry, its answers and its history, oldest first', async () => {
+    const shown = await cli('show', 'ADA.research@lab.org', '--json')
+    expect(shown).toMatchObject({ code: 0, stderr: '' })
+    const entry = JSON.parse(shown.stdout)
+    expect(Object.keys(entry)).toEqual(['email', 'status', 'source', 'answers', 'history'])
+    expect(entry).toMatchObject({
+      email: 'ada.research@lab.org',
+      status: 'joined',
+      source: 'hackernews',
+      answers: { role: 'Research', organisation: 'CERN', use_case: 'Protein folding, at scale' },
+    })
+    const history = entry.history as { at: string; event: string; kind?: string; outcome?: string }[]
+    expect(history.map((item) => item.event)).toEqual(['signed up', 'invited', 'message', 'joined'])
+    expect(history[0]).toEqual({ at: at(0), event: 'signed up', detail: 'from hackernews' })
+    expect(history[2]).toMatchObject({ kind: 'invitation', outcome: 'sent' })
+    expect(history.map((item) => item.at)).toEqual(history.map((item) => item.at).sort())
+  })
+
+  it('show tells it in lines; an address not listed exits 1', async () => {
+    const shown = await cli('show', 'eve.research@lab.org')
+    expect(shown.stdout).toMatch(/^eve\.research@lab\.org\n {2}status {3}invited\n {2}source {3}hackernews\n/)
+    expect(shown.stdout).toContain('  answers  role: Research\n           use_case: Build agents\n')
+    expect(shown.stdout).toMatch(/\n {2}\S+Z {2}message \(invitation\): sent {2}left at /)
+    const unknown = await cli('show', 'nobody@example.com')
+    expect(unknown).toMatchObject({ code: 1, stdout: '' })
+    expect(unknown.stderr).toContain('nobody@example.com is not on the waitlist')
+  })
+
+  it('funnel --json by batch: when, by the CLI, chosen how, and who of it joined', async () => {
+    const funnel = JSON.parse((await cli('funnel', '--by', 'batch', '--json')).stdout)
+    expect(funnel.rows).toEqual([
+      expect.objectContaining({
+        batch: expect.objectContaining({
+          by: 'cli',
+          size: 2,
+          chosenBy: '--next 3 --answer role=Research --domain lab.org',
+        }),
+        invited: 2,
+        joined: 1,
+        rates: expect.objectContaining({ joined: 0.5 }),
+      }),
+    ])
+    expect(funnel.total).toMatchObject({ invited: 2, joined: 1 })
+  })
+
+  it('funnel --json by source: each step from signups to joined, with the total', async () => {
+    const funnel = JSON.parse((await cli('funnel', '--json')).stdout)
+    const bySource = Object.fromEntries(
+      funnel.rows.map((row: { source: string | null }) => [row.source ?? '(none)', row]),
+    )
+    expect(bySource.hackernews).toMatchObject({ signups: 3, confirmed: 3, invited: 2, joined: 1 })
+    expect(bySource.linkedin).toMatchObject({ signups: 2, invited: 0, joined: 0 })
+    // Signups with no page visit (a script's insert) have no visits to be a rate of.
+    expect(bySource['(api)']).toMatchObject({ signups: 1 })
+    expect(bySource['(api)']).not.toHaveProperty('visits')
+    expect(bySource['(none)']).toMatchObject({ signups: 1 })
+    expect(funnel.total).toMatchObject({ signups: 8, confirmed: 8, invited: 2, joined: 1 })
+    // The last day: the signups of today alone (the imported ones are from November 1st).
+    const today = JSON.parse((await cli('funnel', '--days', '1', '--json')).stdout)
+    expect(today.total).toMatchObject({ signups: 1, invited: 0, joined: 0 })
+    expect(await cli('funnel', '--by', 'campaign')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--by needs source or batch, not "campaign"'),
+    })
+    const table = await cli('funnel')
+    expect(table.stdout).toMatch(/^source +visits +signups +confirmed +invited +joined$/m)
+    expect(table.stdout).toMatch(/^hackernews +\S+ +3 \(.+\) +3 \(100\.0%\) +2 \(66\.7%\) +1 \(50\.0%\)$/m)
+  })
+})
+
+describe('--help', () => {
+  it('describes every new command and flag', async () => {
+    const help = (await cli('--help')).stdout
+    for (const words of [
+      'show EMAIL [--json]',
+      'funnel [--by source|batch] [--days N|all] [--json]',
+      'invite --next N [FILTER]',
+      'export [FILTER] [--out FILE]',
+      '--source NAME',
+      '--answer ID=VALUE',
+      '(ID: role, organisation, use_case)',
+      '--domain DOMAIN',
+      '--since DATE',
+      'unsubscribed_at,bounced_at,joined_at,source, then answer_ID for each',
+    ])
+      expect(help, words).toContain(words)
+  })
+})
