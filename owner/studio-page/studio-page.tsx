@@ -354,9 +354,14 @@ function SearchBox({ value, onChange }: { value: string; onChange: (value: strin
         id="search"
         type="search"
         value={value}
+        aria-describedby="search-rule"
         onChange={(event) => onChange(event.target.value)}
         className={`mt-1 w-full rounded border border-line bg-page px-3 py-2 ${FOCUS}`}
       />
+      {/* The rule of server/waitlist/admin/email-search.ts, said where the owner types. */}
+      <p id="search-rule" className="mt-1 text-sm text-soft">
+        One or two characters find addresses or domains that start with them; more find them anywhere.
+      </p>
     </div>
   )
 }

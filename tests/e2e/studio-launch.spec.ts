@@ -82,6 +82,12 @@ test.describe('the studio on a first launch', () => {
     await list.getByLabel('Search addresses').fill('gus')
     await expect(rows).toHaveCount(2)
     await expect(rows.nth(1)).toContainText('gus.bounced@example.com')
+    // Under the box, the rule of a short search: the start of an address or of its domain.
+    await expect(list.getByLabel('Search addresses')).toHaveAccessibleDescription(
+      'One or two characters find addresses or domains that start with them; more find them anywhere.',
+    )
+    await list.getByLabel('Search addresses').fill('gu')
+    await expect(rows).toHaveCount(2)
     await list.getByLabel('Search addresses').fill('')
     await filter.getByRole('checkbox', { name: /^unconfirmed/ }).check()
     await filter.getByRole('checkbox', { name: /^bounced/ }).uncheck()
