@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react'
 import type { InvitePreview } from './api'
-import { Headers, PreviewFrame, people, Recipients, SendButtons } from './invite-preview'
+import { Headers, InviteOutcome, PreviewFrame, people, Recipients, SendButtons } from './invite-preview'
 import { TestSendForm } from './test-send-form'
 import { useInvite } from './use-invite'
 
@@ -19,15 +19,7 @@ export function InvitePanel({ onQueued }: { onQueued(): void }) {
         Invite the next N
       </h2>
       <CountForm busy={invite.busy} onPreview={invite.showPreview} />
-      {invite.error && (
-        <p role="alert" className="mt-3 rounded border border-danger bg-danger-soft p-3 text-danger">
-          {invite.error}
-        </p>
-      )}
-      {/* A live region, not role=status: the page's one status line is the removal's. */}
-      <p aria-live="polite" className={invite.status ? 'mt-3 text-accent' : 'sr-only'}>
-        {invite.status}
-      </p>
+      <InviteOutcome error={invite.error} status={invite.status} />
       {invite.open && (
         <div className="mt-4 space-y-3">
           {preview && <PreviewSummary preview={preview} />}

@@ -95,3 +95,19 @@ export function queuedText(queued: number, perMinute: number, waitsForSender: bo
     ? `Queued ${queued} ${noun}; they go out once a server with SMTP_URL runs.`
     : `Queued ${queued} ${noun}; the server sends them ${pace}.`
 }
+
+/** A call's error (an alert), and its outcome's line (a live region, not role=status: the page's one status line is the removal's). */
+export function InviteOutcome({ error, status }: { error: string; status: string }) {
+  return (
+    <>
+      {error && (
+        <p role="alert" className="mt-3 rounded border border-danger bg-danger-soft p-3 text-danger">
+          {error}
+        </p>
+      )}
+      <p aria-live="polite" className={status ? 'mt-3 text-accent' : 'sr-only'}>
+        {status}
+      </p>
+    </>
+  )
+}

@@ -1,6 +1,15 @@
 import { useEffect, useState } from 'react'
 import { fetchSelectedPreview, queueSelected, type Refused, type SelectedPreview } from './choose-api'
-import { Headers, PreviewFrame, people, queuedText, Recipients, SendButtons } from './invite-preview'
+import {
+  Headers,
+  InviteOutcome,
+  PreviewFrame,
+  people,
+  queuedText,
+  Recipients,
+  SendButtons,
+} from './invite-preview'
+import { useAction } from './use-invite'
 
 const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
 /** As many as the studio's server takes at once (owner/studio-server/studio-invite-selected.ts). */
@@ -28,15 +37,7 @@ export function InviteSelected(props: {
         Invite selected
       </h3>
       <SelectionBar {...props} busy={invite.busy} onInvite={invite.showPreview} />
-      {invite.error && (
-        <p role="alert" className="mt-3 rounded border border-danger bg-danger-soft p-3 text-danger">
-          {invite.error}
-        </p>
-      )}
-      {/* A live region, not role=status: the page's one status line is the removal's. */}
-      <p aria-live="polite" className={invite.status ? 'mt-3 text-accent' : 'sr-only'}>
-        {invite.status}
-      </p>
+      <InviteOutcome error={invite.error} status={invite.status} />
       {invite.preview && (
         <SelectedPreviewView
           preview={invite.preview}
@@ -143,23 +144,10 @@ function LeftAlone({ refused, gone }: { refused: readonly Refused[]; gone: strin
 /** The preview of the selection (closed when the selection changes), the sending, and what came of it. */
 function useInviteSelected(selected: readonly string[], clear: () => void, onQueued: () => void) {
   const [preview, setPreview] = useState<SelectedPreview>()
-  const [busy, setBusy] = useState(false)
-  const [status, setStatus] = useState('')
-  const [error, setError] = useState('')
+  const { busy, status, setStatus, error, act } = useAction()
   // A preview is of the rows ticked when it was asked for: a change of them asks again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: any change of the selection closes it
   useEffect(() => setPreview(undefined), [selected])
-  const act = async (work: () => Promise<void>) => {
-    setBusy(true)
-    setError('')
-    try {
-      await work()
-    } catch (reason) {
-      setError(String((reason as Error).message ?? reason))
-    } finally {
-      setBusy(false)
-    }
-  }
   const showPreview = () =>
     act(async () => {
       setStatus('')

@@ -5,12 +5,10 @@ import { queuedText } from './invite-preview'
 const PREPARING = 'Preparing the preview…'
 
 /**
- * The invite panel's state: whether a preview is open (its frame loads while the figures are read),
- * the preview's figures, the last outcome, and the two calls.
+ * What both invite panels (the next N, the rows ticked) keep while they call the studio's server:
+ * whether a call is on its way, the last outcome's line, and its error; `act` runs one call.
  */
-export function useInvite(onQueued: () => void) {
-  const [open, setOpen] = useState(false)
-  const [preview, setPreview] = useState<InvitePreview>()
+export function useAction() {
   const [busy, setBusy] = useState(false)
   const [status, setStatus] = useState('')
   const [error, setError] = useState('')
@@ -25,6 +23,17 @@ export function useInvite(onQueued: () => void) {
       setBusy(false)
     }
   }
+  return { busy, status, setStatus, error, act }
+}
+
+/**
+ * The invite panel's state: whether a preview is open (its frame loads while the figures are read),
+ * the preview's figures, the last outcome, and the two calls.
+ */
+export function useInvite(onQueued: () => void) {
+  const [open, setOpen] = useState(false)
+  const [preview, setPreview] = useState<InvitePreview>()
+  const { busy, status, setStatus, error, act } = useAction()
   // The frame is asked for at once, beside the figures, and a line says the rest is on its way.
   const showPreview = (count: number) => {
     setPreview(undefined)

@@ -27,20 +27,27 @@ export function parseColumnsParam(value: string | null): string[] | undefined {
 }
 
 /**
+ * A body as PostgREST reads JSON: application/json only (PGRST102 otherwise, as PostgREST 12+ says),
+ * its depth checked before JSON.parse (ADR 024), and JSON.
+ */
+export function parseJsonBody(contentType: string | null, text: string): unknown {
+  const mediaType = (contentType ?? 'application/json').split(';')[0]?.trim().toLowerCase()
+  if (mediaType !== 'application/json') throw unsupportedMediaType(mediaType ?? '')
+  if (nestsTooDeep(text)) throw invalidJson(`The JSON nests deeper than ${MAX_JSON_DEPTH} levels`)
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw invalidJson()
+  }
+}
+
+/**
  * Reads a JSON body as PostgREST accepts it: one object, or an array of objects sharing their
  * keys. With `?columns=` the listed columns are inserted, keys a row lacks become null, and the
  * rows need not share keys. PostgREST quietly inserts nothing for a JSON scalar; we say PGRST102.
  */
 export function parseRowsBody(contentType: string | null, text: string, columns?: string[]): InsertRows {
-  const mediaType = (contentType ?? 'application/json').split(';')[0]?.trim().toLowerCase()
-  if (mediaType !== 'application/json') throw unsupportedMediaType(mediaType ?? '')
-  if (nestsTooDeep(text)) throw invalidJson(`The JSON nests deeper than ${MAX_JSON_DEPTH} levels`)
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    throw invalidJson()
-  }
+  const value = parseJsonBody(contentType, text)
   const rows = Array.isArray(value) ? value : [value]
   if (!rows.every((row) => typeof row === 'object' && row !== null && !Array.isArray(row)))
     throw invalidJson('Expected a JSON object or an array of JSON objects')

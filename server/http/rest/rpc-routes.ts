@@ -1,5 +1,4 @@
 import type { Context, Hono } from 'hono'
-import { MAX_JSON_DEPTH, nestsTooDeep } from '../../base/json-depth'
 import type { JwtClaims } from '../../db/api-roles'
 import type { Database } from '../../db/database'
 import { type LinkKeys, linkKeys } from '../../mail/messages/link-seals'
@@ -15,10 +14,9 @@ import {
   schemaNotExposed,
   unacceptableMediaType,
   unknownFunction,
-  unsupportedMediaType,
   unsupportedParameter,
 } from './postgrest-error'
-import { type RestEnv, searchParamsOf } from './rest-request'
+import { parseJsonBody, type RestEnv, searchParamsOf } from './rest-request'
 
 /**
  * `/rest/v1/rpc/<name>`: the one function this API serves, `redeem_invite(code)`, which the beta
@@ -93,16 +91,7 @@ async function openCall(c: Context<RestEnv>, { cors, authenticate }: RpcDeps): P
 
 /** A call's arguments from its JSON body (none when it is empty), as PostgREST reads them. */
 function parseArguments(contentType: string | null, text: string): Record<string, unknown> {
-  const mediaType = (contentType ?? 'application/json').split(';')[0]?.trim().toLowerCase()
-  if (mediaType !== 'application/json') throw unsupportedMediaType(mediaType ?? '')
-  if (text.trim() === '') return {}
-  if (nestsTooDeep(text)) throw invalidJson(`The JSON nests deeper than ${MAX_JSON_DEPTH} levels`)
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    throw invalidJson()
-  }
+  const value = parseJsonBody(contentType, text.trim() === '' ? '{}' : text)
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw invalidJson("Expected a JSON object of the function's arguments")
   return value as Record<string, unknown>
