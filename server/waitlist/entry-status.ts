@@ -264,13 +264,12 @@ const staged = (names: string) =>
 const OWN_STATUS = `(staged.status <> 'waiting' or coalesce(${staged(DATES.join(', '))}) is not null)`
 
 /**
- * The statuses of the entries an import added: a statement for a WITH beside the insert, whose
- * RETURNING it reads as `added` (id, email as text). They take the file's status and dates as they are.
+ * The statuses of the entries an import added, from `from`: each staged row (`staged`) beside the
+ * entry the import gave it (`added`). They take the file's status and dates as they are.
  */
-export const ADDED_STATUSES_SQL = `
+export const addedStatusesSql = (from: string) => `
   insert into private.entry_status (waitlist_id, ${COLUMNS})
-  select added.id, ${staged(COLUMNS)}
-    from added join pg_temp.import_rows staged on staged.email = added.email
+  select added.id, ${staged(COLUMNS)} from ${from}
    where ${OWN_STATUS}`
 
 // Further along is higher: an import may move an entry on, never back.
