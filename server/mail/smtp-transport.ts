@@ -100,13 +100,3 @@ export interface OutgoingMail {
   /** Further headers, such as List-Unsubscribe. */
   headers: Record<string, string>
 }
-
-/** Text made safe for HTML element content and double-quoted attributes. */
-export function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;')
-}

@@ -187,6 +187,25 @@ describe('folder boundaries', () => {
     }
   })
 
+  it('keeps the heavy packages out of a server that does not use them: nodemailer only by import()', () => {
+    // nodemailer costs some 10 MiB resident; a server without SMTP_URL never loads it (bench,
+    // 2026-11-24). mailchecker's own Set costs 11-13 MiB: its list is read as data (broad-list.ts).
+    const staticValueImports = (file: string) =>
+      [
+        ...readFileSync(file, 'utf8').matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?\sfrom\s+'([^']+)'/gm),
+      ].map((found) => found[1] ?? '')
+    const found = sourceFiles(join(ROOT, 'server')).flatMap((file) =>
+      staticValueImports(file)
+        .filter((specifier) =>
+          /(^|\/)smtp-transport$/.test(specifier) || specifier === 'mailchecker'
+            ? true
+            : specifier === 'nodemailer' && !file.endsWith(join('mail', 'smtp-transport.ts')),
+        )
+        .map((specifier) => `${relative(ROOT, file)} -> ${specifier}`),
+    )
+    expect(found).toEqual([])
+  })
+
   it('has bench/, scripts/ and harness/ import nothing from tests/: what they share with it is in harness/', () => {
     const intoTests = ['bench', 'scripts', 'harness'].flatMap((folder) =>
       sourceFiles(join(ROOT, folder)).flatMap((file) =>

@@ -1,5 +1,5 @@
 import { mailWords, siteConfig } from '../../../contract/site-config'
-import { escapeHtml } from '../../mail/smtp-transport'
+import { escapeHtml } from '../../mail/messages/message-html'
 import { MAIL_LINK_CSS_PATH, MAIL_LINK_CSS_VERSION } from './mail-link-style'
 import { type QuestionsForm, questionsFormHtml } from './questions-form'
 

@@ -1,6 +1,6 @@
 import type { SignupQuestion } from '../../../contract/signup-questions'
 import { mailWords, signupQuestions } from '../../../contract/site-config'
-import { escapeHtml } from '../../mail/smtp-transport'
+import { escapeHtml } from '../../mail/messages/message-html'
 
 /** Where the confirmation page's questions are sent: with the link's own token, as the link's POST. */
 export const ANSWERS_PATH = '/confirm/answers'

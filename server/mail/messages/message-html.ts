@@ -1,4 +1,15 @@
-import { escapeHtml } from '../smtp-transport'
+/**
+ * Text made safe for HTML element content and double-quoted attributes. It lives here, not beside
+ * nodemailer, so that the pages which use it do not load nodemailer into a server that sends no mail.
+ */
+export function escapeHtml(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;')
+}
 
 /** What one message says, already in the lab's words, for both parts. */
 export interface MessageParts {

@@ -46,7 +46,8 @@ const ISO = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`
 
 /**
  * Reads each lane's window: its latest messages sent (a synchronous 5xx counts as sent and
- * hard-bounced), through the index on (priority, sent_at), so the cost does not grow with the outbox.
+ * hard-bounced), through the index on (priority, sent_at) in its order (private.lane_window), so the
+ * cost does not grow with the outbox.
  */
 export async function readSendHealth(db: Queryable): Promise<SendHealth> {
   const rows = await db.query<{
@@ -64,11 +65,7 @@ export async function readSendHealth(db: Queryable): Promise<SendHealth> {
             to_char(h.window_started_at at time zone 'UTC', ${ISO}) as window,
             to_char(h.paused_at at time zone 'UTC', ${ISO}) as "pausedAt", h.pause_reason as reason
        from private.mail_health h
-       left join lateral (
-         select o.status, o.outcome from private.mail_outbox o
-          where o.priority = h.lane and o.sent_at is not null and o.sent_at >= h.window_started_at
-          order by o.sent_at desc limit ${HEALTH_WINDOW}
-       ) r on true
+       left join lateral private.lane_window(h.lane, h.window_started_at, ${HEALTH_WINDOW}) r on true
       group by h.lane, h.window_started_at, h.paused_at, h.pause_reason`,
   )
   const lanes = LANES.map((lane) => {

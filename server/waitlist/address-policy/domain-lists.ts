@@ -1,5 +1,5 @@
 import { disposableEmailBlocklist } from 'disposable-email-domains-js'
-import mailchecker from 'mailchecker'
+import { loadMailcheckerList, SortedDomains } from './broad-list'
 import { FORWARDING_RELAYS } from './forwarding-relays'
 import { KEPT_MAILBOXES, MORE_DISPOSABLE } from './list-corrections'
 
@@ -20,13 +20,12 @@ type Verdict = 'allowed' | ListedAs
  * One Map from a domain to its verdict, built once at start: the lab's lists, then the forwarding
  * relays and the mailboxes the broad list gets wrong, then the community list (disposable-email-
  * domains, 9,000 domains), each entry set only if a stronger list has not already set it. Behind it,
- * mailchecker's own Set (56,000 domains, about 8 MiB of a server's memory), read where it lies
- * rather than copied. A lookup reads the domain and each of its parents, the nearest one deciding,
- * so a subdomain of a blocked domain is blocked and the lab can allow one name under it.
+ * mailchecker's 56,000 domains, kept in one sorted string (broad-list.ts) rather than in the Map.
+ * A lookup reads the domain and each of its parents, the nearest one deciding, so a subdomain of a blocked domain is blocked and the lab can allow one name under it.
  */
 export class DomainLists {
   private readonly verdicts = new Map<string, Verdict>()
-  private readonly broad: ReadonlySet<string>
+  private readonly broad: SortedDomains
 
   constructor(options: DomainListOptions) {
     const set = (domains: Iterable<string>, verdict: Verdict) => {
@@ -40,7 +39,7 @@ export class DomainLists {
       set(MORE_DISPOSABLE, 'disposable')
       set(disposableEmailBlocklist(), 'disposable')
     }
-    this.broad = options.blockDisposable ? mailchecker.blacklist() : new Set()
+    this.broad = options.blockDisposable ? loadMailcheckerList() : SortedDomains.of([])
   }
 
   /** How many domains the lists name (a domain on both disposable lists counts twice). */
