@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { join, normalize } from 'node:path'
+import { join, sep } from 'node:path'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { securityHeaderValues } from '../server/http/middleware/security-headers'
 import { ANON_KEY_PLACEHOLDER, pickEncoding } from '../server/http/static-site'
@@ -32,8 +32,22 @@ export interface StaticCopyServer {
   close(): Promise<void>
 }
 
+/** Every file of dist by its URL path, read once: the site's server answers them from memory too. */
+async function filesOf(distDir: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>()
+  for (const entry of await readdir(distDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue
+    const path = join(entry.parentPath, entry.name)
+    files.set(`/${path.slice(distDir.length).split(sep).filter(Boolean).join('/')}`, await readFile(path))
+  }
+  return files
+}
+
 /**
- * A tiny keep-alive server for the static rendering: '/' is the page, other paths come from dist.
+ * A tiny keep-alive server for the static rendering: '/' is the page, other paths come from dist,
+ * held in memory. Read from disk at each request, the favicon and the manifest (which Chrome fetches
+ * at the load event) came later than the site's, and Lighthouse's simulated LCP, which counts every
+ * request that ended before the first frame, fell from about 905 to 755 ms for the copy alone.
  * Every answer carries the site's own security headers, so the two pages differ only by their
  * scripts: Cross-Origin-Opener-Policy alone changes how Chrome loads a page (a new browsing context
  * group, so a fresh renderer process, when navigating from about:blank as Lighthouse does).
@@ -45,8 +59,9 @@ export async function serveStaticCopy(distDir: string): Promise<StaticCopyServer
     brotli: brotliCompressSync(html),
     gzip: gzipSync(html, { level: 9 }),
   }
+  const files = await filesOf(distDir)
   const security = securityHeaderValues()
-  const server: Server = createServer(async (request, response) => {
+  const server: Server = createServer((request, response) => {
     for (const [name, value] of Object.entries(security)) response.setHeader(name, value)
     const path = new URL(request.url ?? '/', 'http://localhost').pathname
     if (path === '/') {
@@ -62,9 +77,7 @@ export async function serveStaticCopy(distDir: string): Promise<StaticCopyServer
       response.end(body)
       return
     }
-    const file = await readFile(join(distDir, normalize(path).replace(/^(\.\.[/\\])+/, ''))).catch(
-      () => undefined,
-    )
+    const file = files.get(path)
     if (!file) {
       response.writeHead(404).end()
       return
