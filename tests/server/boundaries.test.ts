@@ -196,10 +196,11 @@ describe('folder boundaries', () => {
       ].map((found) => found[1] ?? '')
     const found = sourceFiles(join(ROOT, 'server')).flatMap((file) =>
       staticValueImports(file)
-        .filter((specifier) =>
-          /(^|\/)smtp-transport$/.test(specifier) || specifier === 'mailchecker'
-            ? true
-            : specifier === 'nodemailer' && !file.endsWith(join('mail', 'smtp-transport.ts')),
+        .filter(
+          (specifier) =>
+            /(^|\/)smtp-transport$/.test(specifier) ||
+            specifier === 'mailchecker' ||
+            (specifier === 'nodemailer' && !file.endsWith(join('mail', 'smtp-transport.ts'))),
         )
         .map((specifier) => `${relative(ROOT, file)} -> ${specifier}`),
     )

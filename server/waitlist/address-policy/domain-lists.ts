@@ -20,8 +20,9 @@ type Verdict = 'allowed' | ListedAs
  * One Map from a domain to its verdict, built once at start: the lab's lists, then the forwarding
  * relays and the mailboxes the broad list gets wrong, then the community list (disposable-email-
  * domains, 9,000 domains), each entry set only if a stronger list has not already set it. Behind it,
- * mailchecker's 56,000 domains, kept in one sorted string (broad-list.ts) rather than in the Map.
- * A lookup reads the domain and each of its parents, the nearest one deciding, so a subdomain of a blocked domain is blocked and the lab can allow one name under it.
+ * mailchecker's 56,000 domains, kept as sorted bytes outside the heap (broad-list.ts), not in the
+ * Map. A lookup reads the domain and each of its parents, the nearest one deciding, so a subdomain
+ * of a blocked domain is blocked and the lab can allow one name under it.
  */
 export class DomainLists {
   private readonly verdicts = new Map<string, Verdict>()
