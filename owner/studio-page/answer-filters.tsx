@@ -1,9 +1,10 @@
 import { useEffect, useId, useState } from 'react'
 import type { SignupQuestion } from '../../contract/signup-questions'
 import { signupQuestions } from '../../contract/site-config'
+import { FilterBoxes } from './filter-boxes'
 import { answersTo, type Filters, withAnswers } from './filters'
+import { FOCUS } from './styles'
 
-const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
 // The boxes first, then the "contains" fields side by side.
 const choices = signupQuestions.filter((question) => question.kind === 'choice')
 const texts = signupQuestions.filter((question) => question.kind === 'text')
@@ -25,7 +26,7 @@ export function AnswerFilters(props: {
   const offered = [...new Set([...(props.sources ?? []), ...filters.sources])]
   return (
     <>
-      <Boxes
+      <FilterBoxes
         legend="Source (none ticked: any)"
         options={offered}
         selected={filters.sources}
@@ -59,7 +60,7 @@ function QuestionFilter(props: {
   const change = (values: readonly string[]) => onChange(withAnswers(filters, question.id, values))
   if (question.kind === 'choice')
     return (
-      <Boxes
+      <FilterBoxes
         legend={`${question.label} (none ticked: any answer)`}
         options={question.choices}
         selected={given}
@@ -67,43 +68,6 @@ function QuestionFilter(props: {
       />
     )
   return <ContainsBox label={`${question.label}: contains`} value={given[0] ?? ''} onChange={change} />
-}
-
-/** A group of boxes, each narrowing to its value; several ticked match any of them. */
-function Boxes(props: {
-  legend: string
-  options: readonly string[]
-  selected: readonly string[]
-  onChange(selected: string[]): void
-  note?: string
-  empty?: string
-}) {
-  const { options, selected, onChange } = props
-  const toggle = (option: string, on: boolean) =>
-    onChange(options.filter((each) => (each === option ? on : selected.includes(each))))
-  return (
-    <fieldset className="mt-3">
-      <legend className="text-sm font-medium">{props.legend}</legend>
-      {options.length === 0 && props.empty && <p className="mt-1 text-sm text-soft">{props.empty}</p>}
-      <div className="mt-1 flex flex-wrap gap-2">
-        {options.map((option) => (
-          <label
-            key={option}
-            className="flex items-center gap-2 rounded border border-line px-2 py-1 text-sm [overflow-wrap:anywhere] has-[:checked]:border-accent"
-          >
-            <input
-              type="checkbox"
-              checked={selected.includes(option)}
-              onChange={(event) => toggle(option, event.target.checked)}
-              className={FOCUS}
-            />
-            {option}
-          </label>
-        ))}
-      </div>
-      {props.note && <p className="mt-1 text-xs text-soft">{props.note}</p>}
-    </fieldset>
-  )
 }
 
 /** A text question's filter: the list follows it a moment after typing stops, as the search does. */

@@ -1,8 +1,7 @@
 import type { Entry } from '../../server/waitlist/admin/waitlist-admin'
 import type { EntryPage, PageStart } from './api'
 import { EmailAddress } from './email-address'
-
-const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
+import { FOCUS } from './styles'
 
 /** Moves to the page that starts there, whose number is `number`. */
 type OnPage = (start: PageStart, number: number) => void

@@ -2,8 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { signupQuestions } from '../../contract/site-config'
 import type { HistoryItem } from '../../server/waitlist/admin/entry-history'
 import { type EntryHistory, fetchEntry } from './choose-api'
-
-const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
+import { FOCUS } from './styles'
 
 /** `2026-11-27 09:00:00 UTC` from the history's microsecond UTC times. */
 const when = (at: string) => `${at.slice(0, 19).replace('T', ' ')} UTC`

@@ -3,8 +3,8 @@ import type { FunnelRow } from '../../server/waitlist/admin/funnel'
 import type { Range } from './api'
 import { type Funnel, type FunnelBy, fetchFunnel } from './choose-api'
 import { RANGE_NAMES } from './sources-panel'
+import { FOCUS } from './styles'
 
-const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
 const number = (value: number) => value.toLocaleString('en-US')
 const percent = (rate: number | null) => (rate === null ? '–' : `${(rate * 100).toFixed(1)}%`)
 

@@ -1,10 +1,9 @@
 import { type FormEvent, useState } from 'react'
 import type { InvitePreview } from './api'
 import { Headers, InviteOutcome, PreviewFrame, people, Recipients, SendButtons } from './invite-preview'
+import { FOCUS } from './styles'
 import { TestSendForm } from './test-send-form'
 import { useInvite } from './use-invite'
-
-const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
 
 /**
  * "Invite the next N": the count and the message are shown first, and nothing is queued until the

@@ -1,11 +1,11 @@
 import { INVITE_PREVIEW_URL, type InvitePreview } from './api'
+import { FOCUS } from './styles'
 
 /**
  * What both invitation previews show, "Invite the next N" and "Invite selected": the message's
  * frame, the notes on why it may not leave yet, and Send or Cancel.
  */
 
-const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
 export const people = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'person' : 'people'}`
 
 /** The invitation's HTML part, as the first person will see it. */

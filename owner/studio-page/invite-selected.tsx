@@ -9,9 +9,9 @@ import {
   Recipients,
   SendButtons,
 } from './invite-preview'
+import { FOCUS } from './styles'
 import { useAction } from './use-invite'
 
-const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
 /** As many as the studio's server takes at once (owner/studio-server/studio-invite-selected.ts). */
 export const MAX_SELECTED = 1_000
 const count = (n: number) => n.toLocaleString('en-US')

@@ -23,8 +23,7 @@ import { SendHealthBanner } from './send-health-banner'
 import { SignupsChart } from './signups-chart'
 import { SourcesPanel, useSources } from './sources-panel'
 import { StatusFilter } from './status-filter'
-
-const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
+import { FOCUS } from './styles'
 
 type Fail = (reason: unknown) => void
 

@@ -1,7 +1,6 @@
 import { type FormEvent, useState } from 'react'
 import { queueTestSend } from './api'
-
-const FOCUS = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
+import { FOCUS } from './styles'
 
 /**
  * "Send me a test", beside the preview: the invitation exactly as the next invitee gets it, to the

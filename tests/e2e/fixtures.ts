@@ -52,12 +52,8 @@ export const test = workerTest.extend<{ consoleLog: ConsoleLog }>({
   },
   consoleLog: [
     async ({ page }, use) => {
-      const problems: string[] = []
+      const problems = watchConsole(page)
       const expected: RegExp[] = []
-      page.on('console', (message) => {
-        if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text())
-      })
-      page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
       await use({
         problems,
         expect(pattern) {
@@ -73,6 +69,19 @@ export const test = workerTest.extend<{ consoleLog: ConsoleLog }>({
 })
 
 export { expect }
+
+/**
+ * The page's console errors and warnings and its uncaught errors, in order: a test that opens pages
+ * of its own (the studio's) fails on any of them, as `consoleLog` does.
+ */
+export function watchConsole(page: Page): string[] {
+  const problems: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text())
+  })
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
+  return problems
+}
 
 export async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze()

@@ -1,24 +1,14 @@
-import { expect, type Page } from '@playwright/test'
+import { expect } from '@playwright/test'
 import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { addCohort, queuedInvitations } from '../support/studio-cohort'
-import { expectNoAxeViolations, workerTest as test } from './fixtures'
+import { expectNoAxeViolations, workerTest as test, watchConsole } from './fixtures'
 
 /**
  * Issue 43 in the studio, as an owner chooses a cohort: filters by status, source and answers that
  * a reload keeps, the rows ticked invited through the same preview and queue (a real SMTP server
  * receives them), an entry's panel with its history, and the funnel under the sources.
  */
-
-/** Any console error or warning fails the test (React warnings among them). */
-function watchConsole(page: Page): string[] {
-  const problems: string[] = []
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text())
-  })
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
-  return problems
-}
 
 test.describe
   .serial('the studio chooses a cohort', () => {

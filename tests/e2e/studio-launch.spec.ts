@@ -1,12 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, type Page } from '@playwright/test'
+import { expect } from '@playwright/test'
 import { mailWords } from '../../contract/site-config'
 import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
-import { expectNoAxeViolations, workerTest as test } from './fixtures'
+import { expectNoAxeViolations, workerTest as test, watchConsole } from './fixtures'
 
 /**
  * Issue 41, in the studio, as a lab meets it on its first launch: a list imported with statuses, a
@@ -25,16 +25,6 @@ const LIST = [
   ['hal.complained@example.com', 'complained'],
   ['ivy.unsubscribed@example.com', 'unsubscribed'],
 ] as const
-
-/** Any console error or warning fails the test (React warnings among them). */
-function watchConsole(page: Page): string[] {
-  const problems: string[] = []
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text())
-  })
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
-  return problems
-}
 
 test.describe('the studio on a first launch', () => {
   let server: TestServer

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises'
 import { createServer, request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { expect, type Page } from '@playwright/test'
+import { expect } from '@playwright/test'
 import { BACKENDS, startServerOn, stopBackends } from '../../harness/backends'
 import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
 import type { TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
-import { expectNoAxeViolations, workerTest as test } from './fixtures'
+import { expectNoAxeViolations, workerTest as test, watchConsole } from './fixtures'
 
 // 30 signups: more than one page (25), so paging shows; the last one is the newest.
 const EMAILS = Array.from(
@@ -37,16 +37,6 @@ function rawGet(port: number, path: string, headers: Record<string, string>) {
       req.end()
     },
   )
-}
-
-/** Any console error or warning fails the test (React warnings among them). */
-function watchConsole(page: Page): string[] {
-  const problems: string[] = []
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text())
-  })
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
-  return problems
 }
 
 test.afterAll(async () => {
