@@ -14,31 +14,11 @@ import { parseArgs } from 'node:util'
 import { createDatabase, startPostgres } from '../harness/postgres-cluster'
 import { ROOT } from '../server/base/paths'
 import { fixedInserts, insertsFromAddresses } from './inserts'
-import { childrenOf } from './process-memory'
+import { clusterCpuMicros as clusterCpu, cpuMicros as cpu } from './process-cpu'
 
 const INSERTS = 8000
 const WARM_UP = 2000
 const CLIENTS = 50
-const MICROSECONDS_PER_TICK = 10_000 // USER_HZ is 100 on Linux
-
-/** User and system CPU of a process, with (`reaped`) that of its children it has waited for, in µs. */
-function cpu(pid: number, reaped = false): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const fields = stat
-      .slice(stat.lastIndexOf(')') + 2)
-      .split(' ')
-      .map(Number)
-    const ticks = (fields[11] ?? 0) + (fields[12] ?? 0) + (reaped ? (fields[13] ?? 0) + (fields[14] ?? 0) : 0)
-    return ticks * MICROSECONDS_PER_TICK
-  } catch {
-    return 0 // a backend that exited meanwhile: the postmaster's reaped time has it
-  }
-}
-
-const clusterCpu = (postmaster: number) =>
-  cpu(postmaster, true) + childrenOf(postmaster).reduce((sum, pid) => sum + cpu(pid), 0)
-
 const LIMITED = {
   RATE_LIMIT_PER_MINUTE: '100000000',
   RATE_LIMIT_BURST: '100000000',

@@ -1,12 +1,23 @@
 import { readFileSync } from 'node:fs'
+import { childrenOf } from './process-memory'
 
-// Linux reports a process's CPU time in clock ticks; USER_HZ is 100 on every common build.
-const TICKS_PER_SECOND = 100
+const MICROSECONDS_PER_TICK = 10_000 // USER_HZ is 100 on Linux
 
-/** The CPU time a process has used so far (user + system), in milliseconds, from /proc/PID/stat. */
-export function processCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  // The command name in parentheses may hold spaces: fields are counted after its closing one.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND
+/** User and system CPU of a process, with (`reaped`) that of its children it has waited for, in µs. */
+export function cpuMicros(pid: number, reaped = false): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number)
+    const ticks = (fields[11] ?? 0) + (fields[12] ?? 0) + (reaped ? (fields[13] ?? 0) + (fields[14] ?? 0) : 0)
+    return ticks * MICROSECONDS_PER_TICK
+  } catch {
+    return 0 // a backend that exited meanwhile: the postmaster's reaped time has it
+  }
 }
+
+/** A PostgreSQL cluster's CPU in µs: the postmaster, its live children and those it has reaped. */
+export const clusterCpuMicros = (postmaster: number) =>
+  cpuMicros(postmaster, true) + childrenOf(postmaster).reduce((sum, pid) => sum + cpuMicros(pid), 0)
