@@ -9,7 +9,7 @@ import { startTestServer } from '../harness/test-server'
 import { ROOT } from '../server/base/paths'
 import type { Database } from '../server/db/database'
 import { openDatabase } from '../server/db/open-database'
-import { inviteNext } from '../server/mail/invitations'
+import { inviteNext } from '../server/waitlist/invite/invitations'
 import { processMemory } from './process-memory'
 import type { Row, Track } from './table'
 

@@ -7,11 +7,11 @@ import { CHROMIUM_ARGS, findChromium } from '../harness/chromium-path'
 import { startStudioProcess } from '../harness/studio-process'
 import { startTestServer, type TestServer } from '../harness/test-server'
 import { runCli } from '../harness/waitlist-cli'
-import { toCsv } from '../owner/cli/csv'
-import { previewInvitation, previewSettings } from '../owner/cli/message-preview'
 import { loadApiKeys } from '../server/auth/api-keys'
 import { buildIfStale } from '../server/boot/build-if-stale'
 import { linkKeys, sealAddress } from '../server/mail/messages/link-seals'
+import { previewInvitation, previewSettings } from '../server/mail/messages/message-preview'
+import { toCsv } from '../server/waitlist/admin/csv'
 
 /**
  * Regenerates the pictures of docs/invitations.md: `npx tsx scripts/invitation-screenshots.ts`.

@@ -7,8 +7,8 @@ import { withServerDatabase } from '../harness/server-database'
 import { startStudioProcess } from '../harness/studio-process'
 import { startTestServer } from '../harness/test-server'
 import { runCli } from '../harness/waitlist-cli'
-import { toCsv } from '../owner/cli/csv'
 import { buildIfStale } from '../server/boot/build-if-stale'
+import { toCsv } from '../server/waitlist/admin/csv'
 
 /**
  * Regenerates docs/studio.png, the studio's picture in docs/operations.md, 1280 px wide in the light

@@ -1,6 +1,6 @@
 import type { Database } from '../../server/db/database'
-import { confirmAgain } from '../../server/mail/confirmations'
 import { readMailSettings } from '../../server/mail/queue/mail-settings'
+import { confirmAgain } from '../../server/waitlist/confirmations'
 
 type Print = (line: string) => void
 

@@ -1,10 +1,10 @@
 import type { ServerEnv } from '../../server/boot/env'
 import type { Database } from '../../server/db/database'
-import { queueTestInvitation } from '../../server/mail/invitations'
+import { previewSettings } from '../../server/mail/messages/message-preview'
 import { isPlaceholderLink, placeholderNote } from '../../server/mail/messages/reserved-names'
 import { readMailSettings } from '../../server/mail/queue/mail-settings'
+import { queueTestInvitation } from '../../server/waitlist/invite/invitations'
 import { followBatch } from './follow-batch'
-import { previewSettings } from './message-preview'
 
 type Print = (line: string) => void
 

@@ -1,5 +1,15 @@
 import type { ServerEnv } from '../../server/boot/env'
 import type { Database } from '../../server/db/database'
+import { previewInvitation, previewSettings, renderPreview } from '../../server/mail/messages/message-preview'
+import {
+  isPlaceholderLink,
+  placeholderNote,
+  placeholderRefusal,
+} from '../../server/mail/messages/reserved-names'
+import { NO_MAIL_SETTINGS, NO_SENDER_YET, readMailSettings } from '../../server/mail/queue/mail-settings'
+import { HEALTH_MIN_SENT } from '../../server/mail/queue/send-health'
+import { type EntryFilter, isEmptyFilter } from '../../server/waitlist/admin/entry-filter'
+import { invitable, whyNotInvited } from '../../server/waitlist/entry-status'
 import {
   type Candidate,
   countInvitable,
@@ -11,18 +21,8 @@ import {
   nextStatuses,
   oldestWith,
   type QueuedInvites,
-} from '../../server/mail/invitations'
-import {
-  isPlaceholderLink,
-  placeholderNote,
-  placeholderRefusal,
-} from '../../server/mail/messages/reserved-names'
-import { NO_MAIL_SETTINGS, NO_SENDER_YET, readMailSettings } from '../../server/mail/queue/mail-settings'
-import { HEALTH_MIN_SENT } from '../../server/mail/queue/send-health'
-import { type EntryFilter, isEmptyFilter } from '../../server/waitlist/admin/entry-filter'
-import { invitable, whyNotInvited } from '../../server/waitlist/entry-status'
+} from '../../server/waitlist/invite/invitations'
 import { followBatch } from './follow-batch'
-import { previewInvitation, previewSettings, renderPreview } from './message-preview'
 import { plural } from './plural'
 import { withDatabaseAsIs } from './with-database'
 

@@ -1,8 +1,8 @@
 import type { Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { Database } from '../../server/db/database'
-import { type Candidate, entriesOf, inviteNamed } from '../../server/mail/invitations'
 import { invitable, whyNotInvited } from '../../server/waitlist/entry-status'
+import { type Candidate, entriesOf, inviteNamed } from '../../server/waitlist/invite/invitations'
 import { messagePreview, pace, SHOWN, type StudioInvite, settingsOf, settingsToQueue } from './studio-invite'
 
 /** "Invite selected" takes at most this many addresses at once: a batch the owner has looked at. */

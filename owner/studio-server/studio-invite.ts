@@ -1,14 +1,18 @@
 import type { Context, Hono } from 'hono'
 import type { ServerEnv } from '../../server/boot/env'
 import type { Database } from '../../server/db/database'
-import { countWaiting, inviteNext, oldestWith } from '../../server/mail/invitations'
+import {
+  type PreviewSettings,
+  previewInvitation,
+  previewSettings,
+} from '../../server/mail/messages/message-preview'
 import {
   isPlaceholderLink,
   placeholderNote,
   placeholderRefusal,
 } from '../../server/mail/messages/reserved-names'
 import { type MailSettings, NO_SENDER_YET, readMailSettings } from '../../server/mail/queue/mail-settings'
-import { type PreviewSettings, previewInvitation, previewSettings } from '../cli/message-preview'
+import { countWaiting, inviteNext, oldestWith } from '../../server/waitlist/invite/invitations'
 
 /**
  * What the studio's "Invite the next N" needs of its own: nothing of the mail's. It queues, and the

@@ -1,10 +1,10 @@
 import type { Hono } from 'hono'
 import type { Database } from '../../server/db/database'
-import { queueTestInvitation } from '../../server/mail/invitations'
+import { previewSettings } from '../../server/mail/messages/message-preview'
 import { isPlaceholderLink, placeholderNote } from '../../server/mail/messages/reserved-names'
 import { readMailSettings } from '../../server/mail/queue/mail-settings'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
-import { previewSettings } from '../cli/message-preview'
+import { queueTestInvitation } from '../../server/waitlist/invite/invitations'
 import type { StudioInvite } from './studio-invite'
 
 /**

@@ -5,7 +5,7 @@ import { optional } from '../base/optional-env'
 import { ConfigError } from '../base/startup-error'
 import { mailEnv } from '../mail/mail-env'
 import { addressPolicyEnv, domainListsOverlap } from '../waitlist/address-policy/address-policy-env'
-import { signupWebhookEnv } from '../waitlist/notifications/webhook-env'
+import { signupWebhookEnv } from '../webhooks/webhook-env'
 import { corsEnv } from './cors-env'
 import { defaultDataDir } from './default-data-dir'
 

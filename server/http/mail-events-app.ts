@@ -2,12 +2,12 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { Logger } from '../base/log'
 import type { Database } from '../db/database'
-import { applyMailEvents, type EventOutcome, type HealthCheck } from '../mail/events/apply-mail-event'
 import type { MailEventProviders } from '../mail/events/event-settings'
 import { MAIL_EVENT_PROVIDERS, type MailEventProvider } from '../mail/events/mail-event'
 import { type Provider, type Refusal as ProviderRefusal, refuse, type Verdict } from '../mail/events/provider'
 import { MemoryStore } from '../rate-limit/memory-store'
 import { type Refusal, rateLimit, retryAfterHeader } from '../rate-limit/rate-limit'
+import { applyMailEvents, type EventOutcome, type HealthCheck } from '../waitlist/apply-mail-event'
 import { jsonError } from './middleware/json-error'
 
 export interface MailEventDeps {

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database'
-import { type EntryEvent, queueEvents } from './notifications/outbox-sql'
+import { type EntryEvent, queueEvents } from '../webhooks/webhook-events'
 
 /**
  * An entry's status, and the one module that writes it (private.entry_status; no row means

@@ -3,9 +3,9 @@ import type { SourceKey } from '../analytics/source-of'
 import type { JwtClaims } from '../db/api-roles'
 import { type Database, isPgError, type Statement, type StatementResult } from '../db/database'
 import { quoteIdent } from '../db/sql-identifier'
-import { afterRepeatSignup } from '../mail/confirmations'
 import type { AddressPolicy, AddressRefusal } from './address-policy/address-policy'
 import { MAX_EMAIL_LENGTH, WHATWG_EMAIL } from './admin/email-rule'
+import { afterRepeatSignup } from './confirmations'
 import { saveAnswers } from './entry-answers'
 
 /**

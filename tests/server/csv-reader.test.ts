@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { csvRecord } from '../../owner/cli/csv'
 import { CsvReader, type CsvRecord, CsvSyntaxError, parseCsv } from '../../owner/cli/csv-reader'
 import { CopyTextRows, copyTextLine } from '../../server/db/copy-text'
+import { csvRecord } from '../../server/waitlist/admin/csv'
 
 /** The records of `text` pushed in the pieces `cuts` makes of it. */
 function readInPieces(text: string, cuts: number[]): CsvRecord[] {

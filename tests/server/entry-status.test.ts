@@ -9,8 +9,8 @@ import {
   type StatusChange,
   TRANSITIONS,
 } from '../../server/waitlist/entry-status'
-import { WEBHOOK_EVENTS } from '../../server/waitlist/notifications/delivery-queue'
-import { setNotificationEvents, withoutNotifications } from '../../server/waitlist/notifications/outbox-sql'
+import { WEBHOOK_EVENTS } from '../../server/webhooks/delivery-queue'
+import { setNotificationEvents, withoutNotifications } from '../../server/webhooks/webhook-events'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
 

@@ -5,13 +5,13 @@ import { PassThrough } from 'node:stream'
 import { text } from 'node:stream/consumers'
 import { afterAll, describe, expect, it } from 'vitest'
 import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
-import { exportCsv } from '../../owner/cli/export-csv'
 import { importFile } from '../../owner/cli/import'
 import type { Database } from '../../server/db/database'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
-import { inviteNamed, inviteNext } from '../../server/mail/invitations'
-import { confirm, unsubscribe } from '../../server/mail/link-actions'
+import { exportCsv } from '../../server/waitlist/admin/export-csv'
 import { removeEntry } from '../../server/waitlist/admin/waitlist-admin'
+import { inviteNamed, inviteNext } from '../../server/waitlist/invite/invitations'
+import { confirm, unsubscribe } from '../../server/waitlist/link-actions'
 
 /**
  * Statuses beside the waitlist: what `invite` picks and refuses, what erasure leaves (nothing), and

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { inviteNamed } from '../../server/mail/invitations'
+import { inviteNamed } from '../../server/waitlist/invite/invitations'
 import { entryStatus } from '../support/entry-status'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { mailedEntry } from '../support/mailed-entry'

@@ -3,8 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import { migrate } from '../../server/db/migrate'
 import { openPostgres } from '../../server/db/postgres-driver'
-import { WEBHOOK_EVENTS } from '../../server/waitlist/notifications/delivery-queue'
-import { dropDeliveries, setNotificationEvents } from '../../server/waitlist/notifications/outbox-sql'
+import { WEBHOOK_EVENTS } from '../../server/webhooks/delivery-queue'
+import { dropDeliveries, setNotificationEvents } from '../../server/webhooks/webhook-events'
 
 afterAll(stopBackends)
 

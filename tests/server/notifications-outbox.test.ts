@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
 import { isPgError, type Queryable } from '../../server/db/database'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
-import { dropDeliveries, withoutNotifications } from '../../server/waitlist/notifications/outbox-sql'
+import { dropDeliveries, withoutNotifications } from '../../server/webhooks/webhook-events'
 import { expectNoEmail, insertStatus } from '../reliability/support'
 import { deliveredEmails, startWebhookReceiver } from '../support/webhook-receiver'
 

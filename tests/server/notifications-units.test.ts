@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { startTestServer } from '../../harness/test-server'
 import { ConfigError, loadServerEnv } from '../../server/boot/env'
 import { retryDelayMs, retryPolicy } from '../../server/outbox/backoff'
-import { signupPayload } from '../../server/waitlist/notifications/payload'
+import { signupPayload } from '../../server/webhooks/payload'
 
 const SECRET = `whsec_${Buffer.alloc(32, 1).toString('base64')}`
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
 import { linkKeys } from '../../server/mail/messages/link-seals'
-import { redeemInvite } from '../../server/mail/redeem-invite'
+import { redeemInvite } from '../../server/waitlist/redeem-invite'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../harness/waitlist-cli'
-import { queueTestInvitation } from '../../server/mail/invitations'
+import { queueTestInvitation } from '../../server/waitlist/invite/invitations'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 
 /**

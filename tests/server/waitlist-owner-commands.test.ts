@@ -8,7 +8,7 @@ import type { TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
 import { renderBarChart } from '../../owner/cli/bar-chart'
-import { toCsv } from '../../owner/cli/csv'
+import { toCsv } from '../../server/waitlist/admin/csv'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
 
 // Valid under the database's WHATWG grammar, yet awkward for CSV and shells.

@@ -3,7 +3,7 @@ import { postWaitlist } from '../../harness/waitlist-api'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { ConfigError, loadServerEnv } from '../../server/boot/env'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
-import { WEBHOOK_EVENTS } from '../../server/waitlist/notifications/delivery-queue'
+import { WEBHOOK_EVENTS } from '../../server/webhooks/delivery-queue'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { openDatabase } from '../../server/db/open-database'
-import { queueEvent } from '../../server/waitlist/notifications/outbox-sql'
+import { queueEvent } from '../../server/webhooks/webhook-events'
 import { insertStatus } from '../reliability/support'
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
 

@@ -1,4 +1,4 @@
-import { inviteNamed } from '../../server/mail/invitations'
+import { inviteNamed } from '../../server/waitlist/invite/invitations'
 import { insertStatus } from '../reliability/support'
 import type { MailTestServer } from './mail-test-server'
 

@@ -3,11 +3,17 @@ import { checkAnswers } from '../../../contract/signup-questions'
 import { mailWords, signupQuestions } from '../../../contract/site-config'
 import type { Logger } from '../../base/log'
 import type { Database } from '../../db/database'
-import { alreadyUnsubscribed, answer, confirm, type LinkOutcome, unsubscribe } from '../../mail/link-actions'
 import type { LinkKeys } from '../../mail/messages/link-seals'
 import { openAddress } from '../../mail/messages/link-seals'
 import { readMailSettings } from '../../mail/queue/mail-settings'
 import { type RateLimitStore, type Refusal, rateLimit, retryAfterHeader } from '../../rate-limit/rate-limit'
+import {
+  alreadyUnsubscribed,
+  answer,
+  confirm,
+  type LinkOutcome,
+  unsubscribe,
+} from '../../waitlist/link-actions'
 import { readBody } from '../middleware/request-guards'
 import { type MailLinkPage, renderMailLinkPage } from './mail-link-page'
 import { MAIL_LINK_CSS_PATH, serveMailLinkCss } from './mail-link-style'

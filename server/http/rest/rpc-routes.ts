@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono'
 import type { JwtClaims } from '../../db/api-roles'
 import type { Database } from '../../db/database'
 import { type LinkKeys, linkKeys } from '../../mail/messages/link-seals'
-import { REDEEM_REFUSALS, type RedeemRefusal, redeemInvite } from '../../mail/redeem-invite'
+import { REDEEM_REFUSALS, type RedeemRefusal, redeemInvite } from '../../waitlist/redeem-invite'
 import type { SiteCors } from '../site-cors'
 import {
   functionDenied,

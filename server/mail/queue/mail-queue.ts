@@ -2,7 +2,7 @@ import { maskEmails } from '../../base/log'
 import type { Database, Queryable } from '../../db/database'
 import { claimWithLease, markDone, OUTBOXES } from '../../outbox/outbox-queries'
 import { changeStatus } from '../../waitlist/entry-status'
-import { queueEvent } from '../../waitlist/notifications/outbox-sql'
+import { queueEvent } from '../../webhooks/webhook-events'
 import type { MessageKind } from '../messages/compose-message'
 import { type MailLane, takeMailSlot } from './mail-pace'
 

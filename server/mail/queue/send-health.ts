@@ -1,7 +1,7 @@
 import type { Logger } from '../../base/log'
 import type { Database, Queryable } from '../../db/database'
 import { notify, OUTBOXES } from '../../outbox/outbox-queries'
-import { queueEvent } from '../../waitlist/notifications/outbox-sql'
+import { queueEvent } from '../../webhooks/webhook-events'
 import type { MailLane } from './mail-pace'
 
 /** The last messages sent that send health looks at, and how many must have gone before it judges. */

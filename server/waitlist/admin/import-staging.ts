@@ -1,8 +1,8 @@
 import { escapeLiteral } from 'pg'
 import { isPgError, type Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
+import { withoutNotifications } from '../../webhooks/webhook-events'
 import { addedStatusesSql } from '../entry-status'
-import { withoutNotifications } from '../notifications/outbox-sql'
 import { ANSWER_COLUMNS, ENTRY_COLUMNS, type EntryColumn } from './entry-columns'
 
 /**

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto'
-import { maskEmails } from '../../base/log'
-import type { Database, Queryable } from '../../db/database'
+import { maskEmails } from '../base/log'
+import type { Database, Queryable } from '../db/database'
+import { type MailEvent, outboxUuidOf, type SignatureToken } from '../mail/events/mail-event'
 import {
   changeStatus,
   clearSoftBounces,
   countSoftBounce,
   recordEvent,
   type StatusChange,
-} from '../../waitlist/entry-status'
-import { type MailEvent, outboxUuidOf, type SignatureToken } from './mail-event'
+} from './entry-status'
 
 /** What one event did: nothing for an address the lab never mailed, or an event seen before. */
 export type EventOutcome =

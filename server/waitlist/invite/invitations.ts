@@ -1,9 +1,9 @@
-import type { Database, Queryable } from '../db/database'
-import { isoUtc } from '../db/iso-utc'
-import { notify, OUTBOXES } from '../outbox/outbox-queries'
-import { bindParameters, type EntryFilter, filterConditions } from '../waitlist/admin/entry-filter'
-import { countByStatus } from '../waitlist/admin/status-counts'
-import { changeStatus, type EntryStatus, invitable, STATUS_SQL } from '../waitlist/entry-status'
+import type { Database, Queryable } from '../../db/database'
+import { isoUtc } from '../../db/iso-utc'
+import { notify, OUTBOXES } from '../../outbox/outbox-queries'
+import { bindParameters, type EntryFilter, filterConditions } from '../admin/entry-filter'
+import { countByStatus } from '../admin/status-counts'
+import { changeStatus, type EntryStatus, invitable, STATUS_SQL } from '../entry-status'
 
 /** An entry `invite` looks at. */
 export interface Candidate {

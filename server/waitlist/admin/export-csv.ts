@@ -1,13 +1,13 @@
 import { rm } from 'node:fs/promises'
 import type { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { CopyTextRows } from '../../server/db/copy-text'
-import type { Database } from '../../server/db/database'
-import { copyEntriesSql, ENTRY_COLUMNS } from '../../server/waitlist/admin/entry-columns'
-import type { EntryFilter } from '../../server/waitlist/admin/entry-filter'
+import { withDatabase } from '../../../owner/cli/with-database'
+import { openPrivateFile } from '../../../owner/cli/write-private-file'
+import { CopyTextRows } from '../../db/copy-text'
+import type { Database } from '../../db/database'
 import { csvRecord } from './csv'
-import { withDatabase } from './with-database'
-import { openPrivateFile } from './write-private-file'
+import { copyEntriesSql, ENTRY_COLUMNS } from './entry-columns'
+import type { EntryFilter } from './entry-filter'
 
 /**
  * The file `export` writes and the studio's download serves: RFC 4180 with the header of

@@ -1,15 +1,15 @@
 import { Webhook } from 'standardwebhooks'
-import type { Logger } from '../../base/log'
-import type { Database } from '../../db/database'
-import { retryPolicy } from '../../outbox/backoff'
-import { type OutboxPump, startOutbox } from '../../outbox/outbox-pump'
-import { OUTBOXES } from '../../outbox/outbox-queries'
-import type { OutboxSender } from '../../outbox/outbox-sender'
+import type { Logger } from '../base/log'
+import type { Database } from '../db/database'
+import { retryPolicy } from '../outbox/backoff'
+import { type OutboxPump, startOutbox } from '../outbox/outbox-pump'
+import { OUTBOXES } from '../outbox/outbox-queries'
+import type { OutboxSender } from '../outbox/outbox-sender'
 import { type ClaimedDelivery, claimDue, WEBHOOK_EVENTS } from './delivery-queue'
-import { setNotificationEvents } from './outbox-sql'
 import { eventPayload } from './payload'
 import { sendWebhook } from './send-webhook'
 import type { WebhookEnv } from './webhook-env'
+import { setNotificationEvents } from './webhook-events'
 
 /**
  * Switches the outbox on for the event types of SIGNUP_WEBHOOK_EVENTS and starts sending it when

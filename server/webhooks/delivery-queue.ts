@@ -1,6 +1,6 @@
-import type { Queryable } from '../../db/database'
-import { isoUtc } from '../../db/iso-utc'
-import { claimWithLease, listUndelivered, OUTBOXES, type UndeliveredRow } from '../../outbox/outbox-queries'
+import type { Queryable } from '../db/database'
+import { isoUtc } from '../db/iso-utc'
+import { claimWithLease, listUndelivered, OUTBOXES, type UndeliveredRow } from '../outbox/outbox-queries'
 
 /** A delivery claimed for one attempt. */
 export interface ClaimedDelivery {

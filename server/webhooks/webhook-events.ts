@@ -3,8 +3,8 @@
  * (supabase/migrations/20261123000000_signup_outbox.sql). The sender's own queries are in
  * delivery-queue.ts.
  */
-import type { Queryable } from '../../db/database'
-import { notify, OUTBOXES } from '../../outbox/outbox-queries'
+import type { Queryable } from '../db/database'
+import { notify, OUTBOXES } from '../outbox/outbox-queries'
 import type { WebhookEvent } from './delivery-queue'
 
 /**

@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { mailWords } from '../../contract/site-config'
-import { normalizeSiteUrl } from '../../server/base/normalize-site-url'
-import type { ServerEnv } from '../../server/boot/env'
-import { composeMessage, type MessageContext } from '../../server/mail/messages/compose-message'
-import { linkKeys } from '../../server/mail/messages/link-seals'
-import type { MailSettings } from '../../server/mail/queue/mail-settings'
-import type { OutgoingMail } from '../../server/mail/smtp-transport'
+import { mailWords } from '../../../contract/site-config'
+import { normalizeSiteUrl } from '../../base/normalize-site-url'
+import type { ServerEnv } from '../../boot/env'
+import type { MailSettings } from '../queue/mail-settings'
+import type { OutgoingMail } from '../smtp-transport'
+import { composeMessage, type MessageContext } from './compose-message'
+import { linkKeys } from './link-seals'
 
 /** What a preview shows the message with: the sending server's settings, or what can be guessed. */
 export interface PreviewSettings {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { type EnvOf, optional } from '../../base/optional-env'
+import { type EnvOf, optional } from '../base/optional-env'
 import { WEBHOOK_EVENTS, type WebhookEvent } from './delivery-queue'
 
 /** Standard Webhooks secrets are whsec_ and 24 to 64 random bytes in base64 (standardwebhooks.com). */

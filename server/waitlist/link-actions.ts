@@ -1,7 +1,7 @@
 import type { Answers } from '../../contract/signup-questions'
 import type { Database, Queryable } from '../db/database'
-import { saveAnswers } from '../waitlist/entry-answers'
-import { changeStatus, type EntryStatus } from '../waitlist/entry-status'
+import { saveAnswers } from './entry-answers'
+import { changeStatus, type EntryStatus } from './entry-status'
 
 /** What a link's POST found: done now, done before (the POST is idempotent), or no such entry. */
 export type LinkOutcome = 'done' | 'already' | 'unsubscribed' | 'not-listed'

@@ -1,7 +1,7 @@
 import type { Database, Queryable } from '../db/database'
 import { isoUtc } from '../db/iso-utc'
-import { changeStatus } from '../waitlist/entry-status'
-import { checkInviteCode, type LinkKeys } from './messages/link-seals'
+import { checkInviteCode, type LinkKeys } from '../mail/messages/link-seals'
+import { changeStatus } from './entry-status'
 
 /** What redeeming a code told the beta product: whose invitation it was, and whether this was its first redeem. */
 export interface Redeemed {

@@ -1,6 +1,6 @@
 import type { Webhook } from 'standardwebhooks'
-import { maskEmails } from '../../base/log'
-import type { SendResult } from '../../outbox/outbox-sender'
+import { maskEmails } from '../base/log'
+import type { SendResult } from '../outbox/outbox-sender'
 
 export interface WebhookTarget {
   url: string

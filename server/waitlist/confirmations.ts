@@ -1,7 +1,7 @@
 import type { Logger } from '../base/log'
 import type { Database, Queryable } from '../db/database'
 import { notify, OUTBOXES } from '../outbox/outbox-queries'
-import { type EntryStatus, stampConfirmationSql } from '../waitlist/entry-status'
+import { type EntryStatus, stampConfirmationSql } from './entry-status'
 
 /** What asking for a confirmation again found for a listed address: queued now, one already queued, too soon, or not unconfirmed. */
 export type ConfirmAgain =
