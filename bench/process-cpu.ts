@@ -21,3 +21,6 @@ export function cpuMicros(pid: number, reaped = false): number {
 /** A PostgreSQL cluster's CPU in µs: the postmaster, its live children and those it has reaped. */
 export const clusterCpuMicros = (postmaster: number) =>
   cpuMicros(postmaster, true) + childrenOf(postmaster).reduce((sum, pid) => sum + cpuMicros(pid), 0)
+
+/** The CPU time a process has used so far (user + system), in milliseconds, from /proc/PID/stat. */
+export const processCpuMs = (pid: number): number => cpuMicros(pid) / 1000
