@@ -25,7 +25,7 @@ export async function timeBareLoad(file: string): Promise<number> {
     await client.query('vacuum analyze bare_rows')
     const started = performance.now()
     await client.query('begin')
-    await client.query("set local waitlist.skip_notify = 'on'")
+    await client.query("set local waitlist.importing = 'on'")
     await client.query(
       `insert into public.waitlist (email, created_at, source)
        select email, created_at::timestamptz, nullif(source, '') from bare_rows`,

@@ -65,7 +65,7 @@ export async function loadList(ownerUrl: string, rows: number): Promise<LoadedLi
   try {
     const [, loadMs] = await timed(async () => {
       await client.query('begin')
-      await client.query("set local waitlist.skip_notify = 'on'")
+      await client.query("set local waitlist.importing = 'on'")
       await client.query(LOAD, [rows])
       await client.query(GIVE_STATUSES_SQL)
       await client.query(ANSWERS)

@@ -1,4 +1,4 @@
--- The schema as supabase/migrations/ leaves it, through 20261130300000_send_health_in_index_order.sql.
+-- The schema as supabase/migrations/ leaves it, through 20261202000000_one_rule_per_question.sql.
 -- Generated from the catalogs of a database the migrations built (harness/schema-sql.ts): do not edit.
 -- After changing a migration, regenerate it with `npm run schema` and commit it with the migration;
 -- tests/server/schema-file.test.ts fails while it is out of date. It is for reading: the migrations
@@ -59,7 +59,7 @@ CREATE TABLE private.entry_status (
     joined_at timestamp with time zone,
     CONSTRAINT entry_status_pkey PRIMARY KEY (waitlist_id),
     CONSTRAINT entry_status_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
-    CONSTRAINT entry_status_status_check CHECK ((status = ANY (ARRAY['unconfirmed'::text, 'waiting'::text, 'invited'::text, 'joined'::text, 'unsubscribed'::text, 'bounced'::text, 'complained'::text])))
+    CONSTRAINT entry_status_status_check CHECK ((status = ANY (ARRAY['unconfirmed'::text, 'waiting'::text, 'invited'::text, 'joined'::text, 'bounced'::text, 'unsubscribed'::text, 'complained'::text])))
 );
 
 CREATE TABLE private.invite_batches (
@@ -165,34 +165,6 @@ CREATE UNLOGGED TABLE private.rate_limit_buckets (
     CONSTRAINT rate_limit_buckets_pkey PRIMARY KEY (key)
 );
 
-CREATE TABLE private.signup_deliveries (
-    waitlist_id bigint,
-    queued_at timestamp with time zone DEFAULT now() NOT NULL,
-    status text DEFAULT 'pending'::text NOT NULL,
-    run_at timestamp with time zone DEFAULT now() NOT NULL,
-    attempts integer DEFAULT 0 NOT NULL,
-    last_error text,
-    delivered_at timestamp with time zone,
-    webhook_id uuid DEFAULT gen_random_uuid() NOT NULL,
-    id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
-    event text DEFAULT 'waitlist.signup'::text NOT NULL,
-    occurred_at timestamp with time zone,
-    detail text,
-    CONSTRAINT signup_deliveries_pkey PRIMARY KEY (id),
-    CONSTRAINT signup_deliveries_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
-    CONSTRAINT signup_deliveries_event_check CHECK ((event = ANY (ARRAY['waitlist.signup'::text, 'entry.confirmed'::text, 'invitation.sent'::text, 'entry.joined'::text, 'entry.unsubscribed'::text, 'entry.bounced'::text, 'entry.complained'::text, 'mail.paused'::text]))),
-    CONSTRAINT signup_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text])))
-);
-
-CREATE TABLE private.signup_notify_settings (
-    singleton boolean DEFAULT true NOT NULL,
-    enabled boolean DEFAULT false NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    events text[],
-    CONSTRAINT signup_notify_settings_pkey PRIMARY KEY (singleton),
-    CONSTRAINT signup_notify_settings_singleton_check CHECK (singleton)
-);
-
 CREATE TABLE private.source_counts (
     day date NOT NULL,
     source text NOT NULL,
@@ -229,6 +201,34 @@ CREATE TABLE private.waitlist_day_deltas (
     signups bigint NOT NULL
 );
 
+CREATE TABLE private.webhook_deliveries (
+    waitlist_id bigint,
+    queued_at timestamp with time zone DEFAULT now() NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    run_at timestamp with time zone DEFAULT now() NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    last_error text,
+    delivered_at timestamp with time zone,
+    webhook_id uuid DEFAULT gen_random_uuid() NOT NULL,
+    id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    event text DEFAULT 'waitlist.signup'::text NOT NULL,
+    occurred_at timestamp with time zone,
+    detail text,
+    CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id),
+    CONSTRAINT webhook_deliveries_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
+    CONSTRAINT webhook_deliveries_event_check CHECK ((event = ANY (ARRAY['waitlist.signup'::text, 'entry.confirmed'::text, 'invitation.sent'::text, 'entry.joined'::text, 'entry.unsubscribed'::text, 'entry.bounced'::text, 'entry.complained'::text, 'mail.paused'::text]))),
+    CONSTRAINT webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text])))
+);
+
+CREATE TABLE private.webhook_settings (
+    singleton boolean DEFAULT true NOT NULL,
+    enabled boolean DEFAULT false NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    events text[],
+    CONSTRAINT webhook_settings_pkey PRIMARY KEY (singleton),
+    CONSTRAINT webhook_settings_singleton_check CHECK (singleton)
+);
+
 CREATE TABLE public.waitlist (
     id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
     email extensions.citext NOT NULL,
@@ -255,8 +255,8 @@ CREATE INDEX mail_outbox_batch ON private.mail_outbox USING btree (batch_id) WHE
 CREATE INDEX mail_outbox_due ON private.mail_outbox USING btree (priority, run_at) WHERE (status = 'pending'::text);
 CREATE INDEX mail_outbox_entry ON private.mail_outbox USING btree (waitlist_id);
 CREATE INDEX mail_outbox_sent_by_lane ON private.mail_outbox USING btree (priority, sent_at DESC) WHERE (sent_at IS NOT NULL);
-CREATE INDEX signup_deliveries_due ON private.signup_deliveries USING btree (run_at) WHERE (status = 'pending'::text);
-CREATE INDEX signup_deliveries_entry ON private.signup_deliveries USING btree (waitlist_id);
+CREATE INDEX webhook_deliveries_due ON private.webhook_deliveries USING btree (run_at) WHERE (status = 'pending'::text);
+CREATE INDEX webhook_deliveries_entry ON private.webhook_deliveries USING btree (waitlist_id);
 CREATE INDEX waitlist_created_at_id ON public.waitlist USING btree (created_at, id);
 CREATE INDEX waitlist_domain_prefix ON public.waitlist USING btree (lower(split_part((email)::text, '@'::text, 2)) text_pattern_ops);
 CREATE INDEX waitlist_email_prefix ON public.waitlist USING btree (lower((email)::text) text_pattern_ops);
@@ -309,7 +309,7 @@ begin
     return false;
   end if;
   select coalesce(sum(s.confirmations), 0), max(s.confirm_sent_at),
-         coalesce(bool_or(s.status in ('unsubscribed', 'complained', 'bounced')), false)
+         coalesce(bool_or(not private.may_mail('test', s.status)), false)
     into queued, last_queued, refused
     from private.entry_status s where s.mailbox = box;
   return not refused and (queued = 0 or last_queued is null
@@ -394,6 +394,21 @@ AS $function$
             from (select lower(address) as lowered) as a) as parts
 $function$;
 
+CREATE OR REPLACE FUNCTION private.may_mail(p_kind text, p_status text)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select case
+    when p_status in ('bounced', 'unsubscribed', 'complained') then false
+    when p_kind = 'test' then true
+    when p_kind = 'confirmation' then p_status is not distinct from 'unconfirmed'
+    when p_kind = 'invitation' then p_status is not distinct from 'invited'
+    else false
+  end
+$function$;
+
 CREATE OR REPLACE FUNCTION private.on_waitlist_insert()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -403,32 +418,44 @@ AS $function$
 declare
   notify boolean;
   confirm boolean;
-  box bytea;
-  due boolean;
 begin
-  -- Imports carry their own statuses and must not announce or mail old signups.
-  if coalesce(current_setting('waitlist.skip_notify', true), '') = 'on' then
+  if coalesce(current_setting('waitlist.importing', true), '') = 'on' then
     return null;
   end if;
-  select coalesce((select enabled from private.signup_notify_settings), false),
+  select coalesce((select enabled from private.webhook_settings), false),
          coalesce((select confirm_signups from private.mail_settings), false)
     into notify, confirm;
   if notify then
-    insert into private.signup_deliveries (waitlist_id) values (new.id);
-    perform pg_notify('signup_deliveries', '');
+    insert into private.webhook_deliveries (waitlist_id) values (new.id);
+    perform pg_notify('webhook_deliveries', '');
   end if;
   if confirm then
-    box := private.mailbox_key(new.email::text);
-    due := private.confirmation_due(box);
-    insert into private.entry_status (waitlist_id, status, mailbox, confirmations, confirm_sent_at)
-      values (new.id, 'unconfirmed', box, case when due then 1 else 0 end, case when due then now() end);
-    if due then
-      insert into private.mail_outbox (waitlist_id, kind, priority, message_domain)
-        select new.id, 'confirmation', 0, message_domain from private.mail_settings;
-      perform pg_notify('mail_outbox', '');
-    end if;
+    perform private.queue_confirmation(new.id, private.mailbox_key(new.email::text), true);
   end if;
   return null;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.queue_confirmation(p_waitlist_id bigint, p_box bytea, p_limited boolean)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  due boolean := not p_limited or private.confirmation_due(p_box);
+begin
+  insert into private.entry_status as s (waitlist_id, status, mailbox, confirmations, confirm_sent_at)
+    values (p_waitlist_id, 'unconfirmed', p_box, case when due then 1 else 0 end, case when due then now() end)
+  on conflict (waitlist_id) do update
+    set confirm_sent_at = now(), confirmations = s.confirmations + 1, mailbox = excluded.mailbox, updated_at = now()
+    where s.status = 'unconfirmed' and due;
+  if not found or not due then
+    return false;
+  end if;
+  insert into private.mail_outbox (waitlist_id, kind, priority, message_domain)
+    select p_waitlist_id, 'confirmation', 0, message_domain from private.mail_settings;
+  perform pg_notify('mail_outbox', '');
+  return true;
 end
 $function$;
 
@@ -462,6 +489,22 @@ AS $function$
     when available - p_first < p_extra then p_extra - (available - p_first)
     else 0
   end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.recipient_status(p_waitlist_id bigint, p_address text)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select coalesce(s.status, 'waiting')
+    from public.waitlist w left join private.entry_status s on s.waitlist_id = w.id
+   where w.id = p_waitlist_id
+  union all
+  select coalesce(s.status, 'waiting')
+    from public.waitlist w left join private.entry_status s on s.waitlist_id = w.id
+   where p_waitlist_id is null and w.email operator(extensions.=) p_address::extensions.citext
+  limit 1
 $function$;
 
 CREATE OR REPLACE FUNCTION private.refuse_rate_limited()
@@ -517,12 +560,12 @@ ALTER TABLE private.mail_outbox ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.mail_pace ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.mail_settings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.rate_limit_buckets ENABLE ROW LEVEL SECURITY;
-ALTER TABLE private.signup_deliveries ENABLE ROW LEVEL SECURITY;
-ALTER TABLE private.signup_notify_settings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.source_counts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.visitor_salts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.waitlist_day_counts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.waitlist_day_deltas ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.webhook_deliveries ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.webhook_settings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.waitlist ENABLE ROW LEVEL SECURITY;
 
 -- Policies

@@ -6,7 +6,7 @@ import { listUndeliveredMail, retryFailedMail } from '../../server/mail/queue/ma
 import { OUTBOXES, retryFailed } from '../../server/outbox/outbox-queries'
 import { refusalsSinceLastBatch } from '../../server/waitlist/admin/refusal-report'
 import { listUndeliveredWebhooks } from '../../server/webhooks/delivery-queue'
-import { notificationsEnabled } from '../../server/webhooks/webhook-events'
+import { webhooksEnabled } from '../../server/webhooks/webhook-events'
 import { plural } from './plural'
 import { printSendHealth, resumeCommand } from './send-health-report'
 
@@ -48,7 +48,7 @@ export async function deliveriesCommand(
 async function printWebhooks(db: Database, print: Print): Promise<void> {
   const rows = await listUndeliveredWebhooks(db)
   const pending = rows.filter((row) => row.status === 'pending').length
-  const enabled = await notificationsEnabled(db)
+  const enabled = await webhooksEnabled(db)
   print(
     `${pending} pending, ${rows.length - pending} failed. Notifications are ${enabled ? 'on' : 'off'} for this database` +
       (enabled ? '.' : ' (no server with SIGNUP_WEBHOOK_URL has started on it since).'),

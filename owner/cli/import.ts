@@ -12,7 +12,7 @@ import {
   stagedDuplicates,
   stagedListed,
 } from '../../server/waitlist/admin/import-staging'
-import { raiseListedStatuses } from '../../server/waitlist/entry-status'
+import { moveImported } from '../../server/waitlist/entry-status'
 import { checkImportFile, importRecords } from './import-records'
 import { withDatabaseAsIs } from './with-database'
 
@@ -114,7 +114,7 @@ export async function importFile(db: Database, path: string, dryRun: boolean): P
     const added = await addStaged(tx, staged.entries)
     // When every entry was added, none was listed before, and none has a status to move on.
     const listed = added < staged.entries
-    const raised = listed ? await raiseListedStatuses(tx) : 0
+    const raised = listed ? await moveImported(tx) : 0
     const filled = listed ? await fillListed(tx) : 0
     return { kind: 'imported', entries: staged.entries, added, raised, filled }
   })

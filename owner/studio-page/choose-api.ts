@@ -1,6 +1,6 @@
+import type { EntryStatus } from '../../contract/entry-statuses'
 import type { EntryHistory } from '../../server/waitlist/admin/entry-history'
 import type { Funnel, FunnelBy } from '../../server/waitlist/admin/funnel'
-import type { EntryStatus } from '../../server/waitlist/entry-status'
 import { type InvitePreview, type Range, send } from './api'
 
 export type { EntryHistory, Funnel, FunnelBy }

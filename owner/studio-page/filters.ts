@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react'
-import { ENTRY_STATUSES, type EntryStatus } from '../../server/waitlist/entry-status'
+import { ENTRY_STATUSES, type EntryStatus } from '../../contract/entry-statuses'
 
 /**
  * Which entries the list shows, as the CLI's flags name them (server/waitlist/admin/entry-filter.ts):

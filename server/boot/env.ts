@@ -5,7 +5,7 @@ import { optional } from '../base/optional-env'
 import { ConfigError } from '../base/startup-error'
 import { mailEnv } from '../mail/mail-env'
 import { addressPolicyEnv, domainListsOverlap } from '../waitlist/address-policy/address-policy-env'
-import { signupWebhookEnv } from '../webhooks/webhook-env'
+import { webhookEnv } from '../webhooks/webhook-env'
 import { corsEnv } from './cors-env'
 import { defaultDataDir } from './default-data-dir'
 
@@ -48,7 +48,7 @@ const EnvSchema = z.object({
   COUNT_SOURCES_FLUSH_MS: optional(z.coerce.number().int().min(100).max(60_000)).transform((v) => v ?? 5000),
   /** Chrome's origin-trial token for WebMCP on the site's origin: sent with '/' (ADR 052). */
   WEBMCP_ORIGIN_TRIAL_TOKEN: optional(z.string().regex(ORIGIN_TRIAL_TOKEN, ORIGIN_TRIAL_TOKEN_RULE)),
-  ...signupWebhookEnv,
+  ...webhookEnv,
   ...mailEnv,
   ...corsEnv,
   ...addressPolicyEnv,

@@ -21,7 +21,8 @@ import { MemoryStore } from '../rate-limit/memory-store'
 import { PostgresStore } from '../rate-limit/postgres-store'
 import { addressPolicyOf } from '../waitlist/address-policy/address-policy-env'
 import { startConfirmExpiry } from '../waitlist/confirmations'
-import { startNotifications } from '../webhooks/start-webhooks'
+import { bounceRefused } from '../waitlist/entry-status'
+import { startWebhooks } from '../webhooks/start-webhooks'
 import type { ServerEnv } from './env'
 import { listen, type Pages } from './listen'
 
@@ -179,13 +180,17 @@ interface Workers {
   health: SendHealthGate
 }
 
-/** What runs beside the HTTP server: signup notifications, mail, and the expiry of unconfirmed entries. */
+/** What runs beside the HTTP server: the webhooks, mail (whose refusals bounce entries), and the expiry of unconfirmed entries. */
 async function startWorkers(
   env: ServerEnv,
   { db, log, mail, keys, siteUrl, health }: Workers,
 ): Promise<{ stop(): Promise<void> }> {
-  const deliverer = await startNotifications(env, db, log)
-  const mailSender = await startMail(env, mail, { db, log, keys: linkKeys(keys.secret), siteUrl, health })
+  const deliverer = await startWebhooks(env, db, log)
+  const mailSender = await startMail(env, mail, {
+    ...{ db, log, siteUrl, health },
+    keys: linkKeys(keys.secret),
+    refused: bounceRefused,
+  })
   const expiry = startConfirmExpiry(db, log, {
     days: env.CONFIRM_EXPIRE_DAYS,
     everyMs: env.CONFIRM_EXPIRE_CHECK_MS,

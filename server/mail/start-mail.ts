@@ -7,6 +7,7 @@ import { nextDueIn, OUTBOXES } from '../outbox/outbox-queries'
 import type { MailEnv } from './mail-env'
 import type { LinkKeys } from './messages/link-seals'
 import { isPlaceholderLink, isReservedName, placeholderNote } from './messages/reserved-names'
+import type { AddressRefused } from './queue/mail-queue'
 import { type MailSender, startMailSender } from './queue/mail-sender'
 import { writeMailSettings } from './queue/mail-settings'
 import { type PauseLimits, SendHealthGate } from './queue/send-health'
@@ -43,7 +44,15 @@ export function sendHealthOf(env: MailEnv, db: Database, log: Logger): SendHealt
 export async function startMail(
   env: MailEnv,
   mail: MailTransportConfig,
-  deps: { db: Database; log: Logger; keys: LinkKeys; siteUrl: string; health: SendHealthGate },
+  deps: {
+    db: Database
+    log: Logger
+    keys: LinkKeys
+    siteUrl: string
+    health: SendHealthGate
+    /** The waitlist's bounce, for an address a 5xx refused. */
+    refused: AddressRefused
+  },
 ): Promise<MailSender | undefined> {
   const { db, log } = deps
   await writeMailSettings(db, {
@@ -78,6 +87,7 @@ export async function startMail(
     timeoutMs: env.SMTP_TIMEOUT_MS,
     retry: retryPolicy(env.MAIL_RETRY_BASE_MS, env.MAIL_RETRY_FOR_MS),
     health: deps.health,
+    refused: deps.refused,
   })
   const rate = env.MAIL_PER_MINUTE > 0 ? `at most ${env.MAIL_PER_MINUTE} a minute` : 'with no rate cap'
   log.info(

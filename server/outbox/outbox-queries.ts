@@ -8,7 +8,7 @@ import { isoUtc } from '../db/iso-utc'
  * triggers signal the same names. `done` is the status of an item sent (and its `<done>_at` column).
  */
 export const OUTBOXES = {
-  webhooks: { table: 'private.signup_deliveries', channel: 'signup_deliveries', done: 'delivered' },
+  webhooks: { table: 'private.webhook_deliveries', channel: 'webhook_deliveries', done: 'delivered' },
   mail: { table: 'private.mail_outbox', channel: 'mail_outbox', done: 'sent' },
 } as const
 

@@ -1,7 +1,6 @@
+import type { EntryStatus } from '../../contract/entry-statuses'
 import type { Logger } from '../base/log'
 import type { Database, Queryable } from '../db/database'
-import { notify, OUTBOXES } from '../outbox/outbox-queries'
-import { type EntryStatus, stampConfirmationSql } from './entry-status'
 
 /** What asking for a confirmation again found for a listed address: queued now, one already queued, too soon, or not unconfirmed. */
 export type ConfirmAgain =
@@ -15,20 +14,21 @@ export type ConfirmAgain =
 export type ConfirmAsker = 'repeat-signup' | 'owner'
 
 /**
- * Queues the confirmation of each `unconfirmed` entry named again, in one statement, unless one is
- * still pending for it. A repeat signup is held to the limit every confirmation keeps, per mailbox
- * whatever the spelling (private.confirmation_due, the signup trigger's own): at most two in the
- * mailbox's first hour, the second at least a minute after the first, then one an hour; and two
- * spellings of one mailbox in one request queue one. The stamp (confirm_sent_at, confirmations)
- * and the message are written together, under the mailbox's lock, so two signups at once queue
- * one. The stamp also restarts the entry's CONFIRM_EXPIRE_DAYS (expireUnconfirmed, below), so the new link
- * lives as long as the first did. Returns what each listed address found, by its lower-cased address.
+ * Queues the confirmation of each `unconfirmed` entry named again, unless one is still pending for
+ * it, through the one function that queues every confirmation (private.queue_confirmation, the
+ * signup trigger's too). A repeat signup is held to the limit every confirmation keeps, per mailbox
+ * whatever the spelling (private.confirmation_due): at most two in the mailbox's first hour, the
+ * second at least a minute after the first, then one an hour; so two spellings of one mailbox in
+ * one request queue one. The owner's word is not limited. The stamp restarts the entry's
+ * CONFIRM_EXPIRE_DAYS (expireUnconfirmed, below), so the new link lives as long as the first did.
+ * Returns what each listed address found, by its lower-cased address.
  */
 export async function confirmAgain(
   db: Queryable,
   emails: readonly string[],
   asker: ConfirmAsker,
 ): Promise<Map<string, ConfirmAgain>> {
+  // The call is in the select list, so each entry's confirmation is asked for exactly once.
   const rows = await db.query<{ email: string; status: EntryStatus; pending: boolean; queued: boolean }>(
     `with entry as (
        select w.id, lower(w.email::text) as email, coalesce(s.status, 'waiting') as status,
@@ -36,26 +36,12 @@ export async function confirmAgain(
                        where o.waitlist_id = w.id and o.kind = 'confirmation' and o.status = 'pending') as pending
          from public.waitlist w left join private.entry_status s on s.waitlist_id = w.id
         where w.email operator(extensions.=) any($1::text[]::extensions.citext[])
-     ),
-     candidate as (
-       select entry.id, box, row_number() over (partition by box order by entry.id) as nth
-         from entry, private.mailbox_key(entry.email) as box
-        where entry.status = 'unconfirmed' and not entry.pending
-     ),
-     due as (
-       select candidate.id, candidate.box from candidate
-        where case when not $2::boolean then true when candidate.nth > 1 then false
-                   else private.confirmation_due(candidate.box) end
-     ),
-     stamped as (${stampConfirmationSql('due')}),
-     queued as (
-       insert into private.mail_outbox (waitlist_id, kind, priority, message_domain)
-       select stamped.waitlist_id, 'confirmation', 0, m.message_domain from stamped, private.mail_settings m
-       returning waitlist_id
+        order by w.id
      )
      select entry.email, entry.status, entry.pending,
-            exists (select 1 from queued where queued.waitlist_id = entry.id) as queued,
-            (select ${notify(OUTBOXES.mail)} from queued limit 1)::text as notified
+            case when entry.status = 'unconfirmed' and not entry.pending
+                 then private.queue_confirmation(entry.id, private.mailbox_key(entry.email), $2::boolean)
+                 else false end as queued
        from entry`,
     [emails.map((email) => email.trim()), asker === 'repeat-signup'],
   )

@@ -1,34 +1,22 @@
+import { ENTRY_STATUSES, type EntryStatus } from '../../contract/entry-statuses'
 import type { Queryable } from '../db/database'
+import type { MessageKind } from '../mail/messages/compose-message'
+import { cancelRefusedMail } from '../mail/queue/mail-queueing'
 import { type EntryEvent, queueEvents } from '../webhooks/webhook-events'
 
 /**
  * An entry's status, and the one module that writes it (private.entry_status; no row means
  * `waiting`): every change goes through the table of transitions below, so each one cancels the
- * mail it must and sends the webhook the docs promise, whichever door it came through.
+ * mail it must and sends the webhook the docs promise, whichever door it came through. The
+ * statuses and their order are contract/entry-statuses.ts's.
  *
- *   unconfirmed  signed up with CONFIRM_SIGNUPS on, link not yet followed: never invited
- *   waiting      on the list, may be invited
- *   invited      an invitation is queued or sent: not invited again without --resend
- *   joined       the beta product redeemed the invite code (redeem_invite): in the beta
- *   unsubscribed asked for no more mail: never mailed again, whatever the command
- *   bounced      the SMTP server or the provider refused the address for good (a 5xx, a hard bounce, three
- *                soft bounces in a row): not mailed again without --resend
- *   complained   reported the mail as spam: like unsubscribed, never mailed again (ADR 043)
+ * Who may be mailed is one rule beside this table, in SQL because every question is asked by SQL:
+ * private.may_mail(kind, status) (supabase/migrations/20261202000000_one_rule_per_question.sql).
+ * Nothing of any kind goes to a bounced, unsubscribed or complained entry; a confirmation goes only
+ * to an unconfirmed one, an invitation only to an invited one, a test anywhere else. The sender's
+ * claim and its next-due query, `deliveries --retry`, a test send, the per-mailbox limit and every
+ * change below ask it.
  */
-export const ENTRY_STATUSES = [
-  'unconfirmed',
-  'waiting',
-  'invited',
-  'joined',
-  'unsubscribed',
-  'bounced',
-  'complained',
-] as const
-export type EntryStatus = (typeof ENTRY_STATUSES)[number]
-
-export const isEntryStatus = (value: string): value is EntryStatus =>
-  (ENTRY_STATUSES as readonly string[]).includes(value)
-
 /** The statuses `invite` may move to `invited`: waiting ones, and with --resend those already invited (or bounced, when named). */
 export function invitable(resend: boolean, named: boolean): EntryStatus[] {
   if (!resend) return ['waiting']
@@ -72,8 +60,11 @@ interface Transition {
   stamp: 'confirmed_at' | 'invited_at' | 'joined_at' | 'unsubscribed_at' | 'bounced_at'
   /** What the entry's history calls it (private.entry_events, `show`). */
   event: string
-  /** The entry's pending mail it cancels: all of it (no more mail), its invitations (one replaces them), or none. */
-  cancels: 'all' | 'invitations' | 'none'
+  /**
+   * Pending mail of this kind it cancels, beside what private.may_mail refuses for `to` (which
+   * every change cancels): a new invitation replaces the entry's pending one.
+   */
+  replaces?: MessageKind
   /** The webhook event it sends (invitation.sent is sent when the message leaves, not here). */
   webhook?: EntryEvent
 }
@@ -83,7 +74,8 @@ const except = (...statuses: EntryStatus[]) => ALL.filter((status) => !statuses.
 
 /**
  * Every status change, as a table (listmonk's RecordBounce, made one row per event): a new status
- * or a new way in is a row here, and every caller gets its mail cancelled and its webhook sent.
+ * or a new way in is a row here, and every caller gets its mail cancelled (what the rule no longer
+ * allows) and its webhook sent.
  */
 export const TRANSITIONS: Readonly<Record<StatusChange, Transition>> = {
   // The link followed (double opt-in): invite may pick the entry from now on.
@@ -92,7 +84,6 @@ export const TRANSITIONS: Readonly<Record<StatusChange, Transition>> = {
     to: 'waiting',
     stamp: 'confirmed_at',
     event: 'confirmed',
-    cancels: 'none',
     webhook: 'entry.confirmed',
   },
   // `invite` (invitable() narrows who): the invitation is queued beside the change.
@@ -101,7 +92,7 @@ export const TRANSITIONS: Readonly<Record<StatusChange, Transition>> = {
     to: 'invited',
     stamp: 'invited_at',
     event: 'invited',
-    cancels: 'invitations',
+    replaces: 'invitation',
   },
   // The beta product redeemed the invite code (redeem_invite): the first redeem, once; a bounced
   // invitation whose code came back anyway (a forwarded message) joins too.
@@ -110,7 +101,6 @@ export const TRANSITIONS: Readonly<Record<StatusChange, Transition>> = {
     to: 'joined',
     stamp: 'joined_at',
     event: 'joined',
-    cancels: 'invitations',
     webhook: 'entry.joined',
   },
   // The link's one click, or the provider's word that the person unsubscribed there.
@@ -119,7 +109,6 @@ export const TRANSITIONS: Readonly<Record<StatusChange, Transition>> = {
     to: 'unsubscribed',
     stamp: 'unsubscribed_at',
     event: 'unsubscribed',
-    cancels: 'all',
     webhook: 'entry.unsubscribed',
   },
   // A 5xx at send time, a provider's hard bounce, the third soft bounce in a row.
@@ -128,7 +117,6 @@ export const TRANSITIONS: Readonly<Record<StatusChange, Transition>> = {
     to: 'bounced',
     stamp: 'bounced_at',
     event: 'bounced',
-    cancels: 'all',
     webhook: 'entry.bounced',
   },
   // A spam report: never mailed again.
@@ -137,16 +125,15 @@ export const TRANSITIONS: Readonly<Record<StatusChange, Transition>> = {
     to: 'complained',
     stamp: 'unsubscribed_at',
     event: 'complained',
-    cancels: 'all',
     webhook: 'entry.complained',
   },
 }
 
-const CANCELS = {
-  all: "o.status = 'pending'",
-  invitations: "o.status = 'pending' and o.kind = 'invitation'",
-  none: 'false',
-} as const
+/**
+ * Whether the entry asked for no more mail (it unsubscribed, or complained): the statuses an
+ * unsubscribe leaves as they are. A link's POST then changes nothing of it, and says so.
+ */
+export const askedForNoMail = (status: EntryStatus): boolean => !TRANSITIONS.unsubscribe.from.includes(status)
 
 /** Who may change, and what the history says of it: the caller's narrower `from`, and a detail. */
 export interface ChangeOptions {
@@ -157,11 +144,11 @@ export interface ChangeOptions {
 }
 
 /**
- * Applies one change to the entries `ids`, in the caller's transaction, in one statement: each
+ * Applies one change to the entries `ids`, in the caller's transaction: in one statement, each
  * entry whose status (under its row's lock) is one of the transition's `from` (or `only`, a
- * narrower list the caller gives) moves to its status with its date, its pending mail is cancelled
- * and its history gains the event; then the webhook event is queued for each. Returns the entries
- * that changed.
+ * narrower list the caller gives) moves to its status with its date and its history gains the
+ * event; then mail cancels what the rule no longer allows (and what the change replaces), and the
+ * webhook event is queued for each. Returns the entries that changed.
  */
 export async function changeStatus(
   tx: Queryable,
@@ -170,7 +157,7 @@ export async function changeStatus(
   { only, detail }: ChangeOptions = {},
 ): Promise<string[]> {
   if (ids.length === 0) return []
-  const { from, to, stamp, event, cancels, webhook } = TRANSITIONS[change]
+  const { from, to, stamp, event, replaces, webhook } = TRANSITIONS[change]
   const allowed = only ? from.filter((status) => only.includes(status)) : from
   const rows = await tx.query<{ id: string }>(
     `with changed as (
@@ -181,10 +168,6 @@ export async function changeStatus(
         where s.status = any($3::text[])
        returning s.waitlist_id
      ),
-     cancelled as (
-       update private.mail_outbox o set status = 'cancelled' from changed
-        where o.waitlist_id = changed.waitlist_id and ${CANCELS[cancels]}
-     ),
      told as (
        insert into private.entry_events (waitlist_id, event, detail)
        select waitlist_id, $4, left($5, 300) from changed
@@ -193,8 +176,17 @@ export async function changeStatus(
     [ids, to, allowed, event, detail ?? null],
   )
   const changed = rows.map((row) => row.id)
+  await cancelRefusedMail(tx, changed, to, replaces)
   if (webhook) await queueEvents(tx, changed, webhook)
   return changed
+}
+
+/**
+ * The mail server refused the entry's address for good at send time (a 5xx): the entry is bounced,
+ * as a provider's hard bounce bounces it. Given to the mail sender by the assembly.
+ */
+export async function bounceRefused(tx: Queryable, waitlistId: string, detail: string): Promise<void> {
+  await changeStatus(tx, 'bounce', [waitlistId], { detail })
 }
 
 /**
@@ -232,76 +224,47 @@ export async function clearSoftBounces(tx: Queryable, id: string): Promise<void>
   )
 }
 
-/**
- * For confirmations.ts's one statement: stamps another confirmation of each unconfirmed entry in
- * the CTE `due` (id, box: its mailbox key) (its time, restarting CONFIRM_EXPIRE_DAYS, its count and
- * its mailbox, which the per-mailbox limit reads), returning waitlist_id.
- */
-export const stampConfirmationSql = (due: string) => `
-  update private.entry_status s
-     set confirm_sent_at = now(), confirmations = s.confirmations + 1, mailbox = ${due}.box, updated_at = now()
-    from ${due}
-   where s.waitlist_id = ${due}.id and s.status = 'unconfirmed'
-  returning s.waitlist_id`
+/** The statuses' dates, which an import restores from its file. */
+const DATES = ['confirmed_at', 'invited_at', 'unsubscribed_at', 'bounced_at', 'joined_at'] as const
 
 /**
- * `import`'s statuses (ADR 039), restored from its staging table (pg_temp.import_rows, filled by
- * server/waitlist/admin/import-staging.ts) in the import's one transaction, in bulk: an entry the
- * import adds takes the file's status and dates as they are; an entry already listed only moves on,
- * never back. A list restored from a backup or moved to another database therefore never mails an
- * address that unsubscribed, nor invites anyone twice.
+ * `import`'s moves (ADR 039), through the table: each entry listed before the import moves on to
+ * the status its line gives, by that status's row, from any status before it in the one order
+ * (contract/entry-statuses.ts), never back. Its history says "imported", the mail the rule no
+ * longer allows is cancelled as for any change, and no webhook is sent: moving a list is not news.
+ * The dates it lacks, the file gives; those it has, it keeps. A list restored from a backup or moved
+ * to another database therefore never mails an address that unsubscribed, nor invites anyone twice.
+ * Reads the import's staging table (pg_temp.import_rows, admin/import-staging.ts), in the import's
+ * transaction. Returns how many listed entries moved on to a status other than waiting.
  */
-
-const DATES = ['confirmed_at', 'invited_at', 'unsubscribed_at', 'bounced_at', 'joined_at']
-const COLUMNS = ['status', ...DATES].join(', ')
-const staged = (names: string) =>
-  names
-    .split(', ')
-    .map((name) => `staged.${name}`)
-    .join(', ')
-
-/** A staged row with a status of its own: anything but waiting without dates (no row is waiting). */
-const OWN_STATUS = `(staged.status <> 'waiting' or coalesce(${staged(DATES.join(', '))}) is not null)`
-
-/**
- * The statuses of the entries an import added, from `from`: each staged row (`staged`) beside the
- * entry the import gave it (`added`). They take the file's status and dates as they are.
- */
-export const addedStatusesSql = (from: string) => `
-  insert into private.entry_status (waitlist_id, ${COLUMNS})
-  select added.id, ${staged(COLUMNS)} from ${from}
-   where ${OWN_STATUS}`
-
-// Further along is higher: an import may move an entry on, never back.
-const RANK = `array['unconfirmed', 'waiting', 'invited', 'joined', 'bounced', 'unsubscribed', 'complained']`
-
-/**
- * Moves the entries that were listed before the import on to the file's status when it is further
- * along (by RANK), keeping the dates they have; mail still queued to an entry now unsubscribed or
- * bounced is cancelled. The entries the import added hold the file's status already, so they are
- * left as they are. Returns how many listed entries moved on to invited, bounced or unsubscribed.
- */
-export async function raiseListedStatuses(tx: Queryable): Promise<number> {
-  const [row] = await tx.query<{ raised: number }>(
-    `with written as (
-       insert into private.entry_status as current (waitlist_id, ${COLUMNS})
-       select listed.id, ${staged(COLUMNS)}
-         from pg_temp.import_rows staged
-         join public.waitlist listed on listed.email operator(extensions.=) staged.email::extensions.citext
-        where ${OWN_STATUS} and staged.status <> 'unconfirmed'
-       on conflict (waitlist_id) do update
-         set status = excluded.status, updated_at = now(),
-             ${DATES.map((date) => `${date} = coalesce(current.${date}, excluded.${date})`).join(', ')}
-         where array_position(${RANK}, excluded.status) > array_position(${RANK}, current.status)
-       returning waitlist_id, status
-     ),
-     cancelled as (
-       update private.mail_outbox queued set status = 'cancelled'
-         from written
-        where queued.waitlist_id = written.waitlist_id and queued.status = 'pending'
-          and written.status in ('unsubscribed', 'bounced', 'complained')
-     )
-     select count(*) filter (where status <> 'waiting')::int as raised from written`,
-  )
-  return row?.raised ?? 0
+export async function moveImported(tx: Queryable): Promise<number> {
+  let moved = 0
+  for (const { to } of Object.values(TRANSITIONS)) {
+    const before = ENTRY_STATUSES.slice(0, ENTRY_STATUSES.indexOf(to))
+    const rows = await tx.query<{ id: string }>(
+      `with moved as (
+         insert into private.entry_status as current (waitlist_id, status, ${DATES.join(', ')})
+         select listed.id, staged.status, ${DATES.map((date) => `staged.${date}`).join(', ')}
+           from pg_temp.import_rows staged
+           join public.waitlist listed on listed.email operator(extensions.=) staged.email::extensions.citext
+          where staged.status = $1
+            and coalesce((select e.status from private.entry_status e where e.waitlist_id = listed.id), 'waiting') = any($2::text[])
+         on conflict (waitlist_id) do update
+           set status = excluded.status, updated_at = now(),
+               ${DATES.map((date) => `${date} = coalesce(current.${date}, excluded.${date})`).join(', ')}
+           where current.status = any($2::text[])
+         returning current.waitlist_id
+       ),
+       told as (
+         insert into private.entry_events (waitlist_id, event, detail)
+         select waitlist_id, 'imported', 'the file says ' || $1 from moved
+       )
+       select waitlist_id::text as id from moved`,
+      [to, before],
+    )
+    const ids = rows.map((row) => row.id)
+    await cancelRefusedMail(tx, ids, to)
+    if (to !== 'waiting') moved += ids.length
+  }
+  return moved
 }

@@ -1,7 +1,8 @@
+import { ENTRY_STATUSES, type EntryStatus } from '../../contract/entry-statuses'
 import type { Answers } from '../../contract/signup-questions'
 import type { Database, Queryable } from '../db/database'
 import { saveAnswers } from './entry-answers'
-import { changeStatus, type EntryStatus } from './entry-status'
+import { askedForNoMail, changeStatus } from './entry-status'
 
 /** What a link's POST found: done now, done before (the POST is idempotent), or no such entry. */
 export type LinkOutcome = 'done' | 'already' | 'unsubscribed' | 'not-listed'
@@ -40,7 +41,7 @@ export function confirm(db: Database, email: string): Promise<LinkOutcome> {
   return db.transaction(async (tx) => {
     const entry = await lockEntry(tx, email)
     if (!entry) return 'not-listed'
-    if (entry.status === 'unsubscribed' || entry.status === 'complained') return 'unsubscribed'
+    if (askedForNoMail(entry.status)) return 'unsubscribed'
     return (await changeStatus(tx, 'confirm', [entry.id], { detail: 'by the link' })).length > 0
       ? 'done'
       : 'already'
@@ -56,7 +57,7 @@ export function answer(db: Database, email: string, answers: Answers): Promise<L
   return db.transaction(async (tx) => {
     const entry = await lockEntry(tx, email)
     if (!entry) return 'not-listed'
-    if (entry.status === 'unsubscribed' || entry.status === 'complained') return 'unsubscribed'
+    if (askedForNoMail(entry.status)) return 'unsubscribed'
     await saveAnswers(tx, entry.id, answers)
     return 'done'
   })
@@ -70,9 +71,9 @@ export async function alreadyUnsubscribed(db: Database, email: string): Promise<
   const [row] = await db.query<{ done: boolean }>(
     `select exists (
        select 1 from public.waitlist w join private.entry_status s on s.waitlist_id = w.id
-        where w.email operator(extensions.=) $1::extensions.citext and s.status in ('unsubscribed', 'complained')
+        where w.email operator(extensions.=) $1::extensions.citext and s.status = any($2::text[])
      ) as done`,
-    [email],
+    [email, ENTRY_STATUSES.filter(askedForNoMail)],
   )
   return row?.done ?? false
 }

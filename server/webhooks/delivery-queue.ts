@@ -39,7 +39,7 @@ export function claimDue(db: Queryable, limit: number, leaseMs: number): Promise
   return claimWithLease(db, OUTBOXES.webhooks, {
     // A mail.paused event is about no entry: its address and signup time are empty.
     due: `select d.id, w.email, w.created_at
-            from private.signup_deliveries d left join public.waitlist w on w.id = d.waitlist_id
+            from private.webhook_deliveries d left join public.waitlist w on w.id = d.waitlist_id
            where d.status = 'pending' and d.run_at <= now()
            order by d.run_at limit $1 for update of d skip locked`,
     params: [limit],

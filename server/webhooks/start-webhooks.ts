@@ -9,7 +9,7 @@ import { type ClaimedDelivery, claimDue, WEBHOOK_EVENTS } from './delivery-queue
 import { eventPayload } from './payload'
 import { sendWebhook } from './send-webhook'
 import type { WebhookEnv } from './webhook-env'
-import { setNotificationEvents } from './webhook-events'
+import { setWebhookEvents } from './webhook-events'
 
 /**
  * Switches the outbox on for the event types of SIGNUP_WEBHOOK_EVENTS and starts sending it when
@@ -17,13 +17,13 @@ import { setNotificationEvents } from './webhook-events'
  * nothing. An event type not chosen is never queued. The switch is per database: servers sharing
  * one Postgres should be configured alike (the last to start decides).
  */
-export async function startNotifications(
+export async function startWebhooks(
   env: WebhookEnv,
   db: Database,
   log: Logger,
 ): Promise<OutboxPump<ClaimedDelivery> | undefined> {
   const url = env.SIGNUP_WEBHOOK_URL
-  await setNotificationEvents(db, url ? env.SIGNUP_WEBHOOK_EVENTS : [])
+  await setWebhookEvents(db, url ? env.SIGNUP_WEBHOOK_EVENTS : [])
   if (!url) return undefined
   const signer = env.SIGNUP_WEBHOOK_SECRET ? new Webhook(env.SIGNUP_WEBHOOK_SECRET) : undefined
   // What is the webhooks' own: the payload, signed. The pump does the rest (server/outbox/).

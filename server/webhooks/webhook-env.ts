@@ -29,7 +29,7 @@ const eventList = optional(z.string()).transform((value, context): WebhookEvent[
 })
 
 /** The signup notification variables, merged into the server's env schema. */
-export const signupWebhookEnv = {
+export const webhookEnv = {
   /** Every new signup is POSTed here as JSON (Standard Webhooks headers), at least once. */
   SIGNUP_WEBHOOK_URL: optional(
     z
@@ -65,4 +65,4 @@ export const signupWebhookEnv = {
 }
 
 /** What the webhook's start-up reads of the env. */
-export type WebhookEnv = EnvOf<typeof signupWebhookEnv>
+export type WebhookEnv = EnvOf<typeof webhookEnv>

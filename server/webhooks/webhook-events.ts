@@ -1,22 +1,11 @@
 /**
- * How the rest of the app, the CLI and the owner's commands switch or bypass the signup outbox
- * (supabase/migrations/20261123000000_signup_outbox.sql). The sender's own queries are in
- * delivery-queue.ts.
+ * How the rest of the app, the CLI and the owner's commands queue webhook events, choose which are
+ * queued, and drop an address's deliveries (private.webhook_deliveries, private.webhook_settings).
+ * The sender's own queries are in delivery-queue.ts.
  */
 import type { Queryable } from '../db/database'
 import { notify, OUTBOXES } from '../outbox/outbox-queries'
 import type { WebhookEvent } from './delivery-queue'
-
-/**
- * Run first in a transaction that inserts rows which must not be announced (an import): the
- * outbox trigger skips while this transaction-local setting is on.
- */
-export const SKIP_NOTIFICATIONS_SQL = "set local waitlist.skip_notify = 'on'"
-
-/** Marks the transaction tx as one whose inserts send no signup notification. */
-export async function withoutNotifications(tx: Queryable): Promise<void> {
-  await tx.exec(SKIP_NOTIFICATIONS_SQL)
-}
 
 /**
  * Drops every delivery of one address, pending or not, case-insensitively, and returns how many.
@@ -25,7 +14,7 @@ export async function withoutNotifications(tx: Queryable): Promise<void> {
  */
 export async function dropDeliveries(tx: Queryable, email: string): Promise<number> {
   const { affected } = await tx.run(
-    `delete from private.signup_deliveries d
+    `delete from private.webhook_deliveries d
       using public.waitlist w
       where d.waitlist_id = w.id and w.email operator(extensions.=) $1::extensions.citext`,
     [email.trim()],
@@ -39,19 +28,19 @@ export async function dropDeliveries(tx: Queryable, email: string): Promise<numb
  * them at start-up from SIGNUP_WEBHOOK_URL and SIGNUP_WEBHOOK_EVENTS, none without a URL, so where
  * no deliverer runs (hosted Supabase, a server without a receiver) no delivery accrues.
  */
-export async function setNotificationEvents(db: Queryable, events: readonly WebhookEvent[]): Promise<void> {
+export async function setWebhookEvents(db: Queryable, events: readonly WebhookEvent[]): Promise<void> {
   await db.query(
-    `insert into private.signup_notify_settings (singleton, enabled, events) values (true, $1, $2::text[])
+    `insert into private.webhook_settings (singleton, enabled, events) values (true, $1, $2::text[])
      on conflict (singleton) do update set enabled = excluded.enabled, events = excluded.events, updated_at = now()`,
     [events.includes('waitlist.signup'), events.filter((event) => event !== 'waitlist.signup')],
   )
 }
 
 /** Whether any event is queued for the webhook on this database. */
-export async function notificationsEnabled(db: Queryable): Promise<boolean> {
+export async function webhooksEnabled(db: Queryable): Promise<boolean> {
   const [row] = await db.query<{ enabled: boolean }>(
     `select coalesce(bool_or(enabled or cardinality(events) > 0), false) as enabled
-       from private.signup_notify_settings`,
+       from private.webhook_settings`,
   )
   return row?.enabled ?? false
 }
@@ -63,14 +52,14 @@ export type EntryEvent = Extract<
 >
 
 /** When this database's settings choose an event type ($2), as queueEvent reads them. */
-const CHOSEN = `exists (select 1 from private.signup_notify_settings
+const CHOSEN = `exists (select 1 from private.webhook_settings
                  where $2 = any(events) or (events is null and enabled))`
 
 /** One event for each of these entries, in the caller's transaction, as queueEvent queues one. */
 export async function queueEvents(tx: Queryable, ids: readonly string[], event: EntryEvent): Promise<void> {
   if (ids.length === 0) return
   const { affected } = await tx.run(
-    `insert into private.signup_deliveries (waitlist_id, event, occurred_at)
+    `insert into private.webhook_deliveries (waitlist_id, event, occurred_at)
      select id, $2, now() from unnest($1::bigint[]) as t(id) where ${CHOSEN}`,
     [ids, event],
   )
@@ -79,7 +68,7 @@ export async function queueEvents(tx: Queryable, ids: readonly string[], event: 
 
 /**
  * Queues one event for the signup webhook, in the caller's transaction, when this database's
- * settings choose its type (setNotificationEvents; before a server of this version set them,
+ * settings choose its type (setWebhookEvents; before a server of this version set them,
  * `enabled` alone); the same signed, at-least-once delivery as the signup's. An entry event
  * (entry.confirmed, invitation.sent, entry.unsubscribed…) names its entry; mail.paused names none
  * and says why in `detail`.
@@ -91,7 +80,7 @@ export async function queueEvent(
   detail: string | null = null,
 ): Promise<void> {
   const { affected } = await tx.run(
-    `insert into private.signup_deliveries (waitlist_id, event, occurred_at, detail)
+    `insert into private.webhook_deliveries (waitlist_id, event, occurred_at, detail)
      select $1::bigint, $2, now(), $3 where ${CHOSEN}`,
     [waitlistId, event, detail],
   )

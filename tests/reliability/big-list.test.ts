@@ -40,7 +40,7 @@ async function listOf(rows: number): Promise<Record<string, string>> {
   const db = await openPostgres(url, 1)
   try {
     await db.transaction(async (tx) => {
-      await tx.exec("set local waitlist.skip_notify = 'on'")
+      await tx.exec("set local waitlist.importing = 'on'")
       await tx.query(
         `insert into public.waitlist (email, created_at)
          select substr(md5(i::text), 1, 8) || '.' || i || '@example.com', now() - (i / 3) * interval '23 seconds'

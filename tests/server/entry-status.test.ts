@@ -1,18 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ENTRY_STATUSES, type EntryStatus } from '../../contract/entry-statuses'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
 import type { Database } from '../../server/db/database'
-import {
-  changeStatus,
-  ENTRY_STATUSES,
-  type EntryStatus,
-  type StatusChange,
-  TRANSITIONS,
-} from '../../server/waitlist/entry-status'
+import { markImport } from '../../server/waitlist/admin/import-staging'
+import { changeStatus, type StatusChange, TRANSITIONS } from '../../server/waitlist/entry-status'
 import { WEBHOOK_EVENTS } from '../../server/webhooks/delivery-queue'
-import { setNotificationEvents, withoutNotifications } from '../../server/webhooks/webhook-events'
+import { setWebhookEvents } from '../../server/webhooks/webhook-events'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+import { MAY_RECEIVE } from '../support/who-may-be-mailed'
 
 /**
  * An entry's status has one door (server/waitlist/entry-status.ts): a table of transitions, and one
@@ -43,7 +40,7 @@ let made = 0
 async function entryIn(status: EntryStatus): Promise<string> {
   made += 1
   return db.transaction(async (tx) => {
-    await withoutNotifications(tx)
+    await markImport(tx)
     const [row] = await tx.query<{ id: string }>(
       'insert into public.waitlist (email) values ($1) returning id::text as id',
       [`walk-${made}@example.com`],
@@ -75,21 +72,25 @@ async function seen(id: string, stamp: string): Promise<Seen> {
   const [row] = await db.query<Seen>(
     `select coalesce(s.status, 'waiting') as status, s.${stamp} is not null as stamped,
             array(select kind from private.mail_outbox o where o.waitlist_id = w.id and o.status = 'pending' order by kind) as pending,
-            array(select event from private.signup_deliveries d where d.waitlist_id = w.id and event <> 'waitlist.signup' order by id) as events
+            array(select event from private.webhook_deliveries d where d.waitlist_id = w.id and event <> 'waitlist.signup' order by id) as events
        from public.waitlist w left join private.entry_status s on s.waitlist_id = w.id where w.id = $1::bigint`,
     [id],
   )
   return row as Seen
 }
 
-const PENDING = { all: [], invitations: ['confirmation'], none: ['confirmation', 'invitation'] }
+const BOTH = ['confirmation', 'invitation'] as const
+
+/** What stays pending of BOTH once an entry is in `status`: what the rule allows, less what the change replaces. */
+const pendingIn = (status: EntryStatus, replaces?: string) =>
+  BOTH.filter((kind) => MAY_RECEIVE[status].includes(kind) && kind !== replaces)
 
 describe('the table of transitions, walked from every status', () => {
-  beforeAll(() => setNotificationEvents(db, WEBHOOK_EVENTS))
+  beforeAll(() => setWebhookEvents(db, WEBHOOK_EVENTS))
 
   for (const change of Object.keys(TRANSITIONS) as StatusChange[]) {
-    it(`${change}: moves the statuses it lists, with its date, its cancellations and its webhook; leaves the others`, async () => {
-      const { from, to, stamp, cancels, webhook } = TRANSITIONS[change]
+    it(`${change}: moves the statuses it lists, with its date, the mail the rule no longer allows cancelled, and its webhook; leaves the others`, async () => {
+      const { from, to, stamp, replaces, webhook } = TRANSITIONS[change]
       for (const status of ENTRY_STATUSES) {
         const id = await entryIn(status)
         const changed = await db.transaction((tx) => changeStatus(tx, change, [id]))
@@ -99,12 +100,12 @@ describe('the table of transitions, walked from every status', () => {
           expect(after).toEqual({
             status: to,
             stamped: true,
-            pending: PENDING[cancels],
+            pending: pendingIn(to, replaces),
             events: webhook ? [webhook] : [],
           })
         } else {
           expect(changed, `${change} from ${status}`).toEqual([])
-          expect(after).toEqual({ status, stamped: false, pending: PENDING.none, events: [] })
+          expect(after).toEqual({ status, stamped: false, pending: [...BOTH], events: [] })
         }
       }
     })
@@ -116,7 +117,7 @@ describe('the table of transitions, walked from every status', () => {
       changeStatus(tx, 'invite', [waiting, invited], { only: ['waiting'] }),
     )
     expect(changed).toEqual([waiting])
-    expect((await seen(invited, 'invited_at')).pending).toEqual(PENDING.none)
+    expect((await seen(invited, 'invited_at')).pending).toEqual([...BOTH])
   })
 })
 

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { text } from 'node:stream/consumers'
 import { afterAll, describe, expect, it } from 'vitest'
+import { ENTRY_STATUSES } from '../../contract/entry-statuses'
 import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import { importFile } from '../../owner/cli/import'
 import type { Database } from '../../server/db/database'
@@ -126,7 +127,7 @@ describe('entry statuses', () => {
     await inviteNext(db, 1, QUEUE)
     await unsubscribe(db, 'gone@example.com')
     expect(await removeEntry(db, 'GONE@example.com')).toBe(true)
-    for (const table of ['entry_status', 'mail_outbox', 'signup_deliveries']) {
+    for (const table of ['entry_status', 'mail_outbox', 'webhook_deliveries']) {
       const [row] = await db.query<{ n: number }>(`select count(*)::int as n from private.${table}`)
       expect(row?.n, table).toBe(0)
     }
@@ -165,6 +166,12 @@ describe('entry statuses', () => {
       'wait@example.com': 'invited',
     })
     expect(await pendingMailTo(live, 'unsub@example.com'), 'its queued invitation is cancelled').toBe(0)
+    // The move went through the table of transitions: the history says where it came from.
+    const history = await live.query<{ event: string; detail: string }>(
+      `select e.event, e.detail from private.entry_events e join public.waitlist w on w.id = e.waitlist_id
+        where w.email = 'unsub@example.com' order by e.id`,
+    )
+    expect(history.at(-1)).toEqual({ event: 'imported', detail: 'the file says unsubscribed' })
     expect((await inviteNext(live, 10, QUEUE)).queued.map((entry) => entry.email)).toEqual([
       'unconf@example.com',
     ])
@@ -226,8 +233,7 @@ describe('entry statuses', () => {
       problems: [
         {
           line: 2,
-          message:
-            'status "gone" is not one of unconfirmed, waiting, invited, joined, unsubscribed, bounced, complained',
+          message: `status "gone" is not one of ${ENTRY_STATUSES.join(', ')}`,
         },
         { line: 3, message: 'invited_at "yesterday" is not a time such as 2026-11-01T09:00:00.000000Z' },
         { line: 4, message: `expected 7 fields (${header}), found 3` },

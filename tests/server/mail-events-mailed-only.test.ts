@@ -70,7 +70,7 @@ const traces = () =>
   mail.database.db.query<{ statuses: number; events: number; hooks: number }>(
     `select (select count(*) from private.entry_status where status in ('bounced', 'complained'))::int as statuses,
             (select count(*) from private.mail_event_ids)::int as events,
-            (select count(*) from private.signup_deliveries where event in ('entry.bounced', 'entry.complained'))::int as hooks`,
+            (select count(*) from private.webhook_deliveries where event in ('entry.bounced', 'entry.complained'))::int as hooks`,
   )
 
 /** Makes every message sent to `email` `days` old, as if the test ran that much later. */

@@ -113,7 +113,7 @@ describe('Resend (Svix signature)', () => {
     // Resent by the provider: accepted, and no second entry.bounced.
     expect((await post('resend', body, headers)).status).toBe(200)
     const [row] = await database.db.query<{ n: number }>(
-      `select count(*)::int as n from private.signup_deliveries where event = 'entry.bounced'`,
+      `select count(*)::int as n from private.webhook_deliveries where event = 'entry.bounced'`,
     )
     expect(row?.n).toBe(1)
   })

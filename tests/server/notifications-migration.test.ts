@@ -4,7 +4,7 @@ import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import { migrate } from '../../server/db/migrate'
 import { openPostgres } from '../../server/db/postgres-driver'
 import { WEBHOOK_EVENTS } from '../../server/webhooks/delivery-queue'
-import { dropDeliveries, setNotificationEvents } from '../../server/webhooks/webhook-events'
+import { dropDeliveries, setWebhookEvents } from '../../server/webhooks/webhook-events'
 
 afterAll(stopBackends)
 
@@ -46,7 +46,7 @@ describe('the outbox migration as a non-superuser owner, as on hosted Supabase (
       )
       expect(role?.rolsuper).toBe(false)
       expect(await migrate(db)).toContain('20261123000000_signup_outbox')
-      await setNotificationEvents(db, WEBHOOK_EVENTS)
+      await setWebhookEvents(db, WEBHOOK_EVENTS)
       await db.runAsRole(
         { role: 'anon' },
         {
@@ -55,7 +55,7 @@ describe('the outbox migration as a non-superuser owner, as on hosted Supabase (
         },
       )
       const [queued] = await db.query<{ n: number }>(
-        'select count(*)::int as n from private.signup_deliveries',
+        'select count(*)::int as n from private.webhook_deliveries',
       )
       expect(queued?.n).toBe(1)
       expect(await db.transaction((tx) => dropDeliveries(tx, 'Supabase.Like@example.com'))).toBe(1)

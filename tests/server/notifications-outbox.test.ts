@@ -4,7 +4,8 @@ import { startTestServer, type TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
 import { isPgError, type Queryable } from '../../server/db/database'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
-import { dropDeliveries, withoutNotifications } from '../../server/webhooks/webhook-events'
+import { markImport } from '../../server/waitlist/admin/import-staging'
+import { dropDeliveries } from '../../server/webhooks/webhook-events'
 import { expectNoEmail, insertStatus } from '../reliability/support'
 import { deliveredEmails, startWebhookReceiver } from '../support/webhook-receiver'
 
@@ -33,7 +34,7 @@ async function sqlError(tx: Queryable, sql: string): Promise<string> {
 }
 
 async function outboxCount(tx: Queryable): Promise<number> {
-  const [row] = await tx.query<{ n: number }>('select count(*)::int as n from private.signup_deliveries')
+  const [row] = await tx.query<{ n: number }>('select count(*)::int as n from private.webhook_deliveries')
   return row?.n ?? 0
 }
 
@@ -48,9 +49,9 @@ describe.each(BACKENDS)('the signup outbox on $name', ({ name }) => {
         [undefined, 404],
       ] as const) {
         const headers = profile ? { ...anon, 'Accept-Profile': profile, 'Content-Profile': profile } : anon
-        const read = await fetch(`${server.url}/rest/v1/signup_deliveries?select=*`, { headers })
+        const read = await fetch(`${server.url}/rest/v1/webhook_deliveries?select=*`, { headers })
         expect(read.status, `GET with profile ${profile}`).toBe(status)
-        const write = await fetch(`${server.url}/rest/v1/signup_deliveries`, {
+        const write = await fetch(`${server.url}/rest/v1/webhook_deliveries`, {
           method: 'POST',
           headers: { ...headers, 'Content-Type': 'application/json' },
           body: '{"waitlist_id":1}',
@@ -70,12 +71,12 @@ describe.each(BACKENDS)('the signup outbox on $name', ({ name }) => {
         await database.db.asRole({ role }, async (tx) => {
           // Each in a savepoint: after one error the transaction accepts nothing more.
           for (const statement of [
-            'select * from private.signup_deliveries',
-            'select * from private.signup_notify_settings',
-            'insert into private.signup_deliveries (waitlist_id) values (1)',
-            "update private.signup_deliveries set status = 'delivered'",
-            'delete from private.signup_deliveries',
-            'update private.signup_notify_settings set enabled = false',
+            'select * from private.webhook_deliveries',
+            'select * from private.webhook_settings',
+            'insert into private.webhook_deliveries (waitlist_id) values (1)',
+            "update private.webhook_deliveries set status = 'delivered'",
+            'delete from private.webhook_deliveries',
+            'update private.webhook_settings set enabled = false',
             'select private.on_waitlist_insert()',
           ]) {
             await tx.exec('savepoint probe')
@@ -105,7 +106,7 @@ describe.each(BACKENDS)('the signup outbox on $name', ({ name }) => {
     try {
       const db = database.db
       await db.transaction(async (tx) => {
-        await withoutNotifications(tx)
+        await markImport(tx)
         await tx.query('insert into public.waitlist (email) values ($1), ($2)', [
           'imported.one@example.com',
           'imported.two@example.com',

@@ -26,7 +26,11 @@ describe('retrying failed deliveries', () => {
     const [entry] = await db.query<{ id: string }>(
       "insert into public.waitlist (email) values ('retry.notify@example.com') returning id::text",
     )
-    await db.query("insert into private.signup_deliveries (waitlist_id, status) values ($1, 'failed')", [
+    await db.query("insert into private.webhook_deliveries (waitlist_id, status) values ($1, 'failed')", [
+      entry?.id,
+    ])
+    // An invitation goes only to an invited entry (private.may_mail): one still invited is retried.
+    await db.query("insert into private.entry_status (waitlist_id, status) values ($1, 'invited')", [
       entry?.id,
     ])
     await db.query(

@@ -90,7 +90,7 @@ async function stateOf(email: string) {
     `select coalesce(s.status, 'waiting') as status, s.joined_at::text,
             (select array_agg(o.redeemed_at::text order by o.id) from private.mail_outbox o where o.waitlist_id = w.id) as redeemed,
             (select count(*)::int from private.entry_events e where e.waitlist_id = w.id) as events,
-            (select count(*)::int from private.signup_deliveries d where d.waitlist_id = w.id) as deliveries
+            (select count(*)::int from private.webhook_deliveries d where d.waitlist_id = w.id) as deliveries
        from public.waitlist w left join private.entry_status s on s.waitlist_id = w.id
       where w.email = $1`,
     [email],

@@ -4,9 +4,9 @@ import type { TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
 import type { OpenedDatabase } from '../../server/db/open-database'
+import { markImport } from '../../server/waitlist/admin/import-staging'
 import { inviteNamed } from '../../server/waitlist/invite/invitations'
 import { confirm } from '../../server/waitlist/link-actions'
-import { withoutNotifications } from '../../server/webhooks/webhook-events'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { standardHeaders, webhookSecret } from '../support/provider-signing'
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
@@ -54,7 +54,7 @@ const signUp = async (email: string) => expect((await postWaitlist(server, { ema
 /** Entries the lab put on the list itself (no confirmation, no webhook), as `import` does. */
 async function addMembers(emails: string[]): Promise<void> {
   await database.db.transaction(async (tx) => {
-    await withoutNotifications(tx)
+    await markImport(tx)
     await tx.query('insert into public.waitlist (email) select unnest($1::text[])', [emails])
   })
 }

@@ -47,7 +47,9 @@ afterAll(async () => {
   await receiver?.close()
 })
 
-async function lastError(table: 'private.mail_outbox' | 'private.signup_deliveries'): Promise<string | null> {
+async function lastError(
+  table: 'private.mail_outbox' | 'private.webhook_deliveries',
+): Promise<string | null> {
   const [row] = await database.db.query<{ last_error: string | null }>(
     `select last_error from ${table} where last_error is not null limit 1`,
   )
@@ -60,16 +62,16 @@ function expectMasked(text: string, where: string): void {
 }
 
 describe("stored error texts and the log, for an address with ' / = ? & in its local part", () => {
-  it('the SMTP 550 in mail_outbox.last_error and the webhook answer in signup_deliveries.last_error are masked', async () => {
+  it('the SMTP 550 in mail_outbox.last_error and the webhook answer in webhook_deliveries.last_error are masked', async () => {
     expect(await insertStatus(server, EMAIL)).toBe(201)
     await sink.waitFor(() => sink.refused.includes(EMAIL), 'the SMTP server refused the confirmation')
     await expect.poll(() => lastError('private.mail_outbox'), { timeout: 15_000 }).not.toBeNull()
-    await expect.poll(() => lastError('private.signup_deliveries'), { timeout: 15_000 }).not.toBeNull()
+    await expect.poll(() => lastError('private.webhook_deliveries'), { timeout: 15_000 }).not.toBeNull()
     const mail = (await lastError('private.mail_outbox')) ?? ''
-    const webhook = (await lastError('private.signup_deliveries')) ?? ''
-    console.log(`mail_outbox.last_error: ${mail}\nsignup_deliveries.last_error: ${webhook}`)
+    const webhook = (await lastError('private.webhook_deliveries')) ?? ''
+    console.log(`mail_outbox.last_error: ${mail}\nwebhook_deliveries.last_error: ${webhook}`)
     expectMasked(mail, 'mail_outbox.last_error')
-    expectMasked(webhook, 'signup_deliveries.last_error')
+    expectMasked(webhook, 'webhook_deliveries.last_error')
     await expect.poll(() => server.output(), { timeout: 15_000 }).toMatch(/bounced: .*<email:/)
     for (const piece of PIECES) expect(server.output()).not.toContain(piece)
   })

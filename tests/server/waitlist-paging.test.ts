@@ -18,7 +18,7 @@ afterAll(async () => {
 /** Rows inserted as the owner, notifications off, as import and the bench do. */
 async function insertRows(rows: [email: string, createdAt: string][]) {
   await db.transaction(async (tx) => {
-    await tx.exec("set local waitlist.skip_notify = 'on'")
+    await tx.exec("set local waitlist.importing = 'on'")
     await tx.query(
       'insert into public.waitlist (email, created_at) select * from unnest($1::text[], $2::timestamptz[])',
       [rows.map(([email]) => email), rows.map(([, createdAt]) => createdAt)],
@@ -153,7 +153,7 @@ describe('on a larger list, the indexes serve every studio request', () => {
   beforeAll(async () => {
     await db.exec('truncate public.waitlist cascade')
     await db.transaction(async (tx) => {
-      await tx.exec("set local waitlist.skip_notify = 'on'")
+      await tx.exec("set local waitlist.importing = 'on'")
       await tx.exec(
         `insert into public.waitlist (email, created_at)
          select substr(md5(i::text), 1, 10) || '.' || i || '@' || (array['example.com', 'example.org', 'lab.test'])[1 + i % 3],

@@ -62,7 +62,7 @@ describe('SIGNUP_WEBHOOK_EVENTS=entry.confirmed, with confirmation on', () => {
     await postLink('/unsubscribe', bot)
     await receiver.waitFor(() => receiver.delivered().length >= 1, 'the confirmation event delivered')
     const queued = await mail.database.db.query<{ event: string }>(
-      'select event from private.signup_deliveries order by id',
+      'select event from private.webhook_deliveries order by id',
     )
     expect(queued).toEqual([{ event: 'entry.confirmed' }])
     expect(

@@ -1,7 +1,6 @@
 import { maskEmails } from '../../base/log'
 import type { Database, Queryable } from '../../db/database'
 import { claimWithLease, markDone, OUTBOXES } from '../../outbox/outbox-queries'
-import { changeStatus } from '../../waitlist/entry-status'
 import { queueEvent } from '../../webhooks/webhook-events'
 import type { MessageKind } from '../messages/compose-message'
 import { type MailLane, takeMailSlot } from './mail-pace'
@@ -22,12 +21,17 @@ export interface ClaimedMail {
 
 export type MailClaim = { items: ClaimedMail[]; slotInMs: number }
 
+/**
+ * Whether the message `o` may go to whom it names now: the one rule, private.may_mail, on the
+ * status of its entry (a test's, of the entry listed at its address). The claim and the next-due
+ * query both ask it, so a message the claim leaves never wakes the sender.
+ */
+const MAY_GO = 'private.may_mail(o.kind, private.recipient_status(o.waitlist_id, o.test_address))'
+
 /** The due messages of one lane (priority), oldest first, locked (aliased `o`). */
 const dueInLane = (lane: MailLane) => `
   select o.id::text as id, o.priority as lane from private.mail_outbox o
-   where o.status = 'pending' and o.priority = ${lane} and o.run_at <= now()
-     and not exists (select 1 from private.entry_status s
-                      where s.waitlist_id = o.waitlist_id and s.status in ('unsubscribed', 'bounced', 'complained'))
+   where o.status = 'pending' and o.priority = ${lane} and o.run_at <= now() and ${MAY_GO}
    order by o.run_at
    limit $1
    for update of o skip locked`
@@ -49,8 +53,7 @@ function interleave<T extends { lane: MailLane }>(rows: T[]): T[] {
  * several servers claim side by side), then, under a MAIL_PER_MINUTE cap, a slot of the shared pace
  * for one message of the lane whose turn it is (mail-pace.ts). Without a slot nothing is claimed
  * and `slotInMs` says when to come back. The claim is a lease (claimWithLease): a server that dies
- * mid-send leaves the message due again. Messages to an address that unsubscribed, complained or
- * bounced are never claimed.
+ * mid-send leaves the message due again. A message the rule refuses (MAY_GO) is never claimed.
  */
 export async function claimMail(
   db: Database,
@@ -88,14 +91,20 @@ export async function claimMail(
 }
 
 /**
- * When the next pending message of the `open` lanes falls due, in milliseconds from now (undefined:
- * none), so a paused lane's queue never wakes the sender. Through the (priority, run_at) index.
+ * When the next pending message of the `open` lanes that a claim would take falls due, in
+ * milliseconds from now (undefined: none), so neither a paused lane's queue nor a message the rule
+ * refuses wakes the sender. Each lane read through the (priority, run_at) index, oldest first, to
+ * the first message the rule lets go.
  */
 export async function nextMailDueIn(db: Queryable, open: readonly MailLane[]): Promise<number | undefined> {
   if (open.length === 0) return undefined
   const [row] = await db.query<{ ms: number | null }>(
-    `select (extract(epoch from min(run_at) - now()) * 1000)::float8 as ms from private.mail_outbox
-      where status = 'pending' and priority = any($1::smallint[])`,
+    `select (extract(epoch from min(next.run_at) - now()) * 1000)::float8 as ms
+       from unnest($1::smallint[]) as lane(priority)
+       cross join lateral (
+         select o.run_at from private.mail_outbox o
+          where o.status = 'pending' and o.priority = lane.priority and ${MAY_GO}
+          order by o.run_at limit 1) next`,
     [open],
   )
   return row?.ms == null ? undefined : Math.max(0, row.ms)
@@ -116,10 +125,22 @@ export async function recordSent(db: Database, mail: ClaimedMail): Promise<boole
 }
 
 /**
- * A 5xx for this address: the message is `bounced` (the answer stored masked) and so is the entry
- * (entry-status.ts: no more mail, entry.bounced), fenced by the attempt as recordSent is.
+ * What the list does with an entry whose address the mail server refused for good, in the same
+ * transaction: the waitlist's bounce (server/waitlist/entry-status.ts bounceRefused), given by the
+ * assembly, so mail never reaches into the list.
  */
-export async function recordBounced(db: Database, mail: ClaimedMail, error: string): Promise<boolean> {
+export type AddressRefused = (tx: Queryable, waitlistId: string, detail: string) => Promise<void>
+
+/**
+ * A 5xx for this address: the message is `bounced` (the answer stored masked), and the entry is
+ * told `refused`, fenced by the attempt as recordSent is.
+ */
+export async function recordBounced(
+  db: Database,
+  mail: ClaimedMail,
+  error: string,
+  refused: AddressRefused,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const { affected } = await tx.run(
       `update private.mail_outbox set status = 'bounced', last_error = $3, sent_at = now()
@@ -128,8 +149,7 @@ export async function recordBounced(db: Database, mail: ClaimedMail, error: stri
     )
     if (affected === 0) return false
     // A test send names no entry: its address was never on the list.
-    if (mail.waitlistId)
-      await changeStatus(tx, 'bounce', [mail.waitlistId], { detail: `refused at send: ${maskEmails(error)}` })
+    if (mail.waitlistId) await refused(tx, mail.waitlistId, `refused at send: ${maskEmails(error)}`)
     return true
   })
 }

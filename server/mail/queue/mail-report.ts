@@ -22,16 +22,16 @@ export function listUndeliveredMail(db: Queryable): Promise<MailRow[]> {
 
 /**
  * Puts every failed message back in the queue, as retryFailed does. Bounced ones stay: the server
- * refused the address for good (`invite EMAIL --resend` tries one again). Messages to an address
- * that unsubscribed since are cancelled instead, and so are failed tests, whose address is forgotten
- * (`invite --test` sends another). Returns how many were re-queued.
+ * refused the address for good (`invite EMAIL --resend` tries one again). A message the rule now
+ * refuses (private.may_mail: its entry bounced, unsubscribed or complained since, or moved on) is
+ * cancelled instead, and so is a failed test, whose address is forgotten (`invite --test` sends
+ * another). Returns how many were re-queued.
  */
 export async function retryFailedMail(db: Queryable): Promise<number> {
   await db.query(
     `update private.mail_outbox o set status = 'cancelled'
       where o.status = 'failed'
-        and (o.kind = 'test'
-             or exists (select 1 from private.entry_status s where s.waitlist_id = o.waitlist_id and s.status in ('unsubscribed', 'complained')))`,
+        and (o.kind = 'test' or not private.may_mail(o.kind, private.recipient_status(o.waitlist_id, null)))`,
   )
   return retryFailed(db, OUTBOXES.mail)
 }

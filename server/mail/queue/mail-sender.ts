@@ -4,7 +4,14 @@ import type { OutboxSender } from '../../outbox/outbox-sender'
 import { composeMessage, type MessageContext } from '../messages/compose-message'
 import type { MailTransport } from '../smtp-transport'
 import { nextSlotInMs } from './mail-pace'
-import { type ClaimedMail, claimMail, nextMailDueIn, recordBounced, recordSent } from './mail-queue'
+import {
+  type AddressRefused,
+  type ClaimedMail,
+  claimMail,
+  nextMailDueIn,
+  recordBounced,
+  recordSent,
+} from './mail-queue'
 import type { SendHealthGate } from './send-health'
 import { LANES } from './send-health'
 
@@ -15,6 +22,8 @@ export interface MailSenderOptions extends PumpOptions {
   perMinute: number
   /** Send health (ADR 045): asked before each claim which lanes may send; absent, sending never pauses. */
   health?: SendHealthGate
+  /** What the list does with an entry whose address a 5xx refused (the waitlist's bounce). */
+  refused: AddressRefused
 }
 
 export interface MailSender {
@@ -30,7 +39,7 @@ const LABELS = { invitation: 'Invitation', confirmation: 'Confirmation', test: '
  * health asked before each claim (a lane it paused is left out), and a bounce, which marks the entry.
  */
 export async function startMailSender(options: MailSenderOptions): Promise<MailSender> {
-  const { db, log, transport, context, perMinute, health } = options
+  const { db, log, transport, context, perMinute, health, refused } = options
   const sender: OutboxSender<ClaimedMail> = {
     name: 'Mail',
     outbox: OUTBOXES.mail,
@@ -51,7 +60,7 @@ export async function startMailSender(options: MailSenderOptions): Promise<MailS
     },
     recordSent: (mail) => recordSent(db, mail),
     async recordPermanent(mail, error) {
-      await recordBounced(db, mail, error)
+      await recordBounced(db, mail, error, refused)
       log.error(`${sender.label(mail)} bounced: ${error}; the entry is marked bounced and gets no more mail`)
     },
   }

@@ -1,8 +1,8 @@
 import { escapeLiteral } from 'pg'
+import { ENTRY_STATUSES, isEntryStatus } from '../../../contract/entry-statuses'
 import { checkAnswers, type SignupQuestion } from '../../../contract/signup-questions'
 import { signupQuestions } from '../../../contract/site-config'
 import { isoUtc } from '../../db/iso-utc'
-import { ENTRY_STATUSES, isEntryStatus } from '../entry-status'
 import { emailProblem } from './email-rule'
 import { bindLiterals, type EntryFilter, filterConditions, whereOf } from './entry-filter'
 

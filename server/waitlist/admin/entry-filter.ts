@@ -1,7 +1,7 @@
 import { escapeLiteral } from 'pg'
+import { ENTRY_STATUSES, type EntryStatus, isEntryStatus } from '../../../contract/entry-statuses'
 import type { SignupQuestion } from '../../../contract/signup-questions'
 import { signupQuestions } from '../../../contract/site-config'
-import { ENTRY_STATUSES, type EntryStatus, isEntryStatus } from '../entry-status'
 
 /**
  * Which entries the owner means: one filter for `list`, `count`, `export`, `invite --next` and the

@@ -1,9 +1,9 @@
+import type { EntryStatus } from '../../../contract/entry-statuses'
 import type { Answers } from '../../../contract/signup-questions'
 import { signupQuestions } from '../../../contract/site-config'
 import { maskEmails } from '../../base/log'
 import type { Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
-import type { EntryStatus } from '../entry-status'
 
 /** One thing that happened to an entry, as `show` and the studio's entry panel tell it. */
 export interface HistoryItem {

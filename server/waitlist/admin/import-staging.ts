@@ -1,8 +1,6 @@
 import { escapeLiteral } from 'pg'
 import { isPgError, type Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
-import { withoutNotifications } from '../../webhooks/webhook-events'
-import { addedStatusesSql } from '../entry-status'
 import { ANSWER_COLUMNS, ENTRY_COLUMNS, type EntryColumn } from './entry-columns'
 
 /**
@@ -13,8 +11,15 @@ import { ANSWER_COLUMNS, ENTRY_COLUMNS, type EntryColumn } from './entry-columns
 
 const names = (columns: readonly EntryColumn[]) => columns.map((column) => column.name).join(', ')
 
-/** What import adds to public.waitlist; the rest is the entry's status (entry-status.ts). */
+/** What import adds to public.waitlist; the rest is the entry's status and answers. */
 const WAITLIST_NAMES = names(ENTRY_COLUMNS.filter((column) => column.table === 'waitlist'))
+
+/** What private.entry_status keeps of a staged row: its status and the statuses' dates. */
+const STATUS_COLUMNS = ENTRY_COLUMNS.filter((column) => column.table === 'entry_status')
+const stagedStatus = STATUS_COLUMNS.map((column) => `staged.${column.name}`)
+
+/** A staged row with a status of its own: anything but waiting without dates (no row is waiting). */
+const OWN_STATUS = `(staged.status <> 'waiting' or coalesce(${stagedStatus.slice(1).join(', ')}) is not null)`
 
 /**
  * A staged row's answers as private.entry_answers keeps them: one object, a key per question
@@ -31,10 +36,18 @@ const STAGED_ANSWERS = `jsonb_strip_nulls(jsonb_build_object(${[...ANSWER_COLUMN
  */
 export const STAGE_COPY_SQL = `copy pg_temp.import_rows (line, ${names(ENTRY_COLUMNS)}) from stdin with (null '')`
 
+/**
+ * Marks the transaction as an import, which the signup trigger reads: the entries it adds carry
+ * their own statuses, and moving a list is not news, so it queues no webhook and no confirmation.
+ */
+export async function markImport(tx: Queryable): Promise<void> {
+  await tx.exec("set local waitlist.importing = 'on'")
+}
+
 /** Marks the transaction as an import and creates its staging table; gives the import's time. */
 export async function createStage(tx: Queryable): Promise<string> {
-  // Moving a list is not news: imported signups send no notification.
-  await withoutNotifications(tx)
+  // Moving a list is not news: imported signups send no webhook and no confirmation.
+  await markImport(tx)
   // citext's case-insensitive `=` (the duplicates' and the conflicts' rule) is in `extensions`.
   await tx.exec('set local search_path = public, extensions')
   // The duplicates' and the already-listed hash tables stay in memory for a million addresses, and
@@ -107,7 +120,7 @@ const BULK_FROM = 10_000
  * then find their entry by its address, through the unique index, the statistics read again first
  * (they count this transaction's rows; planned for the list as it was, such a join could take hours).
  * A signup that takes one of the addresses meanwhile fails that insert alone, under a savepoint; the
- * import then skips the addresses listed (their statuses: raiseListedStatuses). Returns how many
+ * import then skips the addresses listed (their statuses: entry-status.ts moveImported). Returns how many
  * were added.
  */
 export async function addStaged(tx: Queryable, staged: number): Promise<number> {
@@ -131,13 +144,23 @@ export async function addStaged(tx: Queryable, staged: number): Promise<number> 
       await tx.exec('analyze public.waitlist')
       const byAddress = `pg_temp.import_rows staged
         join public.waitlist added on added.email operator(extensions.=) staged.email::extensions.citext`
-      await tx.run(addedStatusesSql(byAddress))
+      await tx.run(statusesSql(byAddress))
       await tx.run(answersSql(byAddress))
       return added
     }
   }
   return addSkippingListed(tx)
 }
+
+/**
+ * The statuses of the entries the import added, from `from` (a staged row and its entry, `added`):
+ * restored as the file has them, status and dates, as a backup restored is. No status moves: an
+ * entry the list already held moves on through its transitions (entry-status.ts moveImported).
+ */
+const statusesSql = (from: string) => `
+  insert into private.entry_status (waitlist_id, ${names(STATUS_COLUMNS)})
+  select added.id, ${stagedStatus.join(', ')} from ${from}
+   where ${OWN_STATUS}`
 
 /** The entries' answers, from `from` (a staged row and its entry, `added`). */
 const answersSql = (from: string) => `
@@ -154,7 +177,7 @@ async function addSkippingListed(tx: Queryable): Promise<number> {
        on conflict (email) do nothing
        returning id, email::text as email
      ),
-     statuses as (${addedStatusesSql(byReturning)}),
+     statuses as (${statusesSql(byReturning)}),
      answered as (${answersSql(byReturning)})
      select count(*)::int as added from added`,
   )

@@ -1,5 +1,5 @@
+import { ENTRY_STATUSES, type EntryStatus } from '../../../contract/entry-statuses'
 import type { Queryable } from '../../db/database'
-import { ENTRY_STATUSES, type EntryStatus } from '../entry-status'
 import { TOTAL_SQL } from './day-counts'
 
 /** How many entries have each status. */

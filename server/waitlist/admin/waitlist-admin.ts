@@ -1,7 +1,7 @@
+import type { EntryStatus } from '../../../contract/entry-statuses'
 import { DAY_MS, utcDay, windowStart } from '../../analytics/utc-day'
 import type { Database, Queryable } from '../../db/database'
 import { dropDeliveries } from '../../webhooks/webhook-events'
-import type { EntryStatus } from '../entry-status'
 import { countAll, countPerDay } from './day-counts'
 import { ENTRY_SOURCE } from './entry-columns'
 import { bindParameters, type EntryFilter, filterConditions, isEmptyFilter, whereOf } from './entry-filter'
