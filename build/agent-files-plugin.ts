@@ -2,7 +2,8 @@ import type { Plugin } from 'vite'
 import { AGENT_MEDIA_TYPES } from '../contract/agent-media-types.ts'
 import { siteConfig } from '../contract/site-config.ts'
 import { SITE_URL_PLACEHOLDER } from '../contract/site-url.ts'
-import { agentFiles, type SiteHost } from '../src/discovery/agent-files.ts'
+import { agentFiles } from '../src/discovery/agent-files.ts'
+import type { SiteHost } from '../src/discovery/site-host.ts'
 
 /**
  * Writes llms.txt, llms-full.txt, index.md, /.well-known/ai-catalog.json, robots.txt, sitemap.xml and

@@ -1,9 +1,15 @@
 import type { Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { Database } from '../../server/db/database'
-import { invitable, whyNotInvited } from '../../server/waitlist/entry-status'
-import { type Candidate, entriesOf, inviteNamed } from '../../server/waitlist/invite/invitations'
-import { messagePreview, pace, SHOWN, type StudioInvite, settingsOf, settingsToQueue } from './studio-invite'
+import { previewInvite } from '../../server/waitlist/invite/invite-service'
+import {
+  messageJson,
+  paceJson,
+  queueFromStudio,
+  recipientsJson,
+  SHOWN,
+  type StudioInvite,
+} from './studio-invite'
 
 /** "Invite selected" takes at most this many addresses at once: a batch the owner has looked at. */
 export const MAX_SELECTED = 1_000
@@ -41,48 +47,34 @@ async function readEmails(c: Context): Promise<string[] | Response> {
   return [...emails.values()]
 }
 
-/** Why an entry that is not invited was left alone, in the CLI's words. */
-const refusal = (entry: Candidate) => ({
-  email: entry.email,
-  status: entry.status,
-  reason: whyNotInvited(entry.status),
-})
-
 async function previewSelected(c: Context, db: Database, invite: StudioInvite): Promise<Response> {
   const emails = await readEmails(c)
   if (emails instanceof Response) return emails
-  const [entries, settings] = await Promise.all([entriesOf(db, emails), settingsOf(db, invite)])
-  const allowed = invitable(false, true)
-  const chosen = entries
-    .filter((entry) => allowed.includes(entry.status))
-    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1))
-  const refused = entries.filter((entry) => !allowed.includes(entry.status))
+  const shown = await previewInvite(db, { choice: { emails }, resend: false }, invite.fallback, SHOWN)
   return c.json({
     requested: emails.length,
-    count: chosen.length,
-    recipients: chosen.slice(0, SHOWN).map(({ email, createdAt }) => ({ email, created_at: createdAt })),
-    refused: refused.map(refusal),
-    unknown: emails.length - entries.length,
-    ...messagePreview(settings, chosen[0]?.email),
+    count: shown.count,
+    recipients: recipientsJson(shown),
+    refused: shown.refused,
+    unknown: shown.unknown.length,
+    ...messageJson(shown),
   })
 }
 
 async function queueSelected(c: Context, db: Database, invite: StudioInvite): Promise<Response> {
   const emails = await readEmails(c)
   if (emails instanceof Response) return emails
-  const ready = await settingsToQueue(db, invite)
-  if ('refusal' in ready) return c.json({ error: ready.refusal }, 409)
-  const { settings } = ready
-  const named = await inviteNamed(db, emails, {
+  const queued = await queueFromStudio(c, db, invite, {
+    choice: { emails },
     resend: false,
-    messageDomain: settings.messageDomain,
-    by: 'studio',
+    actor: { via: 'studio' },
     chosenBy: `${emails.length} selected`,
   })
+  if (queued instanceof Response) return queued
   return c.json({
-    queued: named.queued.length,
-    refused: named.refused.map(refusal),
-    unknown: named.unknown.length,
-    ...pace(settings),
+    queued: queued.queued.length,
+    refused: queued.refused,
+    unknown: queued.unknown.length,
+    ...paceJson(queued),
   })
 }

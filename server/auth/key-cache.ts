@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache'
-import type { JwtClaims } from '../db/api-roles'
+import type { JwtClaims } from '../db/jwt-claims'
 import { verifyKey } from './verify-key'
 
 const MAX_ENTRIES = 1000

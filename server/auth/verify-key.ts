@@ -1,5 +1,5 @@
 import { jwtVerify } from 'jose'
-import { API_ROLES, type ApiRole, type JwtClaims } from '../db/api-roles'
+import { API_ROLES, type ApiRole, type JwtClaims } from '../db/jwt-claims'
 
 /**
  * Why a key was refused, in this room's terms; the REST room words each as PostgREST does

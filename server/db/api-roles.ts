@@ -1,16 +1,7 @@
 import { StartupError } from '../base/startup-error'
 import type { Queryable } from './database'
+import { API_ROLES } from './jwt-claims'
 import { quoteIdent } from './sql-identifier'
-
-/** The roles the keys name; each request runs under one of them (`set local role`). */
-export const API_ROLES = ['anon', 'authenticated', 'service_role'] as const
-export type ApiRole = (typeof API_ROLES)[number]
-
-/** A verified key's claims: what a request's transaction runs under (database.ts asRole). */
-export interface JwtClaims {
-  role: ApiRole
-  [claim: string]: unknown
-}
 
 interface Owner {
   name: string

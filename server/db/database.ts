@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream'
-import type { JwtClaims } from './api-roles'
+import type { JwtClaims } from './jwt-claims'
 
 /** One SQL statement and its parameters ($1, $2…). */
 export interface Statement {

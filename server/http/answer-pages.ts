@@ -7,7 +7,7 @@ import {
 } from '../../contract/toast-look'
 import { type OutcomeMessage, outcomeMessageFor } from '../../contract/waitlist-outcome'
 import type { NativeFormResult } from './native-form'
-import { compressed, type StaticFile } from './static-site'
+import { compressed, type StaticFile } from './static-file'
 
 export type AnswerPages = Readonly<Record<NativeFormResult, StaticFile>>
 

@@ -3,7 +3,8 @@ import { accepts } from 'hono/accepts'
 import { AI_CATALOG_PATH, HOME_MARKDOWN_PATH, homeLinkRelations } from '../../contract/agent-links'
 import { contentSignal } from '../../contract/content-signal'
 import { siteConfig } from '../../contract/site-config'
-import { type StaticFile, type StaticSite, serveFile } from './static-site'
+import type { StaticFile } from './static-file'
+import { type StaticSite, serveFile } from './static-site'
 
 /** One entry of a parsed Accept header, as hono/accepts hands it to a match function. */
 type Accept = { type: string; q: number }

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto'
 import { SITE_URL_PLACEHOLDER } from '../../contract/site-url'
 import { normalizeSiteUrl } from '../base/normalize-site-url'
 import { answerPages } from './answer-pages'
-import { compressed, type StaticFile, type StaticSite } from './static-site'
+import { compressed, type StaticFile } from './static-file'
+import type { StaticSite } from './static-site'
 
 function withSiteUrl(file: StaticFile, siteUrl: string): StaticFile {
   if (!file.body.includes(SITE_URL_PLACEHOLDER)) return file

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
 import { readdir, readFile } from 'node:fs/promises'
 import { extname, join, relative, sep } from 'node:path'
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { AGENT_MEDIA_TYPES } from '../../contract/agent-media-types'
 import {
   ANON_KEY_PLACEHOLDER,
@@ -10,6 +9,7 @@ import {
 } from '../../contract/site-url'
 import { type AnswerPages, answerPages } from './answer-pages'
 import { inlineScriptHashes } from './inline-scripts'
+import { compressed, type StaticFile } from './static-file'
 
 export { ANON_KEY_PLACEHOLDER }
 
@@ -43,15 +43,6 @@ const COMPRESSIBLE = new Set([
   '.ico',
 ])
 
-export interface StaticFile {
-  body: Buffer
-  brotli?: Buffer
-  gzip?: Buffer
-  contentType: string
-  etag: string
-  cacheControl: string
-}
-
 export interface StaticSite {
   home: StaticFile
   notFound: StaticFile
@@ -75,20 +66,6 @@ async function* walk(directory: string): AsyncGenerator<string> {
 
 async function readPrecompressed(path: string): Promise<Buffer | undefined> {
   return readFile(path).catch(() => undefined)
-}
-
-/** Brotli and gzip copies of a text body made at start-up; none for a body too small to gain. */
-export function compressed(body: Buffer, brotliQuality = 11): Pick<StaticFile, 'brotli' | 'gzip'> {
-  if (body.length <= 256) return {}
-  return {
-    brotli: brotliCompressSync(body, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: brotliQuality,
-        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-      },
-    }),
-    gzip: gzipSync(body, { level: 9 }),
-  }
 }
 
 async function prepare(

@@ -1,20 +1,6 @@
 import { z } from 'zod'
 import { type EnvOf, optional } from '../base/optional-env'
-import { parseMailFrom, parseSmtpUrl, SmtpUrlError } from './transport-config'
-
-/** SMTP_URL's problem in words that never quote it, or undefined when it is usable. */
-export function smtpUrlProblem(value: string): string | undefined {
-  try {
-    parseSmtpUrl(value)
-    return undefined
-  } catch (error) {
-    if (error instanceof SmtpUrlError) return error.message.replace(/^SMTP_URL:? ?/, '')
-    throw error
-  }
-}
-
-export const MAIL_FROM_PROBLEM =
-  'must be an address, or a name and an address: Tessel Labs <beta@example.com>'
+import { MAIL_FROM_PROBLEM, parseMailFrom, smtpUrlProblem } from './transport-config'
 
 const rate = (fallback: number) => optional(z.coerce.number().min(0).max(1)).transform((v) => v ?? fallback)
 const count = (fallback: number) => optional(z.coerce.number().int().min(1)).transform((v) => v ?? fallback)

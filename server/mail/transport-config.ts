@@ -2,7 +2,6 @@ import { isIP } from 'node:net'
 import { join } from 'node:path'
 import { ConfigError } from '../base/startup-error'
 import { readSecretFile } from '../db/secret-file'
-import { MAIL_FROM_PROBLEM, smtpUrlProblem } from './mail-env'
 
 /** The files read when the variable is unset: one line each, mode 0600, as DATA_DIR/jwt-secret. */
 export const SMTP_URL_FILE = 'smtp-url'
@@ -144,3 +143,17 @@ export function withoutPassword(text: string, config: SmtpConfig | undefined): s
   if (!pass) return text
   return text.replaceAll(pass, '***').replaceAll(encodeURIComponent(pass), '***')
 }
+
+/** SMTP_URL's problem in words that never quote it, or undefined when it is usable. */
+export function smtpUrlProblem(value: string): string | undefined {
+  try {
+    parseSmtpUrl(value)
+    return undefined
+  } catch (error) {
+    if (error instanceof SmtpUrlError) return error.message.replace(/^SMTP_URL:? ?/, '')
+    throw error
+  }
+}
+
+export const MAIL_FROM_PROBLEM =
+  'must be an address, or a name and an address: Tessel Labs <beta@example.com>'

@@ -1,7 +1,7 @@
 import type { Answers } from '../../contract/signup-questions'
 import type { SourceKey } from '../analytics/source-of'
-import type { JwtClaims } from '../db/api-roles'
 import { type Database, isPgError, type Statement, type StatementResult } from '../db/database'
+import type { JwtClaims } from '../db/jwt-claims'
 import { quoteIdent } from '../db/sql-identifier'
 import type { AddressPolicy, AddressRefusal } from './address-policy/address-policy'
 import { MAX_EMAIL_LENGTH, WHATWG_EMAIL } from './admin/email-rule'

@@ -4,13 +4,8 @@ import { aiCatalog } from './ai-catalog.ts'
 import { robotsTxt, sitemapXml } from './crawler-files.ts'
 import { llmsFullTxt, llmsTxt } from './llms-txt.ts'
 import { mcpServerCard } from './mcp-server-card.ts'
+import type { SiteHost } from './site-host.ts'
 import { webManifest } from './web-manifest.ts'
-
-/**
- * Where the built site is served from: the Node server (with /mcp and the no-script POST /), or a
- * static host in front of a hosted Supabase project (`npm run build:cdn`), which serves files only.
- */
-export type SiteHost = 'server' | 'static'
 
 /** Every text file generated from the site config, by its path under dist/ (and on the site). */
 export function agentFiles(

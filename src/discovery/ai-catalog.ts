@@ -2,7 +2,7 @@ import { MCP_SERVER_CARD_TYPE } from '../../contract/agent-media-types.ts'
 import { MCP_PATH, MCP_SERVER_CARD_PATH, requestAccessTool } from '../../contract/agent-tool.ts'
 import type { SiteConfig } from '../../contract/site-config'
 import { absoluteUrl } from '../../contract/site-url.ts'
-import type { SiteHost } from './agent-files.ts'
+import type { SiteHost } from './site-host.ts'
 import { icons } from './web-manifest.ts'
 
 /**

@@ -2,7 +2,7 @@ import { MCP_PATH, requestAccessTool } from '../../contract/agent-tool.ts'
 import type { SiteConfig } from '../../contract/site-config'
 import { signupQuestions } from '../../contract/site-config.ts'
 import { absoluteUrl } from '../../contract/site-url.ts'
-import type { SiteHost } from './agent-files.ts'
+import type { SiteHost } from './site-host.ts'
 
 function listOf(words: readonly string[]): string {
   if (words.length < 2) return words.join('')

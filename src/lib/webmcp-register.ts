@@ -1,8 +1,8 @@
 import { type RequestAccessResult, requestAccessTool, toolResultOf } from '../../contract/agent-tool'
 import { signupQuestions } from '../../contract/site-config'
 import type { WaitlistOutcome } from '../../contract/waitlist-outcome'
+import { findModelContext, type ToolCall } from './model-context'
 import { checkToolAnswers, signUpWithAnswers } from './webmcp-answers'
-import { findModelContext, type ToolCall } from './webmcp-offer'
 
 /** The form's submit; `send` replaces the page's insert for this one call (the answers' path). */
 export type Submit = (

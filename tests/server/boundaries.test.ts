@@ -19,6 +19,15 @@ import { describe, expect, it } from 'vitest'
  *   server/db, which imports only itself and server/base; its embedded cluster (server/db/embedded/)
  *     is reached through server/db's own doors (open-database.ts, beside-server.ts), never directly;
  *   innermost: server/base (the log, start-up errors, paths, env helpers), which imports only itself.
+ * And three rules across files (ADR 085):
+ *   no two files import each other, type-only imports included (a pair is one idea, or a third file
+ *     holds what both need);
+ *   between the domain rooms waitlist and mail, one way: server/waitlist asks server/mail to send,
+ *     server/mail imports nothing of server/waitlist (what a refusal does to an entry, the assembly
+ *     hands it);
+ *   the owner's tools call the server's functions: the studio's server takes nothing from the CLI, and
+ *     the studio's page runs only contract/ and its own files (type-only imports of the server's
+ *     shapes are erased at build).
  */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const ZONES = ['server', 'owner', 'src', 'contract'] as const
@@ -127,6 +136,85 @@ function boundaryViolations(root: string = ROOT): string[] {
   return violations
 }
 
+/** The file a relative specifier names, among `files`, or undefined (a package, a file outside them). */
+function resolveIn(files: ReadonlySet<string>, from: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined
+  const base = resolve(dirname(from), specifier.replace(/\.(js|ts|tsx)$/, ''))
+  return [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((candidate) => files.has(candidate))
+}
+
+const sourcesOf = (root: string) => new Set(ZONES.flatMap((zone) => sourceFiles(join(root, zone))))
+
+/** Every pair of files that import each other, type-only imports included, as `a <-> b`. */
+function mutualImports(root: string = ROOT): string[] {
+  const files = sourcesOf(root)
+  const edges = new Map<string, Set<string>>()
+  for (const file of files)
+    edges.set(file, new Set(importsOf(file).flatMap((specifier) => resolveIn(files, file, specifier) ?? [])))
+  const pairs: string[] = []
+  for (const [a, targets] of edges)
+    for (const b of targets)
+      if (a < b && edges.get(b)?.has(a)) pairs.push(`${relative(root, a)} <-> ${relative(root, b)}`)
+  return pairs
+}
+
+/** The specifiers a file imports at run time: every import but `import type` and `export type … from`. */
+function runtimeImportsOf(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true)
+  const found: string[] = []
+  const visit = (node: ts.Node) => {
+    if (
+      ts.isImportDeclaration(node) &&
+      !node.importClause?.isTypeOnly &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    )
+      found.push(node.moduleSpecifier.text)
+    else if (
+      ts.isExportDeclaration(node) &&
+      !node.isTypeOnly &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    )
+      found.push(node.moduleSpecifier.text)
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [argument] = node.arguments
+      if (argument && ts.isStringLiteral(argument)) found.push(argument.text)
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return found
+}
+
+const under = (root: string, path: string, folder: string) =>
+  relative(root, path).split(/[\\/]/).join('/').startsWith(`${folder}/`)
+
+/** Imports across the rooms' one-way rules: mail into waitlist, the studio into the CLI, the studio's page out of its own. */
+function oneWayViolations(root: string = ROOT): string[] {
+  const files = sourcesOf(root)
+  const violations: string[] = []
+  for (const file of files) {
+    const from = relative(root, file)
+    const rules: [string, (target: string) => boolean, (file: string) => string[]][] = [
+      ['server/mail', (target) => under(root, target, 'server/waitlist'), importsOf],
+      ['owner/studio-server', (target) => under(root, target, 'owner/cli'), importsOf],
+      [
+        'owner/studio-page',
+        (target) => !under(root, target, 'contract') && !under(root, target, 'owner/studio-page'),
+        runtimeImportsOf,
+      ],
+    ]
+    for (const [folder, forbidden, read] of rules) {
+      if (!under(root, file, folder) || /\.config\.ts$/.test(file)) continue
+      for (const specifier of read(file)) {
+        const target = specifier.startsWith('.') ? resolve(dirname(file), specifier) : undefined
+        if (target && forbidden(target)) violations.push(`${from} -> ${specifier}`)
+      }
+    }
+  }
+  return violations.sort()
+}
+
 describe('folder boundaries', () => {
   it('reads the imports it judges (dynamic and type-only ones too)', () => {
     const app = importsOf(join(ROOT, 'server/http/app.ts'))
@@ -181,6 +269,47 @@ describe('folder boundaries', () => {
         'server/db/driver.ts -> ../auth/keys',
         'server/http/app.ts -> ../../owner/studio',
         'server/mail/queue.ts -> ../db/embedded/cluster',
+      ])
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+
+  it('has no two files that import each other, type-only imports included', () => {
+    expect(mutualImports()).toEqual([])
+  })
+
+  it('has waitlist and mail import one way, the studio server take nothing from the CLI, and the studio page run only contract/ and its own files', () => {
+    expect(oneWayViolations()).toEqual([])
+  })
+
+  it('finds a pair that imports each other, mail reaching into waitlist, and the studio reaching into the CLI or the server', () => {
+    const root = mkdtempSync(join(tmpdir(), 'boundaries-'))
+    try {
+      const files: Record<string, string> = {
+        'server/mail/queue.ts': "import type { Entry } from '../waitlist/entry'",
+        'server/waitlist/entry.ts': "import { queue } from '../mail/queue'",
+        'server/waitlist/a.ts': "import type { B } from './b'",
+        'server/waitlist/b.ts': "import { a } from './a'",
+        'owner/studio-server/app.ts': "import { preview } from '../cli/preview'",
+        'owner/cli/preview.ts': "import { entry } from '../../server/waitlist/entry'",
+        'owner/studio-page/page.tsx':
+          "import type { Entry } from '../../server/waitlist/entry'\nimport { words } from '../../contract/words'\nimport { queue } from '../../server/mail/queue'",
+        'contract/words.ts': 'export const words = 1',
+        'src/main.ts': 'export {}',
+      }
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(root, path)), { recursive: true })
+        writeFileSync(join(root, path), text)
+      }
+      expect(mutualImports(root)).toEqual([
+        'server/mail/queue.ts <-> server/waitlist/entry.ts',
+        'server/waitlist/a.ts <-> server/waitlist/b.ts',
+      ])
+      expect(oneWayViolations(root)).toEqual([
+        'owner/studio-page/page.tsx -> ../../server/mail/queue',
+        'owner/studio-server/app.ts -> ../cli/preview',
+        'server/mail/queue.ts -> ../waitlist/entry',
       ])
     } finally {
       rmSync(root, { recursive: true, force: true })

@@ -4,7 +4,8 @@ import { SITE_URL_PLACEHOLDER } from '../../contract/site-url'
 import { DIST_DIR } from '../../server/base/paths'
 import { buildIfStale } from '../../server/boot/build-if-stale'
 import { fillInSiteUrl } from '../../server/http/site-url'
-import { loadStaticSite, type StaticFile, type StaticSite } from '../../server/http/static-site'
+import type { StaticFile } from '../../server/http/static-file'
+import { loadStaticSite, type StaticSite } from '../../server/http/static-site'
 
 /**
  * Each file's brotli and gzip copies are compressed once, from its final text (server/http/static-site.ts):

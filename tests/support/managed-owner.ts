@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
-import { API_ROLES } from '../../server/db/api-roles'
+import { API_ROLES } from '../../server/db/jwt-claims'
 
 /** Runs statements on a URL as whoever it names, then disconnects. */
 export async function runSql(url: string, ...statements: string[]): Promise<void> {

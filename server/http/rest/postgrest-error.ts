@@ -1,11 +1,10 @@
 import type { ErrorHandler } from 'hono'
 import type { InvalidKeyError, KeyFault } from '../../auth/verify-key'
 import type { Logger } from '../../base/log'
-import type { ApiRole } from '../../db/api-roles'
 import { isPgError } from '../../db/database'
+import type { ApiRole } from '../../db/jwt-claims'
 import { type Refusal, retryAfterHeader } from '../../rate-limit/rate-limit'
 import type { SiteCors } from '../site-cors'
-import type { RestEnv } from './rest-request'
 
 /**
  * An answer in PostgREST's error shape: `{ code, details, hint, message }` (keys in aeson's
@@ -202,7 +201,10 @@ export function errorResponse(error: PostgrestError, headers: Readonly<Record<st
  * The app's one error ladder: PostgREST's own errors as they are, a database error by its
  * SQLSTATE, a lost database as PGRST000 (503), anything else as a logged 500.
  */
-export function errorAnswer(log: Logger, cors: SiteCors): ErrorHandler<RestEnv> {
+export function errorAnswer<Env extends { Variables: { role?: ApiRole } }>(
+  log: Logger,
+  cors: SiteCors,
+): ErrorHandler<Env> {
   return (error, c) => {
     const answer = (refusal: PostgrestError) =>
       errorResponse(refusal, cors.headersFor(c.req.header('origin')))

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { MAX_JSON_DEPTH, nestsTooDeep } from '../../base/json-depth'
-import type { ApiRole } from '../../db/api-roles'
+import type { ApiRole } from '../../db/jwt-claims'
 import { quoteIdent } from '../../db/sql-identifier'
 import {
   invalidJson,

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono'
-import type { JwtClaims } from '../../db/api-roles'
 import type { Database } from '../../db/database'
+import type { JwtClaims } from '../../db/jwt-claims'
 import { type LinkKeys, linkKeys } from '../../mail/messages/link-seals'
 import { REDEEM_REFUSALS, type RedeemRefusal, redeemInvite } from '../../waitlist/redeem-invite'
 import type { SiteCors } from '../site-cors'

@@ -1,11 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { mailWords } from '../../../contract/site-config'
 import { normalizeSiteUrl } from '../../base/normalize-site-url'
-import type { ServerEnv } from '../../boot/env'
 import type { MailSettings } from '../queue/mail-settings'
 import type { OutgoingMail } from '../smtp-transport'
 import { composeMessage, type MessageContext } from './compose-message'
 import { linkKeys } from './link-seals'
+
+/** What a shell knows of the server a preview stands for, before any server has recorded its own settings. */
+export interface PreviewFallback {
+  SITE_URL?: string
+  BETA_URL?: string
+  PORT: number
+}
 
 /** What a preview shows the message with: the sending server's settings, or what can be guessed. */
 export interface PreviewSettings {
@@ -30,10 +36,7 @@ const throwawayKeys = () => linkKeys(randomBytes(32))
  * database at start (mail-settings.ts). Before any server has started, this shell's SITE_URL and
  * BETA_URL, or their defaults, as a server started from here would use them, and a note saying so.
  */
-export function previewSettings(
-  settings: MailSettings,
-  env: Pick<ServerEnv, 'SITE_URL' | 'BETA_URL' | 'PORT'>,
-): PreviewSettings {
+export function previewSettings(settings: MailSettings, env: PreviewFallback): PreviewSettings {
   const { message } = settings
   if (message)
     return {

@@ -2,7 +2,7 @@ import type { EntryStatus } from '../../../contract/entry-statuses'
 import type { Database, Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
 import { queueInvitations, queueTest } from '../../mail/queue/mail-queueing'
-import { bindParameters, type EntryFilter, filterConditions } from '../admin/entry-filter'
+import { bindParameters, type EntryFilter, filterConditions, isEmptyFilter } from '../admin/entry-filter'
 import { countByStatus } from '../admin/status-counts'
 import { changeStatus, invitable, STATUS_SQL } from '../entry-status'
 
@@ -69,8 +69,9 @@ export function oldestWith(
 const ALIASES = { list: 'w', status: 's' }
 
 /**
- * How many entries the filter matches among those `invite --next` may pick (a dry run says so
- * before it shows the first ones).
+ * How many entries the filter matches among those `invite --next` may pick (a preview says so
+ * before it shows the first ones). With no filter, by status in one statement (status-counts.ts),
+ * so a preview never reads the whole list (ADR 033); a filter counts the entries it matches.
  */
 export async function countInvitable(
   db: Queryable,
@@ -78,6 +79,10 @@ export async function countInvitable(
   filter: EntryFilter = {},
   source: EntrySource = WITH_STATUSES,
 ): Promise<number> {
+  if (isEmptyFilter(filter) && source === WITH_STATUSES) {
+    const counts = await countByStatus(db)
+    return statuses.reduce((sum, status) => sum + counts[status], 0)
+  }
   const params: unknown[] = [statuses]
   const others = filterConditions({ ...filter, statuses: undefined }, bindParameters(params), ALIASES)
   const [row] = await db.query<{ n: string }>(
@@ -109,14 +114,6 @@ export async function filterReadableAsIs(db: Queryable, filter: EntryFilter): Pr
     `select to_regclass('private.entry_answers')::text as answers`,
   )
   return Boolean(row?.answers)
-}
-
-/**
- * How many entries are waiting, in one statement (status-counts.ts), so the studio's preview never
- * reads the whole list (ADR 033).
- */
-export async function countWaiting(db: Queryable): Promise<number> {
-  return (await countByStatus(db)).waiting
 }
 
 /** The entries of these addresses (any letter case); an address not on the list is absent. */
