@@ -69,7 +69,9 @@ export function mergeInto(into: Tally, from: Pick<Tally, 'visits' | 'signups' | 
  * Counts in memory, taken out by one write. Memory is bounded whatever clients send: at most
  * `maxKeysPerDay` sources (with their media and campaigns) a day, kept by Space-Saving: a new
  * source takes the place of the lightest, whose counts move to `(other)`, so the heaviest stay
- * named (any source with more than 1/maxKeysPerDay of a write's weight keeps its name).
+ * named (any source with more than 1/maxKeysPerDay of a write's weight keeps its name). Not
+ * lru-cache: a sketch keeps the heaviest, where a least-recently-used bound would let a stranger's
+ * stream of one-off sources push the launch post's out of its row (ADR 057).
  */
 export class CountBuffer {
   readonly #days = new Map<string, Map<string, Tally>>()
@@ -156,7 +158,9 @@ export const OVERFLOW_SOURCES = 1000
  * the place of the lightest and starts from its count. So an estimate is never below the truth,
  * and above it by at most the lightest count when it came in, which is at most the day's overflow
  * divided by `capacity`. The writer compares a newcomer's estimate with the day's lightest row:
- * a source busier than that row takes it over (planDay, below). In this process's memory only.
+ * a source busier than that row takes it over (planDay, below). In this process's memory only. Not
+ * lru-cache: its bound drops the least recently seen, where this keeps the heaviest with a stated
+ * error (ADR 057).
  */
 export class OverflowSketch {
   readonly #counts = new Map<string, number>()

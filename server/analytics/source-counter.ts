@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
 import type { Logger } from '../base/log'
 import type { Database } from '../db/database'
 import { CountBuffer } from './count-buffer'
@@ -196,10 +197,11 @@ const MAX_RECENT_LENGTH = 512
 /**
  * The sources of recent page addresses and Referers: most loads repeat a few links (the launch post,
  * a newsletter's), and reading a query string and a Referer takes a microsecond or two on every
- * load. In this process's memory only; short inputs only; forgotten in bulk when full.
+ * load. In this process's memory only; short inputs only; the least recently seen forgotten first
+ * (lru-cache).
  */
 export class RecentSources {
-  readonly #known = new Map<string, SourceKey>()
+  readonly #known = new LRUCache<string, SourceKey>({ max: MAX_RECENT_SOURCES })
 
   of(url: string, referer: string | undefined, resolve: () => SourceKey): SourceKey {
     const name = referer === undefined ? url : `${url}\n${referer}`
@@ -207,7 +209,6 @@ export class RecentSources {
     if (known) return known
     const key = resolve()
     if (name.length > MAX_RECENT_LENGTH) return key
-    if (this.#known.size >= MAX_RECENT_SOURCES) this.#known.clear()
     this.#known.set(name, key)
     return key
   }
@@ -222,7 +223,10 @@ const MAX_RECENT_VISITORS = 10_000
  * day's salt each time. Kept by a digest of the day, address and User-Agent (SHA-256, 43
  * characters), never by the User-Agent itself: ten thousand entries are about a megabyte whatever
  * length clients send. In this process's memory only, for five seconds at most, then forgotten in
- * bulk; nothing of it is ever written.
+ * bulk; nothing of it is ever written. Not lru-cache: its ttl stops answering with an old digest but
+ * keeps it in memory until it is evicted, and with ttlAutopurge (a timer per entry) it forgets on
+ * time for 760 ns per new visitor, against 300 for this window (300,000 visitors, node 20,
+ * 2026-12-02).
  */
 export class RecentVisitors {
   readonly #bits = new Map<string, number>()

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import { isbot } from 'isbot'
+import { LRUCache } from 'lru-cache'
 
 /**
  * What a hit is and where it came from (after Plausible's ingestion/request.ex and source.ex):
@@ -54,17 +55,17 @@ export function declinesTracking(headers: Headers): boolean {
 // a 15 KB one), so it reads only the first MAX_UA_READ characters: a browser's User-Agent is a few
 // hundred, and a bot's name comes early. Most loads come from a few browsers' User-Agents, so the
 // verdicts are remembered, in this process's memory only, by those characters: at most
-// MAX_VERDICTS × MAX_UA_READ characters (1 MB or so) whatever clients send, forgotten in bulk.
+// MAX_VERDICTS × MAX_UA_READ characters (1 MB or so) whatever clients send, the least recently
+// seen forgotten first (lru-cache: 40 ns a hit, against 30 for a Map forgotten in bulk).
 const MAX_VERDICTS = 1000
 const MAX_UA_READ = 512
-const verdicts = new Map<string, boolean>()
+const verdicts = new LRUCache<string, boolean>({ max: MAX_VERDICTS })
 
 function isBotCached(userAgent: string): boolean {
   const read = userAgent.length > MAX_UA_READ ? ownCopy(userAgent.slice(0, MAX_UA_READ)) : userAgent
   const known = verdicts.get(read)
   if (known !== undefined) return known
   const verdict = isbot(read)
-  if (verdicts.size >= MAX_VERDICTS) verdicts.clear()
   verdicts.set(read, verdict)
   return verdict
 }
@@ -240,25 +241,20 @@ const MCP_CLIENT_REMEMBERED_MS = 60 * 60_000
  * carries no client name, so the two are matched by a keyed hash of the caller's address and
  * User-Agent, in this process's memory only, for an hour, a thousand clients at most. A call that
  * reaches another server than its `initialize` did, or comes after that hour, counts as `mcp` with
- * no client name.
+ * no client name. The least recently seen client is forgotten first (lru-cache); the hour is read
+ * on the callers' clock.
  */
 export class McpClients {
   // A key of this process's own: the hashes mean nothing outside it, and nothing here is written.
   readonly #key = randomBytes(32)
-  readonly #names = new Map<string, { name: string; at: number }>()
+  readonly #names = new LRUCache<string, { name: string; at: number }>({ max: MAX_MCP_CLIENTS })
 
   #caller(address: string, userAgent: string): string {
     return createHmac('sha256', this.#key).update(`${address}\n${userAgent}`).digest('base64url')
   }
 
   remember(address: string, userAgent: string, name: string, now: number): void {
-    const caller = this.#caller(address, userAgent)
-    this.#names.delete(caller) // re-inserted last: the Map's order is least recently seen first
-    this.#names.set(caller, { name, at: now })
-    for (const [oldest] of this.#names) {
-      if (this.#names.size <= MAX_MCP_CLIENTS) break
-      this.#names.delete(oldest)
-    }
+    this.#names.set(this.#caller(address, userAgent), { name, at: now })
   }
 
   nameOf(address: string, userAgent: string, now: number): string | undefined {

@@ -8,7 +8,10 @@ import { listen } from './postgres-listen'
  * The most texts one pool ever names. Every connection keeps each statement it prepared until it
  * closes, and so does node-postgres, so a name is never reused for another text: past the bound, a
  * text simply runs unnamed (parsed each time). The server's own texts are a few dozen at most; the
- * bound only stops a mistake (a request-built text marked `prepare`) from growing without end.
+ * bound only stops a mistake (a request-built text marked `prepare`) from growing without end. Not
+ * lru-cache: an evicted text would be named again and prepared anew on every connection, which
+ * still holds the old one, so eviction would grow each connection's memory; past the bound, refusing
+ * a name is the only bounded answer.
  */
 export const MAX_PREPARED_STATEMENTS = 200
 

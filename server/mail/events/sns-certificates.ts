@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto'
 import { type Agent, get } from 'node:https'
+import { LRUCache } from 'lru-cache'
 
 // AWS rotates the certificates SNS signs with rarely; a day in memory means one fetch a day.
 const KEEP_CERTIFICATE_MS = 24 * 60 * 60_000
@@ -53,46 +54,39 @@ function fetchCertificate(url: string, agent: Agent | undefined): Promise<string
 /**
  * SNS's signing certificates, fetched once and kept (ADR 044), and the URLs that failed, kept for a
  * minute, so that neither a good certificate nor a bad URL is fetched per message. Bounded: a few
- * certificates, a few dozen failures, a few fetches at once. Callers check the URL's shape first.
+ * certificates and a few dozen failures (lru-cache, each with its ttl), a few fetches at once (a URL
+ * is fetched once, however many wait: lru-cache's fetch). Callers check the URL's shape first.
  */
 export class SnsCertificates {
-  private readonly certificates = new Map<string, { pem: string; until: number }>()
-  private readonly failures = new Map<string, number>()
-  private readonly fetching = new Map<string, Promise<string | undefined>>()
+  private readonly failures = new LRUCache<string, true>({ max: MAX_FAILURES, ttl: KEEP_FAILURE_MS })
+  /** The URLs being fetched now. */
+  private readonly fetching = new Set<string>()
+  private readonly certificates: LRUCache<string, string>
 
-  constructor(private readonly agent?: Agent) {}
-
-  /** The certificate at `url`, or undefined when it cannot be had now. */
-  get(url: string): Promise<string | undefined> {
-    const now = Date.now()
-    const known = this.certificates.get(url)
-    if (known && known.until > now) return Promise.resolve(known.pem)
-    for (const [failed, until] of this.failures) if (until <= now) this.failures.delete(failed)
-    if (this.failures.has(url) || this.failures.size >= MAX_FAILURES) return Promise.resolve(undefined)
-    const pending = this.fetching.get(url)
-    if (pending) return pending
-    if (this.fetching.size >= MAX_FETCHING) return Promise.resolve(undefined)
-    const fetched = this.fetch(url)
-    this.fetching.set(url, fetched)
-    return fetched
+  constructor(agent?: Agent) {
+    this.certificates = new LRUCache<string, string>({
+      max: MAX_CERTIFICATES,
+      ttl: KEEP_CERTIFICATE_MS,
+      fetchMethod: async (url) => {
+        this.fetching.add(url)
+        try {
+          const pem = await fetchCertificate(url, agent)
+          if (pem === undefined) this.failures.set(url, true)
+          return pem
+        } finally {
+          this.fetching.delete(url)
+        }
+      },
+    })
   }
 
-  private async fetch(url: string): Promise<string | undefined> {
-    try {
-      const pem = await fetchCertificate(url, this.agent)
-      if (pem === undefined) {
-        this.failures.set(url, Date.now() + KEEP_FAILURE_MS)
-        return undefined
-      }
-      this.certificates.delete(url)
-      if (this.certificates.size >= MAX_CERTIFICATES) {
-        const oldest = this.certificates.keys().next().value
-        if (oldest !== undefined) this.certificates.delete(oldest)
-      }
-      this.certificates.set(url, { pem, until: Date.now() + KEEP_CERTIFICATE_MS })
-      return pem
-    } finally {
-      this.fetching.delete(url)
-    }
+  /** The certificate at `url`, or undefined when it cannot be had now. */
+  async get(url: string): Promise<string | undefined> {
+    const known = this.certificates.get(url)
+    if (known !== undefined) return known
+    this.failures.purgeStale()
+    if (this.failures.has(url) || this.failures.size >= MAX_FAILURES) return undefined
+    if (!this.fetching.has(url) && this.fetching.size >= MAX_FETCHING) return undefined
+    return this.certificates.fetch(url)
   }
 }

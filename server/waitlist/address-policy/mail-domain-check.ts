@@ -1,4 +1,5 @@
 import { Resolver } from 'node:dns/promises'
+import { LRUCache } from 'lru-cache'
 
 /** What DNS says of a domain: it can receive mail, it cannot (and why), or no answer in time. */
 export type MailDomainVerdict = 'receives' | 'no-host' | 'null-mx' | 'unknown'
@@ -38,38 +39,31 @@ async function answer<T>(query: Promise<T[]>): Promise<Answer<T>> {
  * 5321 §5.1's implicit MX); a lone null MX (RFC 7505, `MX 0 .`) says it accepts none. The three
  * questions go out at once, within a short budget; a resolver that fails or does not answer in time
  * gives `unknown`, and the signup is accepted: a DNS outage must never cost a real signup.
- * Verdicts are kept in a bounded cache, and a lookup in flight is shared by whoever asks meanwhile.
+ * Verdicts are kept in a bounded cache (lru-cache: at most maxEntries, each for its verdict's
+ * time), and a lookup in flight is shared by whoever asks meanwhile (its fetch).
  */
 export class MailDomainCheck {
   private readonly resolver: Resolver
   private readonly budgetMs: number
-  private readonly maxEntries: number
-  private readonly cache = new Map<string, { verdict: Promise<MailDomainVerdict>; until: number }>()
+  private readonly cache: LRUCache<string, MailDomainVerdict>
 
   constructor(options: MailDomainCheckOptions) {
     this.budgetMs = options.budgetMs ?? 1500
-    this.maxEntries = options.maxEntries ?? 10_000
     this.resolver = new Resolver({ timeout: this.budgetMs, tries: 1 })
     if (options.servers.length > 0) this.resolver.setServers([...options.servers])
+    this.cache = new LRUCache<string, MailDomainVerdict>({
+      max: options.maxEntries ?? 10_000,
+      fetchMethod: async (domain, _stale, { options: set }) => {
+        const verdict = await this.lookUp(domain)
+        set.ttl = KEEP_MS[verdict]
+        return verdict
+      },
+    })
   }
 
   /** The verdict on `domain` (lower case, valid under the address grammar). */
-  verdict(domain: string): Promise<MailDomainVerdict> {
-    const now = Date.now()
-    const kept = this.cache.get(domain)
-    if (kept && kept.until > now) return kept.verdict
-    this.cache.delete(domain)
-    while (this.cache.size >= this.maxEntries) {
-      const oldest = this.cache.keys().next().value
-      if (oldest === undefined) break
-      this.cache.delete(oldest)
-    }
-    const entry = { verdict: this.lookUp(domain), until: now + this.budgetMs }
-    this.cache.set(domain, entry)
-    void entry.verdict.then((verdict) => {
-      entry.until = Date.now() + KEEP_MS[verdict]
-    })
-    return entry.verdict
+  async verdict(domain: string): Promise<MailDomainVerdict> {
+    return (await this.cache.fetch(domain)) ?? 'unknown'
   }
 
   private lookUp(domain: string): Promise<MailDomainVerdict> {
