@@ -7,10 +7,10 @@ import {
   addStaged,
   createStage,
   fillListed,
-  STAGE_COPY_SQL,
   settleImport,
   stagedDuplicates,
   stagedListed,
+  stageRows,
 } from '../../server/waitlist/admin/import-staging'
 import { moveImported } from '../../server/waitlist/entry-status'
 import { checkImportFile, importRecords } from './import-records'
@@ -83,10 +83,7 @@ async function stageFile(tx: CopyTransaction, path: string) {
   const importTime = await createStage(tx)
   const problems = new Problems()
   const counted = { entries: 0 }
-  await pipeline(
-    Readable.from(stagedLines({ path, columns, importTime }, problems, counted)),
-    tx.copyFrom(STAGE_COPY_SQL),
-  )
+  await pipeline(Readable.from(stagedLines({ path, columns, importTime }, problems, counted)), stageRows(tx))
   const duplicates = await stagedDuplicates(tx, SHOWN_PROBLEMS)
   const shown = [
     ...problems.shown,

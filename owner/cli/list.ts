@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { CopyTextRows } from '../../server/db/copy-text'
 import type { Database } from '../../server/db/database'
-import { columnsNamed, copyEntriesSql } from '../../server/waitlist/admin/entry-columns'
+import { columnsNamed, copyEntries } from '../../server/waitlist/admin/entry-columns'
 import type { EntryFilter } from '../../server/waitlist/admin/entry-filter'
 import { countEntries } from '../../server/waitlist/admin/waitlist-admin'
 import { withDatabase } from './with-database'
@@ -24,7 +24,7 @@ const LIST_COLUMNS = columnsNamed('created_at', 'email', 'status')
 export function listEntries(db: Database, filter: EntryFilter, out: Writable): Promise<number> {
   const lines = new CopyTextRows(([createdAt, email, status]) => `${createdAt}  ${email}  ${status}\n`)
   return db.copyTransaction(async (tx) => {
-    await pipeline(tx.copyTo(copyEntriesSql(filter, LIST_COLUMNS)), lines, out, { end: false })
+    await pipeline(copyEntries(tx, filter, LIST_COLUMNS), lines, out, { end: false })
     return lines.rows
   })
 }

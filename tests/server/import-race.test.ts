@@ -7,7 +7,7 @@ import { copyTextLine } from '../../server/db/copy-text'
 import type { Database } from '../../server/db/database'
 import { openPostgres } from '../../server/db/postgres-driver'
 import { allColumns, ENTRY_COLUMNS } from '../../server/waitlist/admin/entry-columns'
-import { addStaged, createStage, STAGE_COPY_SQL } from '../../server/waitlist/admin/import-staging'
+import { addStaged, createStage, stageRows } from '../../server/waitlist/admin/import-staging'
 
 /**
  * An import adds a list with a plain insert when none of its addresses is listed (an `on conflict`
@@ -55,7 +55,7 @@ describe('an import beside a signup', () => {
         const lines = FILE.map((fields, index) =>
           copyTextLine([String(index + 2), ...allColumns(fields, columns, now)]),
         )
-        await pipeline(Readable.from(lines), tx.copyFrom(STAGE_COPY_SQL))
+        await pipeline(Readable.from(lines), stageRows(tx))
         return addStaged(tx, FILE.length)
       })
       for (let tries = 0; !(await someoneWaits()); tries++) {

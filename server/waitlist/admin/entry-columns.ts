@@ -1,7 +1,9 @@
+import type { Readable } from 'node:stream'
 import { escapeLiteral } from 'pg'
 import { ENTRY_STATUSES, isEntryStatus } from '../../../contract/entry-statuses'
 import { checkAnswers, type SignupQuestion } from '../../../contract/signup-questions'
 import { signupQuestions } from '../../../contract/site-config'
+import type { CopyTransaction } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
 import { emailProblem } from './email-rule'
 import { bindLiterals, type EntryFilter, filterConditions, whereOf } from './entry-filter'
@@ -197,15 +199,18 @@ export const columnsNamed = (...names: string[]): EntryColumn[] =>
   names.map((name) => ENTRY_COLUMNS[columnIndex(name)] as EntryColumn)
 
 /**
- * The entries the filter matches, oldest first (the order of `list` and `export`), as COPY text:
- * every column, or those given (`list` reads the three it prints, and so no answer at all). COPY
- * takes no parameters, so the filter's values are quoted literals (entry-filter.ts).
+ * The entries the filter matches, oldest first (the order of `list` and `export`), streamed as COPY
+ * text: every column, or those given (`list` reads the three it prints, and so no answer at all).
+ * COPY takes no parameters, so the filter's values are quoted literals (entry-filter.ts).
  */
-export function copyEntriesSql(
+export function copyEntries(
+  tx: CopyTransaction,
   filter: EntryFilter = {},
   columns: readonly EntryColumn[] = ENTRY_COLUMNS,
-): string {
+): Readable {
   const where = whereOf(filterConditions(filter, bindLiterals))
   const read = columns.map((column) => column.read).join(', ')
-  return `copy (select ${read} from ${ENTRY_SOURCE} ${where} order by waitlist.created_at, waitlist.id) to stdout`
+  return tx.copyTo(
+    `copy (select ${read} from ${ENTRY_SOURCE} ${where} order by waitlist.created_at, waitlist.id) to stdout`,
+  )
 }

@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises'
 import { CopyTextRows } from '../../db/copy-text'
 import type { Database } from '../../db/database'
 import { csvRecord } from './csv'
-import { copyEntriesSql, ENTRY_COLUMNS } from './entry-columns'
+import { copyEntries, ENTRY_COLUMNS } from './entry-columns'
 import type { EntryFilter } from './entry-filter'
 
 /**
@@ -20,7 +20,7 @@ export async function exportCsv(
 ): Promise<number> {
   return db.copyTransaction(async (tx) => {
     const rows = new CopyTextRows(csvRecord, csvRecord(ENTRY_COLUMNS.map((column) => column.name)))
-    await pipeline(tx.copyTo(copyEntriesSql(options.filter)), rows, out, { end: options.end ?? true })
+    await pipeline(copyEntries(tx, options.filter), rows, out, { end: options.end ?? true })
     return rows.rows
   })
 }

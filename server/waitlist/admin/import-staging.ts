@@ -1,5 +1,6 @@
+import type { Writable } from 'node:stream'
 import { escapeLiteral } from 'pg'
-import { isPgError, type Queryable } from '../../db/database'
+import { type CopyTransaction, isPgError, type Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
 import { ANSWER_COLUMNS, ENTRY_COLUMNS, type EntryColumn } from './entry-columns'
 
@@ -34,7 +35,8 @@ const STAGED_ANSWERS = `jsonb_strip_nulls(jsonb_build_object(${[...ANSWER_COLUMN
  * whichever the file has (allColumns fills in the others). An empty field is NULL: only a status
  * date may be empty by then.
  */
-export const STAGE_COPY_SQL = `copy pg_temp.import_rows (line, ${names(ENTRY_COLUMNS)}) from stdin with (null '')`
+export const stageRows = (tx: CopyTransaction): Writable =>
+  tx.copyFrom(`copy pg_temp.import_rows (line, ${names(ENTRY_COLUMNS)}) from stdin with (null '')`)
 
 /**
  * Marks the transaction as an import, which the signup trigger reads: the entries it adds carry
