@@ -130,6 +130,7 @@ alter table private.webhook_deliveries
   rename constraint signup_deliveries_status_check to webhook_deliveries_status_check;
 alter index private.signup_deliveries_due rename to webhook_deliveries_due;
 alter index private.signup_deliveries_entry rename to webhook_deliveries_entry;
+alter sequence if exists private.signup_deliveries_id_seq rename to webhook_deliveries_id_seq;
 alter table private.signup_notify_settings rename to webhook_settings;
 alter table private.webhook_settings rename constraint signup_notify_settings_pkey to webhook_settings_pkey;
 alter table private.webhook_settings
