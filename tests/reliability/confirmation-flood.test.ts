@@ -46,6 +46,8 @@ describe('a confirmation flood while invitations wait', () => {
   it('sends the invitations within 30 s, the confirmations taking only every other slot', async () => {
     // The invitees signed up and confirmed before the flood.
     for (const email of invitees) expect(await insertStatus(server, email)).toBe(201)
+    // Each follows the link in the confirmation they got (a confirmation goes only to the unconfirmed).
+    await sink.waitFor(() => arrivedFor(invitees).length === 3, 'the invitees’ confirmations')
     for (const email of invitees) expect(await confirm(database.db, email)).toBe('done')
 
     const flood = Array.from({ length: CLIENTS }, (_, client) =>

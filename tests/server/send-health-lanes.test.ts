@@ -82,6 +82,8 @@ describe('send health, one lane at a time', () => {
   it("a stranger's bouncing signups pause confirmations only; the lab's invitations keep going", async () => {
     const lab = ['ivy.lab@example.com', 'jon.lab@example.com', 'kim.lab@example.com']
     for (const email of lab) await signUp(email)
+    // Each follows the link in the confirmation they got (a confirmation goes only to the unconfirmed).
+    await sink.waitFor(() => lab.every((email) => sink.countFor(email) === 1), "the lab's confirmations")
     for (const email of lab) expect(await confirm(database.db, email)).toBe('done')
 
     // 22 signups, 2 at addresses that answer 550: 2 hard bounces pause nothing.
