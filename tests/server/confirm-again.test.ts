@@ -119,6 +119,8 @@ describe('a repeat signup of an unconfirmed address', () => {
   it('sends nothing to a confirmed address', async () => {
     const bob = 'bob.again@example.com'
     expect((await postWaitlist(server, { email: bob })).status).toBe(201)
+    // Bob confirms from the message he got (a confirmation goes only to the unconfirmed).
+    expect(await confirmationsTo(bob)).toBe(1)
     await database.db.query(
       `update private.entry_status set status = 'waiting' where waitlist_id = (select id from public.waitlist where email = $1)`,
       [bob],
