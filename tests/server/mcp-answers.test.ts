@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestAccessTool } from '../../contract/agent-tool'
 import { startTestServer, type TestServer } from '../../harness/test-server'
+import { runCli } from '../../harness/waitlist-cli'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { answersOf } from '../../server/waitlist/entry-answers'
 import { entryStatus } from '../support/entry-status'
@@ -99,7 +100,7 @@ describe('the tool’s answers', () => {
     }
   })
 
-  it('are stored, trimmed, with a new entry, in either protocol era', async () => {
+  it('are stored and count as given (no confirmation, so no one else to ask), trimmed, in either protocol era', async () => {
     for (const era of ['2026', '2025'] as const) {
       const email = `mcp.answers.${era}@example.com`
       const result = await callWith(
@@ -113,6 +114,13 @@ describe('the tool’s answers', () => {
         use_case: PRIVATE_USE,
       })
     }
+    // Kept, as the owner reads them: not merely proposed, and the filters pick them.
+    const shown = JSON.parse(
+      (await runCli(server.env, 'show', 'mcp.answers.2026@example.com', '--json')).stdout,
+    )
+    expect([shown.answers.role, shown.proposed]).toEqual(['Research', {}])
+    const picked = await runCli(server.env, 'list', '--answer', 'organisation=Acme Lab')
+    expect(picked.stdout).toContain('mcp.answers.2025@example.com')
   })
 
   it('are not stored for an address already on the list: its answers stay as they were', async () => {
