@@ -4,7 +4,7 @@ import type { Queryable } from '../db/database'
 /**
  * An entry's answers to the lab's optional questions (owner-only, never readable with a public
  * key, erased with the entry: `remove`, the confirmation's expiry). Only the person's own count
- * (ADR 084): the kept answers (private.entry_answers) are what filters, export and the funnel read;
+ * (ADR 084): the kept answers (private.entry_answers) are the only ones filters and export read;
  * an agent's answers for an address not yet confirmed are only proposed (private.proposed_answers),
  * until the person keeps, changes or clears them on the confirmation page.
  */
