@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SmtpSink } from '../../harness/smtp-sink'
+import { startStudioProcess } from '../../harness/studio-process'
 import type { TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
 import type { OpenedDatabase } from '../../server/db/open-database'
 import { inviteNamed } from '../../server/mail/invitations'
 import { confirm } from '../../server/mail/link-actions'
+import type { SendHealth } from '../../server/mail/queue/send-health'
 import { withoutNotifications } from '../../server/waitlist/notifications/outbox-sql'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { standardHeaders, webhookSecret } from '../support/provider-signing'
@@ -129,6 +131,25 @@ describe('send health, one lane at a time', () => {
     const hours = (Date.parse(until ?? '') - Date.now()) / 3_600_000
     expect(hours).toBeGreaterThan(23.9)
     expect(hours).toBeLessThanOrEqual(24)
+    // The studio's send-health banner reads the same, masked alike.
+    const studio = await startStudioProcess(server.env)
+    try {
+      const response = await fetch(`${studio.origin}/api/send-health`, {
+        headers: { 'Sec-Fetch-Site': 'same-origin', Authorization: `Bearer ${studio.token}` },
+      })
+      const health = (await response.json()) as SendHealth
+      expect(health.confirmations.paused).toBeUndefined()
+      expect(health.confirmations.pausedNetworks).toEqual([
+        {
+          network: '2001:db8:aa::/48',
+          at: expect.any(String),
+          until,
+          reason: expect.stringMatching(/^hard bounces are 100\.0%/),
+        },
+      ])
+    } finally {
+      await studio.stop()
+    }
 
     // Bounces from two networks more: five networks, and the whole lane pauses.
     await signUp('nobody-a@example.net', '192.0.2.9')
