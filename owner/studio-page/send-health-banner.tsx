@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
+import type { PausedNetwork } from '../../server/mail/queue/network-health'
 import type { SendHealth } from '../../server/mail/queue/send-health'
 import { send } from './api'
 
@@ -49,25 +50,29 @@ export function SendHealthBanner({
           </p>
         </div>
       ))}
-      {networks.length > 0 && (
-        <div>
-          <h2 id={paused.length === 0 ? 'paused-heading' : undefined} className="text-lg font-semibold">
-            Confirmations from{' '}
-            {networks.length === 1 ? 'one network wait' : `${networks.length} networks wait`}
-          </h2>
-          <ul>
-            {networks.map((network) => (
-              <li key={network.network}>
-                {network.network}, until {network.until}: {network.reason}.
-              </li>
-            ))}
-          </ul>
-          <p>Other networks' confirmations go on; these go by themselves then.</p>
-        </div>
-      )}
+      {networks.length > 0 && <PausedNetworks networks={networks} headed={paused.length === 0} />}
       <button type="button" onClick={resume} className="mt-2 rounded border border-line bg-panel px-3 py-1">
         Resume sending
       </button>
     </section>
+  )
+}
+
+/** The signup networks whose confirmations wait, each until its pause ends by itself. */
+function PausedNetworks({ networks, headed }: { networks: readonly PausedNetwork[]; headed: boolean }) {
+  return (
+    <div>
+      <h2 id={headed ? 'paused-heading' : undefined} className="text-lg font-semibold">
+        Confirmations from {networks.length === 1 ? 'one network wait' : `${networks.length} networks wait`}
+      </h2>
+      <ul>
+        {networks.map((network) => (
+          <li key={network.network}>
+            {network.network}, until {network.until}: {network.reason}.
+          </li>
+        ))}
+      </ul>
+      <p>Other networks' confirmations go on; these go by themselves then.</p>
+    </div>
   )
 }
