@@ -1,4 +1,4 @@
-import { isIPv4, isIPv6 } from 'node:net'
+import { isIPv6 } from 'node:net'
 import { rateLimitKey } from './client-address'
 
 /** How many leading bits of an address name its network, in each family. */
@@ -20,13 +20,28 @@ export const SIGNUP_NETWORK: NetworkPrefix = { ipv4: 24, ipv6: 64 }
  */
 export const SHOWN_NETWORK: NetworkPrefix = { ipv4: 24, ipv6: 48 }
 
-const IPV4_BITS = 32
+// Four decimal octets, as node:net's isIPv4 takes them (no leading zero), each checked below.
+const IPV4 = /^(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})$/
 
-function ipv4Network(address: string, bits: number): string {
-  const value = address.split('.').reduce((sum, octet) => sum * 256 + Number(octet), 0)
-  const kept = bits === 0 ? 0 : Math.floor(value / 2 ** (IPV4_BITS - bits)) * 2 ** (IPV4_BITS - bits)
-  const octets = [24, 16, 8, 0].map((shift) => Math.floor(kept / 2 ** shift) % 256)
-  return `${octets.join('.')}/${bits}`
+/**
+ * An IPv4 address as an unsigned 32-bit number, or undefined for anything else. It is on the
+ * insert path: bit operations on small integers, no array and no floating point.
+ */
+function ipv4Value(address: string): number | undefined {
+  const octets = IPV4.exec(address)
+  if (!octets) return undefined
+  let value = 0
+  for (let index = 1; index <= 4; index++) {
+    const octet = Number(octets[index])
+    if (octet > 255) return undefined
+    value = ((value << 8) | octet) >>> 0
+  }
+  return value
+}
+
+function ipv4Network(value: number, bits: number): string {
+  const kept = bits === 0 ? 0 : (value & (0xffffffff << (32 - bits))) >>> 0
+  return `${kept >>> 24}.${(kept >>> 16) & 255}.${(kept >>> 8) & 255}.${kept & 255}/${bits}`
 }
 
 /** An IPv6 address's eight 16-bit groups (a dotted IPv4 tail read as the last two). */
@@ -71,19 +86,27 @@ function ipv6Network(address: string, bits: number): string {
  * is not an IP address (a trusted header's odd value, `unknown`).
  */
 export function networkOf(address: string, prefix: NetworkPrefix): string | undefined {
-  const [host = '', length] = address.replace(/%.*$/, '').split('/')
-  const given = length === undefined ? Number.POSITIVE_INFINITY : Number(length)
-  if (isIPv4(host)) return ipv4Network(host, Math.min(prefix.ipv4, given))
-  if (isIPv6(host)) return ipv6Network(host.toLowerCase(), Math.min(prefix.ipv6, given))
+  const slash = address.indexOf('/')
+  const host = slash < 0 ? address : address.slice(0, slash)
+  const given = slash < 0 ? Number.POSITIVE_INFINITY : Number(address.slice(slash + 1))
+  const ipv4 = ipv4Value(host)
+  if (ipv4 !== undefined) return ipv4Network(ipv4, Math.min(prefix.ipv4, given))
+  const bare = host.replace(/%.*$/, '')
+  if (isIPv6(bare)) return ipv6Network(bare.toLowerCase(), Math.min(prefix.ipv6, given))
   return undefined
 }
 
 /**
  * The network a signup from this client address is kept under: read as the rate limiter reads an
- * address (an IPv4-mapped IPv6 address is IPv4, brackets and a zone dropped), then cut to SIGNUP_NETWORK.
+ * address (an IPv4-mapped IPv6 address is IPv4, brackets and a zone dropped), then cut to
+ * SIGNUP_NETWORK. The limiter keys an IPv6 address by its /64 already, SIGNUP_NETWORK's own cut, so
+ * that key is the network as it is: an IPv6 address is not parsed twice on the insert path.
  */
-export const signupNetwork = (address: string): string | undefined =>
-  networkOf(rateLimitKey(address), SIGNUP_NETWORK)
+export function signupNetwork(address: string): string | undefined {
+  const key = rateLimitKey(address)
+  if (SIGNUP_NETWORK.ipv6 === 64 && key.endsWith('::/64')) return key
+  return networkOf(key, SIGNUP_NETWORK)
+}
 
 /** A kept network as the logs, `deliveries` and the studio show it (SHOWN_NETWORK). */
 export const shownNetwork = (network: string): string => networkOf(network, SHOWN_NETWORK) ?? network
