@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { plainLine } from '../../../contract/clean-text'
 import { maskEmails } from '../../base/log'
 import type { Database, Queryable } from '../../db/database'
 import {
@@ -84,8 +85,9 @@ const HEALTH_EVENTS: readonly EventOutcome[] = ['bounced', 'complained']
 
 /** What the event does to the entry (entry-status.ts), and what it did, for the log. */
 async function applyTo(tx: Queryable, target: Target, event: MailEvent): Promise<EventOutcome> {
-  // The history's words: the provider and what it said, its diagnostic masked as the log masks it.
-  const detail = `${event.provider}: ${maskEmails(event.detail).slice(0, 200)}`
+  // The history's words: the provider and what it said, its diagnostic masked as the log masks it
+  // and kept as one plain line (a receiving server wrote it: ADR 082).
+  const detail = `${event.provider}: ${plainLine(maskEmails(event.detail)).slice(0, 200)}`
   const changed = (change: StatusChange, done: EventOutcome) =>
     changeStatus(tx, change, [target.waitlistId], { detail }).then((ids) =>
       ids.length > 0 ? done : 'unchanged',
