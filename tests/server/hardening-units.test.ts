@@ -49,7 +49,7 @@ describe('text from strangers (contract/clean-text.ts)', () => {
       ['\u001b[31m', 'U+001B'],
       ['a\u007f', 'U+007F'],
       ['\u009b', 'U+009B'],
-    ])
+    ] as const)
       expect(cleanText('"x"', given)).toEqual({
         problem: expect.stringContaining(`control character (${code})`),
       })
