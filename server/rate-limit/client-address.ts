@@ -46,6 +46,8 @@ function expandIPv6(address: string): string[] {
  */
 export function bareAddress(given: string): string {
   const value = given.trim()
+  // The common case, on every write: a plain IPv4 address.
+  if (isIPv4(value)) return value
   const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(value)
   const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(value)
   const address = (bracketed?.[1] ?? withPort?.[1] ?? value).replace(/%.*$/, '')
