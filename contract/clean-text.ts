@@ -67,14 +67,11 @@ function escapeOne(char: string): string {
 /**
  * `text` with every character that is not text written as a visible escape (`\x1b`, `\u202e`,
  * `\n`), so that nothing a stranger stored can drive the terminal or reorder a line. `keep` names
- * the ones a format needs as they are (a CSV's line breaks).
+ * the ones a format shows as they are (a text's line breaks and tabs in a CSV).
  */
-export function escapeUnprinted(
-  text: string,
-  keep?: (char: string, at: number, text: string) => boolean,
-): string {
+export function escapeUnprinted(text: string, keep?: (char: string) => boolean): string {
   if (!HAS_UNPRINTED.test(text)) return text
-  return text.replace(UNPRINTED, (char, at: number) => (keep?.(char, at, text) ? char : escapeOne(char)))
+  return text.replace(UNPRINTED, (char) => (keep?.(char) ? char : escapeOne(char)))
 }
 
 /**
