@@ -430,10 +430,42 @@ CREATE OR REPLACE FUNCTION private.mailbox_key(address text)
  SET search_path TO ''
 AS $function$
   select sha256(convert_to(
-           case when domain in ('gmail.com', 'googlemail.com') then replace(local, '.', '') || '@gmail.com'
-                else local || '@' || domain end, 'UTF8'))
-    from (select split_part(split_part(lowered, '@', 1), '+', 1) as local, split_part(lowered, '@', 2) as domain
-            from (select lower(address) as lowered) as a) as parts
+           case
+             when domain in ('gmail.com', 'googlemail.com') then replace(local, '.', '') || '@gmail.com'
+             when domain ~ '^(yahoo\.(com|[a-z]{2}|co\.[a-z]{2}|com\.[a-z]{2})|ymail\.com|rocketmail\.com)$'
+                  and domain <> 'yahoo.co.jp'
+               then coalesce(nullif(split_part(local, '-', 1), ''), local) || '@' || domain
+             when parent = any (array[
+               '123mail.org', '150mail.com', '150ml.com', '16mail.com', '2-mail.com', '4email.net',
+               '50mail.com', 'airpost.net', 'allmail.net', 'bestmail.us', 'cluemail.com', 'elitemail.org',
+               'emailcorner.net', 'emailengine.net', 'emailengine.org', 'emailgroups.net', 'emailplus.org',
+               'emailuser.net', 'eml.cc', 'f-m.fm', 'fast-email.com', 'fast-mail.org', 'fastem.com',
+               'fastemail.us', 'fastemailer.com', 'fastest.cc', 'fastimap.com', 'fastmail.cn',
+               'fastmail.co.uk', 'fastmail.com', 'fastmail.com.au', 'fastmail.de', 'fastmail.es',
+               'fastmail.fm', 'fastmail.fr', 'fastmail.im', 'fastmail.in', 'fastmail.jp', 'fastmail.mx',
+               'fastmail.net', 'fastmail.nl', 'fastmail.org', 'fastmail.se', 'fastmail.to', 'fastmail.tw',
+               'fastmail.uk', 'fastmail.us', 'fastmailbox.net', 'fastmessaging.com', 'fea.st',
+               'fmail.co.uk', 'fmailbox.com', 'fmgirl.com', 'fmguy.com', 'ftml.net', 'h-mail.us',
+               'hailmail.net', 'imap-mail.com', 'imap.cc', 'imapmail.org', 'inoutbox.com',
+               'internet-e-mail.com', 'internet-mail.org', 'internetemails.net', 'internetmailing.net',
+               'jetemail.net', 'justemail.net', 'letterboxes.org', 'mail-central.com', 'mail-page.com',
+               'mailandftp.com', 'mailas.com', 'mailbolt.com', 'mailc.net', 'mailcan.com', 'mailforce.net',
+               'mailftp.com', 'mailhaven.com', 'mailingaddress.org', 'mailite.com', 'mailmight.com',
+               'mailnew.com', 'mailsent.net', 'mailservice.ms', 'mailup.net', 'mailworks.org',
+               'messagingengine.com', 'ml1.net', 'mm.st', 'myfastmail.com', 'mymacmail.com',
+               'nospammail.net', 'ownmail.net', 'petml.com', 'postinbox.com', 'postpro.net',
+               'proinbox.com', 'promessage.com', 'realemail.net', 'reallyfast.biz', 'reallyfast.info',
+               'rushpost.com', 'sent.as', 'sent.at', 'sent.com', 'speedpost.net', 'speedymail.org',
+               'ssl-mail.com', 'swift-mail.com', 'the-fastest.net', 'the-quickest.com',
+               'theinternetemail.com', 'veryfast.biz', 'veryspeedy.net', 'warpmail.net', 'xsmail.com',
+               'yepmail.net', 'your-mail.com'])
+               then split_part(domain, '.', 1) || '@' || parent
+             else local || '@' || domain
+           end, 'UTF8'))
+    from (select local, domain, substr(domain, strpos(domain, '.') + 1) as parent
+            from (select split_part(split_part(lowered, '@', 1), '+', 1) as local,
+                         split_part(lowered, '@', 2) as domain
+                    from (select lower(address) as lowered) as a) as parts) as named
 $function$;
 
 CREATE OR REPLACE FUNCTION private.on_waitlist_insert()

@@ -1,3 +1,4 @@
+import { escapeUnprinted, escapeUnprintedJson } from '../../contract/clean-text'
 import type { Answers } from '../../contract/signup-questions'
 import type { Database } from '../../server/db/database'
 import { entryHistory, type HistoryItem } from '../../server/waitlist/admin/entry-history'
@@ -14,7 +15,8 @@ function answerLines(label: 'answers' | 'proposed', answers: Answers): string[] 
   if (given.length === 0) return [`  ${label.padEnd(8)} (none)`]
   // A text answer may hold line breaks: one line each here, as given in --json.
   return given.map(
-    ([id, value], index) => `  ${(index === 0 ? label : '').padEnd(8)} ${id}: ${value.replace(/\s+/g, ' ')}`,
+    ([id, value], index) =>
+      `  ${(index === 0 ? label : '').padEnd(8)} ${id}: ${escapeUnprinted(value.replace(/\s+/g, ' '))}`,
   )
 }
 
@@ -22,7 +24,9 @@ function answerLines(label: 'answers' | 'proposed', answers: Answers): string[] 
  * `show EMAIL [--json]`: one entry as a person asking about it would want it told: the address,
  * its status, where the signup came from, its answers (the person's, then any an agent proposed that
  * do not count), and its history oldest first (entry-history.ts).
- * `--json` prints entryHistory's object as it is. Exits 1 when the address is not listed.
+ * `--json` prints entryHistory's object as it is. What a stranger stored is printed, not obeyed: a
+ * control character in an answer or a bounce's words is shown as its escape (`\x1b`; in JSON,
+ * `\u001b`), never sent to the terminal (ADR 082). Exits 1 when the address is not listed.
  */
 export async function showCommand(db: Database, email: string, json: boolean): Promise<number> {
   const entry = await entryHistory(db, email)
@@ -31,14 +35,14 @@ export async function showCommand(db: Database, email: string, json: boolean): P
     return 1
   }
   if (json) {
-    console.log(JSON.stringify(entry, null, 2))
+    console.log(escapeUnprintedJson(JSON.stringify(entry, null, 2)))
     return 0
   }
   const proposed = Object.keys(entry.proposed).length > 0
   const lines = [
-    entry.email,
+    escapeUnprinted(entry.email),
     `  status   ${entry.status}`,
-    `  source   ${entry.source ?? '(none kept)'}`,
+    `  source   ${escapeUnprinted(entry.source ?? '(none kept)')}`,
     ...answerLines('answers', entry.answers),
     ...(proposed
       ? [
@@ -48,7 +52,7 @@ export async function showCommand(db: Database, email: string, json: boolean): P
       : []),
     '',
     'History, oldest first (UTC):',
-    ...entry.history.map(historyLine),
+    ...entry.history.map((item) => escapeUnprinted(historyLine(item))),
   ]
   console.log(lines.join('\n'))
   return 0

@@ -16,7 +16,8 @@ import { MODERN_MCP } from '../support/mcp-raw'
 /**
  * The MCP tool's optional answers (issue 43, item 1) over real HTTP: the published schema lists
  * them, valid ones are stored with a new entry, and a wrong one is a tool error that stores
- * nothing at all, not even the address. Checked by the same checkAnswers the confirmation page uses.
+ * nothing at all, not even the address. Checked by the same checkAnswers the confirmation page uses,
+ * which cleans them as all text from strangers (issue 48, item 2).
  */
 const TOOL = requestAccessTool.name
 // An answer's text, which no log line may carry.
@@ -164,6 +165,34 @@ describe('the tool’s answers', () => {
       expect((result.content as { text: string }[])[0]?.text).toContain(reason)
       expect(await entryStatus(database.db, email), 'not even the address').toBeUndefined()
     }
+  })
+
+  it('refuse a control character or half a character in words, never "could not be stored"; drop format characters', async () => {
+    const before = server.output().length
+    const refused: [Record<string, unknown>, string][] = [
+      [{ organisation: '\u001b[31mAcme\u0007' }, 'an invisible control character (U+001B)'],
+      [{ organisation: 'Ac\u0000me' }, 'an invisible control character (U+0000)'],
+      [{ use_case: 'Agents \ud800' }, 'half of a character (U+D800)'],
+      [{ role: 'Research\u0007' }, 'an invisible control character (U+0007)'],
+    ]
+    for (const [i, [answers, what]] of refused.entries()) {
+      const email = `mcp.answers.control.${i}@example.com`
+      const result = await callWith({ email, ...answers })
+      const [id] = Object.keys(answers)
+      expect(result.isError).toBe(true)
+      expect(result.structuredContent?.reason).toBe(
+        `Invalid arguments: "${id}" holds ${what} that cannot be stored; type it again without it. Nothing was stored.`,
+      )
+      expect(await entryStatus(database.db, email), 'not even the address').toBeUndefined()
+    }
+    // A direction override or a zero-width space draws as nothing: dropped, the rest kept.
+    const email = 'mcp.answers.format@example.com'
+    const result = await callWith({ email, organisation: 'Acme \u202egnp.exe\u200b', role: '\u2066Research' })
+    expect([result.isError, result.structuredContent?.status]).toEqual([false, 'submitted'])
+    expect(await answersOf(database.db, email)).toEqual({ role: 'Research', organisation: 'Acme gnp.exe' })
+    const log = server.output().slice(before)
+    expect(log).not.toContain('could not be stored')
+    expect(log).not.toMatch(/request_beta_access failed|\\n\s+at /)
   })
 
   it('still refuses an argument that is not a question, naming the ones it takes', async () => {
