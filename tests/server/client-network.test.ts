@@ -20,6 +20,10 @@ describe('networkOf', () => {
   it('cuts IPv4 to /24 and IPv6 to /64 for a signup, as the rate limiter reads an address', () => {
     expect(signupNetwork('203.0.113.7')).toBe('203.0.113.0/24')
     expect(signupNetwork('::ffff:203.0.113.7')).toBe('203.0.113.0/24')
+    // A proxy's port, and the hex-mapped form, are the same client, as for the rate limit.
+    expect(signupNetwork('10.0.0.9:40001')).toBe('10.0.0.0/24')
+    expect(signupNetwork('::ffff:a00:9')).toBe('10.0.0.0/24')
+    expect(signupNetwork('[2001:db8:1:2::1]:443')).toBe('2001:db8:1:2::/64')
     expect(signupNetwork('2001:0db8:0001:0002:ffff:1:2:3')).toBe('2001:db8:1:2::/64')
     expect(signupNetwork('[2001:db8:1:2::1]')).toBe('2001:db8:1:2::/64')
     // The limiter's own /64 key, as it writes it; PostgreSQL's cidr reads it as fe80::/64 and ::/64.
