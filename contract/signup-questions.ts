@@ -1,3 +1,5 @@
+import { cleanText } from './clean-text'
+
 /**
  * The shape of the lab's optional questions (contract/site-config.ts, signupQuestions), and the one
  * check of the answers every door makes: the confirmation page, the MCP tool, the WebMCP tool and
@@ -14,9 +16,11 @@ export type Answers = Record<string, string>
 export type CheckedAnswers = { answers: Answers } | { problem: string }
 
 /**
- * Checks answers against the questions: each key a question's id, each value a string; a choice
- * one of its choices, exactly; a text trimmed, at most its length. An empty or blank value is no
- * answer. Keys that are not questions are the caller's to refuse or ignore (`others`).
+ * Checks answers against the questions: each key a question's id, each value a string, cleaned as
+ * all text from strangers is (clean-text.ts: format characters dropped, a control character or half
+ * a character refused); a choice one of its choices, exactly; a text trimmed, at most its length.
+ * An empty or blank value is no answer. Keys that are not questions are the caller's to refuse or
+ * ignore (`others`).
  */
 export function checkAnswers(
   questions: readonly SignupQuestion[],
@@ -27,7 +31,9 @@ export function checkAnswers(
     const value = given[question.id]
     if (value === undefined || value === null) continue
     if (typeof value !== 'string') return { problem: `"${question.id}" must be a string` }
-    const text = value.trim()
+    const cleaned = cleanText(`"${question.id}"`, value)
+    if ('problem' in cleaned) return cleaned
+    const text = cleaned.text.trim()
     if (text === '') continue
     const problem = problemOf(question, text)
     if (problem) return { problem }

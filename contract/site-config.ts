@@ -159,6 +159,11 @@ export const mailWords = {
       problemLine: 'Nothing was stored:',
       unchanged: 'Nothing was changed',
       unsubscribed: 'This address unsubscribed, so nothing was changed.',
+      /** Answers sent before the address was confirmed on the page the link opens. */
+      unconfirmed:
+        'Confirm this address first: open the link in the message and press Confirm. Then send your answers.',
+      /** Answers sent once the address was invited: they went to the lab with it. */
+      fixed: 'Your answers were sent to the lab when you were invited, so they can no longer be changed.',
     },
     invalid: 'This link is not valid',
     invalidLine: 'It may have been cut short or changed. Copy the whole link from the message and try again.',

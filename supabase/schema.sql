@@ -157,6 +157,24 @@ CREATE TABLE private.mail_settings (
     CONSTRAINT mail_settings_singleton_check CHECK (singleton)
 );
 
+CREATE TABLE private.network_pauses (
+    network cidr NOT NULL,
+    paused_at timestamp with time zone DEFAULT now() NOT NULL,
+    paused_until timestamp with time zone NOT NULL,
+    reason text NOT NULL,
+    CONSTRAINT network_pauses_pkey PRIMARY KEY (network),
+    CONSTRAINT network_pauses_reason_check CHECK ((char_length(reason) <= 300))
+);
+
+CREATE TABLE private.proposed_answers (
+    waitlist_id bigint NOT NULL,
+    answers jsonb NOT NULL,
+    proposed_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT proposed_answers_pkey PRIMARY KEY (waitlist_id),
+    CONSTRAINT proposed_answers_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
+    CONSTRAINT proposed_answers_answers_check CHECK (((jsonb_typeof(answers) = 'object'::text) AND (octet_length((answers)::text) <= 4096)))
+);
+
 CREATE UNLOGGED TABLE private.rate_limit_buckets (
     key text NOT NULL,
     tokens double precision NOT NULL,
@@ -234,11 +252,17 @@ CREATE TABLE public.waitlist (
     email extensions.citext NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     source text DEFAULT NULLIF(current_setting('request.source'::text, true), ''::text),
+    signup_network cidr DEFAULT (NULLIF(current_setting('request.network'::text, true), ''::text))::cidr,
     CONSTRAINT waitlist_pkey PRIMARY KEY (id),
     CONSTRAINT waitlist_email_key UNIQUE (email),
     CONSTRAINT waitlist_email_format CHECK (((email)::text ~ '^[A-Za-z0-9.!#$%&''*+/=?^_`{|}~-]+@[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$'::text)),
     CONSTRAINT waitlist_email_length CHECK ((char_length((email)::text) <= 254)),
     CONSTRAINT waitlist_email_trimmed CHECK (((email)::text = btrim((email)::text))),
+    CONSTRAINT waitlist_signup_network_cut CHECK (((signup_network IS NULL) OR (masklen((signup_network)::inet) =
+CASE family((signup_network)::inet)
+    WHEN 4 THEN 24
+    ELSE 64
+END))),
     CONSTRAINT waitlist_source_check CHECK (((source IS NULL) OR ((char_length(source) >= 1) AND (char_length(source) <= 100))))
 );
 
@@ -368,14 +392,32 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION private.hold_paused_network()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  until timestamptz;
+begin
+  select p.paused_until into until
+    from public.waitlist w join private.network_pauses p on p.network = w.signup_network
+   where w.id = new.waitlist_id and p.paused_until > new.run_at;
+  if until is not null then
+    new.run_at := until;
+  end if;
+  return new;
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION private.lane_window(p_lane smallint, p_since timestamp with time zone, p_size integer)
- RETURNS TABLE(status text, outcome text)
+ RETURNS TABLE(status text, outcome text, waitlist_id bigint, sent_at timestamp with time zone)
  LANGUAGE sql
  STABLE
  SET search_path TO ''
  SET enable_sort TO 'off'
 AS $function$
-  select o.status, o.outcome from private.mail_outbox o
+  select o.status, o.outcome, o.waitlist_id, o.sent_at from private.mail_outbox o
    where o.priority = p_lane and o.sent_at is not null and o.sent_at >= p_since
    order by o.sent_at desc
    limit p_size
@@ -388,10 +430,42 @@ CREATE OR REPLACE FUNCTION private.mailbox_key(address text)
  SET search_path TO ''
 AS $function$
   select sha256(convert_to(
-           case when domain in ('gmail.com', 'googlemail.com') then replace(local, '.', '') || '@gmail.com'
-                else local || '@' || domain end, 'UTF8'))
-    from (select split_part(split_part(lowered, '@', 1), '+', 1) as local, split_part(lowered, '@', 2) as domain
-            from (select lower(address) as lowered) as a) as parts
+           case
+             when domain in ('gmail.com', 'googlemail.com') then replace(local, '.', '') || '@gmail.com'
+             when domain ~ '^(yahoo\.(com|[a-z]{2}|co\.[a-z]{2}|com\.[a-z]{2})|ymail\.com|rocketmail\.com)$'
+                  and domain <> 'yahoo.co.jp'
+               then coalesce(nullif(split_part(local, '-', 1), ''), local) || '@' || domain
+             when parent = any (array[
+               '123mail.org', '150mail.com', '150ml.com', '16mail.com', '2-mail.com', '4email.net',
+               '50mail.com', 'airpost.net', 'allmail.net', 'bestmail.us', 'cluemail.com', 'elitemail.org',
+               'emailcorner.net', 'emailengine.net', 'emailengine.org', 'emailgroups.net', 'emailplus.org',
+               'emailuser.net', 'eml.cc', 'f-m.fm', 'fast-email.com', 'fast-mail.org', 'fastem.com',
+               'fastemail.us', 'fastemailer.com', 'fastest.cc', 'fastimap.com', 'fastmail.cn',
+               'fastmail.co.uk', 'fastmail.com', 'fastmail.com.au', 'fastmail.de', 'fastmail.es',
+               'fastmail.fm', 'fastmail.fr', 'fastmail.im', 'fastmail.in', 'fastmail.jp', 'fastmail.mx',
+               'fastmail.net', 'fastmail.nl', 'fastmail.org', 'fastmail.se', 'fastmail.to', 'fastmail.tw',
+               'fastmail.uk', 'fastmail.us', 'fastmailbox.net', 'fastmessaging.com', 'fea.st',
+               'fmail.co.uk', 'fmailbox.com', 'fmgirl.com', 'fmguy.com', 'ftml.net', 'h-mail.us',
+               'hailmail.net', 'imap-mail.com', 'imap.cc', 'imapmail.org', 'inoutbox.com',
+               'internet-e-mail.com', 'internet-mail.org', 'internetemails.net', 'internetmailing.net',
+               'jetemail.net', 'justemail.net', 'letterboxes.org', 'mail-central.com', 'mail-page.com',
+               'mailandftp.com', 'mailas.com', 'mailbolt.com', 'mailc.net', 'mailcan.com', 'mailforce.net',
+               'mailftp.com', 'mailhaven.com', 'mailingaddress.org', 'mailite.com', 'mailmight.com',
+               'mailnew.com', 'mailsent.net', 'mailservice.ms', 'mailup.net', 'mailworks.org',
+               'messagingengine.com', 'ml1.net', 'mm.st', 'myfastmail.com', 'mymacmail.com',
+               'nospammail.net', 'ownmail.net', 'petml.com', 'postinbox.com', 'postpro.net',
+               'proinbox.com', 'promessage.com', 'realemail.net', 'reallyfast.biz', 'reallyfast.info',
+               'rushpost.com', 'sent.as', 'sent.at', 'sent.com', 'speedpost.net', 'speedymail.org',
+               'ssl-mail.com', 'swift-mail.com', 'the-fastest.net', 'the-quickest.com',
+               'theinternetemail.com', 'veryfast.biz', 'veryspeedy.net', 'warpmail.net', 'xsmail.com',
+               'yepmail.net', 'your-mail.com'])
+               then split_part(domain, '.', 1) || '@' || parent
+             else local || '@' || domain
+           end, 'UTF8'))
+    from (select local, domain, substr(domain, strpos(domain, '.') + 1) as parent
+            from (select split_part(split_part(lowered, '@', 1), '+', 1) as local,
+                         split_part(lowered, '@', 2) as domain
+                    from (select lower(address) as lowered) as a) as parts) as named
 $function$;
 
 CREATE OR REPLACE FUNCTION private.may_mail(p_kind text, p_status text)
@@ -540,6 +614,7 @@ $function$;
 -- Triggers
 
 CREATE TRIGGER mail_outbox_forget_test_address BEFORE UPDATE OF status ON private.mail_outbox FOR EACH ROW WHEN (((new.status <> 'pending'::text) AND (new.test_address IS NOT NULL))) EXECUTE FUNCTION private.forget_test_address();
+CREATE TRIGGER mail_outbox_hold_paused_network BEFORE INSERT OR UPDATE OF run_at ON private.mail_outbox FOR EACH ROW WHEN (((new.kind = 'confirmation'::text) AND (new.status = 'pending'::text))) EXECUTE FUNCTION private.hold_paused_network();
 CREATE TRIGGER waitlist_count_added AFTER INSERT ON public.waitlist REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION private.count_signups_changed();
 CREATE TRIGGER waitlist_count_moved AFTER UPDATE OF created_at ON public.waitlist FOR EACH ROW WHEN ((((old.created_at AT TIME ZONE 'UTC'::text))::date IS DISTINCT FROM ((new.created_at AT TIME ZONE 'UTC'::text))::date)) EXECUTE FUNCTION private.count_signup_moved();
 CREATE TRIGGER waitlist_count_removed AFTER DELETE ON public.waitlist REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION private.count_signups_changed();
@@ -559,6 +634,8 @@ ALTER TABLE private.mail_health ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.mail_outbox ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.mail_pace ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.mail_settings ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.network_pauses ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.proposed_answers ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.rate_limit_buckets ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.source_counts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.visitor_salts ENABLE ROW LEVEL SECURITY;

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net'
+import { escapeUnprinted } from '../../contract/clean-text'
 import { keyEmailMask } from '../../server/base/log'
 import { loadServerEnv } from '../../server/boot/env'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
@@ -242,7 +243,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
           resume: values.resume ?? false,
           showAddresses: values['show-addresses'] ?? false,
         },
-        console.log,
+        // A relay's or a provider's words, printed, not obeyed (ADR 082).
+        (line) => console.log(escapeUnprinted(line)),
       ),
     ),
 }

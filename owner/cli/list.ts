@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import { escapeUnprinted } from '../../contract/clean-text'
 import { CopyTextRows } from '../../server/db/copy-text'
 import type { Database } from '../../server/db/database'
 import { columnsNamed, copyEntries } from '../../server/waitlist/admin/entry-columns'
@@ -19,10 +20,11 @@ const LIST_COLUMNS = columnsNamed('created_at', 'email', 'status')
 /**
  * The lines `list` writes to `out` (left open): one per entry the filter matches, created_at (UTC),
  * the address and its status, two spaces apart; oldest first. Streamed from COPY, as `export` is: a
- * million lines in a chunk's memory. Resolves to the number of lines.
+ * million lines in a chunk's memory. Nothing in a line drives the terminal (ADR 082): what is not
+ * text is written as its escape. Resolves to the number of lines.
  */
 export function listEntries(db: Database, filter: EntryFilter, out: Writable): Promise<number> {
-  const lines = new CopyTextRows(([createdAt, email, status]) => `${createdAt}  ${email}  ${status}\n`)
+  const lines = new CopyTextRows((fields) => `${escapeUnprinted(fields.join('  '))}\n`)
   return db.copyTransaction(async (tx) => {
     await pipeline(copyEntries(tx, filter, LIST_COLUMNS), lines, out, { end: false })
     return lines.rows

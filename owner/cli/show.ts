@@ -1,3 +1,5 @@
+import { escapeUnprinted, escapeUnprintedJson } from '../../contract/clean-text'
+import type { Answers } from '../../contract/signup-questions'
 import type { Database } from '../../server/db/database'
 import { entryHistory, type HistoryItem } from '../../server/waitlist/admin/entry-history'
 
@@ -7,10 +9,24 @@ function historyLine(item: HistoryItem): string {
   return `  ${item.at}  ${what}${item.detail ? `  ${item.detail}` : ''}`
 }
 
+/** The answers under their label, one per line: the person's kept ones, or an agent's proposed ones. */
+function answerLines(label: 'answers' | 'proposed', answers: Answers): string[] {
+  const given = Object.entries(answers)
+  if (given.length === 0) return [`  ${label.padEnd(8)} (none)`]
+  // A text answer may hold line breaks: one line each here, as given in --json.
+  return given.map(
+    ([id, value], index) =>
+      `  ${(index === 0 ? label : '').padEnd(8)} ${id}: ${escapeUnprinted(value.replace(/\s+/g, ' '))}`,
+  )
+}
+
 /**
  * `show EMAIL [--json]`: one entry as a person asking about it would want it told: the address,
- * its status, where the signup came from, its answers, and its history oldest first (entry-history.ts).
- * `--json` prints entryHistory's object as it is. Exits 1 when the address is not listed.
+ * its status, where the signup came from, its answers (the person's, then any an agent proposed that
+ * do not count), and its history oldest first (entry-history.ts).
+ * `--json` prints entryHistory's object as it is. What a stranger stored is printed, not obeyed: a
+ * control character in an answer or a bounce's words is shown as its escape (`\x1b`; in JSON,
+ * `\u001b`), never sent to the terminal (ADR 082). Exits 1 when the address is not listed.
  */
 export async function showCommand(db: Database, email: string, json: boolean): Promise<number> {
   const entry = await entryHistory(db, email)
@@ -19,24 +35,24 @@ export async function showCommand(db: Database, email: string, json: boolean): P
     return 1
   }
   if (json) {
-    console.log(JSON.stringify(entry, null, 2))
+    console.log(escapeUnprintedJson(JSON.stringify(entry, null, 2)))
     return 0
   }
-  const answers = Object.entries(entry.answers)
+  const proposed = Object.keys(entry.proposed).length > 0
   const lines = [
-    entry.email,
+    escapeUnprinted(entry.email),
     `  status   ${entry.status}`,
-    `  source   ${entry.source ?? '(none kept)'}`,
-    ...(answers.length === 0
-      ? ['  answers  (none)']
-      : answers.map(
-          // A text answer may hold line breaks: one line each here, as given in --json.
-          ([id, value], index) =>
-            `  ${index === 0 ? 'answers' : '       '}  ${id}: ${value.replace(/\s+/g, ' ')}`,
-        )),
+    `  source   ${escapeUnprinted(entry.source ?? '(none kept)')}`,
+    ...answerLines('answers', entry.answers),
+    ...(proposed
+      ? [
+          ...answerLines('proposed', entry.proposed),
+          "           (an agent's, not counted until the person keeps them on the confirmation page)",
+        ]
+      : []),
     '',
     'History, oldest first (UTC):',
-    ...entry.history.map(historyLine),
+    ...entry.history.map((item) => escapeUnprinted(historyLine(item))),
   ]
   console.log(lines.join('\n'))
   return 0

@@ -63,6 +63,7 @@ export function EntryPanel({ email, onClose }: { email: string | undefined; onCl
 
 function EntryDetails({ entry }: { entry: EntryHistory }) {
   const answered = signupQuestions.filter((question) => entry.answers[question.id] !== undefined)
+  const proposed = signupQuestions.filter((question) => entry.proposed[question.id] !== undefined)
   return (
     <>
       <dl className="mt-4 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
@@ -75,6 +76,17 @@ function EntryDetails({ entry }: { entry: EntryHistory }) {
         ))}
       </dl>
       {answered.length === 0 && <p className="mt-2 text-sm text-soft">No answers to the lab's questions.</p>}
+      {proposed.length > 0 && (
+        <>
+          <h3 className="mt-4 font-semibold">Proposed by an agent, not counted</h3>
+          <p className="text-sm text-soft">Held until the person keeps them on the confirmation page.</p>
+          <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
+            {proposed.map((question) => (
+              <Answer key={question.id} label={question.label} value={entry.proposed[question.id] ?? ''} />
+            ))}
+          </dl>
+        </>
+      )}
       <h3 className="mt-4 font-semibold">History, oldest first</h3>
       <ol className="mt-2 space-y-1 text-sm">
         {entry.history.map((item) => (

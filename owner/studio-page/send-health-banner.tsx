@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
+import type { PausedNetwork } from '../../server/mail/queue/network-health'
 import type { SendHealth } from '../../server/mail/queue/send-health'
 import { send } from './api'
 
@@ -6,7 +7,8 @@ const headings = { confirmations: 'Confirmations are paused', invitations: 'Invi
 
 /**
  * While a lane is paused by bounces or complaints: which (confirmations, which strangers can cause,
- * are judged apart from the lab's invitations), why, and a button that resumes every paused lane.
+ * are judged apart from the lab's invitations), why; and each signup network whose confirmations
+ * wait, masked as the server's log masks it (ADR 083). A button resumes every pause.
  */
 export function SendHealthBanner({
   version,
@@ -28,7 +30,8 @@ export function SendHealthBanner({
         lane.paused ? [{ name: lane.name, ...lane.paused }] : [],
       )
     : []
-  if (paused.length === 0) return null
+  const networks = health?.confirmations.pausedNetworks ?? []
+  if (paused.length === 0 && networks.length === 0) return null
   const resume = () => send('/api/send-health/resume', { method: 'POST' }).then(load, onFail)
   return (
     <section
@@ -47,9 +50,29 @@ export function SendHealthBanner({
           </p>
         </div>
       ))}
+      {networks.length > 0 && <PausedNetworks networks={networks} headed={paused.length === 0} />}
       <button type="button" onClick={resume} className="mt-2 rounded border border-line bg-panel px-3 py-1">
         Resume sending
       </button>
     </section>
+  )
+}
+
+/** The signup networks whose confirmations wait, each until its pause ends by itself. */
+function PausedNetworks({ networks, headed }: { networks: readonly PausedNetwork[]; headed: boolean }) {
+  return (
+    <div>
+      <h2 id={headed ? 'paused-heading' : undefined} className="text-lg font-semibold">
+        Confirmations from {networks.length === 1 ? 'one network wait' : `${networks.length} networks wait`}
+      </h2>
+      <ul>
+        {networks.map((network) => (
+          <li key={network.network}>
+            {network.network}, until {network.until}: {network.reason}.
+          </li>
+        ))}
+      </ul>
+      <p>Other networks' confirmations go on; these go by themselves then.</p>
+    </div>
   )
 }

@@ -17,6 +17,7 @@ import { routeStudioFunnel } from './studio-funnel'
 import { studioGuard } from './studio-guard'
 import { routeStudioInvite, type StudioInvite } from './studio-invite'
 import { routeStudioInviteSelected } from './studio-invite-selected'
+import { printableJson } from './studio-printable'
 import { routeStudioSendHealth } from './studio-send-health'
 import { routeStudioTestSend } from './studio-test-send'
 
@@ -68,6 +69,7 @@ export function createStudioApp(options: {
       if (!c.res.headers.has(name)) c.res.headers.set(name, value)
   })
   app.use(studioGuard(options))
+  app.use('/api/*', printableJson())
 
   app.get('/api/summary', (c) => summary(c, db))
   app.get('/api/sources', async (c) => {

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import { isbot } from 'isbot'
 import { LRUCache } from 'lru-cache'
+import { NOT_TEXT } from '../../contract/clean-text'
 
 /**
  * What a hit is and where it came from (after Plausible's ingestion/request.ex and source.ex):
@@ -108,12 +109,13 @@ export const MCP_SOURCE = 'mcp'
  */
 export const RESERVED_SOURCES: ReadonlySet<string> = new Set(['(other)', NO_VISIT.source, MCP_SOURCE])
 
-// What never reaches a name: control characters (NUL above all, which PostgreSQL's text refuses),
-// format characters (Cf: zero-width spaces and joiners, the bidi controls such as U+202E, which
-// could make `moc.rettiwt` print as `twitter.com`) and whatever else Unicode says to draw as
-// nothing (Default_Ignorable_Code_Point: fillers, variation selectors), so that `hn` followed by an
-// invisible character is `hn`, not a second row that prints alike.
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu
+// What never reaches a name: what is not text (contract/clean-text.ts: control characters, NUL
+// above all, which PostgreSQL's text refuses; format characters, such as U+202E, which could make
+// `moc.rettiwt` print as `twitter.com`; half a surrogate pair), and whatever else Unicode says to
+// draw as nothing (Default_Ignorable_Code_Point: fillers, variation selectors), so that `hn`
+// followed by an invisible character is `hn`, not a second row that prints alike. Nobody is there
+// to be told, so it is removed, where an answer is refused (signup-questions.ts).
+const INVISIBLE = new RegExp(`[${NOT_TEXT}\\p{Default_Ignorable_Code_Point}]`, 'gu')
 
 /**
  * A tag as stored: NFKC-normalised (a full-width `ｈｎ` is `hn`), without invisible or

@@ -1,4 +1,5 @@
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto'
+import { escapeUnprinted } from '../../contract/clean-text'
 
 // The local part takes every character the database's grammar allows in it (letters, digits and
 // .!#$%&'*+/=?^_`{|}~-), and any other that does not separate words in a log line, so an address
@@ -90,26 +91,15 @@ export function maskEmails(text: string): string {
   return masked + text.slice(done)
 }
 
-// C0 controls (CR, LF, ESC…), DEL, C1 controls and the two Unicode line breaks: anything that could
-// end a log line early or drive a terminal.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its job
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/
-const CONTROLS = new RegExp(CONTROL.source, 'g')
-const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }
-
 /**
  * One log line per event, whatever a client put in a path, a header or an error message: every
- * control character is written as an escape (`\n`, `\x1b`, `\u2028`), so no line can be forged
- * and no terminal escape reaches the operator's screen. A stack trace becomes one line too.
+ * character that is not text (contract/clean-text.ts: CR, LF, ESC and the other controls, the
+ * direction controls, the two Unicode line breaks) is written as an escape (`\n`, `\x1b`,
+ * `\u2028`), so no line can be forged and no terminal escape reaches the operator's screen. A
+ * stack trace becomes one line too.
  */
 export function oneLine(text: string): string {
-  if (!CONTROL.test(text)) return text
-  return text.replace(CONTROLS, (char) => {
-    const named = NAMED[char]
-    if (named) return named
-    const code = char.charCodeAt(0)
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`
-  })
+  return escapeUnprinted(text)
 }
 
 export type LogLevel = 'silent' | 'error' | 'info'

@@ -76,8 +76,8 @@ export class ServerFollower {
       exec: async (sql) => (await on()).exec(sql),
       transaction: async (fn) => (await on()).transaction(fn),
       copyTransaction: async (fn) => (await on()).copyTransaction(fn),
-      asRole: async (claims, fn, source) => (await on()).asRole(claims, fn, source),
-      runAsRole: async (claims, statement, source) => (await on()).runAsRole(claims, statement, source),
+      asRole: async (claims, fn, request) => (await on()).asRole(claims, fn, request),
+      runAsRole: async (claims, statement, request) => (await on()).runAsRole(claims, statement, request),
       listen: async (channel, onNotify) => (await on()).listen(channel, onNotify),
       close: () => this.close(),
     }

@@ -46,7 +46,7 @@ export interface Database extends Queryable {
    */
   copyTransaction<T>(fn: (tx: CopyTransaction) => Promise<T>): Promise<T>
   /** Runs fn inside one transaction under the key's role and claims, as PostgREST does. */
-  asRole<T>(claims: JwtClaims, fn: (tx: Queryable) => Promise<T>, source?: string): Promise<T>
+  asRole<T>(claims: JwtClaims, fn: (tx: Queryable) => Promise<T>, request?: RequestSettings): Promise<T>
   /**
    * Runs one statement under the key's role and claims in a transaction of its own, in a single
    * round trip: begin, the role settings, the statement and commit are pipelined, each with its
@@ -55,8 +55,8 @@ export interface Database extends Queryable {
   runAsRole<Row = Record<string, unknown>>(
     claims: JwtClaims,
     statement: Statement,
-    /** The signup's source, for the `request.source` setting (roleSettings). */
-    source?: string,
+    /** The signup's source and network, for the `request.*` settings (roleSettings). */
+    request?: RequestSettings,
   ): Promise<StatementResult<Row>>
   /**
    * Calls onNotify on every NOTIFY on channel, over a connection of its own that reconnects if lost.
@@ -67,30 +67,41 @@ export interface Database extends Queryable {
   close(): Promise<void>
 }
 
+/** What the server says of a signup for its insert's transaction: the columns that default to it. */
+export interface RequestSettings {
+  /** public.waitlist.source: the signup's source as analytics names it. */
+  source?: string
+  /** public.waitlist.signup_network: the client's network as CIDR text (client-network.ts). */
+  network?: string
+}
+
 // A verified key's claims are one object, remembered by the key cache: its JSON is written once.
 const claimsJson = new WeakMap<JwtClaims, string>()
 
 const ROLE_SETTINGS_SQL = `select set_config('search_path', 'public, extensions', true),
                  set_config('role', $1, true),
                  set_config('request.jwt.claims', $2, true),
-                 set_config('request.source', $3, true)`
+                 set_config('request.source', $3, true),
+                 set_config('request.network', $4, true)`
 
 /**
  * What PostgREST sets first in every request's transaction, as it does it: the key's role, its
  * claims (PostgREST 9 and later: one JSON setting; Supabase's auth.role() reads the role from it),
  * and Supabase's search path, which includes `extensions`, where citext and its case-insensitive
  * operators live (without it, `email = $1` would compare as text, case-sensitively). Beside them,
- * `request.source`: the signup's source as the server named it, which public.waitlist's `source`
- * column takes by default (no client can write it). set_config(…, true) lasts until the
- * transaction ends, like SET LOCAL, and takes parameters: one prepared text for every request.
+ * `request.source` and `request.network`: the signup's source and network as the server named
+ * them, which public.waitlist's `source` and `signup_network` columns take by default (no client
+ * can write them). set_config(…, true) lasts until the transaction ends, like SET LOCAL, and takes
+ * parameters: one prepared text for every request.
  */
-export function roleSettings(claims: JwtClaims, source = ''): Statement {
+export function roleSettings(claims: JwtClaims, request: RequestSettings = {}): Statement {
   let json = claimsJson.get(claims)
   if (json === undefined) {
     json = JSON.stringify(claims)
     claimsJson.set(claims, json)
   }
-  return { sql: ROLE_SETTINGS_SQL, params: [claims.role, json, source], prepare: true }
+  const params = [claims.role, json, request.source ?? '', request.network ?? '']
+  return { sql: ROLE_SETTINGS_SQL, params, prepare: true }
 }
 
 /** A Postgres error as node-postgres raises it. */

@@ -114,14 +114,14 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
     ...wrap(pool),
     transaction: (fn) => inTransaction(undefined, fn),
     copyTransaction: (fn) => inCopyTransaction(url, fn),
-    asRole: (claims, fn, source) => inTransaction(query(roleSettings(claims, source)), fn),
-    async runAsRole(claims, statement, source) {
+    asRole: (claims, fn, request) => inTransaction(query(roleSettings(claims, request)), fn),
+    async runAsRole(claims, statement, request) {
       const client = await pool.connect()
       let broken: Error | undefined
       try {
         const sent = query(statement)
         // If the statement fails, Postgres skips to its Sync and the commit answers ROLLBACK.
-        const queries = ['begin', query(roleSettings(claims, source)), sent, 'commit']
+        const queries = ['begin', query(roleSettings(claims, request)), sent, 'commit']
         const results = await pipelined(client, queries).catch((failure: unknown) => {
           // Without a SQLSTATE the connection itself failed: do not hand it to the next request.
           if (!isPgError(failure)) broken = failure as Error

@@ -5,6 +5,8 @@ import type { Logger } from '../base/log'
 import type { Database } from '../db/database'
 import type { MailEventProviders } from '../mail/events/event-settings'
 import { linkKeys } from '../mail/messages/link-seals'
+import { clientAddress } from '../rate-limit/client-address'
+import { signupNetwork } from '../rate-limit/client-network'
 import { type RateLimitStore, rateLimit, retryAfterHeader } from '../rate-limit/rate-limit'
 import type { AddressPolicy } from '../waitlist/address-policy/address-policy'
 import type { HealthCheck } from '../waitlist/apply-mail-event'
@@ -97,7 +99,11 @@ export function createApp(deps: AppDeps): Hono {
     signedUp: sources && ((source, rows) => sources.countSignup(source, rows)),
   }
   const sourceOf = sources && ((c: Context) => sources.sourceOfSignup(c, 'rest'))
-  app.route('/rest/v1', createRestApp({ ...deps, rateLimit: restLimit, gate, signup, sourceOf, cors }))
+  const networkOf = (c: Context) => signupNetwork(clientAddress(c, trustProxyHeader))
+  app.route(
+    '/rest/v1',
+    createRestApp({ ...deps, rateLimit: restLimit, gate, signup, sourceOf, networkOf, cors }),
+  )
   const allowedOrigins = deps.siteOrigins ?? (() => NO_ORIGINS)
   app.route(
     MCP_PATH,
@@ -170,7 +176,11 @@ function routeNativeForm(
     }),
     async (c) => {
       const form = await formOf(c)
-      const result = await submitNativeForm(signup, log, form, sources?.sourceOfSignup(c, 'form'))
+      const origin = {
+        source: sources?.sourceOfSignup(c, 'form'),
+        network: signupNetwork(clientAddress(c, trustProxyHeader)),
+      }
+      const result = await submitNativeForm(signup, log, form, origin)
       return c.redirect(`/?waitlist=${result}`, 303)
     },
   )

@@ -1,7 +1,6 @@
 import { HONEYPOT_FIELD } from '../../contract/honeypot-field'
-import type { SourceKey } from '../analytics/source-of'
 import type { Logger } from '../base/log'
-import { type SignupDeps, signUpOne } from '../waitlist/signup'
+import { type SignupDeps, type SignupOrigin, signUpOne } from '../waitlist/signup'
 
 export type NativeFormResult = 'submitted' | 'already_registered' | 'error'
 
@@ -14,7 +13,7 @@ export async function submitNativeForm(
   signup: SignupDeps,
   log: Logger,
   form: FormData,
-  source?: SourceKey,
+  origin: SignupOrigin = {},
 ): Promise<NativeFormResult> {
   // A bot filled the trap field: it gets the success a person would, and nothing is stored.
   const trap = form.get(HONEYPOT_FIELD)
@@ -24,7 +23,7 @@ export async function submitNativeForm(
   }
   const email = form.get('email')
   if (typeof email !== 'string' || email === '') return 'error'
-  const outcome = await signUpOne(signup, email, source)
+  const outcome = await signUpOne(signup, email, origin)
   switch (outcome.status) {
     case 'submitted':
     case 'already_registered':

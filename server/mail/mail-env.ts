@@ -71,6 +71,11 @@ export const mailEnv = {
   MAIL_PAUSE_MIN_BOUNCES: count(5),
   /** The complaints a lane's window must also hold before it pauses: no single complaint pauses. */
   MAIL_PAUSE_MIN_COMPLAINTS: count(2),
+  /**
+   * The signup networks the confirmations' bounces must also come from before that whole lane
+   * pauses; fewer pause only their own networks' confirmations (ADR 083).
+   */
+  MAIL_PAUSE_MIN_NETWORKS: count(5),
 }
 
 /** What the mail room's start-up reads of the env. */

@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer'
+import { plainLine } from '../../contract/clean-text'
 import type { MailFrom } from './transport-config'
 import { type SmtpConfig, withoutPassword } from './transport-config'
 
@@ -36,7 +37,8 @@ export function classifySmtpError(error: unknown, config?: SmtpConfig): SendOutc
     `${code ?? 'error'}${command ? ` (${command})` : ''}: ${message ?? String(error)}`,
     config,
   )
-  const short = text.replace(/\s+/g, ' ').slice(0, 300)
+  // The receiving server's words: a stranger's, kept as one plain line (ADR 082).
+  const short = plainLine(text).slice(0, 300)
   if (responseCode !== undefined && responseCode >= 500 && command && ABOUT_THE_RECIPIENT.has(command))
     return { status: 'permanent', error: short }
   return { status: 'transient', error: short }

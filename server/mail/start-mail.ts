@@ -31,6 +31,7 @@ export function sendHealthOf(env: MailEnv, db: Database, log: Logger): SendHealt
     complaintRate: env.MAIL_PAUSE_COMPLAINT_RATE,
     minBounces: env.MAIL_PAUSE_MIN_BOUNCES,
     minComplaints: env.MAIL_PAUSE_MIN_COMPLAINTS,
+    minNetworks: env.MAIL_PAUSE_MIN_NETWORKS,
   }
   return new SendHealthGate(db, log, limits)
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { plainLine } from '../../contract/clean-text'
 import { maskEmails } from '../base/log'
 import type { Database, Queryable } from '../db/database'
 import { type MailEvent, outboxUuidOf, type SignatureToken } from '../mail/events/mail-event'
@@ -84,8 +85,9 @@ const HEALTH_EVENTS: readonly EventOutcome[] = ['bounced', 'complained']
 
 /** What the event does to the entry (entry-status.ts), and what it did, for the log. */
 async function applyTo(tx: Queryable, target: Target, event: MailEvent): Promise<EventOutcome> {
-  // The history's words: the provider and what it said, its diagnostic masked as the log masks it.
-  const detail = `${event.provider}: ${maskEmails(event.detail).slice(0, 200)}`
+  // The history's words: the provider and what it said, its diagnostic masked as the log masks it
+  // and kept as one plain line (a receiving server wrote it: ADR 082).
+  const detail = `${event.provider}: ${plainLine(maskEmails(event.detail)).slice(0, 200)}`
   const changed = (change: StatusChange, done: EventOutcome) =>
     changeStatus(tx, change, [target.waitlistId], { detail }).then((ids) =>
       ids.length > 0 ? done : 'unchanged',
@@ -150,19 +152,24 @@ export async function applyMailEvents(
 }
 
 /**
- * Records a signature's one-use token, in the database so that every server sharing it knows it,
- * and deletes the tokens whose signatures have expired (the table holds a few minutes of posts).
- * False when the token was recorded before: the same signature again, a replay. The token is
- * hashed, so a row is the same size whatever the provider sent.
+ * Records a signature's one-use values, in the database so that every server sharing it knows
+ * them, and deletes those whose signatures have expired (the table holds a few minutes of posts).
+ * False when any was recorded before: the same signature again, a replay. Each value is hashed
+ * with its place in the list, so a row is the same size whatever the provider sent, and a token
+ * never matches a signature.
  */
 async function firstUseOfToken(db: Database, token: SignatureToken): Promise<boolean> {
+  const hashes = token.values.map((value, index) =>
+    createHash('sha256').update(`${index}:${value}`).digest('hex'),
+  )
   return db.transaction(async (tx) => {
     await tx.run('delete from private.mail_event_tokens where expires_at < now()')
     const { affected } = await tx.run(
-      `insert into private.mail_event_tokens (provider, token_hash, expires_at) values ($1, $2, $3)
+      `insert into private.mail_event_tokens (provider, token_hash, expires_at)
+       select $1, hash, $3 from unnest($2::text[]) as hash
        on conflict do nothing`,
-      [token.provider, createHash('sha256').update(token.token).digest('hex'), token.expiresAt],
+      [token.provider, hashes, token.expiresAt],
     )
-    return affected > 0
+    return affected === hashes.length
   })
 }

@@ -2,10 +2,14 @@ import type { Answers } from '../../contract/signup-questions'
 import type { Queryable } from '../db/database'
 
 /**
- * An entry's answers to the lab's optional questions (private.entry_answers, owner-only): personal
- * data, never readable with a public key, erased with the entry (`remove`, the confirmation's
- * expiry). Written whole: answering again replaces the answers, and none at all leaves no row.
+ * An entry's answers to the lab's optional questions (owner-only, never readable with a public
+ * key, erased with the entry: `remove`, the confirmation's expiry). Only the person's own count
+ * (ADR 084): the kept answers (private.entry_answers) are the only ones filters and export read;
+ * an agent's answers for an address not yet confirmed are only proposed (private.proposed_answers),
+ * until the person keeps, changes or clears them on the confirmation page.
  */
+
+/** Kept answers, written whole: answering again replaces them, and none at all leaves no row. */
 export async function saveAnswers(tx: Queryable, waitlistId: string, answers: Answers): Promise<void> {
   if (Object.keys(answers).length === 0) {
     await tx.run('delete from private.entry_answers where waitlist_id = $1::bigint', [waitlistId])
@@ -18,7 +22,36 @@ export async function saveAnswers(tx: Queryable, waitlistId: string, answers: An
   )
 }
 
-/** The answers of the entry with this address (any letter case), or undefined when it has none. */
+/**
+ * What the person posted on the confirmation page: kept as it is, and whatever an agent proposed
+ * is gone, answered one way or the other.
+ */
+export async function keepAnswers(tx: Queryable, waitlistId: string, answers: Answers): Promise<void> {
+  await saveAnswers(tx, waitlistId, answers)
+  await tx.run('delete from private.proposed_answers where waitlist_id = $1::bigint', [waitlistId])
+}
+
+/**
+ * A new entry's answers from an agent's tool call, in the signup's transaction (its trigger has
+ * run): proposed while the entry waits for its confirmation, since nobody has asked the person yet;
+ * kept when there is no confirmation to wait for (CONFIRM_SIGNUPS off), as no one else will be asked.
+ */
+export async function giveAnswers(tx: Queryable, waitlistId: string, answers: Answers): Promise<void> {
+  await tx.run(
+    `with entry as (
+       select exists (select 1 from private.entry_status s
+                       where s.waitlist_id = $1::bigint and s.status = 'unconfirmed') as unconfirmed
+     ), proposed as (
+       insert into private.proposed_answers (waitlist_id, answers)
+       select $1::bigint, $2::jsonb from entry where unconfirmed
+     )
+     insert into private.entry_answers (waitlist_id, answers)
+     select $1::bigint, $2::jsonb from entry where not unconfirmed`,
+    [waitlistId, JSON.stringify(answers)],
+  )
+}
+
+/** The kept answers of the entry with this address (any letter case), or undefined when it has none. */
 export async function answersOf(db: Queryable, email: string): Promise<Answers | undefined> {
   const [row] = await db.query<{ answers: Answers }>(
     `select a.answers from private.entry_answers a join public.waitlist w on w.id = a.waitlist_id
@@ -27,3 +60,30 @@ export async function answersOf(db: Queryable, email: string): Promise<Answers |
   )
   return row?.answers
 }
+
+/** What the confirmation page shows the person: their kept answers, else an agent's proposed ones. */
+export interface HeldAnswers {
+  given: Answers | undefined
+  /** Invited (or joined): the answers went to the lab with the entry and no longer change. */
+  fixed: boolean
+}
+
+/** The answers the confirmation page fills its form with, and whether they may still change. */
+export async function heldAnswers(db: Queryable, email: string): Promise<HeldAnswers | undefined> {
+  const [row] = await db.query<{ kept: Answers | null; proposed: Answers | null; fixed: boolean }>(
+    `select a.answers as kept, p.answers as proposed, ${ANSWERS_FIXED} as fixed
+       from public.waitlist w
+       left join private.entry_status s on s.waitlist_id = w.id
+       left join private.entry_answers a on a.waitlist_id = w.id
+       left join private.proposed_answers p on p.waitlist_id = w.id
+      where w.email operator(extensions.=) $1::extensions.citext`,
+    [email],
+  )
+  return row && { given: row.kept ?? row.proposed ?? undefined, fixed: row.fixed }
+}
+
+/**
+ * Whether an entry's answers are fixed, on its status row `s`: once it was invited (or joined),
+ * the lab chose with them, so the page can no longer change them.
+ */
+export const ANSWERS_FIXED = `coalesce(s.invited_at is not null or s.status in ('invited', 'joined'), false)`

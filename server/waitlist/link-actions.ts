@@ -1,19 +1,19 @@
 import { ENTRY_STATUSES, type EntryStatus } from '../../contract/entry-statuses'
 import type { Answers } from '../../contract/signup-questions'
 import type { Database, Queryable } from '../db/database'
-import { saveAnswers } from './entry-answers'
+import { ANSWERS_FIXED, keepAnswers } from './entry-answers'
 import { askedForNoMail, changeStatus } from './entry-status'
 
 /** What a link's POST found: done now, done before (the POST is idempotent), or no such entry. */
 export type LinkOutcome = 'done' | 'already' | 'unsubscribed' | 'not-listed'
 
-/** The entry of an address, locked for this transaction, with its status. */
+/** The entry of an address, locked for this transaction, with its status and whether its answers are fixed. */
 async function lockEntry(
   tx: Queryable,
   email: string,
-): Promise<{ id: string; status: EntryStatus } | undefined> {
-  const [row] = await tx.query<{ id: string; status: EntryStatus }>(
-    `select w.id::text as id, coalesce(s.status, 'waiting') as status
+): Promise<{ id: string; status: EntryStatus; fixed: boolean } | undefined> {
+  const [row] = await tx.query<{ id: string; status: EntryStatus; fixed: boolean }>(
+    `select w.id::text as id, coalesce(s.status, 'waiting') as status, ${ANSWERS_FIXED} as fixed
        from public.waitlist w left join private.entry_status s on s.waitlist_id = w.id
       where w.email operator(extensions.=) $1::extensions.citext
       for update of w`,
@@ -49,16 +49,25 @@ export function confirm(db: Database, email: string): Promise<LinkOutcome> {
 }
 
 /**
- * The answers a confirmation link's holder gave to the lab's questions (already checked), replacing
- * any earlier ones, in one transaction. An entry that asked for no more mail (unsubscribed,
- * complained) keeps what it has: nothing of it changes because a link was followed again.
+ * What an answers POST found besides a link's outcomes: the address not confirmed yet (the
+ * confirmation's own POST comes first), or its answers fixed, as it was invited with them.
  */
-export function answer(db: Database, email: string, answers: Answers): Promise<LinkOutcome> {
+export type AnswerOutcome = LinkOutcome | 'unconfirmed' | 'fixed'
+
+/**
+ * The answers a confirmation link's holder gave to the lab's questions (already checked): kept as
+ * given, replacing any earlier ones and whatever an agent proposed, in one transaction. Nothing
+ * changes for an entry not confirmed yet, one that asked for no more mail (unsubscribed,
+ * complained), or one invited already (its answers went to the lab with it).
+ */
+export function answer(db: Database, email: string, answers: Answers): Promise<AnswerOutcome> {
   return db.transaction(async (tx) => {
     const entry = await lockEntry(tx, email)
     if (!entry) return 'not-listed'
     if (askedForNoMail(entry.status)) return 'unsubscribed'
-    await saveAnswers(tx, entry.id, answers)
+    if (entry.status === 'unconfirmed') return 'unconfirmed'
+    if (entry.fixed) return 'fixed'
+    await keepAnswers(tx, entry.id, answers)
     return 'done'
   })
 }

@@ -6,7 +6,7 @@ import { quoteIdent } from '../db/sql-identifier'
 import type { AddressPolicy, AddressRefusal } from './address-policy/address-policy'
 import { MAX_EMAIL_LENGTH, WHATWG_EMAIL } from './admin/email-rule'
 import { afterRepeatSignup } from './confirmations'
-import { saveAnswers } from './entry-answers'
+import { giveAnswers } from './entry-answers'
 
 /**
  * A signup, whichever door it came through: the REST insert of `waitlist` (the page and WebMCP call
@@ -32,9 +32,17 @@ export interface Signup {
   returning?: string
   /** Where the signup came from, named before its insert (analytics): kept with the entry, counted after. */
   source?: SourceKey
-  /** Answers to the lab's questions (an agent's tool call), checked: stored with a new entry only. */
+  /** The client's network (client-network.ts, CIDR text): kept with the entry, for send health. */
+  network?: string
+  /**
+   * Answers to the lab's questions (an agent's tool call), checked: stored with a new entry only,
+   * proposed until the person confirms (entry-answers.ts).
+   */
   answers?: Answers
 }
+
+/** Where one signup came from, as its door tells it: the source it counts under, the client's network. */
+export type SignupOrigin = Pick<Signup, 'source' | 'network'>
 
 export interface SignupDeps {
   db: Database
@@ -96,11 +104,11 @@ export type SignupOutcome =
 export async function signUpOne(
   deps: SignupDeps,
   email: string,
-  source?: SourceKey,
+  origin: SignupOrigin = {},
   answers?: Answers,
 ): Promise<SignupOutcome> {
   try {
-    await signUp(deps, { rows: [{ email }], columns: ['email'], claims: ANON, source, answers })
+    await signUp(deps, { rows: [{ email }], columns: ['email'], claims: ANON, ...origin, answers })
     return { status: 'submitted' }
   } catch (error) {
     if (error instanceof SignupRefused) return { status: 'refused', code: error.code, policy: error.policy }
@@ -157,16 +165,17 @@ async function checkAddressPolicy(policy: AddressPolicy, rows: readonly Row[]): 
 }
 
 /**
- * 3. The insert, in one round trip under the key's role (Database.runAsRole). With answers, the
- * insert and the answers in one transaction: the row as the key's role, then, back as the owner
- * (anon may not name private tables), its answers; a repeat's 23505 stores none.
+ * 3. The insert, in one round trip under the key's role (Database.runAsRole), the source and the
+ * network set beside the role for the columns that default to them. With answers, the insert and
+ * the answers in one transaction: the row as the key's role, then, back as the owner (anon may not
+ * name private tables), its answers; a repeat's 23505 stores none.
  */
 async function insertRows(db: Database, signup: Signup): Promise<Inserted> {
   const statement = insertStatement(signup.columns, signup.rows, signup.returning)
   const { answers } = signup
-  const source = signup.source?.source
+  const request = { source: signup.source?.source, network: signup.network }
   if (!answers || Object.keys(answers).length === 0)
-    return statement.read(await db.runAsRole(signup.claims, statement, source))
+    return statement.read(await db.runAsRole(signup.claims, statement, request))
   return db.asRole(
     signup.claims,
     async (tx) => {
@@ -176,10 +185,10 @@ async function insertRows(db: Database, signup: Signup): Promise<Inserted> {
         'select id::text as id from public.waitlist where email operator(extensions.=) $1::extensions.citext',
         [signup.rows[0]?.email],
       )
-      if (row) await saveAnswers(tx, row.id, answers)
+      if (row) await giveAnswers(tx, row.id, answers)
       return statement.read(result)
     },
-    source,
+    request,
   )
 }
 

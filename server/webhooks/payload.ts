@@ -10,15 +10,22 @@ export interface EventPayload {
    * mail.paused is about no entry: its data is `occurred_at` and `reason` alone.
    */
   data: { email?: string; created_at?: string; occurred_at?: string; reason?: string }
-  /** Slack incoming webhooks show `text` (mrkdwn, with &, < and > escaped). */
+  /** Slack incoming webhooks show `text` (mrkdwn: the address as inline code, &, < and > escaped). */
   text: string
   /** Discord webhooks show `content` (markdown escaped), and mention nobody. */
   content: string
   allowed_mentions: { parse: [] }
 }
 
+// The three characters Slack's formatting reads as markup, escaped as Slack documents.
 const slackEscape = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')
+
+// Slack's mrkdwn has no escape character: *, _, ~ and ` format wherever they pair up, and an address
+// may hold all four (`a_b_@x.co` shows in italics). Inline code is shown as it is written, so text a
+// stranger chose (an address) goes between backticks; a backtick of its own, which would end the
+// code, is shown as ˋ (U+02CB). &, < and > stay escaped inside the code, as Slack asks.
+const slackVerbatim = (text: string) => `\`${slackEscape(text.replaceAll('`', '\u02cb'))}\``
 
 // An address may hold *, _, ~, `, | or >, which Discord would read as formatting.
 const discordEscape = (text: string) => text.replace(/[\\*_~`|>]/g, (char) => `\\${char}`)
@@ -54,7 +61,7 @@ export function eventPayload(
     type: event,
     timestamp: sentAt.toISOString(),
     data,
-    text: `${headline}: ${slackEscape(about)} (${when})`,
+    text: `${headline}: ${paused ? slackEscape(about) : slackVerbatim(about)} (${when})`,
     content: `${headline}: ${discordEscape(about)} (${when})`,
     allowed_mentions: { parse: [] },
   }

@@ -4,12 +4,13 @@ import { postWaitlist } from '../../harness/waitlist-api'
 import { answersOf } from '../../server/waitlist/entry-answers'
 import { entryStatus } from '../support/entry-status'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { requestAccessOverMcp } from '../support/mcp-raw'
 import { expect, expectNoAxeViolations, workerTest as test } from './fixtures'
 
 /**
  * The confirmation page's questions in Chromium (issue 43, item 1): a server with CONFIRM_SIGNUPS
  * and a real SMTP server of its own; the link from the message, its button, the questions, and the
- * answers read back from the database. No script runs on these pages: the CSP holds, and axe
+ * answers read back from the database; an agent's proposed answers shown filled in (issue 48). No script runs on these pages: the CSP holds, and axe
  * passes in both colour schemes.
  */
 const SUBJECT = mailWords.confirmation.subject.replaceAll('{lab}', 'Tessel Labs')
@@ -33,6 +34,11 @@ test.afterAll(async () => {
 
 async function confirmationLink(email: string): Promise<string> {
   expect((await postWaitlist(mail.server, { email })).status).toBe(201)
+  return linkIn(email)
+}
+
+/** The confirmation link in the message sent to `email`. */
+async function linkIn(email: string): Promise<string> {
   await mail.sink.waitFor(() => mail.sink.countFor(email) === 1, 'the confirmation')
   const messages = await Promise.all(
     mail.sink.received.filter((m) => m.to.includes(email)).map(mail.sink.parse),
@@ -119,6 +125,34 @@ test('a wrong answer shows the form again with the reason; Skip leaves and store
     await page.getByRole('link', { name: words.answers.skip }).click()
     await expect(page).toHaveURL(`${mail.server.url}/`)
     expect(await answersOf(mail.database.db, email)).toBeUndefined()
+  } finally {
+    await context.close()
+  }
+})
+
+test("an agent's proposed answers are shown filled in; what the person sends is what is kept", async ({
+  browser,
+}) => {
+  const email = 'answers.proposed@example.com'
+  const proposed = { role: 'Founder or executive', organisation: 'OpenAI' }
+  expect(await requestAccessOverMcp(mail.server.url, email, proposed)).toContain('"status":"submitted"')
+  const link = await linkIn(email)
+  const { context, page, problems } = await openPage(browser, 'light')
+  try {
+    await confirmIn(page, link)
+    await expect(page.getByLabel('Your role')).toHaveValue('Founder or executive')
+    await expect(page.getByLabel('Organisation')).toHaveValue('OpenAI')
+    await expect(page.getByLabel('What would you use it for?')).toHaveValue('')
+    expect(await answersOf(mail.database.db, email), 'shown, not kept').toBeUndefined()
+
+    await page.getByLabel('Organisation').fill('Acme Lab')
+    await page.getByRole('button', { name: words.answers.button }).click()
+    await expect(page.getByRole('heading', { level: 1, name: words.answers.done })).toBeVisible()
+    expect(await answersOf(mail.database.db, email)).toEqual({
+      role: 'Founder or executive',
+      organisation: 'Acme Lab',
+    })
+    expect(problems).toEqual([])
   } finally {
     await context.close()
   }

@@ -106,6 +106,39 @@ describe('rate limit', () => {
   })
 })
 
+describe('the client key', () => {
+  it('is one bucket for an address with a port, its IPv4-mapped IPv6 form and the plain address', async () => {
+    const from = (address: string) => ({ 'X-Forwarded-For': address })
+    let sent = 0
+    const tries = async (spellings: string[]) => {
+      const statuses: string[] = []
+      for (const spelling of spellings)
+        statuses.push(
+          `${spelling} ${await insertStatus(proxied, `key.${sent++}@example.com`, from(spelling))}`,
+        )
+      return statuses
+    }
+    // The burst is 2: the third spelling of one client is its third request.
+    expect(await tries(['10.0.0.9:40001', '10.0.0.9:40002', '10.0.0.9'])).toEqual([
+      '10.0.0.9:40001 201',
+      '10.0.0.9:40002 201',
+      '10.0.0.9 429',
+    ])
+    expect(await tries(['::ffff:10.0.1.9', '[::ffff:a00:109]:443', '10.0.1.9'])).toEqual([
+      '::ffff:10.0.1.9 201',
+      '[::ffff:a00:109]:443 201',
+      '10.0.1.9 429',
+    ])
+    expect(await tries(['[2001:db8:9::1]:443', '[2001:db8:9::1]:444', '2001:db8:9::1'])).toEqual([
+      '[2001:db8:9::1]:443 201',
+      '[2001:db8:9::1]:444 201',
+      '2001:db8:9::1 429',
+    ])
+    // Another client is not affected.
+    expect(await insertStatus(proxied, 'key.other@example.com', from('10.0.0.10:40001'))).toBe(201)
+  })
+})
+
 describe('rate limit on array inserts', () => {
   const rows = (count: number, tag: string) =>
     Array.from({ length: count }, (_, i) => ({ email: `bulk.${tag}.${i}@example.com` }))

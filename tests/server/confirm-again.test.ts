@@ -182,6 +182,19 @@ describe('one mailbox, however it is spelled', () => {
     expect(await confirmationsTo(...dotted), 'two mailboxes at another domain').toBe(2)
   })
 
+  it('folds Yahoo’s -keyword and Fastmail’s subdomain addresses: two spellings, one confirmation', async () => {
+    const yahoo = ['ada-news@yahoo.com', 'Ada-Shop@Yahoo.com']
+    for (const email of yahoo) expect((await postWaitlist(server, { email })).status).toBe(201)
+    expect(await confirmationsTo(...yahoo)).toBe(1)
+    const fastmail = ['shop@bea.fastmail.com', 'news+x@bea.fastmail.com', 'bea@fastmail.com']
+    for (const email of fastmail) expect((await postWaitlist(server, { email })).status).toBe(201)
+    expect(await confirmationsTo(...fastmail)).toBe(1)
+    // Elsewhere a hyphen or a subdomain names another mailbox; and the owner of bea@fastmail.fm is another.
+    const others = ['ada-news@example.org', 'ada-shop@example.org', 'shop@bea.example.org', 'bea@fastmail.fm']
+    for (const email of others) expect((await postWaitlist(server, { email })).status).toBe(201)
+    expect(await confirmationsTo(...others)).toBe(4)
+  })
+
   it('sends no confirmation to a mailbox that unsubscribed under another spelling', async () => {
     const noel = 'noel.quiet@gmail.com'
     expect((await postWaitlist(server, { email: noel })).status).toBe(201)

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Answers } from '../../contract/signup-questions'
 import { mailWords, signupQuestions } from '../../contract/site-config'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
@@ -9,6 +10,7 @@ import { answersOf } from '../../server/waitlist/entry-answers'
 import { unsubscribe } from '../../server/waitlist/link-actions'
 import { entryStatus } from '../support/entry-status'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { requestAccessOverMcp } from '../support/mcp-raw'
 
 /**
  * The confirmation page's questions (issue 43, item 1), on a real server with CONFIRM_SIGNUPS and a
@@ -41,6 +43,11 @@ const db = () => mail.database.db
 /** Signs `email` up through the REST insert and returns the confirmation link its message carries. */
 async function signUpAndGetLink(email: string): Promise<string> {
   expect((await postWaitlist(mail.server, { email })).status).toBe(201)
+  return confirmationLink(email)
+}
+
+/** The confirmation link of the message `email` was sent. */
+async function confirmationLink(email: string): Promise<string> {
   const deadline = Date.now() + 30_000
   while (Date.now() < deadline) {
     const messages = await Promise.all(
@@ -220,10 +227,109 @@ describe('the confirmation page, with CONFIRM_SIGNUPS on', () => {
   })
 })
 
-/** The rows of private.entry_answers whose entry had this id: none once the entry is erased. */
-async function answerRows(waitlistId: string): Promise<number> {
+/** `show EMAIL --json`, as the owner's CLI prints it. */
+async function shown(email: string): Promise<{ status: string; answers: Answers; proposed: Answers }> {
+  const result = await runCli(mail.server.env, 'show', email, '--json')
+  expect(result.code, result.stderr).toBe(0)
+  return JSON.parse(result.stdout)
+}
+
+/** Whether `list --answer ID=VALUE` picks the address. */
+const picks = async (answer: string, email: string) =>
+  (await runCli(mail.server.env, 'list', '--answer', answer)).stdout.includes(email)
+
+// What a stranger's agent says of someone else (issue 48, item 3).
+const STRANGER = { role: 'Founder or executive', organisation: 'OpenAI' }
+
+/** An agent's signup over MCP (HTTP) with answers, then the confirmation link its message carries. */
+async function agentSignupLink(email: string, answers: Record<string, string>): Promise<string> {
+  expect(await requestAccessOverMcp(mail.server.url, email, answers)).toContain('"status":"submitted"')
+  return confirmationLink(email)
+}
+
+describe("an agent's answers are only proposed, until the person keeps them", () => {
+  it('a stranger answers for the victim: held as proposed, shown filled in; the victim skips and none count', async () => {
+    const email = 'victim@example.com'
+    const link = await agentSignupLink(email, STRANGER)
+    expect(await shown(email)).toMatchObject({ status: 'unconfirmed', answers: {}, proposed: STRANGER })
+    const text = (await runCli(mail.server.env, 'show', email)).stdout
+    expect(text).toContain(
+      '  answers  (none)\n  proposed role: Founder or executive\n           organisation: OpenAI\n',
+    )
+    expect(text).toContain("(an agent's, not counted until the person keeps them on the confirmation page)")
+
+    const confirmed = await follow(link)
+    expect(confirmed.html).toContain('<option value="Founder or executive" selected>')
+    expect(confirmed.html).toMatch(/<input id="answer-organisation" name="organisation" [^>]*value="OpenAI">/)
+    // Skip is a link home: nothing is posted, nothing is kept.
+    expect(confirmed.html).toContain(`<a class="skip" href="/">${answerWords.skip}</a>`)
+    expect(await shown(email)).toMatchObject({ status: 'waiting', answers: {}, proposed: STRANGER })
+    expect(await picks('role=Founder or executive', email)).toBe(false)
+    expect(await picks('organisation=OpenAI', email)).toBe(false)
+    const exported = (await runCli(mail.server.env, 'export')).stdout.split('\n')
+    const columns = exported[0]?.split(',') ?? []
+    const row = exported.find((line) => line.startsWith(`${email},`))?.split(',') ?? []
+    for (const id of ['answer_role', 'answer_organisation']) expect(row[columns.indexOf(id)], id).toBe('')
+  })
+
+  it('the person keeps them, changes one, or clears them: what is posted is what counts', async () => {
+    const keeper = 'keeps.them@example.com'
+    const action = questionsAction((await follow(await agentSignupLink(keeper, STRANGER))).html)
+    expect((await send(action, { role: 'Founder or executive', organisation: 'OpenAI Inc' })).status).toBe(
+      200,
+    )
+    expect(await shown(keeper)).toMatchObject({
+      answers: { role: 'Founder or executive', organisation: 'OpenAI Inc' },
+      proposed: {},
+    })
+    expect(await picks('organisation=OpenAI Inc', keeper)).toBe(true)
+    // Following the link again shows the person's own answers now.
+    expect((await follow(action.replace('/confirm/answers', '/confirm'))).html).toContain(
+      'value="OpenAI Inc"',
+    )
+
+    const clearer = 'clears.them@example.com'
+    const cleared = questionsAction((await follow(await agentSignupLink(clearer, STRANGER))).html)
+    expect((await send(cleared, { role: '', organisation: '' })).status).toBe(200)
+    expect(await shown(clearer)).toMatchObject({ answers: {}, proposed: {} })
+    expect(await picks('role=Founder or executive', clearer)).toBe(false)
+  })
+
+  it("refuses answers before the token's confirmation is posted, in the page's words, changing nothing", async () => {
+    const email = 'not.confirmed.yet@example.com'
+    const link = await agentSignupLink(email, STRANGER)
+    const early = await send(answersUrl(tokenOf(link)), { role: 'Research', organisation: 'Someone Else' })
+    expect(early.status).toBe(409)
+    expect(early.html).toContain(`<h1>${answerWords.unchanged}</h1>`)
+    expect(early.html).toContain(answerWords.unconfirmed)
+    expect(await shown(email)).toMatchObject({ status: 'unconfirmed', answers: {}, proposed: STRANGER })
+  })
+
+  it('fixes the answers once the entry is invited: a later post changes nothing, and the page says they went to the lab', async () => {
+    const email = 'invited.answers@example.com'
+    const action = questionsAction((await follow(await signUpAndGetLink(email))).html)
+    expect((await send(action, { role: 'Research', organisation: 'Acme' })).status).toBe(200)
+    expect((await runCli(mail.server.env, 'invite', email)).code).toBe(0)
+    await mail.sink.waitFor(() => mail.sink.countFor(email) === 2, 'the invitation')
+    const late = await send(action, { role: 'Other', organisation: 'Changed later' })
+    expect(late.status).toBe(200)
+    expect(late.html).toContain(`<h1>${answerWords.unchanged}</h1>`)
+    expect(late.html).toContain(answerWords.fixed)
+    expect(await shown(email)).toMatchObject({
+      status: 'invited',
+      answers: { role: 'Research', organisation: 'Acme' },
+    })
+    expect(
+      asks((await follow(action.replace('/confirm/answers', '/confirm'))).html),
+      'no questions once invited',
+    ).toBe(false)
+  })
+})
+
+/** The rows of private.entry_answers (or proposed_answers) whose entry had this id: none once the entry is erased. */
+async function answerRows(waitlistId: string, table = 'entry_answers'): Promise<number> {
   const [row] = await db().query<{ n: number }>(
-    'select count(*)::int as n from private.entry_answers where waitlist_id = $1::bigint',
+    `select count(*)::int as n from private.${table} where waitlist_id = $1::bigint`,
     [waitlistId],
   )
   return row?.n ?? 0
@@ -279,12 +385,13 @@ describe('answers are personal data', () => {
 
   it('are erased with an unconfirmed entry when its confirmation expires', async () => {
     const email = 'expired.answers@example.com'
-    const link = await signUpAndGetLink(email)
-    // Answered without the confirm (the same token's holder), then never confirmed.
-    expect((await send(answersUrl(tokenOf(link)), { organisation: 'Never Confirmed' })).status).toBe(200)
+    // An agent's answers, proposed, and the address never confirmed.
+    expect(await requestAccessOverMcp(mail.server.url, email, { organisation: 'Never Confirmed' })).toContain(
+      '"status":"submitted"',
+    )
     expect(await entryStatus(db(), email)).toBe('unconfirmed')
     const id = await idOf(email)
-    expect(await answerRows(id)).toBe(1)
+    expect(await answerRows(id, 'proposed_answers')).toBe(1)
     await db().query(
       `update public.waitlist set created_at = created_at - interval '8 days' where id = $1::bigint`,
       [id],
@@ -297,7 +404,7 @@ describe('answers are personal data', () => {
     while ((await entryStatus(db(), email)) !== undefined && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 50))
     expect(await entryStatus(db(), email), 'erased').toBeUndefined()
-    expect(await answerRows(id)).toBe(0)
+    expect(await answerRows(id, 'proposed_answers')).toBe(0)
   })
 })
 

@@ -116,7 +116,7 @@ let messages = 0
 /** An SNS Notification carrying an SES notification, signed with `key` (SNS's own, unless told). */
 function notification(
   ses: object,
-  options: { key?: string; certUrl?: string; topic?: string; at?: Date; type?: string } = {},
+  options: { key?: string; certUrl?: string; topic?: string; at?: Date | string; type?: string } = {},
 ) {
   messages++
   return signSnsMessage(
@@ -125,7 +125,7 @@ function notification(
       MessageId: `22b80b92-fdea-4c2c-8f9d-bdfb0c7bf3${String(messages).padStart(2, '0')}`,
       TopicArn: options.topic ?? TOPIC,
       Message: JSON.stringify(ses),
-      Timestamp: (options.at ?? new Date()).toISOString(),
+      Timestamp: typeof options.at === 'string' ? options.at : (options.at ?? new Date()).toISOString(),
       SigningCertURL: options.certUrl ?? CERT_URL,
       UnsubscribeURL: `https://${SNS_HOST}/?Action=Unsubscribe&SubscriptionArn=${TOPIC}:c9135db0`,
     },
@@ -224,6 +224,24 @@ describe('SES through SNS', () => {
     const stale = new Date(Date.now() - 6 * 60_000)
     expect((await post(notification(sesBounce(email), { at: stale }))).status).toBe(401)
     expect((await post(notification(sesBounce(email), { topic: `${TOPIC}-other` }))).status).toBe(403)
+    expect(await statusOf(email)).toBe('invited')
+  })
+
+  it('takes only SNS’s own time format, signed or not: another spelling of now is refused', async () => {
+    const email = 'cy.ses@example.com'
+    await mailedEntry(mail, email)
+    const spellings = [
+      new Date().toUTCString(),
+      new Date().toISOString().replace('Z', '+00:00'),
+      `${Date.now()}`,
+    ]
+    for (const at of spellings) {
+      const answer = await post(notification(sesBounce(email), { at }))
+      expect(answer.status, at).toBe(401)
+      expect((await answer.json()).hint).toBe(
+        'the SNS timestamp is not a time such as 2026-12-01T10:00:00.000Z',
+      )
+    }
     expect(await statusOf(email)).toBe('invited')
   })
 

@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestAccessTool } from '../../contract/agent-tool'
 import { startTestServer, type TestServer } from '../../harness/test-server'
+import { runCli } from '../../harness/waitlist-cli'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { answersOf } from '../../server/waitlist/entry-answers'
 import { entryStatus } from '../support/entry-status'
@@ -15,7 +16,8 @@ import { MODERN_MCP } from '../support/mcp-raw'
 /**
  * The MCP tool's optional answers (issue 43, item 1) over real HTTP: the published schema lists
  * them, valid ones are stored with a new entry, and a wrong one is a tool error that stores
- * nothing at all, not even the address. Checked by the same checkAnswers the confirmation page uses.
+ * nothing at all, not even the address. Checked by the same checkAnswers the confirmation page uses,
+ * which cleans them as all text from strangers (issue 48, item 2).
  */
 const TOOL = requestAccessTool.name
 // An answer's text, which no log line may carry.
@@ -99,7 +101,7 @@ describe('the tool’s answers', () => {
     }
   })
 
-  it('are stored, trimmed, with a new entry, in either protocol era', async () => {
+  it('are stored and count as given (no confirmation, so no one else to ask), trimmed, in either protocol era', async () => {
     for (const era of ['2026', '2025'] as const) {
       const email = `mcp.answers.${era}@example.com`
       const result = await callWith(
@@ -113,6 +115,13 @@ describe('the tool’s answers', () => {
         use_case: PRIVATE_USE,
       })
     }
+    // Kept, as the owner reads them: not merely proposed, and the filters pick them.
+    const shown = JSON.parse(
+      (await runCli(server.env, 'show', 'mcp.answers.2026@example.com', '--json')).stdout,
+    )
+    expect([shown.answers.role, shown.proposed]).toEqual(['Research', {}])
+    const picked = await runCli(server.env, 'list', '--answer', 'organisation=Acme Lab')
+    expect(picked.stdout).toContain('mcp.answers.2025@example.com')
   })
 
   it('are not stored for an address already on the list: its answers stay as they were', async () => {
@@ -156,6 +165,34 @@ describe('the tool’s answers', () => {
       expect((result.content as { text: string }[])[0]?.text).toContain(reason)
       expect(await entryStatus(database.db, email), 'not even the address').toBeUndefined()
     }
+  })
+
+  it('refuse a control character or half a character in words, never "could not be stored"; drop format characters', async () => {
+    const before = server.output().length
+    const refused: [Record<string, unknown>, string][] = [
+      [{ organisation: '\u001b[31mAcme\u0007' }, 'an invisible control character (U+001B)'],
+      [{ organisation: 'Ac\u0000me' }, 'an invisible control character (U+0000)'],
+      [{ use_case: 'Agents \ud800' }, 'half of a character (U+D800)'],
+      [{ role: 'Research\u0007' }, 'an invisible control character (U+0007)'],
+    ]
+    for (const [i, [answers, what]] of refused.entries()) {
+      const email = `mcp.answers.control.${i}@example.com`
+      const result = await callWith({ email, ...answers })
+      const [id] = Object.keys(answers)
+      expect(result.isError).toBe(true)
+      expect(result.structuredContent?.reason).toBe(
+        `Invalid arguments: "${id}" holds ${what} that cannot be stored; type it again without it. Nothing was stored.`,
+      )
+      expect(await entryStatus(database.db, email), 'not even the address').toBeUndefined()
+    }
+    // A direction override or a zero-width space draws as nothing: dropped, the rest kept.
+    const email = 'mcp.answers.format@example.com'
+    const result = await callWith({ email, organisation: 'Acme \u202egnp.exe\u200b', role: '\u2066Research' })
+    expect([result.isError, result.structuredContent?.status]).toEqual([false, 'submitted'])
+    expect(await answersOf(database.db, email)).toEqual({ role: 'Research', organisation: 'Acme gnp.exe' })
+    const log = server.output().slice(before)
+    expect(log).not.toContain('could not be stored')
+    expect(log).not.toMatch(/request_beta_access failed|\\n\s+at /)
   })
 
   it('still refuses an argument that is not a question, naming the ones it takes', async () => {

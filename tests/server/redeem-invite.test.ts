@@ -158,7 +158,7 @@ describe('redeem_invite with the service_role key, through supabase-js', () => {
       type: 'entry.joined',
       data: { email, created_at: expect.stringMatching(/Z$/), occurred_at: expect.any(String) },
       text: expect.stringMatching(
-        /^Joined the beta: bo\.webhook@example\.com \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/,
+        /^Joined the beta: `bo\.webhook@example\.com` \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/,
       ),
       content: expect.stringMatching(/^Joined the beta: bo\.webhook@example\.com \(/),
       allowed_mentions: { parse: [] },

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SmtpSink } from '../../harness/smtp-sink'
+import { startStudioProcess } from '../../harness/studio-process'
 import type { TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
 import type { OpenedDatabase } from '../../server/db/open-database'
+import type { SendHealth } from '../../server/mail/queue/send-health'
 import { markImport } from '../../server/waitlist/admin/import-staging'
 import { inviteNamed } from '../../server/waitlist/invite/invitations'
 import { confirm } from '../../server/waitlist/link-actions'
@@ -13,10 +15,12 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 
 /**
  * Send health judges the two lanes apart, on a real server, a real SMTP server that answers 550
- * for `nobody…` recipients, and provider events signed as a relay signs them. What a stranger can
- * cause (confirmations, with CONFIRM_SIGNUPS on) pauses only confirmations; the lab's invitations
- * keep going. And no single event pauses anything: a pause needs the rate past its threshold and
- * at least MAIL_PAUSE_MIN_BOUNCES (5) or MAIL_PAUSE_MIN_COMPLAINTS (2), every setting at its default.
+ * at RCPT for `nobody…` recipients, and provider events signed as a relay signs them. What a
+ * stranger can cause (confirmations, with CONFIRM_SIGNUPS on) pauses first the stranger's own
+ * network (signups from several, named by a trusted X-Forwarded-For), then only confirmations;
+ * the lab's invitations keep going. And no single event pauses anything: a pause needs the rate
+ * past its threshold and at least MAIL_PAUSE_MIN_BOUNCES (5) or MAIL_PAUSE_MIN_COMPLAINTS (2), and
+ * the confirmations lane bounces from MAIL_PAUSE_MIN_NETWORKS (5) networks, every setting at its default.
  */
 const SECRET = webhookSecret()
 const DOMAIN = { resend: false, messageDomain: 'tessel-labs.example' }
@@ -36,6 +40,7 @@ beforeAll(async () => {
       MAIL_EVENTS_SECRET: SECRET,
       SIGNUP_WEBHOOK_URL: receiver.url,
       RATE_LIMIT_PER_MINUTE: '0',
+      TRUST_PROXY_HEADER: 'X-Forwarded-For',
     },
     { rcptReply: (address) => (address.startsWith('nobody') ? 550 : undefined) },
   )
@@ -49,7 +54,11 @@ afterAll(async () => {
   await receiver?.close()
 })
 
-const signUp = async (email: string) => expect((await postWaitlist(server, { email })).status).toBe(201)
+/** A signup through the REST insert, from `from` as the trusted proxy names the client (else 127.0.0.1). */
+const signUp = async (email: string, from?: string) => {
+  const headers: Record<string, string> = from ? { 'X-Forwarded-For': from } : {}
+  expect((await postWaitlist(server, { email }, headers)).status).toBe(201)
+}
 
 /** Entries the lab put on the list itself (no confirmation, no webhook), as `import` does. */
 async function addMembers(emails: string[]): Promise<void> {
@@ -79,55 +88,106 @@ const pausedWebhooks = () =>
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('send health, one lane at a time', () => {
-  it("a stranger's bouncing signups pause confirmations only; the lab's invitations keep going", async () => {
+  it("a stranger's bouncing signups hold back only the stranger's network; the lane pauses from five networks; invitations go on", async () => {
     const lab = ['ivy.lab@example.com', 'jon.lab@example.com', 'kim.lab@example.com']
     for (const email of lab) await signUp(email)
     // Each follows the link in the confirmation they got (a confirmation goes only to the unconfirmed).
     await sink.waitFor(() => lab.every((email) => sink.countFor(email) === 1), "the lab's confirmations")
     for (const email of lab) expect(await confirm(database.db, email)).toBe('done')
 
-    // 22 signups, 2 at addresses that answer 550: 2 hard bounces pause nothing.
-    const strangers = Array.from({ length: 22 }, (_, i) =>
-      i % 11 === 5 ? `nobody${i}@example.net` : `stranger${i}@example.net`,
-    )
-    for (const email of strangers) await signUp(email)
+    // 22 signups from 22 networks, 2 at addresses that answer 550: 2 hard bounces pause nothing.
+    for (let i = 0; i < 22; i++)
+      await signUp(i % 11 === 5 ? `nobody${i}@example.net` : `stranger${i}@example.net`, `10.${i}.0.7`)
     await sink.waitFor(() => sink.received.length + sink.refused.length >= 25, 'the 25 confirmations')
     expect(sink.refused).toHaveLength(2)
-    // The gate judged the 25 before it claimed this one.
-    await signUp('stranger-next@example.net')
+
+    // Five from one IPv6 /64, all at addresses that answer 550: that network's confirmations pause.
+    for (let i = 0; i < 5; i++) await signUp(`nobody-v6-${i}@example.net`, `2001:db8:aa:bb::${10 + i}`)
     await sink.waitFor(
-      () => sink.countFor('stranger-next@example.net') === 1,
-      'a confirmation after 2 bounces',
+      () => server.output().includes('Confirmations paused for signups from 2001:db8:aa::/48 until '),
+      'the network did not pause',
     )
+    expect(server.output(), 'shown as the log masks a network: its /48').not.toContain('2001:db8:aa:bb')
+    // 7 bounces in 30 (23%, past 5% with at least 5), but from 3 networks: the lane goes on.
+    const other = 'someone.else@example.org'
+    await signUp(other, '198.51.100.7')
+    await sink.waitFor(() => sink.countFor(other) === 1, "another network's confirmation, at once")
+    const held = 'neighbour@example.org'
+    await signUp(held, '2001:db8:aa:bb::99')
+    await sleep(500)
+    expect(sink.countFor(held), "the paused network's next signup waits").toBe(0)
     expect(server.output()).not.toContain('Sending paused')
 
-    // Five more bounce: 7 of 31, past 5% with at least 5.
-    for (let i = 0; i < 5; i++) await signUp(`nobody-more${i}@example.net`)
+    const report = await runCli(server.env, 'deliveries')
+    const until =
+      /Confirmations from 2001:db8:aa::\/48 are paused since \S+, until (\S+): hard bounces are 100\.0% of its last 5 confirmations \(5\), past MAIL_PAUSE_BOUNCE_RATE 0\.05/.exec(
+        report.stdout,
+      )?.[1]
+    expect(until, report.stdout).toBeDefined()
+    expect(report.stdout).not.toContain('2001:db8:aa:bb')
+    expect(report.stdout).not.toContain('Confirmations are paused')
+    // The owner's own terminal lists the queued message in full: due when the pause ends, by itself.
+    expect(report.stdout).toMatch(
+      new RegExp(`pending  confirmation  \\S+  ${held}  attempts 0  next ${until?.slice(0, 19)}`),
+    )
+    const hours = (Date.parse(until ?? '') - Date.now()) / 3_600_000
+    expect(hours).toBeGreaterThan(23.9)
+    expect(hours).toBeLessThanOrEqual(24)
+    // The studio's send-health banner reads the same, masked alike.
+    const studio = await startStudioProcess(server.env)
+    try {
+      const response = await fetch(`${studio.origin}/api/send-health`, {
+        headers: { 'Sec-Fetch-Site': 'same-origin', Authorization: `Bearer ${studio.token}` },
+      })
+      const health = (await response.json()) as SendHealth
+      expect(health.confirmations.paused).toBeUndefined()
+      expect(health.confirmations.pausedNetworks).toEqual([
+        {
+          network: '2001:db8:aa::/48',
+          at: expect.any(String),
+          until,
+          reason: expect.stringMatching(/^hard bounces are 100\.0%/),
+        },
+      ])
+    } finally {
+      await studio.stop()
+    }
+
+    // Bounces from two networks more: five networks, and the whole lane pauses.
+    await signUp('nobody-a@example.net', '192.0.2.9')
+    await signUp('nobody-b@example.net', '198.18.0.9')
     await sink.waitFor(
       () => server.output().includes('Sending paused for confirmations: hard bounces are'),
       'confirmations did not pause',
+    )
+    expect(server.output()).toMatch(
+      /hard bounces are \d+\.\d% of the last \d+ messages \(9 from 5 networks\)/,
     )
     expect(server.output()).not.toContain('Sending paused for invitations')
 
     // The lab's invitations go while confirmations wait.
     const late = 'late.stranger@example.net'
-    await signUp(late)
+    await signUp(late, '203.0.113.50')
     expect((await inviteNamed(database.db, lab, DOMAIN)).queued).toHaveLength(3)
     await sink.waitFor(() => lab.every((email) => sink.countFor(email) === 2), 'the invitations while paused')
     await sleep(500)
     expect(sink.countFor(late), 'a confirmation waits').toBe(0)
 
-    const report = await runCli(server.env, 'deliveries')
-    expect(report.stdout).toMatch(
-      /Confirmations are paused since .*: hard bounces are \d+\.\d% of the last \d+ messages \(\d\), past MAIL_PAUSE_BOUNCE_RATE 0\.05/,
+    const paused = await runCli(server.env, 'deliveries')
+    expect(paused.stdout).toMatch(
+      /Confirmations are paused since .*: hard bounces are \d+\.\d% of the last \d+ messages \(9 from 5 networks\), past MAIL_PAUSE_BOUNCE_RATE 0\.05/,
     )
-    expect(report.stdout).not.toContain('Invitations are paused')
+    expect(paused.stdout).not.toContain('Invitations are paused')
     await receiver.waitFor(() => pausedWebhooks().length === 1, 'no mail.paused webhook')
     expect(pausedWebhooks()[0]).toMatch(/^confirmations: hard bounces are /)
 
     const resumed = await runCli(server.env, 'deliveries', '--resume')
     expect(resumed.stdout).toContain('Confirmations resumed (they were paused: hard bounces are')
+    expect(resumed.stdout).toContain(
+      'Confirmations from 2001:db8:aa::/48 resumed (they were paused: hard bounces are',
+    )
     await sink.waitFor(() => sink.countFor(late) === 1, 'the waiting confirmation after --resume')
+    await sink.waitFor(() => sink.countFor(held) === 1, "the network's held confirmation after --resume")
   })
 
   it('one complaint pauses nothing; a second, past the rate, pauses invitations', async () => {

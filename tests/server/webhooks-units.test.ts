@@ -106,8 +106,9 @@ describe('the payload', () => {
     expect(payload.data).toEqual({ email: 'a&b_c*d@example.com', created_at: '2026-11-23T09:15:42.123456Z' })
     expect(payload.type).toBe('waitlist.signup')
     expect(payload.timestamp).toBe('2026-11-23T09:15:43.000Z')
-    // Slack reads &, < and > as markup; Discord reads _ and * as formatting and must mention nobody.
-    expect(payload.text).toBe('New waitlist signup: a&amp;b_c*d@example.com (2026-11-23 09:15 UTC)')
+    // Slack reads &, < and > as markup, and _ and * as formatting outside inline code; Discord
+    // reads _ and * as formatting and must mention nobody.
+    expect(payload.text).toBe('New waitlist signup: `a&amp;b_c*d@example.com` (2026-11-23 09:15 UTC)')
     expect(payload.content).toBe('New waitlist signup: a&b\\_c\\*d@example.com (2026-11-23 09:15 UTC)')
     expect(payload.allowed_mentions).toEqual({ parse: [] })
   })

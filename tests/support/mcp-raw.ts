@@ -42,8 +42,15 @@ export async function postMcp(
   return { status: response.status, body: (await response.json()) as McpAnswer }
 }
 
-/** The page's tool called as a 2025-era client calls it, with no session: the answer as sent. */
-export async function requestAccessOverMcp(baseUrl: string, email: string): Promise<string> {
+/**
+ * The page's tool called as a 2025-era client calls it, with no session, with any answers to the
+ * lab's questions beside the address: the answer as sent.
+ */
+export async function requestAccessOverMcp(
+  baseUrl: string,
+  email: string,
+  answers: Record<string, string> = {},
+): Promise<string> {
   const response = await fetch(`${baseUrl}/mcp`, {
     method: 'POST',
     headers: {
@@ -55,7 +62,7 @@ export async function requestAccessOverMcp(baseUrl: string, email: string): Prom
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/call',
-      params: { name: requestAccessTool.name, arguments: { email } },
+      params: { name: requestAccessTool.name, arguments: { email, ...answers } },
     }),
   })
   return response.text()

@@ -37,7 +37,7 @@ export function sendgridKeys() {
   return {
     verificationKey: publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
     /** X-Twilio-Email-Event-Webhook-Signature and -Timestamp for this body. */
-    headers(body: string, timestamp = now()): Record<string, string> {
+    headers(body: string, timestamp: number | string = now()): Record<string, string> {
       const signer = createSign('sha256')
       signer.update(`${timestamp}${body}`)
       return {
@@ -49,8 +49,11 @@ export function sendgridKeys() {
 }
 
 /** Mailgun: the `signature` object, HMAC-SHA256 of timestamp + token under the signing key. */
-export function mailgunSignature(key: string, timestamp = now()) {
-  const token = randomBytes(25).toString('hex')
+export function mailgunSignature(
+  key: string,
+  timestamp: number | string = now(),
+  token = randomBytes(25).toString('hex'),
+) {
   const signature = createHmac('sha256', key).update(`${timestamp}${token}`).digest('hex')
   return { timestamp: String(timestamp), token, signature }
 }

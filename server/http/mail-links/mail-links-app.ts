@@ -7,7 +7,9 @@ import type { LinkKeys } from '../../mail/messages/link-seals'
 import { openAddress } from '../../mail/messages/link-seals'
 import { readMailSettings } from '../../mail/queue/mail-settings'
 import { type RateLimitStore, type Refusal, rateLimit, retryAfterHeader } from '../../rate-limit/rate-limit'
+import { heldAnswers } from '../../waitlist/entry-answers'
 import {
+  type AnswerOutcome,
   alreadyUnsubscribed,
   answer,
   confirm,
@@ -126,8 +128,13 @@ export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
       try {
         const outcome = await kind.act(deps.db, email)
         const page = outcomePage(kind, outcome)
-        if (kind.asks && (outcome === 'done' || outcome === 'already') && (await asking(deps.db)))
-          page.questions = { action: `${ANSWERS_PATH}?t=${c.req.query('t')}` }
+        if (kind.asks && (outcome === 'done' || outcome === 'already') && (await asking(deps.db))) {
+          // The person's kept answers, else an agent's proposed ones, for the person to keep,
+          // change or clear; none once invited, when they no longer change.
+          const held = await heldAnswers(deps.db, email)
+          if (held && !held.fixed)
+            page.questions = { action: `${ANSWERS_PATH}?t=${c.req.query('t')}`, given: held.given }
+        }
         return renderMailLinkPage(page)
       } catch (error) {
         deps.log.error(`${kind.path}: the database did not answer`, error)
@@ -140,9 +147,10 @@ export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
 
 /**
  * The confirmation page's questions, answered: only with the confirmation link's own token, read
- * and size-checked before a database slot, limited as the links' POSTs are. A wrong answer shows
- * the form again with the reason (400) and stores nothing; answering again replaces the answers.
- * Its GET changes nothing: it leads back to the confirmation link's page.
+ * and size-checked before a database slot, limited as the links' POSTs are, and only once that
+ * token's confirmation was posted. What is posted is what is kept (ADR 084). A wrong answer shows
+ * the form again with the reason (400) and stores nothing; answering again replaces the answers,
+ * until the entry is invited. Its GET changes nothing: it leads back to the confirmation link's page.
  */
 function routeAnswers(
   app: Hono,
@@ -195,9 +203,13 @@ async function formOf(c: Context): Promise<Record<string, unknown> | undefined> 
   }
 }
 
-function answeredPage(outcome: LinkOutcome): MailLinkPage {
+function answeredPage(outcome: AnswerOutcome): MailLinkPage {
   if (outcome === 'not-listed') return { status: 200, title: answerWords.unchanged, line: pages.gone }
   if (outcome === 'unsubscribed')
     return { status: 200, title: answerWords.unchanged, line: answerWords.unsubscribed }
+  // Posted straight to this URL, past the confirmation's button: first things first.
+  if (outcome === 'unconfirmed')
+    return { status: 409, title: answerWords.unchanged, line: answerWords.unconfirmed }
+  if (outcome === 'fixed') return { status: 200, title: answerWords.unchanged, line: answerWords.fixed }
   return { status: 200, title: answerWords.done, line: answerWords.doneLine }
 }

@@ -5,7 +5,10 @@ import { escapeHtml } from '../../mail/messages/message-html'
 /** Where the confirmation page's questions are sent: with the link's own token, as the link's POST. */
 export const ANSWERS_PATH = '/confirm/answers'
 
-/** The confirmation page's form of the lab's questions, and what was typed, when it is shown again. */
+/**
+ * The confirmation page's form of the lab's questions, filled in with `given`: what was typed, when
+ * it is shown again, or the answers held for the entry (the person's, else an agent's proposed ones).
+ */
 export interface QuestionsForm {
   action: string
   given?: Readonly<Record<string, unknown>>
@@ -44,7 +47,8 @@ function fieldHtml(question: SignupQuestion, given: string): string {
 
 /**
  * The questions (contract/site-config.ts, signupQuestions), each optional, named by its id: a choice
- * is a select of its choices, a text a field as long as its limit allows. "Skip" leaves, sending nothing.
+ * is a select of its choices, a text a field as long as its limit allows. "Skip" leaves, sending
+ * nothing, so keeping nothing: an agent's proposed answers stay proposed.
  */
 export function questionsFormHtml(form: QuestionsForm): string {
   const given = form.given ?? {}

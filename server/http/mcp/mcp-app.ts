@@ -1,6 +1,8 @@
 import { type Context, type Handler, Hono, type MiddlewareHandler } from 'hono'
 import { nestsTooDeep } from '../../base/json-depth'
 import type { Logger } from '../../base/log'
+import { clientAddress } from '../../rate-limit/client-address'
+import { signupNetwork } from '../../rate-limit/client-network'
 import {
   type RateLimitStore,
   type Refusal,
@@ -118,10 +120,12 @@ function answerPost(deps: McpAppDeps): Handler<McpEnv> {
     const client = clientInfoOf(fields.method, fields.params)
     if (client) sources?.rememberMcpClient(c, client)
     // Named now, before any insert: `mcp`, and the client's name its initialize gave (analytics).
-    const source = fields.method === 'tools/call' ? sources?.sourceOfSignup(c, 'mcp') : undefined
+    const calls = fields.method === 'tools/call'
+    const source = calls ? sources?.sourceOfSignup(c, 'mcp') : undefined
+    const network = calls ? signupNetwork(clientAddress(c, deps.trustProxyHeader)) : undefined
     // The SDK (about 12 MiB in memory, ADR 049) loads with the first message that needs it, not at start.
     const { answerMcpMessage } = await import('./mcp-answer')
-    const tool = { signup: deps.signup, log: deps.log, source }
+    const tool = { signup: deps.signup, log: deps.log, origin: { source, network } }
     return oneLineErrors(await answerMcpMessage(tool, c.req.raw, message))
   }
 }

@@ -3,9 +3,8 @@ import { z } from 'zod'
 import { type RequestAccessResult, requestAccessTool, toolResultOf } from '../../../contract/agent-tool'
 import { checkAnswers } from '../../../contract/signup-questions'
 import { signupQuestions } from '../../../contract/site-config'
-import type { SourceKey } from '../../analytics/source-of'
 import type { Logger } from '../../base/log'
-import { type SignupDeps, signUpOne } from '../../waitlist/signup'
+import { type SignupDeps, type SignupOrigin, signUpOne } from '../../waitlist/signup'
 
 /** What the tool answers, as structured content: the page's outcome and words, and why, when it failed. */
 const outputSchema: Tool['outputSchema'] = {
@@ -73,20 +72,24 @@ function errorResult(reason: string): CallToolResult {
   return resultOf({ ...toolResultOf({ status: 'error', error: reason }), reason }, true)
 }
 
-/** What the tool's call needs: the signup path, and the source it counts under (`mcp`, the client's name). */
+/**
+ * What the tool's call needs: the signup path, and where the call came from: the source it counts
+ * under (`mcp`, the client's name) and the client's network.
+ */
 export interface ToolDeps {
   signup: SignupDeps
   log: Logger
-  source?: SourceKey
+  origin?: SignupOrigin
 }
 
 /**
  * Runs `request_beta_access`: a door to the one signup (server/waitlist/signup.ts), as anon, with
- * the person's optional answers, stored with a new entry only. A wrong answer, a refused address or
+ * the person's optional answers, stored with a new entry only, and only proposed while the person
+ * has not confirmed the address (entry-answers.ts). A wrong answer, a refused address or
  * a database failure is a tool result with isError, so the agent reads why instead of a protocol error.
  */
 export async function callRequestAccess(
-  { signup, log, source }: ToolDeps,
+  { signup, log, origin }: ToolDeps,
   args: unknown,
 ): Promise<CallToolResult> {
   const parsed = Arguments.safeParse(args ?? {})
@@ -97,7 +100,7 @@ export async function callRequestAccess(
   // Checked before the signup: a wrong answer stores nothing, not even the address.
   const checked = checkAnswers(signupQuestions, parsed.data)
   if ('problem' in checked) return errorResult(`Invalid arguments: ${checked.problem}. Nothing was stored.`)
-  const outcome = await signUpOne(signup, parsed.data.email, source, checked.answers)
+  const outcome = await signUpOne(signup, parsed.data.email, origin, checked.answers)
   switch (outcome.status) {
     case 'submitted':
     case 'already_registered':

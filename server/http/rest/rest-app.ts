@@ -46,6 +46,8 @@ export interface RestDeps {
   signup: SignupDeps
   /** Names a signup's source before its insert (analytics); absent, none is counted or kept. */
   sourceOf?: (c: Context) => SourceKey
+  /** The client's network, kept with the entry (client-network.ts); absent, none is kept. */
+  networkOf?: (c: Context) => string | undefined
   /** The app's cap on requests in flight towards the database, taken once the body is in. */
   gate: MiddlewareHandler
   cors: SiteCors
@@ -136,8 +138,8 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
     const select = parseSelect(request.params.get('select'), table, known)
     const { rows, keys } = knownColumns(await insertRows(c), table, known)
     const returning = preferences.return === 'representation' ? select : undefined
-    const source = deps.sourceOf?.(c)
-    const result = await signUp(deps.signup, { rows, columns: keys, claims, returning, source })
+    const origin = { source: deps.sourceOf?.(c), network: deps.networkOf?.(c) }
+    const result = await signUp(deps.signup, { rows, columns: keys, claims, returning, ...origin })
     return answer(result.body, 201, request, preferences.count ? `*/${result.affected}` : '*/*')
   })
   // GET, and HEAD, which Hono routes here and answers without the body.

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks'
 import { readBounceReport } from './bounce-report'
 import type { MailEvent } from './mail-event'
-import { accept, field, jsonOf, type Provider, refuse, text } from './provider'
+import { accept, field, jsonOf, type Provider, refuse, signedTime, text } from './provider'
 
 /** The JSON form: {"type":"bounce","email","bounce":"hard"|"soft","reason"} or {"type":"complaint","email"}. */
 function fromJson(id: string, payload: unknown): MailEvent[] | undefined {
@@ -25,10 +25,14 @@ export function genericProvider(secret: string): Provider {
   const verifier = new Webhook(secret)
   return async (request) => {
     const id = request.header('webhook-id') ?? ''
+    const timestamp = request.header('webhook-timestamp') ?? ''
+    // Its library reads the time with parseInt, which takes `1795882580e0` too: read as every provider's.
+    const time = signedTime(timestamp, 'Standard Webhooks')
+    if (!time.ok) return time
     try {
       verifier.verify(request.body, {
         'webhook-id': id,
-        'webhook-timestamp': request.header('webhook-timestamp') ?? '',
+        'webhook-timestamp': timestamp,
         'webhook-signature': request.header('webhook-signature') ?? '',
       })
     } catch (error) {

@@ -43,12 +43,14 @@ export function outboxUuidOf(messageId: string | undefined): string | undefined 
 }
 
 /**
- * A provider's one-use value that its signature covers while the event beside it is not (Mailgun's
- * token): accepted once, and remembered until the signature's timestamp is too old to pass anyway.
+ * A provider's one-use values, for a signature that covers them while the event beside it is not
+ * (Mailgun's token and the signature itself): accepted once, each remembered until the signature's
+ * timestamp is too old to pass anyway; a POST bringing any of them again is a replay.
  */
 export interface SignatureToken {
   provider: MailEventProvider
-  token: string
+  /** Each value that must not come twice: a replay repeats at least one of them. */
+  values: readonly string[]
   /** When the signature's timestamp leaves the accepted window. */
   expiresAt: Date
 }

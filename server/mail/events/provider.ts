@@ -24,10 +24,44 @@ export const accept = (events: MailEvent[], token?: SignatureToken): Verdict => 
 /** How old (or how far ahead) a signed timestamp may be: a replayed event is refused. */
 export const TOLERANCE_SECONDS = 5 * 60
 
-/** True when `seconds` (Unix time, as a string or number) is within the tolerance of now. */
-export function timestampFresh(seconds: string | number | undefined, now = Date.now()): boolean {
-  const value = Number(seconds)
-  return Number.isFinite(value) && Math.abs(now / 1000 - value) <= TOLERANCE_SECONDS
+// Unix seconds as the providers write them: digits alone, at most 12 (beyond the year 33000).
+// Number() and parseInt() also read `1795882580e0`, `1795882580.0`, `+1795882580` and `0x6b0b1cc7`
+// as a time, so one signed string could be split into timestamp and token at another place and
+// pass again (Mailgun signs timestamp + token as one string). One time, one spelling.
+const UNIX_SECONDS = /^\d{1,12}$/
+// SNS's Timestamp, as SNS writes it: ISO 8601 in UTC, with its milliseconds.
+const SNS_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z$/
+
+/** A signed time, in Unix seconds, as its provider writes it: `unix` seconds, or SNS's `iso` form. */
+export type TimeForm = 'unix' | 'iso'
+
+const FORM_WORDS: Record<TimeForm, string> = {
+  unix: 'is not 1 to 12 digits',
+  iso: 'is not a time such as 2026-12-01T10:00:00.000Z',
+}
+
+/**
+ * Every provider's signed timestamp, read one strict way before anything else of the request is
+ * trusted: the spelling its provider writes (any other is refused), then within
+ * TOLERANCE_SECONDS of now. The time in seconds, or the refusal, naming the provider as `who`.
+ */
+export function signedTime(
+  value: unknown,
+  who: string,
+  form: TimeForm = 'unix',
+  now = Date.now(),
+): { ok: true; seconds: number } | Refusal {
+  const given = typeof value === 'string' ? value : ''
+  const pattern = form === 'unix' ? UNIX_SECONDS : SNS_TIME
+  const seconds = !pattern.test(given)
+    ? Number.NaN
+    : form === 'unix'
+      ? Number(given)
+      : Date.parse(given) / 1000
+  if (!Number.isFinite(seconds)) return refuse(401, `the ${who} timestamp ${FORM_WORDS[form]}`)
+  if (Math.abs(now / 1000 - seconds) > TOLERANCE_SECONDS)
+    return refuse(401, `the ${who} timestamp is more than 5 minutes off`)
+  return { ok: true, seconds }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks'
 import type { MailEvent, MailEventType } from './mail-event'
-import { accept, field, jsonOf, type Provider, refuse, text } from './provider'
+import { accept, field, jsonOf, type Provider, refuse, signedTime, text } from './provider'
 
 /**
  * Resend's event types we act on; the others (sent, opened, clicked…) change nothing. Resend has no
@@ -24,10 +24,14 @@ export function resendProvider(secret: string): Provider {
   const verifier = new Webhook(secret)
   return async (request) => {
     const id = request.header('svix-id') ?? ''
+    const timestamp = request.header('svix-timestamp') ?? ''
+    // Its library reads the time with parseInt, which takes `1795882580e0` too: read as every provider's.
+    const time = signedTime(timestamp, 'Svix')
+    if (!time.ok) return time
     try {
       verifier.verify(request.body, {
         'webhook-id': id,
-        'webhook-timestamp': request.header('svix-timestamp') ?? '',
+        'webhook-timestamp': timestamp,
         'webhook-signature': request.header('svix-signature') ?? '',
       })
     } catch {

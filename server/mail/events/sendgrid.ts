@@ -1,6 +1,6 @@
 import { EventWebhook, EventWebhookHeader } from '@sendgrid/eventwebhook'
 import type { MailEvent, MailEventType } from './mail-event'
-import { accept, field, jsonOf, type Provider, refuse, text, timestampFresh } from './provider'
+import { accept, field, jsonOf, type Provider, refuse, signedTime, text } from './provider'
 
 // Why SendGrid dropped a message, for the reasons about the address; a drop for the message's own
 // content or the account's quota says nothing of the address and changes nothing.
@@ -25,14 +25,17 @@ function typeOf(event: string, bounceType: string, reason: string): MailEventTyp
 
 /**
  * SendGrid signs its event webhook with ECDSA P-256: the signature of timestamp + body, checked by
- * its own library against the verification key; a timestamp over five minutes old is refused.
+ * its own library against the verification key, once the timestamp is read as every provider's is
+ * (signedTime: 1 to 12 digits, within five minutes).
  */
 export function sendgridProvider(key: string): Provider {
   const webhook = new EventWebhook()
   const publicKey = webhook.convertPublicKeyToECDSA(key)
   return async (request) => {
-    const signature = request.header(EventWebhookHeader.SIGNATURE()) ?? ''
     const timestamp = request.header(EventWebhookHeader.TIMESTAMP()) ?? ''
+    const time = signedTime(timestamp, 'SendGrid')
+    if (!time.ok) return time
+    const signature = request.header(EventWebhookHeader.SIGNATURE()) ?? ''
     let verified = false
     try {
       verified = webhook.verifySignature(publicKey, request.body.toString('utf8'), signature, timestamp)
@@ -40,7 +43,6 @@ export function sendgridProvider(key: string): Provider {
       verified = false
     }
     if (!verified) return refuse(401, 'the SendGrid signature does not verify')
-    if (!timestampFresh(timestamp)) return refuse(401, 'the SendGrid timestamp is more than 5 minutes off')
     const payload = jsonOf(request.body)
     if (!Array.isArray(payload)) return refuse(400, 'a SendGrid event webhook posts a JSON array')
     const events: MailEvent[] = []

@@ -1,7 +1,7 @@
 import { verify } from 'node:crypto'
 import { type Agent, get } from 'node:https'
 import type { MailEvent, MailEventType } from './mail-event'
-import { accept, field, jsonOf, type Provider, readJson, refuse, text, timestampFresh } from './provider'
+import { accept, field, jsonOf, type Provider, readJson, refuse, signedTime, text } from './provider'
 import { SnsCertificates } from './sns-certificates'
 
 // What SNS signs for each type of message: these fields, in this order, each name then value
@@ -104,8 +104,8 @@ function signatureVerifies(payload: unknown, type: SnsType, pem: string): boolea
 
 /**
  * What can be checked without fetching anything, cheapest first: the type, an accepted topic, the
- * signature version, a certificate URL of SNS's shape in the topic's region, a timestamp within
- * five minutes. A refusal, or the message's type and certificate URL.
+ * signature version, a certificate URL of SNS's shape in the topic's region, a timestamp as SNS
+ * writes it within five minutes (signedTime, as every provider's). A refusal, or the message's type and certificate URL.
  */
 function checkCheapParts(payload: unknown, topics: readonly string[]) {
   const type = text(field(payload, 'Type'))
@@ -117,8 +117,8 @@ function checkCheapParts(payload: unknown, topics: readonly string[]) {
   const certUrl = text(field(payload, 'SigningCertURL'))
   if (!onTopicRegion(certUrl, topic, CERTIFICATE_FILE))
     return refuse(400, "the SigningCertURL is not SNS's, on sns.<the topic's region>.amazonaws.com")
-  if (!timestampFresh(Date.parse(text(field(payload, 'Timestamp'))) / 1000))
-    return refuse(401, 'the SNS timestamp is more than 5 minutes off')
+  const time = signedTime(field(payload, 'Timestamp'), 'SNS', 'iso')
+  if (!time.ok) return time
   return { ok: true as const, type, topic, certUrl }
 }
 

@@ -1,8 +1,18 @@
 import type { Logger } from '../../base/log'
 import type { Database, Queryable } from '../../db/database'
 import { notify, OUTBOXES } from '../../outbox/outbox-queries'
+import { shownNetwork } from '../../rate-limit/client-network'
 import { queueEvent } from '../../webhooks/webhook-events'
 import type { MailLane } from './mail-pace'
+import {
+  bouncingNetworks,
+  networkPauseReason,
+  type PausedNetwork,
+  pauseNetwork,
+  readNetworkWindows,
+  readPausedNetworks,
+  resumeNetworks,
+} from './network-health'
 
 /** The last messages sent that send health looks at, and how many must have gone before it judges. */
 export const HEALTH_WINDOW = 1000
@@ -20,12 +30,15 @@ export const LANES: readonly MailLane[] = [0, 1]
 /**
  * MAIL_PAUSE_BOUNCE_RATE and MAIL_PAUSE_COMPLAINT_RATE (1 turns one off), and the counts a lane
  * must also reach, MAIL_PAUSE_MIN_BOUNCES and MAIL_PAUSE_MIN_COMPLAINTS: no single event pauses.
+ * The bounce rate and count are also each signup network's (network-health.ts), and the
+ * confirmations lane pauses on bounces only when they came from MAIL_PAUSE_MIN_NETWORKS networks.
  */
 export interface PauseLimits {
   bounceRate: number
   complaintRate: number
   minBounces: number
   minComplaints: number
+  minNetworks: number
 }
 
 /** One lane's last HEALTH_WINDOW messages sent since its window started, for every server on the database. */
@@ -38,6 +51,8 @@ export interface LaneHealth {
   windowStartedAt: string
   /** While the lane is paused: since when, and why. */
   paused?: { at: string; reason: string }
+  /** The confirmations lane's networks paused now (readSendReport; the gate does not read them). */
+  pausedNetworks?: PausedNetwork[]
 }
 
 export type SendHealth = Record<LaneName, LaneHealth>
@@ -85,18 +100,32 @@ export async function readSendHealth(db: Queryable): Promise<SendHealth> {
   return Object.fromEntries(lanes) as SendHealth
 }
 
+/** Send health as the owner reads it: each lane, and the confirmations' networks paused now. */
+export async function readSendReport(db: Queryable): Promise<SendHealth> {
+  const health = await readSendHealth(db)
+  health.confirmations.pausedNetworks = await readPausedNetworks(db)
+  return health
+}
+
 const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)}%`
 
 /**
  * Why a lane's figures call for a pause, in the owner's words, or undefined while they are fine:
  * judged from HEALTH_MIN_SENT messages on, a rate past its limit with at least its minimum count.
+ * For the confirmations lane, `networks` is how many networks its bounces came from: fewer than
+ * MAIL_PAUSE_MIN_NETWORKS is a few strangers, whom their networks' own pauses hold back.
  */
-export function pauseReason(health: LaneHealth, limits: PauseLimits): string | undefined {
+export function pauseReason(health: LaneHealth, limits: PauseLimits, networks?: number): string | undefined {
   const { sent, hardBounces, complaints } = health
   if (sent < HEALTH_MIN_SENT) return undefined
+  const fromNetworks = networks === undefined ? '' : ` from ${networks} networks`
   // A limit of 1 is off: no rate is past it.
-  if (hardBounces >= limits.minBounces && hardBounces / sent > limits.bounceRate)
-    return `hard bounces are ${percent(hardBounces, sent)} of the last ${sent} messages (${hardBounces}), past MAIL_PAUSE_BOUNCE_RATE ${limits.bounceRate}`
+  if (
+    hardBounces >= limits.minBounces &&
+    hardBounces / sent > limits.bounceRate &&
+    (networks === undefined || networks >= limits.minNetworks)
+  )
+    return `hard bounces are ${percent(hardBounces, sent)} of the last ${sent} messages (${hardBounces}${fromNetworks}), past MAIL_PAUSE_BOUNCE_RATE ${limits.bounceRate}`
   if (complaints >= limits.minComplaints && complaints / sent > limits.complaintRate)
     return `complaints are ${percent(complaints, sent)} of the last ${sent} messages (${complaints}), past MAIL_PAUSE_COMPLAINT_RATE ${limits.complaintRate}`
   return undefined
@@ -124,12 +153,20 @@ export interface ResumedLane {
   reason: string
 }
 
+/** What `deliveries --resume` ended: the lanes' pauses and the networks'. */
+export interface Resumed {
+  lanes: ResumedLane[]
+  networks: PausedNetwork[]
+}
+
 /**
  * Resumes every paused lane and starts its window anew (the messages before it no longer count),
- * then wakes the senders. With no lane paused, starts both windows anew. Returns the pauses it ended.
+ * and every paused network (network-health.ts), then wakes the senders. With no lane paused,
+ * starts both windows anew. Returns the pauses it ended.
  */
-export async function resumeSending(db: Database): Promise<ResumedLane[]> {
+export async function resumeSending(db: Database): Promise<Resumed> {
   return db.transaction(async (tx) => {
+    const networks = await resumeNetworks(tx)
     const paused = await tx.query<{ lane: MailLane; reason: string | null }>(
       'select lane, pause_reason as reason from private.mail_health where paused_at is not null order by lane for update',
     )
@@ -139,7 +176,8 @@ export async function resumeSending(db: Database): Promise<ResumedLane[]> {
       [paused.length === 0],
     )
     await tx.query(`select ${notify(OUTBOXES.mail)}`)
-    return paused.map((row) => ({ name: LANE_NAMES[row.lane], reason: row.reason ?? '' }))
+    const lanes = paused.map((row) => ({ name: LANE_NAMES[row.lane], reason: row.reason ?? '' }))
+    return { lanes, networks }
   })
 }
 
@@ -160,9 +198,12 @@ export class SendHealthGate {
 
   async openLanes(): Promise<readonly MailLane[]> {
     const health = await readSendHealth(this.db)
+    const networks = await this.judgeNetworks(health.confirmations)
     const open: MailLane[] = []
     for (const lane of Object.values(health)) {
-      const reason = lane.paused ? undefined : pauseReason(lane, this.limits)
+      const reason = lane.paused
+        ? undefined
+        : pauseReason(lane, this.limits, lane.lane === 0 ? networks : undefined)
       if (reason && (await this.db.transaction((tx) => pauseLane(tx, lane.lane, reason))))
         this.log.error(
           `Sending paused for ${lane.name}: ${reason}. Only ${lane.name} wait, queued; ` +
@@ -172,5 +213,25 @@ export class SendHealthGate {
     }
     this.open = open.sort()
     return this.open
+  }
+
+  /**
+   * Pauses each network whose confirmations bounced past the limits (network-health.ts), and says
+   * how many networks the lane's bounces came from. Read only once the lane holds enough bounces
+   * for any network to: a network's are some of the lane's.
+   */
+  private async judgeNetworks(lane: LaneHealth): Promise<number> {
+    if (lane.hardBounces < this.limits.minBounces) return 0
+    const windows = await readNetworkWindows(this.db, HEALTH_WINDOW)
+    for (const window of windows) {
+      const reason = networkPauseReason(window, this.limits)
+      const until = reason && window.network && (await pauseNetwork(this.db, window.network, reason))
+      if (until)
+        this.log.error(
+          `Confirmations paused for signups from ${shownNetwork(window.network ?? '')} until ${until}: ${reason}. ` +
+            "Other networks' confirmations go on. These resume by themselves then, or now with npm run waitlist -- deliveries --resume",
+        )
+    }
+    return bouncingNetworks(windows)
   }
 }

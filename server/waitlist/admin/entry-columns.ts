@@ -32,7 +32,7 @@ export interface EntryColumn {
   whenMissing?: (importTime: string) => string
   /** Why import refuses a value in this column, or undefined when the value is fine. */
   problem(value: string): string | undefined
-  /** What import stages for a good value, when not the value itself (an answer, trimmed as checkAnswers keeps it). */
+  /** What import stages for a good value, when not the value itself (an answer, as checkAnswers keeps it). */
   stage?: (value: string) => string
 }
 
@@ -112,7 +112,10 @@ function answerColumn(question: SignupQuestion): EntryColumn {
       const checked = checkAnswers([question], { [question.id]: value })
       return 'problem' in checked ? `${name}: ${checked.problem}` : undefined
     },
-    stage: (value) => value.trim(),
+    stage(value) {
+      const checked = checkAnswers([question], { [question.id]: value })
+      return 'answers' in checked ? (checked.answers[question.id] ?? '') : value
+    },
   }
 }
 

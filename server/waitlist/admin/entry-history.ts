@@ -22,7 +22,10 @@ export interface EntryHistory {
   email: string
   status: EntryStatus
   source: string | null
+  /** The person's own answers: what filters, export and the funnel read. */
   answers: Answers
+  /** An agent's answers, held until the person keeps them on the confirmation page (ADR 084). */
+  proposed: Answers
   history: HistoryItem[]
 }
 
@@ -33,6 +36,7 @@ interface EntryRow {
   source: string | null
   createdAt: string
   answers: Answers | null
+  proposed: Answers | null
   dates: Record<string, string | null>
 }
 
@@ -52,10 +56,12 @@ async function entryRow(db: Queryable, email: string): Promise<EntryRow | undefi
     .join(', ')
   const [row] = await db.query<EntryRow>(
     `select w.id::text as id, w.email::text as email, coalesce(s.status, 'waiting') as status, w.source,
-            ${isoUtc('w.created_at')} as "createdAt", a.answers, json_build_object(${dates}) as dates
+            ${isoUtc('w.created_at')} as "createdAt", a.answers, p.answers as proposed,
+            json_build_object(${dates}) as dates
        from public.waitlist w
        left join private.entry_status s on s.waitlist_id = w.id
        left join private.entry_answers a on a.waitlist_id = w.id
+       left join private.proposed_answers p on p.waitlist_id = w.id
       where w.email operator(extensions.=) $1::extensions.citext`,
     [email.trim()],
   )
@@ -95,7 +101,7 @@ async function messages(db: Queryable, id: string): Promise<HistoryItem[]> {
 }
 
 /**
- * The entry with this address (any letter case), its source and answers, and its history oldest
+ * The entry with this address (any letter case), its source, its answers kept and proposed, and its history oldest
  * first: the signup, each status change with how it came, each provider event, each message. No
  * address other than its own appears: details are masked as the log masks them.
  */
@@ -117,6 +123,7 @@ export async function entryHistory(db: Queryable, email: string): Promise<EntryH
     status: row.status,
     source: row.source,
     answers: inQuestionOrder(row.answers),
+    proposed: inQuestionOrder(row.proposed),
     history,
   }
 }
