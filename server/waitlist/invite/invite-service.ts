@@ -130,20 +130,23 @@ async function settingsOf(db: Database, fallback: PreviewFallback) {
   return { settings, preview: previewSettings(settings, fallback) }
 }
 
+/** Why nothing may be queued while the beta link is the shipped placeholder (ADR 077), or null. */
+const placeholderOf = ({ context }: PreviewSettings) =>
+  isPlaceholderLink(context.betaUrl) ? placeholderNote(context.betaUrl) : null
+
 /** The message as `email` would get it, and everything said beside it. */
 function messagePreview(
   preview: PreviewSettings,
   senderConfigured: boolean,
   email: string | undefined,
 ): MessagePreview {
-  const { betaUrl } = preview.context
   return {
     mail: previewInvitation(preview, email ?? SAMPLE),
     from: preview.from,
     perMinute: preview.perMinute,
     noSender: senderConfigured ? null : NO_SENDER_YET,
     settingsUnknown: preview.unknown ?? null,
-    placeholder: isPlaceholderLink(betaUrl) ? placeholderNote(betaUrl) : null,
+    placeholder: placeholderOf(preview),
   }
 }
 
@@ -153,7 +156,7 @@ export async function previewMessage(
   fallback: PreviewFallback,
   email?: string,
 ): Promise<OutgoingMail> {
-  return messagePreview((await settingsOf(db, fallback)).preview, true, email).mail
+  return previewInvitation((await settingsOf(db, fallback)).preview, email ?? SAMPLE)
 }
 
 /**
@@ -268,6 +271,9 @@ export async function sendTest(
   const sent = await queueTestInvitation(db, address)
   if ('refused' in sent) return sent
   const { settings, preview } = await settingsOf(db, fallback)
-  const { placeholder } = messagePreview(preview, settings.senderConfigured, address)
-  return { queued: sent.queued, placeholder, senderConfigured: settings.senderConfigured }
+  return {
+    queued: sent.queued,
+    placeholder: placeholderOf(preview),
+    senderConfigured: settings.senderConfigured,
+  }
 }
