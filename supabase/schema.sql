@@ -1,4 +1,4 @@
--- The schema as supabase/migrations/ leaves it, through 20261202000000_one_rule_per_question.sql.
+-- The schema as supabase/migrations/ leaves it, through 20261205000000_consent_and_erasure.sql.
 -- Generated from the catalogs of a database the migrations built (harness/schema-sql.ts): do not edit.
 -- After changing a migration, regenerate it with `npm run schema` and commit it with the migration;
 -- tests/server/schema-file.test.ts fails while it is out of date. It is for reading: the migrations
@@ -23,6 +23,19 @@ CREATE ROLE service_role NOLOGIN NOINHERIT BYPASSRLS;
 
 -- Tables
 
+CREATE TABLE private.consent_words (
+    version text NOT NULL,
+    hash bytea NOT NULL,
+    text text NOT NULL,
+    registered_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT consent_words_pkey PRIMARY KEY (version),
+    CONSTRAINT consent_words_hash_key UNIQUE (hash),
+    CONSTRAINT consent_words_check CHECK ((version = encode(substr(hash, 1, 8), 'hex'::text))),
+    CONSTRAINT consent_words_hash_check CHECK ((octet_length(hash) = 32)),
+    CONSTRAINT consent_words_text_check CHECK (((char_length(text) >= 1) AND (char_length(text) <= 4000))),
+    CONSTRAINT consent_words_version_check CHECK ((version ~ '^[0-9a-f]{16}$'::text))
+);
+
 CREATE TABLE private.entry_answers (
     waitlist_id bigint NOT NULL,
     answers jsonb NOT NULL,
@@ -30,6 +43,28 @@ CREATE TABLE private.entry_answers (
     CONSTRAINT entry_answers_pkey PRIMARY KEY (waitlist_id),
     CONSTRAINT entry_answers_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
     CONSTRAINT entry_answers_answers_check CHECK (((jsonb_typeof(answers) = 'object'::text) AND (octet_length((answers)::text) <= 4096)))
+);
+
+CREATE TABLE private.entry_consent (
+    waitlist_id bigint NOT NULL,
+    at timestamp with time zone DEFAULT now() NOT NULL,
+    door text NOT NULL,
+    words text,
+    agent_name text,
+    agent_version text,
+    confirmed_from cidr,
+    CONSTRAINT entry_consent_pkey PRIMARY KEY (waitlist_id),
+    CONSTRAINT entry_consent_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
+    CONSTRAINT entry_consent_agent_name_check CHECK (((char_length(agent_name) >= 1) AND (char_length(agent_name) <= 100))),
+    CONSTRAINT entry_consent_agent_version_check CHECK (((char_length(agent_version) >= 1) AND (char_length(agent_version) <= 40))),
+    CONSTRAINT entry_consent_check CHECK (((agent_version IS NULL) OR (agent_name IS NOT NULL))),
+    CONSTRAINT entry_consent_confirmed_from_check CHECK (((confirmed_from IS NULL) OR (masklen((confirmed_from)::inet) =
+CASE family((confirmed_from)::inet)
+    WHEN 4 THEN 24
+    ELSE 48
+END))),
+    CONSTRAINT entry_consent_door_check CHECK ((door = ANY (ARRAY['page'::text, 'form'::text, 'api'::text, 'mcp'::text, 'webmcp'::text, 'import'::text]))),
+    CONSTRAINT entry_consent_words_check CHECK ((words ~ '^[0-9a-f]{16}$'::text))
 );
 
 CREATE TABLE private.entry_events (
@@ -201,6 +236,26 @@ CREATE TABLE private.source_counts (
     CONSTRAINT source_counts_visits_check CHECK ((visits >= 0))
 );
 
+CREATE TABLE private.suppressed (
+    hash bytea NOT NULL,
+    at timestamp with time zone DEFAULT now() NOT NULL,
+    why text NOT NULL,
+    CONSTRAINT suppressed_pkey PRIMARY KEY (hash),
+    CONSTRAINT suppressed_hash_check CHECK ((octet_length(hash) = 32)),
+    CONSTRAINT suppressed_why_check CHECK ((why = ANY (ARRAY['removed'::text, 'erased'::text])))
+);
+
+CREATE TABLE private.suppression_key (
+    singleton boolean DEFAULT true NOT NULL,
+    inner_pad bytea NOT NULL,
+    outer_pad bytea NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT suppression_key_pkey PRIMARY KEY (singleton),
+    CONSTRAINT suppression_key_inner_pad_check CHECK ((octet_length(inner_pad) = 64)),
+    CONSTRAINT suppression_key_outer_pad_check CHECK ((octet_length(outer_pad) = 64)),
+    CONSTRAINT suppression_key_singleton_check CHECK (singleton)
+);
+
 CREATE TABLE private.visitor_salts (
     day date NOT NULL,
     salt bytea NOT NULL,
@@ -232,9 +287,11 @@ CREATE TABLE private.webhook_deliveries (
     event text DEFAULT 'waitlist.signup'::text NOT NULL,
     occurred_at timestamp with time zone,
     detail text,
+    erased_email text,
     CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id),
     CONSTRAINT webhook_deliveries_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
-    CONSTRAINT webhook_deliveries_event_check CHECK ((event = ANY (ARRAY['waitlist.signup'::text, 'entry.confirmed'::text, 'invitation.sent'::text, 'entry.joined'::text, 'entry.unsubscribed'::text, 'entry.bounced'::text, 'entry.complained'::text, 'mail.paused'::text]))),
+    CONSTRAINT webhook_deliveries_erased_email_check CHECK (((erased_email IS NULL) OR ((event = 'entry.erased'::text) AND (char_length(erased_email) <= 254)))),
+    CONSTRAINT webhook_deliveries_event_check CHECK ((event = ANY (ARRAY['waitlist.signup'::text, 'entry.confirmed'::text, 'invitation.sent'::text, 'entry.joined'::text, 'entry.unsubscribed'::text, 'entry.bounced'::text, 'entry.complained'::text, 'mail.paused'::text, 'entry.erased'::text]))),
     CONSTRAINT webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text])))
 );
 
@@ -378,6 +435,17 @@ begin
   delete from private.waitlist_day_deltas;
   delete from private.waitlist_day_counts;
   return null;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.forget_erased_email()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  new.erased_email := null;
+  return new;
 end
 $function$;
 
@@ -581,6 +649,31 @@ AS $function$
   limit 1
 $function$;
 
+CREATE OR REPLACE FUNCTION private.record_consent()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if coalesce(current_setting('waitlist.importing', true), '') = 'on' then
+    return null;
+  end if;
+  insert into private.entry_consent (waitlist_id, door, words, agent_name, agent_version)
+  select a.id,
+         coalesce(nullif(current_setting('request.door', true), ''), 'api'),
+         nullif(current_setting('request.words', true), ''),
+         nullif(current_setting('request.agent_name', true), ''),
+         nullif(current_setting('request.agent_version', true), '')
+    from added a;
+  if exists (select from private.suppressed) then
+    delete from private.suppressed
+     where hash in (select private.suppression_hash(a.email::text) from added a);
+  end if;
+  return null;
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION private.refuse_rate_limited()
  RETURNS void
  LANGUAGE plpgsql
@@ -596,6 +689,16 @@ begin
       hint = format('Try again in %s seconds', retry);
   end if;
 end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.suppression_hash(address text)
+ RETURNS bytea
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select sha256(k.outer_pad || sha256(k.inner_pad || private.mailbox_key(address)))
+    from private.suppression_key k
 $function$;
 
 CREATE OR REPLACE FUNCTION private.visitors_seen(bits bit varying)
@@ -615,6 +718,8 @@ $function$;
 
 CREATE TRIGGER mail_outbox_forget_test_address BEFORE UPDATE OF status ON private.mail_outbox FOR EACH ROW WHEN (((new.status <> 'pending'::text) AND (new.test_address IS NOT NULL))) EXECUTE FUNCTION private.forget_test_address();
 CREATE TRIGGER mail_outbox_hold_paused_network BEFORE INSERT OR UPDATE OF run_at ON private.mail_outbox FOR EACH ROW WHEN (((new.kind = 'confirmation'::text) AND (new.status = 'pending'::text))) EXECUTE FUNCTION private.hold_paused_network();
+CREATE TRIGGER webhook_deliveries_forget_erased_email BEFORE UPDATE OF status ON private.webhook_deliveries FOR EACH ROW WHEN (((new.status = 'delivered'::text) AND (new.erased_email IS NOT NULL))) EXECUTE FUNCTION private.forget_erased_email();
+CREATE TRIGGER waitlist_consent AFTER INSERT ON public.waitlist REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION private.record_consent();
 CREATE TRIGGER waitlist_count_added AFTER INSERT ON public.waitlist REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION private.count_signups_changed();
 CREATE TRIGGER waitlist_count_moved AFTER UPDATE OF created_at ON public.waitlist FOR EACH ROW WHEN ((((old.created_at AT TIME ZONE 'UTC'::text))::date IS DISTINCT FROM ((new.created_at AT TIME ZONE 'UTC'::text))::date)) EXECUTE FUNCTION private.count_signup_moved();
 CREATE TRIGGER waitlist_count_removed AFTER DELETE ON public.waitlist REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION private.count_signups_changed();
@@ -623,7 +728,9 @@ CREATE TRIGGER waitlist_on_insert AFTER INSERT ON public.waitlist FOR EACH ROW E
 
 -- Row-level security
 
+ALTER TABLE private.consent_words ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_answers ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.entry_consent ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_events ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_status ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.invite_batches ENABLE ROW LEVEL SECURITY;
@@ -638,6 +745,8 @@ ALTER TABLE private.network_pauses ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.proposed_answers ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.rate_limit_buckets ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.source_counts ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.suppressed ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.suppression_key ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.visitor_salts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.waitlist_day_counts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.waitlist_day_deltas ENABLE ROW LEVEL SECURITY;

@@ -7,6 +7,7 @@ import { type EntryFilter, readFilter } from '../../server/waitlist/admin/entry-
 import { invitable } from '../../server/waitlist/entry-status'
 import { DEFAULT_STUDIO_PORT } from '../studio-server/start-studio'
 import { openStudioDatabase } from '../studio-server/studio-database'
+import { consentWordsCommand, suppressedCommand, unsuppressCommand } from './consent'
 import { deliveriesCommand } from './deliveries'
 import { exportCommand } from './export'
 import { funnelCommand, parseBy } from './funnel'
@@ -21,7 +22,7 @@ import { showCommand } from './show'
 import { sourcesCommand } from './sources'
 import { parseDays, statsCommand } from './stats'
 import { parsePort, studioCommand } from './studio'
-import { withDatabase } from './with-database'
+import { withDatabase, withKeyedDatabase } from './with-database'
 
 /** What parseArgs read from the command line. */
 export interface CliArgs {
@@ -86,13 +87,19 @@ function usageError(message: string): number {
 async function remove({ positionals }: CliArgs): Promise<number> {
   const email = positionals[1]
   if (!email) return usageError('remove needs the address to remove: remove EMAIL')
-  return withDatabase((db) => removeCommand(db, email))
+  return withKeyedDatabase((db) => removeCommand(db, email))
+}
+
+async function unsuppressAddress({ positionals }: CliArgs): Promise<number> {
+  const email = positionals[1]
+  if (!email) return usageError('unsuppress needs the address to allow again: unsuppress EMAIL')
+  return withKeyedDatabase((db) => unsuppressCommand(db, email))
 }
 
 async function importFile({ positionals, values }: CliArgs): Promise<number> {
   const file = positionals[1]
   if (!file) return usageError('import needs the CSV file written by export: import FILE [--dry-run]')
-  return importCommand(file, values['dry-run'] === true, withDatabase)
+  return importCommand(file, values['dry-run'] === true, withKeyedDatabase)
 }
 
 async function stats({ values }: CliArgs): Promise<number> {
@@ -230,6 +237,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   url: () => urlCommand(),
   remove,
   import: importFile,
+  'consent-words': ({ values }) => withDatabase((db) => consentWordsCommand(db, values.json === true)),
+  suppressed: () => withKeyedDatabase((db) => suppressedCommand(db)),
+  unsuppress: unsuppressAddress,
   stats,
   sources,
   studio,

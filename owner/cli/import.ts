@@ -8,10 +8,13 @@ import {
   createStage,
   fillListed,
   settleImport,
+  skipSuppressed,
   stagedDuplicates,
   stagedListed,
   stageRows,
 } from '../../server/waitlist/admin/import-staging'
+import { registerWords } from '../../server/waitlist/consent/consent-record'
+import { importText } from '../../server/waitlist/consent/door-words'
 import { moveImported } from '../../server/waitlist/entry-status'
 import { checkImportFile, importRecords } from './import-records'
 import { withDatabaseAsIs } from './with-database'
@@ -28,10 +31,12 @@ export interface LineProblem {
 
 export type ImportOutcome =
   | { kind: 'refused'; problems: LineProblem[]; count: number }
-  | { kind: 'dry-run'; entries: number; listed: number }
+  | { kind: 'dry-run'; entries: number; listed: number; suppressed: number }
   | {
       kind: 'imported'
       entries: number
+      /** Lines whose address was erased or removed before (ADR 098): not imported. */
+      suppressed: number
       added: number
       /** Of the entries already listed, how many took the file's further status (ADR 039). */
       raised: number
@@ -107,13 +112,18 @@ export async function importFile(db: Database, path: string, dryRun: boolean): P
   const outcome = await db.copyTransaction(async (tx): Promise<ImportOutcome> => {
     const staged = await stageFile(tx, path)
     if (staged.count > 0) return { kind: 'refused', problems: staged.shown, count: staged.count }
-    if (dryRun) return { kind: 'dry-run', entries: staged.entries, listed: await stagedListed(tx) }
-    const added = await addStaged(tx, staged.entries)
+    const suppressed = await skipSuppressed(tx, !dryRun)
+    if (dryRun)
+      return { kind: 'dry-run', entries: staged.entries, listed: await stagedListed(tx), suppressed }
+    // A line without a consent record of its own names the file it came from (ADR 096).
+    const [fileWords] = await registerWords(tx, [importText(path)])
+    const kept = staged.entries - suppressed
+    const added = await addStaged(tx, kept, fileWords?.version)
     // When every entry was added, none was listed before, and none has a status to move on.
-    const listed = added < staged.entries
+    const listed = added < kept
     const raised = listed ? await moveImported(tx) : 0
     const filled = listed ? await fillListed(tx) : 0
-    return { kind: 'imported', entries: staged.entries, added, raised, filled }
+    return { kind: 'imported', entries: staged.entries, suppressed, added, raised, filled }
   })
   if (outcome.kind === 'imported') await settleImport(db, outcome.added)
   return outcome
@@ -138,7 +148,7 @@ async function checkAlone(path: string): Promise<ImportOutcome> {
       else firstLine.set(address, line)
     }
   if (problems.count > 0) return { kind: 'refused', problems: problems.shown, count: problems.count }
-  return { kind: 'dry-run', entries: firstLine.size, listed: 0 }
+  return { kind: 'dry-run', entries: firstLine.size, listed: 0, suppressed: 0 }
 }
 
 function report(path: string, outcome: ImportOutcome): number {
@@ -150,10 +160,11 @@ function report(path: string, outcome: ImportOutcome): number {
     return 1
   }
   if (outcome.kind === 'dry-run') {
-    const { entries, listed } = outcome
+    const { entries, listed, suppressed } = outcome
     console.log(
-      `Dry run: ${path} holds ${entries} entries; ${entries - listed} would be added, ` +
-        `${listed} are already on the list and would be skipped. Nothing was written.`,
+      `Dry run: ${path} holds ${entries} entries; ${entries - listed - suppressed} would be added, ` +
+        `${listed} are already on the list and would be skipped${suppressedWords(suppressed, 'would be')}. ` +
+        'Nothing was written.',
     )
     return 0
   }
@@ -165,11 +176,20 @@ function report(path: string, outcome: ImportOutcome): number {
     outcome.filled > 0
       ? ` ${outcome.filled} listed took the file's answers or source where they had none (their own are kept).`
       : ''
+  const { entries, suppressed, added } = outcome
   console.log(
-    `Imported ${path}: ${outcome.added} added, ${outcome.entries - outcome.added} already on the list (skipped).${raised}${filled} ` +
+    `Imported ${path}: ${added} added, ${entries - suppressed - added} already on the list (skipped)` +
+      `${suppressedWords(suppressed, 'were')}.${raised}${filled} ` +
       'No signup notifications or mail were sent for them.',
   )
   return 0
+}
+
+/** The addresses erased or removed before, which import never brings back (ADR 098). */
+function suppressedWords(suppressed: number, were: string): string {
+  if (suppressed === 0) return ''
+  const which = suppressed === 1 ? '1 address' : `${suppressed} addresses`
+  return `; ${which} erased or removed before ${were} skipped (unsuppress EMAIL allows one again)`
 }
 
 /**

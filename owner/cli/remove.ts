@@ -1,14 +1,19 @@
 import type { Database } from '../../server/db/database'
-import { eraseEntry } from '../../server/waitlist/admin/waitlist-admin'
+import { eraseEntry } from '../../server/waitlist/erasure'
 
 /**
- * `remove EMAIL`: an erasure request. Exits 0 whether or not the address was listed: either way
- * it is not on the list afterwards, so a batch of requests can be replayed safely.
+ * `remove EMAIL`: an erasure request (erasure.ts: the entry and all it holds, a keyed hash kept so
+ * imports skip the address, entry.erased to the webhook). Exits 0 whether or not the address was
+ * listed: either way it is not on the list afterwards, so a batch of requests can be replayed safely.
  */
 export async function removeCommand(db: Database, email: string): Promise<number> {
   // The address as it was stored, so the owner sees which entry went, whatever case was typed.
-  const removed = await eraseEntry(db, email)
-  if (removed !== undefined) console.log(`Removed ${removed} from the waitlist.`)
+  const removed = await eraseEntry(db, email, 'removed')
+  if (removed !== undefined)
+    console.log(
+      `Removed ${removed} from the waitlist. Imports now skip it until it signs up again ` +
+        '(or `unsuppress` allows it).',
+    )
   else console.log(`${email} is not on the waitlist (in any letter case); nothing was removed.`)
   return 0
 }

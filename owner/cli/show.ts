@@ -2,6 +2,7 @@ import { escapeUnprinted, escapeUnprintedJson } from '../../contract/clean-text'
 import type { Answers } from '../../contract/signup-questions'
 import type { Database } from '../../server/db/database'
 import { entryHistory, type HistoryItem } from '../../server/waitlist/admin/entry-history'
+import { consentLines } from './consent-lines'
 
 /** One line of the history: when, what, and what came with it (a message's kind and outcome, a detail). */
 function historyLine(item: HistoryItem): string {
@@ -23,7 +24,7 @@ function answerLines(label: 'answers' | 'proposed', answers: Answers): string[] 
 /**
  * `show EMAIL [--json]`: one entry as a person asking about it would want it told: the address,
  * its status, where the signup came from, its answers (the person's, then any an agent proposed that
- * do not count), and its history oldest first (entry-history.ts).
+ * do not count), its consent record (consent-lines.ts), and its history oldest first (entry-history.ts).
  * `--json` prints entryHistory's object as it is. What a stranger stored is printed, not obeyed: a
  * control character in an answer or a bounce's words is shown as its escape (`\x1b`; in JSON,
  * `\u001b`), never sent to the terminal (ADR 082). Exits 1 when the address is not listed.
@@ -50,6 +51,7 @@ export async function showCommand(db: Database, email: string, json: boolean): P
           "           (an agent's, not counted until the person keeps them on the confirmation page)",
         ]
       : []),
+    ...consentLines(entry.consent),
     '',
     'History, oldest first (UTC):',
     ...entry.history.map((item) => escapeUnprinted(historyLine(item))),

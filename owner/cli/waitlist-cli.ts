@@ -44,7 +44,15 @@ Commands:
                                        CLI never use it: they go through a private Unix socket. A tool given
                                        this URL after PostgreSQL stopped may hand the password to whatever
                                        program took the port then; use it while the server runs
-  remove EMAIL                         erase an address (any letter case); exits 0 whether or not it was listed
+  remove EMAIL                         erase an address (any letter case) and all it holds; a keyed hash keeps
+                                       it out of later imports until it signs up again; entry.erased goes
+                                       to the webhook; exits 0 whether or not it was listed
+  consent-words [--json]               every version of the words the doors showed (the page's form, the MCP
+                                       tool, an import's file): version, SHA-256, doors, entries, first and
+                                       last use, text; --json: an array of {version, hash, text, doors,
+                                       entries, first, last, registered}
+  suppressed                           how many erased or removed addresses imports skip
+  unsuppress EMAIL                     let an erased or removed address be imported again
   import FILE [--dry-run]              add the entries of a CSV of any size in one transaction: an export
                                        (created_at, statuses, source and answers kept), or a plain list under
                                        the header email (with any of the export's columns, in any order; no
@@ -52,7 +60,9 @@ Commands:
                                        line is good (an answer as the question allows: a choice exactly, a
                                        text not too long); listed addresses are skipped but take a further
                                        status from the file (never an earlier one), and its answers and
-                                       source where they have none; no notifications, no mail
+                                       source where they have none; no notifications, no mail; erased or
+                                       removed addresses are skipped (and counted); lines without a consent
+                                       record get door import with the file's name
   stats [--days N|all]                 signups per day (UTC) as a bar chart, and the total (default 30 days)
   sources [--days N|all] [--json]      visits, visitors, signups and conversion per source (utm_source, else
                                        the referring site, else direct; mcp for agents), most signups first,

@@ -1,7 +1,9 @@
+import { keySourcesOf, loadApiKeys } from '../../server/auth/api-keys'
 import { loadServerEnv, type ServerEnv } from '../../server/boot/env'
 import { embeddedClusterExists, runningServerDatabaseUrl } from '../../server/db/beside-server'
 import type { Database } from '../../server/db/database'
 import { openDatabase } from '../../server/db/open-database'
+import { writeSuppressionKey } from '../../server/waitlist/consent/suppression'
 
 // Beside a running server, its cluster; else this command starts the cluster (holding DATA_DIR
 // meanwhile).
@@ -38,4 +40,18 @@ export async function withDatabaseAsIs<T>(fn: (db: Database) => Promise<T>): Pro
   const running = env.DATABASE_URL ? undefined : await runningServerDatabaseUrl(env.DATA_DIR)
   if (!env.DATABASE_URL && !running && !embeddedClusterExists(env.DATA_DIR)) return undefined
   return run(env, false, fn)
+}
+
+/**
+ * As withDatabase, for the commands that read or write the erased addresses' hashes (remove,
+ * import, suppressed, unsuppress): the hash's key is written first, as a server writes it at
+ * start, so they work on a database no server of this version has started yet.
+ */
+export function withKeyedDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
+  const env = loadServerEnv()
+  return run(env, true, async (db) => {
+    const keys = await loadApiKeys({ ...keySourcesOf(env), db })
+    await writeSuppressionKey(db, keys.secret)
+    return fn(db)
+  })
 }

@@ -21,6 +21,8 @@ import { MemoryStore } from '../rate-limit/memory-store'
 import { PostgresStore } from '../rate-limit/postgres-store'
 import { addressPolicyOf } from '../waitlist/address-policy/address-policy-env'
 import { startConfirmExpiry } from '../waitlist/confirmations'
+import { registerDoorWords } from '../waitlist/consent/consent-record'
+import { writeSuppressionKey } from '../waitlist/consent/suppression'
 import { bounceRefused } from '../waitlist/entry-status'
 import { startWebhooks } from '../webhooks/start-webhooks'
 import type { ServerEnv } from './env'
@@ -107,6 +109,9 @@ async function serve(
   // Known once it listens: the pages that may call /mcp, and those the REST API grants CORS.
   const origins = { site: [] as string[], rest: [] as string[] }
   const db = database.db
+  // The words each door shows, stored once per version, and the key of the erased addresses' hash.
+  const consentWords = await registerDoorWords(db, page.confirmSignups)
+  await writeSuppressionKey(db, keys.secret)
   const protections = protectionsOf(env, db)
   const sources = await startSourceCounter(env, db, log, () => origins.site)
   const sendHealth = sendHealthOf(env, db, log)
@@ -116,6 +121,7 @@ async function serve(
     restOrigins: () => origins.rest,
     webmcpOriginTrialToken: env.WEBMCP_ORIGIN_TRIAL_TOKEN,
     addressPolicy: addressPolicyOf(env),
+    consentWords,
   })
   const { pages } = options
   const pagesFor = pages && ((server: Server) => pages(server, page))

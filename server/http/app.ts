@@ -10,7 +10,8 @@ import { signupNetwork } from '../rate-limit/client-network'
 import { type RateLimitStore, rateLimit, retryAfterHeader } from '../rate-limit/rate-limit'
 import type { AddressPolicy } from '../waitlist/address-policy/address-policy'
 import type { HealthCheck } from '../waitlist/apply-mail-event'
-import type { SignupDeps } from '../waitlist/signup'
+import type { DoorWords } from '../waitlist/consent/door-words'
+import type { SignupConsent, SignupDeps } from '../waitlist/signup'
 import { AGENT_FILES, agentCors } from './agent-cors'
 import { answerPageFor } from './answer-pages'
 import { serveHome } from './home-page'
@@ -52,6 +53,8 @@ export interface AppDeps {
   sendHealth?: HealthCheck
   /** Addresses the public ways in refuse (disposable, blocked, no mail); absent: none refused. */
   addressPolicy?: AddressPolicy
+  /** The version of the words each door shows, for the consent record (registered at start-up). */
+  consentWords?: DoorWords
 }
 
 /** The server's guards; tests calling createApp() without them get headers and a generous queue only. */
@@ -97,6 +100,7 @@ export function createApp(deps: AppDeps): Hono {
     db,
     policy: deps.addressPolicy,
     signedUp: sources && ((source, rows) => sources.countSignup(source, rows)),
+    words: deps.consentWords,
   }
   const sourceOf = sources && ((c: Context) => sources.sourceOfSignup(c, 'rest'))
   const networkOf = (c: Context) => signupNetwork(clientAddress(c, trustProxyHeader))
@@ -152,6 +156,9 @@ function healthCheck(db: Database, log: Logger, gate: DbGate): Handler {
   }
 }
 
+/** The no-script form's consent record: an agent filling it before the page's script ran reads as a person. */
+const FORM: SignupConsent = { door: 'form' }
+
 function routeNativeForm(
   app: Hono,
   { log, sources, signup }: AppDeps & { signup: SignupDeps },
@@ -179,6 +186,7 @@ function routeNativeForm(
       const origin = {
         source: sources?.sourceOfSignup(c, 'form'),
         network: signupNetwork(clientAddress(c, trustProxyHeader)),
+        consent: FORM,
       }
       const result = await submitNativeForm(signup, log, form, origin)
       return c.redirect(`/?waitlist=${result}`, 303)

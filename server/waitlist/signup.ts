@@ -1,11 +1,18 @@
 import type { Answers } from '../../contract/signup-questions'
 import type { SourceKey } from '../analytics/source-of'
-import { type Database, isPgError, type Statement, type StatementResult } from '../db/database'
+import {
+  type ConsentSettings,
+  type Database,
+  isPgError,
+  type Statement,
+  type StatementResult,
+} from '../db/database'
 import type { JwtClaims } from '../db/jwt-claims'
 import { quoteIdent } from '../db/sql-identifier'
 import type { AddressPolicy, AddressRefusal } from './address-policy/address-policy'
 import { MAX_EMAIL_LENGTH, WHATWG_EMAIL } from './admin/email-rule'
 import { afterRepeatSignup } from './confirmations'
+import type { ConsentDoor, DoorWords } from './consent/door-words'
 import { giveAnswers } from './entry-answers'
 
 /**
@@ -34,6 +41,8 @@ export interface Signup {
   source?: SourceKey
   /** The client's network (client-network.ts, CIDR text): kept with the entry, for send health. */
   network?: string
+  /** The door it came through, and the agent that declared itself: the entry's consent record. */
+  consent?: SignupConsent
   /**
    * Answers to the lab's questions (an agent's tool call), checked: stored with a new entry only,
    * proposed until the person confirms (entry-answers.ts).
@@ -41,8 +50,15 @@ export interface Signup {
   answers?: Answers
 }
 
-/** Where one signup came from, as its door tells it: the source it counts under, the client's network. */
-export type SignupOrigin = Pick<Signup, 'source' | 'network'>
+/** What a door tells of a signup for its consent record (consent/door-words.ts). */
+export interface SignupConsent {
+  door: ConsentDoor
+  /** An MCP client's name and version as it declared them (never verified). */
+  agent?: { name: string; version?: string }
+}
+
+/** Where one signup came from, as its door tells it: its source, the client's network, its consent. */
+export type SignupOrigin = Pick<Signup, 'source' | 'network' | 'consent'>
 
 export interface SignupDeps {
   db: Database
@@ -50,6 +66,8 @@ export interface SignupDeps {
   policy?: AddressPolicy
   /** Told of new entries once their insert has committed (not for the owner's key). */
   signedUp?: (source: SourceKey, rows: number) => void
+  /** The version of the words each door shows (registered at start-up); absent, none is named. */
+  words?: DoorWords
 }
 
 /** What the insert did: how many rows, and their JSON when it was asked for. */
@@ -86,7 +104,7 @@ export async function signUp(deps: SignupDeps, signup: Signup): Promise<Inserted
     if (rows.length > 1) checkAddressRule(rows)
     if (deps.policy && !owner) await checkAddressPolicy(deps.policy, rows)
   }
-  const inserted = await insertRows(deps.db, signup).catch(async (error: unknown) => {
+  const inserted = await insertRows(deps.db, signup, deps.words).catch(async (error: unknown) => {
     if (isPgError(error) && error.code === '23505') await afterRepeatSignup(deps.db, emailsOf(rows))
     throw error
   })
@@ -165,15 +183,27 @@ async function checkAddressPolicy(policy: AddressPolicy, rows: readonly Row[]): 
 }
 
 /**
- * 3. The insert, in one round trip under the key's role (Database.runAsRole), the source and the
- * network set beside the role for the columns that default to them. With answers, the insert and
+ * What the signup's trigger writes as its consent record: the door (the owner's key is a program:
+ * `api`), the version of the words that door shows, the agent as it declared itself.
+ */
+function consentSettings(signup: Signup, words: DoorWords | undefined): ConsentSettings {
+  const door = signup.claims.role === 'service_role' ? 'api' : (signup.consent?.door ?? 'api')
+  const agent = signup.consent?.agent
+  return { door, words: words?.[door], agentName: agent?.name, agentVersion: agent?.version }
+}
+
+/**
+ * 3. The insert, in one round trip under the key's role (Database.runAsRole), the source, the
+ * network and the consent record set beside the role for the columns and the trigger that read
+ * them (the consent record is written in the insert's own transaction). With answers, the insert and
  * the answers in one transaction: the row as the key's role, then, back as the owner (anon may not
  * name private tables), its answers; a repeat's 23505 stores none.
  */
-async function insertRows(db: Database, signup: Signup): Promise<Inserted> {
+async function insertRows(db: Database, signup: Signup, words: DoorWords | undefined): Promise<Inserted> {
   const statement = insertStatement(signup.columns, signup.rows, signup.returning)
   const { answers } = signup
-  const request = { source: signup.source?.source, network: signup.network }
+  const consent = consentSettings(signup, words)
+  const request = { source: signup.source?.source, network: signup.network, consent }
   if (!answers || Object.keys(answers).length === 0)
     return statement.read(await db.runAsRole(signup.claims, statement, request))
   return db.asRole(

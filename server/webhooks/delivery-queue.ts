@@ -6,7 +6,7 @@ import { claimWithLease, listUndelivered, OUTBOXES, type UndeliveredRow } from '
 export interface ClaimedDelivery {
   /** The delivery's own id (one per event). */
   id: string
-  /** What happened: waitlist.signup, entry.confirmed, invitation.sent or entry.unsubscribed. */
+  /** What happened: waitlist.signup, entry.confirmed, invitation.sent, entry.erased… */
   event: WebhookEvent
   /** Sent as `webhook-id` (msg_<uuid>): the same on every attempt, unique across databases. */
   webhookId: string
@@ -29,6 +29,7 @@ export const WEBHOOK_EVENTS = [
   'entry.unsubscribed',
   'entry.bounced',
   'entry.complained',
+  'entry.erased',
   'mail.paused',
 ] as const
 
@@ -37,15 +38,16 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
 /** Claims up to `limit` due deliveries for one attempt each, oldest due first (claimWithLease). */
 export function claimDue(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   return claimWithLease(db, OUTBOXES.webhooks, {
-    // A mail.paused event is about no entry: its address and signup time are empty.
-    due: `select d.id, w.email, w.created_at
+    // A mail.paused event is about no entry: its address and signup time are empty. An
+    // entry.erased one is about an entry gone: it carries its address itself, and no signup time.
+    due: `select d.id, coalesce(w.email::text, d.erased_email) as email, w.created_at
             from private.webhook_deliveries d left join public.waitlist w on w.id = d.waitlist_id
            where d.status = 'pending' and d.run_at <= now()
            order by d.run_at limit $1 for update of d skip locked`,
     params: [limit],
     leaseMs,
     returning: `o.id::text as id, o.event, o.webhook_id::text as "webhookId", o.attempts as attempt,
-                coalesce(due.email::text, '') as email, coalesce(${isoUtc('due.created_at')}, '') as "createdAt",
+                coalesce(due.email, '') as email, coalesce(${isoUtc('due.created_at')}, '') as "createdAt",
                 ${isoUtc('coalesce(o.occurred_at, due.created_at)')} as "occurredAt", o.detail`,
   })
 }

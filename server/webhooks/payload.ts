@@ -7,7 +7,8 @@ export interface EventPayload {
   timestamp: string
   /**
    * The entry's address and signup time; `occurred_at` for every event but the signup itself.
-   * mail.paused is about no entry: its data is `occurred_at` and `reason` alone.
+   * mail.paused is about no entry: its data is `occurred_at` and `reason` alone. entry.erased
+   * has no signup time: the entry is gone.
    */
   data: { email?: string; created_at?: string; occurred_at?: string; reason?: string }
   /** Slack incoming webhooks show `text` (mrkdwn: the address as inline code, &, < and > escaped). */
@@ -39,6 +40,7 @@ const HEADLINES: Record<WebhookEvent, string> = {
   'entry.unsubscribed': 'Unsubscribed from the waitlist',
   'entry.bounced': 'Waitlist address bounced',
   'entry.complained': 'Waitlist address reported the mail as spam',
+  'entry.erased': 'Erased from the waitlist: erase its copies too',
   'mail.paused': 'Sending paused',
 }
 
@@ -54,6 +56,8 @@ export function eventPayload(
   const data: EventPayload['data'] = paused
     ? { occurred_at: entry.occurredAt, reason: entry.detail ?? '' }
     : { email: entry.email, created_at: entry.createdAt }
+  // An erased entry's signup time went with it.
+  if (!entry.createdAt) delete data.created_at
   if (event !== 'waitlist.signup' && !paused) data.occurred_at = entry.occurredAt
   // What follows the headline: the address, or why sending paused (no address in it).
   const about = paused ? (entry.detail ?? '') : entry.email

@@ -67,6 +67,20 @@ export async function queueEvents(tx: Queryable, ids: readonly string[], event: 
 }
 
 /**
+ * entry.erased, in the erasure's transaction, when chosen: the entry is gone, so the delivery
+ * carries the address (the receiver erases its copies: GDPR Art. 19) and forgets it once delivered
+ * (the migration's trigger).
+ */
+export async function queueErased(tx: Queryable, email: string): Promise<void> {
+  const { affected } = await tx.run(
+    `insert into private.webhook_deliveries (waitlist_id, event, occurred_at, erased_email)
+     select null, $2, now(), $1 where ${CHOSEN}`,
+    [email, 'entry.erased'],
+  )
+  if (affected > 0) await tx.query(`select ${notify(OUTBOXES.webhooks)}`)
+}
+
+/**
  * Queues one event for the signup webhook, in the caller's transaction, when this database's
  * settings choose its type (setWebhookEvents; before a server of this version set them,
  * `enabled` alone); the same signed, at-least-once delivery as the signup's. An entry event
@@ -76,7 +90,7 @@ export async function queueEvents(tx: Queryable, ids: readonly string[], event: 
 export async function queueEvent(
   tx: Queryable,
   waitlistId: string | null,
-  event: Exclude<WebhookEvent, 'waitlist.signup'>,
+  event: Exclude<WebhookEvent, 'waitlist.signup' | 'entry.erased'>,
   detail: string | null = null,
 ): Promise<void> {
   const { affected } = await tx.run(

@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect } from 'react'
+import { formWords } from '../../contract/form-words'
 import { HONEYPOT_FIELD } from '../../contract/honeypot-field'
 import { requestAccessWords, toolResultOf } from '../../contract/request-access-words'
 import { announceOutcome } from '../lib/announce-outcome'
@@ -33,7 +34,7 @@ function submitForm(event: FormEvent<HTMLFormElement>, { email, setEmail, submit
     if (byAgent) native.respondWith?.(Promise.resolve(toolResultOf({ status: 'submitted' })))
     return
   }
-  const outcome = submit(value, { keepInputEnabled: byAgent })
+  const outcome = submit(value, { keepInputEnabled: byAgent, byAgent })
   if (byAgent) native.respondWith?.(outcome.then(toolResultOf))
 }
 
@@ -82,7 +83,7 @@ export function WaitlistForm() {
       className="mt-4 flex max-w-xl flex-col gap-2 rounded-2xl border border-line bg-panel p-2 shadow-lg shadow-ink/5 has-[input:focus-visible]:outline-2 has-[input:focus-visible]:outline-offset-2 has-[input:focus-visible]:outline-accent sm:flex-row"
     >
       <label htmlFor="waitlist-email" className="sr-only">
-        {requestAccessWords.emailTitle}
+        {formWords.label}
       </label>
       <input
         id="waitlist-email"
@@ -90,7 +91,7 @@ export function WaitlistForm() {
         type="email"
         required
         autoComplete="email"
-        placeholder="Enter your email"
+        placeholder={formWords.placeholder}
         toolparamtitle={requestAccessWords.emailTitle}
         toolparamdescription={requestAccessWords.emailDescription}
         value={email}
@@ -107,7 +108,7 @@ export function WaitlistForm() {
         onPointerEnter={warmUp}
         className="h-12 shrink-0 rounded-xl bg-button px-6 text-base font-medium text-button-ink hover:bg-accent hover:text-page disabled:opacity-60"
       >
-        {submitting ? 'Submitting...' : 'Request Access'}
+        {submitting ? formWords.submitting : formWords.button}
       </button>
     </form>
   )

@@ -23,6 +23,14 @@ describe('submitWaitlist', () => {
     expect(insert).toHaveBeenCalledWith({ email: 'ada@example.com' })
   })
 
+  it("names the WebMCP door in a header when an agent's call makes the insert", async () => {
+    const setHeader = vi.fn().mockResolvedValue({ error: null })
+    insert.mockReturnValue({ setHeader })
+    await expect(submitWaitlist('ada@example.com', true)).resolves.toEqual({ status: 'submitted' })
+    expect(insert).toHaveBeenCalledWith({ email: 'ada@example.com' })
+    expect(setHeader).toHaveBeenCalledWith('X-Waitlist-Door', 'webmcp')
+  })
+
   it('maps a unique violation to already_registered', async () => {
     insert.mockResolvedValue({
       error: {

@@ -6,6 +6,8 @@ import { submitWaitlist } from './submit-waitlist'
 interface SubmitOptions {
   keepInputEnabled?: boolean
   send?: (email: string) => Promise<WaitlistOutcome>
+  /** An agent's call through the WebMCP tool: the insert says so, for the consent record. */
+  byAgent?: boolean
 }
 
 /**
@@ -25,6 +27,7 @@ export function useWaitlistController() {
    * such a call ("tool definition was updated") when a field of the form is disabled while it runs,
    * so there the button alone is disabled and reads 'Submitting...'.
    * `send`: for a WebMCP call with answers, which go to the site's MCP tool instead of the insert.
+   * `byAgent`: for any WebMCP call, whose insert names its door (submit-waitlist.ts).
    */
   const submit = useCallback((value: string, options?: SubmitOptions) => {
     // A submission with an empty value is ignored: no request, no toast, as the product requires.
@@ -33,7 +36,7 @@ export function useWaitlistController() {
       setEmail(value)
       setSubmitting(true)
       setInputDisabled(!options?.keepInputEnabled)
-      const outcome = await (options?.send ?? submitWaitlist)(value)
+      const outcome = await (options?.send ?? submitWaitlist)(value, options?.byAgent)
       setSubmitting(false)
       setInputDisabled(false)
       if (outcome.status === 'submitted') setEmail('')

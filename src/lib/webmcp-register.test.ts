@@ -71,9 +71,10 @@ describe('registerRequestAccessTool', () => {
       status: 'already_registered',
       message: 'Already on the waitlist! This email is already registered for beta access.',
     })
-    expect(submit).toHaveBeenCalledWith('Ada@Example.com')
+    // The insert names the agent's door, for the entry's consent record.
+    expect(submit).toHaveBeenCalledWith('Ada@Example.com', { byAgent: true })
     await tool?.execute({ email: 42 })
-    expect(submit).toHaveBeenLastCalledWith('')
+    expect(submit).toHaveBeenLastCalledWith('', { byAgent: true })
   })
 
   it('gives the tool a title and says it has consequences (it writes and may send an e-mail)', () => {
@@ -103,7 +104,7 @@ describe('registerRequestAccessTool', () => {
     const tool = registeredWith(submit)
     const controller = new AbortController()
     const call = tool?.execute({ email: 'ada@example.com' }, { signal: controller.signal })
-    expect(submit).toHaveBeenCalledWith('ada@example.com')
+    expect(submit).toHaveBeenCalledWith('ada@example.com', { byAgent: true })
     controller.abort(new DOMException('The agent stopped', 'AbortError'))
     await expect(call).rejects.toThrow('The agent stopped')
   })
@@ -158,7 +159,7 @@ describe('the tool’s answers to the lab’s questions', () => {
     })
     expect(submit).toHaveBeenLastCalledWith('ada@example.com', { send: expect.any(Function) })
     await tool?.execute({ email: 'bo@example.com', role: ' ', use_case: '' })
-    expect(submit).toHaveBeenLastCalledWith('bo@example.com')
+    expect(submit).toHaveBeenLastCalledWith('bo@example.com', { byAgent: true })
   })
 
   it('are not offered by a build for a static host, which has no /mcp beside it', async () => {
@@ -174,7 +175,7 @@ describe('the tool’s answers to the lab’s questions', () => {
       staticRegister(submit)
       expect(Object.keys(tool?.inputSchema.properties ?? {})).toEqual(['email'])
       await tool?.execute({ email: 'ada@example.com', role: 'Research' })
-      expect(submit).toHaveBeenLastCalledWith('ada@example.com')
+      expect(submit).toHaveBeenLastCalledWith('ada@example.com', { byAgent: true })
     } finally {
       vi.unstubAllEnvs()
       vi.resetModules()

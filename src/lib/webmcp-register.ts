@@ -7,8 +7,11 @@ import { checkToolAnswers, signUpWithAnswers } from './webmcp-answers'
 /** The form's submit; `send` replaces the page's insert for this one call (the answers' path). */
 export type Submit = (
   email: string,
-  options?: { send?: (email: string) => Promise<WaitlistOutcome> },
+  options?: { send?: (email: string) => Promise<WaitlistOutcome>; byAgent?: boolean },
 ) => Promise<WaitlistOutcome | undefined>
+
+/** Every call of the tool: the page's insert names the agent's door (submit-waitlist.ts). */
+const BY_AGENT = { byAgent: true } as const
 
 type Input = Record<string, unknown>
 
@@ -57,7 +60,7 @@ async function submitWithAnswers(submit: Submit, input: Input, email: string, si
     return resultOf({ status: 'error', error: `Invalid arguments: ${checked.problem}. Nothing was stored.` })
   const { answers } = checked
   // Only blank answers: none to store, so the page's own insert, as with none at all.
-  if (Object.keys(answers).length === 0) return resultOf(await unlessAborted(submit(email), signal))
+  if (Object.keys(answers).length === 0) return resultOf(await unlessAborted(submit(email, BY_AGENT), signal))
   const send = (address: string) => signUpWithAnswers(address, answers)
   return resultOf(await unlessAborted(submit(email, { send }), signal))
 }
@@ -85,7 +88,7 @@ export function registerRequestAccessTool(submit: Submit): () => void {
     call?.signal?.throwIfAborted()
     const email = typeof input?.email === 'string' ? input.email : ''
     if (TAKES_ANSWERS && givesAnswers(input)) return submitWithAnswers(submit, input, email, call?.signal)
-    return resultOf(await unlessAborted(submit(email), call?.signal))
+    return resultOf(await unlessAborted(submit(email, BY_AGENT), call?.signal))
   }
   try {
     const result = context.registerTool(

@@ -1,7 +1,7 @@
 import { type Context, type Handler, Hono, type MiddlewareHandler } from 'hono'
 import { nestsTooDeep } from '../../base/json-depth'
 import type { Logger } from '../../base/log'
-import { clientAddress } from '../../rate-limit/client-address'
+import { clientAddress, rateLimitKey } from '../../rate-limit/client-address'
 import { signupNetwork } from '../../rate-limit/client-network'
 import {
   type RateLimitStore,
@@ -10,10 +10,11 @@ import {
   retryAfterHeader,
   seconds,
 } from '../../rate-limit/rate-limit'
-import type { SignupDeps } from '../../waitlist/signup'
+import type { SignupConsent, SignupDeps } from '../../waitlist/signup'
 import type { HttpSourceCounter } from '../http-source-counter'
 import { noStore } from '../middleware/json-error'
 import { readBody } from '../middleware/request-guards'
+import { DeclaredClients, declaredClient } from './declared-clients'
 import { clientInfoOf, JsonRpcCode, jsonRpcError, toolCallParamsProblem } from './json-rpc'
 import { oneLineErrors } from './one-line-errors'
 import { originGuard } from './origin-guard'
@@ -50,6 +51,7 @@ const requestId = (message: Message) =>
  */
 export function createMcpApp(deps: McpAppDeps): Hono<McpEnv> {
   const app = new Hono<McpEnv>()
+  const clients = new DeclaredClients()
   // On /mcp itself only: paths below it are unknown, and stay the site's 404.
   app.use('/', noStore)
   app.use('/', originGuard(deps.allowedOrigins))
@@ -70,7 +72,7 @@ export function createMcpApp(deps: McpAppDeps): Hono<McpEnv> {
       rows: async (c) => (fieldsOf(await messageOf(c)).method === 'tools/call' ? 1 : 0),
       refuse: refuseAsJsonRpc,
     }),
-    answerPost(deps),
+    answerPost(deps, clients),
   )
 
   // No server-to-client stream and no session to end: POST is the whole protocol here.
@@ -107,7 +109,27 @@ async function refuseAsJsonRpc(refusal: Refusal, c: Context<McpEnv>): Promise<Re
   )
 }
 
-function answerPost(deps: McpAppDeps): Handler<McpEnv> {
+/** Who calls, for DeclaredClients: the client's address as the rate limit keys it, and its User-Agent. */
+const callerOf = (c: Context, trustProxyHeader: string | undefined) =>
+  [rateLimitKey(clientAddress(c, trustProxyHeader)), c.req.header('user-agent') ?? ''] as const
+
+/**
+ * The tool call's consent record: `webmcp` when a page of the site's own made it (a browser sets
+ * Origin, and the guard let only the site's own through: the page's WebMCP tool), else `mcp`; the
+ * agent as its client declared itself, in this request (2026-07-28) or in its `initialize` (2025).
+ */
+function consentOf(
+  c: Context,
+  clients: DeclaredClients,
+  trustProxyHeader: string | undefined,
+  declared: { clientInfo?: unknown } | undefined,
+): SignupConsent {
+  const agent = declaredClient(declared) ?? clients.recall(...callerOf(c, trustProxyHeader))
+  const door = c.req.header('origin') ? 'webmcp' : 'mcp'
+  return agent ? { door, agent } : { door }
+}
+
+function answerPost(deps: McpAppDeps, clients: DeclaredClients): Handler<McpEnv> {
   return async (c) => {
     const message = await messageOf(c)
     if (message instanceof Response) return message
@@ -119,13 +141,16 @@ function answerPost(deps: McpAppDeps): Handler<McpEnv> {
     const { sources } = deps
     const client = clientInfoOf(fields.method, fields.params)
     if (client) sources?.rememberMcpClient(c, client)
+    const declared = fields.method === 'initialize' ? declaredClient(client) : undefined
+    if (declared) clients.remember(...callerOf(c, deps.trustProxyHeader), declared)
     // Named now, before any insert: `mcp`, and the client's name its initialize gave (analytics).
     const calls = fields.method === 'tools/call'
     const source = calls ? sources?.sourceOfSignup(c, 'mcp') : undefined
     const network = calls ? signupNetwork(clientAddress(c, deps.trustProxyHeader)) : undefined
     // The SDK (about 12 MiB in memory, ADR 049) loads with the first message that needs it, not at start.
     const { answerMcpMessage } = await import('./mcp-answer')
-    const tool = { signup: deps.signup, log: deps.log, origin: { source, network } }
+    const consent = calls ? consentOf(c, clients, deps.trustProxyHeader, client) : undefined
+    const tool = { signup: deps.signup, log: deps.log, origin: { source, network, consent } }
     return oneLineErrors(await answerMcpMessage(tool, c.req.raw, message))
   }
 }

@@ -1,4 +1,5 @@
 import { type Context, Hono, type MiddlewareHandler } from 'hono'
+import { AGENT_DOOR_HEADER, WEBMCP_DOOR } from '../../../contract/agent-door'
 import type { SourceKey } from '../../analytics/source-of'
 import type { ApiKeys } from '../../auth/api-keys'
 import { cachedVerifier } from '../../auth/key-cache'
@@ -6,7 +7,7 @@ import { InvalidKeyError } from '../../auth/verify-key'
 import type { Logger } from '../../base/log'
 import type { Database } from '../../db/database'
 import type { JwtClaims } from '../../db/jwt-claims'
-import { type SignupDeps, signUp } from '../../waitlist/signup'
+import { type SignupConsent, type SignupDeps, signUp } from '../../waitlist/signup'
 import { readBody } from '../middleware/request-guards'
 import type { SiteCors } from '../site-cors'
 import * as refuse from './postgrest-error'
@@ -103,6 +104,21 @@ function answer(body: string | undefined, status: number, { headers }: TableRequ
   return new Response(body ?? null, { status, headers })
 }
 
+const PAGE: SignupConsent = { door: 'page' }
+const API: SignupConsent = { door: 'api' }
+const WEBMCP: SignupConsent = { door: 'webmcp', agent: { name: WEBMCP_DOOR } }
+
+/**
+ * The door of a REST insert, as its request tells it (never verified, docs/privacy.md): a page's,
+ * when a browser sent it from one of the site's own origins (Origin: a write from any other was
+ * refused before this), the page's WebMCP tool's when it says so; else a program's (`api`). The
+ * owner's key is always `api` (signup.ts).
+ */
+function consentOf(headers: Headers): SignupConsent {
+  if (headers.get('origin') === null) return API
+  return headers.get(AGENT_DOOR_HEADER) === WEBMCP_DOOR ? WEBMCP : PAGE
+}
+
 /** A statement, as the key's role, in one round trip. */
 async function run<Result>(db: Database, { claims }: TableRequest, statement: TableStatement<Result>) {
   return statement.read(await db.runAsRole(claims, statement))
@@ -138,7 +154,8 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
     const select = parseSelect(request.params.get('select'), table, known)
     const { rows, keys } = knownColumns(await insertRows(c), table, known)
     const returning = preferences.return === 'representation' ? select : undefined
-    const origin = { source: deps.sourceOf?.(c), network: deps.networkOf?.(c) }
+    const consent = consentOf(c.req.raw.headers)
+    const origin = { source: deps.sourceOf?.(c), network: deps.networkOf?.(c), consent }
     const result = await signUp(deps.signup, { rows, columns: keys, claims, returning, ...origin })
     return answer(result.body, 201, request, preferences.count ? `*/${result.affected}` : '*/*')
   })

@@ -5,6 +5,7 @@ import { checkAnswers, type SignupQuestion } from '../../../contract/signup-ques
 import { signupQuestions } from '../../../contract/site-config'
 import type { CopyTransaction } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
+import { consentColumns } from './consent-columns'
 import { emailProblem } from './email-rule'
 import { bindLiterals, type EntryFilter, filterConditions, whereOf } from './entry-filter'
 
@@ -21,9 +22,10 @@ export interface EntryColumn {
   type: string
   /**
    * The table it lives in: import adds the entry to the first, restores its status in the second,
-   * and its answers (one jsonb object, a key per question) in the third.
+   * its answers (one jsonb object, a key per question) in the third, its consent record in the
+   * fourth (consent-columns.ts).
    */
-  table: 'waitlist' | 'entry_status' | 'entry_answers'
+  table: 'waitlist' | 'entry_status' | 'entry_answers' | 'entry_consent'
   /**
    * What import takes for an empty cell, or for a file without this column (a plain list of
    * addresses, or an export from before statuses), given the import's own time: '' is none. A
@@ -43,7 +45,8 @@ export interface EntryColumn {
  */
 export const ENTRY_SOURCE =
   'public.waitlist left join private.entry_status on entry_status.waitlist_id = waitlist.id' +
-  ' left join private.entry_answers on entry_answers.waitlist_id = waitlist.id'
+  ' left join private.entry_answers on entry_answers.waitlist_id = waitlist.id' +
+  ' left join private.entry_consent on entry_consent.waitlist_id = waitlist.id'
 
 /** UTC with microseconds, e.g. 2026-11-01T09:00:00.123456Z: exact, so a file round-trips. */
 export const CREATED_AT_UTC = isoUtc('created_at')
@@ -126,7 +129,8 @@ export const ANSWER_COLUMNS: ReadonlyMap<string, SignupQuestion> = new Map(
 
 /**
  * In file order. The columns of earlier exports come first, where they always were, so a script
- * that reads a column by its place still finds it; joined_at, the source and the answers follow.
+ * that reads a column by its place still finds it; joined_at, the source, the answers and the
+ * consent record follow.
  */
 export const ENTRY_COLUMNS: readonly EntryColumn[] = [
   { name: 'email', read: 'email::text', type: 'text not null', table: 'waitlist', problem: emailProblem },
@@ -152,6 +156,7 @@ export const ENTRY_COLUMNS: readonly EntryColumn[] = [
   ...['confirmed_at', 'invited_at', 'unsubscribed_at', 'bounced_at', 'joined_at'].map(statusDate),
   SOURCE,
   ...signupQuestions.map(answerColumn),
+  ...consentColumns(timeProblem),
 ]
 
 /**

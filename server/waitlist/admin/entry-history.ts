@@ -4,6 +4,7 @@ import { signupQuestions } from '../../../contract/site-config'
 import { maskEmails } from '../../base/log'
 import type { Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
+import { type ConsentRecord, consentOf } from '../consent/consent-record'
 
 /** One thing that happened to an entry, as `show` and the studio's entry panel tell it. */
 export interface HistoryItem {
@@ -26,6 +27,8 @@ export interface EntryHistory {
   answers: Answers
   /** An agent's answers, held until the person keeps them on the confirmation page (ADR 084). */
   proposed: Answers
+  /** Who agreed to what, when, through which door and which agent (ADR 096); null from before. */
+  consent: ConsentRecord | null
   history: HistoryItem[]
 }
 
@@ -124,6 +127,7 @@ export async function entryHistory(db: Queryable, email: string): Promise<EntryH
     source: row.source,
     answers: inQuestionOrder(row.answers),
     proposed: inQuestionOrder(row.proposed),
+    consent: await consentOf(db, row.id),
     history,
   }
 }

@@ -2,6 +2,7 @@ import type { Writable } from 'node:stream'
 import { escapeLiteral } from 'pg'
 import { type CopyTransaction, isPgError, type Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
+import { consentSql } from './consent-columns'
 import { ANSWER_COLUMNS, ENTRY_COLUMNS, type EntryColumn } from './entry-columns'
 
 /**
@@ -108,6 +109,32 @@ export async function stagedListed(tx: Queryable): Promise<number> {
   return row?.listed ?? 0
 }
 
+/** Whether the database keeps erased addresses' hashes yet (a dry run may read one never migrated). */
+async function keepsSuppressed(tx: Queryable): Promise<boolean> {
+  const [row] = await tx.query<{ name: string | null }>(
+    "select to_regclass('private.suppressed')::text as name",
+  )
+  return Boolean(row?.name)
+}
+
+/**
+ * Erased stays erased (ADR 098): the staged lines whose address `remove` or its person erased
+ * (private.suppressed) are dropped from the import (`drop`), or only counted (a dry run). A hash per
+ * line, computed only while some address is suppressed. Returns how many.
+ */
+export async function skipSuppressed(tx: Queryable, drop: boolean): Promise<number> {
+  if (!(await keepsSuppressed(tx))) return 0
+  const [any] = await tx.query<{ some: boolean }>('select exists (select from private.suppressed) as some')
+  if (!any?.some) return 0
+  const matches = `private.suppression_hash(staged.email) in (select hash from private.suppressed)`
+  const [row] = await tx.query<{ n: number }>(
+    drop
+      ? `with gone as (delete from pg_temp.import_rows staged where ${matches} returning 1) select count(*)::int as n from gone`
+      : `select count(*)::int as n from pg_temp.import_rows staged where ${matches}`,
+  )
+  return row?.n ?? 0
+}
+
 // From this many rows on, the trigram index takes the new addresses in one sorted batch after the
 // insert (settleImport) rather than a 4 MB pending list at a time: a quarter of the load's time at a
 // million. The planner's statistics are then refreshed, so the studio's searches are planned for
@@ -115,8 +142,9 @@ export async function stagedListed(tx: Queryable): Promise<number> {
 const BULK_FROM = 10_000
 
 /**
- * Adds the staged entries in file order, with their created_at and sources, then their statuses and
- * answers, in the import's transaction. When no staged address is on the list, a plain insert:
+ * Adds the staged entries in file order, with their created_at and sources, then their statuses,
+ * answers and consent records (a line without one: door `import`, `fileWords` naming the file), in
+ * the import's transaction. When no staged address is on the list, a plain insert:
  * `on conflict` checks every row (about a sixth of the load at a million), and joining the inserted
  * rows back to the file by their RETURNING as much again. The rows that have a status or answers
  * then find their entry by its address, through the unique index, the statistics read again first
@@ -125,7 +153,7 @@ const BULK_FROM = 10_000
  * import then skips the addresses listed (their statuses: entry-status.ts moveImported). Returns how many
  * were added.
  */
-export async function addStaged(tx: Queryable, staged: number): Promise<number> {
+export async function addStaged(tx: Queryable, staged: number, fileWords?: string): Promise<number> {
   if (staged >= BULK_FROM) await tx.exec(`set local gin_pending_list_limit = '1GB'`)
   if ((await stagedListed(tx)) === 0) {
     await tx.exec('savepoint plain_insert')
@@ -148,10 +176,11 @@ export async function addStaged(tx: Queryable, staged: number): Promise<number> 
         join public.waitlist added on added.email operator(extensions.=) staged.email::extensions.citext`
       await tx.run(statusesSql(byAddress))
       await tx.run(answersSql(byAddress))
+      await tx.run(consentSql(byAddress, fileWords))
       return added
     }
   }
-  return addSkippingListed(tx)
+  return addSkippingListed(tx, fileWords)
 }
 
 /**
@@ -170,7 +199,7 @@ const answersSql = (from: string) => `
   select added.id, ${STAGED_ANSWERS} from ${from} where ${STAGED_ANSWERS} <> '{}'::jsonb`
 
 /** Some staged addresses are listed: they are skipped; the others added with their statuses and answers. */
-async function addSkippingListed(tx: Queryable): Promise<number> {
+async function addSkippingListed(tx: Queryable, fileWords: string | undefined): Promise<number> {
   const byReturning = 'added join pg_temp.import_rows staged on staged.email = added.email'
   const [row] = await tx.query<{ added: number }>(
     `with added as (
@@ -180,7 +209,8 @@ async function addSkippingListed(tx: Queryable): Promise<number> {
        returning id, email::text as email
      ),
      statuses as (${statusesSql(byReturning)}),
-     answered as (${answersSql(byReturning)})
+     answered as (${answersSql(byReturning)}),
+     consented as (${consentSql(byReturning, fileWords)})
      select count(*)::int as added from added`,
   )
   return row?.added ?? 0

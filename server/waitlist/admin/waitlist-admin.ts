@@ -1,7 +1,7 @@
 import type { EntryStatus } from '../../../contract/entry-statuses'
 import { DAY_MS, utcDay, windowStart } from '../../analytics/utc-day'
 import type { Database, Queryable } from '../../db/database'
-import { dropDeliveries } from '../../webhooks/webhook-events'
+import { eraseEntry } from '../erasure'
 import { countAll, countPerDay } from './day-counts'
 import { ENTRY_SOURCE } from './entry-columns'
 import { bindParameters, type EntryFilter, filterConditions, isEmptyFilter, whereOf } from './entry-filter'
@@ -29,12 +29,6 @@ export interface Entry {
   /** Its answer to each of the lab's questions (`answer_role`…), '' for none. */
   [answer: `answer_${string}`]: string
 }
-
-/**
- * citext's case-insensitive `=` lives in the `extensions` schema (as on Supabase); without it on
- * the search path `email = $1` silently compares as text, case-sensitively.
- */
-const CITEXT_SEARCH_PATH = 'set local search_path = public, extensions'
 
 /**
  * How many entries the filter matches: the whole list's number from the per-day counts the
@@ -89,24 +83,9 @@ export async function signupsPerDay(
 }
 
 /**
- * Removes the address, whatever its letter case; true when a row went. `dropDeliveries` runs in the
- * same transaction, so an erased address leaves no pending notification behind either.
+ * The owner's erasure (`remove`, the studio's): erasure.ts, kept out of imports as `removed`. True
+ * when a row went.
  */
 export async function removeEntry(db: Database, email: string): Promise<boolean> {
-  return (await eraseEntry(db, email)) !== undefined
-}
-
-/** As removeEntry; returns the address as it was stored (its own letter case), or undefined if none. */
-export async function eraseEntry(db: Database, email: string): Promise<string | undefined> {
-  return db.transaction(async (tx) => {
-    await tx.exec(CITEXT_SEARCH_PATH)
-    // Before the row goes, while the delivery can still be found by its address (the foreign key's
-    // cascade would drop it too; this says so where the erasure happens).
-    await dropDeliveries(tx, email)
-    const [row] = await tx.query<{ email: string }>(
-      'delete from public.waitlist where email = $1::citext returning email::text',
-      [email],
-    )
-    return row?.email
-  })
+  return (await eraseEntry(db, email, 'removed')) !== undefined
 }
