@@ -128,6 +128,8 @@ export const mailWords = {
   /** Under every message, beside the unsubscribe link. */
   footer: 'You are receiving this because this address asked for beta access at {site}.',
   unsubscribe: 'Unsubscribe',
+  /** Beside the unsubscribe link: the person's own page (what the lab holds, a copy, erasure). */
+  yourData: 'Your data',
   pages: {
     unsubscribe: {
       title: 'Unsubscribe',
@@ -164,6 +166,54 @@ export const mailWords = {
         'Confirm this address first: open the link in the message and press Confirm. Then send your answers.',
       /** Answers sent once the address was invited: they went to the lab with it. */
       fixed: 'Your answers were sent to the lab when you were invited, so they can no longer be changed.',
+    },
+    /** The person's own page (/your-data), which every message and the unsubscribe page link to. */
+    yourData: {
+      title: 'Your data',
+      line: 'What {lab} holds about the address this link was sent to. You can download all of it, or erase it.',
+      /** The link to this page from the unsubscribe page. */
+      link: 'See, download or erase your data',
+      entry: 'Your entry',
+      address: 'Address',
+      status: 'Status',
+      signedUp: 'Signed up',
+      source: 'Came from',
+      answers: 'Your answers',
+      noAnswers: 'None given.',
+      proposed: 'Proposed by an agent, not kept unless you keep them',
+      consent: 'Your consent',
+      noConsent: 'No consent record: the address joined before {lab} kept one.',
+      consentAt: 'Given',
+      door: 'Way in',
+      doors: {
+        page: 'the form on the site',
+        form: 'the form on the site, without JavaScript',
+        api: "the site's API (a program)",
+        mcp: 'an agent, through the MCP server',
+        webmcp: 'an agent in your browser (WebMCP)',
+        import: 'an import by the lab',
+      },
+      words: 'Words shown',
+      noWords: 'None: a program signed up, not a page.',
+      unknownWords: 'Version {version}: its text is not held here.',
+      network: 'Network',
+      agent: 'Agent',
+      declared: '(as it named itself; not verified)',
+      confirmed: 'Confirmed',
+      notConfirmed: 'Not confirmed',
+      history: 'History',
+      download: 'Download all of it (JSON)',
+      erase: 'Erase me',
+      eraseLine: 'Erasing takes the address off the waitlist with everything above.',
+      confirmTitle: 'Erase all your data?',
+      confirmLine:
+        'This takes the address off the {lab} waitlist with its answers, its consent record and its history, and cancels any mail not yet sent. It cannot be undone: to join again, sign up again.',
+      confirmButton: 'Yes, erase my data',
+      keep: 'Keep my data',
+      erased: 'Your data is erased',
+      erasedLine:
+        'The address is off the {lab} waitlist with everything it held. Only a keyed hash of it is kept, so that no old list brings it back; signing up again removes that too.',
+      notListed: 'Not on the waitlist',
     },
     invalid: 'This link is not valid',
     invalidLine: 'It may have been cut short or changed. Copy the whole link from the message and try again.',

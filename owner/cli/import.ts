@@ -179,7 +179,7 @@ function report(path: string, outcome: ImportOutcome): number {
   const { entries, suppressed, added } = outcome
   console.log(
     `Imported ${path}: ${added} added, ${entries - suppressed - added} already on the list (skipped)` +
-      `${suppressedWords(suppressed, 'were')}.${raised}${filled} ` +
+      `${suppressedWords(suppressed, suppressed === 1 ? 'was' : 'were')}.${raised}${filled} ` +
       'No signup notifications or mail were sent for them.',
   )
   return 0

@@ -1,6 +1,7 @@
 import { ENTRY_STATUSES, type EntryStatus } from '../../contract/entry-statuses'
 import type { Answers } from '../../contract/signup-questions'
 import type { Database, Queryable } from '../db/database'
+import { recordConfirmation } from './consent/consent-record'
 import { ANSWERS_FIXED, keepAnswers } from './entry-answers'
 import { askedForNoMail, changeStatus } from './entry-status'
 
@@ -35,17 +36,28 @@ export function unsubscribe(db: Database, email: string): Promise<LinkOutcome> {
 
 /**
  * Confirmation (double opt-in): an `unconfirmed` entry becomes `waiting`, so `invite` may pick it,
- * and the entry.confirmed event is queued. Any other status is left as it is.
+ * and the entry.confirmed event is queued; its consent record keeps the network the confirmation
+ * came from (`network`, the client's, cut as the logs cut it). Any other status is left as it is.
  */
-export function confirm(db: Database, email: string): Promise<LinkOutcome> {
+export function confirm(db: Database, email: string, network?: string): Promise<LinkOutcome> {
   return db.transaction(async (tx) => {
     const entry = await lockEntry(tx, email)
     if (!entry) return 'not-listed'
     if (askedForNoMail(entry.status)) return 'unsubscribed'
-    return (await changeStatus(tx, 'confirm', [entry.id], { detail: 'by the link' })).length > 0
-      ? 'done'
-      : 'already'
+    if ((await changeStatus(tx, 'confirm', [entry.id], { detail: 'by the link' })).length === 0)
+      return 'already'
+    await recordConfirmation(tx, entry.id, network)
+    return 'done'
   })
+}
+
+/** Whether the address is on the list at all: a read, for a link's GET, which says so when it is not. */
+export async function isListed(db: Database, email: string): Promise<boolean> {
+  const [row] = await db.query<{ listed: boolean }>(
+    `select exists (select 1 from public.waitlist w where w.email operator(extensions.=) $1::extensions.citext) as listed`,
+    [email],
+  )
+  return row?.listed ?? false
 }
 
 /**

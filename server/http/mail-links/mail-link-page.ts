@@ -16,6 +16,10 @@ export interface MailLinkPage {
   form?: PageForm
   /** The lab's questions, after a confirmation: their "Skip" takes the place of the link home. */
   questions?: QuestionsForm
+  /** More of the page after its form, as HTML already escaped (the person's own page, a link to it). */
+  body?: string
+  /** A page to read rather than one line to act on (the person's own page): wider, set left. */
+  wide?: boolean
 }
 
 const say = (text: string) => text.replaceAll('{lab}', siteConfig.labName)
@@ -56,11 +60,12 @@ export function renderMailLinkPage(page: MailLinkPage): Response {
     '</head>',
     '<body>',
     HEADER_HTML,
-    '<main><div class="box">',
+    `<main><div class="${page.wide ? 'box wide' : 'box'}">`,
     '<span aria-hidden="true" class="dot"></span>',
     `<h1>${title}</h1>`,
     `<p>${escapeHtml(say(page.line))}</p>`,
     page.form ? formHtml(page.form) : '',
+    page.body ?? '',
     page.questions
       ? questionsFormHtml(page.questions)
       : `<a class="home" href="/">${escapeHtml(mailWords.pages.home)}</a>`,

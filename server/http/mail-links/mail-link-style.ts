@@ -53,6 +53,24 @@ textarea { resize: vertical; }
 .home { margin-top: 32px; }
 .home:hover, .skip:hover { color: var(--accent); }
 @media (min-width: 640px) { h1 { font-size: 3rem; } p { font-size: 1.25rem; } }
+.box.wide { max-width: 42rem; width: 100%; text-align: left; padding-top: 24px; }
+.box.wide .dot { margin-left: 0; }
+.box.wide section { margin-top: 36px; }
+h2 { margin: 0 0 12px; font-size: 1.25rem; line-height: 1.3; font-weight: 600; letter-spacing: -0.02em; }
+dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 6px 16px; margin: 0; }
+dt { font-weight: 500; }
+dd { margin: 0; color: var(--soft); overflow-wrap: anywhere; }
+.box.wide section p { margin: 0; font-size: 1rem; }
+.words { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; font: inherit; font-size: 0.9375rem; color: var(--soft); }
+.history { list-style: none; margin: 0; padding: 0; display: grid; gap: 6px; color: var(--soft); }
+.history time { color: var(--ink); font-variant-numeric: tabular-nums; margin-right: 12px; }
+.actions form { margin: 0; }
+.box:not(.wide) > form .actions { justify-content: center; }
+a.button {
+  display: inline-block; padding: 10px 22px; border-radius: 6px; font-weight: 500; text-decoration: none;
+  background: var(--button); color: var(--button-ink);
+}
+button.quiet, a.quiet { background: transparent; color: var(--ink); box-shadow: inset 0 0 0 1px var(--soft); }
 `
 
 /** Its path, versioned by its content so it can be cached for a year. */

@@ -4,8 +4,11 @@ import { mailWords, signupQuestions } from '../../../contract/site-config'
 import type { Logger } from '../../base/log'
 import type { Database } from '../../db/database'
 import type { LinkKeys } from '../../mail/messages/link-seals'
-import { openAddress } from '../../mail/messages/link-seals'
+import { openAddress, sealAddress } from '../../mail/messages/link-seals'
+import { escapeHtml } from '../../mail/messages/message-html'
 import { readMailSettings } from '../../mail/queue/mail-settings'
+import { clientAddress } from '../../rate-limit/client-address'
+import { signupNetwork } from '../../rate-limit/client-network'
 import { type RateLimitStore, type Refusal, rateLimit, retryAfterHeader } from '../../rate-limit/rate-limit'
 import { heldAnswers } from '../../waitlist/entry-answers'
 import {
@@ -13,10 +16,12 @@ import {
   alreadyUnsubscribed,
   answer,
   confirm,
+  isListed,
   type LinkOutcome,
   unsubscribe,
 } from '../../waitlist/link-actions'
 import { readBody } from '../middleware/request-guards'
+import { routeYourData, YOUR_DATA_PATH } from '../your-data/your-data-app'
 import { type MailLinkPage, renderMailLinkPage } from './mail-link-page'
 import { MAIL_LINK_CSS_PATH, serveMailLinkCss } from './mail-link-style'
 import { ANSWERS_PATH, MAX_ANSWERS_BODY } from './questions-form'
@@ -35,7 +40,8 @@ interface LinkKind {
   path: '/unsubscribe' | '/confirm'
   key: (keys: LinkKeys) => Buffer
   words: { title: string; line: string; button: string; done: string; doneLine: string }
-  act: (db: Database, email: string) => Promise<LinkOutcome>
+  /** Its POST's action; `network` is the client's (client-network.ts), for a confirmation's record. */
+  act: (db: Database, email: string, network: string | undefined) => Promise<LinkOutcome>
   /** Whether the POST would find its work done already: the GET then says so, with no button. */
   done?: (db: Database, email: string) => Promise<boolean>
   /** Its POST's page goes on to the lab's questions (while signups are confirmed by mail). */
@@ -58,6 +64,7 @@ const MAX_LINK_BODY = 1024
 
 const pages = mailWords.pages
 const INVALID: MailLinkPage = { status: 400, title: pages.invalid, line: pages.invalidLine }
+const GONE: MailLinkPage = { status: 200, title: pages.yourData.notListed, line: pages.gone }
 const UNANSWERED: MailLinkPage = { status: 503, title: pages.busy, line: pages.busyLine }
 const busy = (refusal: Refusal) => {
   const response = renderMailLinkPage({ status: 429, title: pages.busy, line: pages.busyLine })
@@ -86,14 +93,29 @@ async function asking(db: Database): Promise<boolean> {
   )
 }
 
-/** Whether the link's work is done already; a database that does not answer shows the button. */
-async function doneAlready(kind: LinkKind, deps: MailLinkDeps, email: string): Promise<boolean> {
+/**
+ * What the link's GET finds: the address gone (erased, removed, expired), its work done already,
+ * or still to do. A database that does not answer shows the button.
+ */
+async function foundAtGet(
+  kind: LinkKind,
+  deps: MailLinkDeps,
+  email: string,
+): Promise<'gone' | 'done' | 'to do'> {
   try {
-    return (await kind.done?.(deps.db, email)) ?? false
+    if (!(await isListed(deps.db, email))) return 'gone'
+    return (await kind.done?.(deps.db, email)) ? 'done' : 'to do'
   } catch (error) {
     deps.log.error(`${kind.path}: the database did not answer`, error)
-    return false
+    return 'to do'
   }
+}
+
+/** The unsubscribe page's link to the person's own page (ADR 097), sealed for it. */
+function yourDataLink(kind: LinkKind, keys: LinkKeys, email: string | undefined): string | undefined {
+  if (kind.path !== '/unsubscribe' || !email) return undefined
+  const href = `${YOUR_DATA_PATH}?t=${sealAddress(keys.yourData, email)}`
+  return `<p><a class="home" href="${escapeHtml(href)}">${escapeHtml(pages.yourData.link)}</a></p>`
 }
 
 /**
@@ -115,10 +137,14 @@ export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
     app.get(kind.path, deps.gate, async (c) => {
       const email = emailOf(c)
       if (!email && !isTest(c)) return renderMailLinkPage(INVALID)
-      if (email && (await doneAlready(kind, deps, email)))
-        return renderMailLinkPage({ status: 200, title: kind.words.done, line: kind.words.doneLine })
+      const found = email ? await foundAtGet(kind, deps, email) : 'to do'
+      if (found === 'gone') return renderMailLinkPage(GONE)
+      const body = yourDataLink(kind, deps.keys, email)
+      if (found === 'done')
+        return renderMailLinkPage({ status: 200, title: kind.words.done, line: kind.words.doneLine, body })
       const action = `${kind.path}?t=${c.req.query('t')}`
-      return renderMailLinkPage({ status: 200, ...kind.words, form: { action, button: kind.words.button } })
+      const form = { action, button: kind.words.button }
+      return renderMailLinkPage({ status: 200, ...kind.words, form, body })
     })
     app.post(kind.path, body, deps.gate, limited, async (c) => {
       const email = emailOf(c)
@@ -126,8 +152,10 @@ export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
         return renderMailLinkPage({ status: 200, title: kind.words.title, line: pages.test })
       if (!email) return renderMailLinkPage(INVALID)
       try {
-        const outcome = await kind.act(deps.db, email)
+        const network = signupNetwork(clientAddress(c, deps.trustProxyHeader))
+        const outcome = await kind.act(deps.db, email, network)
         const page = outcomePage(kind, outcome)
+        if (outcome !== 'not-listed') page.body = yourDataLink(kind, deps.keys, email)
         if (kind.asks && (outcome === 'done' || outcome === 'already') && (await asking(deps.db))) {
           // The person's kept answers, else an agent's proposed ones, for the person to keep,
           // change or clear; none once invited, when they no longer change.
@@ -143,6 +171,7 @@ export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
     })
   }
   routeAnswers(app, deps, limited, isTest)
+  routeYourData(app, { ...deps, limited })
 }
 
 /**

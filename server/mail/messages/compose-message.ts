@@ -38,6 +38,10 @@ function words(text: string, siteUrl: string): string {
 export const unsubscribeUrl = (context: MessageContext, email: string, test = false) =>
   `${context.siteUrl}/unsubscribe?t=${sealAddress(test ? context.keys.testLink : context.keys.unsubscribe, email)}`
 
+/** The person's own page (what the lab holds, a copy, erasure); a test send's opens on nothing. */
+export const yourDataUrl = (context: MessageContext, email: string, test = false) =>
+  `${context.siteUrl}/your-data?t=${sealAddress(test ? context.keys.testLink : context.keys.yourData, email)}`
+
 export const confirmUrl = (context: MessageContext, email: string) =>
   `${context.siteUrl}/confirm?t=${sealAddress(context.keys.confirm, email)}`
 
@@ -56,6 +60,10 @@ function partsOf(context: MessageContext, message: QueuedMessage, unsubscribe: s
     signOff: say(mailWords.signOff),
     footer: say(mailWords.footer),
     unsubscribe: { label: mailWords.unsubscribe, url: unsubscribe },
+    yourData: {
+      label: mailWords.yourData,
+      url: yourDataUrl(context, message.email, message.kind === 'test'),
+    },
   }
   if (message.kind === 'confirmation') {
     const { subject, greeting, paragraphs, button } = mailWords.confirmation

@@ -24,6 +24,8 @@ export interface LinkKeys {
   testLink: Buffer
   /** HMAC-SHA-256: a test send's invite code, which the documented check refuses. */
   testInviteCode: Buffer
+  /** AES-256-GCM: the address inside the link to the person's own page (/your-data). */
+  yourData: Buffer
 }
 
 export const LINK_KEY_SALT = 'lab-site'
@@ -33,6 +35,7 @@ export const LINK_KEY_LABELS = {
   inviteCode: 'invite code',
   testLink: 'test message link',
   testInviteCode: 'test message invite code',
+  yourData: 'your data link',
 } as const
 
 function derive(jwtSecret: Uint8Array, label: string): Buffer {
@@ -46,6 +49,7 @@ export function linkKeys(jwtSecret: Uint8Array): LinkKeys {
     inviteCode: derive(jwtSecret, LINK_KEY_LABELS.inviteCode),
     testLink: derive(jwtSecret, LINK_KEY_LABELS.testLink),
     testInviteCode: derive(jwtSecret, LINK_KEY_LABELS.testInviteCode),
+    yourData: derive(jwtSecret, LINK_KEY_LABELS.yourData),
   }
 }
 

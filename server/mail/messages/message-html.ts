@@ -22,6 +22,8 @@ export interface MessageParts {
   signOff: string
   footer: string
   unsubscribe: { label: string; url: string }
+  /** The person's own page: what the lab holds about the address, to download or erase. */
+  yourData: { label: string; url: string }
 }
 
 // No colour is set on the text or the background: each client shows its own, light or dark, and the
@@ -41,7 +43,7 @@ const paragraph = (text: string, style = 'margin:0 0 16px') => `<p style="${styl
 
 /** The HTML part: one column, the button, the raw link under it, the footer with the unsubscribe link. */
 export function messageHtml(parts: MessageParts): string {
-  const { button, code, unsubscribe } = parts
+  const { button, code, unsubscribe, yourData } = parts
   const url = escapeHtml(button.url)
   return [
     '<!doctype html>',
@@ -65,7 +67,8 @@ export function messageHtml(parts: MessageParts): string {
     paragraph(parts.signOff, 'margin:24px 0 0'),
     `<hr style="margin:32px 0 16px;border:0;border-top:1px solid #9ca3af">`,
     `<p style="margin:0;${MUTED}">${escapeHtml(parts.footer)} ` +
-      `<a href="${escapeHtml(unsubscribe.url)}" style="${LINK}">${escapeHtml(unsubscribe.label)}</a></p>`,
+      `<a href="${escapeHtml(unsubscribe.url)}" style="${LINK}">${escapeHtml(unsubscribe.label)}</a> · ` +
+      `<a href="${escapeHtml(yourData.url)}" style="${LINK}">${escapeHtml(yourData.label)}</a></p>`,
     '</div>',
     '</body>',
     '</html>',
@@ -90,6 +93,7 @@ export function messageText(parts: MessageParts): string {
     '--',
     parts.footer,
     `${parts.unsubscribe.label}: ${parts.unsubscribe.url}`,
+    `${parts.yourData.label}: ${parts.yourData.url}`,
     '',
   )
   return lines.join('\n')

@@ -1,0 +1,124 @@
+import type { Answers } from '../../../contract/signup-questions'
+import { mailWords, signupQuestions, siteConfig } from '../../../contract/site-config'
+import { escapeHtml } from '../../mail/messages/message-html'
+import type { HistoryItem } from '../../waitlist/admin/entry-history'
+import type { ConsentRecord } from '../../waitlist/consent/consent-record'
+import type { PersonData } from '../../waitlist/person-data'
+import type { MailLinkPage } from '../mail-links/mail-link-page'
+
+const words = mailWords.pages.yourData
+const say = (text: string) => escapeHtml(text.replaceAll('{lab}', siteConfig.labName))
+
+/** `2026-12-05 09:00 UTC` from the microsecond UTC times. */
+const when = (at: string) => `${at.slice(0, 16).replace('T', ' ')} UTC`
+const time = (at: string) => `<time datetime="${escapeHtml(at)}">${escapeHtml(when(at))}</time>`
+
+const pair = (term: string, value: string) => `<dt>${say(term)}</dt><dd>${value}</dd>`
+
+function section(heading: string, content: string): string {
+  return `<section><h2>${say(heading)}</h2>${content}</section>`
+}
+
+function entrySection(data: PersonData): string {
+  return section(
+    words.entry,
+    `<dl>${[
+      pair(words.address, escapeHtml(data.email)),
+      pair(words.status, escapeHtml(data.status)),
+      data.signed_up_at ? pair(words.signedUp, time(data.signed_up_at)) : '',
+      data.source ? pair(words.source, escapeHtml(data.source)) : '',
+    ].join('')}</dl>`,
+  )
+}
+
+/** Answers by the question's label, in the lab's order; an answer to no current question by its id. */
+function answerList(answers: Answers): string {
+  const labelOf = (id: string) => signupQuestions.find((question) => question.id === id)?.label ?? id
+  const given = Object.entries(answers)
+  if (given.length === 0) return `<p>${say(words.noAnswers)}</p>`
+  return `<dl>${given.map(([id, value]) => pair(labelOf(id), escapeHtml(value))).join('')}</dl>`
+}
+
+function answersSection(data: PersonData): string {
+  const proposed = Object.keys(data.proposed).length > 0
+  return (
+    section(words.answers, answerList(data.answers)) +
+    (proposed ? section(words.proposed, answerList(data.proposed)) : '')
+  )
+}
+
+function wordsShown(consent: ConsentRecord): string {
+  if (!consent.words) return say(words.noWords)
+  if (consent.words.text === null) return say(words.unknownWords.replace('{version}', consent.words.version))
+  return `<pre class="words">${escapeHtml(consent.words.text)}</pre>`
+}
+
+function consentSection(consent: ConsentRecord | null): string {
+  if (!consent) return section(words.consent, `<p>${say(words.noConsent)}</p>`)
+  const { agent } = consent
+  const agentText =
+    agent && `${escapeHtml(`${agent.name} ${agent.version ?? ''}`.trim())} ${say(words.declared)}`
+  const confirmed = consent.confirmed_at
+    ? `${time(consent.confirmed_at)}${consent.confirmed_from ? `, ${escapeHtml(consent.confirmed_from)}` : ''}`
+    : say(words.notConfirmed)
+  return section(
+    words.consent,
+    `<dl>${[
+      pair(words.consentAt, time(consent.at)),
+      pair(words.door, say(words.doors[consent.door])),
+      consent.network ? pair(words.network, escapeHtml(consent.network)) : '',
+      agentText ? pair(words.agent, agentText) : '',
+      pair(words.confirmed, confirmed),
+      pair(words.words, wordsShown(consent)),
+    ].join('')}</dl>`,
+  )
+}
+
+/** A history line: when, and what (a message's kind and what became of it), with its detail. */
+function historyLine(item: HistoryItem): string {
+  const what = item.event === 'message' ? `${item.kind ?? ''} message: ${item.outcome ?? ''}` : item.event
+  const detail = item.detail ? ` (${item.detail})` : ''
+  return `<li>${time(item.at)} ${escapeHtml(what + detail)}</li>`
+}
+
+function actions(token: string): string {
+  const t = encodeURIComponent(token)
+  return (
+    '<section><div class="actions">' +
+    `<a class="button" href="/your-data/download?t=${t}" download>${say(words.download)}</a>` +
+    `<form method="post" action="/your-data/erase?t=${t}"><button type="submit" class="quiet">${say(words.erase)}</button></form>` +
+    `</div><p>${say(words.eraseLine)}</p></section>`
+  )
+}
+
+/** The person's own page: what the lab holds about the address, then Download and Erase me. */
+export function yourDataPage(data: PersonData, token: string): MailLinkPage {
+  const history = `<ol class="history">${data.history.map(historyLine).join('')}</ol>`
+  return {
+    status: 200,
+    title: words.title,
+    line: words.line,
+    wide: true,
+    body: [
+      entrySection(data),
+      answersSection(data),
+      consentSection(data.consent),
+      section(words.history, history),
+      actions(token),
+    ].join('\n'),
+  }
+}
+
+/** The confirmation step of "Erase me": its own POST, with `confirm=yes`, erases; the other link keeps. */
+export function confirmErasurePage(token: string): MailLinkPage {
+  const t = encodeURIComponent(token)
+  return {
+    status: 200,
+    title: words.confirmTitle,
+    line: words.confirmLine,
+    body:
+      `<form method="post" action="/your-data/erase?t=${t}"><input type="hidden" name="confirm" value="yes">` +
+      `<div class="actions"><button type="submit">${say(words.confirmButton)}</button>` +
+      `<a class="skip" href="/your-data?t=${t}">${say(words.keep)}</a></div></form>`,
+  }
+}
