@@ -2,14 +2,15 @@ import { useEffect, useRef, useState } from 'react'
 import { signupQuestions } from '../../contract/site-config'
 import type { HistoryItem } from '../../server/waitlist/admin/entry-history'
 import { type EntryHistory, fetchEntry } from './choose-api'
+import { ConsentDetails } from './consent-details'
 import { FOCUS } from './styles'
 
 /** `2026-11-27 09:00:00 UTC` from the history's microsecond UTC times. */
 const when = (at: string) => `${at.slice(0, 19).replace('T', ' ')} UTC`
 
 /**
- * One entry, as `show EMAIL` tells it: its address, status, source, answers, and its history oldest
- * first. A native modal <dialog>, as the removal's: focus stays inside, Escape closes it, and focus
+ * One entry, as `show EMAIL` tells it: its address, status, source, answers, consent record, and its
+ * history oldest first. A native modal <dialog>, as the removal's: focus stays inside, Escape closes it, and focus
  * goes back to the address that opened it.
  */
 export function EntryPanel({ email, onClose }: { email: string | undefined; onClose(): void }) {
@@ -87,6 +88,7 @@ function EntryDetails({ entry }: { entry: EntryHistory }) {
           </dl>
         </>
       )}
+      <ConsentDetails consent={entry.consent} />
       <h3 className="mt-4 font-semibold">History, oldest first</h3>
       <ol className="mt-2 space-y-1 text-sm">
         {entry.history.map((item) => (

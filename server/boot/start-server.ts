@@ -22,6 +22,7 @@ import { PostgresStore } from '../rate-limit/postgres-store'
 import { addressPolicyOf } from '../waitlist/address-policy/address-policy-env'
 import { startConfirmExpiry } from '../waitlist/confirmations'
 import { registerDoorWords } from '../waitlist/consent/consent-record'
+import type { DoorWords } from '../waitlist/consent/door-words'
 import { writeSuppressionKey } from '../waitlist/consent/suppression'
 import { bounceRefused } from '../waitlist/entry-status'
 import { startWebhooks } from '../webhooks/start-webhooks'
@@ -79,7 +80,10 @@ export async function startServer(env: ServerEnv, options: StartOptions): Promis
     // After the database: with DATABASE_URL the servers sharing it keep their secret there.
     const keys = await loadApiKeys({ ...keySourcesOf(env), db: database.db })
     keyEmailMask(keys.secret)
-    return await serve(env, options, { log, keys, database, mail, mailEvents })
+    // The key of the erased addresses' hash, and the words each door shows, once per version.
+    await writeSuppressionKey(database.db, keys.secret)
+    const consentWords = await registerDoorWords(database.db, confirmsSignups(env, mail))
+    return await serve(env, options, { log, keys, database, mail, mailEvents, consentWords })
   } catch (error) {
     await database.close()
     throw error
@@ -92,36 +96,36 @@ interface Opened {
   database: OpenedDatabase
   mail: MailTransportConfig
   mailEvents: MailEventProviders
+  consentWords: DoorWords
 }
+
+/** Whether signups are confirmed by mail: CONFIRM_SIGNUPS, with mail to send it by. */
+const confirmsSignups = (env: ServerEnv, mail: MailTransportConfig) => env.CONFIRM_SIGNUPS && !!mail
 
 /** With the database open: the app, listening, the site's own URL filled in, then notifications. */
 async function serve(
   env: ServerEnv,
   options: StartOptions,
-  { log, keys, database, mail, mailEvents }: Opened,
+  { log, keys, database, mail, mailEvents, consentWords }: Opened,
 ): Promise<RunningServer> {
   for (const migration of database.applied) log.info(`Applied migration ${migration}`)
   const schema = await loadSchemaCache(database.db)
-  const page: PageSettings = { anonKey: keys.anonKey, confirmSignups: env.CONFIRM_SIGNUPS && !!mail }
+  const page: PageSettings = { anonKey: keys.anonKey, confirmSignups: confirmsSignups(env, mail) }
   const site = options.pages ? undefined : await builtSite(options, page)
   // Checked before listening, so a bad SITE_URL stops start-up before anything is served.
   const publicUrl = env.SITE_URL === undefined ? undefined : normalizeSiteUrl(env.SITE_URL)
   // Known once it listens: the pages that may call /mcp, and those the REST API grants CORS.
   const origins = { site: [] as string[], rest: [] as string[] }
   const db = database.db
-  // The words each door shows, stored once per version, and the key of the erased addresses' hash.
-  const consentWords = await registerDoorWords(db, page.confirmSignups)
-  await writeSuppressionKey(db, keys.secret)
   const protections = protectionsOf(env, db)
   const sources = await startSourceCounter(env, db, log, () => origins.site)
   const sendHealth = sendHealthOf(env, db, log)
   const app = createApp({
-    ...{ db, keys, schema, site, log, protections, sources, mailEvents, sendHealth },
+    ...{ db, keys, schema, site, log, protections, sources, mailEvents, sendHealth, consentWords },
     siteOrigins: () => origins.site,
     restOrigins: () => origins.rest,
     webmcpOriginTrialToken: env.WEBMCP_ORIGIN_TRIAL_TOKEN,
     addressPolicy: addressPolicyOf(env),
-    consentWords,
   })
   const { pages } = options
   const pagesFor = pages && ((server: Server) => pages(server, page))
