@@ -14,6 +14,10 @@ import { runCli } from '../../harness/waitlist-cli'
 const HEADER =
   'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
   'answer_role,answer_organisation,answer_use_case'
+// What export writes after them: the consent record (issue 53).
+const CONSENT_HEADER = ',consent_at,consent_door,consent_words,consent_agent,confirmed_from'
+// The consent record a line of a file without one gets (issue 53): the import's time, its file.
+const IMPORTED = String.raw`,\d{4}-\d\d-\d\dT[\d:.]+Z,import,[0-9a-f]{16},,`
 const at = (hour: number) =>
   `2026-11-0${1 + Math.floor(hour / 24)}T${String(hour % 24).padStart(2, '0')}:00:00.000000Z`
 // Texts a CSV and COPY must both carry: a comma, quotes, a line break, a tab, a formula, unicode.
@@ -57,11 +61,13 @@ describe('export and import with sources and answers', () => {
     expect(await runCli(source.env, 'import', file)).toMatchObject({ code: 0 })
     expect((await postWaitlist(source, { email: 'api@lab.org' })).status).toBe(201)
     const first = await exported(source)
-    expect(first.split('\r\n')[0]).toBe(HEADER)
-    expect(first).toContain(
-      `\r\nbo@lab.org,${at(2)},joined,,${at(3)},,,${at(4)},linkedin,Founder or executive,"'=SUM(A1)",\r\n`,
+    expect(first.split('\r\n')[0]).toBe(HEADER + CONSENT_HEADER)
+    expect(first).toMatch(
+      new RegExp(
+        String.raw`\r\nbo@lab\.org,${at(2)},joined,,${at(3)},,,${at(4)},linkedin,Founder or executive,"'=SUM\(A1\)",${IMPORTED}\r\n`,
+      ),
     )
-    expect(first).toMatch(/\r\napi@lab\.org,[^,]+,waiting,,,,,,\(api\),,,\r\n$/)
+    expect(first).toMatch(/\r\napi@lab\.org,[^,]+,waiting,,,,,,\(api\),,,,[^,]+,api,,,\r\n$/)
 
     const moved = join(scratch, 'moved.csv')
     await writeFile(moved, first)
@@ -92,8 +98,12 @@ describe('export and import with sources and answers', () => {
     )
     const lines = (await exported(target)).split('\r\n')
     expect(lines.find((line) => line.startsWith('ada@'))).toContain(',hackernews,Research,"CERN, Geneva",')
-    expect(lines.find((line) => line.startsWith('di@'))).toMatch(/,newsletter,Other,Tessel,$/)
-    expect(lines.find((line) => line.startsWith('new@'))).toMatch(/,newsletter,Product,,$/)
+    expect(lines.find((line) => line.startsWith('di@'))).toMatch(
+      new RegExp(`,newsletter,Other,Tessel,${IMPORTED}$`),
+    )
+    expect(lines.find((line) => line.startsWith('new@'))).toMatch(
+      new RegExp(`,newsletter,Product,,${IMPORTED}$`),
+    )
   })
 
   it('refuses a file with a bad answer or source, naming each line, and adds nothing', async () => {
@@ -123,6 +133,6 @@ describe('export and import with sources and answers', () => {
     ])
     expect(await runCli(target.env, 'import', file)).toMatchObject({ code: 0 })
     const line = (await exported(target)).split('\r\n').find((row) => row.startsWith('older@'))
-    expect(line).toBe(`older@lab.org,${at(7)},invited,,${at(8)},,,,,,,`)
+    expect(line).toMatch(new RegExp(`^older@lab\\.org,${at(7)},invited,,${at(8)},,,,,,,${IMPORTED}$`))
   })
 })

@@ -133,7 +133,8 @@ describe('import of a plain list', () => {
       'does not start with a header line import reads (found "Name,Email"): "Name" is not a column import knows. ' +
         'The first line names the columns: email alone (a plain list of addresses), or email with any of ' +
         'created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,answer_role,' +
-        'answer_organisation,answer_use_case in any order',
+        'answer_organisation,answer_use_case,consent_at,consent_door,consent_words,consent_agent,confirmed_from ' +
+        'in any order',
     )
     const bare = await runCli(
       env,

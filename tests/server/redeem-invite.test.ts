@@ -254,7 +254,10 @@ describe('redeem_invite refuses, in PostgREST’s shape, and changes nothing', (
     const email = 'gus.erased@example.com'
     const code = await invitedCode(email)
     const removed = await runCli(server.env, 'remove', email)
-    expect(removed).toMatchObject({ code: 0, stdout: `Removed ${email} from the waitlist.\n` })
+    expect(removed).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining(`Removed ${email} from the waitlist.`),
+    })
     await expectRefusal(await service.rpc('redeem_invite', { code }), 404, 'PT404', REDEEM_REFUSALS.unknown)
     expect(await stateOf(email)).toEqual([])
   })

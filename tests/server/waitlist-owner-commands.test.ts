@@ -62,7 +62,10 @@ describe.each(BACKENDS)('owner commands on $name', ({ name }) => {
       const removed = await runCli(env, 'remove', 'ERASE.ME@example.COM')
       expect(removed).toMatchObject({ code: 0 })
       // The address as stored, not as typed.
-      expect(removed.stdout).toBe('Removed Erase.Me@Example.com from the waitlist.\n')
+      expect(removed.stdout).toBe(
+        'Removed Erase.Me@Example.com from the waitlist. Imports now skip it until it signs up again ' +
+          '(or `unsuppress` allows it).\n',
+      )
       const again = await runCli(env, 'remove', 'erase.me@example.com')
       expect(again).toMatchObject({ code: 0 })
       expect(again.stdout).toContain('is not on the waitlist')
@@ -238,7 +241,8 @@ describe('import refuses a bad file with a clear message', () => {
       'does not start with a header line import reads (found "Email,Date"): "Date" is not a column import knows. ' +
         'The first line names the columns: email alone (a plain list of addresses), or email with any of ' +
         'created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,answer_role,' +
-        'answer_organisation,answer_use_case in any order (the columns `npm run waitlist -- export` writes)',
+        'answer_organisation,answer_use_case,consent_at,consent_door,consent_words,consent_agent,confirmed_from ' +
+        'in any order (the columns `npm run waitlist -- export` writes)',
     )
     const empty = await runCli(env, 'import', await csvFile('empty.csv', ''))
     expect(empty.stderr).toContain('is empty; its first line names the columns: email alone')

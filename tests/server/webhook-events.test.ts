@@ -22,7 +22,8 @@ describe('SIGNUP_WEBHOOK_EVENTS at start-up', () => {
     expect(bad).toThrow(ConfigError)
     expect(bad).toThrow(
       'SIGNUP_WEBHOOK_EVENTS: "signup", "entry.left": no such event type; choose from waitlist.signup, ' +
-        'entry.confirmed, invitation.sent, entry.joined, entry.unsubscribed, entry.bounced, entry.complained, mail.paused',
+        'entry.confirmed, invitation.sent, entry.joined, entry.unsubscribed, entry.bounced, entry.complained, entry.erased, ' +
+        'mail.paused',
     )
     expect(() => loadServerEnv({ SIGNUP_WEBHOOK_EVENTS: ' , ' })).toThrow(/names no event type/)
   })

@@ -1,0 +1,222 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mailWords } from '../../contract/site-config'
+import { postWaitlist } from '../../harness/waitlist-api'
+import { runCli } from '../../harness/waitlist-cli'
+import { composeMessage } from '../../server/mail/messages/compose-message'
+import { linkKeys, openAddress } from '../../server/mail/messages/link-seals'
+import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+
+/**
+ * Issue 53, items 2 and 3, on a real server that confirms signups through a real SMTP server and
+ * notifies a real HTTP receiver: the person's own page, reached from the message's link, shows
+ * and downloads all the lab holds; "Erase me" (after its confirmation step) erases everything and
+ * tells the webhook; the address then stays out of imports until it signs up again.
+ */
+const words = mailWords.pages.yourData
+const SUBJECT = mailWords.confirmation.subject.replaceAll('{lab}', 'Tessel Labs')
+
+let mail: MailTestServer
+let receiver: WebhookReceiver
+let scratch: string
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver()
+  mail = await startMailTestServer({
+    CONFIRM_SIGNUPS: 'true',
+    MAIL_PER_MINUTE: '0',
+    TRUST_PROXY_HEADER: 'x-forwarded-for',
+    SIGNUP_WEBHOOK_URL: receiver.url,
+    SIGNUP_WEBHOOK_EVENTS: 'entry.erased',
+  })
+  scratch = await mkdtemp(join(tmpdir(), 'your-data-'))
+})
+
+afterAll(async () => {
+  await mail?.close()
+  await receiver?.close()
+  await rm(scratch, { recursive: true, force: true })
+})
+
+const db = () => mail.database.db
+const cli = (...args: string[]) => runCli(mail.server.env, ...args)
+
+/** The links of the confirmation `email` was sent, from its text part. */
+async function linksOf(email: string): Promise<{ confirm: string; yourData: string }> {
+  await mail.sink.waitFor(() => mail.sink.countFor(email) > 0, `no confirmation for ${email}`, 30_000)
+  const messages = await Promise.all(
+    mail.sink.received.filter((m) => m.to.includes(email)).map(mail.sink.parse),
+  )
+  const text = messages.find((m) => m.subject === SUBJECT)?.text ?? ''
+  const confirm = /https?:\/\/\S+\/confirm\?t=[\w-]+/.exec(text)?.[0]
+  const yourData = new RegExp(`${mailWords.yourData}: (https?://\\S+/your-data\\?t=[\\w-]+)`).exec(text)?.[1]
+  if (!confirm || !yourData) throw new Error(`no links in:\n${text}`)
+  return { confirm, yourData }
+}
+
+const post = (url: string, fields: Record<string, string>, from = '198.51.100.77') =>
+  fetch(url, { method: 'POST', headers: { 'x-forwarded-for': from }, body: new URLSearchParams(fields) })
+
+/** Every row the entry `id` has in any table that holds something of an entry. */
+async function rowsOf(id: string): Promise<Record<string, number>> {
+  const [row] = await db().query<Record<string, number>>(
+    `select (select count(*) from public.waitlist where id = $1)::int as waitlist,
+            (select count(*) from private.entry_status where waitlist_id = $1)::int as status,
+            (select count(*) from private.entry_answers where waitlist_id = $1)::int as answers,
+            (select count(*) from private.entry_consent where waitlist_id = $1)::int as consent,
+            (select count(*) from private.entry_events where waitlist_id = $1)::int as history,
+            (select count(*) from private.mail_outbox where waitlist_id = $1)::int as mail`,
+    [id],
+  )
+  return row ?? {}
+}
+
+describe("the person's own page", () => {
+  const email = 'Ada.Person@example.com'
+  let links: { confirm: string; yourData: string }
+  let id: string
+
+  it('is linked from the confirmation, and shows the entry, answers, consent and history', async () => {
+    const page = { Origin: mail.server.url, 'x-forwarded-for': '203.0.113.9' }
+    expect((await postWaitlist(mail.server, { email }, page)).status).toBe(201)
+    links = await linksOf(email)
+    expect(
+      openAddress(linkKeys(mail.server.secret).yourData, new URL(links.yourData).searchParams.get('t') ?? ''),
+    ).toBe(email.toLowerCase())
+    expect((await post(links.confirm, { 'List-Unsubscribe': 'One-Click' })).status).toBe(200)
+    const answered = await post(links.confirm.replace('/confirm?', '/confirm/answers?'), { role: 'Research' })
+    expect(answered.status).toBe(200)
+    const [row] = await db().query<{ id: string }>(
+      'select id::text as id from public.waitlist where email = $1',
+      [email],
+    )
+    id = row?.id ?? ''
+
+    const shown = await fetch(links.yourData)
+    expect(shown.status).toBe(200)
+    expect(shown.headers.get('cache-control')).toBe('no-store')
+    const html = await shown.text()
+    for (const part of [
+      `<h1>${words.title}</h1>`,
+      `<dd>${email}</dd>`,
+      '<dd>waiting</dd>',
+      '<dt>Your role</dt><dd>Research</dd>',
+      `<dd>${words.doors.page}</dd>`,
+      '<dd>203.0.113.0/24</dd>',
+      ', 198.51.100.0/24</dd>',
+      'Button: Request Access',
+      'confirmation message: sent',
+      `<form method="post" action="/your-data/erase?t=`,
+    ])
+      expect(html).toContain(part)
+  })
+
+  it('downloads all of it as JSON, and no more than the person’s own data', async () => {
+    const response = await fetch(links.yourData.replace('/your-data?', '/your-data/download?'))
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="your-data.json"')
+    const data = await response.json()
+    expect(Object.keys(data)).toEqual([
+      'downloaded_at',
+      'email',
+      'status',
+      'signed_up_at',
+      'source',
+      'answers',
+      'proposed',
+      'consent',
+      'history',
+    ])
+    expect(data).toMatchObject({
+      email,
+      status: 'waiting',
+      answers: { role: 'Research' },
+      consent: {
+        door: 'page',
+        words: { text: expect.stringContaining('Check your inbox to confirm your address.') },
+        network: '203.0.113.0/24',
+        agent: null,
+        confirmed_at: expect.any(String),
+        confirmed_from: '198.51.100.0/24',
+      },
+    })
+    const events = data.history.map((item: { event: string; kind?: string }) => item.kind ?? item.event)
+    expect(events).toEqual(expect.arrayContaining(['signed up', 'confirmation', 'confirmed']))
+    expect(JSON.stringify(data)).not.toContain('203.0.113.9')
+  })
+
+  it('erases after its confirmation step: everything goes, the webhook hears entry.erased, the links say so', async () => {
+    const erase = links.yourData.replace('/your-data?', '/your-data/erase?')
+    expect((await fetch(links.yourData.replace('/your-data?', '/your-data/erase?'))).status).toBe(404)
+    const asked = await post(erase, {})
+    expect(await asked.text()).toContain(`<h1>${words.confirmTitle}</h1>`)
+    expect((await rowsOf(id)).waitlist, 'the first POST only asks').toBe(1)
+
+    const erased = await post(erase, { confirm: 'yes' })
+    expect(await erased.text()).toContain(`<h1>${words.erased}</h1>`)
+    expect(await rowsOf(id)).toEqual({ waitlist: 0, status: 0, answers: 0, consent: 0, history: 0, mail: 0 })
+    expect(await cli('show', email)).toMatchObject({ code: 1 })
+
+    await receiver.waitFor(() => receiver.delivered().length > 0, 'no entry.erased arrived', 30_000)
+    const [told] = receiver.delivered()
+    expect(told?.body).toMatchObject({
+      type: 'entry.erased',
+      data: { email, occurred_at: expect.any(String) },
+    })
+    expect(told?.body.data).not.toHaveProperty('created_at')
+    const kept = () =>
+      db().query(
+        `select erased_email from private.webhook_deliveries where event = 'entry.erased' and status = 'delivered'`,
+      )
+    await expect.poll(kept, { timeout: 10_000 }).toEqual([{ erased_email: null }])
+
+    for (const link of [links.yourData, links.confirm])
+      expect(await (await fetch(link)).text()).toContain(`<h1>${words.notListed}</h1>`)
+    expect(await (await post(erase, { confirm: 'yes' })).text()).toContain(`<h1>${words.notListed}</h1>`)
+  })
+
+  it('keeps the address out of imports, erased or removed, until it signs up again', async () => {
+    expect((await cli('suppressed')).stdout).toBe(
+      '1 address is kept out of imports (0 removed by the owner, 1 erased by the person).\n',
+    )
+    expect((await postWaitlist(mail.server, { email: 'removed.one@example.com' })).status).toBe(201)
+    expect((await cli('remove', 'removed.one@example.com')).code).toBe(0)
+    const file = join(scratch, 'old-list.csv')
+    await writeFile(
+      file,
+      'email\r\nADA.PERSON@example.com\r\nremoved.one@example.com\r\nnew.one@example.com\r\n',
+    )
+    const imported = await cli('import', file)
+    expect(imported.stdout).toContain(
+      '1 added, 0 already on the list (skipped); 2 addresses erased or removed before were skipped',
+    )
+    expect((await cli('list')).stdout).not.toMatch(/ada\.person|removed\.one/i)
+
+    // A new signup is the person's new consent: accepted, and the hash dropped.
+    expect((await postWaitlist(mail.server, { email })).status).toBe(201)
+    expect((await cli('suppressed')).stdout).toMatch(/^1 address is kept out of imports \(1 removed/)
+    expect((await cli('show', email, '--json')).stdout).toContain('"door": "api"')
+  })
+})
+
+describe('every message', () => {
+  it('links to the person’s own page, the invitation as the confirmation', () => {
+    const keys = linkKeys(new Uint8Array(32).fill(7))
+    const context = { siteUrl: 'https://lab.example', betaUrl: 'https://beta.lab.example/', keys }
+    for (const kind of ['invitation', 'confirmation'] as const) {
+      const message = composeMessage(context, {
+        kind,
+        uuid: '6f1d2c3b-0000-4000-8000-000000000001',
+        email: 'bo@example.com',
+        queuedAt: new Date('2026-12-05T09:00:00Z'),
+        messageDomain: 'lab.example',
+      })
+      const link = /Your data: (https:\/\/lab\.example\/your-data\?t=([\w-]+))/.exec(message.text)
+      expect(link, kind).not.toBeNull()
+      expect(openAddress(keys.yourData, link?.[2] ?? '')).toBe('bo@example.com')
+      expect(message.html).toContain(`href="${link?.[1]}"`)
+    }
+  })
+})
