@@ -44,12 +44,11 @@ afterAll(async () => {
 const db = () => mail.database.db
 const cli = (...args: string[]) => runCli(mail.server.env, ...args)
 
-/** The links of the confirmation `email` was sent, from its text part. */
+/** The links of the confirmation `email` was sent, from its text part (the sink keeps recipients lower-cased). */
 async function linksOf(email: string): Promise<{ confirm: string; yourData: string }> {
-  await mail.sink.waitFor(() => mail.sink.countFor(email) > 0, `no confirmation for ${email}`, 30_000)
-  const messages = await Promise.all(
-    mail.sink.received.filter((m) => m.to.includes(email)).map(mail.sink.parse),
-  )
+  const to = email.toLowerCase()
+  await mail.sink.waitFor(() => mail.sink.countFor(to) > 0, `no confirmation for ${email}`, 30_000)
+  const messages = await Promise.all(mail.sink.received.filter((m) => m.to.includes(to)).map(mail.sink.parse))
   const text = messages.find((m) => m.subject === SUBJECT)?.text ?? ''
   const confirm = /https?:\/\/\S+\/confirm\?t=[\w-]+/.exec(text)?.[0]
   const yourData = new RegExp(`${mailWords.yourData}: (https?://\\S+/your-data\\?t=[\\w-]+)`).exec(text)?.[1]
