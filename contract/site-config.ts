@@ -202,7 +202,7 @@ export const mailWords = {
       confirmed: 'Confirmed',
       notConfirmed: 'Not confirmed',
       history: 'History',
-      download: 'Download all of it (JSON)',
+      download: 'Download (JSON)',
       erase: 'Erase me',
       eraseLine: 'Erasing takes the address off the waitlist with everything above.',
       confirmTitle: 'Erase all your data?',

@@ -60,11 +60,15 @@ h2 { margin: 0 0 12px; font-size: 1.25rem; line-height: 1.3; font-weight: 600; l
 dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 6px 16px; margin: 0; }
 dt { font-weight: 500; }
 dd { margin: 0; color: var(--soft); overflow-wrap: anywhere; }
+dl .full { grid-column: 1 / -1; }
 .box.wide section p { margin: 0; font-size: 1rem; }
+.box.wide .actions + p { margin-top: 12px; }
 .words { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; font: inherit; font-size: 0.9375rem; color: var(--soft); }
 .history { list-style: none; margin: 0; padding: 0; display: grid; gap: 6px; color: var(--soft); }
 .history time { color: var(--ink); font-variant-numeric: tabular-nums; margin-right: 12px; }
+.actions { flex-wrap: wrap; }
 .actions form { margin: 0; }
+.actions a, .actions button { white-space: nowrap; }
 .box:not(.wide) > form .actions { justify-content: center; }
 a.button {
   display: inline-block; padding: 10px 22px; border-radius: 6px; font-weight: 500; text-decoration: none;

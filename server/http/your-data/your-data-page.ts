@@ -13,7 +13,10 @@ const say = (text: string) => escapeHtml(text.replaceAll('{lab}', siteConfig.lab
 const when = (at: string) => `${at.slice(0, 16).replace('T', ' ')} UTC`
 const time = (at: string) => `<time datetime="${escapeHtml(at)}">${escapeHtml(when(at))}</time>`
 
-const pair = (term: string, value: string) => `<dt>${say(term)}</dt><dd>${value}</dd>`
+const pair = (term: string, value: string, full = false) =>
+  full
+    ? `<dt class="full">${say(term)}</dt><dd class="full">${value}</dd>`
+    : `<dt>${say(term)}</dt><dd>${value}</dd>`
 
 function section(heading: string, content: string): string {
   return `<section><h2>${say(heading)}</h2>${content}</section>`
@@ -69,7 +72,7 @@ function consentSection(consent: ConsentRecord | null): string {
       consent.network ? pair(words.network, escapeHtml(consent.network)) : '',
       agentText ? pair(words.agent, agentText) : '',
       pair(words.confirmed, confirmed),
-      pair(words.words, wordsShown(consent)),
+      pair(words.words, wordsShown(consent), true),
     ].join('')}</dl>`,
   )
 }

@@ -1,0 +1,142 @@
+import { readFile } from 'node:fs/promises'
+import { requestAccessTool } from '../../contract/agent-tool'
+import { formWords } from '../../contract/form-words'
+import { mailWords } from '../../contract/site-config'
+import type { TestServer } from '../../harness/test-server'
+import { runCli } from '../../harness/waitlist-cli'
+import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
+import { expect, expectNoAxeViolations, test, toasts, uniqueEmail } from './fixtures'
+
+/**
+ * Issue 53 in Chromium: a signup on the page and one by the page's WebMCP tool leave the consent
+ * record their door names (read back with the owner's CLI), and the person's own page, with no
+ * script at all, shows the entry, downloads it and erases it after asking once more.
+ */
+const words = mailWords.pages.yourData
+
+async function consentOf(server: TestServer, email: string) {
+  const shown = await runCli(server.env, 'show', email, '--json')
+  expect(shown.code, shown.stderr).toBe(0)
+  return JSON.parse(shown.stdout).consent
+}
+
+test('a signup on the page records door page, with the form’s words and no agent', async ({
+  page,
+  server,
+}) => {
+  const email = uniqueEmail('consent.page')
+  await page.goto('/')
+  await page.getByPlaceholder(formWords.placeholder).fill(email)
+  await page.getByRole('button', { name: formWords.button }).click()
+  await expect(toasts(page).getByText('Request submitted!').first()).toBeVisible()
+  const consent = await consentOf(server, email)
+  expect(consent).toMatchObject({ door: 'page', agent: null, network: '127.0.0.0/24' })
+  expect(consent.words.text).toContain(`Field label: ${formWords.label}`)
+  expect(consent.words.text).toContain(`Button: ${formWords.button}`)
+})
+
+test('a signup by the page’s WebMCP tool records door webmcp and the tool’s words', async ({
+  page,
+  server,
+}) => {
+  // A model context as an agent-enabled browser offers one (Chromium has none without its flag).
+  await page.addInitScript(() => {
+    const tools: Record<string, { execute(input: object): Promise<unknown> }> = {}
+    Object.assign(window, { agentTools: tools })
+    Object.defineProperty(navigator, 'modelContext', {
+      configurable: true,
+      value: {
+        registerTool(tool: { name: string; execute(input: object): Promise<unknown> }) {
+          tools[tool.name] = tool
+          return Promise.resolve()
+        },
+      },
+    })
+  })
+  const email = uniqueEmail('consent.webmcp')
+  await page.goto('/')
+  const result = await page.evaluate(
+    async ([name, address]) => {
+      const tools = (
+        window as unknown as { agentTools: Record<string, { execute(input: object): Promise<unknown> }> }
+      ).agentTools
+      for (let tries = 0; !tools[name] && tries < 100; tries++) await new Promise((r) => setTimeout(r, 50))
+      return tools[name]?.execute({ email: address })
+    },
+    [requestAccessTool.name, email] as const,
+  )
+  expect(result).toMatchObject({ status: 'submitted' })
+  const consent = await consentOf(server, email)
+  expect(consent).toMatchObject({ door: 'webmcp', agent: { name: 'webmcp', verified: false } })
+  expect(consent.words.text).toContain(requestAccessTool.description)
+})
+
+/** A signup by the no-script form, and the link to its person's own page. */
+async function signedUpByForm(server: TestServer, email: string): Promise<string> {
+  const posted = await fetch(`${server.url}/`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { Origin: server.url },
+    body: new URLSearchParams({ email }),
+  })
+  expect(posted.headers.get('location')).toBe('/?waitlist=submitted')
+  return `${server.url}/your-data?t=${sealAddress(linkKeys(server.secret).yourData, email)}`
+}
+
+test('the person’s own page has the site look in both schemes and passes axe', async ({
+  browser,
+  server,
+}) => {
+  const url = await signedUpByForm(server, uniqueEmail('consent.look'))
+  // A page of its own: the fixture's waits for the home page's hydration, which this page never has.
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const problems: string[] = []
+  page.on('console', (message) => problems.push(`${message.type()}: ${message.text()}`))
+  try {
+    for (const [colorScheme, background] of [
+      ['light', 'rgb(255, 255, 255)'],
+      ['dark', 'rgb(9, 13, 19)'],
+    ] as const) {
+      await page.emulateMedia({ colorScheme })
+      expect((await page.goto(url))?.status()).toBe(200)
+      await expect(page.getByRole('heading', { level: 1, name: words.title })).toBeVisible()
+      expect(await page.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor)).toBe(
+        background,
+      )
+      await expectNoAxeViolations(page)
+    }
+    expect(problems).toEqual([])
+  } finally {
+    await context.close()
+  }
+})
+
+test.describe('the person’s own page, with no script at all', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('shows the entry, downloads it, and erases it after asking again', async ({ page, server }) => {
+    const email = uniqueEmail('consent.person')
+    const url = await signedUpByForm(server, email)
+    await page.goto(url)
+    for (const heading of [words.entry, words.answers, words.consent, words.history])
+      await expect(page.getByRole('heading', { level: 2, name: heading })).toBeVisible()
+    await expect(page.getByText(words.doors.form, { exact: true })).toBeVisible()
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: words.download }).click(),
+    ])
+    const data = JSON.parse(await readFile((await download.path()) ?? '', 'utf8'))
+    expect(data).toMatchObject({ email, status: 'waiting', consent: { door: 'form' } })
+
+    await page.getByRole('button', { name: words.erase }).click()
+    await expect(page.getByRole('heading', { level: 1, name: words.confirmTitle })).toBeVisible()
+    expect((await runCli(server.env, 'show', email)).code, 'asking erases nothing').toBe(0)
+    await page.getByRole('button', { name: words.confirmButton }).click()
+    await expect(page.getByRole('heading', { level: 1, name: words.erased })).toBeVisible()
+    expect((await runCli(server.env, 'show', email)).code).toBe(1)
+    await page.goto(url)
+    await expect(page.getByRole('heading', { level: 1, name: words.notListed })).toBeVisible()
+  })
+})
