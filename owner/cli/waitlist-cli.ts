@@ -26,13 +26,16 @@ Commands:
                                        spaces apart; oldest first
   export [FILTER] [--out FILE]         RFC 4180 CSV (header email,created_at,status,confirmed_at,invited_at,
                                        unsubscribed_at,bounced_at,joined_at,source, then answer_ID for each
-                                       question; CRLF line ends) to FILE (mode 0600, also when it existed),
-                                       or to standard output
-  show EMAIL [--json]                  one entry: its address, status, source and answers, then its history
-                                       oldest first (signed up, confirmed, each message and what became of
-                                       it, provider events, invited, joined); exits 1 when it is not listed.
-                                       --json: {email, status, source, answers: {ID: value}, history:
-                                       [{at, event, detail?, kind?, outcome?}]}
+                                       question, then consent_at,consent_door,consent_words,consent_agent,
+                                       confirmed_from; CRLF line ends) to FILE (mode 0600, also when it
+                                       existed), or to standard output
+  show EMAIL [--json]                  one entry: its address, status, source, answers and consent record,
+                                       then its history oldest first (signed up, confirmed, each message and
+                                       what became of it, provider events, invited, joined); exits 1 when it
+                                       is not listed. --json: {email, status, source, answers: {ID: value},
+                                       proposed, consent: {at, door, words: {version, text}, network, agent:
+                                       {name, version, verified} | null, confirmed_at, confirmed_from} |
+                                       null, history: [{at, event, detail?, kind?, outcome?}]}
   keys                                 the anon and service_role keys for this DATA_DIR / JWT_SECRET, and the
                                        key the beta product checks invite codes with (docs/invitations.md)
   url                                  the postgres:// connection string of the embedded cluster, for psql,

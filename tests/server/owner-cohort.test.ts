@@ -93,9 +93,13 @@ describe('list, count and export choose by source, answer, domain and date', () 
     const [header, ...rows] = exported.stdout.trim().split('\r\n')
     expect(header).toBe(
       'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
-        'answer_role,answer_organisation,answer_use_case',
+        'answer_role,answer_organisation,answer_use_case,consent_at,consent_door,consent_words,consent_agent,' +
+        'confirmed_from',
     )
-    expect(rows).toEqual([
+    // Each then carries the consent record its import gave it: door import, the version naming the file.
+    const imported = /,\d{4}-[^,]+Z,import,[0-9a-f]{16},,$/
+    for (const row of rows) expect(row).toMatch(imported)
+    expect(rows.map((row) => row.replace(imported, ''))).toEqual([
       `ada.research@lab.org,${at(0)},waiting,,,,,,hackernews,Research,CERN,"Protein folding, at scale"`,
       `cy.research@corp.com,${at(2)},waiting,,,,,,linkedin,Research,Cernovich Labs,`,
     ])
@@ -203,7 +207,15 @@ describe('show and funnel after the batch, one invitee joined', () => {
     const shown = await cli('show', 'ADA.research@lab.org', '--json')
     expect(shown).toMatchObject({ code: 0, stderr: '' })
     const entry = JSON.parse(shown.stdout)
-    expect(Object.keys(entry)).toEqual(['email', 'status', 'source', 'answers', 'proposed', 'history'])
+    expect(Object.keys(entry)).toEqual([
+      'email',
+      'status',
+      'source',
+      'answers',
+      'proposed',
+      'consent',
+      'history',
+    ])
     expect(entry).toMatchObject({
       email: 'ada.research@lab.org',
       status: 'joined',
