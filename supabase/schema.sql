@@ -45,28 +45,6 @@ CREATE TABLE private.entry_answers (
     CONSTRAINT entry_answers_answers_check CHECK (((jsonb_typeof(answers) = 'object'::text) AND (octet_length((answers)::text) <= 4096)))
 );
 
-CREATE TABLE private.entry_consent (
-    waitlist_id bigint NOT NULL,
-    at timestamp with time zone DEFAULT now() NOT NULL,
-    door text NOT NULL,
-    words text,
-    agent_name text,
-    agent_version text,
-    confirmed_from cidr,
-    CONSTRAINT entry_consent_pkey PRIMARY KEY (waitlist_id),
-    CONSTRAINT entry_consent_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
-    CONSTRAINT entry_consent_agent_name_check CHECK (((char_length(agent_name) >= 1) AND (char_length(agent_name) <= 100))),
-    CONSTRAINT entry_consent_agent_version_check CHECK (((char_length(agent_version) >= 1) AND (char_length(agent_version) <= 40))),
-    CONSTRAINT entry_consent_check CHECK (((agent_version IS NULL) OR (agent_name IS NOT NULL))),
-    CONSTRAINT entry_consent_confirmed_from_check CHECK (((confirmed_from IS NULL) OR (masklen((confirmed_from)::inet) =
-CASE family((confirmed_from)::inet)
-    WHEN 4 THEN 24
-    ELSE 48
-END))),
-    CONSTRAINT entry_consent_door_check CHECK ((door = ANY (ARRAY['page'::text, 'form'::text, 'api'::text, 'mcp'::text, 'webmcp'::text, 'import'::text]))),
-    CONSTRAINT entry_consent_words_check CHECK ((words ~ '^[0-9a-f]{16}$'::text))
-);
-
 CREATE TABLE private.entry_events (
     id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
     waitlist_id bigint NOT NULL,
@@ -310,8 +288,21 @@ CREATE TABLE public.waitlist (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     source text DEFAULT NULLIF(current_setting('request.source'::text, true), ''::text),
     signup_network cidr DEFAULT (NULLIF(current_setting('request.network'::text, true), ''::text))::cidr,
+    consent_at timestamp with time zone DEFAULT now(),
+    consent_door text DEFAULT COALESCE(NULLIF(current_setting('request.door'::text, true), ''::text), 'api'::text),
+    consent_words text DEFAULT NULLIF(current_setting('request.words'::text, true), ''::text),
+    consent_agent jsonb DEFAULT (NULLIF(current_setting('request.agent'::text, true), ''::text))::jsonb,
+    confirmed_from cidr,
     CONSTRAINT waitlist_pkey PRIMARY KEY (id),
     CONSTRAINT waitlist_email_key UNIQUE (email),
+    CONSTRAINT waitlist_confirmed_from_cut CHECK (((confirmed_from IS NULL) OR (masklen((confirmed_from)::inet) =
+CASE family((confirmed_from)::inet)
+    WHEN 4 THEN 24
+    ELSE 48
+END))),
+    CONSTRAINT waitlist_consent_agent CHECK (((jsonb_typeof(consent_agent) = 'object'::text) AND (((consent_agent - 'name'::text) - 'version'::text) = '{}'::jsonb) AND (jsonb_typeof((consent_agent -> 'name'::text)) = 'string'::text) AND ((char_length((consent_agent ->> 'name'::text)) >= 1) AND (char_length((consent_agent ->> 'name'::text)) <= 100)) AND (COALESCE(jsonb_typeof((consent_agent -> 'version'::text)), 'string'::text) = 'string'::text) AND ((COALESCE(char_length((consent_agent ->> 'version'::text)), 1) >= 1) AND (COALESCE(char_length((consent_agent ->> 'version'::text)), 1) <= 40)))),
+    CONSTRAINT waitlist_consent_door CHECK ((consent_door = ANY (ARRAY['page'::text, 'form'::text, 'api'::text, 'mcp'::text, 'webmcp'::text, 'import'::text]))),
+    CONSTRAINT waitlist_consent_words CHECK ((consent_words ~ '^[0-9a-f]{16}$'::text)),
     CONSTRAINT waitlist_email_format CHECK (((email)::text ~ '^[A-Za-z0-9.!#$%&''*+/=?^_`{|}~-]+@[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$'::text)),
     CONSTRAINT waitlist_email_length CHECK ((char_length((email)::text) <= 254)),
     CONSTRAINT waitlist_email_trimmed CHECK (((email)::text = btrim((email)::text))),
@@ -560,19 +551,24 @@ AS $function$
 declare
   notify boolean;
   confirm boolean;
+  erased boolean;
 begin
   if coalesce(current_setting('waitlist.importing', true), '') = 'on' then
     return null;
   end if;
   select coalesce((select enabled from private.webhook_settings), false),
-         coalesce((select confirm_signups from private.mail_settings), false)
-    into notify, confirm;
+         coalesce((select confirm_signups from private.mail_settings), false),
+         exists (select from private.suppressed)
+    into notify, confirm, erased;
   if notify then
     insert into private.webhook_deliveries (waitlist_id) values (new.id);
     perform pg_notify('webhook_deliveries', '');
   end if;
   if confirm then
     perform private.queue_confirmation(new.id, private.mailbox_key(new.email::text), true);
+  end if;
+  if erased then
+    delete from private.suppressed where hash = private.suppression_hash(new.email::text);
   end if;
   return null;
 end
@@ -649,31 +645,6 @@ AS $function$
   limit 1
 $function$;
 
-CREATE OR REPLACE FUNCTION private.record_consent()
- RETURNS trigger
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO ''
-AS $function$
-begin
-  if coalesce(current_setting('waitlist.importing', true), '') = 'on' then
-    return null;
-  end if;
-  insert into private.entry_consent (waitlist_id, door, words, agent_name, agent_version)
-  select a.id,
-         coalesce(nullif(current_setting('request.door', true), ''), 'api'),
-         nullif(current_setting('request.words', true), ''),
-         nullif(current_setting('request.agent_name', true), ''),
-         nullif(current_setting('request.agent_version', true), '')
-    from added a;
-  if exists (select from private.suppressed) then
-    delete from private.suppressed
-     where hash in (select private.suppression_hash(a.email::text) from added a);
-  end if;
-  return null;
-end
-$function$;
-
 CREATE OR REPLACE FUNCTION private.refuse_rate_limited()
  RETURNS void
  LANGUAGE plpgsql
@@ -719,7 +690,6 @@ $function$;
 CREATE TRIGGER mail_outbox_forget_test_address BEFORE UPDATE OF status ON private.mail_outbox FOR EACH ROW WHEN (((new.status <> 'pending'::text) AND (new.test_address IS NOT NULL))) EXECUTE FUNCTION private.forget_test_address();
 CREATE TRIGGER mail_outbox_hold_paused_network BEFORE INSERT OR UPDATE OF run_at ON private.mail_outbox FOR EACH ROW WHEN (((new.kind = 'confirmation'::text) AND (new.status = 'pending'::text))) EXECUTE FUNCTION private.hold_paused_network();
 CREATE TRIGGER webhook_deliveries_forget_erased_email BEFORE UPDATE OF status ON private.webhook_deliveries FOR EACH ROW WHEN (((new.status = 'delivered'::text) AND (new.erased_email IS NOT NULL))) EXECUTE FUNCTION private.forget_erased_email();
-CREATE TRIGGER waitlist_consent AFTER INSERT ON public.waitlist REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION private.record_consent();
 CREATE TRIGGER waitlist_count_added AFTER INSERT ON public.waitlist REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION private.count_signups_changed();
 CREATE TRIGGER waitlist_count_moved AFTER UPDATE OF created_at ON public.waitlist FOR EACH ROW WHEN ((((old.created_at AT TIME ZONE 'UTC'::text))::date IS DISTINCT FROM ((new.created_at AT TIME ZONE 'UTC'::text))::date)) EXECUTE FUNCTION private.count_signup_moved();
 CREATE TRIGGER waitlist_count_removed AFTER DELETE ON public.waitlist REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION private.count_signups_changed();
@@ -730,7 +700,6 @@ CREATE TRIGGER waitlist_on_insert AFTER INSERT ON public.waitlist FOR EACH ROW E
 
 ALTER TABLE private.consent_words ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_answers ENABLE ROW LEVEL SECURITY;
-ALTER TABLE private.entry_consent ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_events ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_status ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.invite_batches ENABLE ROW LEVEL SECURITY;

@@ -14,8 +14,9 @@ import {
   stageRows,
 } from '../../server/waitlist/admin/import-staging'
 import { registerWords } from '../../server/waitlist/consent/consent-record'
-import { importText } from '../../server/waitlist/consent/door-words'
+import { importText, wordsVersion } from '../../server/waitlist/consent/door-words'
 import { moveImported } from '../../server/waitlist/entry-status'
+import { withImportConsent } from './import-consent'
 import { checkImportFile, importRecords } from './import-records'
 import { withDatabaseAsIs } from './with-database'
 
@@ -54,11 +55,13 @@ class Problems {
   }
 }
 
-/** What the staging reads from a file: its columns and the import's time, for what it lacks. */
+/** What the staging reads from a file: its columns, the import's time and its words, for what it lacks. */
 interface StagedFile {
   path: string
   columns: readonly EntryColumn[]
   importTime: string
+  /** The version of the words naming the file: a line's consent record when it has none (ADR 096). */
+  fileWords: string
 }
 
 /** The good records as COPY text for the staging table, in chunks; the bad ones go to `problems`. */
@@ -72,7 +75,10 @@ async function* stagedLines(file: StagedFile, problems: Problems, counted: { ent
       }
       counted.entries++
       const fields = allColumns(record.fields, file.columns, file.importTime)
-      chunk += copyTextLine([String(record.line), ...fields])
+      chunk += copyTextLine([
+        String(record.line),
+        ...withImportConsent(fields, file.fileWords, file.importTime),
+      ])
     }
     if (chunk.length >= COPY_CHUNK) {
       yield chunk
@@ -82,13 +88,14 @@ async function* stagedLines(file: StagedFile, problems: Problems, counted: { ent
   if (chunk) yield chunk
 }
 
-async function stageFile(tx: CopyTransaction, path: string) {
+async function stageFile(tx: CopyTransaction, path: string, fileWords: string) {
   // The header says which columns the file has, in which order; the others take their defaults.
   const columns = await checkImportFile(path)
   const importTime = await createStage(tx)
   const problems = new Problems()
   const counted = { entries: 0 }
-  await pipeline(Readable.from(stagedLines({ path, columns, importTime }, problems, counted)), stageRows(tx))
+  const file = { path, columns, importTime, fileWords }
+  await pipeline(Readable.from(stagedLines(file, problems, counted)), stageRows(tx))
   const duplicates = await stagedDuplicates(tx, SHOWN_PROBLEMS)
   const shown = [
     ...problems.shown,
@@ -104,21 +111,23 @@ async function stageFile(tx: CopyTransaction, path: string) {
 /**
  * Reads an `export` file into the list in one transaction, streaming: every line is checked as it
  * goes into a staging table, and the entries are added only if none is bad, all at once, with their
- * statuses, sources and answers (or, for a dry run, only counted). Addresses already listed are
+ * statuses, sources, answers and consent records (or, for a dry run, only counted); erased and
+ * removed addresses are skipped (ADR 098). Addresses already listed are
  * skipped, but move on to a further status the file has for them, and take its answers and source
  * where they have none.
  */
 export async function importFile(db: Database, path: string, dryRun: boolean): Promise<ImportOutcome> {
+  // A line without a consent record of its own names the file it came from (ADR 096).
+  const fileWords = importText(path)
   const outcome = await db.copyTransaction(async (tx): Promise<ImportOutcome> => {
-    const staged = await stageFile(tx, path)
+    const staged = await stageFile(tx, path, wordsVersion(fileWords).version)
     if (staged.count > 0) return { kind: 'refused', problems: staged.shown, count: staged.count }
     const suppressed = await skipSuppressed(tx, !dryRun)
     if (dryRun)
       return { kind: 'dry-run', entries: staged.entries, listed: await stagedListed(tx), suppressed }
-    // A line without a consent record of its own names the file it came from (ADR 096).
-    const [fileWords] = await registerWords(tx, [importText(path)])
+    await registerWords(tx, [fileWords])
     const kept = staged.entries - suppressed
-    const added = await addStaged(tx, kept, fileWords?.version)
+    const added = await addStaged(tx, kept)
     // When every entry was added, none was listed before, and none has a status to move on.
     const listed = added < kept
     const raised = listed ? await moveImported(tx) : 0

@@ -73,7 +73,7 @@ export interface RequestSettings {
   source?: string
   /** public.waitlist.signup_network: the client's network as CIDR text (client-network.ts). */
   network?: string
-  /** private.entry_consent, which the signup's trigger writes: the door, its words' version, the agent. */
+  /** public.waitlist's consent columns, which default to it: the door, its words' version, the agent. */
   consent?: ConsentSettings
 }
 
@@ -82,9 +82,8 @@ export interface ConsentSettings {
   door: string
   /** The version of the words the door showed (private.consent_words), if it showed any. */
   words?: string
-  /** The MCP client's name and version, as it declared them. */
-  agentName?: string
-  agentVersion?: string
+  /** The MCP client's name and version as it declared them, as JSON: {"name", "version"}. */
+  agent?: string
 }
 
 // A verified key's claims are one object, remembered by the key cache: its JSON is written once.
@@ -97,8 +96,7 @@ const ROLE_SETTINGS_SQL = `select set_config('search_path', 'public, extensions'
                  set_config('request.network', $4, true),
                  set_config('request.door', $5, true),
                  set_config('request.words', $6, true),
-                 set_config('request.agent_name', $7, true),
-                 set_config('request.agent_version', $8, true)`
+                 set_config('request.agent', $7, true)`
 
 /**
  * What PostgREST sets first in every request's transaction, as it does it: the key's role, its
@@ -107,8 +105,8 @@ const ROLE_SETTINGS_SQL = `select set_config('search_path', 'public, extensions'
  * operators live (without it, `email = $1` would compare as text, case-sensitively). Beside them,
  * `request.source` and `request.network`: the signup's source and network as the server named
  * them, which public.waitlist's `source` and `signup_network` columns take by default (no client
- * can write them), and the consent record's door, words and agent, which the signup's trigger
- * writes (supabase/migrations/20261205000000_consent_and_erasure.sql). set_config(…, true) lasts until the transaction ends, like SET LOCAL, and takes
+ * can write them), and the consent record's door, words and agent, which its `consent_*` columns
+ * take the same way (supabase/migrations/20261205000000_consent_and_erasure.sql). set_config(…, true) lasts until the transaction ends, like SET LOCAL, and takes
  * parameters: one prepared text for every request.
  */
 export function roleSettings(claims: JwtClaims, request: RequestSettings = {}): Statement {
@@ -125,8 +123,7 @@ export function roleSettings(claims: JwtClaims, request: RequestSettings = {}): 
     request.network ?? '',
     consent?.door ?? '',
     consent?.words ?? '',
-    consent?.agentName ?? '',
-    consent?.agentVersion ?? '',
+    consent?.agent ?? '',
   ]
   return { sql: ROLE_SETTINGS_SQL, params, prepare: true }
 }

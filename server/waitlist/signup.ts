@@ -183,19 +183,19 @@ async function checkAddressPolicy(policy: AddressPolicy, rows: readonly Row[]): 
 }
 
 /**
- * What the signup's trigger writes as its consent record: the door (the owner's key is a program:
+ * What the entry's consent columns take as its record: the door (the owner's key is a program:
  * `api`), the version of the words that door shows, the agent as it declared itself.
  */
 function consentSettings(signup: Signup, words: DoorWords | undefined): ConsentSettings {
   const door = signup.claims.role === 'service_role' ? 'api' : (signup.consent?.door ?? 'api')
   const agent = signup.consent?.agent
-  return { door, words: words?.[door], agentName: agent?.name, agentVersion: agent?.version }
+  return { door, words: words?.[door], agent: agent && JSON.stringify(agent) }
 }
 
 /**
  * 3. The insert, in one round trip under the key's role (Database.runAsRole), the source, the
- * network and the consent record set beside the role for the columns and the trigger that read
- * them (the consent record is written in the insert's own transaction). With answers, the insert and
+ * network and the consent record set beside the role for the columns that default to them (the
+ * consent record is written by the insert itself). With answers, the insert and
  * the answers in one transaction: the row as the key's role, then, back as the owner (anon may not
  * name private tables), its answers; a repeat's 23505 stores none.
  */

@@ -17,27 +17,43 @@ create table if not exists private.consent_words (
 alter table private.consent_words enable row level security;
 revoke all on table private.consent_words from public, anon, authenticated;
 
--- One consent record per entry, written in the signup's own transaction by the trigger below from
--- what the server set beside the key's role (request.door, request.words, request.agent_*), so no
--- client writes it; `import` writes its own. Its network is the entry's signup_network, shown cut
--- as the logs cut it (never stored twice); the confirmation's time is entry_status.confirmed_at,
--- its network `confirmed_from`, cut as the logs cut it (IPv4 /24, IPv6 /48). `words` names a
--- version of private.consent_words, without a foreign key: the insert path takes no lock on a row
--- every signup shares, and an import may name a version another installation registered. An
--- agent's name and version are as its MCP client declared them, never verified.
-create table if not exists private.entry_consent (
-  waitlist_id bigint primary key references public.waitlist (id) on delete cascade,
-  at timestamptz not null default now(),
-  door text not null check (door in ('page', 'form', 'api', 'mcp', 'webmcp', 'import')),
-  words text check (words ~ '^[0-9a-f]{16}$'),
-  agent_name text check (char_length(agent_name) between 1 and 100),
-  agent_version text check (char_length(agent_version) between 1 and 40),
-  confirmed_from cidr
-    check (confirmed_from is null or masklen(confirmed_from) = case family(confirmed_from) when 4 then 24 else 48 end),
-  check (agent_version is null or agent_name is not null)
-);
-alter table private.entry_consent enable row level security;
-revoke all on table private.entry_consent from public, anon, authenticated;
+-- One consent record per entry, on the entry's own row, written by the insert itself: each column
+-- defaults to what the server set beside the key's role for the signup's transaction
+-- (request.door, request.words, request.agent), so no client writes it (anon may insert the e-mail
+-- alone), and an insert pays no trigger and no second row for it. Absent settings (a program's SQL,
+-- hosted Supabase's own REST) make the door `api`. `import` writes its own. Entries from before
+-- keep none: each column is added empty, then given its default.
+--   consent_at       when it was given (the signup's, or the import's time);
+--   consent_door     page, form (no script), api, mcp, webmcp, import;
+--   consent_words    the version of private.consent_words the door showed: no foreign key, so the
+--                    insert locks no row every signup shares, and an import may name a version
+--                    another installation stored;
+--   consent_agent    the MCP client's {"name", "version"} as it declared them, never verified;
+--   confirmed_from   the network the confirmation came from, cut as the logs cut it (IPv4 /24,
+--                    IPv6 /48); its time is entry_status.confirmed_at.
+-- The signup's own network is signup_network, shown cut as the logs cut it: never stored twice.
+alter table public.waitlist
+  add column if not exists consent_at timestamptz,
+  add column if not exists consent_door text
+    constraint waitlist_consent_door check (consent_door in ('page', 'form', 'api', 'mcp', 'webmcp', 'import')),
+  add column if not exists consent_words text
+    constraint waitlist_consent_words check (consent_words ~ '^[0-9a-f]{16}$'),
+  add column if not exists consent_agent jsonb
+    constraint waitlist_consent_agent check (
+      jsonb_typeof(consent_agent) = 'object'
+      and consent_agent - 'name' - 'version' = '{}'::jsonb
+      and jsonb_typeof(consent_agent -> 'name') = 'string'
+      and char_length(consent_agent ->> 'name') between 1 and 100
+      and coalesce(jsonb_typeof(consent_agent -> 'version'), 'string') = 'string'
+      and coalesce(char_length(consent_agent ->> 'version'), 1) between 1 and 40),
+  add column if not exists confirmed_from cidr
+    constraint waitlist_confirmed_from_cut
+      check (confirmed_from is null or masklen(confirmed_from) = case family(confirmed_from) when 4 then 24 else 48 end);
+alter table public.waitlist
+  alter column consent_at set default now(),
+  alter column consent_door set default coalesce(nullif(current_setting('request.door', true), ''), 'api'),
+  alter column consent_words set default nullif(current_setting('request.words', true), ''),
+  alter column consent_agent set default nullif(current_setting('request.agent', true), '')::jsonb;
 
 -- Erased stays erased: a keyed hash of each erased or removed address's mailbox (the mailbox key
 -- the confirmations use, private.mailbox_key), which `import` skips. A signup of the address is
@@ -75,42 +91,41 @@ as $$
 $$;
 revoke all on function private.suppression_hash(text) from public, anon, authenticated;
 
--- The consent record of each new entry, from the server's request settings (absent: a program
--- writing SQL, or hosted Supabase's own REST: the door is `api`). An import records its own
--- (waitlist.importing). A new signup of a suppressed address drops its hash: a look at an empty
--- table is all an insert pays while nobody was erased. One statement per insert statement, as the
--- day counts' trigger, whose new-rows table PostgreSQL builds once for both.
-create or replace function private.record_consent()
+-- The signup trigger, as 20261202000000 left it, and one thing more: a new signup of an address
+-- `remove` or its person erased is the person's new consent, so its hash goes. Read with the
+-- settings in the one query it already made: while nobody was erased, a look at an empty table.
+create or replace function private.on_waitlist_insert()
 returns trigger
 language plpgsql
 security definer
 set search_path = ''
 as $$
+declare
+  notify boolean;
+  confirm boolean;
+  erased boolean;
 begin
   if coalesce(current_setting('waitlist.importing', true), '') = 'on' then
     return null;
   end if;
-  insert into private.entry_consent (waitlist_id, door, words, agent_name, agent_version)
-  select a.id,
-         coalesce(nullif(current_setting('request.door', true), ''), 'api'),
-         nullif(current_setting('request.words', true), ''),
-         nullif(current_setting('request.agent_name', true), ''),
-         nullif(current_setting('request.agent_version', true), '')
-    from added a;
-  if exists (select from private.suppressed) then
-    delete from private.suppressed
-     where hash in (select private.suppression_hash(a.email::text) from added a);
+  select coalesce((select enabled from private.webhook_settings), false),
+         coalesce((select confirm_signups from private.mail_settings), false),
+         exists (select from private.suppressed)
+    into notify, confirm, erased;
+  if notify then
+    insert into private.webhook_deliveries (waitlist_id) values (new.id);
+    perform pg_notify('webhook_deliveries', '');
+  end if;
+  if confirm then
+    perform private.queue_confirmation(new.id, private.mailbox_key(new.email::text), true);
+  end if;
+  if erased then
+    delete from private.suppressed where hash = private.suppression_hash(new.email::text);
   end if;
   return null;
 end
 $$;
-revoke all on function private.record_consent() from public, anon, authenticated;
-
-drop trigger if exists waitlist_consent on public.waitlist;
-create trigger waitlist_consent
-  after insert on public.waitlist
-  referencing new table as added
-  for each statement execute function private.record_consent();
+revoke all on function private.on_waitlist_insert() from public, anon, authenticated;
 
 -- The webhook hears of an erasure (Art. 19): the entry is gone, so the delivery carries the
 -- address itself, and forgets it once delivered. The event list is read from the check as it

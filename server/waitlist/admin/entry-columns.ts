@@ -21,11 +21,11 @@ export interface EntryColumn {
   /** Its type in import's staging table, where an empty field is NULL. */
   type: string
   /**
-   * The table it lives in: import adds the entry to the first, restores its status in the second,
-   * its answers (one jsonb object, a key per question) in the third, its consent record in the
-   * fourth (consent-columns.ts).
+   * The table it lives in: import adds the entry to the first (its consent record too:
+   * consent-columns.ts), restores its status in the second, and its answers (one jsonb object, a
+   * key per question) in the third.
    */
-  table: 'waitlist' | 'entry_status' | 'entry_answers' | 'entry_consent'
+  table: 'waitlist' | 'entry_status' | 'entry_answers'
   /**
    * What import takes for an empty cell, or for a file without this column (a plain list of
    * addresses, or an export from before statuses), given the import's own time: '' is none. A
@@ -45,8 +45,7 @@ export interface EntryColumn {
  */
 export const ENTRY_SOURCE =
   'public.waitlist left join private.entry_status on entry_status.waitlist_id = waitlist.id' +
-  ' left join private.entry_answers on entry_answers.waitlist_id = waitlist.id' +
-  ' left join private.entry_consent on entry_consent.waitlist_id = waitlist.id'
+  ' left join private.entry_answers on entry_answers.waitlist_id = waitlist.id'
 
 /** UTC with microseconds, e.g. 2026-11-01T09:00:00.123456Z: exact, so a file round-trips. */
 export const CREATED_AT_UTC = isoUtc('created_at')

@@ -2,7 +2,6 @@ import type { Writable } from 'node:stream'
 import { escapeLiteral } from 'pg'
 import { type CopyTransaction, isPgError, type Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
-import { consentSql } from './consent-columns'
 import { ANSWER_COLUMNS, ENTRY_COLUMNS, type EntryColumn } from './entry-columns'
 
 /**
@@ -142,10 +141,9 @@ export async function skipSuppressed(tx: Queryable, drop: boolean): Promise<numb
 const BULK_FROM = 10_000
 
 /**
- * Adds the staged entries in file order, with their created_at and sources, then their statuses,
- * answers and consent records (a line without one: door `import`, `fileWords` naming the file), in
- * the import's transaction. When no staged address is on the list, a plain insert:
- * `on conflict` checks every row (about a sixth of the load at a million), and joining the inserted
+ * Adds the staged entries in file order, with their created_at, sources and consent records, then
+ * their statuses and answers, in the import's transaction. When no staged address is on the list, a
+ * plain insert: `on conflict` checks every row (about a sixth of the load at a million), and joining the inserted
  * rows back to the file by their RETURNING as much again. The rows that have a status or answers
  * then find their entry by its address, through the unique index, the statistics read again first
  * (they count this transaction's rows; planned for the list as it was, such a join could take hours).
@@ -153,7 +151,7 @@ const BULK_FROM = 10_000
  * import then skips the addresses listed (their statuses: entry-status.ts moveImported). Returns how many
  * were added.
  */
-export async function addStaged(tx: Queryable, staged: number, fileWords?: string): Promise<number> {
+export async function addStaged(tx: Queryable, staged: number): Promise<number> {
   if (staged >= BULK_FROM) await tx.exec(`set local gin_pending_list_limit = '1GB'`)
   if ((await stagedListed(tx)) === 0) {
     await tx.exec('savepoint plain_insert')
@@ -176,11 +174,10 @@ export async function addStaged(tx: Queryable, staged: number, fileWords?: strin
         join public.waitlist added on added.email operator(extensions.=) staged.email::extensions.citext`
       await tx.run(statusesSql(byAddress))
       await tx.run(answersSql(byAddress))
-      await tx.run(consentSql(byAddress, fileWords))
       return added
     }
   }
-  return addSkippingListed(tx, fileWords)
+  return addSkippingListed(tx)
 }
 
 /**
@@ -199,7 +196,7 @@ const answersSql = (from: string) => `
   select added.id, ${STAGED_ANSWERS} from ${from} where ${STAGED_ANSWERS} <> '{}'::jsonb`
 
 /** Some staged addresses are listed: they are skipped; the others added with their statuses and answers. */
-async function addSkippingListed(tx: Queryable, fileWords: string | undefined): Promise<number> {
+async function addSkippingListed(tx: Queryable): Promise<number> {
   const byReturning = 'added join pg_temp.import_rows staged on staged.email = added.email'
   const [row] = await tx.query<{ added: number }>(
     `with added as (
@@ -209,8 +206,7 @@ async function addSkippingListed(tx: Queryable, fileWords: string | undefined): 
        returning id, email::text as email
      ),
      statuses as (${statusesSql(byReturning)}),
-     answered as (${answersSql(byReturning)}),
-     consented as (${consentSql(byReturning, fileWords)})
+     answered as (${answersSql(byReturning)})
      select count(*)::int as added from added`,
   )
   return row?.added ?? 0

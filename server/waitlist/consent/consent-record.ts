@@ -10,9 +10,10 @@ import {
 } from './door-words'
 
 /**
- * The consent record of an entry (private.entry_consent, written in the signup's own transaction
- * by the migration's trigger, or by `import`): the words' versions it points to, registered here;
- * the record as `show`, the studio and the person's own page read it; the confirmation's network.
+ * The consent record of an entry (public.waitlist's `consent_*` columns, which the insert itself
+ * fills from the server's settings, or `import` writes): the words' versions it points to,
+ * registered here; the record as `show`, the studio and the person's own page read it; the
+ * confirmation's network.
  */
 
 /** An entry's consent, as `show --json` prints it (docs/privacy.md). */
@@ -60,12 +61,11 @@ export async function registerDoorWords(db: Queryable, confirmSignups: boolean):
 
 interface ConsentRow {
   at: string
-  door: ConsentDoor
+  door: ConsentDoor | null
   version: string | null
   text: string | null
   network: string | null
-  agentName: string | null
-  agentVersion: string | null
+  agent: { name: string; version?: string } | null
   confirmedAt: string | null
   confirmedFrom: string | null
 }
@@ -73,23 +73,23 @@ interface ConsentRow {
 /** The consent record of the entry `waitlistId`; null for an entry from before the lab kept one. */
 export async function consentOf(db: Queryable, waitlistId: string): Promise<ConsentRecord | null> {
   const [row] = await db.query<ConsentRow>(
-    `select ${isoUtc('c.at')} as at, c.door, c.words as version, cw.text, w.signup_network::text as network,
-            c.agent_name as "agentName", c.agent_version as "agentVersion",
-            ${isoUtc('s.confirmed_at')} as "confirmedAt", c.confirmed_from::text as "confirmedFrom"
-       from private.entry_consent c
-       join public.waitlist w on w.id = c.waitlist_id
-       left join private.consent_words cw on cw.version = c.words
-       left join private.entry_status s on s.waitlist_id = c.waitlist_id
-      where c.waitlist_id = $1::bigint`,
+    `select ${isoUtc('w.consent_at')} as at, w.consent_door as door, w.consent_words as version, cw.text,
+            w.signup_network::text as network, w.consent_agent as agent,
+            ${isoUtc('s.confirmed_at')} as "confirmedAt", w.confirmed_from::text as "confirmedFrom"
+       from public.waitlist w
+       left join private.consent_words cw on cw.version = w.consent_words
+       left join private.entry_status s on s.waitlist_id = w.id
+      where w.id = $1::bigint`,
     [waitlistId],
   )
-  if (!row) return null
+  if (!row?.door) return null
+  const { agent } = row
   return {
     at: row.at,
     door: row.door,
     words: row.version ? { version: row.version, text: row.text } : null,
     network: row.network ? shownNetwork(row.network) : null,
-    agent: row.agentName ? { name: row.agentName, version: row.agentVersion, verified: false } : null,
+    agent: agent ? { name: agent.name, version: agent.version ?? null, verified: false } : null,
     confirmed_at: row.confirmedAt,
     confirmed_from: row.confirmedFrom,
   }
@@ -98,7 +98,7 @@ export async function consentOf(db: Queryable, waitlistId: string): Promise<Cons
 /** The confirmation's network, in the confirmation's transaction: cut as the logs cut it (shownNetwork). */
 export async function recordConfirmation(tx: Queryable, waitlistId: string, network: string | undefined) {
   if (!network) return
-  await tx.run('update private.entry_consent set confirmed_from = $2::cidr where waitlist_id = $1::bigint', [
+  await tx.run('update public.waitlist set confirmed_from = $2::cidr where id = $1::bigint', [
     waitlistId,
     shownNetwork(network),
   ])
@@ -128,9 +128,9 @@ export interface WordsUse {
 export function listWords(db: Queryable): Promise<WordsUse[]> {
   return db.query<WordsUse>(
     `with used as (
-       select words as version, array_agg(distinct door order by door) as doors, count(*)::int as entries,
-              min(at) as first, max(at) as last
-         from private.entry_consent where words is not null group by words
+       select consent_words as version, array_agg(distinct consent_door order by consent_door) as doors,
+              count(*)::int as entries, min(consent_at) as first, max(consent_at) as last
+         from public.waitlist where consent_words is not null group by consent_words
      )
      select coalesce(w.version, u.version) as version, encode(w.hash, 'hex') as hash, w.text,
             coalesce(u.doors, '{}') as doors, coalesce(u.entries, 0) as entries,
