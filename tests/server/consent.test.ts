@@ -135,7 +135,7 @@ describe('the consent record', () => {
     const [header, ...lines] = exported.stdout.split('\r\n')
     expect(header).toMatch(/,consent_at,consent_door,consent_words,consent_agent,confirmed_from$/)
     const agentLine = lines.find((line) => line.startsWith('agent.2025@example.com,'))
-    expect(agentLine).toContain(`,mcp,${TOOL.version},"{""name"":""Claude Code"",""version"":""3.1.4""}",`)
+    expect(agentLine).toContain(`,mcp,${TOOL.version},"{""name"": ""Claude Code"", ""version"": ""3.1.4""}",`)
 
     // Moved elsewhere: this list, emptied of the two by `remove` and let back in by `unsuppress`.
     const file = join(scratch, 'moved.csv')
