@@ -10,7 +10,7 @@ export interface DeclaredClient {
 
 const MAX_CLIENTS = 1000
 const REMEMBERED_MS = 60 * 60_000
-// The consent record's bounds (private.entry_consent): a name, a version.
+// The consent record's bounds (public.waitlist's waitlist_consent_agent check): a name, a version.
 const MAX_NAME = 100
 const MAX_VERSION = 40
 const NOT_TEXT_ALL = new RegExp(`[${NOT_TEXT}]`, 'gu')
