@@ -45,15 +45,16 @@ const db = () => mail.database.db
 const cli = (...args: string[]) => runCli(mail.server.env, ...args)
 
 /** The links of the confirmation `email` was sent, from its text part (the sink keeps recipients lower-cased). */
-async function linksOf(email: string): Promise<{ confirm: string; yourData: string }> {
+async function linksOf(email: string): Promise<{ confirm: string; yourData: string; unsubscribe: string }> {
   const to = email.toLowerCase()
   await mail.sink.waitFor(() => mail.sink.countFor(to) > 0, `no confirmation for ${email}`, 30_000)
   const messages = await Promise.all(mail.sink.received.filter((m) => m.to.includes(to)).map(mail.sink.parse))
   const text = messages.find((m) => m.subject === SUBJECT)?.text ?? ''
   const confirm = /https?:\/\/\S+\/confirm\?t=[\w-]+/.exec(text)?.[0]
   const yourData = new RegExp(`${mailWords.yourData}: (https?://\\S+/your-data\\?t=[\\w-]+)`).exec(text)?.[1]
-  if (!confirm || !yourData) throw new Error(`no links in:\n${text}`)
-  return { confirm, yourData }
+  const unsubscribe = /https?:\/\/\S+\/unsubscribe\?t=[\w-]+/.exec(text)?.[0]
+  if (!confirm || !yourData || !unsubscribe) throw new Error(`no links in:\n${text}`)
+  return { confirm, yourData, unsubscribe }
 }
 
 const post = (url: string, fields: Record<string, string>, from = '198.51.100.77') =>
@@ -74,7 +75,7 @@ async function rowsOf(id: string): Promise<Record<string, number>> {
 
 describe("the person's own page", () => {
   const email = 'Ada.Person@example.com'
-  let links: { confirm: string; yourData: string }
+  let links: { confirm: string; yourData: string; unsubscribe: string }
   let id: string
 
   it('is linked from the confirmation, and shows the entry, answers, consent and history', async () => {
@@ -84,6 +85,11 @@ describe("the person's own page", () => {
     expect(
       openAddress(linkKeys(mail.server.secret).yourData, new URL(links.yourData).searchParams.get('t') ?? ''),
     ).toBe(email.toLowerCase())
+    // The unsubscribe page links to the same page, sealed for the same address.
+    const unsubscribe = await (await fetch(links.unsubscribe)).text()
+    const fromUnsubscribe = /href="\/your-data\?t=([\w-]+)"/.exec(unsubscribe)?.[1] ?? ''
+    expect(unsubscribe).toContain(`>${words.link}</a>`)
+    expect(openAddress(linkKeys(mail.server.secret).yourData, fromUnsubscribe)).toBe(email.toLowerCase())
     expect((await post(links.confirm, { 'List-Unsubscribe': 'One-Click' })).status).toBe(200)
     const answered = await post(links.confirm.replace('/confirm?', '/confirm/answers?'), { role: 'Research' })
     expect(answered.status).toBe(200)
