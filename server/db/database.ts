@@ -106,8 +106,8 @@ const ROLE_SETTINGS_SQL = `select set_config('search_path', 'public, extensions'
  * `request.source` and `request.network`: the signup's source and network as the server named
  * them, which public.waitlist's `source` and `signup_network` columns take by default (no client
  * can write them), and the consent record's door, words and agent, which its `consent_*` columns
- * take the same way (supabase/migrations/20261205000000_consent_and_erasure.sql). set_config(…, true) lasts until the transaction ends, like SET LOCAL, and takes
- * parameters: one prepared text for every request.
+ * take the same way (migration 20261205000000). set_config(…, true) lasts until the transaction
+ * ends, like SET LOCAL, and takes parameters: one prepared text for every request.
  */
 export function roleSettings(claims: JwtClaims, request: RequestSettings = {}): Statement {
   let json = claimsJson.get(claims)

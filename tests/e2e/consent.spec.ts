@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { requestAccessTool } from '../../contract/agent-tool'
 import { formWords } from '../../contract/form-words'
 import { mailWords } from '../../contract/site-config'
+import { startStudioProcess } from '../../harness/studio-process'
 import type { TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
@@ -139,4 +140,32 @@ test.describe('the person’s own page, with no script at all', () => {
     await page.goto(url)
     await expect(page.getByRole('heading', { level: 1, name: words.notListed })).toBeVisible()
   })
+})
+
+test('the studio’s entry panel shows the consent record as `show` gives it', async ({ browser, server }) => {
+  const email = uniqueEmail('consent.studio')
+  await signedUpByForm(server, email)
+  const consent = await consentOf(server, email)
+  const studio = await startStudioProcess({
+    DATA_DIR: server.dataDir,
+    DATABASE_URL: server.env.DATABASE_URL ?? '',
+  })
+  // A page of its own: the fixture's waits for the home page's hydration.
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  try {
+    await page.goto(studio.url)
+    await page.getByLabel('Search addresses').fill(email)
+    await page.getByRole('button', { name: email, exact: true }).click()
+    const panel = page.getByRole('dialog', { name: email })
+    await expect(panel.getByRole('heading', { name: 'Consent' })).toBeVisible()
+    await expect(panel).toContainText(`${consent.at.slice(0, 19).replace('T', ' ')} UTC through form`)
+    await expect(panel).toContainText(`version ${consent.words.version}`)
+    await expect(panel).toContainText(`Button: ${formWords.button}`)
+    await expect(panel).toContainText('127.0.0.0/24')
+    await expect(panel).toContainText('not confirmed')
+  } finally {
+    await context.close()
+    expect(await studio.stop()).toBe(0)
+  }
 })
