@@ -158,7 +158,7 @@ test('the studio’s entry panel shows the consent record as `show` gives it', a
     await page.getByLabel('Search addresses').fill(email)
     await page.getByRole('button', { name: email, exact: true }).click()
     const panel = page.getByRole('dialog', { name: email })
-    await expect(panel.getByRole('heading', { name: 'Consent' })).toBeVisible()
+    await expect(panel.getByRole('heading', { name: 'Consent', exact: true })).toBeVisible()
     await expect(panel).toContainText(`${consent.at.slice(0, 19).replace('T', ' ')} UTC through form`)
     await expect(panel).toContainText(`version ${consent.words.version}`)
     await expect(panel).toContainText(`Button: ${formWords.button}`)
