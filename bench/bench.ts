@@ -10,6 +10,7 @@ import { containerFigures } from './container-figures'
 import { measureFirstLoad } from './first-load'
 import { BROWSER_HEADERS, runLoad } from './http-load'
 import { insertFigures } from './insert-figures'
+import { SPIKE_DEFAULTS, spikeFigures } from './launch-spike'
 import { CATEGORIES, type LighthouseRun, launchLighthouseBrowser, summarise } from './lighthouse-runs'
 import { mailFigures } from './mail-figures'
 import { millionFigures } from './million-figures'
@@ -42,6 +43,7 @@ const SECTIONS = [
   'startup',
   'container',
   'million',
+  'spike',
 ] as const
 const SERVER_ENV = { LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0' }
 
@@ -126,6 +128,12 @@ async function main() {
     const figures = await millionFigures(Number(options.rows ?? 1_000_000), track, log)
     rows.push(...figures.rows)
     results.million = figures.results
+  }
+
+  if (sections.has('spike')) {
+    const figures = await spikeFigures(SPIKE_DEFAULTS, track, log)
+    rows.push(...figures.rows)
+    results.spike = figures.results
   }
 
   await cleanUp()
