@@ -116,6 +116,7 @@ async function serve(
     restOrigins: () => origins.rest,
     webmcpOriginTrialToken: env.WEBMCP_ORIGIN_TRIAL_TOKEN,
     addressPolicy: addressPolicyOf(env),
+    confirmSignups: page.confirmSignups,
   })
   const { pages } = options
   const pagesFor = pages && ((server: Server) => pages(server, page))

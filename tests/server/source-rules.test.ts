@@ -58,7 +58,11 @@ describe('where a visit or a signup came from', () => {
 
   it('reads ref, via and source as utm_source when it is absent, in that order', () => {
     const source = (query: string) => visitSource(`https://lab.example.com/?${query}`, undefined, own)
-    expect(source('ref=Podcast&utm_medium=audio')).toEqual({ source: 'podcast', medium: 'audio', campaign: '' })
+    expect(source('ref=Podcast&utm_medium=audio')).toEqual({
+      source: 'podcast',
+      medium: 'audio',
+      campaign: '',
+    })
     expect(source('via=newsletter').source).toBe('newsletter')
     expect(source('source=hn').source).toBe('hn')
     expect(source('source=hn&via=x&ref=podcast').source).toBe('podcast')
