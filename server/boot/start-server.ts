@@ -1,4 +1,5 @@
 import type { Server } from 'node:http'
+import { mailWords } from '../../contract/site-config'
 import { type ApiKeys, keySourcesOf, loadApiKeys } from '../auth/api-keys'
 import { createLogger, keyEmailMask, type Logger } from '../base/log'
 import { normalizeSiteUrl } from '../base/normalize-site-url'
@@ -25,6 +26,7 @@ import { bounceRefused } from '../waitlist/entry-status'
 import { startWebhooks } from '../webhooks/start-webhooks'
 import type { ServerEnv } from './env'
 import { listen, type Pages } from './listen'
+import { shippedExamplesLine } from './shipped-examples'
 
 export interface RunningServer {
   url: string
@@ -99,6 +101,8 @@ async function serve(
   { log, keys, database, mail, mailEvents }: Opened,
 ): Promise<RunningServer> {
   for (const migration of database.applied) log.info(`Applied migration ${migration}`)
+  const examples = shippedExamplesLine(env.BETA_URL ?? mailWords.betaUrl)
+  if (examples) log.info(examples)
   const schema = await loadSchemaCache(database.db)
   const page: PageSettings = { anonKey: keys.anonKey, confirmSignups: env.CONFIRM_SIGNUPS && !!mail }
   const site = options.pages ? undefined : await builtSite(options, page)

@@ -4,6 +4,7 @@ import { emptyDatabaseOn, stopBackends } from '../../harness/backends'
 import { startStudioProcess } from '../../harness/studio-process'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
+import { shippedExamplesLine } from '../../server/boot/shipped-examples'
 import { isReservedName } from '../../server/mail/messages/reserved-names'
 import { entryStatus } from '../support/entry-status'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
@@ -44,10 +45,27 @@ const invitationsQueued = async () =>
   )[0]?.n
 
 describe('while the beta link is the placeholder', () => {
-  it('the server says so once at start, and warns of a MAIL_FROM at a reserved domain', () => {
+  it('the server names it at start in one line with the other shipped examples, and warns of a MAIL_FROM at a reserved domain', () => {
     const output = mail.server.output()
-    expect(output.split(NOTE)).toHaveLength(2)
+    const line =
+      'Still the shipped examples in contract/site-config.ts, to change before launch: ' +
+      'hiringEmail (the careers address, at tessel-labs.example), ' +
+      "publisherId (the lab's domain, tessel-labs.example), " +
+      `mailWords.betaUrl (the beta link, ${PLACEHOLDER}; or set BETA_URL); ` +
+      'invite refuses to queue while the beta link is one.'
+    expect(output.split(line)).toHaveLength(2)
+    expect(output.split('shipped examples')).toHaveLength(2)
     expect(output).toContain('MAIL_FROM is at tessel-labs.example, a reserved example domain')
+  })
+
+  it('names only what is still an example: a real BETA_URL leaves the beta link out', () => {
+    expect(shippedExamplesLine(REAL)).toBe(
+      'Still the shipped examples in contract/site-config.ts, to change before launch: ' +
+        "hiringEmail (the careers address, at tessel-labs.example), publisherId (the lab's domain, tessel-labs.example).",
+    )
+    expect(shippedExamplesLine('https://beta.lab.example/')).toContain(
+      'BETA_URL (the beta link, https://beta.lab.example/)',
+    )
   })
 
   it('invite --next and invite EMAIL queue nothing, in one line, exit 1, whatever the CLI’s own BETA_URL', async () => {
