@@ -8,6 +8,7 @@ import { invitable } from '../../server/waitlist/entry-status'
 import { DEFAULT_STUDIO_PORT } from '../studio-server/start-studio'
 import { openStudioDatabase } from '../studio-server/studio-database'
 import { deliveriesCommand } from './deliveries'
+import { EXIT } from './exit-status'
 import { exportCommand } from './export'
 import { funnelCommand, parseBy } from './funnel'
 import { importCommand } from './import'
@@ -75,18 +76,18 @@ function readFlags(values: CliArgs['values']) {
   })
 }
 
-/** A command: its exit code (0 done, 1 failed, 2 bad usage). */
+/** A command: its exit status (exit-status.ts: 0 done, 1 nothing done, 2 usage or configuration). */
 type Command = (args: CliArgs) => Promise<number>
 
 function usageError(message: string): number {
   console.error(`${message}\n\nSee npm run waitlist -- --help`)
-  return 2
+  return EXIT.usage
 }
 
 async function remove({ positionals }: CliArgs): Promise<number> {
-  const email = positionals[1]
-  if (!email) return usageError('remove needs the address to remove: remove EMAIL')
-  return withDatabase((db) => removeCommand(db, email))
+  const emails = positionals.slice(1)
+  if (emails.length === 0) return usageError('remove needs the addresses to remove: remove EMAIL…')
+  return withDatabase((db) => removeCommand(db, emails))
 }
 
 async function importFile({ positionals, values }: CliArgs): Promise<number> {

@@ -68,12 +68,12 @@ describe('while the beta link is the placeholder', () => {
     )
   })
 
-  it('invite --next and invite EMAIL queue nothing, in one line, exit 1, whatever the CLI’s own BETA_URL', async () => {
+  it('invite --next and invite EMAIL queue nothing, in one line, exit 2 (configuration), whatever the CLI’s own BETA_URL', async () => {
     // The link judged is the one the running server recorded, which is the one it would send.
     const env = { ...mail.server.env, BETA_URL: REAL }
     for (const args of [['--next', '2'], [ada], [bob, '--wait']]) {
       const refused = await runCli(env, 'invite', ...args)
-      expect(refused, args.join(' ')).toMatchObject({ code: 1, stdout: '', stderr: REFUSAL })
+      expect(refused, args.join(' ')).toMatchObject({ code: 2, stdout: '', stderr: REFUSAL })
     }
     expect(await invitationsQueued()).toBe(0)
     expect(await entryStatus(mail.database.db, ada)).toBe('waiting')
@@ -126,9 +126,10 @@ describe('where no server has started yet', () => {
   it('the CLI judges the BETA_URL of its own environment', async () => {
     const database = await emptyDatabaseOn('postgres')
     const refused = await runCli({ ...database.env, BETA_URL: '' }, 'invite', '--next', '1')
-    expect(refused).toMatchObject({ code: 1, stderr: REFUSAL })
+    expect(refused).toMatchObject({ code: 2, stderr: REFUSAL })
     const real = await runCli({ ...database.env, BETA_URL: REAL }, 'invite', '--next', '1')
-    expect(real).toMatchObject({ code: 0, stdout: expect.stringContaining('Queued 0 invitations.') })
+    // A real link, but nobody on the list: nothing asked was done.
+    expect(real).toMatchObject({ code: 1, stdout: expect.stringContaining('Queued 0 invitations.') })
   })
 })
 
