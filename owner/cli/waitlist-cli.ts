@@ -59,14 +59,18 @@ Commands:
                                        the referring site, else direct; mcp for agents), most signups first,
                                        then by medium and campaign (default 30 days); --json: an array of
                                        {source, visits, visitors, signups, conversion, campaigns}
-  funnel [--by source|batch] [--days N|all] [--json]
+  funnel [--by source|batch] [--days 30|90|all] [--json]
                                        from visits to the beta: visits (where counted), signups, confirmed,
-                                       invited, joined, each with its rate of the step before; by source
-                                       (the default; entries who signed up in the window) or by batch (each
-                                       invite run: when, by cli or studio, how chosen, how many, who
-                                       joined); the whole list unless --days. --json: {total, rows}, each
-                                       row with signups, confirmed, invited, joined, rates (and visits by
-                                       source, batch {id, at, by, size, chosenBy} by batch)
+                                       invited, joined, each person once, each step with its rate of the
+                                       step before (at most 100%); by source (the default: entries who
+                                       signed up in the window, on a counted page visit, then one row of
+                                       those with no visit counted: API, MCP, imports) or by batch (each
+                                       invite run: when, by cli or studio, how chosen, the people it counts
+                                       (each in one batch: the one whose code they redeemed, else their
+                                       latest), who joined); the studio's windows, the whole list unless
+                                       --days. --json: {window, total, rows}, each row with signups,
+                                       confirmed, invited, joined, rates (and kind and visits by source,
+                                       batch {id, at, by, size, chosenBy} by batch)
   studio [--port N] [--host IP]        a local web view of the list on http://127.0.0.1:N (default 3001),
                                        opened with the token in the URL it prints; Ctrl-C stops it. --host
                                        0.0.0.0 inside a container only, with the port published on the
