@@ -26,7 +26,11 @@ const STEPS: Record<FunnelBy, { step: Step; of?: string }[]> = {
   batch: [{ step: 'invited' }, { step: 'joined', of: 'invited' }],
 }
 
-const WINDOW_LABELS: Record<FunnelWindow, string> = { '30': '30 days', '90': '90 days', all: 'All' }
+const WINDOW_LABELS: Record<FunnelWindow, string> = {
+  '30': 'the last 30 days',
+  '90': 'the last 90 days',
+  all: 'the whole list',
+}
 
 /** The funnel for a window, by source or by batch; a fresh read when `version` changes. */
 function useFunnel(by: FunnelBy, days: FunnelWindow, version: number, fail: (reason: unknown) => void) {
@@ -69,6 +73,29 @@ function Choice<T extends string>(props: {
 }
 
 /**
+ * The funnel's window, `funnel --days`'s: a list box of its own, apart from the chart's day buttons
+ * above it, which cover the chart and the sources alone.
+ */
+function WindowChoice(props: { days: FunnelWindow; onChoose(days: FunnelWindow): void }) {
+  return (
+    <label className="flex items-baseline gap-2 text-sm">
+      Window
+      <select
+        value={props.days}
+        onChange={(event) => props.onChoose(event.target.value as FunnelWindow)}
+        className={`rounded border border-line bg-panel px-2 py-1 ${FOCUS}`}
+      >
+        {FUNNEL_WINDOWS.map((option) => (
+          <option key={option} value={option}>
+            {WINDOW_LABELS[option]}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}
+
+/**
  * From the list to the beta (`funnel`): visits, signups, confirmed, invited and joined, each person
  * once, each with its rate of the step before, by source or by batch (one invite run), over the
  * CLI's windows and opening, as `funnel` does, on the whole list. A list of rows, as the sources
@@ -85,13 +112,7 @@ export function FunnelPanel(props: { version: number; onFail(reason: unknown): v
           Funnel <span className="text-sm font-normal text-soft">({funnelWindowName(days)}, UTC)</span>
         </h2>
         <div className="flex flex-wrap gap-3">
-          <Choice<FunnelWindow>
-            legend="Window of the funnel"
-            options={FUNNEL_WINDOWS}
-            chosen={days}
-            label={(option) => WINDOW_LABELS[option]}
-            onChoose={setDays}
-          />
+          <WindowChoice days={days} onChoose={setDays} />
           <Choice<FunnelBy>
             legend="Show the funnel"
             options={['source', 'batch'] as const}
