@@ -14,5 +14,5 @@ export const isFunnelWindow = (value: string): value is FunnelWindow =>
   (FUNNEL_WINDOWS as readonly string[]).includes(value)
 
 /** How a window is named beside the funnel: `the last 30 days`, `the whole list`. */
-export const funnelWindowName = (window: FunnelWindow) =>
-  window === 'all' ? 'the whole list' : `the last ${window} days`
+export const funnelWindowName = (days: FunnelWindow) =>
+  days === 'all' ? 'the whole list' : `the last ${days} days`

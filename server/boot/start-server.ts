@@ -79,6 +79,8 @@ export async function startServer(env: ServerEnv, options: StartOptions): Promis
     // After the database: with DATABASE_URL the servers sharing it keep their secret there.
     const keys = await loadApiKeys({ ...keySourcesOf(env), db: database.db })
     keyEmailMask(keys.secret)
+    const examples = shippedExamplesLine(env.BETA_URL ?? mailWords.betaUrl)
+    if (examples) log.info(examples)
     return await serve(env, options, { log, keys, database, mail, mailEvents })
   } catch (error) {
     await database.close()
@@ -101,8 +103,6 @@ async function serve(
   { log, keys, database, mail, mailEvents }: Opened,
 ): Promise<RunningServer> {
   for (const migration of database.applied) log.info(`Applied migration ${migration}`)
-  const examples = shippedExamplesLine(env.BETA_URL ?? mailWords.betaUrl)
-  if (examples) log.info(examples)
   const schema = await loadSchemaCache(database.db)
   const page: PageSettings = { anonKey: keys.anonKey, confirmSignups: env.CONFIRM_SIGNUPS && !!mail }
   const site = options.pages ? undefined : await builtSite(options, page)
@@ -116,8 +116,7 @@ async function serve(
   const sendHealth = sendHealthOf(env, db, log)
   const app = createApp({
     ...{ db, keys, schema, site, log, protections, sources, mailEvents, sendHealth },
-    siteOrigins: () => origins.site,
-    restOrigins: () => origins.rest,
+    ...{ siteOrigins: () => origins.site, restOrigins: () => origins.rest },
     webmcpOriginTrialToken: env.WEBMCP_ORIGIN_TRIAL_TOKEN,
     addressPolicy: addressPolicyOf(env),
     confirmSignups: page.confirmSignups,
