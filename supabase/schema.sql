@@ -1,4 +1,4 @@
--- The schema as supabase/migrations/ leaves it, through 20261202000000_one_rule_per_question.sql.
+-- The schema as supabase/migrations/ leaves it, through 20261204000000_entry_answered_webhook.sql.
 -- Generated from the catalogs of a database the migrations built (harness/schema-sql.ts): do not edit.
 -- After changing a migration, regenerate it with `npm run schema` and commit it with the migration;
 -- tests/server/schema-file.test.ts fails while it is out of date. It is for reading: the migrations
@@ -234,7 +234,7 @@ CREATE TABLE private.webhook_deliveries (
     detail text,
     CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id),
     CONSTRAINT webhook_deliveries_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
-    CONSTRAINT webhook_deliveries_event_check CHECK ((event = ANY (ARRAY['waitlist.signup'::text, 'entry.confirmed'::text, 'invitation.sent'::text, 'entry.joined'::text, 'entry.unsubscribed'::text, 'entry.bounced'::text, 'entry.complained'::text, 'mail.paused'::text]))),
+    CONSTRAINT webhook_deliveries_event_check CHECK ((event = ANY (ARRAY['waitlist.signup'::text, 'entry.confirmed'::text, 'entry.answered'::text, 'invitation.sent'::text, 'entry.joined'::text, 'entry.unsubscribed'::text, 'entry.bounced'::text, 'entry.complained'::text, 'mail.paused'::text]))),
     CONSTRAINT webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text])))
 );
 

@@ -8,8 +8,9 @@ import { invitable } from '../../server/waitlist/entry-status'
 import { DEFAULT_STUDIO_PORT } from '../studio-server/start-studio'
 import { openStudioDatabase } from '../studio-server/studio-database'
 import { deliveriesCommand } from './deliveries'
+import { EXIT } from './exit-status'
 import { exportCommand } from './export'
-import { funnelCommand, parseBy } from './funnel'
+import { FUNNEL_WINDOW_CHOICES, funnelCommand, parseBy, parseFunnelWindow } from './funnel'
 import { importCommand } from './import'
 import { inviteCommand } from './invite'
 import { inviteConfirmCommand } from './invite-confirm'
@@ -75,18 +76,18 @@ function readFlags(values: CliArgs['values']) {
   })
 }
 
-/** A command: its exit code (0 done, 1 failed, 2 bad usage). */
+/** A command: its exit status (exit-status.ts: 0 done, 1 nothing done, 2 usage or configuration). */
 type Command = (args: CliArgs) => Promise<number>
 
 function usageError(message: string): number {
   console.error(`${message}\n\nSee npm run waitlist -- --help`)
-  return 2
+  return EXIT.usage
 }
 
 async function remove({ positionals }: CliArgs): Promise<number> {
-  const email = positionals[1]
-  if (!email) return usageError('remove needs the address to remove: remove EMAIL')
-  return withDatabase((db) => removeCommand(db, email))
+  const emails = positionals.slice(1)
+  if (emails.length === 0) return usageError('remove needs the addresses to remove: remove EMAIL…')
+  return withDatabase((db) => removeCommand(db, emails))
 }
 
 async function importFile({ positionals, values }: CliArgs): Promise<number> {
@@ -212,11 +213,13 @@ async function show({ positionals, values }: CliArgs): Promise<number> {
 async function funnel({ values }: CliArgs): Promise<number> {
   const by = parseBy(values.by)
   if (by === undefined) return usageError(`--by needs source or batch, not "${values.by}"`)
-  // The whole list by default: a beta's batches and joins span more than a month.
-  const days = parseDays(values.days ?? 'all')
-  if (days === undefined)
-    return usageError(`--days needs a number of days (1-3660) or all, not "${values.days}"`)
-  return withDatabase((db) => funnelCommand(db, by, days, values.json === true))
+  // The studio's windows, and its default: the whole list (contract/funnel-windows.ts).
+  const window = parseFunnelWindow(values.days)
+  if (window === undefined)
+    return usageError(
+      `funnel --days takes ${FUNNEL_WINDOW_CHOICES}, the studio's windows, not "${values.days}"`,
+    )
+  return withDatabase((db) => funnelCommand(db, by, window, values.json === true))
 }
 
 /** The CLI's commands by name; the usage text in waitlist-cli.ts describes each. */

@@ -13,6 +13,7 @@ import {
   stageRows,
 } from '../../server/waitlist/admin/import-staging'
 import { moveImported } from '../../server/waitlist/entry-status'
+import { exitFor } from './exit-status'
 import { checkImportFile, importRecords } from './import-records'
 import { withDatabaseAsIs } from './with-database'
 
@@ -155,7 +156,7 @@ function report(path: string, outcome: ImportOutcome): number {
       `Dry run: ${path} holds ${entries} entries; ${entries - listed} would be added, ` +
         `${listed} are already on the list and would be skipped. Nothing was written.`,
     )
-    return 0
+    return exitFor(entries - listed)
   }
   const raised =
     outcome.raised > 0
@@ -169,7 +170,7 @@ function report(path: string, outcome: ImportOutcome): number {
     `Imported ${path}: ${outcome.added} added, ${outcome.entries - outcome.added} already on the list (skipped).${raised}${filled} ` +
       'No signup notifications or mail were sent for them.',
   )
-  return 0
+  return exitFor(outcome.added + outcome.raised + outcome.filled)
 }
 
 /**

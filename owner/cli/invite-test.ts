@@ -1,6 +1,7 @@
 import type { Database } from '../../server/db/database'
 import type { PreviewFallback } from '../../server/mail/messages/message-preview'
 import { sendTest } from '../../server/waitlist/invite/invite-service'
+import { EXIT } from './exit-status'
 import { followBatch } from './follow-batch'
 
 type Print = (line: string) => void
@@ -21,7 +22,7 @@ export async function inviteTestCommand(
   const sent = await sendTest(db, address, request.env)
   if ('refused' in sent) {
     fail(sent.reason)
-    return 1
+    return EXIT.nothingDone
   }
   print(
     `Queued a test of the invitation to ${address}: the message the next invitee gets, sent by the ` +

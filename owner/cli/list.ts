@@ -8,9 +8,12 @@ import type { EntryFilter } from '../../server/waitlist/admin/entry-filter'
 import { countEntries } from '../../server/waitlist/admin/waitlist-admin'
 import { withDatabase } from './with-database'
 
-/** `count [FILTER]`: how many entries the filter matches (all of them without one). */
+/**
+ * `count [FILTER]`: how many entries the filter matches (all of them without one), as plain digits
+ * (a number given to console.log is coloured under FORCE_COLOR, which a script would read).
+ */
 export async function countCommand(filter: EntryFilter): Promise<number> {
-  console.log(await withDatabase((db) => countEntries(db, filter)))
+  console.log(String(await withDatabase((db) => countEntries(db, filter))))
   return 0
 }
 

@@ -1,14 +1,23 @@
 import type { Database } from '../../server/db/database'
 import { eraseEntry } from '../../server/waitlist/admin/waitlist-admin'
+import { exitFor } from './exit-status'
 
 /**
- * `remove EMAIL`: an erasure request. Exits 0 whether or not the address was listed: either way
- * it is not on the list afterwards, so a batch of requests can be replayed safely.
+ * `remove EMAIL…`: erasure requests, one address after another. An address not on the list is
+ * named and left: it is not on the list afterwards either way. Exits by the CLI's one rule
+ * (exit-status.ts): 0 when it removed any, 1 when none of them was listed.
  */
-export async function removeCommand(db: Database, email: string): Promise<number> {
-  // The address as it was stored, so the owner sees which entry went, whatever case was typed.
-  const removed = await eraseEntry(db, email)
-  if (removed !== undefined) console.log(`Removed ${removed} from the waitlist.`)
-  else console.log(`${email} is not on the waitlist (in any letter case); nothing was removed.`)
-  return 0
+export async function removeCommand(db: Database, emails: readonly string[]): Promise<number> {
+  let removed = 0
+  for (const email of emails) {
+    // The address as it was stored, so the owner sees which entry went, whatever case was typed.
+    const stored = await eraseEntry(db, email)
+    if (stored === undefined) {
+      console.log(`${email} is not on the waitlist (in any letter case); nothing was removed.`)
+      continue
+    }
+    removed++
+    console.log(`Removed ${stored} from the waitlist.`)
+  }
+  return exitFor(removed)
 }

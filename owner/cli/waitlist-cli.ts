@@ -5,6 +5,7 @@ import { StartupError } from '../../server/base/startup-error'
 import { ConfigError, loadDotEnvFile } from '../../server/boot/env'
 import { StudioPortInUseError } from '../studio-server/start-studio'
 import { COMMANDS, FILTER_FLAGS, FILTERING_COMMANDS } from './commands'
+import { EXIT, EXIT_HELP } from './exit-status'
 import { ImportFileError } from './import-records'
 
 const ANSWER_IDS = signupQuestions.map((question) => question.id).join(', ')
@@ -44,7 +45,7 @@ Commands:
                                        CLI never use it: they go through a private Unix socket. A tool given
                                        this URL after PostgreSQL stopped may hand the password to whatever
                                        program took the port then; use it while the server runs
-  remove EMAIL                         erase an address (any letter case); exits 0 whether or not it was listed
+  remove EMAIL…                        erase each address (any letter case); one not listed is named and left
   import FILE [--dry-run]              add the entries of a CSV of any size in one transaction: an export
                                        (created_at, statuses, source and answers kept), or a plain list under
                                        the header email (with any of the export's columns, in any order; no
@@ -58,14 +59,18 @@ Commands:
                                        the referring site, else direct; mcp for agents), most signups first,
                                        then by medium and campaign (default 30 days); --json: an array of
                                        {source, visits, visitors, signups, conversion, campaigns}
-  funnel [--by source|batch] [--days N|all] [--json]
+  funnel [--by source|batch] [--days 30|90|all] [--json]
                                        from visits to the beta: visits (where counted), signups, confirmed,
-                                       invited, joined, each with its rate of the step before; by source
-                                       (the default; entries who signed up in the window) or by batch (each
-                                       invite run: when, by cli or studio, how chosen, how many, who
-                                       joined); the whole list unless --days. --json: {total, rows}, each
-                                       row with signups, confirmed, invited, joined, rates (and visits by
-                                       source, batch {id, at, by, size, chosenBy} by batch)
+                                       invited, joined, each person once, each step with its rate of the
+                                       step before (at most 100%); by source (the default: entries who
+                                       signed up in the window, on a counted page visit, then one row of
+                                       those with no visit counted: API, MCP, imports) or by batch (each
+                                       invite run: when, by cli or studio, how chosen, the people it counts
+                                       (each in one batch: the one whose code they redeemed, else their
+                                       latest), who joined); the studio's windows, the whole list unless
+                                       --days. --json: {window, total, rows}, each row with signups,
+                                       confirmed, invited, joined, rates (and kind and visits by source,
+                                       batch {id, at, by, size, chosenBy} by batch)
   studio [--port N] [--host IP]        a local web view of the list on http://127.0.0.1:N (default 3001),
                                        opened with the token in the URL it prints; Ctrl-C stops it. --host
                                        0.0.0.0 inside a container only, with the port published on the
@@ -112,9 +117,7 @@ DATE is anything Postgres reads as a timestamp, e.g. 2026-11-01 or 2026-11-01T09
 Environment as the server: DATABASE_URL, DATA_DIR (default ./data; as root, see docs/operations.md), JWT_SECRET.
 No mail settings: invite and the studio use those each server records in the database at start.
 
-Exit codes: 0 done, 1 failed (database unreachable, DATA_DIR held by another command, bad
-configuration), 2 bad usage.
-`
+${EXIT_HELP}`
 
 async function run(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -147,38 +150,43 @@ async function run(argv: string[]): Promise<number> {
   const [name] = positionals
   if (values.help || !name) {
     process.stdout.write(USAGE)
-    return name || values.help ? 0 : 2
+    return name || values.help ? EXIT.done : EXIT.usage
   }
   if (values.since !== undefined && Number.isNaN(Date.parse(values.since))) {
     console.error(`--since needs a date such as 2026-11-01, not "${values.since}"`)
-    return 2
+    return EXIT.usage
   }
   // Ignored, a filter would do something else than asked: `stats --source hn` counting everyone.
   const filterFlag = FILTER_FLAGS.find((flag) => values[flag] !== undefined)
   if (filterFlag && !FILTERING_COMMANDS.includes(name)) {
     console.error(`--${filterFlag} goes with list, count, export and invite --next, not ${name}`)
-    return 2
+    return EXIT.usage
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
   if (command) return command({ positionals, values })
   console.error(`Unknown command "${name}".\n`)
   process.stderr.write(USAGE)
-  return 2
+  return EXIT.usage
 }
 
 loadDotEnvFile()
 run(process.argv.slice(2))
   .then((code) => process.exit(code))
   .catch((error) => {
+    // A bad variable or flag: nothing was tried (exit-status.ts).
     if (
       error instanceof ConfigError ||
+      (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+    ) {
+      console.error((error as Error).message)
+      process.exit(EXIT.usage)
+    }
+    if (
       error instanceof StartupError ||
       error instanceof ImportFileError ||
       error instanceof StudioPortInUseError
     )
       console.error(error.message)
-    else if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
-      console.error((error as Error).message)
     else console.error('The waitlist CLI failed:', error)
-    process.exit(1)
+    process.exit(EXIT.nothingDone)
   })

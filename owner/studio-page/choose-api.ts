@@ -1,7 +1,8 @@
 import type { EntryStatus } from '../../contract/entry-statuses'
+import type { FunnelWindow } from '../../contract/funnel-windows'
 import type { EntryHistory } from '../../server/waitlist/admin/entry-history'
 import type { Funnel, FunnelBy } from '../../server/waitlist/admin/funnel'
-import { type InvitePreview, type Range, send } from './api'
+import { type InvitePreview, send } from './api'
 
 export type { EntryHistory, Funnel, FunnelBy }
 
@@ -15,8 +16,8 @@ export function fetchEntry(email: string): Promise<EntryHistory> {
   return send(`/api/entry?${new URLSearchParams({ email })}`)
 }
 
-export function fetchFunnel(by: FunnelBy, range: Range): Promise<Funnel> {
-  return send(`/api/funnel?${new URLSearchParams({ by, days: range })}`)
+export function fetchFunnel(by: FunnelBy, window: FunnelWindow): Promise<Funnel> {
+  return send(`/api/funnel?${new URLSearchParams({ by, days: window })}`)
 }
 
 /** An entry that will not be invited, and why, in the CLI's words. */

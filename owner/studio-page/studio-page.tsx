@@ -69,7 +69,7 @@ export function StudioPage() {
         <SignupsChart days={summary.days} visits={sources?.days} range={range} onRangeChange={setRange} />
       )}
       <SourcesPanel sources={sources?.sources} range={range} />
-      <FunnelPanel range={range} version={version} onFail={fail} />
+      <FunnelPanel version={version} onFail={fail} />
 
       <SendHealthBanner version={version} onFail={fail} />
       <InvitePanel onQueued={refresh} />

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http'
+import { mailWords } from '../../contract/site-config'
 import { type ApiKeys, keySourcesOf, loadApiKeys } from '../auth/api-keys'
 import { createLogger, keyEmailMask, type Logger } from '../base/log'
 import { normalizeSiteUrl } from '../base/normalize-site-url'
@@ -25,6 +26,7 @@ import { bounceRefused } from '../waitlist/entry-status'
 import { startWebhooks } from '../webhooks/start-webhooks'
 import type { ServerEnv } from './env'
 import { listen, type Pages } from './listen'
+import { shippedExamplesLine } from './shipped-examples'
 
 export interface RunningServer {
   url: string
@@ -77,6 +79,8 @@ export async function startServer(env: ServerEnv, options: StartOptions): Promis
     // After the database: with DATABASE_URL the servers sharing it keep their secret there.
     const keys = await loadApiKeys({ ...keySourcesOf(env), db: database.db })
     keyEmailMask(keys.secret)
+    const examples = shippedExamplesLine(env.BETA_URL ?? mailWords.betaUrl)
+    if (examples) log.info(examples)
     return await serve(env, options, { log, keys, database, mail, mailEvents })
   } catch (error) {
     await database.close()
@@ -112,10 +116,10 @@ async function serve(
   const sendHealth = sendHealthOf(env, db, log)
   const app = createApp({
     ...{ db, keys, schema, site, log, protections, sources, mailEvents, sendHealth },
-    siteOrigins: () => origins.site,
-    restOrigins: () => origins.rest,
+    ...{ siteOrigins: () => origins.site, restOrigins: () => origins.rest },
     webmcpOriginTrialToken: env.WEBMCP_ORIGIN_TRIAL_TOKEN,
     addressPolicy: addressPolicyOf(env),
+    confirmSignups: page.confirmSignups,
   })
   const { pages } = options
   const pagesFor = pages && ((server: Server) => pages(server, page))

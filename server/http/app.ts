@@ -52,6 +52,8 @@ export interface AppDeps {
   sendHealth?: HealthCheck
   /** Addresses the public ways in refuse (disposable, blocked, no mail); absent: none refused. */
   addressPolicy?: AddressPolicy
+  /** Signups are confirmed by mail (CONFIRM_SIGNUPS with SMTP_URL): the agents' tool says so, as the page does. */
+  confirmSignups?: boolean
 }
 
 /** The server's guards; tests calling createApp() without them get headers and a generous queue only. */
@@ -107,7 +109,10 @@ export function createApp(deps: AppDeps): Hono {
   const allowedOrigins = deps.siteOrigins ?? (() => NO_ORIGINS)
   app.route(
     MCP_PATH,
-    createMcpApp({ signup, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources }),
+    createMcpApp({
+      ...{ signup, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources },
+      confirmSignups: deps.confirmSignups,
+    }),
   )
   routeNativeForm(app, { ...deps, signup }, protections, gate, cors)
   routeMailLinks(app, { db, log, keys: linkKeys(deps.keys.secret), rateLimiter, trustProxyHeader, gate })
