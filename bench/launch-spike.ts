@@ -63,7 +63,7 @@ const BROWSER = {
 }
 
 /** Both loads at once, for `seconds`, at fixed rates (visitors arrive whether or not the site is slow). */
-async function spike(url: string, anonKey: string, seconds: number): Promise<SpikeRun> {
+export async function spike(url: string, anonKey: string, seconds: number): Promise<SpikeRun> {
   const [pages, signups] = await Promise.all([
     runLoad({
       url: `${url}/`,
@@ -96,7 +96,7 @@ async function spike(url: string, anonKey: string, seconds: number): Promise<Spi
 }
 
 /** The owner's `invite --next 100` on list people imported for it, just before the spike. */
-async function queueInvitations(server: TestServer, round: string) {
+export async function queueInvitations(server: TestServer, round: string) {
   const file = join(tmpdir(), `spike-invitees-${process.pid}-${round}.csv`)
   const lines = Array.from({ length: INVITATIONS }, (_, i) => `invitee-${round}-${i}@example.com`)
   await writeFile(file, `email\n${lines.join('\n')}\n`)
