@@ -223,7 +223,7 @@ async function funnel({ values }: CliArgs): Promise<number> {
 export const COMMANDS: Readonly<Record<string, Command>> = {
   count: filtered((filter) => countCommand(filter)),
   list: filtered((filter) => listCommand(filter)),
-  export: filtered((filter, { values }) => exportCommand(filter, values.out)),
+  export: filtered((filter, { values }) => exportCommand(filter, values.out, typedFilter(values))),
   show,
   funnel,
   keys: () => keysCommand(),
