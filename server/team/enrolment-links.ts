@@ -44,7 +44,7 @@ export async function enrolling(db: Queryable, token: unknown): Promise<Enrollin
 }
 
 /** Uses the link up, in the transaction that adds its passkey: a second use finds nothing. */
-export async function useEnrolment(tx: Queryable, token: string, memberId: string): Promise<boolean> {
+export async function spendEnrolment(tx: Queryable, token: string, memberId: string): Promise<boolean> {
   const { affected } = await tx.run(
     `delete from private.team_enrolments
       where token_hash = $1 and member_id = $2::bigint and expires_at > now()`,
