@@ -1,3 +1,4 @@
+import { isRole, ROLES, type Role } from '../../contract/team-roles'
 import { cliActor } from '../../server/audit/audit-record'
 import { normalizeSiteUrl } from '../../server/base/normalize-site-url'
 import type { Database } from '../../server/db/database'
@@ -10,7 +11,6 @@ import {
   setRole,
   type TeamChange,
 } from '../../server/team/team-members'
-import { isRole, ROLES, type Role } from '../../server/team/team-roles'
 
 type Print = (line: string) => void
 

@@ -122,6 +122,7 @@ function HistoryLine({ item }: { item: HistoryItem }) {
       </time>
       <span className="[overflow-wrap:anywhere]">
         {what}
+        {item.by && ` by ${item.by}`}
         {item.detail && <span className="text-soft"> ({item.detail})</span>}
       </span>
     </li>

@@ -1,4 +1,4 @@
-import type { Role } from '../../server/team/team-roles'
+import type { Role } from '../../contract/team-roles'
 
 /** What a route needs: the least role that may call it, and what it does, in the member's words. */
 export interface RouteNeed {

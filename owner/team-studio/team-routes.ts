@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { isRole, ROLES } from '../../contract/team-roles'
 import { recordAudit } from '../../server/audit/audit-record'
 import { readAudit } from '../../server/audit/audit-report'
 import type { Database } from '../../server/db/database'
@@ -20,7 +21,6 @@ import {
   setRole,
   type TeamChange,
 } from '../../server/team/team-members'
-import { isRole, ROLES } from '../../server/team/team-roles'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
 import { actorOf } from '../studio-server/studio-actor'
 import { passkeyName } from './auth-routes'

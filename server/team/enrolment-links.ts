@@ -1,6 +1,6 @@
+import type { Role } from '../../contract/team-roles'
 import type { Queryable } from '../db/database'
 import { looksLikeToken, newToken, tokenHash } from './secret-token'
-import type { Role } from './team-roles'
 
 /** How long an enrolment link works: a day, for one use. */
 export const ENROLMENT_HOURS = 24

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
+import type { Role } from '../../contract/team-roles'
 import { type Actor, recordAudit } from '../audit/audit-record'
 import type { Database, Queryable } from '../db/database'
 import { isoUtc } from '../db/iso-utc'
 import { issueEnrolment } from './enrolment-links'
-import type { Role } from './team-roles'
 
 /** A member as `team list` and the studio's Team page show them. */
 export interface TeamMember {

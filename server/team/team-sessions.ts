@@ -1,6 +1,6 @@
+import type { Role } from '../../contract/team-roles'
 import type { Queryable } from '../db/database'
 import { looksLikeToken, newToken, tokenHash } from './secret-token'
-import type { Role } from './team-roles'
 
 /** A session ends after this long without a request… */
 export const IDLE_HOURS = 12

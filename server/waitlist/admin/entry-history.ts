@@ -1,6 +1,7 @@
 import type { EntryStatus } from '../../../contract/entry-statuses'
 import type { Answers } from '../../../contract/signup-questions'
 import { signupQuestions } from '../../../contract/site-config'
+import { auditOfEntry } from '../../audit/audit-report'
 import { maskEmails } from '../../base/log'
 import type { Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
@@ -15,6 +16,8 @@ export interface HistoryItem {
   /** A message's: its kind (invitation, confirmation) and what became of it. */
   kind?: string
   outcome?: string
+  /** Who did it, from the record (audit-report.ts): a team member, or `cli:` and the OS user. */
+  by?: string
 }
 
 /** One entry as a person would ask about it: `show EMAIL --json` prints this. */
@@ -115,9 +118,13 @@ export async function entryHistory(db: Queryable, email: string): Promise<EntryH
     const at = row.dates[column]
     return at && !told.some((item) => item.event === event) ? [{ at, event, detail: 'date only' }] : []
   })
-  const history = [signedUp, ...told, ...dated, ...(await messages(db, row.id))].sort((a, b) =>
-    a.at < b.at ? -1 : a.at > b.at ? 1 : 0,
-  )
+  const history = [
+    signedUp,
+    ...told,
+    ...dated,
+    ...(await messages(db, row.id)),
+    ...(await byWhom(db, row.id)),
+  ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
   return {
     email: row.email,
     status: row.status,
@@ -126,6 +133,16 @@ export async function entryHistory(db: Queryable, email: string): Promise<EntryH
     proposed: inQuestionOrder(row.proposed),
     history,
   }
+}
+
+/** The record's lines about the entry: who invited it (or tagged it, noted it), when, and how. */
+async function byWhom(db: Queryable, id: string): Promise<HistoryItem[]> {
+  return (await auditOfEntry(db, id)).map((line) => ({
+    at: line.at,
+    event: line.action,
+    by: line.actor,
+    ...(line.detail ? { detail: line.detail } : {}),
+  }))
 }
 
 /** The answers in the order the lab asks its questions (jsonb keeps its own order of keys). */

@@ -1,0 +1,78 @@
+import { useCallback, useEffect, useState } from 'react'
+import { FOCUS } from './styles'
+import { type AuditEntry, fetchActivity } from './team-api'
+
+/**
+ * The record of who did what, newest first (`audit` prints it oldest first): every change made in
+ * the team studio, the local studio or the CLI, every sign-in and failed sign-in. It is read here,
+ * never edited: the page has no control that changes it, and the server no route.
+ */
+export function ActivityPage({ onFail }: { onFail(reason: unknown): void }) {
+  const [lines, setLines] = useState<AuditEntry[]>()
+  const [next, setNext] = useState<string | null>(null)
+  const more = useCallback(
+    (after?: string) =>
+      fetchActivity(after).then((page) => {
+        setLines((shown) => [...(after ? (shown ?? []) : []), ...page.lines])
+        setNext(page.next)
+      }, onFail),
+    [onFail],
+  )
+  useEffect(() => {
+    more()
+  }, [more])
+
+  return (
+    <section aria-labelledby="activity-heading" className="rounded-lg border border-line bg-panel p-4">
+      <h2 id="activity-heading" className="text-lg font-semibold">
+        Activity
+      </h2>
+      <p className="mt-1 text-sm text-soft">
+        Who did what, newest first: changes from the studio and the CLI, sign-ins and failed sign-ins. Times
+        in UTC; networks as the logs show them.
+      </p>
+      {lines && lines.length === 0 && <p className="mt-3">Nothing recorded yet.</p>}
+      {lines && lines.length > 0 && (
+        <div className="mt-3 overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-line">
+              <tr>
+                {['When', 'Who', 'What', 'How', 'Entries', 'From'].map((heading) => (
+                  <th key={heading} scope="col" className="py-2 pr-3 font-semibold">
+                    {heading}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {lines.map((line) => (
+                <tr
+                  key={`${line.at}-${line.actor}-${line.action}`}
+                  className="border-b border-line align-top"
+                >
+                  <td className="py-2 pr-3 whitespace-nowrap tabular-nums">
+                    {line.at.slice(0, 19).replace('T', ' ')}
+                  </td>
+                  <td className="py-2 pr-3 break-all">{line.actor}</td>
+                  <td className="py-2 pr-3 whitespace-nowrap">{line.action}</td>
+                  <td className="py-2 pr-3">{line.detail}</td>
+                  <td className="py-2 pr-3 tabular-nums">{line.count || ''}</td>
+                  <td className="py-2 pr-3 whitespace-nowrap">{line.from}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {next && (
+        <button
+          type="button"
+          onClick={() => more(next)}
+          className={`mt-3 rounded border border-line px-3 py-1 ${FOCUS}`}
+        >
+          Older
+        </button>
+      )}
+    </section>
+  )
+}
