@@ -24,9 +24,9 @@ export function ActivityPage({ onFail }: { onFail(reason: unknown): void }) {
 
   return (
     <section aria-labelledby="activity-heading" className="rounded-lg border border-line bg-panel p-4">
-      <h2 id="activity-heading" className="text-lg font-semibold">
+      <h1 id="activity-heading" className="text-2xl font-bold">
         Activity
-      </h2>
+      </h1>
       <p className="mt-1 text-sm text-soft">
         Who did what, newest first: changes from the studio and the CLI, sign-ins and failed sign-ins. Times
         in UTC; networks as the logs show them.

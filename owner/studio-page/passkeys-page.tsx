@@ -40,9 +40,9 @@ export function PasskeysPage({ onFail }: { onFail(reason: unknown): void }) {
       aria-labelledby="passkeys-heading"
       className="space-y-4 rounded-lg border border-line bg-panel p-4"
     >
-      <h2 id="passkeys-heading" className="text-lg font-semibold">
+      <h1 id="passkeys-heading" className="text-2xl font-bold">
         Your passkeys
-      </h2>
+      </h1>
       <ul className="space-y-3">
         {passkeys?.map((passkey) => (
           <PasskeyRow key={passkey.id} passkey={passkey} onChanged={load} onSaid={setSaid} onFail={onFail} />

@@ -26,9 +26,9 @@ export function TeamPage({ onFail }: { onFail(reason: unknown): void }) {
 
   return (
     <section aria-labelledby="team-heading" className="space-y-4 rounded-lg border border-line bg-panel p-4">
-      <h2 id="team-heading" className="text-lg font-semibold">
+      <h1 id="team-heading" className="text-2xl font-bold">
         Team
-      </h2>
+      </h1>
       <ul className="space-y-3">
         {members?.map((member) => (
           <MemberRow key={member.id} member={member} onChange={change} />
