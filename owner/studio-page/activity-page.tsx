@@ -33,8 +33,9 @@ export function ActivityPage({ onFail }: { onFail(reason: unknown): void }) {
       </p>
       {lines && lines.length === 0 && <p className="mt-3">Nothing recorded yet.</p>}
       {lines && lines.length > 0 && (
-        <div className="mt-3 overflow-x-auto">
-          <table className="w-full text-left text-sm">
+        // No sideways scroll on a phone: the cells wrap instead.
+        <div className="mt-3">
+          <table className="w-full table-fixed text-left text-sm [overflow-wrap:anywhere]">
             <thead className="border-b border-line">
               <tr>
                 {['When', 'Who', 'What', 'How', 'Entries', 'From'].map((heading) => (
@@ -50,14 +51,12 @@ export function ActivityPage({ onFail }: { onFail(reason: unknown): void }) {
                   key={`${line.at}-${line.actor}-${line.action}`}
                   className="border-b border-line align-top"
                 >
-                  <td className="py-2 pr-3 whitespace-nowrap tabular-nums">
-                    {line.at.slice(0, 19).replace('T', ' ')}
-                  </td>
-                  <td className="py-2 pr-3 break-all">{line.actor}</td>
-                  <td className="py-2 pr-3 whitespace-nowrap">{line.action}</td>
+                  <td className="py-2 pr-3 tabular-nums">{line.at.slice(0, 19).replace('T', ' ')}</td>
+                  <td className="py-2 pr-3">{line.actor}</td>
+                  <td className="py-2 pr-3">{line.action}</td>
                   <td className="py-2 pr-3">{line.detail}</td>
                   <td className="py-2 pr-3 tabular-nums">{line.count || ''}</td>
-                  <td className="py-2 pr-3 whitespace-nowrap">{line.from}</td>
+                  <td className="py-2 pr-3">{line.from}</td>
                 </tr>
               ))}
             </tbody>
