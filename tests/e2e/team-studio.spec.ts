@@ -42,7 +42,11 @@ test.describe
       return link ?? ''
     }
 
-    async function browse(browser: Browser, carrying: VirtualCredential[] = [], untouched = false): Promise<Member> {
+    async function browse(
+      browser: Browser,
+      carrying: VirtualCredential[] = [],
+      untouched = false,
+    ): Promise<Member> {
       const context = await browser.newContext({ baseURL: site })
       opened.push(context)
       const page = await context.newPage()
