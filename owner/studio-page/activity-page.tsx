@@ -2,6 +2,16 @@ import { useCallback, useEffect, useState } from 'react'
 import { FOCUS } from './styles'
 import { type AuditEntry, fetchActivity } from './team-api'
 
+/** The record's columns and their share of the width: the how takes what is left. */
+const COLUMNS = [
+  ['When', 'w-40'],
+  ['Who', 'w-1/5'],
+  ['What', 'w-24'],
+  ['How', ''],
+  ['Entries', 'w-20'],
+  ['From', 'w-28'],
+] as const
+
 /**
  * The record of who did what, newest first (`audit` prints it oldest first): every change made in
  * the team studio, the local studio or the CLI, every sign-in and failed sign-in. It is read here,
@@ -38,8 +48,8 @@ export function ActivityPage({ onFail }: { onFail(reason: unknown): void }) {
           <table className="w-full table-fixed text-left text-sm [overflow-wrap:anywhere]">
             <thead className="border-b border-line">
               <tr>
-                {['When', 'Who', 'What', 'How', 'Entries', 'From'].map((heading) => (
-                  <th key={heading} scope="col" className="py-2 pr-3 font-semibold">
+                {COLUMNS.map(([heading, width]) => (
+                  <th key={heading} scope="col" className={`py-2 pr-3 font-semibold ${width}`}>
                     {heading}
                   </th>
                 ))}
