@@ -89,6 +89,8 @@ test.describe
       links.member = await addToTeam('member@lab.example', 'member')
       links.viewer = await addToTeam('viewer@lab.example', 'viewer')
       expect((await request.get(`${site}/studio/`, { maxRedirects: 0 })).status()).toBe(303)
+      // The spec's page names nothing of the studio: its code loads only under /studio.
+      expect(await (await request.get(`${site}/`)).text()).not.toContain('studio')
     })
 
     test("the CLI's link enrols the owner; the passkey signs in from a fresh context; no page has a password field; a replayed challenge and a cross-origin POST are refused", async ({
