@@ -42,37 +42,7 @@ export function ActivityPage({ onFail }: { onFail(reason: unknown): void }) {
         in UTC; networks as the logs show them.
       </p>
       {lines && lines.length === 0 && <p className="mt-3">Nothing recorded yet.</p>}
-      {lines && lines.length > 0 && (
-        // No sideways scroll on a phone: the cells wrap instead.
-        <div className="mt-3">
-          <table className="w-full table-fixed text-left text-sm [overflow-wrap:anywhere]">
-            <thead className="border-b border-line">
-              <tr>
-                {COLUMNS.map(([heading, width]) => (
-                  <th key={heading} scope="col" className={`py-2 pr-3 font-semibold ${width}`}>
-                    {heading}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {lines.map((line) => (
-                <tr
-                  key={`${line.at}-${line.actor}-${line.action}`}
-                  className="border-b border-line align-top"
-                >
-                  <td className="py-2 pr-3 tabular-nums">{line.at.slice(0, 19).replace('T', ' ')}</td>
-                  <td className="py-2 pr-3">{line.actor}</td>
-                  <td className="py-2 pr-3">{line.action}</td>
-                  <td className="py-2 pr-3">{line.detail}</td>
-                  <td className="py-2 pr-3 tabular-nums">{line.count || ''}</td>
-                  <td className="py-2 pr-3">{line.from}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {lines && lines.length > 0 && <ActivityTable lines={lines} />}
       {next && (
         <button
           type="button"
@@ -83,5 +53,37 @@ export function ActivityPage({ onFail }: { onFail(reason: unknown): void }) {
         </button>
       )}
     </section>
+  )
+}
+
+/** The lines, one row each: when, who, what, how, how many entries, from where. */
+function ActivityTable({ lines }: { lines: AuditEntry[] }) {
+  return (
+    // No sideways scroll on a phone: the cells wrap instead.
+    <div className="mt-3">
+      <table className="w-full table-fixed text-left text-sm [overflow-wrap:anywhere]">
+        <thead className="border-b border-line">
+          <tr>
+            {COLUMNS.map(([heading, width]) => (
+              <th key={heading} scope="col" className={`py-2 pr-3 font-semibold ${width}`}>
+                {heading}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {lines.map((line, index) => (
+            <tr key={`${index}-${line.at}`} className="border-b border-line align-top">
+              <td className="py-2 pr-3 tabular-nums">{line.at.slice(0, 19).replace('T', ' ')}</td>
+              <td className="py-2 pr-3">{line.actor}</td>
+              <td className="py-2 pr-3">{line.action}</td>
+              <td className="py-2 pr-3">{line.detail}</td>
+              <td className="py-2 pr-3 tabular-nums">{line.count || ''}</td>
+              <td className="py-2 pr-3">{line.from}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   )
 }

@@ -12,15 +12,11 @@ function takeToken(): string {
   return token
 }
 
-/**
- * An enrolment link's page (`team add`, `team link`): who it is for, then "Create a passkey", which
- * registers a discoverable passkey on this device and signs the member in. The link works once.
- */
-export function EnrolPage() {
+/** The link's member (or why it no longer works), and the passkey's creation. */
+function useEnrolment(name: string) {
   const [token] = useState(takeToken)
   const [member, setMember] = useState<Me>()
   const [error, setError] = useState('')
-  const [name, setName] = useState('')
   const [busy, setBusy] = useState(false)
 
   useEffect(() => {
@@ -44,6 +40,17 @@ export function EnrolPage() {
       setBusy(false)
     }
   }
+
+  return { member, error, busy, create }
+}
+
+/**
+ * An enrolment link's page (`team add`, `team link`): who it is for, then "Create a passkey", which
+ * registers a discoverable passkey on this device and signs the member in. The link works once.
+ */
+export function EnrolPage() {
+  const [name, setName] = useState('')
+  const { member, error, busy, create } = useEnrolment(name)
 
   return (
     <main className="mx-auto max-w-md space-y-6 p-6">

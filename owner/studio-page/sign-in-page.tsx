@@ -18,15 +18,8 @@ async function signInWith(useBrowserAutofill: boolean): Promise<void> {
   window.location.assign(`${STUDIO_ROOT}/`)
 }
 
-/**
- * The team studio's sign-in: a passkey, and nothing else (no password, anywhere). The browser may
- * offer the passkey in the address field's autofill (conditional UI); the button asks for it
- * outright. The passkey is discoverable: it says whose it is.
- */
-export function SignInPage() {
-  const [error, setError] = useState('')
-  const [busy, setBusy] = useState(false)
-
+/** Offers the passkey to the browser's autofill, where it has one, as soon as the page is shown. */
+function useAutofillSignIn(setError: (error: string) => void) {
   useEffect(() => {
     let current = true
     browserSupportsWebAuthnAutofill().then((supported) => {
@@ -38,8 +31,18 @@ export function SignInPage() {
     return () => {
       current = false
     }
-  }, [])
+  }, [setError])
+}
 
+/**
+ * The team studio's sign-in: a passkey, and nothing else (no password, anywhere). The browser may
+ * offer the passkey in the address field's autofill (conditional UI); the button asks for it
+ * outright. The passkey is discoverable: it says whose it is.
+ */
+export function SignInPage() {
+  const [error, setError] = useState('')
+  const [busy, setBusy] = useState(false)
+  useAutofillSignIn(setError)
   async function submit(event: FormEvent) {
     event.preventDefault()
     setBusy(true)
@@ -91,7 +94,7 @@ export function SignInPage() {
         )}
       </form>
       <p className="text-sm text-soft">
-        No passkey yet, or a lost device? Ask an owner of the team for an enrolment link.
+        No passkey yet, or a lost device? Ask an owner for an enrolment link.
       </p>
     </main>
   )

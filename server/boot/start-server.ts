@@ -107,24 +107,17 @@ async function serve(
   const publicUrl = env.SITE_URL === undefined ? undefined : normalizeSiteUrl(env.SITE_URL)
   // Known once it listens: the pages that may call /mcp, and those the REST API grants CORS.
   const origins = { site: [] as string[], rest: [] as string[], listening: '' }
-  const db = database.db
+  const { db } = database
   const protections = protectionsOf(env, db)
   const sources = await startSourceCounter(env, db, log, () => origins.site)
   const sendHealth = sendHealthOf(env, db, log)
-  const studio = teamStudioMount({
-    db,
-    siteUrl: () => publicUrl ?? origins.listening,
-    rateLimiter: protections.rateLimiter,
-    trustProxyHeader: protections.trustProxyHeader,
-    fallback: env,
-  })
+  const siteUrl = () => publicUrl ?? origins.listening
   const app = createApp({
     ...{ db, keys, schema, site, log, protections, sources, mailEvents, sendHealth },
-    siteOrigins: () => origins.site,
-    restOrigins: () => origins.rest,
+    ...{ siteOrigins: () => origins.site, restOrigins: () => origins.rest },
     webmcpOriginTrialToken: env.WEBMCP_ORIGIN_TRIAL_TOKEN,
     addressPolicy: addressPolicyOf(env),
-    studio,
+    studio: teamStudioMount({ db, siteUrl, ...protections, fallback: env }),
   })
   const { pages } = options
   const pagesFor = pages && ((server: Server) => pages(server, page))
@@ -140,14 +133,8 @@ async function serve(
   origins.site = ownOrigins(url, publicUrl ?? url)
   origins.rest = restOrigins(publicUrl ?? url, env.CORS_ORIGINS)
   if (!publicUrl) log.info(withoutSiteUrl(origins.site))
-  const workers = await startWorkers(env, {
-    db,
-    log,
-    mail,
-    keys,
-    siteUrl: normalizeSiteUrl(publicUrl ?? url),
-    health: sendHealth,
-  })
+  const siteUrlNow = normalizeSiteUrl(publicUrl ?? url)
+  const workers = await startWorkers(env, { db, log, mail, keys, siteUrl: siteUrlNow, health: sendHealth })
   if (keys.generated) announceGeneratedKey(log, keys)
   return {
     url,

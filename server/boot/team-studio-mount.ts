@@ -58,7 +58,7 @@ export function teamStudioMount(deps: TeamStudioMountDeps): StudioMount {
     const url = new URL(request.url)
     // The page's files are relative to /studio/: the bare path would load them from the site's root.
     if (url.pathname === STUDIO_MOUNT)
-      return Response.redirect(`${url.origin}${STUDIO_MOUNT}/${url.search}`, 308)
+      return new Response(null, { status: 308, headers: { Location: `${STUDIO_MOUNT}/${url.search}` } })
     loading ??= load().catch((error: unknown) => {
       loading = undefined // a page built later is found on the next request
       throw error
