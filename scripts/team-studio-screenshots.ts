@@ -5,9 +5,9 @@ import { chromium } from '@playwright/test'
 import { CHROMIUM_ARGS, findChromium } from '../harness/chromium-path'
 import { freePort } from '../harness/postgres-cluster'
 import { startTestServer } from '../harness/test-server'
+import { addVirtualAuthenticator } from '../harness/virtual-authenticator'
 import { runCli } from '../harness/waitlist-cli'
 import { buildIfStale } from '../server/boot/build-if-stale'
-import { addVirtualAuthenticator } from '../tests/support/virtual-authenticator'
 
 /**
  * Regenerates docs/team-studio-sign-in.png and docs/team-studio-activity.png, the team studio's

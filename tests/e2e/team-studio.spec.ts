@@ -1,10 +1,10 @@
 import { userInfo } from 'node:os'
 import { type Browser, type BrowserContext, expect, type Page } from '@playwright/test'
 import { freePort } from '../../harness/postgres-cluster'
+import { addVirtualAuthenticator, type VirtualCredential } from '../../harness/virtual-authenticator'
 import { runCli } from '../../harness/waitlist-cli'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { addCohort } from '../support/studio-cohort'
-import { addVirtualAuthenticator, type VirtualCredential } from '../support/virtual-authenticator'
 import { expectNoAxeViolations, workerTest as test, watchConsole } from './fixtures'
 
 /**
@@ -184,7 +184,7 @@ test.describe
       await list.getByRole('table').getByRole('button', { name: 'ada@example.com', exact: true }).click()
       const panel = page.getByRole('dialog', { name: 'ada@example.com' })
       await expect(
-        panel.getByRole('listitem').filter({ hasText: 'invite by member@lab.example' }),
+        panel.getByRole('listitem').filter({ hasText: 'invited by member@lab.example' }),
       ).toHaveCount(1)
       expect(member.problems).toEqual([])
     })

@@ -14,6 +14,7 @@ import { keepChallenge, takeChallenge } from '../../server/team/challenges'
 import { enrolling } from '../../server/team/enrolment-links'
 import { addMember, newLink, removeMember, setRole } from '../../server/team/team-members'
 import { sessionMember, startSession } from '../../server/team/team-sessions'
+import { entryHistory } from '../../server/waitlist/admin/entry-history'
 import { eraseEntry } from '../../server/waitlist/admin/waitlist-admin'
 import { queueInvite } from '../../server/waitlist/invite/invite-service'
 
@@ -182,6 +183,11 @@ describe('the team studio', () => {
     expect(await auditOfEntry(db, entry?.id ?? '')).toMatchObject([
       { actor: 'member@lab.example', action: 'invite' },
     ])
+    // `show` and the entry's panel: the invitation names who sent it.
+    const shown = await entryHistory(db, 'ADA@example.com')
+    expect(shown?.history.find((item) => item.event === 'invited')).toMatchObject({
+      by: 'member@lab.example',
+    })
     await expect(db.query(`update private.audit_log set actor = 'someone else'`)).rejects.toThrow(
       'the audit record is only ever added to',
     )

@@ -118,13 +118,10 @@ export async function entryHistory(db: Queryable, email: string): Promise<EntryH
     const at = row.dates[column]
     return at && !told.some((item) => item.event === event) ? [{ at, event, detail: 'date only' }] : []
   })
-  const history = [
-    signedUp,
-    ...told,
-    ...dated,
-    ...(await messages(db, row.id)),
-    ...(await byWhom(db, row.id)),
-  ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
+  const byWhom = await byWhomOf(db, row.id, told)
+  const history = [signedUp, ...told, ...dated, ...(await messages(db, row.id)), ...byWhom].sort((a, b) =>
+    a.at < b.at ? -1 : a.at > b.at ? 1 : 0,
+  )
   return {
     email: row.email,
     status: row.status,
@@ -135,14 +132,28 @@ export async function entryHistory(db: Queryable, email: string): Promise<EntryH
   }
 }
 
-/** The record's lines about the entry: who invited it (or tagged it, noted it), when, and how. */
-async function byWhom(db: Queryable, id: string): Promise<HistoryItem[]> {
-  return (await auditOfEntry(db, id)).map((line) => ({
-    at: line.at,
-    event: line.action,
-    by: line.actor,
-    ...(line.detail ? { detail: line.detail } : {}),
-  }))
+/** The status an action of the record moves an entry to, whose event then names who did it. */
+const MOVES: Readonly<Record<string, string>> = { invite: 'invited', resend: 'invited' }
+
+/**
+ * Who did what to the entry, from the record (audit-report.ts): an event the same change wrote (the
+ * same transaction, so the same instant) gains `by`; any other line (a tag, a note) is an item of
+ * its own. Gives those other items.
+ */
+async function byWhomOf(db: Queryable, id: string, told: HistoryItem[]): Promise<HistoryItem[]> {
+  const items: HistoryItem[] = []
+  for (const line of await auditOfEntry(db, id)) {
+    const event = told.find((item) => item.at === line.at && item.event === MOVES[line.action])
+    if (event) event.by = line.actor
+    else
+      items.push({
+        at: line.at,
+        event: line.action,
+        by: line.actor,
+        ...(line.detail ? { detail: line.detail } : {}),
+      })
+  }
+  return items
 }
 
 /** The answers in the order the lab asks its questions (jsonb keeps its own order of keys). */
