@@ -279,5 +279,34 @@ test.describe
       await expect(activity.getByRole('textbox')).toHaveCount(0)
       await expect(activity.getByRole('button', { name: /edit|delete|remove/i })).toHaveCount(0)
       await expectNoAxeViolations(signedIn.page)
+
+      // An owner's Team page: a new member's one-use link, shown to hand over.
+      const { page } = signedIn
+      await page.getByRole('link', { name: 'Team' }).click()
+      await page.getByLabel('Add to the team: address').fill('new@lab.example')
+      await page.getByLabel('Their role').selectOption('member')
+      await page.getByRole('button', { name: 'Add to the team' }).click()
+      await expect(page.getByRole('status')).toHaveText('Added new@lab.example as a member.')
+      await expect(page.getByLabel(/^Enrolment link for new@lab\.example/)).toHaveValue(
+        /\/studio\/enrol#[\w-]{43}$/,
+      )
+      await expectNoAxeViolations(page)
+      // Their own passkeys (one from each link): named, removed, but never the last one.
+      await page.getByRole('link', { name: 'Your passkeys' }).click()
+      await page.getByLabel('Name', { exact: true }).first().fill('Work laptop')
+      await page.getByRole('button', { name: 'Save name' }).first().click()
+      await expect(page.getByRole('status')).toHaveText('Renamed Work laptop.')
+      await page.getByRole('button', { name: 'Remove Work laptop' }).click()
+      await expect(page.getByRole('status')).toHaveText('Removed Work laptop.')
+      await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(1)
+      await page.getByRole('button', { name: /^Remove / }).click()
+      await expect(page.getByRole('alert')).toContainText('Keep one passkey')
+      await expectNoAxeViolations(page)
+      const record = (await runCli(mail.server.env, 'audit', '--json')).stdout
+      expect(record).toContain(
+        '"actor":"owner@lab.example","action":"team add","detail":"new@lab.example as member"',
+      )
+      expect(record).toContain('"action":"passkey rename","detail":"Work laptop"')
+      expect(record).toContain('"action":"passkey remove","detail":"Work laptop"')
     })
   })
