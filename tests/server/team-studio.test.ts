@@ -10,6 +10,7 @@ import { auditOfEntry, readAudit } from '../../server/audit/audit-report'
 import { relyingPartyOf } from '../../server/boot/team-studio-mount'
 import type { Database } from '../../server/db/database'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
+import { MemoryStore } from '../../server/rate-limit/memory-store'
 import { keepChallenge, takeChallenge } from '../../server/team/challenges'
 import { enrolling } from '../../server/team/enrolment-links'
 import { addMember, newLink, removeMember, setRole } from '../../server/team/team-members'
@@ -113,6 +114,27 @@ describe('the team studio', () => {
          from private.team_members m where m.id = s.member_id and m.email = 'member@lab.example'`,
     )
     expect((await call('/api/summary', member)).status).toBe(401)
+  })
+
+  it("puts sign-in attempts through the site's rate limit", async () => {
+    const limited = createTeamStudio({
+      db,
+      files: new Map(),
+      relyingParty: () => relyingPartyOf(SITE),
+      secure: true,
+      rateLimiter: new MemoryStore({ perMinute: 1, burst: 2 }),
+      invite: { fallback: { SITE_URL: SITE, PORT: 3000 } },
+    })
+    const attempt = () =>
+      limited.request('/auth/sign-in/options', { method: 'POST', headers: { Origin: SITE } })
+    expect((await attempt()).status).toBe(200)
+    expect((await attempt()).status).toBe(200)
+    const refused = await attempt()
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/)
+    expect((await refused.json()).error).toMatch(
+      /^Too many requests from this address\. Try again in \d+ seconds?\.$/,
+    )
   })
 
   it('sends a __Host- cookie on HTTPS: HttpOnly, Secure, SameSite=Strict, Path=/; a plain one keeps to /studio', async () => {
