@@ -122,8 +122,8 @@ function HistoryLine({ item }: { item: HistoryItem }) {
       </time>
       <span className="[overflow-wrap:anywhere]">
         {what}
-        {item.by && ` by ${item.by}`}
         {item.detail && <span className="text-soft"> ({item.detail})</span>}
+        {item.by && ` by ${item.by}`}
       </span>
     </li>
   )

@@ -184,7 +184,7 @@ test.describe
       await list.getByRole('table').getByRole('button', { name: 'ada@example.com', exact: true }).click()
       const panel = page.getByRole('dialog', { name: 'ada@example.com' })
       await expect(
-        panel.getByRole('listitem').filter({ hasText: 'invited by member@lab.example' }),
+        panel.getByRole('listitem').filter({ hasText: /UTCinvited \(batch \d+\) by member@lab\.example$/ }),
       ).toHaveCount(1)
       expect(member.problems).toEqual([])
     })
