@@ -72,8 +72,11 @@ function ActivityTable({ lines }: { lines: AuditEntry[] }) {
           </tr>
         </thead>
         <tbody>
-          {lines.map((line, index) => (
-            <tr key={`${index}-${line.at}`} className="border-b border-line align-top">
+          {lines.map((line) => (
+            <tr
+              key={[line.at, line.actor, line.action, line.detail].join('|')}
+              className="border-b border-line align-top"
+            >
               <td className="py-2 pr-3 tabular-nums">{line.at.slice(0, 19).replace('T', ' ')}</td>
               <td className="py-2 pr-3">{line.actor}</td>
               <td className="py-2 pr-3">{line.action}</td>
