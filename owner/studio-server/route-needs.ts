@@ -14,7 +14,7 @@ const own = (doing: string): RouteNeed => ({ role: 'owner', doing })
  * Every route of the studio's API and what it needs, by `METHOD path` (ADR 099): the team studio's
  * guard reads this table on every call, so a role is enforced in one place, and a route with no
  * row here is refused to everyone. The page only mirrors it (it hides what the role may not do).
- * A new route adds its row (tests/server/team-roles.test.ts checks that each one has).
+ * A new route adds its row (tests/server/team-studio.test.ts checks that each one has, and no other).
  */
 export const ROUTE_NEEDS: Readonly<Record<string, RouteNeed>> = {
   'GET /api/summary': view('see the list'),

@@ -142,8 +142,21 @@ test.describe
         headers: { Origin: 'http://evil.example' },
       })
       expect(signInOptions.status()).toBe(403)
+      // Where the browser offers the passkey in the address field's autofill, picking it signs in:
+      // this authenticator's person picks at once, without the button. (It carries the passkey as it
+      // is after the last sign-in: a copy with an older signature count is a clone, and refused.)
+      const autofill = await browse(browser, await fresh.credentials())
+      await autofill.page.goto('/studio/sign-in')
+      await expect(autofill.page).toHaveURL(`${site}/studio/`)
+      await expect(autofill.page.getByText('owner@lab.example · owner')).toBeVisible()
+      const clone = await browse(browser, await first.credentials())
+      await clone.page.goto('/studio/sign-in')
+      await expect(clone.page.getByRole('alert')).toHaveText(
+        'That passkey did not sign you in. Try again, or ask an owner for a new enrolment link.',
+      )
       expect(first.problems).toEqual([])
       expect(fresh.problems).toEqual([])
+      expect(autofill.problems).toEqual([])
     })
 
     test('a member invites a filtered cohort; the mail goes through a real SMTP server', async ({
