@@ -13,7 +13,7 @@ import { buildIfStale } from '../server/boot/build-if-stale'
  * Regenerates docs/team-studio-sign-in.png and docs/team-studio-activity.png, the team studio's
  * pictures in docs/team-studio.md, 1280 px wide in the light scheme: an owner and a member enrolled
  * by the CLI's links with Chromium's virtual authenticator, a few changes made, the sign-in page as
- * a signed-out browser sees it, and the Activity page. `npx tsx scripts/team-studio-screenshots.ts`.
+ * a signed-out browser sees it, and the Activity page after a sign-in and a refused one. `npx tsx scripts/team-studio-screenshots.ts`.
  */
 const cli = async (env: Record<string, string>, ...args: string[]) => {
   const result = await runCli(env, ...args)
@@ -62,15 +62,26 @@ try {
   // Signed out, with the passkey on the device: the page as the owner sees it before signing in.
   const fresh = await browser.newContext(options)
   const freshPage = await fresh.newPage()
-  await addVirtualAuthenticator(fresh, freshPage, await authenticator.credentials(), true)
+  const presence = await addVirtualAuthenticator(fresh, freshPage, await authenticator.credentials(), true)
   await freshPage.goto('/studio/')
   await freshPage.getByRole('button', { name: 'Sign in with a passkey' }).waitFor()
   await freshPage.screenshot({ path: 'docs/team-studio-sign-in.png' })
   console.log('Wrote docs/team-studio-sign-in.png')
 
-  await lenaPage.goto('/studio/activity')
-  await lenaPage.getByRole('cell', { name: 'omar@tessel-labs.com' }).first().waitFor()
-  await lenaPage.screenshot({ path: 'docs/team-studio-activity.png', fullPage: true })
+  // She signs in there; then a copy of her passkey as it was before (an older signature count: a
+  // clone) is refused, so the record shows a sign-in and a failed one.
+  await presence.touch()
+  await freshPage.getByRole('button', { name: 'Sign in with a passkey' }).click()
+  await freshPage.waitForURL(`${site}/studio/`)
+  const clone = await browser.newContext(options)
+  const clonePage = await clone.newPage()
+  await addVirtualAuthenticator(clone, clonePage, await authenticator.credentials())
+  await clonePage.goto('/studio/sign-in')
+  await clonePage.getByRole('alert').waitFor()
+
+  await freshPage.goto('/studio/activity')
+  await freshPage.getByRole('cell', { name: 'omar@tessel-labs.com' }).first().waitFor()
+  await freshPage.screenshot({ path: 'docs/team-studio-activity.png', fullPage: true })
   console.log('Wrote docs/team-studio-activity.png')
 } finally {
   await browser.close()

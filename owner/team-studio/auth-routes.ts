@@ -111,7 +111,7 @@ async function enrol(c: Context, deps: AuthDeps, network: string | undefined): P
       // Another tab used the link meanwhile: nothing of this one is kept.
       if (!(await spendEnrolment(tx, token, member.memberId))) throw new LinkUsed()
       const session = await startSession(tx, member.memberId)
-      await recordAudit(tx, actor, { action: 'enrol', detail: `passkey "${name}"`, count: 1 })
+      await recordAudit(tx, actor, { action: 'enrol', detail: `passkey "${name}"` })
       return { session, member }
     })
     .catch((error: unknown) => {

@@ -126,7 +126,7 @@ function routePasskeys(app: Hono, { db, relyingParty }: TeamRouteDeps): void {
     const added = await db.transaction(async (tx) => {
       const outcome = await addPasskey(tx, relyingParty(), await owner(c), { response: given.response, name })
       if (outcome.ok) {
-        await recordAudit(tx, actorOf(c), { action: 'passkey add', detail: name, count: 1 })
+        await recordAudit(tx, actorOf(c), { action: 'passkey add', detail: name })
       }
       return outcome
     })

@@ -230,7 +230,7 @@ export function renamePasskey(db: Database, actor: Actor, memberId: string, id: 
       'update private.team_passkeys set name = $3 where id = $1 and member_id = $2::bigint',
       [id, memberId, name],
     )
-    if (affected === 1) await recordAudit(tx, actor, { action: 'passkey rename', detail: name, count: 1 })
+    if (affected === 1) await recordAudit(tx, actor, { action: 'passkey rename', detail: name })
     return affected === 1
   })
 }
@@ -251,7 +251,7 @@ export function removePasskey(
     if (!found) return 'unknown'
     if (mine.length === 1) return 'last'
     await tx.run('delete from private.team_passkeys where id = $1', [id])
-    await recordAudit(tx, actor, { action: 'passkey remove', detail: found.name, count: 1 })
+    await recordAudit(tx, actor, { action: 'passkey remove', detail: found.name })
     return 'removed'
   })
 }

@@ -83,7 +83,7 @@ export function addMember(db: Database, actor: Actor, email: string, role: Role)
     )
     if (!row) return { done: false, reason: `${email} is on the team already.` }
     const token = await issueEnrolment(tx, row.id)
-    await recordAudit(tx, actor, { action: 'team add', detail: `${email.trim()} as ${role}`, count: 1 })
+    await recordAudit(tx, actor, { action: 'team add', detail: `${email.trim()} as ${role}` })
     return { done: true, token }
   })
 }
@@ -94,7 +94,7 @@ export function newLink(db: Database, actor: Actor, email: string): Promise<Team
     const member = await memberOf(tx, email)
     if (!member) return { done: false, reason: NOT_A_MEMBER(email) }
     const token = await issueEnrolment(tx, member.id)
-    await recordAudit(tx, actor, { action: 'team link', detail: email.trim(), count: 1 })
+    await recordAudit(tx, actor, { action: 'team link', detail: email.trim() })
     return { done: true, token }
   })
 }
@@ -110,7 +110,6 @@ export function setRole(db: Database, actor: Actor, email: string, role: Role): 
     await recordAudit(tx, actor, {
       action: 'team role',
       detail: `${email.trim()}: ${member.role} to ${role}`,
-      count: 1,
     })
     return { done: true }
   })
@@ -124,7 +123,7 @@ export function removeMember(db: Database, actor: Actor, email: string): Promise
     if (member.role === 'owner' && (await leavesNoOwner(tx, member.id, true)))
       return { done: false, reason: LAST_OWNER }
     await tx.run('delete from private.team_members where id = $1::bigint', [member.id])
-    await recordAudit(tx, actor, { action: 'team remove', detail: email.trim(), count: 1 })
+    await recordAudit(tx, actor, { action: 'team remove', detail: email.trim() })
     return { done: true }
   })
 }

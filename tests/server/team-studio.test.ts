@@ -250,7 +250,7 @@ describe('the team studio', () => {
       .trim()
       .split('\n')
       .map((text) => JSON.parse(text))
-    expect(line).toMatchObject({ action: 'team add', detail: 'ada@lab.example as owner', count: 1, from: '' })
+    expect(line).toMatchObject({ action: 'team add', detail: 'ada@lab.example as owner', count: 0, from: '' })
     expect(line.actor).toMatch(/^cli:/)
   })
 })
