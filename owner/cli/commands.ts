@@ -7,6 +7,7 @@ import { type EntryFilter, readFilter } from '../../server/waitlist/admin/entry-
 import { invitable } from '../../server/waitlist/entry-status'
 import { DEFAULT_STUDIO_PORT } from '../studio-server/start-studio'
 import { openStudioDatabase } from '../studio-server/studio-database'
+import { auditCommand } from './audit'
 import { deliveriesCommand } from './deliveries'
 import { EXIT } from './exit-status'
 import { exportCommand } from './export'
@@ -22,6 +23,7 @@ import { showCommand } from './show'
 import { sourcesCommand } from './sources'
 import { parseDays, statsCommand } from './stats'
 import { parsePort, studioCommand } from './studio'
+import { teamCommand, teamUsageProblem } from './team'
 import { withDatabase } from './with-database'
 
 /** What parseArgs read from the command line. */
@@ -48,6 +50,7 @@ export interface CliArgs {
     domain?: string[]
     by?: string
     'show-addresses'?: boolean
+    role?: string
   }
 }
 
@@ -222,11 +225,29 @@ async function funnel({ values }: CliArgs): Promise<number> {
   return withDatabase((db) => funnelCommand(db, by, window, values.json === true))
 }
 
+/** `team add EMAIL --role R`, `team role EMAIL R`, `team list|remove|link …`: the words checked, then the change. */
+async function team({ positionals, values }: CliArgs): Promise<number> {
+  const [, action, email, ...rest] = positionals
+  if (values.role !== undefined && action !== 'add')
+    return usageError('--role goes with team add: team add EMAIL --role viewer|member|owner')
+  const words = action === 'add' ? [action, email, values.role, ...rest] : positionals.slice(1)
+  const problem = teamUsageProblem(words)
+  if (problem) return usageError(problem)
+  const badAddress = action === 'add' && emailProblem(email ?? '')
+  if (badAddress) return usageError(`team add needs the member's address: ${badAddress}`)
+  const env = loadServerEnv()
+  return withDatabase((db) => teamCommand(db, env, words as string[]))
+}
+
+async function audit({ values }: CliArgs): Promise<number> {
+  return withDatabase((db) => auditCommand(db, { since: values.since, json: values.json === true }))
+}
+
 /** The CLI's commands by name; the usage text in waitlist-cli.ts describes each. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
   count: filtered((filter) => countCommand(filter)),
   list: filtered((filter) => listCommand(filter)),
-  export: filtered((filter, { values }) => exportCommand(filter, values.out)),
+  export: filtered((filter, { values }) => exportCommand(filter, values.out, typedFilter(values))),
   show,
   funnel,
   keys: () => keysCommand(),
@@ -237,6 +258,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   sources,
   studio,
   invite,
+  team,
+  audit,
   deliveries: ({ values }) =>
     withDatabase((db) =>
       deliveriesCommand(

@@ -1,5 +1,7 @@
+import { basename } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import { cliActor, recordAudit } from '../../server/audit/audit-record'
 import { copyTextLine } from '../../server/db/copy-text'
 import type { CopyTransaction, Database } from '../../server/db/database'
 import { allColumns, type EntryColumn } from '../../server/waitlist/admin/entry-columns'
@@ -114,6 +116,9 @@ export async function importFile(db: Database, path: string, dryRun: boolean): P
     const listed = added < staged.entries
     const raised = listed ? await moveImported(tx) : 0
     const filled = listed ? await fillListed(tx) : 0
+    // The file's name only: its lines are addresses.
+    const detail = `${basename(path)}: ${added} added, ${raised} moved on, ${filled} filled in`
+    await recordAudit(tx, cliActor(), { action: 'import', detail, count: added + raised + filled })
     return { kind: 'imported', entries: staged.entries, added, raised, filled }
   })
   if (outcome.kind === 'imported') await settleImport(db, outcome.added)

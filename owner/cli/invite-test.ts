@@ -1,3 +1,4 @@
+import { cliActor } from '../../server/audit/audit-record'
 import type { Database } from '../../server/db/database'
 import type { PreviewFallback } from '../../server/mail/messages/message-preview'
 import { sendTest } from '../../server/waitlist/invite/invite-service'
@@ -19,7 +20,7 @@ export async function inviteTestCommand(
   fail: Print = console.error,
 ): Promise<number> {
   const { address } = request
-  const sent = await sendTest(db, address, request.env)
+  const sent = await sendTest(db, address, request.env, cliActor())
   if ('refused' in sent) {
     fail(sent.reason)
     return EXIT.nothingDone

@@ -1,3 +1,4 @@
+import { cliActor } from '../../server/audit/audit-record'
 import type { ServerEnv } from '../../server/boot/env'
 import type { Database } from '../../server/db/database'
 import { renderPreview } from '../../server/mail/messages/message-preview'
@@ -106,7 +107,12 @@ function chosenBy(request: InviteRequest): string {
 async function queue(db: Database, env: ServerEnv, request: InviteRequest, print: Print): Promise<number> {
   const outcome = await queueInvite(
     db,
-    { choice: choiceOf(request), resend: request.resend, actor: { via: 'cli' }, chosenBy: chosenBy(request) },
+    {
+      choice: choiceOf(request),
+      resend: request.resend,
+      actor: { via: 'cli', ...cliActor() },
+      chosenBy: chosenBy(request),
+    },
     env,
   )
   // The placeholder beta link: the server's configuration, so nothing was tried.

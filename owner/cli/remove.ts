@@ -1,3 +1,4 @@
+import { cliActor } from '../../server/audit/audit-record'
 import type { Database } from '../../server/db/database'
 import { eraseEntry } from '../../server/waitlist/admin/waitlist-admin'
 import { exitFor } from './exit-status'
@@ -11,7 +12,7 @@ export async function removeCommand(db: Database, emails: readonly string[]): Pr
   let removed = 0
   for (const email of emails) {
     // The address as it was stored, so the owner sees which entry went, whatever case was typed.
-    const stored = await eraseEntry(db, email)
+    const stored = await eraseEntry(db, email, cliActor())
     if (stored === undefined) {
       console.log(`${email} is not on the waitlist (in any letter case); nothing was removed.`)
       continue

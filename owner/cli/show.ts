@@ -6,7 +6,7 @@ import { entryHistory, type HistoryItem } from '../../server/waitlist/admin/entr
 /** One line of the history: when, what, and what came with it (a message's kind and outcome, a detail). */
 function historyLine(item: HistoryItem): string {
   const what = item.kind ? `${item.event} (${item.kind}): ${item.outcome ?? ''}` : item.event
-  return `  ${item.at}  ${what}${item.detail ? `  ${item.detail}` : ''}`
+  return `  ${item.at}  ${what}${item.by ? ` by ${item.by}` : ''}${item.detail ? `  ${item.detail}` : ''}`
 }
 
 /** The answers under their label, one per line: the person's kept ones, or an agent's proposed ones. */

@@ -102,6 +102,23 @@ Commands:
                                        --show-addresses; --retry sends the failed ones again; --resume
                                        resumes sending paused by bounces or complaints
 
+  team add EMAIL --role viewer|member|owner
+                                       a member of the lab's team for the studio at SITE_URL/studio
+                                       (docs/deploy.md), and their enrolment link: one use, 24 hours, on
+                                       SITE_URL (else http://localhost:PORT); they create a passkey there.
+                                       viewer sees; member also invites, tags, notes, resumes sending;
+                                       owner also runs the team, exports and removes entries
+  team list                            the members: role, passkeys, last sign-in, an open link
+  team role EMAIL ROLE                 change a member's role (from their next request)
+  team remove EMAIL                    remove a member: their passkeys and sessions end at once
+  team link EMAIL                      a new enrolment link (a lost device); the one before stops working
+  audit [--since DATE] [--json]        the record of who did what, oldest first: every change made in the
+                                       team studio, the local studio or the CLI (invite, resend, remove,
+                                       export, resume, team changes…), every sign-in and failed sign-in:
+                                       when, who (a member, or cli: and the OS user), what, how many, from
+                                       which network. --json: one object per line: {at, actor, action,
+                                       detail, count, from}
+
 FILTER chooses entries; each flag given must match (all of them), and a flag given again adds
 another value (any of them matches):
   --status S                           the entry's status (S below)
@@ -144,6 +161,7 @@ async function run(argv: string[]): Promise<number> {
       domain: { type: 'string', multiple: true },
       by: { type: 'string' },
       'show-addresses': { type: 'boolean' },
+      role: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -157,7 +175,10 @@ async function run(argv: string[]): Promise<number> {
     return EXIT.usage
   }
   // Ignored, a filter would do something else than asked: `stats --source hn` counting everyone.
-  const filterFlag = FILTER_FLAGS.find((flag) => values[flag] !== undefined)
+  // `audit --since` is the record's own.
+  const filterFlag = FILTER_FLAGS.find(
+    (flag) => values[flag] !== undefined && !(name === 'audit' && flag === 'since'),
+  )
   if (filterFlag && !FILTERING_COMMANDS.includes(name)) {
     console.error(`--${filterFlag} goes with list, count, export and invite --next, not ${name}`)
     return EXIT.usage

@@ -27,6 +27,9 @@ export type EntryPage = ListPage & { pageSize: number }
 /** Where a page of the list starts: the first page, or after or before a cursor of the studio's. */
 export type PageStart = { after: string } | { before: string } | Record<string, never>
 
+/** Where the studio is: the team studio under /studio on the site (its API too), the local one at the root. */
+export const STUDIO_ROOT = window.location.pathname.startsWith('/studio/') ? '/studio' : ''
+
 const TOKEN_KEY = 'waitlist-studio-token'
 let token: string | null = null
 
@@ -58,8 +61,11 @@ export class SiteStopped extends Error {}
 async function call(url: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers)
   if (token) headers.set('Authorization', `Bearer ${token}`)
-  const response = await fetch(url, { ...init, headers, credentials: 'omit' })
+  // The team studio's session is its cookie; the local studio's token is never one.
+  const credentials = STUDIO_ROOT ? 'same-origin' : 'omit'
+  const response = await fetch(`${STUDIO_ROOT}${url}`, { ...init, headers, credentials })
   if (response.ok) return response
+  if (response.status === 401 && STUDIO_ROOT) window.location.assign(`${STUDIO_ROOT}/sign-in`)
   const body = (await response.json().catch(() => ({}))) as { error?: string; stopped?: boolean }
   if (body.stopped) throw new SiteStopped(body.error ?? 'The site is stopped.')
   throw new Error(body.error ?? `The studio answered ${response.status}`)
@@ -143,7 +149,7 @@ export function queueInvitations(
 }
 
 /** The message's HTML part, for the preview's frame (it holds no address, so it needs no token). */
-export const INVITE_PREVIEW_URL = '/invite-preview.html'
+export const INVITE_PREVIEW_URL = `${STUDIO_ROOT}/invite-preview.html`
 
 /**
  * "Send me a test": the next invitee's message to this address, sent by the running server.

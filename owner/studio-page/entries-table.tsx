@@ -1,6 +1,7 @@
 import type { Entry } from '../../server/waitlist/admin/waitlist-admin'
 import type { EntryPage, PageStart } from './api'
 import { EmailAddress } from './email-address'
+import { useMay } from './role'
 import { FOCUS } from './styles'
 
 /** Moves to the page that starts there, whose number is `number`. */
@@ -84,16 +85,20 @@ function EntryRow(props: {
   onRemove(email: string): void
 }) {
   const { entry } = props
+  const mayInvite = useMay('member')
+  const mayRemove = useMay('owner')
   return (
     <tr className="grid grid-cols-[auto_minmax(0,1fr)_auto] gap-x-3 border-b border-line py-3 sm:table-row sm:py-0">
       <td className="col-start-1 row-span-3 row-start-1 self-center sm:py-2 sm:pr-2">
-        <input
-          type="checkbox"
-          aria-label={`Select ${entry.email}`}
-          checked={props.selected}
-          onChange={(event) => props.onSelect(event.target.checked)}
-          className={`max-sm:size-5 ${FOCUS}`}
-        />
+        {mayInvite && (
+          <input
+            type="checkbox"
+            aria-label={`Select ${entry.email}`}
+            checked={props.selected}
+            onChange={(event) => props.onSelect(event.target.checked)}
+            className={`max-sm:size-5 ${FOCUS}`}
+          />
+        )}
       </td>
       <td className="col-start-2 row-start-1 min-w-0 sm:py-2 sm:pr-4">
         {/* The address opens the entry's panel: its answers and history, as `show` prints them. */}
@@ -110,14 +115,16 @@ function EntryRow(props: {
       </td>
       <td className="col-start-2 text-xs text-soft sm:py-2 sm:pr-4 sm:text-sm sm:text-ink">{entry.status}</td>
       <td className="col-start-3 row-span-3 row-start-1 self-center text-right sm:py-2">
-        <button
-          type="button"
-          aria-label={`Remove ${entry.email}`}
-          onClick={() => props.onRemove(entry.email)}
-          className={`rounded border border-danger px-2 py-1 text-danger hover:bg-danger-soft max-sm:min-h-11 max-sm:px-3 ${FOCUS}`}
-        >
-          Remove
-        </button>
+        {mayRemove && (
+          <button
+            type="button"
+            aria-label={`Remove ${entry.email}`}
+            onClick={() => props.onRemove(entry.email)}
+            className={`rounded border border-danger px-2 py-1 text-danger hover:bg-danger-soft max-sm:min-h-11 max-sm:px-3 ${FOCUS}`}
+          >
+            Remove
+          </button>
+        )}
       </td>
     </tr>
   )

@@ -123,6 +123,7 @@ function HistoryLine({ item }: { item: HistoryItem }) {
       <span className="[overflow-wrap:anywhere]">
         {what}
         {item.detail && <span className="text-soft"> ({item.detail})</span>}
+        {item.by && ` by ${item.by}`}
       </span>
     </li>
   )

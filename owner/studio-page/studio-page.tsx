@@ -19,6 +19,7 @@ import { FunnelPanel } from './funnel-panel'
 import { InvitePanel } from './invite-panel'
 import { InviteSelected } from './invite-selected'
 import { RemoveDialog } from './remove-dialog'
+import { useMay } from './role'
 import { SendHealthBanner } from './send-health-banner'
 import { SignupsChart } from './signups-chart'
 import { SourcesPanel, useSources } from './sources-panel'
@@ -59,6 +60,7 @@ export function StudioPage() {
   const refresh = useCallback(() => setVersion((value) => value + 1), [])
   const removal = useRemoval(fail, refresh)
   const [shown, setShown] = useState<string>()
+  const mayInvite = useMay('member')
 
   return (
     <main className="mx-auto max-w-4xl space-y-6 p-6">
@@ -72,7 +74,7 @@ export function StudioPage() {
       <FunnelPanel version={version} onFail={fail} />
 
       <SendHealthBanner version={version} onFail={fail} />
-      <InvitePanel onQueued={refresh} />
+      {mayInvite && <InvitePanel onQueued={refresh} />}
 
       <ListSection
         summary={summary}
@@ -125,6 +127,7 @@ function ListSection(props: {
     [setFilters],
   )
   const onPage = useMemo(() => entries?.entries.map((entry) => entry.email) ?? [], [entries])
+  const mayInvite = useMay('member')
   return (
     <section aria-labelledby="list-heading" className="rounded-lg border border-line bg-panel p-4">
       <h2 id="list-heading" ref={props.heading} tabIndex={-1} className="text-lg font-semibold">
@@ -140,10 +143,12 @@ function ListSection(props: {
         {...{ filters, sources: summary?.sources, moreSources: summary?.moreSources ?? false }}
         onChange={filter}
       />
-      <InviteSelected
-        {...{ selected: selection.list, onPage, onClear: selection.clear, onQueued: props.onQueued }}
-        onSelectPage={(on) => selection.setMany(onPage, on)}
-      />
+      {mayInvite && (
+        <InviteSelected
+          {...{ selected: selection.list, onPage, onClear: selection.clear, onQueued: props.onQueued }}
+          onSelectPage={(on) => selection.setMany(onPage, on)}
+        />
+      )}
       <EntriesTable
         {...{ page: entries, number: position.number, searching: query !== '' || isFiltered(filters) }}
         noMatch={noMatch(query, filters)}
@@ -319,6 +324,7 @@ function useRemoval(fail: Fail, refresh: () => void) {
 }
 
 function StudioHeader({ total, onFail }: { total: number | undefined; onFail: Fail }) {
+  const mayExport = useMay('owner')
   return (
     <header className="flex flex-wrap items-end justify-between gap-4">
       <div>
@@ -328,17 +334,19 @@ function StudioHeader({ total, onFail }: { total: number | undefined; onFail: Fa
           {total === 1 ? 'address' : 'addresses'} on the waitlist
         </p>
       </div>
-      <a
-        href={EXPORT_URL}
-        download="waitlist.csv"
-        onClick={(event) => {
-          event.preventDefault() // the link alone would go without the token
-          downloadExport().catch(onFail)
-        }}
-        className={`rounded bg-button px-3 py-2 text-sm font-medium text-button-ink ${FOCUS}`}
-      >
-        Download CSV
-      </a>
+      {mayExport && (
+        <a
+          href={EXPORT_URL}
+          download="waitlist.csv"
+          onClick={(event) => {
+            event.preventDefault() // the link alone would go without the token
+            downloadExport().catch(onFail)
+          }}
+          className={`rounded bg-button px-3 py-2 text-sm font-medium text-button-ink ${FOCUS}`}
+        >
+          Download CSV
+        </a>
+      )}
     </header>
   )
 }

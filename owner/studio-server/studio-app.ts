@@ -1,6 +1,6 @@
 import { once } from 'node:events'
 import { PassThrough, Readable } from 'node:stream'
-import { type Context, Hono } from 'hono'
+import { type Context, Hono, type MiddlewareHandler } from 'hono'
 import { sourcesSummary } from '../../server/analytics/sources-report'
 import { maskEmails, oneLine } from '../../server/base/log'
 import { SITE_STOPPED, SiteStoppedError } from '../../server/db/beside-server'
@@ -10,11 +10,11 @@ import { exportCsv } from '../../server/waitlist/admin/export-csv'
 import { countByStatus } from '../../server/waitlist/admin/status-counts'
 import { presentSources } from '../../server/waitlist/admin/studio-queries'
 import { countEntries, removeEntry, signupsPerDay } from '../../server/waitlist/admin/waitlist-admin'
+import { actorOf } from './studio-actor'
 import { routeStudioEntry } from './studio-entry'
 import type { StudioFile } from './studio-files'
 import { studioFilter } from './studio-filter'
 import { routeStudioFunnel } from './studio-funnel'
-import { studioGuard } from './studio-guard'
 import { routeStudioInvite, type StudioInvite } from './studio-invite'
 import { routeStudioInviteSelected } from './studio-invite-selected'
 import { printableJson } from './studio-printable'
@@ -46,13 +46,16 @@ function parseRange(value: string | undefined): number | 'all' | undefined {
 
 /**
  * The studio: its page and a small JSON API over the owner's data functions. No CORS headers: only
- * the page itself, from the same origin, may read the answers.
+ * the page itself, from the same origin, may read the answers. The same app serves the local
+ * studio (`waitlist studio`, behind its token) and the team studio at /studio (behind a passkey
+ * and a role): only the guard differs, and it names who asks (studio-actor.ts) for the record.
  */
 export function createStudioApp(options: {
   db: Database
-  token: string
-  /** The port it listens on, known once listening (the Host check needs it). */
-  port: () => number
+  /** Runs before every route: refuses what it must, and names the actor (studio-guard.ts, the team's guard). */
+  guard: MiddlewareHandler
+  /** More routes, after the guard and before the page's files (the team studio's own). */
+  extend?: (app: Hono) => void
   files: ReadonlyMap<string, StudioFile>
   /** "Invite the next N"; absent, the studio has no invite routes. */
   invite?: StudioInvite
@@ -68,7 +71,7 @@ export function createStudioApp(options: {
     for (const [name, value] of Object.entries(HEADERS))
       if (!c.res.headers.has(name)) c.res.headers.set(name, value)
   })
-  app.use(studioGuard(options))
+  app.use(options.guard)
   app.use('/api/*', printableJson())
 
   app.get('/api/summary', (c) => summary(c, db))
@@ -88,6 +91,7 @@ export function createStudioApp(options: {
     routeStudioTestSend(app, db, options.invite)
   }
   routeStudioSendHealth(app, db)
+  options.extend?.(app)
 
   app.get('*', (c) => {
     const file = files.get(c.req.path)
@@ -153,7 +157,7 @@ async function entries(c: Context, db: Database): Promise<Response> {
  */
 async function downloadCsv(c: Context, db: Database): Promise<Response> {
   const body = new PassThrough()
-  const done = exportCsv(db, body)
+  const done = exportCsv(db, body, { actor: actorOf(c), detail: 'the whole list, from the studio' })
   await Promise.race([once(body, 'readable'), done])
   done.catch((error: NodeJS.ErrnoException) => {
     // A download the browser gave up on is not the studio's failure.
@@ -173,5 +177,5 @@ async function remove(c: Context, db: Database): Promise<Response> {
   const body = (await c.req.json().catch(() => undefined)) as { email?: unknown } | undefined
   if (typeof body?.email !== 'string' || body.email === '' || body.email.length > MAX_SEARCH)
     return c.json({ error: 'send JSON: {"email": "…"}' }, 400)
-  return c.json({ removed: await removeEntry(db, body.email) })
+  return c.json({ removed: await removeEntry(db, body.email, actorOf(c)) })
 }

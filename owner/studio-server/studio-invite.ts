@@ -9,6 +9,7 @@ import {
   previewMessage,
   queueInvite,
 } from '../../server/waitlist/invite/invite-service'
+import { actorOf } from './studio-actor'
 
 /**
  * What the studio's invitations need of their own: nothing of the mail's. The invite service
@@ -108,7 +109,7 @@ async function queue(c: Context, db: Database, invite: StudioInvite): Promise<Re
   const queued = await queueFromStudio(c, db, invite, {
     choice: { next: count },
     resend: false,
-    actor: { via: 'studio' },
+    actor: { via: 'studio', ...actorOf(c) },
     chosenBy: `next ${count}`,
   })
   if (queued instanceof Response) return queued

@@ -54,6 +54,11 @@ export interface AppDeps {
   addressPolicy?: AddressPolicy
   /** Signups are confirmed by mail (CONFIRM_SIGNUPS with SMTP_URL): the agents' tool says so, as the page does. */
   confirmSignups?: boolean
+  /**
+   * The team studio under /studio, which the assembly mounts (server/boot/team-studio-mount.ts):
+   * its answer, or none where there is no team (the site's 404 then answers).
+   */
+  studio?: (request: Request, env: unknown) => Promise<Response | undefined>
 }
 
 /** The server's guards; tests calling createApp() without them get headers and a generous queue only. */
@@ -118,6 +123,8 @@ export function createApp(deps: AppDeps): Hono {
   routeMailLinks(app, { db, log, keys: linkKeys(deps.keys.secret), rateLimiter, trustProxyHeader, gate })
   const { sendHealth: health } = deps
   routeMailEvents(app, { db, log, providers: deps.mailEvents ?? {}, trustProxyHeader, gate, health })
+  const { studio } = deps
+  if (studio) app.use('/studio/*', async (c, next) => (await studio(c.req.raw, c.env)) ?? next())
   if (deps.site) routeSite(app, deps.site, deps, sources)
   return app
 }

@@ -59,7 +59,7 @@ const statuses = async (db: Database) =>
 /** What `export` writes, as text. */
 async function exported(db: Database): Promise<string> {
   const out = new PassThrough()
-  const [csv] = await Promise.all([text(out), exportCsv(db, out)])
+  const [csv] = await Promise.all([text(out), exportCsv(db, out, { actor: { name: 'cli:test' } })])
   return csv
 }
 
@@ -126,7 +126,7 @@ describe('entry statuses', () => {
     await add(db, 'gone@example.com')
     await inviteNext(db, 1, QUEUE)
     await unsubscribe(db, 'gone@example.com')
-    expect(await removeEntry(db, 'GONE@example.com')).toBe(true)
+    expect(await removeEntry(db, 'GONE@example.com', { name: 'cli:test' })).toBe(true)
     for (const table of ['entry_status', 'mail_outbox', 'webhook_deliveries']) {
       const [row] = await db.query<{ n: number }>(`select count(*)::int as n from private.${table}`)
       expect(row?.n, table).toBe(0)

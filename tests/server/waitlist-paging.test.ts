@@ -92,7 +92,7 @@ describe('the studio list, paged by keyset', () => {
     const first = await pageEntries(db, { limit: 5 })
     const second = await pageEntries(db, { after: first.next ?? '', limit: 5 })
     const gone = second.entries[0]?.email ?? ''
-    expect(await removeEntry(db, gone)).toBe(true)
+    expect(await removeEntry(db, gone, { name: 'cli:test' })).toBe(true)
     const again = await pageEntries(db, { after: first.next ?? '', limit: 5 })
     expect(again.entries.map((entry) => entry.email)).toEqual(
       newestFirst.filter((email) => email !== gone).slice(5, 10),

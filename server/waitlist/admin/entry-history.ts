@@ -1,6 +1,7 @@
 import type { EntryStatus } from '../../../contract/entry-statuses'
 import type { Answers } from '../../../contract/signup-questions'
 import { signupQuestions } from '../../../contract/site-config'
+import { auditOfEntry } from '../../audit/audit-report'
 import { maskEmails } from '../../base/log'
 import type { Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
@@ -15,6 +16,8 @@ export interface HistoryItem {
   /** A message's: its kind (invitation, confirmation) and what became of it. */
   kind?: string
   outcome?: string
+  /** Who did it, from the record (audit-report.ts): a team member, or `cli:` and the OS user. */
+  by?: string
 }
 
 /** One entry as a person would ask about it: `show EMAIL --json` prints this. */
@@ -115,7 +118,8 @@ export async function entryHistory(db: Queryable, email: string): Promise<EntryH
     const at = row.dates[column]
     return at && !told.some((item) => item.event === event) ? [{ at, event, detail: 'date only' }] : []
   })
-  const history = [signedUp, ...told, ...dated, ...(await messages(db, row.id))].sort((a, b) =>
+  const byWhom = await byWhomOf(db, row.id, told)
+  const history = [signedUp, ...told, ...dated, ...(await messages(db, row.id)), ...byWhom].sort((a, b) =>
     a.at < b.at ? -1 : a.at > b.at ? 1 : 0,
   )
   return {
@@ -126,6 +130,30 @@ export async function entryHistory(db: Queryable, email: string): Promise<EntryH
     proposed: inQuestionOrder(row.proposed),
     history,
   }
+}
+
+/** The status an action of the record moves an entry to, whose event then names who did it. */
+const MOVES: Readonly<Record<string, string>> = { invite: 'invited', resend: 'invited' }
+
+/**
+ * Who did what to the entry, from the record (audit-report.ts): an event the same change wrote (the
+ * same transaction, so the same instant) gains `by`; any other line (a tag, a note) is an item of
+ * its own. Gives those other items.
+ */
+async function byWhomOf(db: Queryable, id: string, told: HistoryItem[]): Promise<HistoryItem[]> {
+  const items: HistoryItem[] = []
+  for (const line of await auditOfEntry(db, id)) {
+    const event = told.find((item) => item.at === line.at && item.event === MOVES[line.action])
+    if (event) event.by = line.actor
+    else
+      items.push({
+        at: line.at,
+        event: line.action,
+        by: line.actor,
+        ...(line.detail ? { detail: line.detail } : {}),
+      })
+  }
+  return items
 }
 
 /** The answers in the order the lab asks its questions (jsonb keeps its own order of keys). */

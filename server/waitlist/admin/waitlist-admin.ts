@@ -1,5 +1,6 @@
 import type { EntryStatus } from '../../../contract/entry-statuses'
 import { DAY_MS, utcDay, windowStart } from '../../analytics/utc-day'
+import { type Actor, recordAudit } from '../../audit/audit-record'
 import type { Database, Queryable } from '../../db/database'
 import { dropDeliveries } from '../../webhooks/webhook-events'
 import { countAll, countPerDay } from './day-counts'
@@ -92,12 +93,16 @@ export async function signupsPerDay(
  * Removes the address, whatever its letter case; true when a row went. `dropDeliveries` runs in the
  * same transaction, so an erased address leaves no pending notification behind either.
  */
-export async function removeEntry(db: Database, email: string): Promise<boolean> {
-  return (await eraseEntry(db, email)) !== undefined
+export async function removeEntry(db: Database, email: string, actor: Actor): Promise<boolean> {
+  return (await eraseEntry(db, email, actor)) !== undefined
 }
 
-/** As removeEntry; returns the address as it was stored (its own letter case), or undefined if none. */
-export async function eraseEntry(db: Database, email: string): Promise<string | undefined> {
+/**
+ * As removeEntry; returns the address as it was stored (its own letter case), or undefined if none.
+ * The record gains a line without the address, and its earlier lines about the entry lose their
+ * link to it (audit_entries goes with the row).
+ */
+export async function eraseEntry(db: Database, email: string, actor: Actor): Promise<string | undefined> {
   return db.transaction(async (tx) => {
     await tx.exec(CITEXT_SEARCH_PATH)
     // Before the row goes, while the delivery can still be found by its address (the foreign key's
@@ -107,6 +112,7 @@ export async function eraseEntry(db: Database, email: string): Promise<string | 
       'delete from public.waitlist where email = $1::citext returning email::text',
       [email],
     )
+    if (row) await recordAudit(tx, actor, { action: 'remove', count: 1 })
     return row?.email
   })
 }

@@ -1,4 +1,5 @@
 import type { EntryStatus } from '../../../contract/entry-statuses'
+import { type Actor, recordAudit } from '../../audit/audit-record'
 import type { Database, Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
 import { queueInvitations, queueTest } from '../../mail/queue/mail-queueing'
@@ -154,6 +155,12 @@ async function markInvited(
   if (changed.size === 0) return []
   const queued = ids.filter((id) => changed.has(id))
   await tx.run('update private.invite_batches set size = $2 where id = $1::bigint', [batchId, queued.length])
+  if (options.actor)
+    await recordAudit(tx, options.actor, {
+      action: options.resend ? 'resend' : 'invite',
+      detail: `batch ${batchId}: ${options.chosenBy ?? ''}`.trim(),
+      entries: queued,
+    })
   return queueInvitations(tx, queued, batchId, options.messageDomain)
 }
 
@@ -167,6 +174,8 @@ export interface InviteOptions {
   chosenBy?: string
   /** `--next N` takes the oldest entries this filter matches (entry-filter.ts). */
   filter?: EntryFilter
+  /** Who asked, for the record (audit-record.ts); each batch is one line naming its entries. */
+  actor?: Actor
 }
 
 export interface QueuedInvites {
