@@ -1,4 +1,4 @@
--- The schema as supabase/migrations/ leaves it, through 20261202000000_one_rule_per_question.sql.
+-- The schema as supabase/migrations/ leaves it, through 20261203000000_entry_marks.sql.
 -- Generated from the catalogs of a database the migrations built (harness/schema-sql.ts): do not edit.
 -- After changing a migration, regenerate it with `npm run schema` and commit it with the migration;
 -- tests/server/schema-file.test.ts fails while it is out of date. It is for reading: the migrations
@@ -42,6 +42,17 @@ CREATE TABLE private.entry_events (
     CONSTRAINT entry_events_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
     CONSTRAINT entry_events_detail_check CHECK ((char_length(detail) <= 300)),
     CONSTRAINT entry_events_event_check CHECK (((char_length(event) >= 1) AND (char_length(event) <= 40)))
+);
+
+CREATE TABLE private.entry_marks (
+    waitlist_id bigint NOT NULL,
+    tags text[] DEFAULT '{}'::text[] NOT NULL,
+    note text,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT entry_marks_pkey PRIMARY KEY (waitlist_id),
+    CONSTRAINT entry_marks_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
+    CONSTRAINT entry_marks_note_length CHECK (((char_length(note) >= 1) AND (char_length(note) <= 1000))),
+    CONSTRAINT entry_marks_tags_words CHECK (((cardinality(tags) <= 50) AND (array_position(tags, NULL::text) IS NULL) AND (array_to_string(tags, ' '::text) ~ '^([a-z0-9][a-z0-9_-]{0,31}( [a-z0-9][a-z0-9_-]{0,31})*)?$'::text)))
 );
 
 CREATE TABLE private.entry_status (
@@ -270,6 +281,7 @@ END))),
 
 CREATE INDEX entry_answers_values ON private.entry_answers USING gin (answers jsonb_path_ops);
 CREATE INDEX entry_events_entry ON private.entry_events USING btree (waitlist_id, id);
+CREATE INDEX entry_marks_tags ON private.entry_marks USING gin (tags);
 CREATE INDEX entry_status_by_status ON private.entry_status USING btree (status);
 CREATE INDEX entry_status_mailbox ON private.entry_status USING btree (mailbox) WHERE (mailbox IS NOT NULL);
 CREATE INDEX entry_status_unconfirmed ON private.entry_status USING btree (waitlist_id) WHERE (status = 'unconfirmed'::text);
@@ -625,6 +637,7 @@ CREATE TRIGGER waitlist_on_insert AFTER INSERT ON public.waitlist FOR EACH ROW E
 
 ALTER TABLE private.entry_answers ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_events ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.entry_marks ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_status ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.invite_batches ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.jwt_secret ENABLE ROW LEVEL SECURITY;

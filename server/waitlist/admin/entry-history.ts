@@ -17,7 +17,7 @@ export interface HistoryItem {
   outcome?: string
 }
 
-/** One entry as a person would ask about it: `show EMAIL --json` prints this. */
+/** One entry as the owner would ask about it: `show EMAIL --json` prints this, the studio's panel shows it. */
 export interface EntryHistory {
   email: string
   status: EntryStatus
@@ -26,6 +26,10 @@ export interface EntryHistory {
   answers: Answers
   /** An agent's answers, held until the person keeps them on the confirmation page (ADR 084). */
   proposed: Answers
+  /** The team's tags, alphabetical (entry-marks.ts): the lab's, never the person's. */
+  tags: string[]
+  /** The team's note, null for none. */
+  note: string | null
   history: HistoryItem[]
 }
 
@@ -37,6 +41,8 @@ interface EntryRow {
   createdAt: string
   answers: Answers | null
   proposed: Answers | null
+  tags: string[] | null
+  note: string | null
   dates: Record<string, string | null>
 }
 
@@ -57,11 +63,12 @@ async function entryRow(db: Queryable, email: string): Promise<EntryRow | undefi
   const [row] = await db.query<EntryRow>(
     `select w.id::text as id, w.email::text as email, coalesce(s.status, 'waiting') as status, w.source,
             ${isoUtc('w.created_at')} as "createdAt", a.answers, p.answers as proposed,
-            json_build_object(${dates}) as dates
+            m.tags, m.note, json_build_object(${dates}) as dates
        from public.waitlist w
        left join private.entry_status s on s.waitlist_id = w.id
        left join private.entry_answers a on a.waitlist_id = w.id
        left join private.proposed_answers p on p.waitlist_id = w.id
+       left join private.entry_marks m on m.waitlist_id = w.id
       where w.email operator(extensions.=) $1::extensions.citext`,
     [email.trim()],
   )
@@ -124,6 +131,8 @@ export async function entryHistory(db: Queryable, email: string): Promise<EntryH
     source: row.source,
     answers: inQuestionOrder(row.answers),
     proposed: inQuestionOrder(row.proposed),
+    tags: row.tags ?? [],
+    note: row.note,
     history,
   }
 }
