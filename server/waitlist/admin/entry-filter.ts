@@ -253,8 +253,16 @@ function tagConditions(filter: EntryFilter, bind: Bind, on: FilterTables): strin
 }
 
 /**
- * An entry's batch is its latest invitation's (private.mail_outbox.batch_id, one per `invite`
- * run): the entries of the batches asked for, less those invited again in a later one.
+ * An entry's batch: its latest invitation's (private.mail_outbox.batch_id, one per `invite` run),
+ * null for an entry never invited. The studio's column and its sort read it an entry at a time;
+ * the filter below asks the same from the batches' side.
+ */
+export const LATEST_BATCH = (list: string) =>
+  `select max(o.batch_id) from private.mail_outbox o where o.waitlist_id = ${list}.id and o.kind = 'invitation'`
+
+/**
+ * The entries of the batches asked for, found on the batches' index, less those invited again in a
+ * later one: LATEST_BATCH's meaning, without reading every entry's invitations.
  */
 function batchCondition(batches: readonly number[], bind: Bind, on: FilterTables): string {
   return `${on.list}.id = any(array(
