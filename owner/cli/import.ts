@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream'
+import { escapeUnprinted } from '../../contract/clean-text'
 import { pipeline } from 'node:stream/promises'
 import { copyTextLine } from '../../server/db/copy-text'
 import type { CopyTransaction, Database } from '../../server/db/database'
@@ -162,7 +163,8 @@ const counted = (count: number, one: string, many: string) =>
 
 function report(path: string, outcome: ImportOutcome): number {
   if (outcome.kind === 'refused') {
-    const lines = outcome.problems.map((problem) => `  line ${problem.line}: ${problem.message}`)
+    // The file's own values, printed, not obeyed (ADR 082).
+    const lines = outcome.problems.map((problem) => `  line ${problem.line}: ${escapeUnprinted(problem.message)}`)
     if (outcome.count > SHOWN_PROBLEMS)
       lines.push(`  … and ${plural(outcome.count - SHOWN_PROBLEMS, 'more error', 'more errors')}`)
     const count =

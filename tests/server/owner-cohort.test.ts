@@ -203,7 +203,16 @@ describe('show and funnel after the batch, one invitee joined', () => {
     const shown = await cli('show', 'ADA.research@lab.org', '--json')
     expect(shown).toMatchObject({ code: 0, stderr: '' })
     const entry = JSON.parse(shown.stdout)
-    expect(Object.keys(entry)).toEqual(['email', 'status', 'source', 'answers', 'proposed', 'tags', 'note', 'history'])
+    expect(Object.keys(entry)).toEqual([
+      'email',
+      'status',
+      'source',
+      'answers',
+      'proposed',
+      'tags',
+      'note',
+      'history',
+    ])
     expect(entry).toMatchObject({
       email: 'ada.research@lab.org',
       status: 'joined',
