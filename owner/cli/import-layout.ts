@@ -100,7 +100,7 @@ function choiceOf(question: SignupQuestion, value: string, maps: ChoiceMaps): st
 }
 
 /** A cell's value as its column checks and stages it. */
-function valueOf(column: EntryColumn, raw: string, options: ImportOptions): string {
+function cellValue(column: EntryColumn, raw: string, options: ImportOptions): string {
   return column.question ? choiceOf(column.question, raw, options.maps) : raw
 }
 
@@ -135,7 +135,7 @@ export function recordProblems(
   for (const [index, use] of layout.entries()) {
     if (!('column' in use) || use.column.name === 'note') continue
     const raw = fields[index] ?? ''
-    const problem = use.column.problem(valueOf(use.column, raw, options))
+    const problem = use.column.problem(cellValue(use.column, raw, options))
     if (!problem) continue
     const map =
       use.column.question?.kind === 'choice'
@@ -162,7 +162,7 @@ export function stagedRecord(
   return ENTRY_COLUMNS.map((column) => {
     const index = layout.findIndex((use) => 'column' in use && use.column === column)
     const raw = column.name === 'note' ? noteOf(fields, layout).note : index < 0 ? '' : (fields[index] ?? '')
-    const value = raw === '' ? '' : (column.stage ?? String)(valueOf(column, raw, options))
+    const value = raw === '' ? '' : (column.stage ?? String)(cellValue(column, raw, options))
     return value === '' && column.whenMissing ? column.whenMissing(importTime) : value
   })
 }

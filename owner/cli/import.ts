@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
-import { escapeUnprinted } from '../../contract/clean-text'
 import { pipeline } from 'node:stream/promises'
+import { escapeUnprinted } from '../../contract/clean-text'
 import { copyTextLine } from '../../server/db/copy-text'
 import type { CopyTransaction, Database } from '../../server/db/database'
 import {
@@ -164,7 +164,9 @@ const counted = (count: number, one: string, many: string) =>
 function report(path: string, outcome: ImportOutcome): number {
   if (outcome.kind === 'refused') {
     // The file's own values, printed, not obeyed (ADR 082).
-    const lines = outcome.problems.map((problem) => `  line ${problem.line}: ${escapeUnprinted(problem.message)}`)
+    const lines = outcome.problems.map(
+      (problem) => `  line ${problem.line}: ${escapeUnprinted(problem.message)}`,
+    )
     if (outcome.count > SHOWN_PROBLEMS)
       lines.push(`  … and ${plural(outcome.count - SHOWN_PROBLEMS, 'more error', 'more errors')}`)
     const count =

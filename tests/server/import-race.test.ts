@@ -3,10 +3,10 @@ import { pipeline } from 'node:stream/promises'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
+import { PLAIN_IMPORT, readLayout, stagedRecord } from '../../owner/cli/import-layout'
 import { copyTextLine } from '../../server/db/copy-text'
 import type { Database } from '../../server/db/database'
 import { openPostgres } from '../../server/db/postgres-driver'
-import { PLAIN_IMPORT, readLayout, stagedRecord } from '../../owner/cli/import-layout'
 import { addStaged, createStage, stageRows } from '../../server/waitlist/admin/import-staging'
 
 /**

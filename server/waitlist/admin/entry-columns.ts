@@ -6,8 +6,8 @@ import { signupQuestions } from '../../../contract/site-config'
 import type { CopyTransaction } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
 import { emailProblem } from './email-rule'
-import { MAX_TAGS, readNote, readTag } from './entry-marks'
 import { bindLiterals, type EntryFilter, filterConditions, whereOf } from './entry-filter'
+import { MAX_TAGS, readNote, readTag } from './entry-marks'
 
 /**
  * The columns of an entry as `list` and `export` write it and `import` reads it back, in file
