@@ -131,7 +131,7 @@ async function queue(c: Context, db: Database, invite: StudioInvite): Promise<Re
     choice: { next: count, filter },
     resend: false,
     actor: { via: 'studio' },
-    chosenBy: words === '' ? `next ${count}` : `next ${count} of ${words}`,
+    chosenBy: words === '' ? `next ${count}` : `next ${count} ${words}`,
   })
   if (queued instanceof Response) return queued
   return c.json({ queued: queued.queued.length, ...paceJson(queued) })
