@@ -24,31 +24,13 @@ export function EntryPanel(props: {
 }) {
   const { email, onClose } = props
   const dialog = useRef<HTMLDialogElement>(null)
-  const [entry, setEntry] = useState<EntryHistory>()
-  const [error, setError] = useState('')
   useEffect(() => {
     const element = dialog.current
     if (!element) return
     if (email && !element.open) element.showModal()
     if (!email && element.open) element.close()
   }, [email])
-  // biome-ignore lint/correctness/useExhaustiveDependencies: another entry starts empty
-  useEffect(() => {
-    setEntry(undefined)
-    setError('')
-  }, [email])
-  // biome-ignore lint/correctness/useExhaustiveDependencies: version asks for a fresh read after a change
-  useEffect(() => {
-    if (!email) return
-    let current = true
-    fetchEntry(email).then(
-      (read) => current && setEntry(read),
-      (reason: Error) => current && setError(reason.message),
-    )
-    return () => {
-      current = false
-    }
-  }, [email, props.version])
+  const { entry, error } = useEntry(email, props.version)
   return (
     <dialog
       ref={dialog}
@@ -75,19 +57,50 @@ export function EntryPanel(props: {
           <EntryDetails entry={entry} />
           <NoteEditor key={entry.email} email={entry.email} note={entry.note} onSaved={props.onChanged} />
           <EntryHistoryList entry={entry} />
-          <div className="mt-6 border-t border-line pt-4">
-            <button
-              type="button"
-              aria-label={`Remove ${entry.email}`}
-              onClick={() => props.onRemove(entry.email)}
-              className={`rounded border border-danger px-3 py-1.5 text-danger hover:bg-danger-soft ${FOCUS}`}
-            >
-              Remove from the waitlist
-            </button>
-          </div>
+          <RemoveButton email={entry.email} onRemove={props.onRemove} />
         </>
       )}
     </dialog>
+  )
+}
+
+/** The entry with this address, read when it is opened and again, in place, after a change. */
+function useEntry(email: string | undefined, version: number) {
+  const [entry, setEntry] = useState<EntryHistory>()
+  const [error, setError] = useState('')
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another entry starts empty
+  useEffect(() => {
+    setEntry(undefined)
+    setError('')
+  }, [email])
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version asks for a fresh read after a change
+  useEffect(() => {
+    if (!email) return
+    let current = true
+    fetchEntry(email).then(
+      (read) => current && setEntry(read),
+      (reason: Error) => current && setError(reason.message),
+    )
+    return () => {
+      current = false
+    }
+  }, [email, version])
+  return { entry, error }
+}
+
+/** Remove, away from the list's boxes; the removal's own dialog asks first. */
+function RemoveButton({ email, onRemove }: { email: string; onRemove(email: string): void }) {
+  return (
+    <div className="mt-6 border-t border-line pt-4">
+      <button
+        type="button"
+        aria-label={`Remove ${email}`}
+        onClick={() => onRemove(email)}
+        className={`rounded border border-danger px-3 py-1.5 text-danger hover:bg-danger-soft ${FOCUS}`}
+      >
+        Remove from the waitlist
+      </button>
+    </div>
   )
 }
 

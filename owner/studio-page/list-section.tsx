@@ -72,31 +72,15 @@ export function ListSection(props: {
       </h2>
       <SearchBox value={search} onChange={setSearch} />
       <FilterFold filters={filters}>
-        <StatusFilter
-          counts={summary?.statuses}
-          selected={filters.statuses}
-          onChange={(statuses) => filter({ ...filters, statuses })}
-        />
-        <AnswerFilters
-          {...{ filters, sources: summary?.sources, moreSources: summary?.moreSources ?? false }}
-          onChange={filter}
-        />
-        <MarkFilters filters={filters} summary={summary} onChange={filter} />
+        <ListFilters filters={filters} summary={summary} onChange={filter} />
       </FilterFold>
-      <InvitePanel
+      <ListActions
         filters={filters}
         shown={query === '' ? entries?.matching : undefined}
-        filtered={isFiltered(filters)}
-        onQueued={props.onChanged}
-      />
-      <InviteSelected
-        {...{ selected: selection.list, onPage, onClear: selection.clear, onQueued: props.onChanged }}
-        onSelectPage={(on) => selection.setMany(onPage, on)}
-      />
-      <TagSelected
-        selected={selection.list}
+        selection={selection}
+        onPage={onPage}
         known={summary?.tags.map(({ tag }) => tag) ?? []}
-        onTagged={props.onChanged}
+        onChanged={props.onChanged}
       />
       <ColumnPicker hidden={hidden} onChange={setHidden} />
       <EntriesTable
@@ -109,6 +93,56 @@ export function ListSection(props: {
         {...{ onOpen: props.onOpen, selection }}
       />
     </section>
+  )
+}
+
+/** What the owner does with what the list shows: invite the next N of it, or the rows ticked; tag them. */
+function ListActions(props: {
+  filters: Filters
+  shown: number | undefined
+  selection: ReturnType<typeof useSelection>
+  onPage: readonly string[]
+  known: readonly string[]
+  onChanged(): void
+}) {
+  const { selection, onPage, onChanged } = props
+  return (
+    <>
+      <InvitePanel
+        filters={props.filters}
+        shown={props.shown}
+        filtered={isFiltered(props.filters)}
+        onQueued={onChanged}
+      />
+      <InviteSelected
+        {...{ selected: selection.list, onPage, onClear: selection.clear, onQueued: onChanged }}
+        onSelectPage={(on) => selection.setMany(onPage, on)}
+      />
+      <TagSelected selected={selection.list} known={props.known} onTagged={onChanged} />
+    </>
+  )
+}
+
+/** Every filter: the statuses with their counts, the sources and answers, the tags and domains. */
+function ListFilters(props: {
+  filters: Filters
+  summary: Summary | undefined
+  onChange(filters: Filters): void
+}) {
+  const { filters, summary, onChange } = props
+  return (
+    <>
+      <StatusFilter
+        counts={summary?.statuses}
+        selected={filters.statuses}
+        onChange={(statuses) => onChange({ ...filters, statuses })}
+      />
+      <AnswerFilters
+        {...{ filters, sources: summary?.sources, moreSources: summary?.moreSources ?? false }}
+        onChange={onChange}
+      />
+      <MarkFilters filters={filters} summary={summary} onChange={onChange} />
+    </>
   )
 }
 

@@ -26,22 +26,9 @@ type Fail = (reason: unknown) => void
  */
 export function StudioPage() {
   const [range, setRange] = useState<Range>('30')
-  const [error, setError] = useState('')
-  const [stopped, setStopped] = useState('')
-  const [version, setVersion] = useState(0)
-
-  const fail = useCallback((reason: unknown) => {
-    if (reason instanceof SiteStopped) setStopped(reason.message)
-    else setError(String((reason as Error).message ?? reason))
-  }, [])
-  useReconnect(stopped, () => {
-    setStopped('')
-    setError('')
-    setVersion((value) => value + 1) // everything read afresh
-  })
+  const { error, setError, stopped, fail, version, refresh } = useStudioState()
   const summary = useSummary(range, version, fail, setError)
   const sources = useSources(range, version, fail)
-  const refresh = useCallback(() => setVersion((value) => value + 1), [])
   const [shown, setShown] = useState<string>()
   // Removed from its panel: the panel closes with the dialog, and focus goes back to the list.
   const removal = useRemoval(fail, () => {
@@ -87,6 +74,27 @@ export function StudioPage() {
       />
     </main>
   )
+}
+
+/**
+ * What every panel shares: the last error, whether the site is stopped (the page then reconnects
+ * by itself), and the version that asks every panel to read afresh after a change.
+ */
+function useStudioState() {
+  const [error, setError] = useState('')
+  const [stopped, setStopped] = useState('')
+  const [version, setVersion] = useState(0)
+  const fail = useCallback((reason: unknown) => {
+    if (reason instanceof SiteStopped) setStopped(reason.message)
+    else setError(String((reason as Error).message ?? reason))
+  }, [])
+  const refresh = useCallback(() => setVersion((value) => value + 1), [])
+  useReconnect(stopped, () => {
+    setStopped('')
+    setError('')
+    refresh() // everything read afresh
+  })
+  return { error, setError, stopped, fail, version, refresh }
 }
 
 /** The site stopped (not an error: the page comes back with the server), an error, a removal done. */

@@ -41,24 +41,7 @@ export function TagSelected(props: {
         Tag selected
       </h3>
       <form onSubmit={submit} className="flex flex-wrap items-end gap-3 text-sm">
-        <div>
-          <label htmlFor={id} className="block font-medium">
-            Tag (a word: shortlist, ask-again)
-          </label>
-          <input
-            id={id}
-            list={`${id}-known`}
-            value={tag}
-            maxLength={32}
-            onChange={(event) => setTag(event.target.value)}
-            className={`mt-1 w-48 rounded border border-line bg-page px-3 py-1.5 ${FOCUS}`}
-          />
-          <datalist id={`${id}-known`}>
-            {props.known.map((known) => (
-              <option key={known} value={known} />
-            ))}
-          </datalist>
-        </div>
+        <TagField id={id} tag={tag} known={props.known} onChange={setTag} />
         <button
           type="submit"
           disabled={none}
@@ -77,5 +60,30 @@ export function TagSelected(props: {
       </form>
       <InviteOutcome error={error} status={status} />
     </section>
+  )
+}
+
+/** The tag to give, the list's own tags offered as the owner types. */
+function TagField(props: { id: string; tag: string; known: readonly string[]; onChange(tag: string): void }) {
+  const { id } = props
+  return (
+    <div>
+      <label htmlFor={id} className="block font-medium">
+        Tag (a word: shortlist, ask-again)
+      </label>
+      <input
+        id={id}
+        list={`${id}-known`}
+        value={props.tag}
+        maxLength={32}
+        onChange={(event) => props.onChange(event.target.value)}
+        className={`mt-1 w-48 rounded border border-line bg-page px-3 py-1.5 ${FOCUS}`}
+      />
+      <datalist id={`${id}-known`}>
+        {props.known.map((known) => (
+          <option key={known} value={known} />
+        ))}
+      </datalist>
+    </div>
   )
 }
