@@ -144,11 +144,11 @@ describe('the studio list, sorted by any column', () => {
   })
 
   /** The order the sort promises: by the value (lower case, byte order), blanks last either way, ties by id. */
-  function expected(sort: EntrySort, valueOf: (entry: (typeof entries)[number]) => string): string[] {
+  function expected(sort: EntrySort, keyOf: (entry: (typeof entries)[number]) => string): string[] {
     const way = sort.descending ? -1 : 1
     return [...entries]
       .sort((a, b) => {
-        const [x, y] = [valueOf(a).toLowerCase(), valueOf(b).toLowerCase()]
+        const [x, y] = [keyOf(a).toLowerCase(), keyOf(b).toLowerCase()]
         if ((x === '') !== (y === '')) return x === '' ? 1 : -1
         if (x !== y) return (x < y ? -1 : 1) * way
         return (a.id - b.id) * way
@@ -163,9 +163,9 @@ describe('the studio list, sorted by any column', () => {
       [{ column: 'email', descending: true }, (entry) => entry.email],
       [{ column: 'tags', descending: false }, (entry) => entry.tags],
     ]
-    for (const [sort, valueOf] of cases)
+    for (const [sort, keyOf] of cases)
       for (const limit of [1, 4, 7, 50]) {
-        const order = expected(sort, valueOf)
+        const order = expected(sort, keyOf)
         const label = `${sort.column} ${sort.descending ? 'desc' : 'asc'}, limit ${limit}`
         const { down, up } = await walk('', limit, { sort, filter })
         expect(down, label).toEqual(order)
