@@ -313,12 +313,12 @@ export function filterWords(filter: EntryFilter): string {
 }
 
 /**
- * Whether the filter names its entries by id (answers, tags, a batch: `id = any(array(…))`). Such a
- * test is checked on any index that holds the id, the created_at index among them, without reading
- * the rows it rejects: a walk of that index yields the matches in the list's order.
+ * Whether the filter names its entries by the team's own sets, a tag or a batch (`id = any(array(…))`).
+ * Such a test is checked on any index that holds the id, the created_at index among them, without
+ * reading the rows it rejects: a walk of that index yields the matches in the list's order.
  */
-export const namesIds = (filter: EntryFilter) =>
-  filter.answers !== undefined || filter.tags !== undefined || filter.batches !== undefined
+export const namesTeamSets = (filter: EntryFilter) =>
+  filter.tags !== undefined || filter.batches !== undefined
 
 /** `where …` for these conditions, or nothing. */
 export const whereOf = (conditions: readonly string[]) =>
