@@ -159,12 +159,25 @@ export function stagedRecord(
   options: ImportOptions,
   importTime: string,
 ): string[] {
-  return ENTRY_COLUMNS.map((column) => {
-    const index = layout.findIndex((use) => 'column' in use && use.column === column)
+  const places = placesOf(layout)
+  return ENTRY_COLUMNS.map((column, at) => {
+    const index = places[at] ?? -1
     const raw = column.name === 'note' ? noteOf(fields, layout).note : index < 0 ? '' : (fields[index] ?? '')
     const value = raw === '' ? '' : (column.stage ?? String)(cellValue(column, raw, options))
     return value === '' && column.whenMissing ? column.whenMissing(importTime) : value
   })
+}
+
+// Where each of ENTRY_COLUMNS sits in a file's records (-1: absent), found once per file, not per line.
+const places = new WeakMap<FileLayout, number[]>()
+
+function placesOf(layout: FileLayout): number[] {
+  let found = places.get(layout)
+  if (!found) {
+    found = ENTRY_COLUMNS.map((column) => layout.findIndex((use) => 'column' in use && use.column === column))
+    places.set(layout, found)
+  }
+  return found
 }
 
 /** What each kind of column becomes, as the dry run says it. */
