@@ -143,6 +143,7 @@ export function recordProblems(
         : ''
     problems.push(`${use.header} ${quoted(raw)}: ${problem}${map}`)
   }
+  if (!placesOf(layout).noted) return problems
   const { note, from } = noteOf(fields, layout)
   const read = readNote(note)
   if ('problem' in read) problems.push(`the note from ${from.join(', ')} ${quoted(note)}: ${read.problem}`)
@@ -159,22 +160,38 @@ export function stagedRecord(
   options: ImportOptions,
   importTime: string,
 ): string[] {
-  const places = placesOf(layout)
+  const { at: places, noted } = placesOf(layout)
   return ENTRY_COLUMNS.map((column, at) => {
     const index = places[at] ?? -1
-    const raw = column.name === 'note' ? noteOf(fields, layout).note : index < 0 ? '' : (fields[index] ?? '')
+    const raw =
+      column.name === 'note'
+        ? noted
+          ? noteOf(fields, layout).note
+          : ''
+        : index < 0
+          ? ''
+          : (fields[index] ?? '')
     const value = raw === '' ? '' : (column.stage ?? String)(cellValue(column, raw, options))
     return value === '' && column.whenMissing ? column.whenMissing(importTime) : value
   })
 }
 
-// Where each of ENTRY_COLUMNS sits in a file's records (-1: absent), found once per file, not per line.
-const places = new WeakMap<FileLayout, number[]>()
+/** Where each of ENTRY_COLUMNS sits in a file's records (-1: absent), and whether any column makes a note. */
+interface Places {
+  at: number[]
+  noted: boolean
+}
 
-function placesOf(layout: FileLayout): number[] {
+// Found once per file, not per line: a million lines read the same layout.
+const places = new WeakMap<FileLayout, Places>()
+
+function placesOf(layout: FileLayout): Places {
   let found = places.get(layout)
   if (!found) {
-    found = ENTRY_COLUMNS.map((column) => layout.findIndex((use) => 'column' in use && use.column === column))
+    found = {
+      at: ENTRY_COLUMNS.map((column) => layout.findIndex((use) => 'column' in use && use.column === column)),
+      noted: layout.some((use) => ('into' in use ? use.into === 'note' : use.column.name === 'note')),
+    }
     places.set(layout, found)
   }
   return found
