@@ -236,8 +236,9 @@ function domainCondition(domains: readonly string[], bind: Bind, on: FilterTable
 }
 
 /**
- * Tags: the entries carrying all of `tags` found first on the tags' GIN index, then looked up by
- * key, as the answers are; those carrying any of `notTags` left out by their key.
+ * Tags: the entries carrying all of `tags` found first among the marked ones (on the tags' GIN
+ * index, or a scan of the marks where most carry the tag), then looked up by key, as the answers
+ * are; those carrying any of `notTags` left out by their key.
  */
 function tagConditions(filter: EntryFilter, bind: Bind, on: FilterTables): string[] {
   const conditions: string[] = []
