@@ -154,6 +154,19 @@ describe("import reads the lab's own sheet", () => {
     expect((await cli('count')).stdout).toBe('5\n')
   })
 
+  it('lists the first 100 errors, then counts the rest', async () => {
+    const lines = Array.from({ length: 51 }, (_, n) => `person${n}@lab.org,someday,Astronaut`)
+    const many = await sheet('many.csv', ['email,created_at,role', ...lines])
+    const refused = await cli('import', many)
+    expect(refused).toMatchObject({ code: 1, stdout: '' })
+    const printed = refused.stderr.trimEnd().split('\n')
+    expect(printed[0]).toBe(`${many}: 102 errors on 51 lines; nothing was imported.`)
+    expect(printed.filter((line) => line.startsWith('  line '))).toHaveLength(100)
+    expect(printed.at(-2)).toMatch(/^ {2}line 51: role "Astronaut"/)
+    expect(printed.at(-1)).toBe('  … and 2 more errors')
+    expect((await cli('count')).stdout).toBe('5\n')
+  })
+
   it('refuses a --map that names no choice question or no choice (exit 2)', async () => {
     const file = await sheet('one.csv', ['email', 'x@lab.org'])
     const unknown = await cli('import', file, '--map', 'organisation:ACME=Acme')
