@@ -50,7 +50,7 @@ function sampleRows(): string[][] {
  */
 async function addDetails(server: Parameters<typeof withServerDatabase>[0]) {
   await withServerDatabase(server, async (db) => {
-    await db.query('update public.waitlist set source = ($1::text[])[1 + id % 5]', [SOURCES])
+    await db.query('update public.waitlist set source = ($1::text[])[1 + (id / 3) % 5]', [SOURCES])
     await db.query(
       `insert into private.source_counts (day, source, visits, visitors, signups)
        select created_at::date, source, 4 * count(*) + 3, 3 * count(*) + 2, count(*)
@@ -60,7 +60,7 @@ async function addDetails(server: Parameters<typeof withServerDatabase>[0]) {
     await db.query(
       `insert into private.entry_answers (waitlist_id, answers)
        select id, jsonb_strip_nulls(jsonb_build_object('role', ($1::text[])[1 + (id / 2) % 5],
-                'organisation', ($2::text[])[1 + id % 4], 'use_case', ($3::text[])[1 + id % 5]))
+                'organisation', ($2::text[])[1 + (id / 10) % 4], 'use_case', ($3::text[])[1 + (id / 5) % 5]))
          from public.waitlist where id % 3 <> 0`,
       [ROLES, ORGANISATIONS, USES],
     )
