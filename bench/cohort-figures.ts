@@ -15,6 +15,8 @@ const QUERY_MS = 300
 const INVITE_MS = 5_000
 const RUNS = 5
 const BATCH = 1_000
+/** `list --json` streams as export does: the whole list within export's bound (million-figures.ts). */
+const LIST_JSON_MIB = 200
 
 /** The cohort the figures choose: waiting researchers, issue 43's example. */
 const COHORT = ['--status', 'waiting', '--answer', 'role=Research']
@@ -107,7 +109,8 @@ const queryRow = (metric: string, timing: { medianMs: number; maxMs: number }, w
  * as its query alone (the COPY the command streams, to a sink, without the process's start), the
  * studio's first page with the same filter and sorted by organisation with a role filter (the
  * function its /api/entries calls), `list --tag shortlist` to its first line, and `invite --next
- * 1000` of each cohort as the owner runs it, from start to exit. Run last: the invites change the list.
+ * 1000` of each cohort as the owner runs it, from start to exit; and `list --json` of every entry, which
+ * must stream. Run last: the invites change the list.
  */
 export async function cohortFigures(
   env: Record<string, string>,
@@ -128,6 +131,8 @@ export async function cohortFigures(
     )
     const shortlist = await timedBy(() => toFirstLine(db, filterOf({ tags: ['shortlist'] })))
     const cli = await runMeasured(env, ['list', ...COHORT])
+    log(`${label}: list --json, every entry`)
+    const json = await runMeasured(env, ['list', '--json'])
     log(`${label}: invite --next ${BATCH} ${COHORT.slice(2).join(' ')}, then ${MARKED.join(' ')}`)
     const invite = await inviteFigure(env, db, COHORT.slice(2))
     const marked = await inviteFigure(env, db, MARKED)
@@ -154,6 +159,12 @@ export async function cohortFigures(
         `; ${count(sorted.result.matching)} match`,
       ),
       queryRow(`${label}: list ${SHORTLIST.join(' ')}, its query to the first line`, shortlist),
+      {
+        metric: `${label}: list --json, every entry (the CLI from start to exit)`,
+        value: `${(json.ms / 1000).toFixed(1)} s, peak RSS ${json.peakRssMiB.toFixed(0)} MiB`,
+        target: `<= ${LIST_JSON_MIB} MiB`,
+        ok: json.code === 0 && json.peakRssMiB <= LIST_JSON_MIB,
+      },
       inviteRow(label, COHORT.slice(2), invite),
       inviteRow(label, MARKED, marked),
     ]
@@ -165,6 +176,7 @@ export async function cohortFigures(
         sorted: { ...sorted, result: sorted.result.matching },
         shortlist,
         cli,
+        json,
         invite,
         marked,
       },
