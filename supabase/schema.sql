@@ -67,6 +67,17 @@ CREATE TABLE private.entry_events (
     CONSTRAINT entry_events_event_check CHECK (((char_length(event) >= 1) AND (char_length(event) <= 40)))
 );
 
+CREATE TABLE private.entry_marks (
+    waitlist_id bigint NOT NULL,
+    tags text[] DEFAULT '{}'::text[] NOT NULL,
+    note text,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT entry_marks_pkey PRIMARY KEY (waitlist_id),
+    CONSTRAINT entry_marks_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
+    CONSTRAINT entry_marks_note_length CHECK (((char_length(note) >= 1) AND (char_length(note) <= 1000))),
+    CONSTRAINT entry_marks_tags_words CHECK (((cardinality(tags) <= 50) AND (array_position(tags, NULL::text) IS NULL) AND (array_to_string(tags, ' '::text) ~ '^([a-z0-9][a-z0-9_-]{0,31}( [a-z0-9][a-z0-9_-]{0,31})*)?$'::text)))
+);
+
 CREATE TABLE private.entry_status (
     waitlist_id bigint NOT NULL,
     status text NOT NULL,
@@ -361,6 +372,7 @@ CREATE INDEX audit_entries_line ON private.audit_entries USING btree (audit_id);
 CREATE INDEX audit_log_at ON private.audit_log USING btree (at, id);
 CREATE INDEX entry_answers_values ON private.entry_answers USING gin (answers jsonb_path_ops);
 CREATE INDEX entry_events_entry ON private.entry_events USING btree (waitlist_id, id);
+CREATE INDEX entry_marks_tags ON private.entry_marks USING gin (tags);
 CREATE INDEX entry_status_by_status ON private.entry_status USING btree (status);
 CREATE INDEX entry_status_mailbox ON private.entry_status USING btree (mailbox) WHERE (mailbox IS NOT NULL);
 CREATE INDEX entry_status_unconfirmed ON private.entry_status USING btree (waitlist_id) WHERE (status = 'unconfirmed'::text);
@@ -732,6 +744,7 @@ ALTER TABLE private.audit_entries ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.audit_log ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_answers ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_events ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.entry_marks ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_status ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.invite_batches ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.jwt_secret ENABLE ROW LEVEL SECURITY;

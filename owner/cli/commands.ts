@@ -4,6 +4,7 @@ import { keyEmailMask } from '../../server/base/log'
 import { loadServerEnv } from '../../server/boot/env'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
 import { type EntryFilter, readFilter } from '../../server/waitlist/admin/entry-filter'
+import { readNote, readTag } from '../../server/waitlist/admin/entry-marks'
 import { invitable } from '../../server/waitlist/entry-status'
 import { DEFAULT_STUDIO_PORT } from '../studio-server/start-studio'
 import { openStudioDatabase } from '../studio-server/studio-database'
@@ -13,11 +14,13 @@ import { EXIT } from './exit-status'
 import { exportCommand } from './export'
 import { FUNNEL_WINDOW_CHOICES, funnelCommand, parseBy, parseFunnelWindow } from './funnel'
 import { importCommand } from './import'
+import { readMaps } from './import-layout'
 import { inviteCommand } from './invite'
 import { inviteConfirmCommand } from './invite-confirm'
 import { inviteTestCommand } from './invite-test'
 import { installationKeys, keysCommand, urlCommand } from './keys'
 import { countCommand, listCommand } from './list'
+import { noteCommand, tagCommand } from './marks'
 import { removeCommand } from './remove'
 import { showCommand } from './show'
 import { sourcesCommand } from './sources'
@@ -48,6 +51,11 @@ export interface CliArgs {
     source?: string[]
     answer?: string[]
     domain?: string[]
+    tag?: string[]
+    'no-tag'?: string[]
+    batch?: string[]
+    map?: string[]
+    'ignore-unknown'?: boolean
     by?: string
     'show-addresses'?: boolean
     role?: string
@@ -55,7 +63,16 @@ export interface CliArgs {
 }
 
 /** The flags that choose entries (entry-filter.ts), and the commands that take them. */
-export const FILTER_FLAGS = ['status', 'source', 'answer', 'domain', 'since'] as const
+export const FILTER_FLAGS = [
+  'status',
+  'source',
+  'answer',
+  'domain',
+  'tag',
+  'no-tag',
+  'batch',
+  'since',
+] as const
 export const FILTERING_COMMANDS = ['list', 'count', 'export', 'invite']
 
 /** The filter flags given, as the owner typed them, for the batch's record and the CLI's words. */
@@ -76,6 +93,9 @@ function readFlags(values: CliArgs['values']) {
     sources: values.source,
     domains: values.domain,
     answers: values.answer,
+    tags: values.tag,
+    notTags: values['no-tag'],
+    batches: values.batch,
   })
 }
 
@@ -95,8 +115,35 @@ async function remove({ positionals }: CliArgs): Promise<number> {
 
 async function importFile({ positionals, values }: CliArgs): Promise<number> {
   const file = positionals[1]
-  if (!file) return usageError('import needs the CSV file written by export: import FILE [--dry-run]')
-  return importCommand(file, values['dry-run'] === true, withDatabase)
+  if (!file)
+    return usageError('import needs the CSV file to read: import FILE [--dry-run] [--map ID:VALUE=CHOICE]')
+  const read = readMaps(values.map ?? [])
+  if ('problem' in read) return usageError(read.problem)
+  const options = { maps: read.maps, ignoreUnknown: values['ignore-unknown'] === true }
+  return importCommand(file, values['dry-run'] === true, withDatabase, options)
+}
+
+/** `tag EMAIL… TAG` and `untag EMAIL… TAG`: the last word is the tag. */
+function tagging(untag: boolean): Command {
+  return async ({ positionals }) => {
+    const [name, ...rest] = positionals
+    const given = rest.at(-1)
+    const emails = rest.slice(0, -1)
+    if (given === undefined || emails.length === 0)
+      return usageError(`${name} needs the addresses and the tag, the tag last: ${name} EMAIL… TAG`)
+    const read = readTag(given)
+    if ('problem' in read) return usageError(`${name}: ${read.problem}`)
+    return withDatabase((db) => tagCommand(db, { emails, tag: read.tag, untag }))
+  }
+}
+
+async function note({ positionals }: CliArgs): Promise<number> {
+  const [, email, ...words] = positionals
+  if (!email || words.length === 0)
+    return usageError('note needs the address and the text (quoted; "" clears it): note EMAIL TEXT')
+  const read = readNote(words.join(' '))
+  if ('problem' in read) return usageError(`note: ${read.problem}`)
+  return withDatabase((db) => noteCommand(db, email, read.note))
 }
 
 async function stats({ values }: CliArgs): Promise<number> {
@@ -197,7 +244,8 @@ function statusRefused(filter: EntryFilter, resend: boolean): string | undefined
 
 /**
  * A command over the entries a filter matches (entry-filter.ts): `--status S`, `--source NAME`,
- * `--answer ID=VALUE`, `--domain DOMAIN` (each repeatable: any of its values) and `--since DATE`.
+ * `--answer ID=VALUE`, `--domain DOMAIN`, `--batch N` (each repeatable: any of its values), `--tag T`
+ * (repeatable: all of them), `--no-tag T` and `--since DATE`.
  */
 function filtered(command: (filter: EntryFilter, args: CliArgs) => Promise<number>): Command {
   return async (args) => {
@@ -246,7 +294,7 @@ async function audit({ values }: CliArgs): Promise<number> {
 /** The CLI's commands by name; the usage text in waitlist-cli.ts describes each. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
   count: filtered((filter) => countCommand(filter)),
-  list: filtered((filter) => listCommand(filter)),
+  list: filtered((filter, { values }) => listCommand(filter, values.json === true)),
   export: filtered((filter, { values }) => exportCommand(filter, values.out, typedFilter(values))),
   show,
   funnel,
@@ -254,6 +302,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   url: () => urlCommand(),
   remove,
   import: importFile,
+  tag: tagging(false),
+  untag: tagging(true),
+  note,
   stats,
   sources,
   studio,

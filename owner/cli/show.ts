@@ -20,10 +20,18 @@ function answerLines(label: 'answers' | 'proposed', answers: Answers): string[] 
   )
 }
 
+/** The team's note, its lines under its label; the lab's, never the person's. */
+function noteLines(note: string | null): string[] {
+  if (note === null) return ['  note     (none)']
+  return note
+    .split('\n')
+    .map((line, index) => `  ${index === 0 ? 'note' : ''}`.padEnd(11) + escapeUnprinted(line))
+}
+
 /**
  * `show EMAIL [--json]`: one entry as a person asking about it would want it told: the address,
  * its status, where the signup came from, its answers (the person's, then any an agent proposed that
- * do not count), and its history oldest first (entry-history.ts).
+ * do not count), the team's tags and note, and its history oldest first (entry-history.ts).
  * `--json` prints entryHistory's object as it is. What a stranger stored is printed, not obeyed: a
  * control character in an answer or a bounce's words is shown as its escape (`\x1b`; in JSON,
  * `\u001b`), never sent to the terminal (ADR 082). Exits 1 when the address is not listed.
@@ -50,6 +58,8 @@ export async function showCommand(db: Database, email: string, json: boolean): P
           "           (an agent's, not counted until the person keeps them on the confirmation page)",
         ]
       : []),
+    `  tags     ${entry.tags.length > 0 ? entry.tags.join(' ') : '(none)'}`,
+    ...noteLines(entry.note),
     '',
     'History, oldest first (UTC):',
     ...entry.history.map((item) => escapeUnprinted(historyLine(item))),

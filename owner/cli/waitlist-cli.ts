@@ -23,17 +23,25 @@ length of the command (a server started meanwhile is refused until the command e
 
 Commands:
   count [FILTER]                       how many addresses are on the list, or match the filter
-  list [FILTER]                        one line per entry: created_at (UTC), the address, its status, two
-                                       spaces apart; oldest first
+  list [FILTER] [--json]               one line per entry: created_at (UTC), the address, its status, two
+                                       spaces apart; oldest first. --json: JSON Lines, one {email, status,
+                                       source, answers, tags, note, created_at} a line
   export [FILTER] [--out FILE]         RFC 4180 CSV (header email,created_at,status,confirmed_at,invited_at,
                                        unsubscribed_at,bounced_at,joined_at,source, then answer_ID for each
-                                       question; CRLF line ends) to FILE (mode 0600, also when it existed),
-                                       or to standard output
-  show EMAIL [--json]                  one entry: its address, status, source and answers, then its history
-                                       oldest first (signed up, confirmed, each message and what became of
-                                       it, provider events, invited, joined); exits 1 when it is not listed.
-                                       --json: {email, status, source, answers: {ID: value}, history:
-                                       [{at, event, detail?, kind?, outcome?}]}
+                                       question, then tags (space-separated) and note; CRLF line ends) to
+                                       FILE (mode 0600, also when it existed), or to standard output
+  show EMAIL [--json]                  one entry: its address, status, source, answers, tags and note, then
+                                       its history oldest first (signed up, confirmed, each message and what
+                                       became of it, provider events, invited, joined, tags and notes);
+                                       exits 1 when it is not listed. --json: {email, status, source,
+                                       answers: {ID: value}, proposed, tags: [...], note, history: [{at,
+                                       event, detail?, kind?, outcome?}]}
+  tag EMAIL… TAG                       give the addresses the team's tag (a lower-case word of up to 32
+                                       characters: a-z, 0-9, - and _, e.g. shortlist); untag EMAIL… TAG
+                                       takes it away. Exits 1 when none of them is listed
+  note EMAIL TEXT                      the team's note on the entry, up to 1,000 characters; "" clears it.
+                                       Tags and notes are the lab's: no mail, webhook or page the person
+                                       sees shows them, and remove erases them
   keys                                 the anon and service_role keys for this DATA_DIR / JWT_SECRET, and the
                                        key the beta product checks invite codes with (docs/invitations.md)
   url                                  the postgres:// connection string of the embedded cluster, for psql,
@@ -46,14 +54,22 @@ Commands:
                                        this URL after PostgreSQL stopped may hand the password to whatever
                                        program took the port then; use it while the server runs
   remove EMAIL…                        erase each address (any letter case); one not listed is named and left
-  import FILE [--dry-run]              add the entries of a CSV of any size in one transaction: an export
-                                       (created_at, statuses, source and answers kept), or a plain list under
-                                       the header email (with any of the export's columns, in any order; no
-                                       created_at is now, no status waiting); nothing is added unless every
-                                       line is good (an answer as the question allows: a choice exactly, a
-                                       text not too long); listed addresses are skipped but take a further
-                                       status from the file (never an earlier one), and its answers and
-                                       source where they have none; no notifications, no mail
+  import FILE [--dry-run] [--map ID:VALUE=CHOICE]… [--ignore-unknown]
+                                       add the entries of a CSV of any size in one transaction: an export
+                                       (created_at, statuses, source, answers, tags and note kept), or the
+                                       lab's own sheet with an email column (any of the export's columns,
+                                       in any order; a question's column by its id too, role for
+                                       answer_role; created_at a date (midnight UTC), a time with or
+                                       without a zone (UTC), or Unix seconds; none is now, no status
+                                       waiting). A choice matches in any letter case; --map
+                                       role:Engineer=Engineering maps the sheet's own words. Other columns
+                                       (name, notes…) go into the note as "name: …; notes: …", unless
+                                       --ignore-unknown. Nothing is added unless every line is good: every
+                                       error is listed (100 at most, then a count). Listed addresses are
+                                       skipped but take a further status from the file (never an earlier
+                                       one), and its answers, source and note where they have none, and its
+                                       tags; no notifications, no mail. --dry-run says where each column
+                                       goes
   stats [--days N|all]                 signups per day (UTC) as a bar chart, and the total (default 30 days)
   sources [--days N|all] [--json]      visits, visitors, signups and conversion per source (utm_source, else
                                        the referring site, else direct; mcp for agents), most signups first,
@@ -120,14 +136,18 @@ Commands:
                                        detail, count, from}
 
 FILTER chooses entries; each flag given must match (all of them), and a flag given again adds
-another value (any of them matches):
+another value (any of them matches; --tag: all of them):
   --status S                           the entry's status (S below)
   --source NAME                        where the signup came from, as sources names it: a utm_source, a
                                        referring site, direct, (api), mcp
   --answer ID=VALUE                    an answer to a signup question (ID: ${ANSWER_IDS}):
                                        a choice exactly (${ROLE_EXAMPLE}), a text as a part of it in
                                        any letter case (organisation=cern)
-  --domain DOMAIN                      the address's domain, in any letter case (example.com)
+  --domain DOMAIN                      the address's domain or any of its subdomains, in any letter case:
+                                       stanford.edu finds cs.stanford.edu, edu every .edu address
+  --tag T                              carries the team's tag T; given again, every one of them (all must
+                                       match); --no-tag T: carries none of those given
+  --batch N                            invited last in batch N (the numbers funnel --by batch shows)
   --since DATE                         signed up at or after DATE (once)
 S is a status: ${ENTRY_STATUSES.join(', ')} (docs/invitations.md).
 DATE is anything Postgres reads as a timestamp, e.g. 2026-11-01 or 2026-11-01T09:00:00Z.
@@ -159,6 +179,11 @@ async function run(argv: string[]): Promise<number> {
       source: { type: 'string', multiple: true },
       answer: { type: 'string', multiple: true },
       domain: { type: 'string', multiple: true },
+      tag: { type: 'string', multiple: true },
+      'no-tag': { type: 'string', multiple: true },
+      batch: { type: 'string', multiple: true },
+      map: { type: 'string', multiple: true },
+      'ignore-unknown': { type: 'boolean' },
       by: { type: 'string' },
       'show-addresses': { type: 'boolean' },
       role: { type: 'string' },

@@ -5,7 +5,9 @@ import { sourcesSummary } from '../../server/analytics/sources-report'
 import { maskEmails, oneLine } from '../../server/base/log'
 import { SITE_STOPPED, SiteStoppedError } from '../../server/db/beside-server'
 import type { Database } from '../../server/db/database'
+import { tagsPresent } from '../../server/waitlist/admin/entry-marks'
 import { BadCursorError, pageEntries } from '../../server/waitlist/admin/entry-pages'
+import { readSort } from '../../server/waitlist/admin/entry-sort'
 import { exportCsv } from '../../server/waitlist/admin/export-csv'
 import { countByStatus } from '../../server/waitlist/admin/status-counts'
 import { presentSources } from '../../server/waitlist/admin/studio-queries'
@@ -17,13 +19,14 @@ import { studioFilter } from './studio-filter'
 import { routeStudioFunnel } from './studio-funnel'
 import { routeStudioInvite, type StudioInvite } from './studio-invite'
 import { routeStudioInviteSelected } from './studio-invite-selected'
+import { routeStudioMarks } from './studio-marks'
 import { printableJson } from './studio-printable'
 import { routeStudioSendHealth } from './studio-send-health'
 import { routeStudioTestSend } from './studio-test-send'
 
 export const PAGE_SIZE = 25
 const MAX_SEARCH = 254
-/** The source filter offers this many names at most (studio-queries.ts). */
+/** The source filter offers this many names at most (studio-queries.ts), and the tag filter as many tags. */
 export const SOURCES_OFFERED = 50
 
 // Only the studio's own files run or load; its answers are never cached, framed or referred on.
@@ -49,6 +52,7 @@ function parseRange(value: string | undefined): number | 'all' | undefined {
  * the page itself, from the same origin, may read the answers. The same app serves the local
  * studio (`waitlist studio`, behind its token) and the team studio at /studio (behind a passkey
  * and a role): only the guard differs, and it names who asks (studio-actor.ts) for the record.
+ * Each route either reads (GET) or changes (POST: remove, tag, note, invite).
  */
 export function createStudioApp(options: {
   db: Database
@@ -84,6 +88,7 @@ export function createStudioApp(options: {
   app.get('/api/export.csv', (c) => downloadCsv(c, db))
   app.post('/api/remove', (c) => remove(c, db))
   routeStudioEntry(app, db)
+  routeStudioMarks(app, db)
   routeStudioFunnel(app, db)
   if (options.invite) {
     routeStudioInvite(app, db, options.invite)
@@ -110,15 +115,16 @@ export function createStudioApp(options: {
   return app
 }
 
-/** The total, the entries by status, the chart's days, and the sources the filter offers. */
+/** The total, the entries by status, the chart's days, and the sources and tags the filters offer. */
 async function summary(c: Context, db: Database): Promise<Response> {
   const days = parseRange(c.req.query('days'))
   if (days === undefined) return c.json({ error: 'days must be 30, 90 or all' }, 400)
-  const [total, statuses, perDay, sources] = await Promise.all([
+  const [total, statuses, perDay, sources, tags] = await Promise.all([
     countEntries(db),
     countByStatus(db),
     signupsPerDay(db, days),
     presentSources(db, SOURCES_OFFERED + 1),
+    tagsPresent(db, SOURCES_OFFERED + 1),
   ])
   return c.json({
     total,
@@ -126,13 +132,15 @@ async function summary(c: Context, db: Database): Promise<Response> {
     days: perDay,
     sources: sources.slice(0, SOURCES_OFFERED),
     moreSources: sources.length > SOURCES_OFFERED,
+    tags: tags.slice(0, SOURCES_OFFERED),
+    moreTags: tags.length > SOURCES_OFFERED,
   })
 }
 
 /**
  * A page of the list: the first, or the one after (`after`) or before (`before`) a cursor it gave,
- * of the entries the search (`q`) and the filter (studio-filter.ts: `status`, `source`, `answer`)
- * match, with how many match.
+ * of the entries the search (`q`) and the filter (studio-filter.ts) match, in the order asked
+ * (`sort` a column, `order` asc or desc; newest first without them), with how many match.
  */
 async function entries(c: Context, db: Database): Promise<Response> {
   const search = c.req.query('q')?.trim() ?? ''
@@ -142,8 +150,11 @@ async function entries(c: Context, db: Database): Promise<Response> {
   if (after !== undefined && before !== undefined) return c.json({ error: 'after or before, not both' }, 400)
   const read = studioFilter(c)
   if ('problem' in read) return c.json({ error: read.problem }, 400)
+  const sorted = readSort(c.req.query('sort'), c.req.query('order'))
+  if ('problem' in sorted) return c.json({ error: sorted.problem }, 400)
   try {
-    const page = await pageEntries(db, { search, filter: read.filter, after, before, limit: PAGE_SIZE })
+    const { filter } = read
+    const page = await pageEntries(db, { search, filter, sort: sorted.sort, after, before, limit: PAGE_SIZE })
     return c.json({ ...page, pageSize: PAGE_SIZE })
   } catch (error) {
     if (error instanceof BadCursorError) return c.json({ error: error.message }, 400)

@@ -144,9 +144,9 @@ describe('entry statuses', () => {
     const csv = await exported(source)
     expect(csv.split('\r\n')[0]).toBe(
       'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
-        'answer_role,answer_organisation,answer_use_case',
+        'answer_role,answer_organisation,answer_use_case,tags,note',
     )
-    expect(csv).toMatch(/\r\nunsub@example\.com,[^,]+,unsubscribed,,\d{4}-[^,]+Z,\d{4}-[^,]+Z,,,,,,\r\n/)
+    expect(csv).toMatch(/\r\nunsub@example\.com,[^,]+,unsubscribed,,\d{4}-[^,]+Z,\d{4}-[^,]+Z,,,,,,,,\r\n/)
     const file = await csvFile(csv)
 
     // Restored into an empty database: the same file comes back out.
@@ -204,7 +204,7 @@ describe('entry statuses', () => {
       'new.wait@example.com': 'waiting',
     })
     expect(await exported(live)).toContain(
-      `\r\nnew.bounced@example.com,${when},bounced,${at(3)},${at(4)},,${at(5)},,,,,\r\n`,
+      `\r\nnew.bounced@example.com,${when},bounced,${at(3)},${at(4)},,${at(5)},,,,,,,\r\n`,
     )
     expect(await pendingMailTo(live, 'listed.wait@example.com'), 'moving nobody back').toBe(1)
 
@@ -230,12 +230,17 @@ describe('entry statuses', () => {
     expect(await importFile(live, bad, false)).toEqual({
       kind: 'refused',
       count: 3,
+      lines: 3,
       problems: [
         {
           line: 2,
-          message: `status "gone" is not one of ${ENTRY_STATUSES.join(', ')}`,
+          message: `status "gone": not one of ${ENTRY_STATUSES.join(', ')}`,
         },
-        { line: 3, message: 'invited_at "yesterday" is not a time such as 2026-11-01T09:00:00.000000Z' },
+        {
+          line: 3,
+          message:
+            'invited_at "yesterday": not a date or time such as 2026-09-01, 2026-09-01 09:00 (UTC), 2026-09-01T09:00:00+02:00 or Unix seconds',
+        },
         { line: 4, message: `expected 7 fields (${header}), found 3` },
       ],
     })

@@ -93,11 +93,11 @@ describe('list, count and export choose by source, answer, domain and date', () 
     const [header, ...rows] = exported.stdout.trim().split('\r\n')
     expect(header).toBe(
       'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
-        'answer_role,answer_organisation,answer_use_case',
+        'answer_role,answer_organisation,answer_use_case,tags,note',
     )
     expect(rows).toEqual([
-      `ada.research@lab.org,${at(0)},waiting,,,,,,hackernews,Research,CERN,"Protein folding, at scale"`,
-      `cy.research@corp.com,${at(2)},waiting,,,,,,linkedin,Research,Cernovich Labs,`,
+      `ada.research@lab.org,${at(0)},waiting,,,,,,hackernews,Research,CERN,"Protein folding, at scale",,`,
+      `cy.research@corp.com,${at(2)},waiting,,,,,,linkedin,Research,Cernovich Labs,,,`,
     ])
   })
 
@@ -106,7 +106,7 @@ describe('list, count and export choose by source, answer, domain and date', () 
       [['--answer', 'role=Astronaut'], '--answer role needs one of "Research", "Engineering", "Product"'],
       [['--answer', 'colour=red'], '--answer needs ID=VALUE with ID one of role, organisation, use_case'],
       [['--answer', 'role'], '--answer needs ID=VALUE'],
-      [['--domain', 'not a domain'], '--domain needs a domain such as example.com'],
+      [['--domain', 'not a domain'], '--domain needs a domain or its end, such as stanford.edu or edu'],
       [['--since', 'last tuesday'], '--since needs a date such as 2026-11-01'],
     ]
     for (const [flags, words] of refusals) {
@@ -203,7 +203,16 @@ describe('show and funnel after the batch, one invitee joined', () => {
     const shown = await cli('show', 'ADA.research@lab.org', '--json')
     expect(shown).toMatchObject({ code: 0, stderr: '' })
     const entry = JSON.parse(shown.stdout)
-    expect(Object.keys(entry)).toEqual(['email', 'status', 'source', 'answers', 'proposed', 'history'])
+    expect(Object.keys(entry)).toEqual([
+      'email',
+      'status',
+      'source',
+      'answers',
+      'proposed',
+      'tags',
+      'note',
+      'history',
+    ])
     expect(entry).toMatchObject({
       email: 'ada.research@lab.org',
       status: 'joined',

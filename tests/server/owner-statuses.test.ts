@@ -99,7 +99,7 @@ describe('list, count and export by status', () => {
     const [header, ...rows] = exported.stdout.trim().split('\r\n')
     expect(header).toBe(
       'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
-        'answer_role,answer_organisation,answer_use_case',
+        'answer_role,answer_organisation,answer_use_case,tags,note',
     )
     expect(
       rows.map((row) =>

@@ -20,7 +20,7 @@ export interface HistoryItem {
   by?: string
 }
 
-/** One entry as a person would ask about it: `show EMAIL --json` prints this. */
+/** One entry as the owner would ask about it: `show EMAIL --json` prints this, the studio's panel shows it. */
 export interface EntryHistory {
   email: string
   status: EntryStatus
@@ -29,6 +29,10 @@ export interface EntryHistory {
   answers: Answers
   /** An agent's answers, held until the person keeps them on the confirmation page (ADR 084). */
   proposed: Answers
+  /** The team's tags, alphabetical (entry-marks.ts): the lab's, never the person's. */
+  tags: string[]
+  /** The team's note, null for none. */
+  note: string | null
   history: HistoryItem[]
 }
 
@@ -40,6 +44,8 @@ interface EntryRow {
   createdAt: string
   answers: Answers | null
   proposed: Answers | null
+  tags: string[] | null
+  note: string | null
   dates: Record<string, string | null>
 }
 
@@ -60,11 +66,12 @@ async function entryRow(db: Queryable, email: string): Promise<EntryRow | undefi
   const [row] = await db.query<EntryRow>(
     `select w.id::text as id, w.email::text as email, coalesce(s.status, 'waiting') as status, w.source,
             ${isoUtc('w.created_at')} as "createdAt", a.answers, p.answers as proposed,
-            json_build_object(${dates}) as dates
+            m.tags, m.note, json_build_object(${dates}) as dates
        from public.waitlist w
        left join private.entry_status s on s.waitlist_id = w.id
        left join private.entry_answers a on a.waitlist_id = w.id
        left join private.proposed_answers p on p.waitlist_id = w.id
+       left join private.entry_marks m on m.waitlist_id = w.id
       where w.email operator(extensions.=) $1::extensions.citext`,
     [email.trim()],
   )
@@ -128,12 +135,21 @@ export async function entryHistory(db: Queryable, email: string): Promise<EntryH
     source: row.source,
     answers: inQuestionOrder(row.answers),
     proposed: inQuestionOrder(row.proposed),
+    tags: row.tags ?? [],
+    note: row.note,
     history,
   }
 }
 
-/** The status an action of the record moves an entry to, whose event then names who did it. */
-const MOVES: Readonly<Record<string, string>> = { invite: 'invited', resend: 'invited' }
+/** The event an action of the record writes in the entry's history, which then names who did it. */
+const MOVES: Readonly<Record<string, string>> = {
+  invite: 'invited',
+  resend: 'invited',
+  tag: 'tagged',
+  untag: 'untagged',
+  note: 'note written',
+  'note cleared': 'note cleared',
+}
 
 /**
  * Who did what to the entry, from the record (audit-report.ts): an event the same change wrote (the

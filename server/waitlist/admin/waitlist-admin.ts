@@ -29,6 +29,9 @@ export interface Entry {
   source: string
   /** Its answer to each of the lab's questions (`answer_role`…), '' for none. */
   [answer: `answer_${string}`]: string
+  /** The team's tags, space-separated, and its note: '' for none (entry-marks.ts). */
+  tags: string
+  note: string
 }
 
 /**

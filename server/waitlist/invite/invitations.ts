@@ -106,15 +106,17 @@ export function nextStatuses(resend: boolean, filter: EntryFilter = {}): EntrySt
 
 /**
  * Whether the database as it is (a dry run migrates nothing) keeps what this filter asks about: a
- * source or an answer needs the migration that brought them. Before it, no entry has either, so
- * such a filter matches nobody.
+ * source or an answer needs the migration that brought them, a tag the one that brought the team's
+ * marks. Before it, no entry has either, so such a filter matches nobody.
  */
 export async function filterReadableAsIs(db: Queryable, filter: EntryFilter): Promise<boolean> {
-  if (filter.sources === undefined && filter.answers === undefined) return true
-  const [row] = await db.query<{ answers: string | null }>(
-    `select to_regclass('private.entry_answers')::text as answers`,
+  const answered = filter.sources !== undefined || filter.answers !== undefined
+  const marked = filter.tags !== undefined || filter.notTags !== undefined
+  if (!answered && !marked) return true
+  const [row] = await db.query<{ answers: string | null; marks: string | null }>(
+    `select to_regclass('private.entry_answers')::text as answers, to_regclass('private.entry_marks')::text as marks`,
   )
-  return Boolean(row?.answers)
+  return (!answered || Boolean(row?.answers)) && (!marked || Boolean(row?.marks))
 }
 
 /** The entries of these addresses (any letter case); an address not on the list is absent. */
