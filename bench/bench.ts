@@ -10,9 +10,10 @@ import { containerFigures } from './container-figures'
 import { measureFirstLoad } from './first-load'
 import { BROWSER_HEADERS, runLoad } from './http-load'
 import { insertFigures } from './insert-figures'
+import { SPIKE_DEFAULTS, spikeFigures } from './launch-spike'
 import { CATEGORIES, type LighthouseRun, launchLighthouseBrowser, summarise } from './lighthouse-runs'
 import { mailFigures } from './mail-figures'
-import { millionFigures } from './million-figures'
+import { cohortOnlyFigures, millionFigures } from './million-figures'
 import { NGINX_HINT, startNginx } from './nginx'
 import { startupFigures } from './startup-figures'
 import { serveStaticCopy } from './static-copy'
@@ -28,6 +29,7 @@ import { visitFigures } from './visit-figures'
  * runs as `npm start` runs it (build/start.mjs: the esbuild bundle on plain Node), not through tsx.
  *
  *   npm run bench [-- --only visits,inserts,mail,startup] [--rows N (the million section's list, default 1,000,000)]
+ *   npm run bench -- --only cohort   (the million's list and only the cohort figures)
  */
 const LIGHTHOUSE_RUNS = 3
 const CONNECTIONS = 50
@@ -42,6 +44,10 @@ const SECTIONS = [
   'startup',
   'container',
   'million',
+  'spike',
+  // The million's list and its cohort figures alone (issues 43 and 50); not in the default run,
+  // where `million` measures them already.
+  'cohort',
 ] as const
 const SERVER_ENV = { LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0' }
 
@@ -65,7 +71,8 @@ const { values: options } = parseArgs({ options: { only: { type: 'string' }, row
 
 /** The sections named by `--only` (comma-separated), else all of them. */
 function chosenSections(): Set<string> {
-  const only = options.only?.split(',').map((name) => name.trim()) ?? [...SECTIONS]
+  const only =
+    options.only?.split(',').map((name) => name.trim()) ?? SECTIONS.filter((name) => name !== 'cohort')
   const unknown = only.filter((name) => !(SECTIONS as readonly string[]).includes(name))
   if (unknown.length) throw new Error(`--only takes ${SECTIONS.join(', ')}; not ${unknown.join(', ')}`)
   return new Set(only)
@@ -126,6 +133,16 @@ async function main() {
     const figures = await millionFigures(Number(options.rows ?? 1_000_000), track, log)
     rows.push(...figures.rows)
     results.million = figures.results
+  } else if (sections.has('cohort')) {
+    const figures = await cohortOnlyFigures(Number(options.rows ?? 1_000_000), track, log)
+    rows.push(...figures.rows)
+    results.cohort = figures.results
+  }
+
+  if (sections.has('spike')) {
+    const figures = await spikeFigures(SPIKE_DEFAULTS, track, log)
+    rows.push(...figures.rows)
+    results.spike = figures.results
   }
 
   await cleanUp()

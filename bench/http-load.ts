@@ -14,6 +14,12 @@ export interface LoadOptions {
   durationSeconds: number
   /** A fixed number of requests instead of a duration; the rate is then over the run's own time. */
   amount?: number
+  /**
+   * Requests per second from all connections together (an open load, as visitors arrive), instead
+   * of each connection's next request as soon as the last is answered. Latencies then count the
+   * time a request waited for its turn (autocannon's correction for coordinated omission).
+   */
+  overallRate?: number
   method?: 'GET' | 'POST'
   headers?: Record<string, string>
   /** '[<id>]' in the body is replaced by a fresh id per request (unique e-mails). */
@@ -41,6 +47,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     connections: options.connections,
     duration: options.durationSeconds,
     amount: options.amount,
+    overallRate: options.overallRate,
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,

@@ -9,8 +9,8 @@ import { CREATED_AT_UTC } from '../server/waitlist/admin/entry-columns'
  * signups to each instant (ties in created_at), spread over the last 89 days; one in 5,000 holds
  * "zq", which no other address does (a short search that matches a few, far apart). The outbox trigger is
  * told to skip them, as `import` does; the per-day counts' trigger counts them. Each has a source
- * (one in six none). A tenth then get statuses (GIVE_STATUSES_SQL), and a fifth answers (ANSWERS),
- * which export and import carry.
+ * (one in six none). A tenth then get statuses (GIVE_STATUSES_SQL), a fifth answers (ANSWERS), and
+ * some the team's tags and notes (MARKS), which export and import carry.
  */
 const LOAD = `
   insert into public.waitlist (email, created_at, source)
@@ -34,6 +34,19 @@ const ANSWERS = `
            'use_case', case when get_byte(h, 4) < 64 then 'Evaluating models for case ' || id end))
     from (select id, decode(md5('answers ' || id), 'hex') as h from public.waitlist) as hashed
    where get_byte(h, 0) < 51`
+
+/**
+ * Issue 50's marks, as a team choosing its cohort would leave them: one entry in twenty on the
+ * shortlist, one in fifty to ask again, one in a hundred with a note, chosen by a hash of the id.
+ */
+const MARKS = `
+  insert into private.entry_marks (waitlist_id, tags, note)
+  select id,
+         array_remove(array[case when get_byte(h, 1) < 5 then 'ask-again' end,
+                            case when get_byte(h, 0) < 13 then 'shortlist' end], null),
+         case when get_byte(h, 2) < 3 then 'Met at the workshop; asked about case ' || id end
+    from (select id, decode(md5('marks ' || id), 'hex') as h from public.waitlist) as hashed
+   where get_byte(h, 0) < 13 or get_byte(h, 1) < 5 or get_byte(h, 2) < 3`
 
 /** Six characters of the random part of one address, about three quarters down: a search for one person. */
 const rarePart = (rows: number) =>
@@ -69,10 +82,13 @@ export async function loadList(ownerUrl: string, rows: number): Promise<LoadedLi
       await client.query(LOAD, [rows])
       await client.query(GIVE_STATUSES_SQL)
       await client.query(ANSWERS)
+      await client.query(MARKS)
       await client.query('commit')
     })
     const [, vacuumMs] = await timed(() =>
-      client.query('vacuum analyze public.waitlist, private.entry_status, private.entry_answers'),
+      client.query(
+        'vacuum analyze public.waitlist, private.entry_status, private.entry_answers, private.entry_marks',
+      ),
     )
     const middle = await client.query<{ cursor: string }>(
       `select ${CREATED_AT_UTC} || '_' || id as cursor from public.waitlist

@@ -1,4 +1,4 @@
-import { outcomeMessages, type WaitlistOutcome } from './waitlist-outcome.ts'
+import { outcomeMessageFor, type WaitlistOutcome } from './waitlist-outcome.ts'
 
 /**
  * The request-access tool as the page's form declares it (WebMCP's declarative attributes): its
@@ -17,15 +17,32 @@ export const requestAccessWords = {
   emailTitle: 'Email address',
 } as const
 
-/** What the tool's execute resolves to: the outcome and the words the page shows for it. */
+/**
+ * What the person does after a success: follow the link in the confirmation e-mail just sent (with
+ * CONFIRM_SIGNUPS on; unconfirmed requests lapse), or nothing until the lab's invitation.
+ */
+export type NextStep = 'confirm_email' | 'wait_for_invitation'
+
+/** What the tool's execute resolves to: the outcome, the words the page shows for it, and what comes next. */
 export interface RequestAccessResult {
   status: 'submitted' | 'already_registered' | 'error'
   message: string
+  /** After a success only: the person's next step, which an agent should pass on. */
+  next_step?: NextStep
 }
 
-/** The tool's answer: the outcome and the words the specification shows a person for it. */
-export function toolResultOf(outcome: WaitlistOutcome | undefined): RequestAccessResult {
+/**
+ * The tool's answer: the outcome and the words the page shows a person for it (with confirmation
+ * on, the page's "Check your inbox to confirm your address."), so an agent tells its person what
+ * the page would, and after a success the next step as a field.
+ */
+export function toolResultOf(
+  outcome: WaitlistOutcome | undefined,
+  confirmSignups = false,
+): RequestAccessResult {
   const status = outcome?.status ?? 'error'
-  const { title, description } = outcomeMessages[status]
-  return { status, message: `${title} ${description}` }
+  const { title, description } = outcomeMessageFor(status, confirmSignups)
+  const message = `${title} ${description}`
+  if (status !== 'submitted') return { status, message }
+  return { status, message, next_step: confirmSignups ? 'confirm_email' : 'wait_for_invitation' }
 }

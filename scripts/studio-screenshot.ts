@@ -11,14 +11,20 @@ import { buildIfStale } from '../server/boot/build-if-stale'
 import { toCsv } from '../server/waitlist/admin/csv'
 
 /**
- * Regenerates docs/studio.png, the studio's picture in docs/operations.md, 1280 px wide in the light
- * scheme, with filters applied (waiting researchers): `npx tsx scripts/studio-screenshot.ts`.
+ * Regenerates docs/studio.png, the studio's picture in docs/cohort.md, 1280 px wide in the light
+ * scheme: the table of people sorted by organisation, filtered by a tag and a role, two rows
+ * ticked: `npx tsx scripts/studio-screenshot.ts`.
  */
 const NAMES = ['ada', 'grace', 'alan', 'edsger', 'barbara', 'donald', 'frances', 'ken', 'radia', 'leslie']
 const DOMAINS = ['example.com', 'example.org', 'uni.example.edu']
 const SOURCES = ['direct', 'launch-post', 'news.ycombinator.com', 'mcp', '(api)']
 const ROLES = ['Research', 'Engineering', 'Product', 'Founder or executive', 'Other']
-const ORGANISATIONS = ['Example University', 'Acme Robotics', 'Northwind Labs']
+const ORGANISATIONS = ['Example University', 'Acme Robotics', 'Northwind Labs', 'Institute of Examples']
+const USES = [
+  'Evaluating tool-calling agents on our internal support tickets, with long multi-turn sessions',
+  'Long-horizon planning benchmarks',
+  'Replacing a brittle retrieval pipeline in our lab notebook assistant',
+]
 
 /** Sample signups over the last 30 days, more of them lately, the same on every run. */
 function sampleRows(): string[][] {
@@ -44,7 +50,7 @@ function sampleRows(): string[][] {
  */
 async function addDetails(server: Parameters<typeof withServerDatabase>[0]) {
   await withServerDatabase(server, async (db) => {
-    await db.query('update public.waitlist set source = ($1::text[])[1 + id % 5]', [SOURCES])
+    await db.query('update public.waitlist set source = ($1::text[])[1 + (id / 3) % 5]', [SOURCES])
     await db.query(
       `insert into private.source_counts (day, source, visits, visitors, signups)
        select created_at::date, source, 4 * count(*) + 3, 3 * count(*) + 2, count(*)
@@ -53,9 +59,17 @@ async function addDetails(server: Parameters<typeof withServerDatabase>[0]) {
     )
     await db.query(
       `insert into private.entry_answers (waitlist_id, answers)
-       select id, jsonb_build_object('role', ($1::text[])[1 + (id / 2) % 5], 'organisation', ($2::text[])[1 + id % 3])
+       select id, jsonb_strip_nulls(jsonb_build_object('role', ($1::text[])[1 + (id / 2) % 5],
+                'organisation', ($2::text[])[1 + (id / 10) % 4], 'use_case', ($3::text[])[1 + (id / 5) % 5]))
          from public.waitlist where id % 3 <> 0`,
-      [ROLES, ORGANISATIONS],
+      [ROLES, ORGANISATIONS, USES],
+    )
+    // The team's marks: a shortlist among the researchers, a few to ask again, a note.
+    await db.query(
+      `insert into private.entry_marks (waitlist_id, tags, note)
+       select id, case when id % 4 = 0 then array['ask-again', 'shortlist'] else array['shortlist'] end,
+              case when id % 8 = 0 then 'Met at the workshop; wants the agents track' end
+         from public.waitlist where id % 2 = 0`,
     )
     await db.query(
       `with joined as (
@@ -89,16 +103,19 @@ try {
   const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS })
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' })
-    const filters = new URLSearchParams([
-      ['status', 'waiting'],
+    const view = new URLSearchParams([
       ['answer', 'role=Research'],
+      ['tag', 'shortlist'],
+      ['sort', 'answer_organisation'],
+      ['order', 'asc'],
     ])
-    await page.goto(`${studio.origin}/?${filters}#token=${studio.token}`)
-    const list = page.getByRole('region', { name: 'Signups, newest first' })
+    await page.goto(`${studio.origin}/?${view}#token=${studio.token}`)
+    const list = page.getByRole('region', { name: 'Signups by organisation, A to Z' })
     await list.getByText(/ matching$/).waitFor()
     await page.getByText('All sources').waitFor()
     for (const row of [1, 2]) await list.getByRole('row').nth(row).getByRole('checkbox').check()
-    await page.screenshot({ path: 'docs/studio.png', fullPage: true })
+    // The table of people, where the cohort is chosen: its filters, its order and its columns.
+    await list.screenshot({ path: 'docs/studio.png' })
     console.log(`Wrote docs/studio.png (${rows.length} sample signups)`)
   } finally {
     await browser.close()

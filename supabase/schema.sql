@@ -1,4 +1,4 @@
--- The schema as supabase/migrations/ leaves it, through 20261205000000_consent_and_erasure.sql.
+-- The schema as supabase/migrations/ leaves it, through 20261206000000_team_studio.sql.
 -- Generated from the catalogs of a database the migrations built (harness/schema-sql.ts): do not edit.
 -- After changing a migration, regenerate it with `npm run schema` and commit it with the migration;
 -- tests/server/schema-file.test.ts fails while it is out of date. It is for reading: the migrations
@@ -22,6 +22,29 @@ CREATE ROLE authenticated NOLOGIN NOINHERIT;
 CREATE ROLE service_role NOLOGIN NOINHERIT BYPASSRLS;
 
 -- Tables
+
+CREATE TABLE private.audit_entries (
+    waitlist_id bigint NOT NULL,
+    audit_id bigint NOT NULL,
+    CONSTRAINT audit_entries_pkey PRIMARY KEY (waitlist_id, audit_id),
+    CONSTRAINT audit_entries_audit_id_fkey FOREIGN KEY (audit_id) REFERENCES private.audit_log(id),
+    CONSTRAINT audit_entries_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE
+);
+
+CREATE TABLE private.audit_log (
+    id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    at timestamp with time zone DEFAULT now() NOT NULL,
+    actor text NOT NULL,
+    action text NOT NULL,
+    detail text,
+    count integer DEFAULT 0 NOT NULL,
+    network cidr,
+    CONSTRAINT audit_log_pkey PRIMARY KEY (id),
+    CONSTRAINT audit_log_action_check CHECK (((char_length(action) >= 1) AND (char_length(action) <= 40))),
+    CONSTRAINT audit_log_actor_check CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 300))),
+    CONSTRAINT audit_log_count_check CHECK ((count >= 0)),
+    CONSTRAINT audit_log_detail_check CHECK ((char_length(detail) <= 500))
+);
 
 CREATE TABLE private.consent_words (
     version text NOT NULL,
@@ -55,6 +78,17 @@ CREATE TABLE private.entry_events (
     CONSTRAINT entry_events_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
     CONSTRAINT entry_events_detail_check CHECK ((char_length(detail) <= 300)),
     CONSTRAINT entry_events_event_check CHECK (((char_length(event) >= 1) AND (char_length(event) <= 40)))
+);
+
+CREATE TABLE private.entry_marks (
+    waitlist_id bigint NOT NULL,
+    tags text[] DEFAULT '{}'::text[] NOT NULL,
+    note text,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT entry_marks_pkey PRIMARY KEY (waitlist_id),
+    CONSTRAINT entry_marks_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
+    CONSTRAINT entry_marks_note_length CHECK (((char_length(note) >= 1) AND (char_length(note) <= 1000))),
+    CONSTRAINT entry_marks_tags_words CHECK (((cardinality(tags) <= 50) AND (array_position(tags, NULL::text) IS NULL) AND (array_to_string(tags, ' '::text) ~ '^([a-z0-9][a-z0-9_-]{0,31}( [a-z0-9][a-z0-9_-]{0,31})*)?$'::text)))
 );
 
 CREATE TABLE private.entry_status (
@@ -234,6 +268,72 @@ CREATE TABLE private.suppression_key (
     CONSTRAINT suppression_key_singleton_check CHECK (singleton)
 );
 
+CREATE TABLE private.team_challenges (
+    challenge text NOT NULL,
+    purpose text NOT NULL,
+    member_id bigint,
+    expires_at timestamp with time zone NOT NULL,
+    CONSTRAINT team_challenges_pkey PRIMARY KEY (challenge),
+    CONSTRAINT team_challenges_member_id_fkey FOREIGN KEY (member_id) REFERENCES private.team_members(id) ON DELETE CASCADE,
+    CONSTRAINT team_challenges_challenge_check CHECK (((char_length(challenge) >= 16) AND (char_length(challenge) <= 128))),
+    CONSTRAINT team_challenges_purpose_check CHECK ((purpose = ANY (ARRAY['register'::text, 'sign-in'::text])))
+);
+
+CREATE TABLE private.team_enrolments (
+    token_hash bytea NOT NULL,
+    member_id bigint NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    CONSTRAINT team_enrolments_pkey PRIMARY KEY (token_hash),
+    CONSTRAINT team_enrolments_member_id_key UNIQUE (member_id),
+    CONSTRAINT team_enrolments_member_id_fkey FOREIGN KEY (member_id) REFERENCES private.team_members(id) ON DELETE CASCADE,
+    CONSTRAINT team_enrolments_token_hash_check CHECK ((octet_length(token_hash) = 32))
+);
+
+CREATE TABLE private.team_members (
+    id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    email extensions.citext NOT NULL,
+    role text NOT NULL,
+    user_handle bytea NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT team_members_pkey PRIMARY KEY (id),
+    CONSTRAINT team_members_email_key UNIQUE (email),
+    CONSTRAINT team_members_user_handle_key UNIQUE (user_handle),
+    CONSTRAINT team_members_email_check CHECK (((char_length((email)::text) >= 3) AND (char_length((email)::text) <= 254))),
+    CONSTRAINT team_members_role_check CHECK ((role = ANY (ARRAY['viewer'::text, 'member'::text, 'owner'::text]))),
+    CONSTRAINT team_members_user_handle_check CHECK ((octet_length(user_handle) = 32))
+);
+
+CREATE TABLE private.team_passkeys (
+    id text NOT NULL,
+    member_id bigint NOT NULL,
+    public_key bytea NOT NULL,
+    counter bigint DEFAULT 0 NOT NULL,
+    transports text[] DEFAULT '{}'::text[] NOT NULL,
+    device_type text NOT NULL,
+    backed_up boolean NOT NULL,
+    name text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_used_at timestamp with time zone,
+    CONSTRAINT team_passkeys_pkey PRIMARY KEY (id),
+    CONSTRAINT team_passkeys_member_id_fkey FOREIGN KEY (member_id) REFERENCES private.team_members(id) ON DELETE CASCADE,
+    CONSTRAINT team_passkeys_counter_check CHECK ((counter >= 0)),
+    CONSTRAINT team_passkeys_device_type_check CHECK ((device_type = ANY (ARRAY['singleDevice'::text, 'multiDevice'::text]))),
+    CONSTRAINT team_passkeys_id_check CHECK (((char_length(id) >= 16) AND (char_length(id) <= 1400))),
+    CONSTRAINT team_passkeys_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 60))),
+    CONSTRAINT team_passkeys_public_key_check CHECK ((octet_length(public_key) <= 2048)),
+    CONSTRAINT team_passkeys_transports_check CHECK ((cardinality(transports) <= 10))
+);
+
+CREATE TABLE private.team_sessions (
+    token_hash bytea NOT NULL,
+    member_id bigint NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_seen_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT team_sessions_pkey PRIMARY KEY (token_hash),
+    CONSTRAINT team_sessions_member_id_fkey FOREIGN KEY (member_id) REFERENCES private.team_members(id) ON DELETE CASCADE,
+    CONSTRAINT team_sessions_token_hash_check CHECK ((octet_length(token_hash) = 32))
+);
+
 CREATE TABLE private.visitor_salts (
     day date NOT NULL,
     salt bytea NOT NULL,
@@ -269,7 +369,7 @@ CREATE TABLE private.webhook_deliveries (
     CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id),
     CONSTRAINT webhook_deliveries_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
     CONSTRAINT webhook_deliveries_erased_email_check CHECK (((erased_email IS NULL) OR ((event = 'entry.erased'::text) AND (char_length(erased_email) <= 254)))),
-    CONSTRAINT webhook_deliveries_event_check CHECK ((event = ANY (ARRAY['waitlist.signup'::text, 'entry.confirmed'::text, 'invitation.sent'::text, 'entry.joined'::text, 'entry.unsubscribed'::text, 'entry.bounced'::text, 'entry.complained'::text, 'mail.paused'::text, 'entry.erased'::text]))),
+    CONSTRAINT webhook_deliveries_event_check CHECK ((event = ANY (ARRAY['waitlist.signup'::text, 'entry.confirmed'::text, 'entry.answered'::text, 'invitation.sent'::text, 'entry.joined'::text, 'entry.unsubscribed'::text, 'entry.bounced'::text, 'entry.complained'::text, 'mail.paused'::text, 'entry.erased'::text]))),
     CONSTRAINT webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text])))
 );
 
@@ -316,8 +416,11 @@ END))),
 
 -- Indexes
 
+CREATE INDEX audit_entries_line ON private.audit_entries USING btree (audit_id);
+CREATE INDEX audit_log_at ON private.audit_log USING btree (at, id);
 CREATE INDEX entry_answers_values ON private.entry_answers USING gin (answers jsonb_path_ops);
 CREATE INDEX entry_events_entry ON private.entry_events USING btree (waitlist_id, id);
+CREATE INDEX entry_marks_tags ON private.entry_marks USING gin (tags);
 CREATE INDEX entry_status_by_status ON private.entry_status USING btree (status);
 CREATE INDEX entry_status_mailbox ON private.entry_status USING btree (mailbox) WHERE (mailbox IS NOT NULL);
 CREATE INDEX entry_status_unconfirmed ON private.entry_status USING btree (waitlist_id) WHERE (status = 'unconfirmed'::text);
@@ -327,6 +430,9 @@ CREATE INDEX mail_outbox_batch ON private.mail_outbox USING btree (batch_id) WHE
 CREATE INDEX mail_outbox_due ON private.mail_outbox USING btree (priority, run_at) WHERE (status = 'pending'::text);
 CREATE INDEX mail_outbox_entry ON private.mail_outbox USING btree (waitlist_id);
 CREATE INDEX mail_outbox_sent_by_lane ON private.mail_outbox USING btree (priority, sent_at DESC) WHERE (sent_at IS NOT NULL);
+CREATE INDEX team_challenges_expiry ON private.team_challenges USING btree (expires_at);
+CREATE INDEX team_passkeys_member ON private.team_passkeys USING btree (member_id);
+CREATE INDEX team_sessions_member ON private.team_sessions USING btree (member_id);
 CREATE INDEX webhook_deliveries_due ON private.webhook_deliveries USING btree (run_at) WHERE (status = 'pending'::text);
 CREATE INDEX webhook_deliveries_entry ON private.webhook_deliveries USING btree (waitlist_id);
 CREATE INDEX waitlist_created_at_id ON public.waitlist USING btree (created_at, id);
@@ -336,6 +442,16 @@ CREATE INDEX waitlist_email_search_trgm ON public.waitlist USING gin (replace(re
 CREATE INDEX waitlist_source ON public.waitlist USING btree (source, created_at DESC, id DESC);
 
 -- Functions
+
+CREATE OR REPLACE FUNCTION private.audit_log_append_only()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  raise exception 'the audit record is only ever added to' using errcode = '42501';
+end
+$function$;
 
 CREATE OR REPLACE FUNCTION private.charge_rate_limit(p_key text, p_first integer, p_extra integer, p_per_minute double precision, p_burst double precision)
  RETURNS integer
@@ -687,6 +803,7 @@ $function$;
 
 -- Triggers
 
+CREATE TRIGGER audit_log_append_only BEFORE DELETE OR UPDATE ON private.audit_log FOR EACH ROW EXECUTE FUNCTION private.audit_log_append_only();
 CREATE TRIGGER mail_outbox_forget_test_address BEFORE UPDATE OF status ON private.mail_outbox FOR EACH ROW WHEN (((new.status <> 'pending'::text) AND (new.test_address IS NOT NULL))) EXECUTE FUNCTION private.forget_test_address();
 CREATE TRIGGER mail_outbox_hold_paused_network BEFORE INSERT OR UPDATE OF run_at ON private.mail_outbox FOR EACH ROW WHEN (((new.kind = 'confirmation'::text) AND (new.status = 'pending'::text))) EXECUTE FUNCTION private.hold_paused_network();
 CREATE TRIGGER webhook_deliveries_forget_erased_email BEFORE UPDATE OF status ON private.webhook_deliveries FOR EACH ROW WHEN (((new.status = 'delivered'::text) AND (new.erased_email IS NOT NULL))) EXECUTE FUNCTION private.forget_erased_email();
@@ -698,9 +815,12 @@ CREATE TRIGGER waitlist_on_insert AFTER INSERT ON public.waitlist FOR EACH ROW E
 
 -- Row-level security
 
+ALTER TABLE private.audit_entries ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.audit_log ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.consent_words ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_answers ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_events ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.entry_marks ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_status ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.invite_batches ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.jwt_secret ENABLE ROW LEVEL SECURITY;
@@ -716,6 +836,11 @@ ALTER TABLE private.rate_limit_buckets ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.source_counts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.suppressed ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.suppression_key ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.team_challenges ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.team_enrolments ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.team_members ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.team_passkeys ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.team_sessions ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.visitor_salts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.waitlist_day_counts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.waitlist_day_deltas ENABLE ROW LEVEL SECURITY;

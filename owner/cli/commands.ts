@@ -4,24 +4,30 @@ import { keyEmailMask } from '../../server/base/log'
 import { loadServerEnv } from '../../server/boot/env'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
 import { type EntryFilter, readFilter } from '../../server/waitlist/admin/entry-filter'
+import { readNote, readTag } from '../../server/waitlist/admin/entry-marks'
 import { invitable } from '../../server/waitlist/entry-status'
 import { DEFAULT_STUDIO_PORT } from '../studio-server/start-studio'
 import { openStudioDatabase } from '../studio-server/studio-database'
+import { auditCommand } from './audit'
 import { consentWordsCommand, suppressedCommand, unsuppressCommand } from './consent'
 import { deliveriesCommand } from './deliveries'
+import { EXIT } from './exit-status'
 import { exportCommand } from './export'
-import { funnelCommand, parseBy } from './funnel'
+import { FUNNEL_WINDOW_CHOICES, funnelCommand, parseBy, parseFunnelWindow } from './funnel'
 import { importCommand } from './import'
+import { readMaps } from './import-layout'
 import { inviteCommand } from './invite'
 import { inviteConfirmCommand } from './invite-confirm'
 import { inviteTestCommand } from './invite-test'
 import { installationKeys, keysCommand, urlCommand } from './keys'
 import { countCommand, listCommand } from './list'
+import { noteCommand, tagCommand } from './marks'
 import { removeCommand } from './remove'
 import { showCommand } from './show'
 import { sourcesCommand } from './sources'
 import { parseDays, statsCommand } from './stats'
 import { parsePort, studioCommand } from './studio'
+import { teamCommand, teamUsageProblem } from './team'
 import { withDatabase, withKeyedDatabase } from './with-database'
 
 /** What parseArgs read from the command line. */
@@ -46,13 +52,28 @@ export interface CliArgs {
     source?: string[]
     answer?: string[]
     domain?: string[]
+    tag?: string[]
+    'no-tag'?: string[]
+    batch?: string[]
+    map?: string[]
+    'ignore-unknown'?: boolean
     by?: string
     'show-addresses'?: boolean
+    role?: string
   }
 }
 
 /** The flags that choose entries (entry-filter.ts), and the commands that take them. */
-export const FILTER_FLAGS = ['status', 'source', 'answer', 'domain', 'since'] as const
+export const FILTER_FLAGS = [
+  'status',
+  'source',
+  'answer',
+  'domain',
+  'tag',
+  'no-tag',
+  'batch',
+  'since',
+] as const
 export const FILTERING_COMMANDS = ['list', 'count', 'export', 'invite']
 
 /** The filter flags given, as the owner typed them, for the batch's record and the CLI's words. */
@@ -73,21 +94,24 @@ function readFlags(values: CliArgs['values']) {
     sources: values.source,
     domains: values.domain,
     answers: values.answer,
+    tags: values.tag,
+    notTags: values['no-tag'],
+    batches: values.batch,
   })
 }
 
-/** A command: its exit code (0 done, 1 failed, 2 bad usage). */
+/** A command: its exit status (exit-status.ts: 0 done, 1 nothing done, 2 usage or configuration). */
 type Command = (args: CliArgs) => Promise<number>
 
 function usageError(message: string): number {
   console.error(`${message}\n\nSee npm run waitlist -- --help`)
-  return 2
+  return EXIT.usage
 }
 
 async function remove({ positionals }: CliArgs): Promise<number> {
-  const email = positionals[1]
-  if (!email) return usageError('remove needs the address to remove: remove EMAIL')
-  return withKeyedDatabase((db) => removeCommand(db, email))
+  const emails = positionals.slice(1)
+  if (emails.length === 0) return usageError('remove needs the addresses to remove: remove EMAIL…')
+  return withKeyedDatabase((db) => removeCommand(db, emails))
 }
 
 async function unsuppressAddress({ positionals }: CliArgs): Promise<number> {
@@ -98,8 +122,35 @@ async function unsuppressAddress({ positionals }: CliArgs): Promise<number> {
 
 async function importFile({ positionals, values }: CliArgs): Promise<number> {
   const file = positionals[1]
-  if (!file) return usageError('import needs the CSV file written by export: import FILE [--dry-run]')
-  return importCommand(file, values['dry-run'] === true, withKeyedDatabase)
+  if (!file)
+    return usageError('import needs the CSV file to read: import FILE [--dry-run] [--map ID:VALUE=CHOICE]')
+  const read = readMaps(values.map ?? [])
+  if ('problem' in read) return usageError(read.problem)
+  const options = { maps: read.maps, ignoreUnknown: values['ignore-unknown'] === true }
+  return importCommand(file, values['dry-run'] === true, withKeyedDatabase, options)
+}
+
+/** `tag EMAIL… TAG` and `untag EMAIL… TAG`: the last word is the tag. */
+function tagging(untag: boolean): Command {
+  return async ({ positionals }) => {
+    const [name, ...rest] = positionals
+    const given = rest.at(-1)
+    const emails = rest.slice(0, -1)
+    if (given === undefined || emails.length === 0)
+      return usageError(`${name} needs the addresses and the tag, the tag last: ${name} EMAIL… TAG`)
+    const read = readTag(given)
+    if ('problem' in read) return usageError(`${name}: ${read.problem}`)
+    return withDatabase((db) => tagCommand(db, { emails, tag: read.tag, untag }))
+  }
+}
+
+async function note({ positionals }: CliArgs): Promise<number> {
+  const [, email, ...words] = positionals
+  if (!email || words.length === 0)
+    return usageError('note needs the address and the text (quoted; "" clears it): note EMAIL TEXT')
+  const read = readNote(words.join(' '))
+  if ('problem' in read) return usageError(`note: ${read.problem}`)
+  return withDatabase((db) => noteCommand(db, email, read.note))
 }
 
 async function stats({ values }: CliArgs): Promise<number> {
@@ -200,7 +251,8 @@ function statusRefused(filter: EntryFilter, resend: boolean): string | undefined
 
 /**
  * A command over the entries a filter matches (entry-filter.ts): `--status S`, `--source NAME`,
- * `--answer ID=VALUE`, `--domain DOMAIN` (each repeatable: any of its values) and `--since DATE`.
+ * `--answer ID=VALUE`, `--domain DOMAIN`, `--batch N` (each repeatable: any of its values), `--tag T`
+ * (repeatable: all of them), `--no-tag T` and `--since DATE`.
  */
 function filtered(command: (filter: EntryFilter, args: CliArgs) => Promise<number>): Command {
   return async (args) => {
@@ -219,18 +271,38 @@ async function show({ positionals, values }: CliArgs): Promise<number> {
 async function funnel({ values }: CliArgs): Promise<number> {
   const by = parseBy(values.by)
   if (by === undefined) return usageError(`--by needs source or batch, not "${values.by}"`)
-  // The whole list by default: a beta's batches and joins span more than a month.
-  const days = parseDays(values.days ?? 'all')
-  if (days === undefined)
-    return usageError(`--days needs a number of days (1-3660) or all, not "${values.days}"`)
-  return withDatabase((db) => funnelCommand(db, by, days, values.json === true))
+  // The studio's windows, and its default: the whole list (contract/funnel-windows.ts).
+  const window = parseFunnelWindow(values.days)
+  if (window === undefined)
+    return usageError(
+      `funnel --days takes ${FUNNEL_WINDOW_CHOICES}, the studio's windows, not "${values.days}"`,
+    )
+  return withDatabase((db) => funnelCommand(db, by, window, values.json === true))
+}
+
+/** `team add EMAIL --role R`, `team role EMAIL R`, `team list|remove|link …`: the words checked, then the change. */
+async function team({ positionals, values }: CliArgs): Promise<number> {
+  const [, action, email, ...rest] = positionals
+  if (values.role !== undefined && action !== 'add')
+    return usageError('--role goes with team add: team add EMAIL --role viewer|member|owner')
+  const words = action === 'add' ? [action, email, values.role, ...rest] : positionals.slice(1)
+  const problem = teamUsageProblem(words)
+  if (problem) return usageError(problem)
+  const badAddress = action === 'add' && emailProblem(email ?? '')
+  if (badAddress) return usageError(`team add needs the member's address: ${badAddress}`)
+  const env = loadServerEnv()
+  return withDatabase((db) => teamCommand(db, env, words as string[]))
+}
+
+async function audit({ values }: CliArgs): Promise<number> {
+  return withDatabase((db) => auditCommand(db, { since: values.since, json: values.json === true }))
 }
 
 /** The CLI's commands by name; the usage text in waitlist-cli.ts describes each. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
   count: filtered((filter) => countCommand(filter)),
-  list: filtered((filter) => listCommand(filter)),
-  export: filtered((filter, { values }) => exportCommand(filter, values.out)),
+  list: filtered((filter, { values }) => listCommand(filter, values.json === true)),
+  export: filtered((filter, { values }) => exportCommand(filter, values.out, typedFilter(values))),
   show,
   funnel,
   keys: () => keysCommand(),
@@ -240,10 +312,15 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   'consent-words': ({ values }) => withDatabase((db) => consentWordsCommand(db, values.json === true)),
   suppressed: () => withKeyedDatabase((db) => suppressedCommand(db)),
   unsuppress: unsuppressAddress,
+  tag: tagging(false),
+  untag: tagging(true),
+  note,
   stats,
   sources,
   studio,
   invite,
+  team,
+  audit,
   deliveries: ({ values }) =>
     withDatabase((db) =>
       deliveriesCommand(

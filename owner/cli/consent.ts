@@ -1,7 +1,9 @@
 import { escapeUnprinted, escapeUnprintedJson } from '../../contract/clean-text'
+import { cliActor } from '../../server/audit/audit-record'
 import type { Database } from '../../server/db/database'
 import { listWords } from '../../server/waitlist/consent/consent-record'
 import { suppressedCounts, unsuppress } from '../../server/waitlist/consent/suppression'
+import { exitFor } from './exit-status'
 import { plural } from './plural'
 
 /**
@@ -51,9 +53,13 @@ export async function suppressedCommand(db: Database): Promise<number> {
   return 0
 }
 
-/** `unsuppress EMAIL`: the owner lets an erased or removed address be imported again. */
+/**
+ * `unsuppress EMAIL`: the owner lets an erased or removed address be imported again, recorded as
+ * `cli:` and the OS user. Exits by the one rule (exit-status.ts): 1 when it was not kept out.
+ */
 export async function unsuppressCommand(db: Database, email: string): Promise<number> {
-  if (await unsuppress(db, email)) console.log(`${email} may be imported again.`)
+  const allowed = await unsuppress(db, email, cliActor())
+  if (allowed) console.log(`${email} may be imported again.`)
   else console.log(`${email} was not kept out of imports; nothing changed.`)
-  return 0
+  return exitFor(allowed ? 1 : 0)
 }

@@ -1,3 +1,10 @@
+import {
+  DEFAULT_FUNNEL_WINDOW,
+  FUNNEL_WINDOWS,
+  type FunnelWindow,
+  funnelWindowName,
+  isFunnelWindow,
+} from '../../contract/funnel-windows'
 import type { Database } from '../../server/db/database'
 import { type FunnelBy, type FunnelRow, funnel } from '../../server/waitlist/admin/funnel'
 import { columns, percent } from './sources'
@@ -8,12 +15,23 @@ export function parseBy(value: string | undefined): FunnelBy | undefined {
   return value === 'source' || value === 'batch' ? value : undefined
 }
 
+/** Reads --days: one of the studio's windows (30, 90, all), the whole list by default. */
+export function parseFunnelWindow(value: string | undefined): FunnelWindow | undefined {
+  if (value === undefined) return DEFAULT_FUNNEL_WINDOW
+  return isFunnelWindow(value) ? value : undefined
+}
+
+export const FUNNEL_WINDOW_CHOICES = FUNNEL_WINDOWS.join(', ')
+
 const number = (value: number) => value.toLocaleString('en')
 
 /** A step's count beside its rate of the step before it: `30 (25.0%)`. */
 const step = (count: number, rate: number | null) => `${number(count)} (${percent(rate)})`
 
 const STEP_HEADINGS = ['signups', 'confirmed', 'invited', 'joined']
+
+/** How the CLI and the studio name the row of signups made with no counted page visit. */
+export const NO_VISIT_ROW = 'no visit counted'
 
 function steps(row: FunnelRow): string[] {
   return [
@@ -28,7 +46,11 @@ function sourceTable(rows: readonly FunnelRow[], total: FunnelRow): string {
   const visits = (row: FunnelRow) => (row.visits === undefined ? '–' : number(row.visits))
   const table = [
     ['source', 'visits', ...STEP_HEADINGS],
-    ...rows.map((row) => [row.source ?? '(none kept)', visits(row), ...steps(row)]),
+    ...rows.map((row) => [
+      row.kind === 'no-visit' ? NO_VISIT_ROW : (row.source ?? ''),
+      visits(row),
+      ...steps(row),
+    ]),
     ['total', visits(total), ...steps(total)],
   ]
   return columns(table, new Set([1, 2, 3, 4, 5]))
@@ -51,23 +73,25 @@ function batchTable(rows: readonly FunnelRow[], total: FunnelRow): string {
 }
 
 /**
- * `funnel [--by source|batch] [--days N|all] [--json]`: from visits to the beta, each step beside
- * its rate of the step before it (funnel.ts). By source: visits where counted, then the entries who
- * signed up in the window and how far each got. By batch: each `invite` run, when, by which tool,
- * how chosen, and how many of its invitees joined.
+ * `funnel [--by source|batch] [--days 30|90|all] [--json]`: from visits to the beta, each step
+ * beside its rate of the step before it, counting people (funnel.ts), over the studio's windows and
+ * by default, as it, the whole list. By source: visits where counted, the entries who signed up on
+ * them, then one row of those with no counted visit. By batch: each `invite` run, when, by which
+ * tool, how chosen, and the people it counts (each in one batch), of whom who joined.
  */
 export async function funnelCommand(
   db: Database,
   by: FunnelBy,
-  days: number | 'all',
+  window: FunnelWindow,
   json: boolean,
 ): Promise<number> {
-  const { total, rows } = await funnel(db, by, days)
+  const result = await funnel(db, by, window)
   if (json) {
-    console.log(JSON.stringify({ total, rows }, null, 2))
+    console.log(JSON.stringify(result, null, 2))
     return 0
   }
-  const range = days === 'all' ? 'the whole list' : days === 1 ? 'today' : `the last ${days} days`
+  const { total, rows } = result
+  const range = funnelWindowName(window)
   if (rows.length === 0) {
     console.log(by === 'batch' ? `No invite batches, ${range}.` : `No visits or signups, ${range}.`)
     return 0
@@ -75,15 +99,21 @@ export async function funnelCommand(
   if (by === 'batch') {
     console.log(`The funnel by batch (one invite run each), ${range} (UTC), oldest first:\n`)
     console.log(batchTable(rows, total))
-    console.log('\njoined: invitees whose code the beta product redeemed (docs/invitations.md).')
+    console.log(
+      '\nEach person counts once, in one batch: the one whose invitation they redeemed, else their ' +
+        'latest (a resend moves them to its batch). joined: the beta product redeemed their code ' +
+        '(docs/invitations.md).',
+    )
     return 0
   }
   console.log(`The funnel by source, ${range} (UTC), most signups first:\n`)
   console.log(sourceTable(rows, total))
   console.log(
-    '\nEach rate is of the step before it (signups of visits). Visits are counted by source ' +
-      '(docs/analytics.md); (api) and mcp come with no page visit; (none kept) are entries from before ' +
-      'sources were kept, or imported without one.',
+    `\nEach rate is of the step before it. Signups are a rate of visits only where they were made on ` +
+      `a counted page visit (${number(total.signupsOnVisits ?? 0)} of ${number(total.signups)}), which ` +
+      `is the total's rate too. "${NO_VISIT_ROW}": signups through the API, scripts and headless ` +
+      'browsers, agents (MCP, and the WebMCP tool with answers), imports, and entries kept without a ' +
+      'source. Visits are counted by source (docs/analytics.md).',
   )
   return 0
 }

@@ -1,42 +1,36 @@
 import { createReadStream } from 'node:fs'
 import { open, stat } from 'node:fs/promises'
-import { ENTRY_COLUMNS, type EntryColumn, headerColumns } from '../../server/waitlist/admin/entry-columns'
+import { ENTRY_COLUMNS } from '../../server/waitlist/admin/entry-columns'
 import { CsvReader, type CsvRecord, CsvSyntaxError } from './csv-reader'
+import {
+  type FileLayout,
+  type ImportOptions,
+  PLAIN_IMPORT,
+  readLayout,
+  recordProblems,
+} from './import-layout'
 
 /**
- * Reading a CSV file for `import` (an export, or a plain list under the header `email`), a chunk at
- * a time: a file of any length in the memory of a chunk. Its row parser, `recordProblem`, checks
- * each field by the columns the header names.
+ * Reading a CSV file for `import` (an export, a plain list under the header `email`, or the lab's
+ * own sheet), a chunk at a time: a file of any length in the memory of a chunk. Each record is
+ * checked by the layout its header gives (import-layout.ts).
  */
 
 /** Something wrong with the file as a whole: missing, not text, not CSV, wrong header. */
 export class ImportFileError extends Error {}
 
-const headerOf = (columns: readonly EntryColumn[]) => columns.map((column) => column.name).join(',')
 const HEADERS =
-  `email alone (a plain list of addresses), or email with any of ${headerOf(ENTRY_COLUMNS.slice(1))} ` +
-  'in any order (the columns `npm run waitlist -- export` writes)'
+  `email, and any of ${ENTRY_COLUMNS.slice(1)
+    .map((column) => column.name)
+    .join(',')} in any order (the columns \`npm run waitlist -- export\` writes; ` +
+  "a question's column may be named by its id, role for answer_role), and any other column, which goes into the note"
 
 /** One record after the header, with the line it starts on (1 is the header). */
 export interface ImportRecord {
   line: number
   fields: string[]
-  /** Why it cannot be imported, or undefined. */
-  problem: string | undefined
-}
-
-/** The row parser: why import refuses this record of a file with these columns, or undefined. */
-export function recordProblem(
-  fields: readonly string[],
-  columns: readonly EntryColumn[] = ENTRY_COLUMNS,
-): string | undefined {
-  if (fields.length !== columns.length)
-    return `expected ${columns.length} fields (${headerOf(columns)}), found ${fields.length}`
-  for (const [index, column] of columns.entries()) {
-    const problem = column.problem(fields[index] ?? '')
-    if (problem) return problem
-  }
-  return undefined
+  /** Why it cannot be imported, every reason; none when it can. */
+  problems: string[]
 }
 
 const notText = (path: string) =>
@@ -55,15 +49,15 @@ function textDecoder(path: string): (chunk?: Buffer) => string {
   }
 }
 
-/** The columns the header names, or the file's problem: no header, or one naming what import does not know. */
-function readHeader(path: string, header: readonly string[] | undefined): readonly EntryColumn[] {
+/** The layout the header gives, or the file's problem: no header, or one without an email column. */
+function readHeader(path: string, header: readonly string[] | undefined, options: ImportOptions): FileLayout {
   if (!header) throw new ImportFileError(`${path} is empty; its first line names the columns: ${HEADERS}`)
-  const columns = headerColumns(header)
-  if (!('problem' in columns)) return columns
+  const layout = readLayout(header, options)
+  if (!('problem' in layout)) return layout
   const found = header.join(',').slice(0, 80)
   const why = found.includes('@')
     ? 'the first line is an address: put a line with the word email above the list'
-    : columns.problem
+    : layout.problem
   throw new ImportFileError(
     `${path} does not start with a header line import reads (found "${found}"): ${why}. ` +
       `The first line names the columns: ${HEADERS}`,
@@ -75,7 +69,10 @@ function readHeader(path: string, header: readonly string[] | undefined): readon
  * file starting with a header line import reads, and so which columns it has. The lines are checked
  * as they stream in.
  */
-export async function checkImportFile(path: string): Promise<readonly EntryColumn[]> {
+export async function checkImportFile(
+  path: string,
+  options: ImportOptions = PLAIN_IMPORT,
+): Promise<FileLayout> {
   const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
     throw new ImportFileError(
       error.code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read it (${error.code})`,
@@ -95,40 +92,44 @@ export async function checkImportFile(path: string): Promise<readonly EntryColum
   }
   // Else the first line split at its commas: what is wrong further in is for the lines to say.
   header ??= head === '' ? undefined : (head.split(/\r\n|\r|\n/, 1)[0] ?? '').split(',')
-  return readHeader(path, header)
+  return readHeader(path, header, options)
 }
 
-/** What `checked` knows of the file: its columns, once the header has been read. */
+/** What `checked` knows of the file: its layout, once the header has been read. */
 interface FileState {
-  columns: readonly EntryColumn[] | undefined
-  /** The columns the caller expects (its COPY names them), if it has read the header already. */
-  expected: readonly EntryColumn[] | undefined
+  layout: FileLayout | undefined
+  /** The layout the caller expects (its COPY stages it), if it has read the header already. */
+  expected: FileLayout | undefined
+  options: ImportOptions
 }
+
+const headerOf = (layout: FileLayout) => layout.map((use) => use.header).join(',')
 
 /** The records after the header, with their problems; the header's own problem is thrown. */
 function* checked(records: CsvRecord[], path: string, state: FileState): Generator<ImportRecord> {
   for (const { line, fields } of records) {
-    if (!state.columns) {
-      state.columns = readHeader(path, fields)
-      if (state.expected && headerOf(state.columns) !== headerOf(state.expected))
+    if (!state.layout) {
+      state.layout = readHeader(path, fields, state.options)
+      if (state.expected && headerOf(state.layout) !== headerOf(state.expected))
         throw new ImportFileError(`${path} changed while it was read: its header line is not the same`)
-    } else yield { line, fields, problem: recordProblem(fields, state.columns) }
+    } else yield { line, fields, problems: recordProblems(fields, state.layout, state.options) }
   }
 }
 
 /**
  * The file's records after its header, streamed a chunk's worth at a time, each with the line it
- * starts on and its problem, if any, by the columns its header names (`expected`, when given, as
- * checkImportFile read them). Blank lines are skipped; a problem with the whole file (not text, not
+ * starts on and its problems, by the layout its header gives (`expected`, when given, as
+ * checkImportFile read it). Blank lines are skipped; a problem with the whole file (not text, not
  * CSV, no header) throws an ImportFileError.
  */
 export async function* importRecords(
   path: string,
-  expected?: readonly EntryColumn[],
+  expected?: FileLayout,
+  options: ImportOptions = PLAIN_IMPORT,
 ): AsyncGenerator<ImportRecord[]> {
   const decode = textDecoder(path)
   const reader = new CsvReader()
-  const state: FileState = { columns: undefined, expected }
+  const state: FileState = { layout: undefined, expected, options }
   try {
     // 64 KB at a time: a chunk's records (some 900 at seven fields) die young. At 256 KB they lived
     // long enough to reach V8's old space, whose size then grew with the file: peak RSS 137 MiB at
@@ -142,5 +143,5 @@ export async function* importRecords(
       throw new ImportFileError(`${path} is not valid CSV: ${error.message}`)
     throw error
   }
-  if (!state.columns) readHeader(path, undefined)
+  if (!state.layout) readHeader(path, undefined, options)
 }

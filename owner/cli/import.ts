@@ -1,8 +1,10 @@
+import { basename } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import { escapeUnprinted } from '../../contract/clean-text'
+import { cliActor, recordAudit } from '../../server/audit/audit-record'
 import { copyTextLine } from '../../server/db/copy-text'
 import type { CopyTransaction, Database } from '../../server/db/database'
-import { allColumns, type EntryColumn } from '../../server/waitlist/admin/entry-columns'
 import {
   addStaged,
   createStage,
@@ -16,12 +18,15 @@ import {
 import { registerWords } from '../../server/waitlist/consent/consent-record'
 import { importText, wordsVersion } from '../../server/waitlist/consent/door-words'
 import { moveImported } from '../../server/waitlist/entry-status'
+import { exitFor } from './exit-status'
 import { withImportConsent } from './import-consent'
+import { type FileLayout, type ImportOptions, layoutLines, PLAIN_IMPORT, stagedRecord } from './import-layout'
 import { checkImportFile, importRecords } from './import-records'
+import { plural } from './plural'
 import { withDatabaseAsIs } from './with-database'
 
-// Enough to see what is wrong without flooding the terminal.
-const SHOWN_PROBLEMS = 50
+// Enough to fix a sheet in one pass without flooding the terminal; the rest are counted.
+const SHOWN_PROBLEMS = 100
 // COPY data leaves in chunks of about this many characters, not a message per line.
 const COPY_CHUNK = 64 * 1024
 
@@ -31,7 +36,7 @@ export interface LineProblem {
 }
 
 export type ImportOutcome =
-  | { kind: 'refused'; problems: LineProblem[]; count: number }
+  | { kind: 'refused'; problems: LineProblem[]; count: number; lines: number }
   | { kind: 'dry-run'; entries: number; listed: number; suppressed: number }
   | {
       kind: 'imported'
@@ -45,20 +50,25 @@ export type ImportOutcome =
       filled: number
     }
 
-/** The problems of the lines, the first SHOWN_PROBLEMS kept, every one counted. */
+/** The problems of the lines, the first SHOWN_PROBLEMS kept, every one counted, and the lines they are on. */
 class Problems {
   shown: LineProblem[] = []
   count = 0
-  add(problem: LineProblem) {
-    this.count++
-    if (this.shown.length < SHOWN_PROBLEMS) this.shown.push(problem)
+  lines = 0
+  addLine(line: number, messages: readonly string[]) {
+    if (messages.length > 0) this.lines++
+    for (const message of messages) {
+      this.count++
+      if (this.shown.length < SHOWN_PROBLEMS) this.shown.push({ line, message })
+    }
   }
 }
 
-/** What the staging reads from a file: its columns, the import's time and its words, for what it lacks. */
+/** What the staging reads from a file: its layout and options, the import's time and its words, for what it lacks. */
 interface StagedFile {
   path: string
-  columns: readonly EntryColumn[]
+  layout: FileLayout
+  options: ImportOptions
   importTime: string
   /** The version of the words naming the file: a line's consent record when it has none (ADR 096). */
   fileWords: string
@@ -67,14 +77,14 @@ interface StagedFile {
 /** The good records as COPY text for the staging table, in chunks; the bad ones go to `problems`. */
 async function* stagedLines(file: StagedFile, problems: Problems, counted: { entries: number }) {
   let chunk = ''
-  for await (const records of importRecords(file.path, file.columns)) {
+  for await (const records of importRecords(file.path, file.layout, file.options)) {
     for (const record of records) {
-      if (record.problem) {
-        problems.add({ line: record.line, message: record.problem })
+      if (record.problems.length > 0) {
+        problems.addLine(record.line, record.problems)
         continue
       }
       counted.entries++
-      const fields = allColumns(record.fields, file.columns, file.importTime)
+      const fields = stagedRecord(record.fields, file.layout, file.options, file.importTime)
       chunk += copyTextLine([
         String(record.line),
         ...withImportConsent(fields, file.fileWords, file.importTime),
@@ -88,13 +98,13 @@ async function* stagedLines(file: StagedFile, problems: Problems, counted: { ent
   if (chunk) yield chunk
 }
 
-async function stageFile(tx: CopyTransaction, path: string, fileWords: string) {
+async function stageFile(tx: CopyTransaction, path: string, options: ImportOptions, fileWords: string) {
   // The header says which columns the file has, in which order; the others take their defaults.
-  const columns = await checkImportFile(path)
+  const layout = await checkImportFile(path, options)
   const importTime = await createStage(tx)
   const problems = new Problems()
   const counted = { entries: 0 }
-  const file = { path, columns, importTime, fileWords }
+  const file = { path, layout, options, importTime, fileWords }
   await pipeline(Readable.from(stagedLines(file, problems, counted)), stageRows(tx))
   const duplicates = await stagedDuplicates(tx, SHOWN_PROBLEMS)
   const shown = [
@@ -105,23 +115,29 @@ async function stageFile(tx: CopyTransaction, path: string, fileWords: string) {
     entries: counted.entries,
     shown: shown.slice(0, SHOWN_PROBLEMS),
     count: problems.count + duplicates.count,
+    lines: problems.lines + duplicates.count,
   }
 }
 
 /**
  * Reads an `export` file into the list in one transaction, streaming: every line is checked as it
  * goes into a staging table, and the entries are added only if none is bad, all at once, with their
- * statuses, sources, answers and consent records (or, for a dry run, only counted); erased and
- * removed addresses are skipped (ADR 098). Addresses already listed are
- * skipped, but move on to a further status the file has for them, and take its answers and source
- * where they have none.
+ * statuses, sources, answers, marks and consent records (or, for a dry run, only counted); erased
+ * and removed addresses are skipped (ADR 098). Addresses already listed are skipped, but move on to
+ * a further status the file has for them, and take its answers and source where they have none.
  */
-export async function importFile(db: Database, path: string, dryRun: boolean): Promise<ImportOutcome> {
+export async function importFile(
+  db: Database,
+  path: string,
+  dryRun: boolean,
+  options: ImportOptions = PLAIN_IMPORT,
+): Promise<ImportOutcome> {
   // A line without a consent record of its own names the file it came from (ADR 096).
   const fileWords = importText(path)
   const outcome = await db.copyTransaction(async (tx): Promise<ImportOutcome> => {
-    const staged = await stageFile(tx, path, wordsVersion(fileWords).version)
-    if (staged.count > 0) return { kind: 'refused', problems: staged.shown, count: staged.count }
+    const staged = await stageFile(tx, path, options, wordsVersion(fileWords).version)
+    if (staged.count > 0)
+      return { kind: 'refused', problems: staged.shown, count: staged.count, lines: staged.lines }
     const suppressed = await skipSuppressed(tx, !dryRun)
     if (dryRun)
       return { kind: 'dry-run', entries: staged.entries, listed: await stagedListed(tx), suppressed }
@@ -132,6 +148,10 @@ export async function importFile(db: Database, path: string, dryRun: boolean): P
     const listed = added < kept
     const raised = listed ? await moveImported(tx) : 0
     const filled = listed ? await fillListed(tx) : 0
+    // The file's name only: its lines are addresses.
+    const skipped = suppressed > 0 ? `, ${suppressed} erased before skipped` : ''
+    const detail = `${basename(path)}: ${added} added, ${raised} moved on, ${filled} filled in${skipped}`
+    await recordAudit(tx, cliActor(), { action: 'import', detail, count: added + raised + filled })
     return { kind: 'imported', entries: staged.entries, suppressed, added, raised, filled }
   })
   if (outcome.kind === 'imported') await settleImport(db, outcome.added)
@@ -142,78 +162,96 @@ export async function importFile(db: Database, path: string, dryRun: boolean): P
  * A dry run where no database exists yet, so nothing is listed: the lines are checked here, their
  * duplicates found in memory (a staging table needs a database; this one holds every address).
  */
-async function checkAlone(path: string): Promise<ImportOutcome> {
+async function checkAlone(path: string, options: ImportOptions): Promise<ImportOutcome> {
   const problems = new Problems()
   const firstLine = new Map<string, number>()
-  const columns = await checkImportFile(path)
-  const email = columns.findIndex((column) => column.name === 'email')
-  for await (const records of importRecords(path, columns))
-    for (const { line, fields, problem } of records) {
+  const layout = await checkImportFile(path, options)
+  const email = layout.findIndex((use) => 'column' in use && use.column.name === 'email')
+  for await (const records of importRecords(path, layout, options))
+    for (const { line, fields, problems: found } of records) {
       // citext's rule, as the staging table's lower(): addresses are ASCII (the address rule).
       const address = fields[email]?.toLowerCase() ?? ''
-      const first = problem ? undefined : firstLine.get(address)
-      if (problem || first !== undefined)
-        problems.add({ line, message: problem ?? `the same address as line ${first}` })
+      const first = found.length > 0 ? undefined : firstLine.get(address)
+      if (first !== undefined) problems.addLine(line, [`the same address as line ${first}`])
+      else if (found.length > 0) problems.addLine(line, found)
       else firstLine.set(address, line)
     }
-  if (problems.count > 0) return { kind: 'refused', problems: problems.shown, count: problems.count }
+  if (problems.count > 0)
+    return { kind: 'refused', problems: problems.shown, count: problems.count, lines: problems.lines }
   return { kind: 'dry-run', entries: firstLine.size, listed: 0, suppressed: 0 }
 }
 
+/** "1 is", "2 are": a count as the subject of a sentence. */
+const counted = (count: number, one: string, many: string) =>
+  `${count.toLocaleString('en')} ${count === 1 ? one : many}`
+
 function report(path: string, outcome: ImportOutcome): number {
   if (outcome.kind === 'refused') {
-    const lines = outcome.problems.map((problem) => `  line ${problem.line}: ${problem.message}`)
-    if (outcome.count > SHOWN_PROBLEMS) lines.push(`  … and ${outcome.count - SHOWN_PROBLEMS} more`)
-    const count = outcome.count === 1 ? '1 bad line' : `${outcome.count} bad lines`
+    // The file's own values, printed, not obeyed (ADR 082).
+    const lines = outcome.problems.map(
+      (problem) => `  line ${problem.line}: ${escapeUnprinted(problem.message)}`,
+    )
+    if (outcome.count > SHOWN_PROBLEMS)
+      lines.push(`  … and ${plural(outcome.count - SHOWN_PROBLEMS, 'more error', 'more errors')}`)
+    const count =
+      outcome.count === outcome.lines
+        ? plural(outcome.count, 'bad line')
+        : `${plural(outcome.count, 'error')} on ${plural(outcome.lines, 'line')}`
     console.error(`${path}: ${count}; nothing was imported.\n${lines.join('\n')}`)
     return 1
   }
   if (outcome.kind === 'dry-run') {
     const { entries, listed, suppressed } = outcome
+    const added = entries - listed - suppressed
     console.log(
-      `Dry run: ${path} holds ${entries} entries; ${entries - listed - suppressed} would be added, ` +
-        `${listed} are already on the list and would be skipped${suppressedWords(suppressed, 'would be')}. ` +
-        'Nothing was written.',
+      `Dry run: ${path} holds ${plural(entries, 'entry', 'entries')}; ${added.toLocaleString('en')} would be added, ` +
+        `${counted(listed, 'is already on the list', 'are already on the list')} and would be skipped` +
+        `${suppressedWords(suppressed, 'would be')}. Nothing was written.`,
     )
-    return 0
+    return exitFor(added)
   }
   const raised =
     outcome.raised > 0
-      ? ` Of those, ${outcome.raised} took the file's further status (invited, bounced or unsubscribed).`
+      ? ` Of those, ${outcome.raised.toLocaleString('en')} took the file's further status (invited, bounced or unsubscribed).`
       : ''
   const filled =
     outcome.filled > 0
-      ? ` ${outcome.filled} listed took the file's answers or source where they had none (their own are kept).`
+      ? ` ${counted(outcome.filled, 'listed entry', 'listed entries')} took the file's answers, source, tags or note where they had none (their own are kept).`
       : ''
   const { entries, suppressed, added } = outcome
+  const listed = entries - suppressed - added
   console.log(
-    `Imported ${path}: ${added} added, ${entries - suppressed - added} already on the list (skipped)` +
+    `Imported ${path}: ${added.toLocaleString('en')} added; ${counted(listed, 'is already on the list', 'are already on the list')} (skipped)` +
       `${suppressedWords(suppressed, suppressed === 1 ? 'was' : 'were')}.${raised}${filled} ` +
       'No signup notifications or mail were sent for them.',
   )
-  return 0
+  return exitFor(added + outcome.raised + outcome.filled)
 }
 
 /** The addresses erased or removed before, which import never brings back (ADR 098). */
 function suppressedWords(suppressed: number, were: string): string {
   if (suppressed === 0) return ''
-  const which = suppressed === 1 ? '1 address' : `${suppressed} addresses`
+  const which = plural(suppressed, 'address', 'addresses')
   return `; ${which} erased or removed before ${were} skipped (unsuppress EMAIL allows one again)`
 }
 
 /**
- * `import FILE [--dry-run]`: adds the entries of an `export` file with their created_at, all in
- * one transaction, after every line has been checked. The file's start is checked before the
- * database is opened.
+ * `import FILE [--dry-run] [--map ID:VALUE=CHOICE]… [--ignore-unknown]`: adds the entries of an
+ * `export` file or the lab's own sheet, all in one transaction, after every line has been checked.
+ * The file's start is checked before the database is opened; a dry run says first where each
+ * column goes.
  */
 export async function importCommand(
   path: string,
   dryRun: boolean,
   withDatabase: <T>(fn: (db: Database) => Promise<T>) => Promise<T>,
+  options: ImportOptions = PLAIN_IMPORT,
 ): Promise<number> {
-  await checkImportFile(path)
-  if (!dryRun) return report(path, await withDatabase((db) => importFile(db, path, false)))
+  const layout = await checkImportFile(path, options)
+  if (!dryRun) return report(path, await withDatabase((db) => importFile(db, path, false, options)))
+  console.log(`How import reads the columns of ${path}:\n${layoutLines(layout, options).join('\n')}\n`)
   // A dry run writes nothing: the database as it is, or none at all before the first start.
-  const outcome = (await withDatabaseAsIs((db) => importFile(db, path, true))) ?? (await checkAlone(path))
+  const outcome =
+    (await withDatabaseAsIs((db) => importFile(db, path, true, options))) ?? (await checkAlone(path, options))
   return report(path, outcome)
 }

@@ -1,26 +1,25 @@
 import type { Database } from '../../server/db/database'
 import { readMailSettings } from '../../server/mail/queue/mail-settings'
 import { confirmAgain } from '../../server/waitlist/confirmations'
+import { exitFor } from './exit-status'
 
 type Print = (line: string) => void
 
 /**
  * `invite --confirm EMAIL…`: the confirmation again, on the owner's word (no hourly limit, unlike a
- * repeat signup), for each named entry that is still unconfirmed; its expiry starts again. Exits 1
- * when an address is not on the list or needs no confirmation.
+ * repeat signup), for each named entry that is still unconfirmed; its expiry starts again. Every
+ * address it leaves alone is named with why; it exits by the CLI's one rule (exit-status.ts).
  */
 export async function inviteConfirmCommand(
   db: Database,
   emails: readonly string[],
   print: Print = console.log,
 ): Promise<number> {
-  let refused = false
   let queued = 0
   const outcomes = await confirmAgain(db, emails, 'owner')
   for (const email of emails) {
     const result = outcomes.get(email.trim().toLowerCase())
     if (!result) {
-      refused = true
       print(`${email} is not on the waitlist`)
     } else if (result.outcome === 'queued') {
       queued++
@@ -28,11 +27,10 @@ export async function inviteConfirmCommand(
     } else if (result.outcome === 'pending') {
       print(`${email} already has a confirmation waiting to be sent`)
     } else if (result.outcome === 'not-unconfirmed') {
-      refused = true
       print(`${email} is ${result.status}: it needs no confirmation`)
     }
   }
   if (queued > 0 && !(await readMailSettings(db)).senderConfigured)
     print('No server with SMTP_URL has started on this database yet: they are sent once one does.')
-  return refused ? 1 : 0
+  return exitFor(queued)
 }

@@ -1,6 +1,8 @@
+import { cliActor } from '../../server/audit/audit-record'
 import type { Database } from '../../server/db/database'
 import type { PreviewFallback } from '../../server/mail/messages/message-preview'
 import { sendTest } from '../../server/waitlist/invite/invite-service'
+import { EXIT } from './exit-status'
 import { followBatch } from './follow-batch'
 
 type Print = (line: string) => void
@@ -18,10 +20,10 @@ export async function inviteTestCommand(
   fail: Print = console.error,
 ): Promise<number> {
   const { address } = request
-  const sent = await sendTest(db, address, request.env)
+  const sent = await sendTest(db, address, request.env, cliActor())
   if ('refused' in sent) {
     fail(sent.reason)
-    return 1
+    return EXIT.nothingDone
   }
   print(
     `Queued a test of the invitation to ${address}: the message the next invitee gets, sent by the ` +

@@ -1,3 +1,4 @@
+import { cliActor } from '../../server/audit/audit-record'
 import type { ServerEnv } from '../../server/boot/env'
 import type { Database } from '../../server/db/database'
 import { renderPreview } from '../../server/mail/messages/message-preview'
@@ -9,6 +10,7 @@ import {
   queueInvite,
   type Refusal,
 } from '../../server/waitlist/invite/invite-service'
+import { EXIT, exitFor } from './exit-status'
 import { followBatch } from './follow-batch'
 import { plural } from './plural'
 import { withDatabaseAsIs } from './with-database'
@@ -89,7 +91,9 @@ async function dryRun(env: ServerEnv, request: InviteRequest, print: Print): Pro
   )
   if (preview.settingsUnknown) print(`${preview.settingsUnknown}\n`)
   print(renderPreview(preview.mail, preview.from))
-  return 0
+  // By how many it would queue, as the real run exits by how many it queued; the placeholder link,
+  // which the real run refuses whole, is said above (a dry run is how the owner looks first).
+  return exitFor(preview.count)
 }
 
 /** How the batch was chosen, as the funnel's batch rows tell it: the flags, never an address. */
@@ -103,12 +107,18 @@ function chosenBy(request: InviteRequest): string {
 async function queue(db: Database, env: ServerEnv, request: InviteRequest, print: Print): Promise<number> {
   const outcome = await queueInvite(
     db,
-    { choice: choiceOf(request), resend: request.resend, actor: { via: 'cli' }, chosenBy: chosenBy(request) },
+    {
+      choice: choiceOf(request),
+      resend: request.resend,
+      actor: { via: 'cli', ...cliActor() },
+      chosenBy: chosenBy(request),
+    },
     env,
   )
+  // The placeholder beta link: the server's configuration, so nothing was tried.
   if ('refusal' in outcome) {
     console.error(outcome.refusal)
-    return 1
+    return EXIT.usage
   }
   if (outcome.fewerMatched)
     print(
@@ -118,7 +128,6 @@ async function queue(db: Database, env: ServerEnv, request: InviteRequest, print
   print(`Queued ${plural(outcome.queued.length, 'invitation')}.`)
   if (outcome.queued.length > 0 && outcome.noSender) print(outcome.noSender)
   if (request.wait && outcome.messageIds.length > 0) await followBatch(db, outcome.messageIds, print)
-  const refusedNamed =
-    outcome.unknown.length > 0 || outcome.refused.some((entry) => entry.status !== 'invited')
-  return refusedNamed ? 1 : 0
+  // Each address left alone was named with why (printRefusals): a batch with some refused is good.
+  return exitFor(outcome.queued.length)
 }

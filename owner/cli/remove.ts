@@ -1,19 +1,29 @@
+import { cliActor } from '../../server/audit/audit-record'
 import type { Database } from '../../server/db/database'
 import { eraseEntry } from '../../server/waitlist/erasure'
+import { exitFor } from './exit-status'
 
 /**
- * `remove EMAIL`: an erasure request (erasure.ts: the entry and all it holds, a keyed hash kept so
- * imports skip the address, entry.erased to the webhook). Exits 0 whether or not the address was
- * listed: either way it is not on the list afterwards, so a batch of requests can be replayed safely.
+ * `remove EMAIL…`: erasure requests, one address after another (erasure.ts: the entry and all it
+ * holds, a keyed hash kept so imports skip the address, entry.erased to the webhook, a line of the
+ * record). An address not on the list is named and left: it is not on the list afterwards either
+ * way. Exits by the CLI's one rule (exit-status.ts): 0 when it removed any, 1 when none of them was
+ * listed.
  */
-export async function removeCommand(db: Database, email: string): Promise<number> {
-  // The address as it was stored, so the owner sees which entry went, whatever case was typed.
-  const removed = await eraseEntry(db, email, 'removed')
-  if (removed !== undefined)
+export async function removeCommand(db: Database, emails: readonly string[]): Promise<number> {
+  let removed = 0
+  for (const email of emails) {
+    // The address as it was stored, so the owner sees which entry went, whatever case was typed.
+    const stored = await eraseEntry(db, email, 'removed', cliActor())
+    if (stored === undefined) {
+      console.log(`${email} is not on the waitlist (in any letter case); nothing was removed.`)
+      continue
+    }
+    removed++
     console.log(
-      `Removed ${removed} from the waitlist. Imports now skip it until it signs up again ` +
+      `Removed ${stored} from the waitlist. Imports now skip it until it signs up again ` +
         '(or `unsuppress` allows it).',
     )
-  else console.log(`${email} is not on the waitlist (in any letter case); nothing was removed.`)
-  return 0
+  }
+  return exitFor(removed)
 }

@@ -1,3 +1,4 @@
+import { cliActor } from '../../server/audit/audit-record'
 import type { Database } from '../../server/db/database'
 import {
   HEALTH_MIN_SENT,
@@ -51,7 +52,7 @@ export async function printSendHealth(db: Database, print: Print): Promise<void>
  * confirmations go, for every server on the database.
  */
 export async function resumeCommand(db: Database, print: Print): Promise<number> {
-  const { lanes, networks } = await resumeSending(db)
+  const { lanes, networks } = await resumeSending(db, cliActor())
   for (const lane of lanes)
     print(
       `${capitalised(lane.name)} resumed (they were paused: ${lane.reason}). A new window starts now; a running server sends the queued ${lane.name}.`,

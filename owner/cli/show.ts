@@ -7,7 +7,7 @@ import { consentLines } from './consent-lines'
 /** One line of the history: when, what, and what came with it (a message's kind and outcome, a detail). */
 function historyLine(item: HistoryItem): string {
   const what = item.kind ? `${item.event} (${item.kind}): ${item.outcome ?? ''}` : item.event
-  return `  ${item.at}  ${what}${item.detail ? `  ${item.detail}` : ''}`
+  return `  ${item.at}  ${what}${item.by ? ` by ${item.by}` : ''}${item.detail ? `  ${item.detail}` : ''}`
 }
 
 /** The answers under their label, one per line: the person's kept ones, or an agent's proposed ones. */
@@ -21,10 +21,19 @@ function answerLines(label: 'answers' | 'proposed', answers: Answers): string[] 
   )
 }
 
+/** The team's note, its lines under its label; the lab's, never the person's. */
+function noteLines(note: string | null): string[] {
+  if (note === null) return ['  note     (none)']
+  return note
+    .split('\n')
+    .map((line, index) => `  ${index === 0 ? 'note' : ''}`.padEnd(11) + escapeUnprinted(line))
+}
+
 /**
  * `show EMAIL [--json]`: one entry as a person asking about it would want it told: the address,
  * its status, where the signup came from, its answers (the person's, then any an agent proposed that
- * do not count), its consent record (consent-lines.ts), and its history oldest first (entry-history.ts).
+ * do not count), the team's tags and note, its consent record (consent-lines.ts), and its history
+ * oldest first (entry-history.ts).
  * `--json` prints entryHistory's object as it is. What a stranger stored is printed, not obeyed: a
  * control character in an answer or a bounce's words is shown as its escape (`\x1b`; in JSON,
  * `\u001b`), never sent to the terminal (ADR 082). Exits 1 when the address is not listed.
@@ -51,6 +60,8 @@ export async function showCommand(db: Database, email: string, json: boolean): P
           "           (an agent's, not counted until the person keeps them on the confirmation page)",
         ]
       : []),
+    `  tags     ${entry.tags.length > 0 ? entry.tags.join(' ') : '(none)'}`,
+    ...noteLines(entry.note),
     ...consentLines(entry.consent),
     '',
     'History, oldest first (UTC):',

@@ -5,6 +5,7 @@ import { StartupError } from '../../server/base/startup-error'
 import { ConfigError, loadDotEnvFile } from '../../server/boot/env'
 import { StudioPortInUseError } from '../studio-server/start-studio'
 import { COMMANDS, FILTER_FLAGS, FILTERING_COMMANDS } from './commands'
+import { EXIT, EXIT_HELP } from './exit-status'
 import { ImportFileError } from './import-records'
 
 const ANSWER_IDS = signupQuestions.map((question) => question.id).join(', ')
@@ -22,20 +23,28 @@ length of the command (a server started meanwhile is refused until the command e
 
 Commands:
   count [FILTER]                       how many addresses are on the list, or match the filter
-  list [FILTER]                        one line per entry: created_at (UTC), the address, its status, two
-                                       spaces apart; oldest first
+  list [FILTER] [--json]               one line per entry: created_at (UTC), the address, its status, two
+                                       spaces apart; oldest first. --json: JSON Lines, one {email, status,
+                                       source, answers, tags, note, created_at} a line
   export [FILTER] [--out FILE]         RFC 4180 CSV (header email,created_at,status,confirmed_at,invited_at,
                                        unsubscribed_at,bounced_at,joined_at,source, then answer_ID for each
-                                       question, then consent_at,consent_door,consent_words,consent_agent,
-                                       confirmed_from; CRLF line ends) to FILE (mode 0600, also when it
-                                       existed), or to standard output
-  show EMAIL [--json]                  one entry: its address, status, source, answers and consent record,
-                                       then its history oldest first (signed up, confirmed, each message and
-                                       what became of it, provider events, invited, joined); exits 1 when it
-                                       is not listed. --json: {email, status, source, answers: {ID: value},
-                                       proposed, consent: {at, door, words: {version, text}, network, agent:
-                                       {name, version, verified} | null, confirmed_at, confirmed_from} |
-                                       null, history: [{at, event, detail?, kind?, outcome?}]}
+                                       question, then tags (space-separated) and note, then consent_at,
+                                       consent_door,consent_words,consent_agent,confirmed_from; CRLF line
+                                       ends) to FILE (mode 0600, also when it existed), or to standard output
+  show EMAIL [--json]                  one entry: its address, status, source, answers, tags, note and
+                                       consent record, then its history oldest first (signed up, confirmed,
+                                       each message and what became of it, provider events, invited, joined,
+                                       tags and notes); exits 1 when it is not listed. --json: {email,
+                                       status, source, answers: {ID: value}, proposed, tags: [...], note,
+                                       consent: {at, door, words: {version, text}, network, agent: {name,
+                                       version, verified} | null, confirmed_at, confirmed_from} | null,
+                                       history: [{at, event, detail?, kind?, outcome?}]}
+  tag EMAIL… TAG                       give the addresses the team's tag (a lower-case word of up to 32
+                                       characters: a-z, 0-9, - and _, e.g. shortlist); untag EMAIL… TAG
+                                       takes it away. Exits 1 when none of them is listed
+  note EMAIL TEXT                      the team's note on the entry, up to 1,000 characters; "" clears it.
+                                       Tags and notes are the lab's: no mail, webhook or page the person
+                                       sees shows them, and remove erases them
   keys                                 the anon and service_role keys for this DATA_DIR / JWT_SECRET, and the
                                        key the beta product checks invite codes with (docs/invitations.md)
   url                                  the postgres:// connection string of the embedded cluster, for psql,
@@ -47,38 +56,50 @@ Commands:
                                        CLI never use it: they go through a private Unix socket. A tool given
                                        this URL after PostgreSQL stopped may hand the password to whatever
                                        program took the port then; use it while the server runs
-  remove EMAIL                         erase an address (any letter case) and all it holds; a keyed hash keeps
-                                       it out of later imports until it signs up again; entry.erased goes
-                                       to the webhook; exits 0 whether or not it was listed
+  remove EMAIL…                        erase each address (any letter case) and all it holds; one not listed
+                                       is named and left; a keyed hash keeps it out of later imports until
+                                       it signs up again; entry.erased goes to the webhook
   consent-words [--json]               every version of the words the doors showed (the page's form, the MCP
                                        tool, an import's file): version, SHA-256, doors, entries, first and
                                        last use, text; --json: an array of {version, hash, text, doors,
                                        entries, first, last, registered}
   suppressed                           how many erased or removed addresses imports skip
-  unsuppress EMAIL                     let an erased or removed address be imported again
-  import FILE [--dry-run]              add the entries of a CSV of any size in one transaction: an export
-                                       (created_at, statuses, source and answers kept), or a plain list under
-                                       the header email (with any of the export's columns, in any order; no
-                                       created_at is now, no status waiting); nothing is added unless every
-                                       line is good (an answer as the question allows: a choice exactly, a
-                                       text not too long); listed addresses are skipped but take a further
-                                       status from the file (never an earlier one), and its answers and
-                                       source where they have none; no notifications, no mail; erased or
-                                       removed addresses are skipped (and counted); lines without a consent
-                                       record get door import with the file's name
+  unsuppress EMAIL                     let an erased or removed address be imported again; exits 1 when it
+                                       was not kept out
+  import FILE [--dry-run] [--map ID:VALUE=CHOICE]… [--ignore-unknown]
+                                       add the entries of a CSV of any size in one transaction: an export
+                                       (created_at, statuses, source, answers, tags, note and consent record
+                                       kept), or the lab's own sheet with an email column (any of the
+                                       export's columns, in any order; a question's column by its id too,
+                                       role for answer_role; created_at a date (midnight UTC), a time with
+                                       or without a zone (UTC), or Unix seconds; none is now, no status
+                                       waiting). A choice matches in any letter case; --map
+                                       role:Engineer=Engineering maps the sheet's own words. Other columns
+                                       (name, notes…) go into the note as "name: …; notes: …", unless
+                                       --ignore-unknown. Nothing is added unless every line is good: every
+                                       error is listed (100 at most, then a count). Listed addresses are
+                                       skipped but take a further status from the file (never an earlier
+                                       one), and its answers, source and note where they have none, and its
+                                       tags; no notifications, no mail. Erased or removed addresses are
+                                       skipped (and counted); lines without a consent record get door
+                                       import with the file's name. --dry-run says where each column goes
   stats [--days N|all]                 signups per day (UTC) as a bar chart, and the total (default 30 days)
   sources [--days N|all] [--json]      visits, visitors, signups and conversion per source (utm_source, else
                                        the referring site, else direct; mcp for agents), most signups first,
                                        then by medium and campaign (default 30 days); --json: an array of
                                        {source, visits, visitors, signups, conversion, campaigns}
-  funnel [--by source|batch] [--days N|all] [--json]
+  funnel [--by source|batch] [--days 30|90|all] [--json]
                                        from visits to the beta: visits (where counted), signups, confirmed,
-                                       invited, joined, each with its rate of the step before; by source
-                                       (the default; entries who signed up in the window) or by batch (each
-                                       invite run: when, by cli or studio, how chosen, how many, who
-                                       joined); the whole list unless --days. --json: {total, rows}, each
-                                       row with signups, confirmed, invited, joined, rates (and visits by
-                                       source, batch {id, at, by, size, chosenBy} by batch)
+                                       invited, joined, each person once, each step with its rate of the
+                                       step before (at most 100%); by source (the default: entries who
+                                       signed up in the window, on a counted page visit, then one row of
+                                       those with no visit counted: API, MCP, imports) or by batch (each
+                                       invite run: when, by cli or studio, how chosen, the people it counts
+                                       (each in one batch: the one whose code they redeemed, else their
+                                       latest), who joined); the studio's windows, the whole list unless
+                                       --days. --json: {window, total, rows}, each row with signups,
+                                       confirmed, invited, joined, rates (and kind and visits by source,
+                                       batch {id, at, by, size, chosenBy} by batch)
   studio [--port N] [--host IP]        a local web view of the list on http://127.0.0.1:N (default 3001),
                                        opened with the token in the URL it prints; Ctrl-C stops it. --host
                                        0.0.0.0 inside a container only, with the port published on the
@@ -110,24 +131,43 @@ Commands:
                                        --show-addresses; --retry sends the failed ones again; --resume
                                        resumes sending paused by bounces or complaints
 
+  team add EMAIL --role viewer|member|owner
+                                       a member of the lab's team for the studio at SITE_URL/studio
+                                       (docs/deploy.md), and their enrolment link: one use, 24 hours, on
+                                       SITE_URL (else http://localhost:PORT); they create a passkey there.
+                                       viewer sees; member also invites, tags, notes, resumes sending;
+                                       owner also runs the team, exports and removes entries
+  team list                            the members: role, passkeys, last sign-in, an open link
+  team role EMAIL ROLE                 change a member's role (from their next request)
+  team remove EMAIL                    remove a member: their passkeys and sessions end at once
+  team link EMAIL                      a new enrolment link (a lost device); the one before stops working
+  audit [--since DATE] [--json]        the record of who did what, oldest first: every change made in the
+                                       team studio, the local studio or the CLI (invite, resend, remove,
+                                       export, resume, team changes…), every sign-in and failed sign-in:
+                                       when, who (a member, or cli: and the OS user), what, how many, from
+                                       which network. --json: one object per line: {at, actor, action,
+                                       detail, count, from}
+
 FILTER chooses entries; each flag given must match (all of them), and a flag given again adds
-another value (any of them matches):
+another value (any of them matches; --tag: all of them):
   --status S                           the entry's status (S below)
   --source NAME                        where the signup came from, as sources names it: a utm_source, a
                                        referring site, direct, (api), mcp
   --answer ID=VALUE                    an answer to a signup question (ID: ${ANSWER_IDS}):
                                        a choice exactly (${ROLE_EXAMPLE}), a text as a part of it in
                                        any letter case (organisation=cern)
-  --domain DOMAIN                      the address's domain, in any letter case (example.com)
+  --domain DOMAIN                      the address's domain or any of its subdomains, in any letter case:
+                                       stanford.edu finds cs.stanford.edu, edu every .edu address
+  --tag T                              carries the team's tag T; given again, every one of them (all must
+                                       match); --no-tag T: carries none of those given
+  --batch N                            invited last in batch N (the numbers funnel --by batch shows)
   --since DATE                         signed up at or after DATE (once)
 S is a status: ${ENTRY_STATUSES.join(', ')} (docs/invitations.md).
 DATE is anything Postgres reads as a timestamp, e.g. 2026-11-01 or 2026-11-01T09:00:00Z.
 Environment as the server: DATABASE_URL, DATA_DIR (default ./data; as root, see docs/operations.md), JWT_SECRET.
 No mail settings: invite and the studio use those each server records in the database at start.
 
-Exit codes: 0 done, 1 failed (database unreachable, DATA_DIR held by another command, bad
-configuration), 2 bad usage.
-`
+${EXIT_HELP}`
 
 async function run(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -152,46 +192,60 @@ async function run(argv: string[]): Promise<number> {
       source: { type: 'string', multiple: true },
       answer: { type: 'string', multiple: true },
       domain: { type: 'string', multiple: true },
+      tag: { type: 'string', multiple: true },
+      'no-tag': { type: 'string', multiple: true },
+      batch: { type: 'string', multiple: true },
+      map: { type: 'string', multiple: true },
+      'ignore-unknown': { type: 'boolean' },
       by: { type: 'string' },
       'show-addresses': { type: 'boolean' },
+      role: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
   const [name] = positionals
   if (values.help || !name) {
     process.stdout.write(USAGE)
-    return name || values.help ? 0 : 2
+    return name || values.help ? EXIT.done : EXIT.usage
   }
   if (values.since !== undefined && Number.isNaN(Date.parse(values.since))) {
     console.error(`--since needs a date such as 2026-11-01, not "${values.since}"`)
-    return 2
+    return EXIT.usage
   }
   // Ignored, a filter would do something else than asked: `stats --source hn` counting everyone.
-  const filterFlag = FILTER_FLAGS.find((flag) => values[flag] !== undefined)
+  // `audit --since` is the record's own.
+  const filterFlag = FILTER_FLAGS.find(
+    (flag) => values[flag] !== undefined && !(name === 'audit' && flag === 'since'),
+  )
   if (filterFlag && !FILTERING_COMMANDS.includes(name)) {
     console.error(`--${filterFlag} goes with list, count, export and invite --next, not ${name}`)
-    return 2
+    return EXIT.usage
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
   if (command) return command({ positionals, values })
   console.error(`Unknown command "${name}".\n`)
   process.stderr.write(USAGE)
-  return 2
+  return EXIT.usage
 }
 
 loadDotEnvFile()
 run(process.argv.slice(2))
   .then((code) => process.exit(code))
   .catch((error) => {
+    // A bad variable or flag: nothing was tried (exit-status.ts).
     if (
       error instanceof ConfigError ||
+      (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+    ) {
+      console.error((error as Error).message)
+      process.exit(EXIT.usage)
+    }
+    if (
       error instanceof StartupError ||
       error instanceof ImportFileError ||
       error instanceof StudioPortInUseError
     )
       console.error(error.message)
-    else if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
-      console.error((error as Error).message)
     else console.error('The waitlist CLI failed:', error)
-    process.exit(1)
+    process.exit(EXIT.nothingDone)
   })

@@ -1,7 +1,7 @@
 import type { EntryPage as ListPage } from '../../server/waitlist/admin/entry-pages'
 import type { StatusCounts } from '../../server/waitlist/admin/status-counts'
 import type { DayCount } from '../../server/waitlist/admin/waitlist-admin'
-import { type Filters, filtersQuery } from './filters'
+import { type Filters, filtersQuery, type Sort, sortQuery } from './filters'
 
 /**
  * The studio server's JSON API (owner/studio-server/studio-app.ts). The token arrives in the URL's
@@ -19,6 +19,9 @@ export interface Summary {
   /** The sources the list's entries came from, alphabetical, for the filter; more exist when moreSources. */
   sources: string[]
   moreSources: boolean
+  /** The team's tags on the list, alphabetical, with how many carry each, for the tag filter. */
+  tags: { tag: string; entries: number }[]
+  moreTags: boolean
 }
 
 /** A page of the list as the studio's server sends it: the server's page and its size. */
@@ -26,6 +29,9 @@ export type EntryPage = ListPage & { pageSize: number }
 
 /** Where a page of the list starts: the first page, or after or before a cursor of the studio's. */
 export type PageStart = { after: string } | { before: string } | Record<string, never>
+
+/** Where the studio is: the team studio under /studio on the site (its API too), the local one at the root. */
+export const STUDIO_ROOT = window.location.pathname.startsWith('/studio/') ? '/studio' : ''
 
 const TOKEN_KEY = 'waitlist-studio-token'
 let token: string | null = null
@@ -58,8 +64,11 @@ export class SiteStopped extends Error {}
 async function call(url: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers)
   if (token) headers.set('Authorization', `Bearer ${token}`)
-  const response = await fetch(url, { ...init, headers, credentials: 'omit' })
+  // The team studio's session is its cookie; the local studio's token is never one.
+  const credentials = STUDIO_ROOT ? 'same-origin' : 'omit'
+  const response = await fetch(`${STUDIO_ROOT}${url}`, { ...init, headers, credentials })
   if (response.ok) return response
+  if (response.status === 401 && STUDIO_ROOT) window.location.assign(`${STUDIO_ROOT}/sign-in`)
   const body = (await response.json().catch(() => ({}))) as { error?: string; stopped?: boolean }
   if (body.stopped) throw new SiteStopped(body.error ?? 'The site is stopped.')
   throw new Error(body.error ?? `The studio answered ${response.status}`)
@@ -73,9 +82,14 @@ export function fetchSummary(range: Range): Promise<Summary> {
   return send(`/api/summary?days=${range}`)
 }
 
-/** A page of the entries whose address contains `search` and that the filters match. */
-export function fetchEntries(search: string, filters: Filters, start: PageStart): Promise<EntryPage> {
-  const query = new URLSearchParams({ q: search, ...start })
+/** A page of the entries whose address contains `search` and that the filters match, in `sort`'s order. */
+export function fetchEntries(
+  search: string,
+  filters: Filters,
+  sort: Sort,
+  start: PageStart,
+): Promise<EntryPage> {
+  const query = new URLSearchParams({ q: search, ...sortQuery(sort), ...start })
   for (const [name, value] of filtersQuery(filters)) query.append(name, value)
   return send(`/api/entries?${query}`)
 }
@@ -111,7 +125,11 @@ export interface InvitePreview {
   requested: number
   /** How many would be invited: the request, or fewer when fewer are waiting. */
   count: number
+  /** How many of those the filters match are waiting: the ones it picks among. */
   waiting: number
+  /** How many entries the filters match, whatever their status: the list's count. */
+  shown: number
+  filtered: boolean
   /** The first few, oldest first. */
   recipients: { email: string; created_at: string }[]
   /** The sending server's MAIL_FROM, as it recorded it at start; null where it has none. */
@@ -127,15 +145,19 @@ export interface InvitePreview {
   placeholder: string | null
 }
 
-export function fetchInvitePreview(count: number): Promise<InvitePreview> {
-  return send(`/api/invite/preview?count=${count}`)
+/** The next `count` of the entries the filters match, oldest first, as `invite --next N FILTER` picks them. */
+export function fetchInvitePreview(count: number, filters: Filters): Promise<InvitePreview> {
+  const query = filtersQuery(filters)
+  query.set('count', String(count))
+  return send(`/api/invite/preview?${query}`)
 }
 
-/** Queues the invitations, as `npm run waitlist -- invite --next N` does; the server sends them. */
+/** Queues the invitations, as `npm run waitlist -- invite --next N FILTER` does; the server sends them. */
 export function queueInvitations(
   count: number,
+  filters: Filters,
 ): Promise<{ queued: number; perMinute: number; waitsForSender: boolean }> {
-  return send('/api/invite', {
+  return send(`/api/invite?${filtersQuery(filters)}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ count }),
@@ -143,7 +165,7 @@ export function queueInvitations(
 }
 
 /** The message's HTML part, for the preview's frame (it holds no address, so it needs no token). */
-export const INVITE_PREVIEW_URL = '/invite-preview.html'
+export const INVITE_PREVIEW_URL = `${STUDIO_ROOT}/invite-preview.html`
 
 /**
  * "Send me a test": the next invitee's message to this address, sent by the running server.

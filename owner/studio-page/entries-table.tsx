@@ -1,20 +1,25 @@
-import type { Entry } from '../../server/waitlist/admin/waitlist-admin'
+import type { PageEntry } from '../../server/waitlist/admin/entry-pages'
+import type { SortColumn } from '../../server/waitlist/admin/entry-sort'
 import type { EntryPage, PageStart } from './api'
-import { EmailAddress } from './email-address'
+import type { Sort } from './filters'
+import { useMay } from './role'
 import { FOCUS } from './styles'
+import { TABLE_COLUMNS, type TableColumn } from './table-columns'
 
 /** Moves to the page that starts there, whose number is `number`. */
 type OnPage = (start: PageStart, number: number) => void
 
-/** The rows ticked for "Invite selected", and how a tick changes them. */
+/** The rows ticked for "Invite selected" and "Tag selected", and how a tick changes them. */
 export interface Selection {
   has(email: string): boolean
   toggle(email: string, on: boolean): void
 }
 
 /**
- * One page of the list, newest first, each row with its box for "Invite selected", its address
- * (which opens the entry's panel) and its Remove button, and the paging controls.
+ * One page of the list as a table of people, side by side: each row with its box for the
+ * selection, its address (which opens the entry's panel, where Remove is) and a cell per column
+ * shown; each heading sorts by its column, and says which way (`aria-sort`). On a narrow screen the
+ * table scrolls sideways in its own region.
  */
 export function EntriesTable(props: {
   page: EntryPage | undefined
@@ -24,102 +29,160 @@ export function EntriesTable(props: {
   searching: boolean
   /** What an empty page says while searching. */
   noMatch: string
+  sort: Sort
+  onSort(sort: Sort): void
+  hidden: readonly SortColumn[]
   onPage: OnPage
-  onRemove(email: string): void
   onOpen(email: string): void
   selection: Selection
 }) {
   const { page } = props
   if (!page) return <p className="mt-4 text-soft">Loading…</p>
+  const columns = TABLE_COLUMNS.filter((column) => !props.hidden.includes(column.id))
   return (
     <>
       {page.entries.length === 0 ? (
         <p className="mt-4 text-soft">{props.searching ? props.noMatch : 'Nobody is on the waitlist yet.'}</p>
       ) : (
-        <table className="mt-4 w-full border-collapse text-left text-sm">
-          {/* On a phone each row is a card: the address over its date, Remove beside them. */}
-          <thead className="max-sm:sr-only">
-            <tr className="border-b border-line">
-              <th scope="col" className="py-2 pr-2 font-semibold">
-                <span className="sr-only">Selected</span>
-              </th>
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Address
-              </th>
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Signed up (UTC)
-              </th>
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Status
-              </th>
-              <th scope="col" className="py-2 font-semibold">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.entries.map((entry) => (
-              <EntryRow
-                key={entry.email}
-                entry={entry}
-                selected={props.selection.has(entry.email)}
-                onSelect={(on) => props.selection.toggle(entry.email, on)}
-                onOpen={() => props.onOpen(entry.email)}
-                onRemove={props.onRemove}
-              />
-            ))}
-          </tbody>
-        </table>
+        // A region of its own that a keyboard can reach, so it can be scrolled sideways too.
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1)
+        <section aria-label="The table of signups" tabIndex={0} className={`mt-4 overflow-x-auto ${FOCUS}`}>
+          <table className="w-full border-collapse text-left text-sm">
+            <caption className="caption-bottom pt-2 text-left text-xs text-soft">
+              Dates in UTC; hover over one for its time. A long answer is cut: hover over it, or open the
+              entry, for the whole.
+            </caption>
+            <thead>
+              <tr className="border-b border-line">
+                <th scope="col" className="py-2 pr-2 font-semibold">
+                  <span className="sr-only">Selected</span>
+                </th>
+                {columns.map((column) => (
+                  <SortHeading key={column.id} column={column} sort={props.sort} onSort={props.onSort} />
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {page.entries.map((entry) => (
+                <EntryRow
+                  key={entry.email}
+                  entry={entry}
+                  columns={columns}
+                  selected={props.selection.has(entry.email)}
+                  onSelect={(on) => props.selection.toggle(entry.email, on)}
+                  onOpen={() => props.onOpen(entry.email)}
+                />
+              ))}
+            </tbody>
+          </table>
+        </section>
       )}
       <Paging page={page} number={props.number} searching={props.searching} onPage={props.onPage} />
     </>
   )
 }
 
+/** A column's heading: a button that sorts by it, A to Z first, then the other way. */
+function SortHeading({
+  column,
+  sort,
+  onSort,
+}: {
+  column: TableColumn
+  sort: Sort
+  onSort(sort: Sort): void
+}) {
+  const current = sort.column === column.id
+  const way = current ? (sort.descending ? 'descending' : 'ascending') : undefined
+  const next = { column: column.id, descending: current && !sort.descending }
+  return (
+    <th scope="col" aria-sort={way ?? 'none'} className="py-2 pr-3 font-semibold whitespace-nowrap">
+      <button
+        type="button"
+        onClick={() => onSort(next)}
+        title={`${column.label}: sort ${column.orders[next.descending ? 1 : 0]}`}
+        className={`inline-flex items-center gap-1 underline-offset-2 hover:underline ${FOCUS}`}
+      >
+        {column.heading}
+        <span aria-hidden="true" className={current ? 'text-accent' : 'text-line'}>
+          {current && sort.descending ? '▼' : '▲'}
+        </span>
+      </button>
+    </th>
+  )
+}
+
 function EntryRow(props: {
-  entry: Entry
+  entry: PageEntry
+  columns: readonly TableColumn[]
   selected: boolean
   onSelect(on: boolean): void
   onOpen(): void
-  onRemove(email: string): void
 }) {
   const { entry } = props
+  // Ticked rows are for inviting and tagging, which a viewer may not do.
+  const maySelect = useMay('member')
   return (
-    <tr className="grid grid-cols-[auto_minmax(0,1fr)_auto] gap-x-3 border-b border-line py-3 sm:table-row sm:py-0">
-      <td className="col-start-1 row-span-3 row-start-1 self-center sm:py-2 sm:pr-2">
-        <input
-          type="checkbox"
-          aria-label={`Select ${entry.email}`}
-          checked={props.selected}
-          onChange={(event) => props.onSelect(event.target.checked)}
-          className={`max-sm:size-5 ${FOCUS}`}
-        />
+    <tr className="border-b border-line align-top">
+      <td className="py-2 pr-2">
+        {maySelect && (
+          <input
+            type="checkbox"
+            aria-label={`Select ${entry.email}`}
+            checked={props.selected}
+            onChange={(event) => props.onSelect(event.target.checked)}
+            className={`max-sm:size-5 ${FOCUS}`}
+          />
+        )}
       </td>
-      <td className="col-start-2 row-start-1 min-w-0 sm:py-2 sm:pr-4">
-        {/* The address opens the entry's panel: its answers and history, as `show` prints them. */}
-        <button
-          type="button"
-          onClick={props.onOpen}
-          className={`block w-full min-w-0 text-left underline decoration-line underline-offset-2 hover:decoration-accent ${FOCUS}`}
-        >
-          <EmailAddress email={entry.email} />
-        </button>
-      </td>
-      <td className="col-start-2 text-xs whitespace-nowrap text-soft tabular-nums sm:py-2 sm:pr-4 sm:text-sm sm:text-ink">
-        {entry.created_at.slice(0, 19).replace('T', ' ')}
-      </td>
-      <td className="col-start-2 text-xs text-soft sm:py-2 sm:pr-4 sm:text-sm sm:text-ink">{entry.status}</td>
-      <td className="col-start-3 row-span-3 row-start-1 self-center text-right sm:py-2">
-        <button
-          type="button"
-          aria-label={`Remove ${entry.email}`}
-          onClick={() => props.onRemove(entry.email)}
-          className={`rounded border border-danger px-2 py-1 text-danger hover:bg-danger-soft max-sm:min-h-11 max-sm:px-3 ${FOCUS}`}
-        >
-          Remove
-        </button>
-      </td>
+      {props.columns.map((column) =>
+        column.id === 'email' ? (
+          <td key={column.id} className="py-2 pr-3">
+            {/* The address opens the entry's panel: its answers, marks and history, and Remove. */}
+            <button
+              type="button"
+              onClick={props.onOpen}
+              className={`text-left whitespace-nowrap underline decoration-line underline-offset-2 hover:decoration-accent ${FOCUS}`}
+            >
+              {entry.email}
+            </button>
+          </td>
+        ) : (
+          <Cell key={column.id} column={column} entry={entry} />
+        ),
+      )}
     </tr>
+  )
+}
+
+/** A cell: a long text cut to its start, the whole of it on hover; the tags as words. */
+function Cell({ column, entry }: { column: TableColumn; entry: PageEntry }) {
+  const text = column.text(entry)
+  if (column.id === 'tags')
+    return (
+      <td className="py-2 pr-3">
+        <span className="flex gap-1">
+          {text
+            .split(' ')
+            .filter(Boolean)
+            .map((tag) => (
+              <span key={tag} className="rounded border border-line px-1.5 text-xs whitespace-nowrap">
+                {tag}
+              </span>
+            ))}
+        </span>
+      </td>
+    )
+  return (
+    <td title={column.title?.(entry) || undefined} className="py-2 pr-3 whitespace-nowrap tabular-nums">
+      {column.long ? (
+        <span title={text} className="block max-w-40 truncate">
+          {text}
+        </span>
+      ) : (
+        text
+      )}
+    </td>
   )
 }
 

@@ -3,39 +3,38 @@ import { signupQuestions } from '../../contract/site-config'
 import type { HistoryItem } from '../../server/waitlist/admin/entry-history'
 import { type EntryHistory, fetchEntry } from './choose-api'
 import { ConsentDetails } from './consent-details'
+import { NoteEditor } from './note-editor'
+import { useMay } from './role'
 import { FOCUS } from './styles'
 
 /** `2026-11-27 09:00:00 UTC` from the history's microsecond UTC times. */
 const when = (at: string) => `${at.slice(0, 19).replace('T', ' ')} UTC`
 
 /**
- * One entry, as `show EMAIL` tells it: its address, status, source, answers, consent record, and its
- * history oldest first. A native modal <dialog>, as the removal's: focus stays inside, Escape closes it, and focus
- * goes back to the address that opened it.
+ * One entry, as `show EMAIL` tells it: its address, status, source, answers (whole, however long),
+ * the team's tags and note (the note edited here), its consent record, its history oldest first, and
+ * Remove, which asks first. A native modal <dialog>, as the removal's: focus stays inside, Escape
+ * closes it, and focus goes back to the address that opened it.
  */
-export function EntryPanel({ email, onClose }: { email: string | undefined; onClose(): void }) {
+export function EntryPanel(props: {
+  email: string | undefined
+  /** A change elsewhere (a tag, the note): the entry is read again, in place. */
+  version: number
+  onClose(): void
+  onRemove(email: string): void
+  onChanged(): void
+}) {
+  const { email, onClose } = props
   const dialog = useRef<HTMLDialogElement>(null)
-  const [entry, setEntry] = useState<EntryHistory>()
-  const [error, setError] = useState('')
   useEffect(() => {
     const element = dialog.current
     if (!element) return
     if (email && !element.open) element.showModal()
     if (!email && element.open) element.close()
   }, [email])
-  useEffect(() => {
-    setEntry(undefined)
-    setError('')
-    if (!email) return
-    let current = true
-    fetchEntry(email).then(
-      (read) => current && setEntry(read),
-      (reason: Error) => current && setError(reason.message),
-    )
-    return () => {
-      current = false
-    }
-  }, [email])
+  const { entry, error } = useEntry(email, props.version)
+  const mayMark = useMay('member')
+  const mayRemove = useMay('owner')
   return (
     <dialog
       ref={dialog}
@@ -57,8 +56,59 @@ export function EntryPanel({ email, onClose }: { email: string | undefined; onCl
         </p>
       )}
       {!entry && !error && <p className="mt-4 text-soft">Loading…</p>}
-      {entry && <EntryDetails entry={entry} />}
+      {entry && (
+        <>
+          <EntryDetails entry={entry} />
+          {mayMark ? (
+            <NoteEditor key={entry.email} email={entry.email} note={entry.note} onSaved={props.onChanged} />
+          ) : (
+            entry.note && <p className="mt-3 whitespace-pre-wrap">{entry.note}</p>
+          )}
+          <EntryHistoryList entry={entry} />
+          {mayRemove && <RemoveButton email={entry.email} onRemove={props.onRemove} />}
+        </>
+      )}
     </dialog>
+  )
+}
+
+/** The entry with this address, read when it is opened and again, in place, after a change. */
+function useEntry(email: string | undefined, version: number) {
+  const [entry, setEntry] = useState<EntryHistory>()
+  const [error, setError] = useState('')
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another entry starts empty
+  useEffect(() => {
+    setEntry(undefined)
+    setError('')
+  }, [email])
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version asks for a fresh read after a change
+  useEffect(() => {
+    if (!email) return
+    let current = true
+    fetchEntry(email).then(
+      (read) => current && setEntry(read),
+      (reason: Error) => current && setError(reason.message),
+    )
+    return () => {
+      current = false
+    }
+  }, [email, version])
+  return { entry, error }
+}
+
+/** Remove, away from the list's boxes; the removal's own dialog asks first. */
+function RemoveButton({ email, onRemove }: { email: string; onRemove(email: string): void }) {
+  return (
+    <div className="mt-6 border-t border-line pt-4">
+      <button
+        type="button"
+        aria-label={`Remove ${email}`}
+        onClick={() => onRemove(email)}
+        className={`rounded border border-danger px-3 py-1.5 text-danger hover:bg-danger-soft ${FOCUS}`}
+      >
+        Remove from the waitlist
+      </button>
+    </div>
   )
 }
 
@@ -75,6 +125,8 @@ function EntryDetails({ entry }: { entry: EntryHistory }) {
         {answered.map((question) => (
           <Answer key={question.id} label={question.label} value={entry.answers[question.id] ?? ''} />
         ))}
+        <dt className="font-medium">Tags</dt>
+        <dd>{entry.tags.length > 0 ? entry.tags.join(' ') : 'none (Tag selected gives one)'}</dd>
       </dl>
       {answered.length === 0 && <p className="mt-2 text-sm text-soft">No answers to the lab's questions.</p>}
       {proposed.length > 0 && (
@@ -89,6 +141,13 @@ function EntryDetails({ entry }: { entry: EntryHistory }) {
         </>
       )}
       <ConsentDetails consent={entry.consent} />
+    </>
+  )
+}
+
+function EntryHistoryList({ entry }: { entry: EntryHistory }) {
+  return (
+    <>
       <h3 className="mt-4 font-semibold">History, oldest first</h3>
       <ol className="mt-2 space-y-1 text-sm">
         {entry.history.map((item) => (
@@ -125,6 +184,7 @@ function HistoryLine({ item }: { item: HistoryItem }) {
       <span className="[overflow-wrap:anywhere]">
         {what}
         {item.detail && <span className="text-soft"> ({item.detail})</span>}
+        {item.by && ` by ${item.by}`}
       </span>
     </li>
   )

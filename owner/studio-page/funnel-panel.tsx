@@ -1,8 +1,12 @@
 import { useEffect, useState } from 'react'
+import {
+  DEFAULT_FUNNEL_WINDOW,
+  FUNNEL_WINDOWS,
+  type FunnelWindow,
+  funnelWindowName,
+} from '../../contract/funnel-windows'
 import type { FunnelRow } from '../../server/waitlist/admin/funnel'
-import type { Range } from './api'
 import { type Funnel, type FunnelBy, fetchFunnel } from './choose-api'
-import { RANGE_NAMES } from './sources-panel'
 import { FOCUS } from './styles'
 
 const number = (value: number) => value.toLocaleString('en-US')
@@ -18,55 +22,110 @@ const STEPS: Record<FunnelBy, { step: Step; of?: string }[]> = {
     { step: 'invited', of: 'confirmed' },
     { step: 'joined', of: 'invited' },
   ],
-  // A batch's entries had all signed up and confirmed: its steps are who it invited and who joined.
+  // A batch's people had all signed up and confirmed: its steps are who it invited and who joined.
   batch: [{ step: 'invited' }, { step: 'joined', of: 'invited' }],
 }
 
-/** The funnel for the chart's range, by source or by batch; a fresh read when `version` changes. */
-function useFunnel(by: FunnelBy, range: Range, version: number, fail: (reason: unknown) => void) {
-  const [funnel, setFunnel] = useState<{ by: FunnelBy; funnel: Funnel }>()
+const WINDOW_LABELS: Record<FunnelWindow, string> = {
+  '30': 'the last 30 days',
+  '90': 'the last 90 days',
+  all: 'the whole list',
+}
+
+/** The funnel for a window, by source or by batch; a fresh read when `version` changes. */
+function useFunnel(by: FunnelBy, days: FunnelWindow, version: number, fail: (reason: unknown) => void) {
+  const [funnel, setFunnel] = useState<{ by: FunnelBy; days: FunnelWindow; funnel: Funnel }>()
   // biome-ignore lint/correctness/useExhaustiveDependencies: version asks for a fresh read after a change
   useEffect(() => {
     let current = true
-    fetchFunnel(by, range).then((next) => current && setFunnel({ by, funnel: next }), fail)
+    fetchFunnel(by, days).then((next) => current && setFunnel({ by, days, funnel: next }), fail)
     return () => {
       current = false
     }
-  }, [by, range, version, fail])
-  return funnel?.by === by ? funnel.funnel : undefined
+  }, [by, days, version, fail])
+  return funnel?.by === by && funnel.days === days ? funnel.funnel : undefined
+}
+
+/** A row of pressed-or-not buttons: one choice of a few. */
+function Choice<T extends string>(props: {
+  legend: string
+  options: readonly T[]
+  chosen: T
+  label(option: T): string
+  onChoose(option: T): void
+}) {
+  return (
+    <fieldset className="flex gap-1 text-sm">
+      <legend className="sr-only">{props.legend}</legend>
+      {props.options.map((option) => (
+        <button
+          key={option}
+          type="button"
+          aria-pressed={props.chosen === option}
+          onClick={() => props.onChoose(option)}
+          className={`rounded border border-line px-2 py-1 aria-pressed:border-accent aria-pressed:font-semibold ${FOCUS}`}
+        >
+          {props.label(option)}
+        </button>
+      ))}
+    </fieldset>
+  )
 }
 
 /**
- * From the list to the beta (`funnel`): visits, signups, confirmed, invited and joined, each with
- * its rate of the step before, by source or by batch (one invite run). A list of rows, as the
- * sources above it: the addresses' list is the page's one table.
+ * The funnel's window, `funnel --days`'s: a list box of its own, apart from the chart's day buttons
+ * above it, which cover the chart and the sources alone.
  */
-export function FunnelPanel(props: { range: Range; version: number; onFail(reason: unknown): void }) {
+function WindowChoice(props: { days: FunnelWindow; onChoose(days: FunnelWindow): void }) {
+  return (
+    <label className="flex items-baseline gap-2 text-sm">
+      Window
+      <select
+        value={props.days}
+        onChange={(event) => props.onChoose(event.target.value as FunnelWindow)}
+        className={`rounded border border-line bg-panel px-2 py-1 ${FOCUS}`}
+      >
+        {FUNNEL_WINDOWS.map((option) => (
+          <option key={option} value={option}>
+            {WINDOW_LABELS[option]}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}
+
+/**
+ * From the list to the beta (`funnel`): visits, signups, confirmed, invited and joined, each person
+ * once, each with its rate of the step before, by source or by batch (one invite run), over the
+ * CLI's windows and opening, as `funnel` does, on the whole list. A list of rows, as the sources
+ * above it: the addresses' list is the page's one table.
+ */
+export function FunnelPanel(props: { version: number; onFail(reason: unknown): void }) {
   const [by, setBy] = useState<FunnelBy>('source')
-  const funnel = useFunnel(by, props.range, props.version, props.onFail)
+  const [days, setDays] = useState<FunnelWindow>(DEFAULT_FUNNEL_WINDOW)
+  const funnel = useFunnel(by, days, props.version, props.onFail)
   return (
     <section aria-labelledby="funnel-heading" className="rounded-lg border border-line bg-panel p-4">
       <div className="flex flex-wrap items-baseline justify-between gap-3">
         <h2 id="funnel-heading" className="text-lg font-semibold">
-          Funnel <span className="text-sm font-normal text-soft">({RANGE_NAMES[props.range]}, UTC)</span>
+          Funnel <span className="text-sm font-normal text-soft">({funnelWindowName(days)}, UTC)</span>
         </h2>
-        <fieldset className="flex gap-1 text-sm">
-          <legend className="sr-only">Show the funnel</legend>
-          {(['source', 'batch'] as const).map((each) => (
-            <button
-              key={each}
-              type="button"
-              aria-pressed={by === each}
-              onClick={() => setBy(each)}
-              className={`rounded border border-line px-2 py-1 aria-pressed:border-accent aria-pressed:font-semibold ${FOCUS}`}
-            >
-              By {each}
-            </button>
-          ))}
-        </fieldset>
+        <div className="flex flex-wrap gap-3">
+          <WindowChoice days={days} onChoose={setDays} />
+          <Choice<FunnelBy>
+            legend="Show the funnel"
+            options={['source', 'batch'] as const}
+            chosen={by}
+            label={(option) => `By ${option}`}
+            onChoose={setBy}
+          />
+        </div>
       </div>
       <p className="mt-1 text-sm text-soft">
-        Each rate is of the step before. Joined: the beta redeemed the invitation (redeem_invite).
+        {by === 'source'
+          ? 'Each person once; each rate is of the step before. Signups are a rate of visits only where made on a counted page visit; no visit counted: the API, agents, imports.'
+          : 'Each person once, in the batch whose invitation they redeemed, else their latest. Joined: the beta redeemed the invitation (redeem_invite).'}
       </p>
       {!funnel ? (
         <p className="mt-4 text-soft">Loading…</p>
@@ -106,13 +165,13 @@ function FunnelRows({ by, funnel }: { by: FunnelBy; funnel: Funnel }) {
   )
 }
 
-/** A source's name, or a batch's: when, by which tool, how it was chosen. */
+/** A source's name, the row of signups with no counted visit, or a batch's: when, by which tool, how chosen. */
 function nameOf(row: FunnelRow): string {
   if (row.batch) {
     const { id, at, by, chosenBy } = row.batch
     return `#${id}, ${at.slice(0, 16).replace('T', ' ')}, ${by}${chosenBy ? `: ${chosenBy}` : ''}`
   }
-  return row.source ?? 'none kept'
+  return row.kind === 'no-visit' ? 'no visit counted' : (row.source ?? '')
 }
 
 function FunnelLine(props: { by: FunnelBy; name: string; row: FunnelRow; total?: boolean }) {

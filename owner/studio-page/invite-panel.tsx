@@ -1,23 +1,36 @@
 import { type FormEvent, useState } from 'react'
 import type { InvitePreview } from './api'
+import type { Filters } from './filters'
 import { Headers, InviteOutcome, PreviewFrame, people, Recipients, SendButtons } from './invite-preview'
 import { FOCUS } from './styles'
 import { TestSendForm } from './test-send-form'
 import { useInvite } from './use-invite'
 
 /**
- * "Invite the next N": the count and the message are shown first, and nothing is queued until the
- * owner says so; the running server then sends at MAIL_PER_MINUTE.
+ * "Invite the next N" of the entries the list's filters match (all of them without any), oldest
+ * first, as `invite --next N FILTER` picks them: the count and the message are shown first, and
+ * nothing is queued until the owner says so; the running server then sends at MAIL_PER_MINUTE.
  */
-export function InvitePanel({ onQueued }: { onQueued(): void }) {
-  const invite = useInvite(onQueued)
+export function InvitePanel(props: {
+  filters: Filters
+  /** How many entries the list shows with these filters, once counted; undefined with a search. */
+  shown: number | undefined
+  filtered: boolean
+  onQueued(): void
+}) {
+  const invite = useInvite(props.filters, props.onQueued)
   const { preview } = invite
+  const among = props.filtered
+    ? props.shown === undefined
+      ? 'the oldest the filters above match (the search box does not narrow it)'
+      : `the oldest of the ${props.shown.toLocaleString('en-US')} shown`
+    : 'oldest signups first'
   return (
-    <section aria-labelledby="invite-heading" className="rounded-lg border border-line bg-panel p-4">
-      <h2 id="invite-heading" className="text-lg font-semibold">
+    <section aria-labelledby="invite-heading" className="mt-4 rounded border border-line p-3">
+      <h3 id="invite-heading" className="font-semibold">
         Invite the next N
-      </h2>
-      <CountForm busy={invite.busy} onPreview={invite.showPreview} />
+      </h3>
+      <CountForm busy={invite.busy} among={among} onPreview={invite.showPreview} />
       <InviteOutcome error={invite.error} status={invite.status} />
       {invite.open && (
         <div className="mt-4 space-y-3">
@@ -38,7 +51,8 @@ export function InvitePanel({ onQueued }: { onQueued(): void }) {
   )
 }
 
-function CountForm({ busy, onPreview }: { busy: boolean; onPreview(count: number): void }) {
+function CountForm(props: { busy: boolean; among: string; onPreview(count: number): void }) {
+  const { busy, onPreview } = props
   const [count, setCount] = useState('10')
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -48,7 +62,7 @@ function CountForm({ busy, onPreview }: { busy: boolean; onPreview(count: number
     <form onSubmit={submit} className="mt-3 flex flex-wrap items-end gap-3">
       <div>
         <label htmlFor="invite-count" className="block text-sm font-medium">
-          People to invite (oldest signups first)
+          People to invite ({props.among})
         </label>
         <input
           id="invite-count"
@@ -72,14 +86,22 @@ function CountForm({ busy, onPreview }: { busy: boolean; onPreview(count: number
   )
 }
 
-/** How many, the first few, From and Subject. */
+const number = (n: number) => n.toLocaleString('en-US')
+
+/** How many, of how many shown, the first few, From and Subject. */
 function PreviewSummary({ preview }: { preview: InvitePreview }) {
-  const fewer = preview.count < preview.requested ? ` (only ${preview.waiting} waiting)` : ''
+  // "the next 10 of the 57 shown", and how many of those may be invited, when not all.
+  const waiting = preview.waiting < preview.shown ? ` (${number(preview.waiting)} of them waiting)` : ''
+  const of = preview.filtered
+    ? `: the next ${number(preview.count)} of the ${number(preview.shown)} shown${waiting}`
+    : preview.count < preview.requested
+      ? ` (only ${number(preview.waiting)} waiting)`
+      : ''
   return (
     <>
-      <h3 className="font-semibold">
-        {people(preview.count)} will be invited{fewer}
-      </h3>
+      <h4 className="font-semibold">
+        {people(preview.count)} will be invited{of}
+      </h4>
       <Recipients preview={preview} />
       <Headers preview={preview} />
     </>

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react'
 import type { PausedNetwork } from '../../server/mail/queue/network-health'
 import type { SendHealth } from '../../server/mail/queue/send-health'
 import { send } from './api'
+import { useMay } from './role'
 
 const headings = { confirmations: 'Confirmations are paused', invitations: 'Invitations are paused' }
 
@@ -18,6 +19,7 @@ export function SendHealthBanner({
   onFail: (reason: unknown) => void
 }) {
   const [health, setHealth] = useState<SendHealth>()
+  const mayResume = useMay('member')
   const load = useCallback(() => {
     send<SendHealth>('/api/send-health').then(setHealth, onFail)
   }, [onFail])
@@ -51,9 +53,11 @@ export function SendHealthBanner({
         </div>
       ))}
       {networks.length > 0 && <PausedNetworks networks={networks} headed={paused.length === 0} />}
-      <button type="button" onClick={resume} className="mt-2 rounded border border-line bg-panel px-3 py-1">
-        Resume sending
-      </button>
+      {mayResume && (
+        <button type="button" onClick={resume} className="mt-2 rounded border border-line bg-panel px-3 py-1">
+          Resume sending
+        </button>
+      )}
     </section>
   )
 }

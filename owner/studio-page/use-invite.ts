@@ -1,5 +1,6 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { fetchInvitePreview, type InvitePreview, queueInvitations } from './api'
+import type { Filters } from './filters'
 import { queuedText } from './invite-preview'
 
 const PREPARING = 'Preparing the preview…'
@@ -28,9 +29,9 @@ export function useAction() {
 
 /**
  * The invite panel's state: whether a preview is open (its frame loads while the figures are read),
- * the preview's figures, the last outcome, and the two calls.
+ * the preview's figures, the last outcome, and the two calls, with the filters the list shows.
  */
-export function useInvite(onQueued: () => void) {
+export function useInvite(filters: Filters, onQueued: () => void) {
   const [open, setOpen] = useState(false)
   const [preview, setPreview] = useState<InvitePreview>()
   const { busy, status, setStatus, error, act } = useAction()
@@ -41,7 +42,7 @@ export function useInvite(onQueued: () => void) {
     setStatus(PREPARING)
     void act(async () => {
       try {
-        setPreview(await fetchInvitePreview(count))
+        setPreview(await fetchInvitePreview(count, filters))
       } catch (reason) {
         setOpen(false)
         throw reason
@@ -54,9 +55,15 @@ export function useInvite(onQueued: () => void) {
     setOpen(false)
     setPreview(undefined)
   }
+  // A preview is of the filters shown when it was asked for: a change of them asks again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: any change of the filters closes it
+  useEffect(() => {
+    setOpen(false)
+    setPreview(undefined)
+  }, [filters])
   const send = (shown: InvitePreview) =>
     act(async () => {
-      const { queued, perMinute, waitsForSender } = await queueInvitations(shown.count)
+      const { queued, perMinute, waitsForSender } = await queueInvitations(shown.count, filters)
       setStatus(queuedText(queued, perMinute, waitsForSender))
       close()
       onQueued()

@@ -8,11 +8,14 @@ import { productionBuild } from '../../build/production-build-plugin.ts'
 /**
  * The waitlist studio's page (`npm run waitlist -- studio`), a build of its own: none of the public
  * site's plugins touch it, and nothing of it reaches the public page. Output: dist/studio/, which
- * the studio server reads and the site's server does not serve. Its own dist/studio/.build-stamp
- * tells `waitlist studio` it is built (server/boot/build-if-stale.ts).
+ * the studio server reads. Its own dist/studio/.build-stamp
+ * tells `waitlist studio` it is built (server/boot/build-if-stale.ts). The site's server serves it
+ * under /studio only once the lab has a team (owner/team-studio/): never on the public page.
  */
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
+  // Its files are named relative to the page: the local studio serves it at /, the site at /studio/.
+  base: './',
   plugins: [productionBuild(), react(), tailwindcss(), buildStampPlugin()],
   build: {
     outDir: fileURLToPath(new URL('../../dist/studio/', import.meta.url)),

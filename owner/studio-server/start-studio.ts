@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
+import { cliActor } from '../../server/audit/audit-record'
 import { createStudioApp } from './studio-app'
 import type { StudioDatabase } from './studio-database'
 import { loadStudioFiles } from './studio-files'
+import { studioGuard } from './studio-guard'
 import type { StudioInvite } from './studio-invite'
 
 export const DEFAULT_STUDIO_PORT = 3001
@@ -33,7 +35,8 @@ export async function startStudio(
   const files = await loadStudioFiles()
   const token = randomBytes(24).toString('base64url')
   let listening = port
-  const app = createStudioApp({ db, stopped, token, port: () => listening, files, invite })
+  const guard = studioGuard({ token, port: () => listening, actor: cliActor() })
+  const app = createStudioApp({ db, stopped, guard, files, invite })
   const server = createServer(getRequestListener(app.fetch))
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {

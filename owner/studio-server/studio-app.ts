@@ -1,29 +1,32 @@
 import { once } from 'node:events'
 import { PassThrough, Readable } from 'node:stream'
-import { type Context, Hono } from 'hono'
+import { type Context, Hono, type MiddlewareHandler } from 'hono'
 import { sourcesSummary } from '../../server/analytics/sources-report'
 import { maskEmails, oneLine } from '../../server/base/log'
 import { SITE_STOPPED, SiteStoppedError } from '../../server/db/beside-server'
 import type { Database } from '../../server/db/database'
+import { tagsPresent } from '../../server/waitlist/admin/entry-marks'
 import { BadCursorError, pageEntries } from '../../server/waitlist/admin/entry-pages'
+import { readSort } from '../../server/waitlist/admin/entry-sort'
 import { exportCsv } from '../../server/waitlist/admin/export-csv'
 import { countByStatus } from '../../server/waitlist/admin/status-counts'
 import { presentSources } from '../../server/waitlist/admin/studio-queries'
 import { countEntries, removeEntry, signupsPerDay } from '../../server/waitlist/admin/waitlist-admin'
+import { actorOf } from './studio-actor'
 import { routeStudioEntry } from './studio-entry'
 import type { StudioFile } from './studio-files'
 import { studioFilter } from './studio-filter'
 import { routeStudioFunnel } from './studio-funnel'
-import { studioGuard } from './studio-guard'
 import { routeStudioInvite, type StudioInvite } from './studio-invite'
 import { routeStudioInviteSelected } from './studio-invite-selected'
+import { routeStudioMarks } from './studio-marks'
 import { printableJson } from './studio-printable'
 import { routeStudioSendHealth } from './studio-send-health'
 import { routeStudioTestSend } from './studio-test-send'
 
 export const PAGE_SIZE = 25
 const MAX_SEARCH = 254
-/** The source filter offers this many names at most (studio-queries.ts). */
+/** The source filter offers this many names at most (studio-queries.ts), and the tag filter as many tags. */
 export const SOURCES_OFFERED = 50
 
 // Only the studio's own files run or load; its answers are never cached, framed or referred on.
@@ -46,13 +49,17 @@ function parseRange(value: string | undefined): number | 'all' | undefined {
 
 /**
  * The studio: its page and a small JSON API over the owner's data functions. No CORS headers: only
- * the page itself, from the same origin, may read the answers.
+ * the page itself, from the same origin, may read the answers. The same app serves the local
+ * studio (`waitlist studio`, behind its token) and the team studio at /studio (behind a passkey
+ * and a role): only the guard differs, and it names who asks (studio-actor.ts) for the record.
+ * Each route either reads (GET) or changes (POST: remove, tag, note, invite).
  */
 export function createStudioApp(options: {
   db: Database
-  token: string
-  /** The port it listens on, known once listening (the Host check needs it). */
-  port: () => number
+  /** Runs before every route: refuses what it must, and names the actor (studio-guard.ts, the team's guard). */
+  guard: MiddlewareHandler
+  /** More routes, after the guard and before the page's files (the team studio's own). */
+  extend?: (app: Hono) => void
   files: ReadonlyMap<string, StudioFile>
   /** "Invite the next N"; absent, the studio has no invite routes. */
   invite?: StudioInvite
@@ -68,7 +75,7 @@ export function createStudioApp(options: {
     for (const [name, value] of Object.entries(HEADERS))
       if (!c.res.headers.has(name)) c.res.headers.set(name, value)
   })
-  app.use(studioGuard(options))
+  app.use(options.guard)
   app.use('/api/*', printableJson())
 
   app.get('/api/summary', (c) => summary(c, db))
@@ -81,6 +88,7 @@ export function createStudioApp(options: {
   app.get('/api/export.csv', (c) => downloadCsv(c, db))
   app.post('/api/remove', (c) => remove(c, db))
   routeStudioEntry(app, db)
+  routeStudioMarks(app, db)
   routeStudioFunnel(app, db)
   if (options.invite) {
     routeStudioInvite(app, db, options.invite)
@@ -88,6 +96,7 @@ export function createStudioApp(options: {
     routeStudioTestSend(app, db, options.invite)
   }
   routeStudioSendHealth(app, db)
+  options.extend?.(app)
 
   app.get('*', (c) => {
     const file = files.get(c.req.path)
@@ -106,15 +115,16 @@ export function createStudioApp(options: {
   return app
 }
 
-/** The total, the entries by status, the chart's days, and the sources the filter offers. */
+/** The total, the entries by status, the chart's days, and the sources and tags the filters offer. */
 async function summary(c: Context, db: Database): Promise<Response> {
   const days = parseRange(c.req.query('days'))
   if (days === undefined) return c.json({ error: 'days must be 30, 90 or all' }, 400)
-  const [total, statuses, perDay, sources] = await Promise.all([
+  const [total, statuses, perDay, sources, tags] = await Promise.all([
     countEntries(db),
     countByStatus(db),
     signupsPerDay(db, days),
     presentSources(db, SOURCES_OFFERED + 1),
+    tagsPresent(db, SOURCES_OFFERED + 1),
   ])
   return c.json({
     total,
@@ -122,13 +132,15 @@ async function summary(c: Context, db: Database): Promise<Response> {
     days: perDay,
     sources: sources.slice(0, SOURCES_OFFERED),
     moreSources: sources.length > SOURCES_OFFERED,
+    tags: tags.slice(0, SOURCES_OFFERED),
+    moreTags: tags.length > SOURCES_OFFERED,
   })
 }
 
 /**
  * A page of the list: the first, or the one after (`after`) or before (`before`) a cursor it gave,
- * of the entries the search (`q`) and the filter (studio-filter.ts: `status`, `source`, `answer`)
- * match, with how many match.
+ * of the entries the search (`q`) and the filter (studio-filter.ts) match, in the order asked
+ * (`sort` a column, `order` asc or desc; newest first without them), with how many match.
  */
 async function entries(c: Context, db: Database): Promise<Response> {
   const search = c.req.query('q')?.trim() ?? ''
@@ -138,8 +150,11 @@ async function entries(c: Context, db: Database): Promise<Response> {
   if (after !== undefined && before !== undefined) return c.json({ error: 'after or before, not both' }, 400)
   const read = studioFilter(c)
   if ('problem' in read) return c.json({ error: read.problem }, 400)
+  const sorted = readSort(c.req.query('sort'), c.req.query('order'))
+  if ('problem' in sorted) return c.json({ error: sorted.problem }, 400)
   try {
-    const page = await pageEntries(db, { search, filter: read.filter, after, before, limit: PAGE_SIZE })
+    const { filter } = read
+    const page = await pageEntries(db, { search, filter, sort: sorted.sort, after, before, limit: PAGE_SIZE })
     return c.json({ ...page, pageSize: PAGE_SIZE })
   } catch (error) {
     if (error instanceof BadCursorError) return c.json({ error: error.message }, 400)
@@ -153,7 +168,7 @@ async function entries(c: Context, db: Database): Promise<Response> {
  */
 async function downloadCsv(c: Context, db: Database): Promise<Response> {
   const body = new PassThrough()
-  const done = exportCsv(db, body)
+  const done = exportCsv(db, body, { actor: actorOf(c), detail: 'the whole list, from the studio' })
   await Promise.race([once(body, 'readable'), done])
   done.catch((error: NodeJS.ErrnoException) => {
     // A download the browser gave up on is not the studio's failure.
@@ -173,5 +188,5 @@ async function remove(c: Context, db: Database): Promise<Response> {
   const body = (await c.req.json().catch(() => undefined)) as { email?: unknown } | undefined
   if (typeof body?.email !== 'string' || body.email === '' || body.email.length > MAX_SEARCH)
     return c.json({ error: 'send JSON: {"email": "…"}' }, 400)
-  return c.json({ removed: await removeEntry(db, body.email) })
+  return c.json({ removed: await removeEntry(db, body.email, actorOf(c)) })
 }

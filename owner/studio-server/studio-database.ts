@@ -1,4 +1,3 @@
-import type { ServerEnv } from '../../server/boot/env'
 import { ServerFollower } from '../../server/db/beside-server'
 import type { Database } from '../../server/db/database'
 import { openDatabase } from '../../server/db/open-database'
@@ -17,7 +16,10 @@ export interface StudioDatabase {
  * left open follows the server through its restarts (a new socket or password gets a new pool).
  * While no server runs, each call fails with SiteStoppedError (docs/decisions/055).
  */
-export async function openStudioDatabase(env: ServerEnv): Promise<StudioDatabase> {
+export async function openStudioDatabase(env: {
+  DATABASE_URL?: string
+  DATA_DIR: string
+}): Promise<StudioDatabase> {
   if (env.DATABASE_URL) {
     const opened = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
     return { db: opened.db, stopped: async () => false, close: () => opened.close() }

@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { Context, MiddlewareHandler } from 'hono'
+import type { Actor } from '../../server/audit/audit-record'
+import './studio-actor'
 
 /**
  * The studio's locks, as Jupyter's notebook server has them: it listens on 127.0.0.1 only
@@ -11,7 +13,8 @@ import type { Context, MiddlewareHandler } from 'hono'
  * and the page sends it back as `Authorization: Bearer`. It is never a cookie: cookies ignore
  * ports, so any other program listening on 127.0.0.1 would receive it. The API also wants the
  * browser's `Sec-Fetch-Site: same-origin`, so only the studio's own page (or a tool that says so on
- * purpose) reaches it. The page's files hold no data and load without the token.
+ * purpose) reaches it. The page's files hold no data and load without the token. Whoever holds
+ * the token is the person who started it: the record names them `cli:` and their OS user.
  */
 
 function sameToken(given: string, token: string): boolean {
@@ -24,7 +27,7 @@ function refuse(c: Context, status: 401 | 403, message: string) {
   return c.json({ error: message }, status)
 }
 
-export function studioGuard(options: { token: string; port: () => number }): MiddlewareHandler {
+export function studioGuard(options: { token: string; port: () => number; actor: Actor }): MiddlewareHandler {
   return async (c, next) => {
     const port = options.port()
     const host = c.req.header('host') ?? ''
@@ -34,6 +37,7 @@ export function studioGuard(options: { token: string; port: () => number }): Mid
         403,
       )
     }
+    c.set('actor', options.actor)
     if (!c.req.path.startsWith('/api/')) return next()
     if (c.req.header('sec-fetch-site') !== 'same-origin') return refuse(c, 403, NOT_SAME_ORIGIN)
     const given = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1]

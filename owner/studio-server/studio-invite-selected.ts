@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { Database } from '../../server/db/database'
 import { previewInvite } from '../../server/waitlist/invite/invite-service'
+import { actorOf } from './studio-actor'
 import {
   messageJson,
   paceJson,
@@ -67,7 +68,7 @@ async function queueSelected(c: Context, db: Database, invite: StudioInvite): Pr
   const queued = await queueFromStudio(c, db, invite, {
     choice: { emails },
     resend: false,
-    actor: { via: 'studio' },
+    actor: { via: 'studio', ...actorOf(c) },
     chosenBy: `${emails.length} selected`,
   })
   if (queued instanceof Response) return queued

@@ -1,6 +1,8 @@
 import type { Context, Hono } from 'hono'
 import type { Database } from '../../server/db/database'
 import type { PreviewFallback } from '../../server/mail/messages/message-preview'
+import { type EntryFilter, filterWords, isEmptyFilter } from '../../server/waitlist/admin/entry-filter'
+import { countEntries } from '../../server/waitlist/admin/waitlist-admin'
 import {
   type InviteOutcome,
   type InvitePreview,
@@ -9,6 +11,8 @@ import {
   previewMessage,
   queueInvite,
 } from '../../server/waitlist/invite/invite-service'
+import { actorOf } from './studio-actor'
+import { studioFilter } from './studio-filter'
 
 /**
  * What the studio's invitations need of their own: nothing of the mail's. The invite service
@@ -33,9 +37,10 @@ function countOf(value: unknown): number | undefined {
 }
 
 /**
- * The studio's "Invite the next N", through the invite service `invite --next N` calls: a preview
- * (who, how many, the message) that changes nothing, the message's HTML part for the preview's
- * frame (no address in it, so no token needed), and the POST that queues.
+ * The studio's "Invite the next N", through the invite service `invite --next N` calls, with the
+ * filters the list shows above it (the query's, as /api/entries reads them): a preview (who, how
+ * many, of how many shown, the message) that changes nothing, the message's HTML part for the
+ * preview's frame (no address in it, so no token needed), and the POST that queues.
  */
 export function routeStudioInvite(app: Hono, db: Database, invite: StudioInvite): void {
   app.get('/invite-preview.html', async (c) => {
@@ -66,15 +71,32 @@ export const messageJson = (preview: InvitePreview) => ({
 export const recipientsJson = (preview: InvitePreview) =>
   preview.shown.map(({ email, createdAt }) => ({ email, created_at: createdAt }))
 
-async function preview(c: Context, db: Database, invite: StudioInvite): Promise<Response> {
-  const count = countOf(c.req.query('count'))
+/** The count asked for and the list's filters, or the answer that refuses them. */
+function readNext(c: Context, given: unknown): { count: number; filter: EntryFilter } | Response {
+  const count = countOf(given)
   if (count === undefined)
     return c.json({ error: `count must be a number of people, 1 to ${MAX_COUNT}` }, 400)
-  const shown = await previewInvite(db, { choice: { next: count }, resend: false }, invite.fallback, SHOWN)
+  const read = studioFilter(c)
+  if ('problem' in read) return c.json({ error: read.problem }, 400)
+  return { count, filter: read.filter }
+}
+
+async function preview(c: Context, db: Database, invite: StudioInvite): Promise<Response> {
+  const next = readNext(c, c.req.query('count'))
+  if (next instanceof Response) return next
+  const { count, filter } = next
+  const request = { choice: { next: count, filter }, resend: false }
+  // How many the list shows with these filters, whatever their status: "the next 10 of the 57 shown".
+  const [shown, listed] = await Promise.all([
+    previewInvite(db, request, invite.fallback, SHOWN),
+    countEntries(db, filter),
+  ])
   return c.json({
     requested: count,
     count: shown.count,
     waiting: shown.matching,
+    shown: listed,
+    filtered: !isEmptyFilter(filter),
     recipients: recipientsJson(shown),
     ...messageJson(shown),
   })
@@ -102,14 +124,15 @@ async function queue(c: Context, db: Database, invite: StudioInvite): Promise<Re
   if (!c.req.header('content-type')?.startsWith('application/json'))
     return c.json({ error: 'send JSON: {"count": N}' }, 415)
   const body = (await c.req.json().catch(() => undefined)) as { count?: unknown } | undefined
-  const count = countOf(body?.count)
-  if (count === undefined)
-    return c.json({ error: `count must be a number of people, 1 to ${MAX_COUNT}` }, 400)
+  const next = readNext(c, body?.count)
+  if (next instanceof Response) return next
+  const { count, filter } = next
+  const words = filterWords(filter)
   const queued = await queueFromStudio(c, db, invite, {
-    choice: { next: count },
+    choice: { next: count, filter },
     resend: false,
-    actor: { via: 'studio' },
-    chosenBy: `next ${count}`,
+    actor: { via: 'studio', ...actorOf(c) },
+    chosenBy: words === '' ? `next ${count}` : `next ${count} ${words}`,
   })
   if (queued instanceof Response) return queued
   return c.json({ queued: queued.queued.length, ...paceJson(queued) })

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono'
 import type { Database } from '../../server/db/database'
 import { readSendReport, resumeSending } from '../../server/mail/queue/send-health'
+import { actorOf } from './studio-actor'
 
 /**
  * The studio's send health (ADR 045, 083): each lane's rates and pause, and the networks whose
@@ -10,7 +11,7 @@ import { readSendReport, resumeSending } from '../../server/mail/queue/send-heal
 export function routeStudioSendHealth(app: Hono, db: Database): void {
   app.get('/api/send-health', async (c) => c.json(await readSendReport(db)))
   app.post('/api/send-health/resume', async (c) => {
-    const { lanes, networks } = await resumeSending(db)
+    const { lanes, networks } = await resumeSending(db, actorOf(c))
     return c.json({ resumed: lanes.length + networks.length > 0 })
   })
 }

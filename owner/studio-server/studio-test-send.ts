@@ -2,6 +2,7 @@ import type { Hono } from 'hono'
 import type { Database } from '../../server/db/database'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
 import { sendTest } from '../../server/waitlist/invite/invite-service'
+import { actorOf } from './studio-actor'
 import type { StudioInvite } from './studio-invite'
 
 /**
@@ -18,7 +19,7 @@ export function routeStudioTestSend(app: Hono, db: Database, invite: StudioInvit
     const email = typeof body?.email === 'string' ? body.email : ''
     const problem = emailProblem(email)
     if (problem) return c.json({ error: `The test needs an address to send to: ${problem}` }, 400)
-    const sent = await sendTest(db, email, invite.fallback)
+    const sent = await sendTest(db, email, invite.fallback, actorOf(c))
     if ('refused' in sent) return c.json({ error: sent.reason, refused: sent.refused }, 409)
     return c.json(
       { queued: true, senderConfigured: sent.senderConfigured, placeholder: sent.placeholder },

@@ -82,8 +82,9 @@ export function ownCopy(value: string): string {
 }
 
 /**
- * Where a visit or a signup came from: the page's `utm_source`, lowercased, else the referring
- * site's host without `www.`, else `direct`. `utm_medium` and `utm_campaign` are kept beside it.
+ * Where a visit or a signup came from: the page's `utm_source` (else `ref`, `via` or `source`),
+ * lowercased, else the referring site's host without `www.`, else `direct`. `utm_medium` and
+ * `utm_campaign` are kept beside it.
  */
 export interface SourceKey {
   source: string
@@ -172,19 +173,35 @@ function hostSource(host: string): SourceKey {
   return RESERVED_SOURCES.has(source) ? DIRECT : { source, medium: '', campaign: '' }
 }
 
+/**
+ * The query parameters that name a source, in the order they are read: `utm_source`, else the
+ * shorter `ref`, `via` and `source` many labs post (`/?ref=podcast`), which count alike.
+ */
+export const SOURCE_PARAMETERS = ['utm_source', 'ref', 'via', 'source'] as const
+
+/** The first source parameter with a name in it, cleaned; '' when none has one. */
+function sourceParameter(query: URLSearchParams): string {
+  for (const name of SOURCE_PARAMETERS) {
+    const source = cleanSource(query.get(name))
+    if (source) return source
+  }
+  return ''
+}
+
 function tagged(query: URLSearchParams | undefined): SourceKey | undefined {
-  const source = cleanSource(query?.get('utm_source'))
+  if (!query) return undefined
+  const source = sourceParameter(query)
   if (!source || RESERVED_SOURCES.has(source)) return undefined
   return {
     source,
-    medium: cleanTag(query?.get('utm_medium')),
-    campaign: cleanTag(query?.get('utm_campaign')),
+    medium: cleanTag(query.get('utm_medium')),
+    campaign: cleanTag(query.get('utm_campaign')),
   }
 }
 
 /**
- * A visit's source: its URL's utm_* tags, else the Referer's host when that is another site
- * (`isOwnHost` says which hosts are this site's), else direct.
+ * A visit's source: its URL's utm_* tags (or ref, via, source), else the Referer's host when that
+ * is another site (`isOwnHost` says which hosts are this site's), else direct.
  */
 export function visitSource(
   url: string,

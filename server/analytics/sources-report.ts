@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database'
+import { rateOf } from './rate'
 import { MCP_SOURCE, NO_VISIT } from './source-of'
 import { windowStart } from './utc-day'
 
@@ -33,12 +34,12 @@ export function kindOf(source: string): SourceKind {
 }
 
 /**
- * Signups per visitor, for a page row with visitors; null otherwise. At most 1: a visitor is
- * counted once a day per source, and people who came by an untagged link sign up as `direct`
+ * Signups per visitor, for a page row with visitors; null otherwise. At most 1 (rate.ts): a visitor
+ * is counted once a day per source, and people who came by an untagged link sign up as `direct`
  * (docs/analytics.md), so `direct` can have more signups than visitors; it reads 100%, not more.
  */
 export function conversionOf(kind: SourceKind, signups: number, visitors: number): number | null {
-  return kind === 'page' && visitors > 0 ? Math.min(1, signups / visitors) : null
+  return kind === 'page' ? rateOf(signups, visitors) : null
 }
 
 export interface SourceCounts {

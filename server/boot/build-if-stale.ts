@@ -43,9 +43,9 @@ const SITE: BuildPart = {
   name: 'the site (dist is missing or older than its sources)',
 }
 /**
- * The waitlist studio's page (owner/studio-page/vite.config.ts), into dist/studio/: only
- * `npm run waitlist -- studio` serves it, so only the studio builds it; `npm start` does not wait
- * for it. The site's build empties dist/, this part and its stamp with it.
+ * The waitlist studio's page (owner/studio-page/vite.config.ts), into dist/studio/: the local
+ * studio (`npm run waitlist -- studio`) and the site's team studio at /studio serve it. The site's
+ * build empties dist/, this part and its stamp with it.
  */
 const STUDIO: BuildPart = {
   dir: join(DIST_DIR, 'studio'),

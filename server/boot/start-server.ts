@@ -1,4 +1,5 @@
 import type { Server } from 'node:http'
+import { mailWords } from '../../contract/site-config'
 import { type ApiKeys, keySourcesOf, loadApiKeys } from '../auth/api-keys'
 import { createLogger, keyEmailMask, type Logger } from '../base/log'
 import { normalizeSiteUrl } from '../base/normalize-site-url'
@@ -28,6 +29,8 @@ import { bounceRefused } from '../waitlist/entry-status'
 import { startWebhooks } from '../webhooks/start-webhooks'
 import type { ServerEnv } from './env'
 import { listen, type Pages } from './listen'
+import { shippedExamplesLine } from './shipped-examples'
+import { teamStudioMount } from './team-studio-mount'
 
 export interface RunningServer {
   url: string
@@ -83,6 +86,8 @@ export async function startServer(env: ServerEnv, options: StartOptions): Promis
     // The key of the erased addresses' hash, and the words each door shows, once per version.
     await writeSuppressionKey(database.db, keys.secret)
     const consentWords = await registerDoorWords(database.db, confirmsSignups(env, mail))
+    const examples = shippedExamplesLine(env.BETA_URL ?? mailWords.betaUrl)
+    if (examples) log.info(examples)
     return await serve(env, options, { log, keys, database, mail, mailEvents, consentWords })
   } catch (error) {
     await database.close()
@@ -115,17 +120,19 @@ async function serve(
   // Checked before listening, so a bad SITE_URL stops start-up before anything is served.
   const publicUrl = env.SITE_URL === undefined ? undefined : normalizeSiteUrl(env.SITE_URL)
   // Known once it listens: the pages that may call /mcp, and those the REST API grants CORS.
-  const origins = { site: [] as string[], rest: [] as string[] }
-  const db = database.db
+  const origins = { site: [] as string[], rest: [] as string[], listening: '' }
+  const { db } = database
   const protections = protectionsOf(env, db)
   const sources = await startSourceCounter(env, db, log, () => origins.site)
   const sendHealth = sendHealthOf(env, db, log)
+  const siteUrl = () => publicUrl ?? origins.listening
   const app = createApp({
     ...{ db, keys, schema, site, log, protections, sources, mailEvents, sendHealth, consentWords },
-    siteOrigins: () => origins.site,
-    restOrigins: () => origins.rest,
+    ...{ siteOrigins: () => origins.site, restOrigins: () => origins.rest },
     webmcpOriginTrialToken: env.WEBMCP_ORIGIN_TRIAL_TOKEN,
     addressPolicy: addressPolicyOf(env),
+    confirmSignups: page.confirmSignups,
+    studio: teamStudioMount({ db, siteUrl, ...protections, fallback: env }),
   })
   const { pages } = options
   const pagesFor = pages && ((server: Server) => pages(server, page))
@@ -137,17 +144,12 @@ async function serve(
   const { url } = listening
   // Synchronous and with no await since listening, so done before the first request is read.
   if (site) fillInSiteUrl(site, publicUrl ?? url)
+  origins.listening = url
   origins.site = ownOrigins(url, publicUrl ?? url)
   origins.rest = restOrigins(publicUrl ?? url, env.CORS_ORIGINS)
   if (!publicUrl) log.info(withoutSiteUrl(origins.site))
-  const workers = await startWorkers(env, {
-    db,
-    log,
-    mail,
-    keys,
-    siteUrl: normalizeSiteUrl(publicUrl ?? url),
-    health: sendHealth,
-  })
+  const siteUrlNow = normalizeSiteUrl(publicUrl ?? url)
+  const workers = await startWorkers(env, { db, log, mail, keys, siteUrl: siteUrlNow, health: sendHealth })
   if (keys.generated) announceGeneratedKey(log, keys)
   return {
     url,

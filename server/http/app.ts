@@ -55,6 +55,13 @@ export interface AppDeps {
   addressPolicy?: AddressPolicy
   /** The version of the words each door shows, for the consent record (registered at start-up). */
   consentWords?: DoorWords
+  /** Signups are confirmed by mail (CONFIRM_SIGNUPS with SMTP_URL): the agents' tool says so, as the page does. */
+  confirmSignups?: boolean
+  /**
+   * The team studio under /studio, which the assembly mounts (server/boot/team-studio-mount.ts):
+   * its answer, or none where there is no team (the site's 404 then answers).
+   */
+  studio?: (request: Request, env: unknown) => Promise<Response | undefined>
 }
 
 /** The server's guards; tests calling createApp() without them get headers and a generous queue only. */
@@ -111,12 +118,17 @@ export function createApp(deps: AppDeps): Hono {
   const allowedOrigins = deps.siteOrigins ?? (() => NO_ORIGINS)
   app.route(
     MCP_PATH,
-    createMcpApp({ signup, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources }),
+    createMcpApp({
+      ...{ signup, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources },
+      confirmSignups: deps.confirmSignups,
+    }),
   )
   routeNativeForm(app, { ...deps, signup }, protections, gate, cors)
   routeMailLinks(app, { db, log, keys: linkKeys(deps.keys.secret), rateLimiter, trustProxyHeader, gate })
   const { sendHealth: health } = deps
   routeMailEvents(app, { db, log, providers: deps.mailEvents ?? {}, trustProxyHeader, gate, health })
+  const { studio } = deps
+  if (studio) app.use('/studio/*', async (c, next) => (await studio(c.req.raw, c.env)) ?? next())
   if (deps.site) routeSite(app, deps.site, deps, sources)
   return app
 }

@@ -109,7 +109,7 @@ export async function loadStaticSite(
     const urlPath = `/${relative(distDir, path).split(sep).join('/')}`
     // Dotfiles (the build stamp, an editor's leftovers) are not the site's; /.well-known/ is.
     if (/\/\.(?!well-known\/)/.test(urlPath)) continue
-    // The waitlist studio's page is served by `npm run waitlist -- studio` alone, never by the site.
+    // The studio's page is not one of the site's files: the team studio serves it under /studio (ADR 100).
     if (urlPath.startsWith('/studio/')) continue
     if (urlPath.endsWith('.html')) {
       const html = (await readFile(path, 'utf8'))

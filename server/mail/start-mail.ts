@@ -6,7 +6,7 @@ import { retryPolicy } from '../outbox/backoff'
 import { nextDueIn, OUTBOXES } from '../outbox/outbox-queries'
 import type { MailEnv } from './mail-env'
 import type { LinkKeys } from './messages/link-seals'
-import { isPlaceholderLink, isReservedName, placeholderNote } from './messages/reserved-names'
+import { isReservedName } from './messages/reserved-names'
 import type { AddressRefused } from './queue/mail-queue'
 import { type MailSender, startMailSender } from './queue/mail-sender'
 import { writeMailSettings } from './queue/mail-settings'
@@ -99,18 +99,17 @@ export async function startMail(
     log.info(
       `Links in mail point to ${deps.siteUrl}: set SITE_URL to the site's https address before inviting anyone`,
     )
-  warnOfPlaceholders(env, mail, log)
+  warnOfPlaceholders(mail, log)
   return sender
 }
 
 /**
- * Said once at start, where mail can go: the beta link still the shipped placeholder (invite
- * refuses to queue until BETA_URL is set), and a MAIL_FROM on a reserved domain, which no provider
- * verifies and many receivers refuse (a warning: a test relay may well take it).
+ * Said once at start, where mail can go: a MAIL_FROM on a reserved domain, which no provider
+ * verifies and many receivers refuse (a warning: a test relay may well take it). The beta link
+ * still the shipped placeholder is named with the site config's other examples, at start
+ * (server/boot/shipped-examples.ts).
  */
-function warnOfPlaceholders(env: MailEnv, mail: NonNullable<MailTransportConfig>, log: Logger): void {
-  const betaUrl = env.BETA_URL ?? mailWords.betaUrl
-  if (isPlaceholderLink(betaUrl)) log.info(placeholderNote(betaUrl))
+function warnOfPlaceholders(mail: NonNullable<MailTransportConfig>, log: Logger): void {
   if (isReservedName(mail.from.domain))
     log.info(
       `MAIL_FROM is at ${mail.from.domain}, a reserved example domain: receivers will refuse or bin the mail. ` +

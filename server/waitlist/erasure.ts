@@ -1,3 +1,4 @@
+import { type Actor, recordAudit } from '../audit/audit-record'
 import type { Database } from '../db/database'
 import { dropDeliveries, queueErased } from '../webhooks/webhook-events'
 import { type SuppressedWhy, suppress } from './consent/suppression'
@@ -8,13 +9,16 @@ import { type SuppressedWhy, suppress } from './consent/suppression'
  * keys' cascade) its status, answers kept and proposed, consent record, history and messages, so
  * pending mail is cancelled; the address's pending notifications are dropped first, while they can
  * still be found by it. Then the address's keyed hash is kept so an import never brings it back
- * (ADR 098), and entry.erased is queued with the address so the lab erases its copies elsewhere
- * (Art. 19). Returns the address as it was stored (its own letter case), or undefined if none.
+ * (ADR 098), entry.erased is queued with the address so the lab erases its copies elsewhere
+ * (Art. 19), and the team's record gains a line naming `actor`, never the address (its earlier lines
+ * about the entry lose their link to it: audit_entries goes with the row). Returns the address as
+ * it was stored (its own letter case), or undefined if none.
  */
 export async function eraseEntry(
   db: Database,
   email: string,
   why: SuppressedWhy,
+  actor: Actor,
 ): Promise<string | undefined> {
   return db.transaction(async (tx) => {
     // citext's case-insensitive `=` lives in `extensions` (as on Supabase).
@@ -27,6 +31,7 @@ export async function eraseEntry(
     if (!row) return undefined
     await suppress(tx, row.email, why)
     await queueErased(tx, row.email)
+    await recordAudit(tx, actor, { action: why === 'removed' ? 'remove' : 'erase', count: 1 })
     return row.email
   })
 }

@@ -1,6 +1,7 @@
 import { ENTRY_STATUSES, type EntryStatus } from '../../contract/entry-statuses'
 import type { Answers } from '../../contract/signup-questions'
 import type { Database, Queryable } from '../db/database'
+import { queueEvent } from '../webhooks/webhook-events'
 import { recordConfirmation } from './consent/consent-record'
 import { ANSWERS_FIXED, keepAnswers } from './entry-answers'
 import { askedForNoMail, changeStatus } from './entry-status'
@@ -68,9 +69,10 @@ export type AnswerOutcome = LinkOutcome | 'unconfirmed' | 'fixed'
 
 /**
  * The answers a confirmation link's holder gave to the lab's questions (already checked): kept as
- * given, replacing any earlier ones and whatever an agent proposed, in one transaction. Nothing
- * changes for an entry not confirmed yet, one that asked for no more mail (unsubscribed,
- * complained), or one invited already (its answers went to the lab with it).
+ * given, replacing any earlier ones and whatever an agent proposed, in one transaction, with the
+ * `entry.answered` webhook when there are any to keep (the chat hears who, and from where, with
+ * SIGNUP_WEBHOOK_DETAILS). Nothing changes for an entry not confirmed yet, one that asked for no
+ * more mail (unsubscribed, complained), or one invited already (its answers went to the lab with it).
  */
 export function answer(db: Database, email: string, answers: Answers): Promise<AnswerOutcome> {
   return db.transaction(async (tx) => {
@@ -80,6 +82,7 @@ export function answer(db: Database, email: string, answers: Answers): Promise<A
     if (entry.status === 'unconfirmed') return 'unconfirmed'
     if (entry.fixed) return 'fixed'
     await keepAnswers(tx, entry.id, answers)
+    if (Object.keys(answers).length > 0) await queueEvent(tx, entry.id, 'entry.answered')
     return 'done'
   })
 }

@@ -7,8 +7,9 @@ import type { ConsentRecord } from './consent/consent-record'
 /**
  * What the lab holds about one address, as the person's own page shows it and its download gives
  * it (GDPR Art. 15 and 20): the entry, its status, its answers (kept, and any an agent proposed),
- * its consent record and its history. Named field by field from the owner's view of the entry, so
- * what the team adds there for itself (tags, notes) never reaches the person's page by default.
+ * its consent record and its history. Named field by field from the entry's person view, which holds
+ * no record of who on the team did what and no tag or note event, so what the team keeps for itself
+ * (tags, notes, its members' addresses) never reaches the person's page (ADR 090).
  */
 export interface PersonData {
   email: string
@@ -23,7 +24,7 @@ export interface PersonData {
 }
 
 export async function personData(db: Queryable, email: string): Promise<PersonData | undefined> {
-  const entry = await entryHistory(db, email)
+  const entry = await entryHistory(db, email, 'person')
   if (!entry) return undefined
   const signedUp = entry.history.find((item) => item.event === 'signed up')
   return {

@@ -15,18 +15,21 @@ export interface Redeemed {
 }
 
 /** Why a code was refused, in words the beta product can log. */
-export type RedeemRefusal = 'invalid' | 'test' | 'unknown'
+export type RedeemRefusal = 'invalid' | 'test' | 'unknown' | 'replaced'
 
 export const REDEEM_REFUSALS: Record<RedeemRefusal, string> = {
   invalid: 'This is not an invite code of this waitlist: it was changed, cut short, or made with another key',
   test: 'This invite code came from a test send (invite --test): it invites nobody',
   unknown: 'No invitation has this code: its entry may have been removed from the waitlist',
+  replaced: 'This invite code was replaced by a later invitation: only the newest one admits the person',
 }
 
 interface Invitation {
   messageId: string
   waitlistId: string
   email: string
+  /** A later invitation to the same entry was queued and not cancelled: this code is withdrawn. */
+  replaced: boolean
 }
 
 /**
@@ -36,7 +39,10 @@ interface Invitation {
  */
 async function lockInvitation(tx: Queryable, invitationId: string): Promise<Invitation | undefined> {
   const [row] = await tx.query<Invitation>(
-    `select o.id::text as "messageId", o.waitlist_id::text as "waitlistId", w.email::text as email
+    `select o.id::text as "messageId", o.waitlist_id::text as "waitlistId", w.email::text as email,
+            exists (select 1 from private.mail_outbox later
+                     where later.waitlist_id = o.waitlist_id and later.kind = 'invitation'
+                       and later.id > o.id and later.status <> 'cancelled') as replaced
        from private.mail_outbox o join public.waitlist w on w.id = o.waitlist_id
       where o.uuid = $1::uuid and o.kind = 'invitation'
       for no key update of o, w`,
@@ -62,12 +68,14 @@ async function seenBefore(tx: Queryable, waitlistId: string): Promise<boolean> {
 
 /**
  * `redeem_invite(code)`: the beta product tells the waitlist who came. The code is checked as the
- * documented offline check does (messages/link-seals.ts). The entry's first redeem makes it
- * `joined` (entry-status.ts: `entry.joined`, from `invited`, or `bounced` when the person came
- * anyway) and answers `first: true`; any later one, of the same code or of another of its
- * invitations (`--resend` mails a new code), answers `first: false` and the same dates. A code
- * is stamped redeemed once, so redeeming it again changes nothing. An entry that unsubscribed or
- * complained keeps its status (it is never mailed again) while its code is still stamped.
+ * documented offline check does (messages/link-seals.ts). Only the entry's newest invitation
+ * redeems: `--resend` mails a new code and withdraws the earlier ones, so a forwarded or leaked
+ * mail admits nobody once the owner resends (a resend still pending counts; one cancelled before
+ * it left does not). The entry's first redeem makes it `joined` (entry-status.ts: `entry.joined`,
+ * from `invited`, or `bounced` when the person came anyway) and answers `first: true`; redeeming
+ * the same code again answers `first: false` and the same dates, and changes nothing. An entry
+ * that unsubscribed or complained keeps its status (it is never mailed again) while its code is
+ * still stamped.
  */
 export async function redeemInvite(
   db: Database,
@@ -79,6 +87,7 @@ export async function redeemInvite(
   return db.transaction(async (tx) => {
     const invitation = await lockInvitation(tx, checked.invitationId)
     if (!invitation) return { refused: 'unknown' as const }
+    if (invitation.replaced) return { refused: 'replaced' as const }
     const first = !(await seenBefore(tx, invitation.waitlistId))
     await tx.run(
       'update private.mail_outbox set redeemed_at = now() where id = $1::bigint and redeemed_at is null',

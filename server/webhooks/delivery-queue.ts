@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/database'
 import { isoUtc } from '../db/iso-utc'
 import { claimWithLease, listUndelivered, OUTBOXES, type UndeliveredRow } from '../outbox/outbox-queries'
+import type { WebhookDetail } from './webhook-details'
 
 /** A delivery claimed for one attempt. */
 export interface ClaimedDelivery {
@@ -18,12 +19,17 @@ export interface ClaimedDelivery {
   occurredAt: string
   /** mail.paused's reason; null for entry events. */
   detail: string | null
+  /** The entry's source, read when SIGNUP_WEBHOOK_DETAILS asks for it (null: kept without one). */
+  source?: string | null
+  /** The entry's kept answers, read when SIGNUP_WEBHOOK_DETAILS asks for them ({} when none). */
+  answers?: Record<string, string>
 }
 
 /** Every event the webhook can carry; mail.paused is about no entry (its detail says why). */
 export const WEBHOOK_EVENTS = [
   'waitlist.signup',
   'entry.confirmed',
+  'entry.answered',
   'invitation.sent',
   'entry.joined',
   'entry.unsubscribed',
@@ -35,12 +41,29 @@ export const WEBHOOK_EVENTS = [
 
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
 
-/** Claims up to `limit` due deliveries for one attempt each, oldest due first (claimWithLease). */
-export function claimDue(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+/** The columns each detail adds to a claimed delivery (`due` is the entry's row, `o` the delivery's). */
+const DETAIL_COLUMNS: Record<WebhookDetail, string> = {
+  source: 'due.source',
+  // The kept answers only: an agent's proposed ones (private.proposed_answers) are not the person's.
+  answers: `case when o.waitlist_id is null then null else coalesce(
+              (select a.answers from private.entry_answers a where a.waitlist_id = o.waitlist_id), '{}'::jsonb) end as answers`,
+}
+
+/**
+ * Claims up to `limit` due deliveries for one attempt each, oldest due first (claimWithLease), with
+ * the entry's details SIGNUP_WEBHOOK_DETAILS asks for, as they are when the event is sent.
+ */
+export function claimDue(
+  db: Queryable,
+  limit: number,
+  leaseMs: number,
+  details: readonly WebhookDetail[] = [],
+): Promise<ClaimedDelivery[]> {
+  const extra = details.map((detail) => `, ${DETAIL_COLUMNS[detail]}`).join('')
   return claimWithLease(db, OUTBOXES.webhooks, {
     // A mail.paused event is about no entry: its address and signup time are empty. An
     // entry.erased one is about an entry gone: it carries its address itself, and no signup time.
-    due: `select d.id, coalesce(w.email::text, d.erased_email) as email, w.created_at
+    due: `select d.id, coalesce(w.email::text, d.erased_email) as email, w.created_at, w.source
             from private.webhook_deliveries d left join public.waitlist w on w.id = d.waitlist_id
            where d.status = 'pending' and d.run_at <= now()
            order by d.run_at limit $1 for update of d skip locked`,
@@ -48,7 +71,7 @@ export function claimDue(db: Queryable, limit: number, leaseMs: number): Promise
     leaseMs,
     returning: `o.id::text as id, o.event, o.webhook_id::text as "webhookId", o.attempts as attempt,
                 coalesce(due.email, '') as email, coalesce(${isoUtc('due.created_at')}, '') as "createdAt",
-                ${isoUtc('coalesce(o.occurred_at, due.created_at)')} as "occurredAt", o.detail`,
+                ${isoUtc('coalesce(o.occurred_at, due.created_at)')} as "occurredAt", o.detail${extra}`,
   })
 }
 

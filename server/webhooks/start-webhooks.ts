@@ -31,7 +31,9 @@ export async function startWebhooks(
     name: 'Signup notifications',
     outbox: OUTBOXES.webhooks,
     label: deliveryName,
-    claim: async (room, leaseMs) => ({ items: await claimDue(db, room, leaseMs) }),
+    claim: async (room, leaseMs) => ({
+      items: await claimDue(db, room, leaseMs, env.SIGNUP_WEBHOOK_DETAILS),
+    }),
     send(delivery, signal) {
       const body = JSON.stringify(eventPayload(delivery.event, delivery, new Date()))
       return sendWebhook({ url, signer }, `msg_${delivery.webhookId}`, body, signal)
@@ -45,10 +47,12 @@ export async function startWebhooks(
   })
   // The origin only: a Slack or Discord webhook's path is its secret.
   const chosen = env.SIGNUP_WEBHOOK_EVENTS
+  const details = env.SIGNUP_WEBHOOK_DETAILS
   log.info(
     `Signup notifications go to ${new URL(url).origin}` +
       (signer ? ' (signed)' : ' (unsigned: set SIGNUP_WEBHOOK_SECRET to sign them)') +
-      (chosen.length < WEBHOOK_EVENTS.length ? `, only ${chosen.join(', ')}` : ''),
+      (chosen.length < WEBHOOK_EVENTS.length ? `, only ${chosen.join(', ')}` : '') +
+      (details.length > 0 ? `, with each entry's ${details.join(' and ')}` : ''),
   )
   return pump
 }

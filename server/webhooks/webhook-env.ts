@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { type EnvOf, optional } from '../base/optional-env'
 import { WEBHOOK_EVENTS, type WebhookEvent } from './delivery-queue'
+import { isWebhookDetail, WEBHOOK_DETAILS, type WebhookDetail } from './webhook-details'
 
 /** Standard Webhooks secrets are whsec_ and 24 to 64 random bytes in base64 (standardwebhooks.com). */
 function isWebhookSecret(value: string): boolean {
@@ -28,6 +29,20 @@ const eventList = optional(z.string()).transform((value, context): WebhookEvent[
   return names.filter(isWebhookEvent)
 })
 
+/** A comma list of details; unset or empty, none (today's payload: the address and its dates). */
+const detailList = optional(z.string()).transform((value, context): WebhookDetail[] => {
+  const names = [...new Set((value ?? '').split(',').map((name) => name.trim()))].filter(
+    (name) => name !== '',
+  )
+  const unknown = names.filter((name) => !isWebhookDetail(name))
+  if (unknown.length > 0)
+    context.addIssue({
+      code: 'custom',
+      message: `${unknown.map((name) => `"${name}"`).join(', ')}: no such detail; choose from ${WEBHOOK_DETAILS.join(', ')}`,
+    })
+  return WEBHOOK_DETAILS.filter((detail) => names.includes(detail))
+})
+
 /** The signup notification variables, merged into the server's env schema. */
 export const webhookEnv = {
   /** Every new signup is POSTed here as JSON (Standard Webhooks headers), at least once. */
@@ -52,6 +67,11 @@ export const webhookEnv = {
   ),
   /** The event types the webhook receives (comma-separated); unset, every one. Others are not queued. */
   SIGNUP_WEBHOOK_EVENTS: eventList,
+  /**
+   * `source`, `answers` or both: added to every event about an entry (its source, its kept answers,
+   * never an agent's proposed ones). Personal data the chat would then hold: off unless chosen.
+   */
+  SIGNUP_WEBHOOK_DETAILS: detailList,
   /** How long one attempt may take, answer included. */
   SIGNUP_WEBHOOK_TIMEOUT_MS: optional(z.coerce.number().int().min(100).max(120_000)).transform(
     (v) => v ?? 10_000,

@@ -3,6 +3,7 @@ import { formWords } from '../../contract/form-words'
 import { HONEYPOT_FIELD } from '../../contract/honeypot-field'
 import { requestAccessWords, toolResultOf } from '../../contract/request-access-words'
 import { announceOutcome } from '../lib/announce-outcome'
+import { confirmSignups } from '../lib/confirm-signups'
 import { loadSupabase } from '../lib/load-supabase'
 import { useWaitlistController } from '../lib/waitlist-controller'
 import { offerRequestAccessTool } from '../lib/webmcp-offer'
@@ -31,11 +32,12 @@ function submitForm(event: FormEvent<HTMLFormElement>, { email, setEmail, submit
     if (field instanceof HTMLInputElement) field.value = ''
     setEmail('')
     announceOutcome({ status: 'submitted' })
-    if (byAgent) native.respondWith?.(Promise.resolve(toolResultOf({ status: 'submitted' })))
+    if (byAgent)
+      native.respondWith?.(Promise.resolve(toolResultOf({ status: 'submitted' }, confirmSignups())))
     return
   }
   const outcome = submit(value, { keepInputEnabled: byAgent, byAgent })
-  if (byAgent) native.respondWith?.(outcome.then(toolResultOf))
+  if (byAgent) native.respondWith?.(outcome.then((result) => toolResultOf(result, confirmSignups())))
 }
 
 function warmUp() {

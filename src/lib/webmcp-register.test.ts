@@ -188,6 +188,17 @@ describe('toolResultOf', () => {
     expect(toolResultOf({ status: 'submitted' })).toEqual({
       status: 'submitted',
       message: "Request submitted! We'll be in touch soon about beta access.",
+      next_step: 'wait_for_invitation',
+    })
+    // With confirmation on, the page's words: the person must confirm from their inbox.
+    expect(toolResultOf({ status: 'submitted' }, true)).toEqual({
+      status: 'submitted',
+      message: 'Request submitted! Check your inbox to confirm your address.',
+      next_step: 'confirm_email',
+    })
+    expect(toolResultOf({ status: 'already_registered' }, true)).toEqual({
+      status: 'already_registered',
+      message: 'Already on the waitlist! This email is already registered for beta access.',
     })
     expect(toolResultOf({ status: 'error', error: new Error('x') })).toEqual({
       status: 'error',

@@ -1,6 +1,7 @@
 import { type RequestAccessResult, requestAccessTool, toolResultOf } from '../../contract/agent-tool'
 import { signupQuestions } from '../../contract/site-config'
 import type { WaitlistOutcome } from '../../contract/waitlist-outcome'
+import { confirmSignups } from './confirm-signups'
 import { findModelContext, type ToolCall } from './model-context'
 import { checkToolAnswers, signUpWithAnswers } from './webmcp-answers'
 
@@ -42,9 +43,12 @@ const inputSchema = TAKES_ANSWERS
 
 const givesAnswers = (input: Input) => signupQuestions.some((question) => input?.[question.id] !== undefined)
 
-/** What the agent reads: the outcome in the page's words, and a refusal's reason when it has one. */
+/**
+ * What the agent reads: the outcome in the page's words (with confirmation on, to confirm from the
+ * inbox) and the next step, and a refusal's reason when it has one.
+ */
 function resultOf(outcome: WaitlistOutcome | undefined): RequestAccessResult & { reason?: string } {
-  const result = toolResultOf(outcome)
+  const result = toolResultOf(outcome, confirmSignups())
   if (outcome?.status !== 'error' || typeof outcome.error !== 'string') return result
   return { ...result, reason: outcome.error }
 }

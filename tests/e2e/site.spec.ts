@@ -1,3 +1,4 @@
+import { requestAccessTool } from '../../contract/agent-tool'
 import { siteConfig } from '../../contract/site-config'
 import { withServerDatabase } from '../../harness/server-database'
 import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
@@ -379,5 +380,38 @@ test.describe('a server that confirms signups (CONFIRM_SIGNUPS)', () => {
     await expect(toasts(page).getByText('Check your inbox to confirm your address.')).toBeVisible()
     await expect(toasts(page).getByText("We'll be in touch soon about beta access.")).toHaveCount(0)
     expect(consoleLog.problems).toEqual([])
+  })
+
+  test('an agent through WebMCP is told the same, with the next step named', async ({ page }) => {
+    type Tools = Record<string, { execute(input: object): Promise<unknown> }>
+    // A stand-in model context, as an agent-enabled browser offers one (webmcp.spec.ts has the full one).
+    await page.addInitScript(() => {
+      const tools: Tools = {}
+      Object.assign(window, { agentTools: tools })
+      Object.defineProperty(navigator, 'modelContext', {
+        configurable: true,
+        value: {
+          registerTool(tool: { name: string; execute(input: object): Promise<unknown> }) {
+            tools[tool.name] = tool
+            return Promise.resolve()
+          },
+        },
+      })
+    })
+    await page.goto(confirming.url)
+    await page.waitForFunction(
+      (name) => Boolean((window as unknown as { agentTools: Tools }).agentTools[name]),
+      requestAccessTool.name,
+    )
+    const result = await page.evaluate(
+      ([name, email]) => (window as unknown as { agentTools: Tools }).agentTools[name]?.execute({ email }),
+      [requestAccessTool.name, uniqueEmail('agent-confirm')] as const,
+    )
+    expect(result).toEqual({
+      status: 'submitted',
+      message: 'Request submitted! Check your inbox to confirm your address.',
+      next_step: 'confirm_email',
+    })
+    await expect(toasts(page).getByText('Check your inbox to confirm your address.')).toBeVisible()
   })
 })

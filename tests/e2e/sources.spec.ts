@@ -169,3 +169,20 @@ test('the studio shows the sources and the visits, legible on a phone in either 
     await studio?.stop()
   }
 })
+
+test('a link posted as /?ref= counts its visit and its signup as utm_source would', async ({ browser }) => {
+  const listener = await person(browser, '203.0.113.14')
+  await listener.page.goto('/?ref=Podcast&utm_campaign=episode-12')
+  await hydrated(listener.page)
+  await signUp(listener.page, 'podcast.listener@example.com')
+  const counts = await countsOnceWritten(4)
+  expect(counts.podcast).toEqual([1, 1, 1])
+  const [entry] = await database.db.query<{ source: string }>(
+    `select source from public.waitlist where email = 'podcast.listener@example.com'`,
+  )
+  expect(entry?.source).toBe('podcast')
+  const [campaign] = await database.db.query<{ campaign: string }>(
+    `select campaign from private.source_counts where source = 'podcast'`,
+  )
+  expect(campaign?.campaign).toBe('episode-12')
+})

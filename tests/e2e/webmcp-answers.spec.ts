@@ -75,6 +75,7 @@ test.describe('the WebMCP tool with answers', () => {
     expect(result).toEqual({
       status: 'submitted',
       message: "Request submitted! We'll be in touch soon about beta access.",
+      next_step: 'wait_for_invitation',
     })
     await expect(toasts(page).getByText('Request submitted!').first()).toBeVisible()
     expect(seen.rest, 'the page’s own insert was not made').toEqual([])

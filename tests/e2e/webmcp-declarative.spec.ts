@@ -88,6 +88,7 @@ test.describe('in Chromium with WebMCP switched on', () => {
     expect(JSON.parse(answer ?? 'null')).toEqual({
       status: 'submitted',
       message: "Request submitted! We'll be in touch soon about beta access.",
+      next_step: 'wait_for_invitation',
     })
     await expect(toasts(page).getByText('Request submitted!').first()).toBeVisible()
     await expect(page.getByPlaceholder('Enter your email')).toHaveValue('')

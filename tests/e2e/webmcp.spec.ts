@@ -7,6 +7,7 @@ const WAITLIST = '**/rest/v1/waitlist'
 interface ToolResult {
   status: string
   message: string
+  next_step?: string
 }
 
 declare global {
@@ -179,6 +180,7 @@ test.describe('the request_beta_access WebMCP tool', () => {
     expect(await finishToolCall(page)).toEqual({
       status: 'submitted',
       message: "Request submitted! We'll be in touch soon about beta access.",
+      next_step: 'wait_for_invitation',
     })
     await expect(toasts(page).getByText('Request submitted!').first()).toBeVisible()
     await expect(input).toHaveValue('')

@@ -12,13 +12,18 @@ import { describe, expect, it } from 'vitest'
  *   server/ and owner/ never reach into src/ (the page), and src/ never into server/ or owner/;
  *   what both sides use lives in contract/, which needs nothing of theirs, nor Node, nor the DOM.
  * Inside the server, imports go one way, boot → http → domain → db → base (ADR 065):
- *   assembly: server/boot puts the rest together; nothing imports it but the owner's tools, which
- *     are an assembly of their own (the CLI reads the server's env and builds the studio's page);
- *   outer: server/http and owner/, which answer people; neither imports the other;
+ *   assembly: server/boot puts the rest together, the team studio at /studio included (ADR 100);
+ *     nothing imports it but the owner's CLI, an assembly of its own (it reads the server's env and
+ *     builds the studio's page);
+ *   outer: server/http and each room of owner/ (cli, studio-server, team-studio), which answer
+ *     people; none imports another, but the CLI starts the local studio and the team studio wraps
+ *     the studio's app (OWNER_USES);
  *   domain: every other folder of server/ (waitlist, mail, auth, analytics…): a new room is one by existing;
  *   server/db, which imports only itself and server/base; its embedded cluster (server/db/embedded/)
  *     is reached through server/db's own doors (open-database.ts, beside-server.ts), never directly;
  *   innermost: server/base (the log, start-up errors, paths, env helpers), which imports only itself.
+ * Between rooms, no cycle: no room reaches back to itself through others (boot mounts the team
+ *   studio, so the studio's rooms never import boot; only the CLI does).
  * And three rules across files (ADR 085):
  *   no two files import each other, type-only imports included (a pair is one idea, or a third file
  *     holds what both need);
@@ -44,7 +49,7 @@ type Layer = { rank: number; room: string }
 /** A file's layer, from its folder: 4 assembly, 3 outer, 2 domain, 1 db, 0 base; undefined outside the server. */
 function layerOf(path: string): Layer | undefined {
   const [top, room = ''] = path.split(/[\\/]/)
-  if (top === 'owner') return { rank: 3, room: 'owner' }
+  if (top === 'owner') return { rank: 3, room: `owner/${room}` }
   if (top !== 'server' || !room) return undefined
   if (room === 'boot') return { rank: 4, room }
   if (room === 'http') return { rank: 3, room }
@@ -53,14 +58,41 @@ function layerOf(path: string): Layer | undefined {
   return { rank: 2, room }
 }
 
-/**
- * An import from one layer to another: inward, or within one room of the outer layer; the owner's
- * tools may also read the assembly's env and build step.
- */
+/** The owner's rooms that may use another outer room: the CLI reads the assembly's env and starts the local studio; the team studio wraps the studio's app. */
+const OWNER_USES: Readonly<Record<string, readonly string[]>> = {
+  'owner/cli': ['boot', 'owner/studio-server'],
+  'owner/team-studio': ['owner/studio-server'],
+}
+
+/** An import from one layer to another: inward, or within one room of the outer layer, or an owner's room's use (OWNER_USES). */
 function pointsInward(from: Layer, to: Layer): boolean {
-  if (from.room === 'owner' && to.room === 'boot') return true
+  if (OWNER_USES[from.room]?.includes(to.room)) return true
   if (to.rank < from.rank) return true
   return to.rank === from.rank && (from.rank !== 3 || to.room === from.room)
+}
+
+/** Every cycle among the rooms (server/*, owner/*), as `a -> b -> a`, from each file's relative imports. */
+function roomCycles(root: string = ROOT): string[] {
+  const edges = new Map<string, Set<string>>()
+  for (const zone of ['server', 'owner'] as const)
+    for (const file of sourceFiles(join(root, zone))) {
+      const from = layerOf(relative(root, file))?.room
+      if (!from) continue
+      for (const specifier of importsOf(file)) {
+        if (!specifier.startsWith('.')) continue
+        const to = layerOf(relative(root, resolve(dirname(file), specifier)))?.room
+        if (to && to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to))
+      }
+    }
+  const cycles = new Set<string>()
+  const walk = (path: string[]) => {
+    for (const next of edges.get(path.at(-1) ?? '') ?? []) {
+      if (next === path[0]) cycles.add([...path, next].join(' -> '))
+      else if (!path.includes(next) && next > (path[0] ?? '')) walk([...path, next])
+    }
+  }
+  for (const room of [...edges.keys()].sort()) walk([room])
+  return [...cycles].sort()
 }
 
 /** The embedded cluster's files, which only server/db itself and the assembly reach into. */
@@ -228,10 +260,43 @@ describe('folder boundaries', () => {
     expect(boundaryViolations()).toEqual([])
   })
 
+  it('has no cycle among the rooms: the assembly mounts the team studio, whose rooms never import it', () => {
+    expect(roomCycles()).toEqual([])
+  })
+
+  it('finds a cycle among rooms, and an owner room reaching into another', () => {
+    const root = mkdtempSync(join(tmpdir(), 'boundaries-'))
+    try {
+      const files: Record<string, string> = {
+        'server/boot/main.ts': "import { app } from '../../owner/team-studio/app'",
+        'owner/team-studio/app.ts': "import { studio } from '../studio-server/app'",
+        'owner/studio-server/app.ts':
+          "import { env } from '../../server/boot/env'\nimport { cli } from '../cli/run'",
+        'server/boot/env.ts': 'export const env = 1',
+        'owner/cli/run.ts': "import { env } from '../../server/boot/env'",
+      }
+      for (const zone of ZONES) mkdirSync(join(root, zone), { recursive: true })
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(root, path)), { recursive: true })
+        writeFileSync(join(root, path), text)
+      }
+      expect(roomCycles(root)).toEqual([
+        'boot -> owner/team-studio -> owner/studio-server -> boot',
+        'boot -> owner/team-studio -> owner/studio-server -> owner/cli -> boot',
+      ])
+      expect(boundaryViolations(root).sort()).toEqual([
+        'owner/studio-server/app.ts -> ../../server/boot/env',
+        'owner/studio-server/app.ts -> ../cli/run',
+      ])
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+
   it('reads the layers from the folders, so a new room of server/ is domain by existing', () => {
     expect(layerOf('server/boot/main.ts')?.rank).toBe(4)
     expect(layerOf('server/http/app.ts')?.rank).toBe(3)
-    expect(layerOf('owner/cli/keys.ts')?.rank).toBe(3)
+    expect(layerOf('owner/cli/keys.ts')).toEqual({ rank: 3, room: 'owner/cli' })
     expect(layerOf('server/some-new-room/thing.ts')?.rank).toBe(2)
     expect(layerOf('server/db/database.ts')?.rank).toBe(1)
     expect(layerOf('server/base/log.ts')?.rank).toBe(0)
@@ -249,11 +314,11 @@ describe('folder boundaries', () => {
           "import { app } from '../http/app'\nimport { db } from '../db/driver'\nimport { env } from '../boot/env'",
         'server/mail/queue.ts': "import { cluster } from '../db/embedded/cluster'",
         'server/http/app.ts':
-          "import { studio } from '../../owner/studio'\nimport { key } from '../auth/keys'",
+          "import { studio } from '../../owner/cli/studio'\nimport { key } from '../auth/keys'",
         'server/boot/main.ts':
           "import { app } from '../http/app'\nimport { cluster } from '../db/embedded/cluster'",
-        'owner/studio.ts':
-          "import { app } from '../server/http/app'\nimport { env } from '../server/boot/env'\nimport { cluster } from '../server/db/embedded/cluster'",
+        'owner/cli/studio.ts':
+          "import { app } from '../../server/http/app'\nimport { env } from '../../server/boot/env'\nimport { cluster } from '../../server/db/embedded/cluster'",
       }
       for (const zone of ZONES) mkdirSync(join(root, zone), { recursive: true })
       for (const [path, text] of Object.entries(files)) {
@@ -261,13 +326,13 @@ describe('folder boundaries', () => {
         writeFileSync(join(root, path), text)
       }
       expect(boundaryViolations(root).sort()).toEqual([
-        'owner/studio.ts -> ../server/db/embedded/cluster',
-        'owner/studio.ts -> ../server/http/app',
+        'owner/cli/studio.ts -> ../../server/db/embedded/cluster',
+        'owner/cli/studio.ts -> ../../server/http/app',
         'server/auth/keys.ts -> ../boot/env',
         'server/auth/keys.ts -> ../http/app',
         'server/base/log.ts -> ../db/driver',
         'server/db/driver.ts -> ../auth/keys',
-        'server/http/app.ts -> ../../owner/studio',
+        'server/http/app.ts -> ../../owner/cli/studio',
         'server/mail/queue.ts -> ../db/embedded/cluster',
       ])
     } finally {

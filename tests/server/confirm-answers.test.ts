@@ -1,6 +1,9 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { requestAccessTool } from '../../contract/agent-tool'
 import type { Answers } from '../../contract/signup-questions'
 import { mailWords, signupQuestions } from '../../contract/site-config'
+import { outcomeMessageFor } from '../../contract/waitlist-outcome'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
@@ -10,7 +13,7 @@ import { answersOf } from '../../server/waitlist/entry-answers'
 import { unsubscribe } from '../../server/waitlist/link-actions'
 import { entryStatus } from '../support/entry-status'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
-import { requestAccessOverMcp } from '../support/mcp-raw'
+import { MODERN_MCP, requestAccessOverMcp } from '../support/mcp-raw'
 
 /**
  * The confirmation page's questions (issue 43, item 1), on a real server with CONFIRM_SIGNUPS and a
@@ -87,11 +90,48 @@ function questionsAction(html: string): string {
 const send = async (action: string, fields: Record<string, string> | URLSearchParams) =>
   pageOf(await fetch(action, { method: 'POST', body: new URLSearchParams(fields) }))
 
+/** The tool called by the MCP SDK's client over HTTP, as an agent calls it: its text and structured result. */
+async function askAnAgent(baseUrl: string, email: string, headers: Record<string, string> = {}) {
+  const client = new Client(
+    { name: 'next-step', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: MODERN_MCP } } },
+  )
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers } }),
+  )
+  try {
+    const result = await client.callTool({ name: requestAccessTool.name, arguments: { email } })
+    const [content] = result.content as { type: string; text: string }[]
+    return { isError: result.isError, text: content?.text, structured: result.structuredContent }
+  } finally {
+    await client.close()
+  }
+}
+
 const tokenOf = (link: string) => new URL(link).searchParams.get('t') ?? ''
 const answersUrl = (token: string) => `${mail.server.url}/confirm/answers?t=${token}`
 const asks = (html: string) => html.includes('<form class="questions"')
 
 describe('the confirmation page, with CONFIRM_SIGNUPS on', () => {
+  it("tells an agent, in the page's words, that its person must confirm from their inbox, and names the step", async () => {
+    const email = 'agent.asked@example.com'
+    const answered = await askAnAgent(mail.server.url, email)
+    expect(answered).toEqual({
+      isError: false,
+      text: 'Request submitted! Check your inbox to confirm your address.',
+      structured: {
+        status: 'submitted',
+        message: 'Request submitted! Check your inbox to confirm your address.',
+        next_step: 'confirm_email',
+      },
+    })
+    // The page's own words for the same success, with confirmation on.
+    const { title, description } = outcomeMessageFor('submitted', true)
+    expect(answered.text).toBe(`${title} ${description}`)
+    expect(await entryStatus(db(), email)).toBe('unconfirmed')
+    await confirmationLink(email)
+  })
+
   it('confirms as before, then asks the questions: named by their ids, the role a select, all optional, with Skip', async () => {
     const email = 'asked.after@example.com'
     const link = await signUpAndGetLink(email)
@@ -423,6 +463,19 @@ describe('a server with CONFIRM_SIGNUPS off and a rate limit', () => {
   })
 
   const confirmToken = (email: string) => sealAddress(linkKeys(server.secret).confirm, email)
+
+  it('tells an agent the request is in, and that its person waits for the invitation', async () => {
+    const answered = await askAnAgent(server.url, 'agent.unasked@example.com', from())
+    expect(answered).toEqual({
+      isError: false,
+      text: "Request submitted! We'll be in touch soon about beta access.",
+      structured: {
+        status: 'submitted',
+        message: "Request submitted! We'll be in touch soon about beta access.",
+        next_step: 'wait_for_invitation',
+      },
+    })
+  })
 
   it('asks nothing more on the confirmation page: there is no confirmation', async () => {
     const email = 'no.confirmation@example.com'

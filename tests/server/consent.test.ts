@@ -31,7 +31,7 @@ afterAll(async () => {
 })
 
 const FORM = wordsVersion(formText(false))
-const TOOL = wordsVersion(toolText())
+const TOOL = wordsVersion(toolText(false))
 
 async function consentOf(email: string) {
   const shown = await runCli(server.env, 'show', email, '--json')

@@ -13,7 +13,7 @@ import { runCli } from '../../harness/waitlist-cli'
  */
 const HEADER =
   'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
-  'answer_role,answer_organisation,answer_use_case'
+  'answer_role,answer_organisation,answer_use_case,tags,note'
 // What export writes after them: the consent record (issue 53).
 const CONSENT_HEADER = ',consent_at,consent_door,consent_words,consent_agent,confirmed_from'
 // The consent record a line of a file without one gets (issue 53): the import's time, its file.
@@ -23,10 +23,10 @@ const at = (hour: number) =>
 // Texts a CSV and COPY must both carry: a comma, quotes, a line break, a tab, a formula, unicode.
 const TRICKY_USE = 'Agents that "plan", then act;\nsecond line\twith a tab'
 const LIST = [
-  `ada@lab.org,${at(1)},waiting,,,,,,hackernews,Research,"CERN, Geneva","${TRICKY_USE.replaceAll('"', '""')}"`,
-  `bo@lab.org,${at(2)},joined,,${at(3)},,,${at(4)},linkedin,Founder or executive,=SUM(A1),`,
-  `cy@lab.org,${at(5)},waiting,,,,,,,,Zürich Ølab ✓,`,
-  `di@lab.org,${at(6)},waiting,,,,,,,,,`,
+  `ada@lab.org,${at(1)},waiting,,,,,,hackernews,Research,"CERN, Geneva","${TRICKY_USE.replaceAll('"', '""')}",,`,
+  `bo@lab.org,${at(2)},joined,,${at(3)},,,${at(4)},linkedin,Founder or executive,=SUM(A1),,,`,
+  `cy@lab.org,${at(5)},waiting,,,,,,,,Zürich Ølab ✓,,,`,
+  `di@lab.org,${at(6)},waiting,,,,,,,,,,,`,
 ]
 
 let source: TestServer
@@ -64,16 +64,16 @@ describe('export and import with sources and answers', () => {
     expect(first.split('\r\n')[0]).toBe(HEADER + CONSENT_HEADER)
     expect(first).toMatch(
       new RegExp(
-        String.raw`\r\nbo@lab\.org,${at(2)},joined,,${at(3)},,,${at(4)},linkedin,Founder or executive,"'=SUM\(A1\)",${IMPORTED}\r\n`,
+        String.raw`\r\nbo@lab\.org,${at(2)},joined,,${at(3)},,,${at(4)},linkedin,Founder or executive,"'=SUM\(A1\)",,,${IMPORTED}\r\n`,
       ),
     )
-    expect(first).toMatch(/\r\napi@lab\.org,[^,]+,waiting,,,,,,\(api\),,,,[^,]+,api,,,\r\n$/)
+    expect(first).toMatch(/\r\napi@lab\.org,[^,]+,waiting,,,,,,\(api\),,,,,,[^,]+,api,,,\r\n$/)
 
     const moved = join(scratch, 'moved.csv')
     await writeFile(moved, first)
     const imported = await runCli(target.env, 'import', moved)
     expect(imported).toMatchObject({ code: 0 })
-    expect(imported.stdout).toContain('5 added, 0 already on the list')
+    expect(imported.stdout).toContain('5 added; 0 are already on the list')
     expect(await exported(target)).toBe(first)
 
     const role = await runCli(target.env, 'list', '--answer', 'role=Research', '--source', 'hackernews')
@@ -94,15 +94,15 @@ describe('export and import with sources and answers', () => {
     const imported = await runCli(target.env, 'import', file)
     expect(imported).toMatchObject({ code: 0 })
     expect(imported.stdout).toContain(
-      "1 added, 2 already on the list (skipped). 1 listed took the file's answers or source where they had none (their own are kept).",
+      "1 added; 2 are already on the list (skipped). 1 listed entry took the file's answers, source, tags or note where they had none (their own are kept).",
     )
     const lines = (await exported(target)).split('\r\n')
     expect(lines.find((line) => line.startsWith('ada@'))).toContain(',hackernews,Research,"CERN, Geneva",')
     expect(lines.find((line) => line.startsWith('di@'))).toMatch(
-      new RegExp(`,newsletter,Other,Tessel,${IMPORTED}$`),
+      new RegExp(`,newsletter,Other,Tessel,,,${IMPORTED}$`),
     )
     expect(lines.find((line) => line.startsWith('new@'))).toMatch(
-      new RegExp(`,newsletter,Product,,${IMPORTED}$`),
+      new RegExp(`,newsletter,Product,,,,${IMPORTED}$`),
     )
   })
 
@@ -119,9 +119,9 @@ describe('export and import with sources and answers', () => {
     expect(refused).toMatchObject({ code: 1, stdout: '' })
     expect(refused.stderr.split('\n').slice(0, 4)).toEqual([
       `${file}: 3 bad lines; nothing was imported.`,
-      '  line 3: answer_role: "role" must be one of "Research", "Engineering", "Product", "Founder or executive", "Other"',
-      '  line 4: answer_organisation: "organisation" must be at most 100 characters',
-      `  line 5: source "${'s'.repeat(40)}"… is over 100 characters`,
+      '  line 3: answer_role "Astronaut": not one of Research, Engineering, Product, Founder or executive, Other (--map role:Astronaut=CHOICE maps it)',
+      `  line 4: answer_organisation "${'x'.repeat(60)}"…: over 100 characters`,
+      `  line 5: source "${'s'.repeat(60)}"…: over 100 characters`,
     ])
     expect(await exported(target)).toBe(before)
   })
@@ -133,6 +133,6 @@ describe('export and import with sources and answers', () => {
     ])
     expect(await runCli(target.env, 'import', file)).toMatchObject({ code: 0 })
     const line = (await exported(target)).split('\r\n').find((row) => row.startsWith('older@'))
-    expect(line).toMatch(new RegExp(`^older@lab\\.org,${at(7)},invited,,${at(8)},,,,,,,${IMPORTED}$`))
+    expect(line).toMatch(new RegExp(`^older@lab\\.org,${at(7)},invited,,${at(8)},,,,,,,,,${IMPORTED}$`))
   })
 })

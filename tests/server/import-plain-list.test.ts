@@ -54,7 +54,7 @@ describe('import of a plain list', () => {
     const file = await csvFile('plain.csv', ['email', ...emails, ''])
     const imported = await runCli(mail.server.env, 'import', file)
     expect(imported).toMatchObject({ code: 0, stderr: '' })
-    expect(imported.stdout).toContain('3 added, 0 already on the list')
+    expect(imported.stdout).toContain('3 added; 0 are already on the list')
     const rows = await listed(emails)
     expect(rows.map(([, email, status]) => [email, status])).toEqual(
       emails.map((email) => [email, 'waiting']),
@@ -110,14 +110,14 @@ describe('import of a plain list', () => {
     const refused = await runCli(mail.server.env, 'import', bad)
     expect(refused).toMatchObject({ code: 1 })
     expect(refused.stderr).toContain(
-      '1 bad line; nothing was imported.\n  line 3: not a valid e-mail address',
+      '1 bad line; nothing was imported.\n  line 3: email "not an address": not a valid e-mail address',
     )
     expect((await runCli(mail.server.env, 'count')).stdout).toBe(before)
     const again = await csvFile('again.csv', ['email', 'plain.one@example.com', 'new.one@example.com'])
     const dryRun = await runCli(mail.server.env, 'import', again, '--dry-run')
-    expect(dryRun.stdout).toContain('1 would be added, 1 are already on the list and would be skipped.')
+    expect(dryRun.stdout).toContain('1 would be added, 1 is already on the list and would be skipped.')
     expect((await runCli(mail.server.env, 'import', again)).stdout).toContain(
-      '1 added, 1 already on the list',
+      '1 added; 1 is already on the list',
     )
   })
 
@@ -126,15 +126,15 @@ describe('import of a plain list', () => {
     const named = await runCli(
       env,
       'import',
-      await csvFile('named.csv', ['Name,Email', 'Ada,ada@example.com']),
+      await csvFile('named.csv', ['Name,Mail', 'Ada,ada@example.com']),
     )
     expect(named).toMatchObject({ code: 1 })
     expect(named.stderr).toContain(
-      'does not start with a header line import reads (found "Name,Email"): "Name" is not a column import knows. ' +
-        'The first line names the columns: email alone (a plain list of addresses), or email with any of ' +
+      'does not start with a header line import reads (found "Name,Mail"): it has no email column. ' +
+        'The first line names the columns: email, and any of ' +
         'created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,answer_role,' +
-        'answer_organisation,answer_use_case,consent_at,consent_door,consent_words,consent_agent,confirmed_from ' +
-        'in any order',
+        'answer_organisation,answer_use_case,tags,note,consent_at,consent_door,consent_words,consent_agent,' +
+        'confirmed_from in any order',
     )
     const bare = await runCli(
       env,
@@ -145,7 +145,7 @@ describe('import of a plain list', () => {
       '(found "ada@example.com"): the first line is an address: put a line with the word email above the list.',
     )
     const twice = await runCli(env, 'import', await csvFile('twice.csv', ['email,Email', 'a@b.co,a@b.co']))
-    expect(twice.stderr).toContain('email is named twice')
+    expect(twice.stderr).toContain('"email" and "Email" both name email')
     const none = await runCli(
       env,
       'import',

@@ -3,10 +3,10 @@ import { pipeline } from 'node:stream/promises'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
+import { PLAIN_IMPORT, readLayout, stagedRecord } from '../../owner/cli/import-layout'
 import { copyTextLine } from '../../server/db/copy-text'
 import type { Database } from '../../server/db/database'
 import { openPostgres } from '../../server/db/postgres-driver'
-import { allColumns, ENTRY_COLUMNS } from '../../server/waitlist/admin/entry-columns'
 import { addStaged, createStage, stageRows } from '../../server/waitlist/admin/import-staging'
 
 /**
@@ -27,7 +27,8 @@ afterAll(async () => {
   await stopBackends()
 })
 
-const columns = ENTRY_COLUMNS.filter((column) => ['email', 'status', 'answer_role'].includes(column.name))
+const layout = readLayout(['email', 'status', 'answer_role'], PLAIN_IMPORT)
+if ('problem' in layout) throw new Error(layout.problem)
 const FILE = [
   ['race.one@example.com', 'invited', 'Research'],
   ['race.two@example.com', 'waiting', 'Product'],
@@ -53,7 +54,7 @@ describe('an import beside a signup', () => {
       const importing = db.copyTransaction(async (tx) => {
         const now = await createStage(tx)
         const lines = FILE.map((fields, index) =>
-          copyTextLine([String(index + 2), ...allColumns(fields, columns, now)]),
+          copyTextLine([String(index + 2), ...stagedRecord(fields, layout, PLAIN_IMPORT, now)]),
         )
         await pipeline(Readable.from(lines), stageRows(tx))
         return addStaged(tx, FILE.length)

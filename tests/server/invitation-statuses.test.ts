@@ -59,7 +59,7 @@ const statuses = async (db: Database) =>
 /** What `export` writes, as text. */
 async function exported(db: Database): Promise<string> {
   const out = new PassThrough()
-  const [csv] = await Promise.all([text(out), exportCsv(db, out)])
+  const [csv] = await Promise.all([text(out), exportCsv(db, out, { actor: { name: 'cli:test' } })])
   return csv
 }
 
@@ -126,7 +126,7 @@ describe('entry statuses', () => {
     await add(db, 'gone@example.com')
     await inviteNext(db, 1, QUEUE)
     await unsubscribe(db, 'gone@example.com')
-    expect(await removeEntry(db, 'GONE@example.com')).toBe(true)
+    expect(await removeEntry(db, 'GONE@example.com', { name: 'cli:test' })).toBe(true)
     for (const table of ['entry_status', 'mail_outbox', 'webhook_deliveries']) {
       const [row] = await db.query<{ n: number }>(`select count(*)::int as n from private.${table}`)
       expect(row?.n, table).toBe(0)
@@ -144,11 +144,11 @@ describe('entry statuses', () => {
     const csv = await exported(source)
     expect(csv.split('\r\n')[0]).toBe(
       'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
-        'answer_role,answer_organisation,answer_use_case,consent_at,consent_door,consent_words,consent_agent,confirmed_from',
+        'answer_role,answer_organisation,answer_use_case,tags,note,consent_at,consent_door,consent_words,consent_agent,confirmed_from',
     )
     // Added by the owner's SQL: a program's door (api), no words.
     expect(csv).toMatch(
-      /\r\nunsub@example\.com,[^,]+,unsubscribed,,\d{4}-[^,]+Z,\d{4}-[^,]+Z,,,,,,,[^,]+Z,api,,,\r\n/,
+      /\r\nunsub@example\.com,[^,]+,unsubscribed,,\d{4}-[^,]+Z,\d{4}-[^,]+Z,,,,,,,,,[^,]+Z,api,,,\r\n/,
     )
     const file = await csvFile(csv)
 
@@ -209,7 +209,7 @@ describe('entry statuses', () => {
     // A line without a consent record: door import, the version naming the file.
     expect(await exported(live)).toMatch(
       new RegExp(
-        String.raw`\r\nnew\.bounced@example\.com,${when},bounced,${at(3)},${at(4)},,${at(5)},,,,,,[^,]+Z,import,[0-9a-f]{16},,\r\n`,
+        String.raw`\r\nnew\.bounced@example\.com,${when},bounced,${at(3)},${at(4)},,${at(5)},,,,,,,,[^,]+Z,import,[0-9a-f]{16},,\r\n`,
       ),
     )
     expect(await pendingMailTo(live, 'listed.wait@example.com'), 'moving nobody back').toBe(1)
@@ -236,12 +236,17 @@ describe('entry statuses', () => {
     expect(await importFile(live, bad, false)).toEqual({
       kind: 'refused',
       count: 3,
+      lines: 3,
       problems: [
         {
           line: 2,
-          message: `status "gone" is not one of ${ENTRY_STATUSES.join(', ')}`,
+          message: `status "gone": not one of ${ENTRY_STATUSES.join(', ')}`,
         },
-        { line: 3, message: 'invited_at "yesterday" is not a time such as 2026-11-01T09:00:00.000000Z' },
+        {
+          line: 3,
+          message:
+            'invited_at "yesterday": not a date or time such as 2026-09-01, 2026-09-01 09:00 (UTC), 2026-09-01T09:00:00+02:00 or Unix seconds',
+        },
         { line: 4, message: `expected 7 fields (${header}), found 3` },
       ],
     })

@@ -55,7 +55,8 @@ describe('invite --dry-run writes nothing at all', () => {
       '5',
       '--dry-run',
     )
-    expect(dryRun).toMatchObject({ code: 0 })
+    // Nobody to invite: exits 1, as the real run would (exit-status.ts).
+    expect(dryRun).toMatchObject({ code: 1 })
     expect(dryRun.stdout).toContain('Dry run: 0 invitations would be queued. Nothing was written.')
     expect(await schemaOf(url)).toEqual({ tables: null, versions: null })
   })
@@ -63,7 +64,7 @@ describe('invite --dry-run writes nothing at all', () => {
   it('creates no embedded cluster where there is none yet', async () => {
     const dataDir = join(scratch, 'data')
     const dryRun = await runCli({ DATA_DIR: dataDir }, 'invite', 'a@example.com', '--dry-run')
-    expect(dryRun).toMatchObject({ code: 0 })
+    expect(dryRun).toMatchObject({ code: 1 })
     expect(dryRun.stdout).toContain('  a@example.com is not on the waitlist')
     expect(await readdir(scratch)).toEqual([])
   })
@@ -117,7 +118,7 @@ describe('invite --dry-run writes nothing at all', () => {
     const before = await schemaOf(url)
     const env = { DATABASE_URL: url, DATA_DIR: join(scratch, 'unused') }
     const filtered = await runCli(env, 'invite', '--next', '5', '--answer', 'role=Research', '--dry-run')
-    expect(filtered).toMatchObject({ code: 0 })
+    expect(filtered).toMatchObject({ code: 1 })
     expect(filtered.stdout.split('\n').slice(0, 2)).toEqual([
       'Dry run: 0 invitations would be queued. Nothing was written.',
       '0 entries may be invited and match --answer role=Research; --next 5 takes the oldest.',

@@ -4,6 +4,7 @@ import { emptyDatabaseOn, stopBackends } from '../../harness/backends'
 import { startStudioProcess } from '../../harness/studio-process'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
+import { shippedExamplesLine } from '../../server/boot/shipped-examples'
 import { isReservedName } from '../../server/mail/messages/reserved-names'
 import { entryStatus } from '../support/entry-status'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
@@ -44,18 +45,35 @@ const invitationsQueued = async () =>
   )[0]?.n
 
 describe('while the beta link is the placeholder', () => {
-  it('the server says so once at start, and warns of a MAIL_FROM at a reserved domain', () => {
+  it('the server names it at start in one line with the other shipped examples, and warns of a MAIL_FROM at a reserved domain', () => {
     const output = mail.server.output()
-    expect(output.split(NOTE)).toHaveLength(2)
+    const line =
+      'Still the shipped examples in contract/site-config.ts, to change before launch: ' +
+      'hiringEmail (the careers address, at tessel-labs.example), ' +
+      "publisherId (the lab's domain, tessel-labs.example), " +
+      `mailWords.betaUrl (the beta link, ${PLACEHOLDER}; or set BETA_URL); ` +
+      'invite refuses to queue while the beta link is one.'
+    expect(output.split(line)).toHaveLength(2)
+    expect(output.split('shipped examples')).toHaveLength(2)
     expect(output).toContain('MAIL_FROM is at tessel-labs.example, a reserved example domain')
   })
 
-  it('invite --next and invite EMAIL queue nothing, in one line, exit 1, whatever the CLI’s own BETA_URL', async () => {
+  it('names only what is still an example: a real BETA_URL leaves the beta link out', () => {
+    expect(shippedExamplesLine(REAL)).toBe(
+      'Still the shipped examples in contract/site-config.ts, to change before launch: ' +
+        "hiringEmail (the careers address, at tessel-labs.example), publisherId (the lab's domain, tessel-labs.example).",
+    )
+    expect(shippedExamplesLine('https://beta.lab.example/')).toContain(
+      'BETA_URL (the beta link, https://beta.lab.example/)',
+    )
+  })
+
+  it('invite --next and invite EMAIL queue nothing, in one line, exit 2 (configuration), whatever the CLI’s own BETA_URL', async () => {
     // The link judged is the one the running server recorded, which is the one it would send.
     const env = { ...mail.server.env, BETA_URL: REAL }
     for (const args of [['--next', '2'], [ada], [bob, '--wait']]) {
       const refused = await runCli(env, 'invite', ...args)
-      expect(refused, args.join(' ')).toMatchObject({ code: 1, stdout: '', stderr: REFUSAL })
+      expect(refused, args.join(' ')).toMatchObject({ code: 2, stdout: '', stderr: REFUSAL })
     }
     expect(await invitationsQueued()).toBe(0)
     expect(await entryStatus(mail.database.db, ada)).toBe('waiting')
@@ -108,9 +126,10 @@ describe('where no server has started yet', () => {
   it('the CLI judges the BETA_URL of its own environment', async () => {
     const database = await emptyDatabaseOn('postgres')
     const refused = await runCli({ ...database.env, BETA_URL: '' }, 'invite', '--next', '1')
-    expect(refused).toMatchObject({ code: 1, stderr: REFUSAL })
+    expect(refused).toMatchObject({ code: 2, stderr: REFUSAL })
     const real = await runCli({ ...database.env, BETA_URL: REAL }, 'invite', '--next', '1')
-    expect(real).toMatchObject({ code: 0, stdout: expect.stringContaining('Queued 0 invitations.') })
+    // A real link, but nobody on the list: nothing asked was done.
+    expect(real).toMatchObject({ code: 1, stdout: expect.stringContaining('Queued 0 invitations.') })
   })
 })
 

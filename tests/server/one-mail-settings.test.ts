@@ -86,7 +86,7 @@ describe('the CLI where no server has started yet', () => {
         '1',
         '--dry-run',
       )
-      expect(dryRun).toMatchObject({ code: 0 })
+      expect(dryRun).toMatchObject({ code: 1 })
       expect(dryRun.stdout).toContain('Dry run: 0 invitations would be queued. Nothing was written.')
       expect(dryRun.stdout).toContain(
         'No server has started on this database yet, so its SITE_URL, BETA_URL and MAIL_FROM are not known',

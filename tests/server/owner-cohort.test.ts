@@ -93,15 +93,15 @@ describe('list, count and export choose by source, answer, domain and date', () 
     const [header, ...rows] = exported.stdout.trim().split('\r\n')
     expect(header).toBe(
       'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
-        'answer_role,answer_organisation,answer_use_case,consent_at,consent_door,consent_words,consent_agent,' +
-        'confirmed_from',
+        'answer_role,answer_organisation,answer_use_case,tags,note,consent_at,consent_door,consent_words,' +
+        'consent_agent,confirmed_from',
     )
     // Each then carries the consent record its import gave it: door import, the version naming the file.
     const imported = /,\d{4}-[^,]+Z,import,[0-9a-f]{16},,$/
     for (const row of rows) expect(row).toMatch(imported)
     expect(rows.map((row) => row.replace(imported, ''))).toEqual([
-      `ada.research@lab.org,${at(0)},waiting,,,,,,hackernews,Research,CERN,"Protein folding, at scale"`,
-      `cy.research@corp.com,${at(2)},waiting,,,,,,linkedin,Research,Cernovich Labs,`,
+      `ada.research@lab.org,${at(0)},waiting,,,,,,hackernews,Research,CERN,"Protein folding, at scale",,`,
+      `cy.research@corp.com,${at(2)},waiting,,,,,,linkedin,Research,Cernovich Labs,,,`,
     ])
   })
 
@@ -110,7 +110,7 @@ describe('list, count and export choose by source, answer, domain and date', () 
       [['--answer', 'role=Astronaut'], '--answer role needs one of "Research", "Engineering", "Product"'],
       [['--answer', 'colour=red'], '--answer needs ID=VALUE with ID one of role, organisation, use_case'],
       [['--answer', 'role'], '--answer needs ID=VALUE'],
-      [['--domain', 'not a domain'], '--domain needs a domain such as example.com'],
+      [['--domain', 'not a domain'], '--domain needs a domain or its end, such as stanford.edu or edu'],
       [['--since', 'last tuesday'], '--since needs a date such as 2026-11-01'],
     ]
     for (const [flags, words] of refusals) {
@@ -213,6 +213,8 @@ describe('show and funnel after the batch, one invitee joined', () => {
       'source',
       'answers',
       'proposed',
+      'tags',
+      'note',
       'consent',
       'history',
     ])
@@ -256,28 +258,37 @@ describe('show and funnel after the batch, one invitee joined', () => {
     expect(funnel.total).toMatchObject({ invited: 2, joined: 1 })
   })
 
-  it('funnel --json by source: each step from signups to joined, with the total', async () => {
+  it('funnel --json by source: imports and a script’s insert have no counted visit: one row of their own', async () => {
     const funnel = JSON.parse((await cli('funnel', '--json')).stdout)
-    const bySource = Object.fromEntries(
-      funnel.rows.map((row: { source: string | null }) => [row.source ?? '(none)', row]),
-    )
-    expect(bySource.hackernews).toMatchObject({ signups: 3, confirmed: 3, invited: 2, joined: 1 })
-    expect(bySource.linkedin).toMatchObject({ signups: 2, invited: 0, joined: 0 })
-    // Signups with no page visit (a script's insert) have no visits to be a rate of.
-    expect(bySource['(api)']).toMatchObject({ signups: 1 })
-    expect(bySource['(api)']).not.toHaveProperty('visits')
-    expect(bySource['(none)']).toMatchObject({ signups: 1 })
-    expect(funnel.total).toMatchObject({ signups: 8, confirmed: 8, invited: 2, joined: 1 })
-    // The last day: the signups of today alone (the imported ones are from November 1st).
-    const today = JSON.parse((await cli('funnel', '--days', '1', '--json')).stdout)
-    expect(today.total).toMatchObject({ signups: 1, invited: 0, joined: 0 })
+    expect(funnel.window).toBe('all')
+    // The imported entries keep their sources, but no visit of theirs was counted here; nor the API's.
+    expect(funnel.rows).toEqual([
+      {
+        kind: 'no-visit',
+        source: null,
+        signups: 8,
+        confirmed: 8,
+        invited: 2,
+        joined: 1,
+        rates: { signups: null, confirmed: 1, invited: 0.25, joined: 0.5 },
+      },
+    ])
+    expect(funnel.total).toMatchObject({ visits: 0, signupsOnVisits: 0, signups: 8, invited: 2, joined: 1 })
+    expect(funnel.total.rates.signups).toBeNull()
+    // The studio's other windows; November 1st's imports are within the last 30 days.
+    const recent = JSON.parse((await cli('funnel', '--days', '30', '--json')).stdout)
+    expect(recent).toMatchObject({ window: '30', total: { signups: 8, invited: 2, joined: 1 } })
     expect(await cli('funnel', '--by', 'campaign')).toMatchObject({
       code: 2,
       stderr: expect.stringContaining('--by needs source or batch, not "campaign"'),
     })
+    expect(await cli('funnel', '--days', '1')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('funnel --days takes 30, 90, all, the studio\'s windows, not "1"'),
+    })
     const table = await cli('funnel')
     expect(table.stdout).toMatch(/^source +visits +signups +confirmed +invited +joined$/m)
-    expect(table.stdout).toMatch(/^hackernews +\S+ +3 \(.+\) +3 \(100\.0%\) +2 \(66\.7%\) +1 \(50\.0%\)$/m)
+    expect(table.stdout).toMatch(/^no visit counted +– +8 +8 \(100\.0%\) +2 \(25\.0%\) +1 \(50\.0%\)$/m)
   })
 })
 
@@ -286,7 +297,7 @@ describe('--help', () => {
     const help = (await cli('--help')).stdout
     for (const words of [
       'show EMAIL [--json]',
-      'funnel [--by source|batch] [--days N|all] [--json]',
+      'funnel [--by source|batch] [--days 30|90|all] [--json]',
       'invite --next N [FILTER]',
       'export [FILTER] [--out FILE]',
       '--source NAME',

@@ -99,7 +99,8 @@ describe('list, count and export by status', () => {
     const [header, ...rows] = exported.stdout.trim().split('\r\n')
     expect(header).toBe(
       'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
-        'answer_role,answer_organisation,answer_use_case,consent_at,consent_door,consent_words,consent_agent,confirmed_from',
+        'answer_role,answer_organisation,answer_use_case,tags,note,consent_at,consent_door,consent_words,' +
+        'consent_agent,confirmed_from',
     )
     expect(
       rows.map((row) =>

@@ -182,17 +182,29 @@ describe('redeem_invite with the service_role key, through supabase-js', () => {
     expect(await stateOf(email)).toMatchObject([{ status: 'joined', events: 2, deliveries: 1 }])
   })
 
-  it('a person with two codes (invite --resend) is first once: the other code answers the same join', async () => {
+  it('after invite --resend the earlier code is refused, 410 PT410, and the newest redeems as before', async () => {
     const email = 'cy.resent@example.com'
     const firstCode = await invitedCode(email)
     await inviteNamed(db, [email], { resend: true, messageDomain: MESSAGE_DOMAIN })
     const secondCode = await codeMailedTo(email, 2)
     expect(secondCode).not.toBe(firstCode)
+    const before = await stateOf(email)
+    const replaced = await service.rpc('redeem_invite', { code: firstCode })
+    await expectRefusal(replaced, 410, 'PT410', REDEEM_REFUSALS.replaced)
+    expect(replaced.error?.message).toContain('replaced by a later invitation')
+    expect((replaced.error as { hint: string } | null)?.hint).toContain('latest invitation')
+    expect(await stateOf(email), 'the replaced code changed nothing').toEqual(before)
     const joined = await service.rpc('redeem_invite', { code: secondCode })
-    expect(joined.data).toMatchObject({ email, first: true })
-    const other = await service.rpc('redeem_invite', { code: firstCode })
-    expect(other).toMatchObject({ status: 200, error: null })
-    expect(other.data).toEqual({ ...(joined.data as object), first: false })
+    expect(joined).toMatchObject({ status: 200, error: null, data: { email, first: true } })
+    // Joined by the newest, the earlier code still admits nobody; the newest answers again.
+    await expectRefusal(
+      await service.rpc('redeem_invite', { code: firstCode }),
+      410,
+      'PT410',
+      REDEEM_REFUSALS.replaced,
+    )
+    const again = await service.rpc('redeem_invite', { code: secondCode })
+    expect(again.data).toEqual({ ...(joined.data as object), first: false })
     expect(await stateOf(email)).toMatchObject([{ status: 'joined', deliveries: 1 }])
   })
 })

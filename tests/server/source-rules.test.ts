@@ -56,6 +56,25 @@ describe('where a visit or a signup came from', () => {
       expect(visitSource('https://lab.example.com/', referer, own), referer).toEqual(DIRECT)
   })
 
+  it('reads ref, via and source as utm_source when it is absent, in that order', () => {
+    const source = (query: string) => visitSource(`https://lab.example.com/?${query}`, undefined, own)
+    expect(source('ref=Podcast&utm_medium=audio')).toEqual({
+      source: 'podcast',
+      medium: 'audio',
+      campaign: '',
+    })
+    expect(source('via=newsletter').source).toBe('newsletter')
+    expect(source('source=hn').source).toBe('hn')
+    expect(source('source=hn&via=x&ref=podcast').source).toBe('podcast')
+    expect(source('via=x&source=hn').source).toBe('x')
+    expect(source('ref=podcast&utm_source=hn').source).toBe('hn')
+    // An empty one is absent; a reserved name counts as none at all.
+    expect(source('utm_source=%20&ref=podcast').source).toBe('podcast')
+    expect(source('ref=mcp&via=x')).toEqual(DIRECT)
+    expect(visitSource('https://lab.example.com/?ref=', 'https://t.co/x', own).source).toBe('t.co')
+    expect(signupSource('https://lab.example.com/?ref=Podcast', own).source).toBe('podcast')
+  })
+
   it('reads a signup’s tags from the page that sent it; another site’s page is that site', () => {
     expect(signupSource('https://lab.example.com/?utm_source=X&utm_campaign=launch#about', own)).toEqual({
       source: 'x',

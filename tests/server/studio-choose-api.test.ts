@@ -166,6 +166,83 @@ describe('the studio chooses a cohort', () => {
     expect((await api(`/api/entry?email=${'a'.repeat(255)}`)).status).toBe(400)
   })
 
+  it('sorts by any column either way, and refuses an order it does not know', async () => {
+    const sorted = async (query: string) => (await matching(query)).emails
+    // Organisation A to Z: text in byte order of its lower case, those without one last either way.
+    expect(await sorted('sort=answer_organisation&order=asc')).toEqual([
+      'fay@example.com',
+      'cy@example.com',
+      'bo@example.com',
+      'ada@example.com',
+      'di@example.com',
+      'ed@example.com',
+    ])
+    expect(await sorted('sort=answer_organisation&order=desc')).toEqual([
+      'ada@example.com',
+      'bo@example.com',
+      'cy@example.com',
+      'fay@example.com',
+      'ed@example.com',
+      'di@example.com',
+    ])
+    expect(await sorted('sort=created_at&order=asc')).toEqual(LIST.map(([email]) => email))
+    for (const [query, words] of [
+      ['sort=password', 'sort needs one of created_at, email'],
+      ['sort=email&order=sideways', 'order needs asc or desc'],
+      ['sort=email&after=2026-11-01T09:00:00.000000Z_1x', 'cursor'],
+    ]) {
+      const response = await api(`/api/entries?${query}`)
+      expect(response.status, query).toBe(400)
+      expect(((await response.json()) as { error: string }).error, query).toContain(words)
+    }
+  })
+
+  it('tags and untags the rows ticked and writes a note, as the CLI does; offers the tags to filter by', async () => {
+    const tagged = await api('/api/tag', {
+      json: { emails: ['ada@example.com', 'BO@example.com', 'zz@example.com'], tag: 'Shortlist' },
+    })
+    expect(await tagged.json()).toEqual({ tag: 'shortlist', changed: 2, unchanged: 0, unknown: 1 })
+    expect(
+      await (await api('/api/untag', { json: { emails: ['bo@example.com'], tag: 'shortlist' } })).json(),
+    ).toEqual({
+      tag: 'shortlist',
+      changed: 1,
+      unchanged: 0,
+      unknown: 0,
+    })
+    const summary = (await (await api('/api/summary?days=all')).json()) as {
+      tags: unknown
+      moreTags: boolean
+    }
+    expect(summary).toMatchObject({ tags: [{ tag: 'shortlist', entries: 1 }], moreTags: false })
+    expect((await matching('tag=shortlist')).emails).toEqual(['ada@example.com'])
+    expect((await matching('no-tag=shortlist&domain=example.com')).matching).toBe(LIST.length - 1)
+    const noted = await api('/api/note', {
+      json: { email: 'ada@example.com', note: 'Asked about\r\nthe agents track ' },
+    })
+    expect(await noted.json()).toEqual({ changed: true, note: 'Asked about\nthe agents track' })
+    const entry = (await (await api('/api/entry?email=ada%40example.com')).json()) as Record<string, unknown>
+    expect(entry).toMatchObject({ tags: ['shortlist'], note: 'Asked about\nthe agents track' })
+    expect(JSON.stringify(entry.history)).toContain('"event":"tagged","detail":"shortlist (studio)"')
+    for (const [path, json, status] of [
+      ['/api/tag', { emails: ['ada@example.com'], tag: 'short list' }, 400],
+      ['/api/tag', { emails: [], tag: 'x' }, 400],
+      ['/api/tag', { emails: Array.from({ length: 1001 }, (_, n) => `p${n}@example.com`), tag: 'x' }, 400],
+      ['/api/note', { email: 'ada@example.com', note: 'y'.repeat(1001) }, 400],
+      ['/api/note', { email: 'nobody@example.com', note: 'x' }, 404],
+    ] as const) {
+      const response = await api(path, { json })
+      expect(response.status, `${path} ${JSON.stringify(json).slice(0, 60)}`).toBe(status)
+    }
+    const form = await api('/api/tag', {
+      method: 'POST',
+      body: 'emails=ada@example.com&tag=x',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    })
+    expect(form.status).toBe(415)
+    expect((await postAlone(studio, '/api/note', 'x'.repeat(400 * 1024))).status).toBe(413)
+  })
+
   it('previews the rows ticked: who will be invited, who is left alone and why; nothing is queued', async () => {
     const response = await api('/api/invite/selected/preview', {
       json: {

@@ -156,6 +156,8 @@ describe('the waitlist CLI', () => {
       'answer_role',
       'answer_organisation',
       'answer_use_case',
+      'tags',
+      'note',
       'consent_at',
       'consent_door',
       'consent_words',
@@ -173,7 +175,7 @@ describe('the waitlist CLI', () => {
     expect(await cli(server.dataDir, 'export', '--out', out)).toMatchObject({ code: 0 })
     expect(((await stat(out)).mode & 0o777).toString(8)).toBe('600')
     expect(await readFile(out, 'utf8')).toMatch(
-      /^email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,answer_role,answer_organisation,answer_use_case,consent_at,consent_door,consent_words,consent_agent,confirmed_from\r\n/,
+      /^email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,answer_role,answer_organisation,answer_use_case,tags,note,consent_at,consent_door,consent_words,consent_agent,confirmed_from\r\n/,
     )
     const fresh = join(server.dataDir, 'fresh.csv')
     expect(await cli(server.dataDir, 'export', '--out', fresh)).toMatchObject({ code: 0 })
@@ -208,7 +210,8 @@ describe('the waitlist CLI on an empty data dir', () => {
       expect((await cli(fresh.dir, 'count')).stdout).toBe('0\n')
       expect((await cli(fresh.dir, 'export')).stdout).toBe(
         'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
-          'answer_role,answer_organisation,answer_use_case,consent_at,consent_door,consent_words,consent_agent,confirmed_from\r\n',
+          'answer_role,answer_organisation,answer_use_case,tags,note,consent_at,consent_door,consent_words,' +
+          'consent_agent,confirmed_from\r\n',
       )
     } finally {
       await fresh.cleanup()
@@ -304,7 +307,7 @@ describe('CSV for spreadsheets (formula injection)', () => {
         ),
       )
       const read = await readRecords(exported)
-      expect(read.filter((record) => record.problem)).toEqual([])
+      expect(read.filter((record) => record.problems.length > 0)).toEqual([])
       expect(read.map((record) => record.fields[0])).toEqual(FORMULAS)
       // A file saved by a spreadsheet (or an older export) has no quotes: nothing is taken off.
       const plain = join(dir, 'plain.csv')

@@ -67,7 +67,7 @@ describe.each(BACKENDS)('owner commands on $name', ({ name }) => {
           '(or `unsuppress` allows it).\n',
       )
       const again = await runCli(env, 'remove', 'erase.me@example.com')
-      expect(again).toMatchObject({ code: 0 })
+      expect(again, 'nothing asked was done').toMatchObject({ code: 1 })
       expect(again.stdout).toContain('is not on the waitlist')
       expect((await runCli(env, 'list')).stdout).not.toMatch(/erase\.me/i)
       expect((await runCli(env, 'count')).stdout).toBe('1\n')
@@ -96,9 +96,9 @@ describe.each(BACKENDS)('owner commands on $name', ({ name }) => {
 
       const first = await runCli(target, 'import', exported)
       expect(first).toMatchObject({ code: 0 })
-      expect(first.stdout).toContain(`${TRICKY.length} added, 0 already on the list (skipped)`)
+      expect(first.stdout).toContain(`${TRICKY.length} added; 0 are already on the list (skipped)`)
       const second = await runCli(target, 'import', exported)
-      expect(second.stdout).toContain(`0 added, ${TRICKY.length} already on the list (skipped)`)
+      expect(second.stdout).toContain(`0 added; ${TRICKY.length} are already on the list (skipped)`)
       expect((await runCli(target, 'count')).stdout).toBe(`${TRICKY.length}\n`)
       // The same file comes back out: addresses, letter case, order and created_at to the microsecond.
       const csv = await readFile(exported, 'utf8')
@@ -130,7 +130,7 @@ describe.each(BACKENDS)('owner commands on $name', ({ name }) => {
       const result = await runCli(env, 'import', bad)
       expect(result).toMatchObject({ code: 1 })
       expect(result.stderr).toContain('1 bad line; nothing was imported.')
-      expect(result.stderr).toContain('line 3: not a valid e-mail address')
+      expect(result.stderr).toContain('line 3: email "not an address": not a valid e-mail address')
       expect((await runCli(env, 'count')).stdout).toBe('0\n')
     } finally {
       await cleanup()
@@ -234,18 +234,19 @@ describe('import refuses a bad file with a clear message', () => {
     const wrong = await runCli(
       env,
       'import',
-      await csvFile('wrong.csv', 'Email,Date\r\na@b.co,2026-11-01\r\n'),
+      await csvFile('wrong.csv', 'Mail,Date\r\na@b.co,2026-11-01\r\n'),
     )
     expect(wrong).toMatchObject({ code: 1 })
     expect(wrong.stderr).toContain(
-      'does not start with a header line import reads (found "Email,Date"): "Date" is not a column import knows. ' +
-        'The first line names the columns: email alone (a plain list of addresses), or email with any of ' +
+      'does not start with a header line import reads (found "Mail,Date"): it has no email column. ' +
+        'The first line names the columns: email, and any of ' +
         'created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,answer_role,' +
-        'answer_organisation,answer_use_case,consent_at,consent_door,consent_words,consent_agent,confirmed_from ' +
-        'in any order (the columns `npm run waitlist -- export` writes)',
+        'answer_organisation,answer_use_case,tags,note,consent_at,consent_door,consent_words,consent_agent,' +
+        'confirmed_from in any order (the columns `npm run waitlist -- export` writes; ' +
+        "a question's column may be named by its id, role for answer_role), and any other column, which goes into the note",
     )
     const empty = await runCli(env, 'import', await csvFile('empty.csv', ''))
-    expect(empty.stderr).toContain('is empty; its first line names the columns: email alone')
+    expect(empty.stderr).toContain('is empty; its first line names the columns: email, and any of')
   })
 
   it('a missing file, or no file named', async () => {
@@ -254,9 +255,12 @@ describe('import refuses a bad file with a clear message', () => {
     expect(missing.stderr).toContain('nope.csv: no such file')
     const none = await runCli(env, 'import')
     expect(none).toMatchObject({ code: 2 })
-    expect(none.stderr).toContain('import needs the CSV file written by export')
+    expect(none.stderr).toContain('import needs the CSV file to read')
   })
 })
+
+const TIME_FORMS =
+  'a date or time such as 2026-09-01, 2026-09-01 09:00 (UTC), 2026-09-01T09:00:00+02:00 or Unix seconds'
 
 describe('import reads the lines as they stream in, into one transaction', () => {
   // The lines are checked on their way into the database: these need one (nothing is written).
@@ -272,7 +276,7 @@ describe('import reads the lines as they stream in, into one transaction', () =>
       'dup@EXAMPLE.com,2026-11-02T09:00:00.000000Z',
       'no-at-sign.example.com,2026-11-01T09:00:00.000000Z',
       'ok@example.com,2026-02-30T09:00:00Z',
-      'ok2@example.com,2026-11-01 09:00:00',
+      'ok2@example.com,2026-11-01 24:00:00',
       'lonely@example.com',
       'a@b.co,2026-11-01T09:00:00Z,extra',
       '',
@@ -289,12 +293,12 @@ describe('import reads the lines as they stream in, into one transaction', () =>
     expect(result.stderr.split('\n')).toEqual([
       expect.stringContaining('7 bad lines; nothing was imported.'),
       '  line 3: the same address as line 2',
-      '  line 4: not a valid e-mail address',
-      '  line 5: created_at "2026-02-30T09:00:00Z" is not a time such as 2026-11-01T09:00:00.000000Z',
-      '  line 6: created_at "2026-11-01 09:00:00" is not a time such as 2026-11-01T09:00:00.000000Z',
+      '  line 4: email "no-at-sign.example.com": not a valid e-mail address',
+      `  line 5: created_at "2026-02-30T09:00:00Z": not ${TIME_FORMS}`,
+      `  line 6: created_at "2026-11-01 24:00:00": not ${TIME_FORMS}`,
       '  line 7: expected 2 fields (email,created_at), found 1',
       '  line 8: expected 2 fields (email,created_at), found 3',
-      '  line 10: not a valid e-mail address',
+      '  line 10: email "multi\\r\\nline@x.co": not a valid e-mail address',
       '',
     ])
   })
@@ -334,7 +338,7 @@ describe('import reads the lines as they stream in, into one transaction', () =>
     const refused = await runCli(database.env, 'import', late)
     expect(refused).toMatchObject({ code: 1 })
     expect(refused.stderr).toContain(
-      `1 bad line; nothing was imported.\n  line ${good.length + 2}: not a valid`,
+      `1 bad line; nothing was imported.\n  line ${good.length + 2}: email "late bad": not a valid`,
     )
     expect((await runCli(database.env, 'count')).stdout).toBe('0\n')
   })

@@ -22,8 +22,8 @@ describe('SIGNUP_WEBHOOK_EVENTS at start-up', () => {
     expect(bad).toThrow(ConfigError)
     expect(bad).toThrow(
       'SIGNUP_WEBHOOK_EVENTS: "signup", "entry.left": no such event type; choose from waitlist.signup, ' +
-        'entry.confirmed, invitation.sent, entry.joined, entry.unsubscribed, entry.bounced, entry.complained, entry.erased, ' +
-        'mail.paused',
+        'entry.confirmed, entry.answered, invitation.sent, entry.joined, entry.unsubscribed, entry.bounced, ' +
+        'entry.complained, entry.erased, mail.paused',
     )
     expect(() => loadServerEnv({ SIGNUP_WEBHOOK_EVENTS: ' , ' })).toThrow(/names no event type/)
   })
@@ -69,6 +69,12 @@ describe('SIGNUP_WEBHOOK_EVENTS=entry.confirmed, with confirmation on', () => {
     expect(
       receiver.delivered().map(({ body }) => [body.type, (body.data as { email: string }).email]),
     ).toEqual([['entry.confirmed', person]])
+    // SIGNUP_WEBHOOK_DETAILS unset: the address and its dates, no source and no answers.
+    expect(Object.keys(receiver.delivered()[0]?.body.data as object)).toEqual([
+      'email',
+      'created_at',
+      'occurred_at',
+    ])
     expect(mail.server.output()).toContain(`Signup notifications go to ${new URL(receiver.url).origin}`)
     expect(mail.server.output()).toContain('only entry.confirmed')
   })

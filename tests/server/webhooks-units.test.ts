@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { startTestServer } from '../../harness/test-server'
 import { ConfigError, loadServerEnv } from '../../server/boot/env'
 import { retryDelayMs, retryPolicy } from '../../server/outbox/backoff'
-import { signupPayload } from '../../server/webhooks/payload'
+import { eventPayload, signupPayload } from '../../server/webhooks/payload'
 
 const SECRET = `whsec_${Buffer.alloc(32, 1).toString('base64')}`
 
@@ -111,5 +111,60 @@ describe('the payload', () => {
     expect(payload.text).toBe('New waitlist signup: `a&amp;b_c*d@example.com` (2026-11-23 09:15 UTC)')
     expect(payload.content).toBe('New waitlist signup: a&b\\_c\\*d@example.com (2026-11-23 09:15 UTC)')
     expect(payload.allowed_mentions).toEqual({ parse: [] })
+  })
+
+  it('with details, names the answers and the source, each stranger’s text escaped for its chat', () => {
+    const entry = {
+      email: 'ada@lab.org',
+      createdAt: '2026-12-04T09:00:00.000000Z',
+      occurredAt: '2026-12-04T10:30:00.000000Z',
+      source: 'x*launch*',
+      answers: { role: 'Research', organisation: 'Deep_Mind <!here> [click](https://evil.example)' },
+    }
+    const answered = eventPayload('entry.answered', entry, new Date('2026-12-04T10:30:01Z'))
+    expect(answered.data).toEqual({
+      email: 'ada@lab.org',
+      created_at: '2026-12-04T09:00:00.000000Z',
+      occurred_at: '2026-12-04T10:30:00.000000Z',
+      source: 'x*launch*',
+      answers: entry.answers,
+    })
+    expect(answered.text).toBe(
+      '`ada@lab.org` (`Research, Deep_Mind &lt;!here&gt; [click](https://evil.example)`) answered, ' +
+        'from `x*launch*` (2026-12-04 10:30 UTC)',
+    )
+    expect(answered.content).toBe(
+      'ada@lab.org (Research, Deep\\_Mind \\<!here\\> \\[click\\](https://evil.example)) answered, ' +
+        'from x\\*launch\\* (2026-12-04 10:30 UTC)',
+    )
+    // A long answer is cut in the chat's line, kept whole in the data.
+    const long = { ...entry, source: null, answers: { use_case: 'a'.repeat(200) } }
+    const confirmed = eventPayload('entry.confirmed', long, new Date())
+    expect(confirmed.text).toBe(
+      `Waitlist address confirmed: \`ada@lab.org\` (\`${'a'.repeat(59)}…\`) (2026-12-04 10:30 UTC)`,
+    )
+    expect(confirmed.data).toMatchObject({ source: null, answers: { use_case: 'a'.repeat(200) } })
+    // Without details: the address and its dates, as before.
+    const plain = eventPayload(
+      'entry.answered',
+      { ...entry, source: undefined, answers: undefined },
+      new Date(),
+    )
+    expect(Object.keys(plain.data)).toEqual(['email', 'created_at', 'occurred_at'])
+    expect(plain.text).toBe('`ada@lab.org` answered (2026-12-04 10:30 UTC)')
+  })
+})
+
+describe('SIGNUP_WEBHOOK_DETAILS', () => {
+  it('takes source, answers or both; unset or empty, none; an unknown name lists the valid ones', () => {
+    expect(loadServerEnv({}).SIGNUP_WEBHOOK_DETAILS).toEqual([])
+    expect(loadServerEnv({ SIGNUP_WEBHOOK_DETAILS: '' }).SIGNUP_WEBHOOK_DETAILS).toEqual([])
+    expect(loadServerEnv({ SIGNUP_WEBHOOK_DETAILS: ' answers, source ' }).SIGNUP_WEBHOOK_DETAILS).toEqual([
+      'source',
+      'answers',
+    ])
+    expect(() => loadServerEnv({ SIGNUP_WEBHOOK_DETAILS: 'source,email' })).toThrow(
+      'SIGNUP_WEBHOOK_DETAILS: "email": no such detail; choose from source, answers',
+    )
   })
 })

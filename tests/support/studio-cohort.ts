@@ -30,7 +30,13 @@ export async function addCohort(env: Record<string, string>, db: Queryable): Pro
     await rm(scratch, { recursive: true })
   }
   for (const [email, , source, answers] of COHORT) {
-    await db.query('update public.waitlist set source = $2 where email = $1', [email, source])
+    // The page's doors keep the signup's network beside its source (funnel.ts: a signup on a visit).
+    await db.query(
+      `update public.waitlist set source = $2,
+              signup_network = case when $2::text is null then null else '192.0.2.0/24'::cidr end
+        where email = $1`,
+      [email, source],
+    )
     if (Object.keys(answers).length > 0)
       await db.query(
         `insert into private.entry_answers (waitlist_id, answers)

@@ -34,6 +34,8 @@ export interface McpAppDeps {
   gate: MiddlewareHandler
   /** Counts signups through the tool, under `mcp` and the client's name (docs/analytics.md). */
   sources?: HttpSourceCounter
+  /** CONFIRM_SIGNUPS is on (and can be: SMTP_URL): the tool's success says to confirm, as the page does. */
+  confirmSignups?: boolean
 }
 
 type Message = { method?: unknown; id?: unknown; params?: unknown }
@@ -150,7 +152,12 @@ function answerPost(deps: McpAppDeps, clients: DeclaredClients): Handler<McpEnv>
     // The SDK (about 12 MiB in memory, ADR 049) loads with the first message that needs it, not at start.
     const { answerMcpMessage } = await import('./mcp-answer')
     const consent = calls ? consentOf(c, clients, deps.trustProxyHeader, client) : undefined
-    const tool = { signup: deps.signup, log: deps.log, origin: { source, network, consent } }
+    const tool = {
+      signup: deps.signup,
+      log: deps.log,
+      origin: { source, network, consent },
+      confirmSignups: deps.confirmSignups,
+    }
     return oneLineErrors(await answerMcpMessage(tool, c.req.raw, message))
   }
 }

@@ -13,6 +13,14 @@ const outputSchema: Tool['outputSchema'] = {
     status: { type: 'string', enum: ['submitted', 'already_registered', 'error'] },
     message: { type: 'string', description: 'The words the page shows a person for this outcome.' },
     reason: { type: 'string', description: 'Why the request was not stored, when it was not.' },
+    next_step: {
+      type: 'string',
+      enum: ['confirm_email', 'wait_for_invitation'],
+      description:
+        'After a success, what the person does next; tell them. confirm_email: they must follow the link ' +
+        'in the confirmation e-mail just sent to them, or the request lapses. wait_for_invitation: nothing; ' +
+        'the lab writes when it invites them.',
+    },
   },
   required: ['status', 'message'],
   additionalProperties: false,
@@ -80,6 +88,8 @@ export interface ToolDeps {
   signup: SignupDeps
   log: Logger
   origin?: SignupOrigin
+  /** CONFIRM_SIGNUPS, as the page says it: a success then tells the person to confirm from their inbox. */
+  confirmSignups?: boolean
 }
 
 /**
@@ -89,7 +99,7 @@ export interface ToolDeps {
  * a database failure is a tool result with isError, so the agent reads why instead of a protocol error.
  */
 export async function callRequestAccess(
-  { signup, log, origin }: ToolDeps,
+  { signup, log, origin, confirmSignups }: ToolDeps,
   args: unknown,
 ): Promise<CallToolResult> {
   const parsed = Arguments.safeParse(args ?? {})
@@ -104,7 +114,7 @@ export async function callRequestAccess(
   switch (outcome.status) {
     case 'submitted':
     case 'already_registered':
-      return resultOf(toolResultOf(outcome), false)
+      return resultOf(toolResultOf(outcome, confirmSignups), false)
     case 'refused': {
       const { policy } = outcome
       return errorResult(policy ? `${policy.message}: ${policy.details} ${policy.hint}` : REFUSED)

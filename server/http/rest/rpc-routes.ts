@@ -53,6 +53,10 @@ const REFUSED: Record<RedeemRefusal, { status: number; hint: string }> = {
     status: 404,
     hint: 'An erased entry takes its invitations with it; the person may join the waitlist again.',
   },
+  replaced: {
+    status: 410,
+    hint: 'Tell the person to open the latest invitation the lab sent them: its code admits them.',
+  },
 }
 
 const redeemRefused = (refusal: RedeemRefusal) => {

@@ -27,6 +27,8 @@ const INVALID = { status: 400, title: pages.invalid, line: pages.invalidLine }
 const UNANSWERED = { status: 503, title: pages.busy, line: pages.busyLine }
 const GONE = { status: 200, title: words.notListed, line: pages.gone }
 const TEST = { status: 200, title: words.title, line: pages.test }
+// Who erased, as the team's record names it: the person, from this page; never their address.
+const PERSON = { name: 'your-data: the person' }
 // "Erase me" and its confirmation post one field at most.
 const MAX_ERASE_BODY = 1024
 
@@ -85,7 +87,7 @@ export function routeYourData(app: Hono, deps: YourDataDeps): void {
     answer(c, async (email) => {
       const form = new URLSearchParams(await c.req.text())
       if (form.get('confirm') !== 'yes') return renderMailLinkPage(confirmErasurePage(token(c)))
-      const erased = await eraseEntry(deps.db, email, 'erased')
+      const erased = await eraseEntry(deps.db, email, 'erased', PERSON)
       if (!erased) return renderMailLinkPage(GONE)
       return renderMailLinkPage({ status: 200, title: words.erased, line: words.erasedLine })
     }),

@@ -1,3 +1,4 @@
+import { type Actor, recordAudit } from '../../audit/audit-record'
 import type { Logger } from '../../base/log'
 import type { Database, Queryable } from '../../db/database'
 import { notify, OUTBOXES } from '../../outbox/outbox-queries'
@@ -164,7 +165,7 @@ export interface Resumed {
  * and every paused network (network-health.ts), then wakes the senders. With no lane paused,
  * starts both windows anew. Returns the pauses it ended.
  */
-export async function resumeSending(db: Database): Promise<Resumed> {
+export async function resumeSending(db: Database, actor: Actor): Promise<Resumed> {
   return db.transaction(async (tx) => {
     const networks = await resumeNetworks(tx)
     const paused = await tx.query<{ lane: MailLane; reason: string | null }>(
@@ -177,6 +178,12 @@ export async function resumeSending(db: Database): Promise<Resumed> {
     )
     await tx.query(`select ${notify(OUTBOXES.mail)}`)
     const lanes = paused.map((row) => ({ name: LANE_NAMES[row.lane], reason: row.reason ?? '' }))
+    const resumed = [
+      ...lanes.map((lane) => lane.name),
+      ...networks.map((network) => shownNetwork(network.network)),
+    ]
+    if (resumed.length > 0)
+      await recordAudit(tx, actor, { action: 'resume', detail: resumed.join(', '), count: resumed.length })
     return { lanes, networks }
   })
 }

@@ -13,23 +13,23 @@ const VERSION = /^[0-9a-f]{16}$/
 // The consent record's cut (waitlist_confirmed_from_cut): IPv4 /24, IPv6 /48, as PostgreSQL writes it.
 const NETWORK = /^(\d{1,3}\.\d{1,3}\.\d{1,3}\.0\/24|[0-9a-f:]+\/48)$/
 
-const quoted = (value: string) => JSON.stringify(value.slice(0, 40))
-
-/** An agent cell: {"name": 1-100 characters, "version"?: 1-40}, nothing else (the table's check). */
+/**
+ * An agent cell: {"name": 1-100 characters, "version"?: 1-40}, nothing else (the table's check).
+ * Problems are words that follow the value, as entry-columns.ts's.
+ */
 function agentProblem(value: string): string | undefined {
   let agent: unknown
   try {
     agent = JSON.parse(value)
   } catch {
-    return `consent_agent ${quoted(value)} is not JSON such as {"name": "claude-code", "version": "1.0"}`
+    return 'not JSON such as {"name": "claude-code", "version": "1.0"}'
   }
   const { name, version, ...rest } = (agent ?? {}) as Record<string, unknown>
   const fits = (text: unknown, max: number) =>
     typeof text === 'string' && text.length >= 1 && text.length <= max
   if (typeof agent !== 'object' || Array.isArray(agent) || Object.keys(rest).length > 0 || !fits(name, 100))
-    return `consent_agent ${quoted(value)} is not {"name": 1-100 characters, "version": 1-40}`
-  if (version !== undefined && !fits(version, 40))
-    return `consent_agent ${quoted(value)}: its version is not 1-40 characters`
+    return 'not {"name": 1-100 characters, "version": 1-40}'
+  if (version !== undefined && !fits(version, 40)) return 'a version not 1-40 characters long'
   return undefined
 }
 
@@ -41,6 +41,13 @@ export interface ConsentColumn {
   table: 'waitlist'
   whenMissing: () => string
   problem(value: string): string | undefined
+  stage?: (value: string) => string
+}
+
+/** How the entry columns read a time (a date, a time with or without its zone, Unix seconds). */
+export interface TimeRule {
+  problem(value: string): string | undefined
+  stage(value: string): string
 }
 
 function column(name: string, read: string, type: string, problem: (value: string) => string | undefined) {
@@ -54,27 +61,22 @@ function column(name: string, read: string, type: string, problem: (value: strin
   } satisfies ConsentColumn
 }
 
-/** The columns; a time is checked by the entry columns' own rule, which entry-columns.ts hands in. */
-export function consentColumns(
-  timeProblem: (column: string, value: string) => string | undefined,
-): ConsentColumn[] {
+/** The columns; a time is read by the entry columns' own rule, which entry-columns.ts hands in. */
+export function consentColumns(time: TimeRule): ConsentColumn[] {
   return [
-    column('consent_at', isoUtc('waitlist.consent_at'), 'timestamptz', (value) =>
-      timeProblem('consent_at', value),
-    ),
+    {
+      ...column('consent_at', isoUtc('waitlist.consent_at'), 'timestamptz', time.problem),
+      stage: time.stage,
+    },
     column('consent_door', 'waitlist.consent_door', 'text', (value) =>
-      isConsentDoor(value)
-        ? undefined
-        : `consent_door ${quoted(value)} is not one of ${CONSENT_DOORS.join(', ')}`,
+      isConsentDoor(value) ? undefined : `not one of ${CONSENT_DOORS.join(', ')}`,
     ),
     column('consent_words', 'waitlist.consent_words', 'text', (value) =>
-      VERSION.test(value) ? undefined : `consent_words ${quoted(value)} is not a version (16 hex digits)`,
+      VERSION.test(value) ? undefined : 'not a version (16 hex digits)',
     ),
     column('consent_agent', 'waitlist.consent_agent::text', 'jsonb', agentProblem),
     column('confirmed_from', 'waitlist.confirmed_from::text', 'cidr', (value) =>
-      NETWORK.test(value)
-        ? undefined
-        : `confirmed_from ${quoted(value)} is not an IPv4 /24 or IPv6 /48 network`,
+      NETWORK.test(value) ? undefined : 'not an IPv4 /24 or IPv6 /48 network',
     ),
   ]
 }

@@ -8,10 +8,13 @@ import { isoUtc } from '../../db/iso-utc'
 import { consentColumns } from './consent-columns'
 import { emailProblem } from './email-rule'
 import { bindLiterals, type EntryFilter, filterConditions, whereOf } from './entry-filter'
+import { MAX_TAGS, readNote, readTag } from './entry-marks'
 
 /**
  * The columns of an entry as `list` and `export` write it and `import` reads it back, in file
  * order: the one place a column is added (docs/decisions/032-export-import-stream-through-copy.md).
+ * How import reads a file's own header and values into them (a question's bare id, a date, --map)
+ * is owner/cli/import-layout.ts's.
  */
 export interface EntryColumn {
   /** Its name in the CSV header, and in import's staging table. */
@@ -22,64 +25,92 @@ export interface EntryColumn {
   type: string
   /**
    * The table it lives in: import adds the entry to the first (its consent record too:
-   * consent-columns.ts), restores its status in the second, and its answers (one jsonb object, a
-   * key per question) in the third.
+   * consent-columns.ts), restores its status in the second, its answers (one jsonb object, a key
+   * per question) in the third, and the team's tags and note in the fourth.
    */
-  table: 'waitlist' | 'entry_status' | 'entry_answers'
+  table: 'waitlist' | 'entry_status' | 'entry_answers' | 'entry_marks'
   /**
    * What import takes for an empty cell, or for a file without this column (a plain list of
    * addresses, or an export from before statuses), given the import's own time: '' is none. A
    * column without it (the address) must be in the file, filled.
    */
   whenMissing?: (importTime: string) => string
-  /** Why import refuses a value in this column, or undefined when the value is fine. */
+  /**
+   * Why import refuses a value in this column, in words that follow the value ("not a valid e-mail
+   * address"), or undefined when the value is fine.
+   */
   problem(value: string): string | undefined
-  /** What import stages for a good value, when not the value itself (an answer, as checkAnswers keeps it). */
+  /** What import stages for a good value, when not the value itself (a time in UTC, an answer trimmed). */
   stage?: (value: string) => string
+  /** The question an answer column stands for. */
+  question?: SignupQuestion
 }
 
 /**
  * What export reads: each entry beside its status, which it has no row for while waiting (ADR 034),
- * and its answers, which it has no row for when it gave none. A query that reads no answer pays
- * nothing for them: the join is on the answers' key, so PostgreSQL drops it from the plan.
+ * its answers, which it has no row for when it gave none, and the team's marks, likewise. A query
+ * that reads none of them pays nothing for them: each join is on its table's key, so PostgreSQL
+ * drops it from the plan.
  */
 export const ENTRY_SOURCE =
   'public.waitlist left join private.entry_status on entry_status.waitlist_id = waitlist.id' +
-  ' left join private.entry_answers on entry_answers.waitlist_id = waitlist.id'
+  ' left join private.entry_answers on entry_answers.waitlist_id = waitlist.id' +
+  ' left join private.entry_marks on entry_marks.waitlist_id = waitlist.id'
 
 /** UTC with microseconds, e.g. 2026-11-01T09:00:00.123456Z: exact, so a file round-trips. */
 export const CREATED_AT_UTC = isoUtc('created_at')
 
-// What `export` writes (UTC with microseconds), and any other ISO 8601 time that names its zone:
-// a time without a zone would be read in the database session's zone, silently shifted.
-const TIMESTAMP =
-  /^(\d{4})-(\d\d)-(\d\d)[T ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?(Z|[+-]\d\d:\d\d)$/i
+const TIME_FORMS =
+  'a date or time such as 2026-09-01, 2026-09-01 09:00 (UTC), 2026-09-01T09:00:00+02:00 or Unix seconds'
 
-function timeProblem(column: string, value: string): string | undefined {
-  if (value === '') return `${column} is empty`
-  const [, year, month, day] = TIMESTAMP.exec(value) ?? []
+// A date, or a date and time with or without its zone (none: UTC), as the lab's own sheet may hold
+// them; `export` writes the last form, UTC with microseconds.
+const DATE_TIME =
+  /^(\d{4})-(\d\d)-(\d\d)(?:[T ]([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(\.\d{1,6})?)?\s*(Z|[+-]\d\d(?::?\d\d)?)?)?$/i
+// Unix time in seconds: ten digits from 2001 to 2286, nine before (an eight-digit 20260901 is a date
+// typed without its dashes, refused rather than read as 1970).
+const UNIX_SECONDS = /^(\d{9,10})(\.\d{1,6})?$/
+
+/**
+ * The time a cell holds, as ISO 8601 that PostgreSQL reads exactly (a date is its midnight UTC, a
+ * time without a zone is UTC), or undefined when it holds none.
+ */
+export function readTime(value: string): string | undefined {
+  const text = value.trim()
+  const unix = UNIX_SECONDS.exec(text)
+  if (unix) return new Date(Number(text) * 1000).toISOString()
+  const [, year, month, day, hour, minute, second, fraction, zone] = DATE_TIME.exec(text) ?? []
   // Date.UTC rolls 2026-02-30 over into March; the database refuses it, so must we.
   const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)))
-  if (!year || date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day))
-    return `${column} ${JSON.stringify(value.slice(0, 40))} is not a time such as 2026-11-01T09:00:00.000000Z`
-  return undefined
+  if (!year || date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day)) return undefined
+  if (hour === undefined) return `${year}-${month}-${day}T00:00:00Z`
+  const offset =
+    zone === undefined || zone.toUpperCase() === 'Z'
+      ? 'Z'
+      : `${zone.slice(0, 3)}:${zone.slice(3).replace(':', '') || '00'}`
+  return `${year}-${month}-${day}T${hour}:${minute}:${second ?? '00'}${fraction ?? ''}${offset}`
+}
+
+const timeProblem = (value: string) => (value === '' || readTime(value) ? undefined : `not ${TIME_FORMS}`)
+const timeStage = (value: string) => (value === '' ? '' : (readTime(value) ?? value))
+
+function timeColumn(name: string, column: Omit<EntryColumn, 'problem' | 'stage' | 'name'>): EntryColumn {
+  return { name, ...column, problem: timeProblem, stage: timeStage }
 }
 
 function statusProblem(value: string): string | undefined {
   if (isEntryStatus(value)) return undefined
-  return `status ${JSON.stringify(value.slice(0, 20))} is not one of ${ENTRY_STATUSES.join(', ')}`
+  return `not one of ${ENTRY_STATUSES.join(', ')}`
 }
 
 /** When an entry's status last reached `name` (confirmed_at…): empty when it never did. */
 function statusDate(name: string): EntryColumn {
-  return {
-    name,
+  return timeColumn(name, {
     read: `coalesce(${isoUtc(`entry_status.${name}`)}, '')`,
     type: 'timestamptz',
     table: 'entry_status',
     whenMissing: () => '',
-    problem: (value) => (value === '' ? undefined : timeProblem(name, value)),
-  }
+  })
 }
 
 /** The signup's source, as the sources report names it; empty for none (an entry from before, an import). */
@@ -89,8 +120,7 @@ const SOURCE: EntryColumn = {
   type: 'text',
   table: 'waitlist',
   whenMissing: () => '',
-  problem: (value) =>
-    value.length > 100 ? `source ${JSON.stringify(value.slice(0, 40))}… is over 100 characters` : undefined,
+  problem: (value) => (value.length > 100 ? 'over 100 characters' : undefined),
 }
 
 // A question's id names a column of the CSV and of import's staging table.
@@ -98,27 +128,75 @@ const QUESTION_ID = /^[a-z][a-z0-9_]{0,40}$/
 
 /**
  * One question's answer (`answer_role`…), checked by the one validator every door uses
- * (contract/signup-questions.ts): a choice exactly, a text at most its length, stored trimmed.
+ * (contract/signup-questions.ts): a choice exactly (import-layout.ts has matched the file's own
+ * words to it by then), a text at most its length, stored trimmed.
  */
 function answerColumn(question: SignupQuestion): EntryColumn {
   if (!QUESTION_ID.test(question.id))
     throw new Error(`signupQuestions: the id ${JSON.stringify(question.id)} is not a-z, 0-9 and _`)
-  const name = `answer_${question.id}`
   return {
-    name,
+    name: `answer_${question.id}`,
     read: `coalesce(entry_answers.answers ->> ${escapeLiteral(question.id)}, '')`,
     type: 'text',
     table: 'entry_answers',
+    question,
     whenMissing: () => '',
     problem(value) {
       const checked = checkAnswers([question], { [question.id]: value })
-      return 'problem' in checked ? `${name}: ${checked.problem}` : undefined
+      if (!('problem' in checked)) return undefined
+      if (question.kind === 'choice') return `not one of ${question.choices.join(', ')}`
+      return value.trim().length > question.maxLength
+        ? `over ${question.maxLength} characters`
+        : checked.problem
     },
     stage(value) {
       const checked = checkAnswers([question], { [question.id]: value })
       return 'answers' in checked ? (checked.answers[question.id] ?? '') : value
     },
   }
+}
+
+/** The team's tags, space-separated in a cell (`shortlist partner`), each as readTag keeps it. */
+const TAGS: EntryColumn = {
+  name: 'tags',
+  read: `coalesce(array_to_string(entry_marks.tags, ' '), '')`,
+  type: 'text',
+  table: 'entry_marks',
+  whenMissing: () => '',
+  problem(value) {
+    const words = value.split(/\s+/).filter(Boolean)
+    const bad = words.map(readTag).find((read) => 'problem' in read)
+    if (bad && 'problem' in bad) return bad.problem
+    return new Set(words).size > MAX_TAGS ? `more than ${MAX_TAGS} tags` : undefined
+  },
+  stage: (value) =>
+    [
+      ...new Set(
+        value
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((word) => word.toLowerCase()),
+      ),
+    ]
+      .sort()
+      .join(' '),
+}
+
+/** The team's note on the entry. */
+const NOTE: EntryColumn = {
+  name: 'note',
+  read: `coalesce(entry_marks.note, '')`,
+  type: 'text',
+  table: 'entry_marks',
+  whenMissing: () => '',
+  problem(value) {
+    const read = readNote(value)
+    return 'problem' in read ? read.problem : undefined
+  },
+  stage(value) {
+    const read = readNote(value)
+    return 'note' in read ? read.note : value
+  },
 }
 
 /** The question each answer column stands for, by column name. */
@@ -128,20 +206,18 @@ export const ANSWER_COLUMNS: ReadonlyMap<string, SignupQuestion> = new Map(
 
 /**
  * In file order. The columns of earlier exports come first, where they always were, so a script
- * that reads a column by its place still finds it; joined_at, the source, the answers and the
- * consent record follow.
+ * that reads a column by its place still finds it; joined_at, the source, the answers, the team's
+ * tags and note, then the consent record follow.
  */
 export const ENTRY_COLUMNS: readonly EntryColumn[] = [
   { name: 'email', read: 'email::text', type: 'text not null', table: 'waitlist', problem: emailProblem },
-  {
-    name: 'created_at',
+  // A plain list has no signup times: its addresses join the list now, in the file's order.
+  timeColumn('created_at', {
     read: CREATED_AT_UTC,
     type: 'timestamptz not null',
     table: 'waitlist',
-    // A plain list has no signup times: its addresses join the list now, in the file's order.
     whenMissing: (importTime) => importTime,
-    problem: (value) => (value === '' ? undefined : timeProblem('created_at', value)),
-  },
+  }),
   // Statuses (ADR 039): an export carries them so that a restored list never mails an address
   // that unsubscribed, nor invites anyone twice. A list without them is the lab's own: waiting.
   {
@@ -155,44 +231,10 @@ export const ENTRY_COLUMNS: readonly EntryColumn[] = [
   ...['confirmed_at', 'invited_at', 'unsubscribed_at', 'bounced_at', 'joined_at'].map(statusDate),
   SOURCE,
   ...signupQuestions.map(answerColumn),
-  ...consentColumns(timeProblem),
+  TAGS,
+  NOTE,
+  ...consentColumns({ problem: timeProblem, stage: timeStage }),
 ]
-
-/**
- * The columns a file's header names, in its order: `email`, and any of the others export writes,
- * in any letter case and order (an export's header, an older one's, or a plain list's `email`);
- * else what is wrong with it.
- */
-export function headerColumns(header: readonly string[]): readonly EntryColumn[] | { problem: string } {
-  const columns: EntryColumn[] = []
-  for (const given of header) {
-    const name = given.trim().toLowerCase()
-    const column = ENTRY_COLUMNS.find((known) => known.name === name)
-    if (!column) return { problem: `${JSON.stringify(given.slice(0, 40))} is not a column import knows` }
-    if (columns.includes(column)) return { problem: `${name} is named twice` }
-    columns.push(column)
-  }
-  const required = ENTRY_COLUMNS.filter((column) => !column.whenMissing && !columns.includes(column))
-  if (required.length > 0)
-    return { problem: `it has no ${required.map((column) => column.name).join(', ')} column` }
-  return columns
-}
-
-/**
- * A record of a file with `columns` as import stages it: every one of ENTRY_COLUMNS, in their
- * order, each empty or absent one as its `whenMissing` says.
- */
-export function allColumns(
-  fields: readonly string[],
-  columns: readonly EntryColumn[],
-  importTime: string,
-): string[] {
-  return ENTRY_COLUMNS.map((column) => {
-    const index = columns.indexOf(column)
-    const value = index < 0 ? '' : (column.stage ?? String)(fields[index] ?? '')
-    return value === '' && column.whenMissing ? column.whenMissing(importTime) : value
-  })
-}
 
 /** Where each named column sits in a row of ENTRY_COLUMNS. */
 export function columnIndex(name: string): number {
@@ -213,7 +255,7 @@ export const columnsNamed = (...names: string[]): EntryColumn[] =>
 export function copyEntries(
   tx: CopyTransaction,
   filter: EntryFilter = {},
-  columns: readonly EntryColumn[] = ENTRY_COLUMNS,
+  columns: readonly Pick<EntryColumn, 'read'>[] = ENTRY_COLUMNS,
 ): Readable {
   const where = whereOf(filterConditions(filter, bindLiterals))
   const read = columns.map((column) => column.read).join(', ')

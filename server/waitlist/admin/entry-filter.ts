@@ -2,6 +2,7 @@ import { escapeLiteral } from 'pg'
 import { ENTRY_STATUSES, type EntryStatus, isEntryStatus } from '../../../contract/entry-statuses'
 import type { SignupQuestion } from '../../../contract/signup-questions'
 import { signupQuestions } from '../../../contract/site-config'
+import { readTag } from './entry-marks'
 
 /**
  * Which entries the owner means: one filter for `list`, `count`, `export`, `invite --next` and the
@@ -17,10 +18,16 @@ export interface EntryFilter {
   since?: string
   /** Entries whose signup came from any of these sources (the sources report's names). */
   sources?: readonly string[]
-  /** Entries at any of these domains (the part after @, any letter case). */
+  /** Entries at any of these domains or their subdomains (the part after @, any letter case): `edu` is every .edu. */
   domains?: readonly string[]
   /** Answers that must match: a choice exactly, a text as a substring in any letter case. */
   answers?: readonly AnswerMatch[]
+  /** Entries carrying every one of these tags (entry-marks.ts). */
+  tags?: readonly string[]
+  /** Entries carrying none of these tags. */
+  notTags?: readonly string[]
+  /** Entries whose latest invitation was in any of these batches (the funnel's batch numbers). */
+  batches?: readonly number[]
 }
 
 /** One `--answer ID=VALUE`. */
@@ -41,6 +48,9 @@ export interface GivenFilter {
   domains?: readonly string[]
   /** ID=VALUE each. */
   answers?: readonly string[]
+  tags?: readonly string[]
+  notTags?: readonly string[]
+  batches?: readonly string[]
 }
 
 /**
@@ -60,10 +70,19 @@ export function readFilter(given: GivenFilter): { filter: EntryFilter } | { prob
     if ('problem' in read) return read
     answers.push(read)
   }
-  const badDomain = domains?.find((domain) => !/^[a-z0-9.-]{1,253}$/i.test(domain.replace(/^@/, '')))
+  const badDomain = domains?.find((domain) => readDomain(domain) === undefined)
   if (badDomain !== undefined)
     return {
-      problem: `--domain needs a domain such as example.com, not ${JSON.stringify(badDomain.slice(0, 40))}`,
+      problem: `--domain needs a domain or its end, such as stanford.edu or edu, not ${JSON.stringify(badDomain.slice(0, 40))}`,
+    }
+  const tags = readTags('--tag', given.tags)
+  const notTags = readTags('--no-tag', given.notTags)
+  if ('problem' in tags) return tags
+  if ('problem' in notTags) return notTags
+  const badBatch = given.batches?.find((batch) => !/^[1-9]\d{0,15}$/.test(batch.trim()))
+  if (badBatch !== undefined)
+    return {
+      problem: `--batch needs a batch number, as funnel --by batch shows it, not ${JSON.stringify(badBatch.slice(0, 20))}`,
     }
   const filter: EntryFilter = {
     statuses: statuses && [...new Set(statuses.filter(isEntryStatus))],
@@ -71,11 +90,38 @@ export function readFilter(given: GivenFilter): { filter: EntryFilter } | { prob
     sources: sources && sources.length > 0 ? [...new Set(sources.map((source) => source.trim()))] : undefined,
     domains:
       domains && domains.length > 0
-        ? [...new Set(domains.map((domain) => domain.replace(/^@/, '').toLowerCase()))]
+        ? [...new Set(domains.map((domain) => readDomain(domain) ?? ''))]
         : undefined,
     answers: answers.length > 0 ? answers : undefined,
+    tags: tags.tags,
+    notTags: notTags.tags,
+    batches:
+      given.batches && given.batches.length > 0
+        ? [...new Set(given.batches.map((batch) => Number(batch.trim())))]
+        : undefined,
   }
   return { filter }
+}
+
+/** A domain as the filter matches it: lower case, without a leading `@` or `.`; undefined if it is not one. */
+function readDomain(given: string): string | undefined {
+  const domain = given.trim().replace(/^[@.]/, '').toLowerCase()
+  return /^[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})*$/.test(domain) && domain.length <= 253 ? domain : undefined
+}
+
+/** The tags of a repeated flag, each as stored; none given, undefined. */
+function readTags(
+  flag: string,
+  given: readonly string[] | undefined,
+): { tags: string[] | undefined } | { problem: string } {
+  if (!given || given.length === 0) return { tags: undefined }
+  const tags: string[] = []
+  for (const text of given) {
+    const read = readTag(text)
+    if ('problem' in read) return { problem: `${flag}: ${read.problem}` }
+    tags.push(read.tag)
+  }
+  return { tags: [...new Set(tags)] }
 }
 
 /** `ID=VALUE`, for one of the lab's questions; a choice must be one of its choices. */
@@ -103,7 +149,7 @@ function readAnswer(text: string): AnswerMatch | { problem: string } {
  */
 export type Bind = (
   value: string | readonly string[],
-  type: 'text[]' | 'timestamptz' | 'text' | 'jsonb',
+  type: 'text[]' | 'timestamptz' | 'text' | 'jsonb' | 'bigint[]',
 ) => string
 
 /** Each value a parameter, appended to `params`. */
@@ -177,6 +223,56 @@ function answerCondition(answers: readonly AnswerMatch[], bind: Bind, on: Filter
   return `${on.list}.id = any(array(select a.waitlist_id from private.entry_answers a where ${tests.join(' and ')}))`
 }
 
+/**
+ * The domain and every subdomain: `stanford.edu` is also `cs.stanford.edu`, `edu` every `.edu`, and
+ * neither `notedu.com`. Equality can use the domain's index (waitlist_domain_prefix); the subdomains
+ * are a suffix, which no btree serves: a scan, that a narrower filter beside it saves.
+ */
+function domainCondition(domains: readonly string[], bind: Bind, on: FilterTables): string {
+  const domain = `lower(split_part(${on.list}.email::text, '@', 2))`
+  // readDomain let no LIKE wildcard in.
+  const subdomains = domains.map((name) => `%.${name}`)
+  return `(${domain} = any(${bind(domains, 'text[]')}) or ${domain} like any(${bind(subdomains, 'text[]')}))`
+}
+
+/**
+ * Tags: the entries carrying all of `tags` found first among the marked ones (on the tags' GIN
+ * index, or a scan of the marks where most carry the tag), then looked up by key, as the answers
+ * are; those carrying any of `notTags` left out by their key.
+ */
+function tagConditions(filter: EntryFilter, bind: Bind, on: FilterTables): string[] {
+  const conditions: string[] = []
+  if (filter.tags !== undefined)
+    conditions.push(
+      `${on.list}.id = any(array(select m.waitlist_id from private.entry_marks m where m.tags @> ${bind(filter.tags, 'text[]')}))`,
+    )
+  if (filter.notTags !== undefined)
+    conditions.push(
+      `not exists (select 1 from private.entry_marks m where m.waitlist_id = ${on.list}.id and m.tags && ${bind(filter.notTags, 'text[]')})`,
+    )
+  return conditions
+}
+
+/**
+ * An entry's batch: its latest invitation's (private.mail_outbox.batch_id, one per `invite` run),
+ * null for an entry never invited. The studio's column and its sort read it an entry at a time;
+ * the filter below asks the same from the batches' side.
+ */
+export const LATEST_BATCH = (list: string) =>
+  `select max(o.batch_id) from private.mail_outbox o where o.waitlist_id = ${list}.id and o.kind = 'invitation'`
+
+/**
+ * The entries of the batches asked for, found on the batches' index, less those invited again in a
+ * later one: LATEST_BATCH's meaning, without reading every entry's invitations.
+ */
+function batchCondition(batches: readonly number[], bind: Bind, on: FilterTables): string {
+  return `${on.list}.id = any(array(
+    select o.waitlist_id from private.mail_outbox o
+     where o.kind = 'invitation' and o.batch_id = any(${bind(batches.map(String), 'bigint[]')})
+       and not exists (select 1 from private.mail_outbox later where later.waitlist_id = o.waitlist_id
+                          and later.kind = 'invitation' and later.batch_id > o.batch_id)))`
+}
+
 /** The filter's conditions on the list beside its statuses; none for an empty filter. */
 export function filterConditions(
   filter: EntryFilter,
@@ -189,13 +285,41 @@ export function filterConditions(
     conditions.push(`${on.list}.created_at >= ${bind(filter.since, 'timestamptz')}`)
   if (filter.sources !== undefined)
     conditions.push(`${on.list}.source = any(${bind(filter.sources, 'text[]')})`)
-  if (filter.domains !== undefined)
-    conditions.push(
-      `lower(split_part(${on.list}.email::text, '@', 2)) = any(${bind(filter.domains, 'text[]')})`,
-    )
+  if (filter.domains !== undefined) conditions.push(domainCondition(filter.domains, bind, on))
   if (filter.answers !== undefined) conditions.push(answerCondition(filter.answers, bind, on))
+  conditions.push(...tagConditions(filter, bind, on))
+  if (filter.batches !== undefined) conditions.push(batchCondition(filter.batches, bind, on))
   return conditions
 }
+
+/**
+ * The filter in the CLI's words (`--status waiting --answer role=Research --tag shortlist`): how a
+ * batch chosen by it is recorded, whichever door chose it.
+ */
+export function filterWords(filter: EntryFilter): string {
+  const typed = (value: string) => (/^[\w.@=:+-]+$/.test(value) ? value : JSON.stringify(value))
+  const flags: [string, readonly string[] | undefined][] = [
+    ['status', filter.statuses],
+    ['source', filter.sources],
+    ['answer', filter.answers?.map(({ question, value }) => `${question.id}=${value}`)],
+    ['domain', filter.domains],
+    ['tag', filter.tags],
+    ['no-tag', filter.notTags],
+    ['batch', filter.batches?.map(String)],
+    ['since', filter.since === undefined ? undefined : [filter.since]],
+  ]
+  return flags
+    .flatMap(([flag, values]) => (values ?? []).map((value) => `--${flag} ${typed(value)}`))
+    .join(' ')
+}
+
+/**
+ * Whether the filter names its entries by the team's own sets, a tag or a batch (`id = any(array(…))`).
+ * Such a test is checked on any index that holds the id, the created_at index among them, without
+ * reading the rows it rejects: a walk of that index yields the matches in the list's order.
+ */
+export const namesTeamSets = (filter: EntryFilter) =>
+  filter.tags !== undefined || filter.batches !== undefined
 
 /** `where …` for these conditions, or nothing. */
 export const whereOf = (conditions: readonly string[]) =>

@@ -1,6 +1,7 @@
 import type { EntryStatus } from '../../../contract/entry-statuses'
 import type { Answers } from '../../../contract/signup-questions'
 import { signupQuestions } from '../../../contract/site-config'
+import { auditOfEntry } from '../../audit/audit-report'
 import { maskEmails } from '../../base/log'
 import type { Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
@@ -16,9 +17,11 @@ export interface HistoryItem {
   /** A message's: its kind (invitation, confirmation) and what became of it. */
   kind?: string
   outcome?: string
+  /** Who did it, from the record (audit-report.ts): a team member, or `cli:` and the OS user. */
+  by?: string
 }
 
-/** One entry as a person would ask about it: `show EMAIL --json` prints this. */
+/** One entry as the owner would ask about it: `show EMAIL --json` prints this, the studio's panel shows it. */
 export interface EntryHistory {
   email: string
   status: EntryStatus
@@ -27,6 +30,10 @@ export interface EntryHistory {
   answers: Answers
   /** An agent's answers, held until the person keeps them on the confirmation page (ADR 084). */
   proposed: Answers
+  /** The team's tags, alphabetical (entry-marks.ts): the lab's, never the person's. */
+  tags: string[]
+  /** The team's note, null for none. */
+  note: string | null
   /** Who agreed to what, when, through which door and which agent (ADR 096); null from before. */
   consent: ConsentRecord | null
   history: HistoryItem[]
@@ -40,6 +47,8 @@ interface EntryRow {
   createdAt: string
   answers: Answers | null
   proposed: Answers | null
+  tags: string[] | null
+  note: string | null
   dates: Record<string, string | null>
 }
 
@@ -60,11 +69,12 @@ async function entryRow(db: Queryable, email: string): Promise<EntryRow | undefi
   const [row] = await db.query<EntryRow>(
     `select w.id::text as id, w.email::text as email, coalesce(s.status, 'waiting') as status, w.source,
             ${isoUtc('w.created_at')} as "createdAt", a.answers, p.answers as proposed,
-            json_build_object(${dates}) as dates
+            m.tags, m.note, json_build_object(${dates}) as dates
        from public.waitlist w
        left join private.entry_status s on s.waitlist_id = w.id
        left join private.entry_answers a on a.waitlist_id = w.id
        left join private.proposed_answers p on p.waitlist_id = w.id
+       left join private.entry_marks m on m.waitlist_id = w.id
       where w.email operator(extensions.=) $1::extensions.citext`,
     [email.trim()],
   )
@@ -103,22 +113,33 @@ async function messages(db: Queryable, id: string): Promise<HistoryItem[]> {
   })
 }
 
+/** The history's lines that are the team's marks (entry-marks.ts): the lab's, never the person's. */
+const MARK_EVENTS: ReadonlySet<string> = new Set(['tagged', 'untagged', 'note written', 'note cleared'])
+
 /**
  * The entry with this address (any letter case), its source, its answers kept and proposed, and its history oldest
  * first: the signup, each status change with how it came, each provider event, each message. No
- * address other than its own appears: details are masked as the log masks them.
+ * address other than its own appears: details are masked as the log masks them. For the team, the
+ * history also says who did what and holds its tags and notes; for the person's own page
+ * (`person`), neither.
  */
-export async function entryHistory(db: Queryable, email: string): Promise<EntryHistory | undefined> {
+export async function entryHistory(
+  db: Queryable,
+  email: string,
+  view: 'team' | 'person' = 'team',
+): Promise<EntryHistory | undefined> {
   const row = await entryRow(db, email)
   if (!row) return undefined
   const signedUp: HistoryItem = { at: row.createdAt, event: 'signed up' }
   if (row.source) signedUp.detail = `from ${row.source}`
-  const told = await events(db, row.id)
+  const all = await events(db, row.id)
+  const told = view === 'team' ? all : all.filter((item) => !MARK_EVENTS.has(item.event))
   const dated = Object.entries(DATE_EVENTS).flatMap(([column, event]) => {
     const at = row.dates[column]
     return at && !told.some((item) => item.event === event) ? [{ at, event, detail: 'date only' }] : []
   })
-  const history = [signedUp, ...told, ...dated, ...(await messages(db, row.id))].sort((a, b) =>
+  const byWhom = view === 'team' ? await byWhomOf(db, row.id, told) : []
+  const history = [signedUp, ...told, ...dated, ...(await messages(db, row.id)), ...byWhom].sort((a, b) =>
     a.at < b.at ? -1 : a.at > b.at ? 1 : 0,
   )
   return {
@@ -127,9 +148,42 @@ export async function entryHistory(db: Queryable, email: string): Promise<EntryH
     source: row.source,
     answers: inQuestionOrder(row.answers),
     proposed: inQuestionOrder(row.proposed),
+    tags: row.tags ?? [],
+    note: row.note,
     consent: await consentOf(db, row.id),
     history,
   }
+}
+
+/** The event an action of the record writes in the entry's history, which then names who did it. */
+const MOVES: Readonly<Record<string, string>> = {
+  invite: 'invited',
+  resend: 'invited',
+  tag: 'tagged',
+  untag: 'untagged',
+  note: 'note written',
+  'note cleared': 'note cleared',
+}
+
+/**
+ * Who did what to the entry, from the record (audit-report.ts): an event the same change wrote (the
+ * same transaction, so the same instant) gains `by`; any other line (a tag, a note) is an item of
+ * its own. Gives those other items.
+ */
+async function byWhomOf(db: Queryable, id: string, told: HistoryItem[]): Promise<HistoryItem[]> {
+  const items: HistoryItem[] = []
+  for (const line of await auditOfEntry(db, id)) {
+    const event = told.find((item) => item.at === line.at && item.event === MOVES[line.action])
+    if (event) event.by = line.actor
+    else
+      items.push({
+        at: line.at,
+        event: line.action,
+        by: line.actor,
+        ...(line.detail ? { detail: line.detail } : {}),
+      })
+  }
+  return items
 }
 
 /** The answers in the order the lab asks its questions (jsonb keeps its own order of keys). */

@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { escapeUnprinted } from '../../../contract/clean-text'
+import { type Actor, recordAudit } from '../../audit/audit-record'
 import { CopyTextRows } from '../../db/copy-text'
 import type { Database } from '../../db/database'
 import { csvRecord } from './csv'
@@ -25,11 +26,13 @@ const record = (fields: readonly string[]) => csvRecord(fields.map((field) => es
 export async function exportCsv(
   db: Database,
   out: Writable,
-  options: { filter?: EntryFilter; end?: boolean } = {},
+  options: { filter?: EntryFilter; end?: boolean; actor: Actor; detail?: string },
 ): Promise<number> {
   return db.copyTransaction(async (tx) => {
     const rows = new CopyTextRows(record, csvRecord(ENTRY_COLUMNS.map((column) => column.name)))
     await pipeline(copyEntries(tx, options.filter), rows, out, { end: options.end ?? true })
+    // Every address left in that file: who took it, and how many, on the record.
+    await recordAudit(tx, options.actor, { action: 'export', detail: options.detail, count: rows.rows })
     return rows.rows
   })
 }

@@ -30,6 +30,11 @@ const STAGED_ANSWERS = `jsonb_strip_nulls(jsonb_build_object(${[...ANSWER_COLUMN
   .map(([column, question]) => `${escapeLiteral(question.id)}, staged.${column}`)
   .join(', ')}))`
 
+/** A staged row's tags as private.entry_marks keeps them; staged space-separated, sorted, once each. */
+const STAGED_TAGS = `coalesce(string_to_array(staged.tags, ' '), '{}')`
+/** A staged row with a mark of the team's: tags or a note (unknown columns' included). */
+const MARKED = 'staged.tags is not null or staged.note is not null'
+
 /**
  * The staging table's COPY (text format): the file's line number, then every one of ENTRY_COLUMNS,
  * whichever the file has (allColumns fills in the others). An empty field is NULL: only a status
@@ -174,6 +179,7 @@ export async function addStaged(tx: Queryable, staged: number): Promise<number> 
         join public.waitlist added on added.email operator(extensions.=) staged.email::extensions.citext`
       await tx.run(statusesSql(byAddress))
       await tx.run(answersSql(byAddress))
+      await tx.run(`with ${marksSql(byAddress)} ${MARKS_TOLD}`)
       return added
     }
   }
@@ -195,6 +201,22 @@ const answersSql = (from: string) => `
   insert into private.entry_answers (waitlist_id, answers)
   select added.id, ${STAGED_ANSWERS} from ${from} where ${STAGED_ANSWERS} <> '{}'::jsonb`
 
+/**
+ * The entries' tags and note (the team's own marks), from `from` (a staged row and its entry,
+ * `added`), as `marked`; MARKS_TOLD then writes each in the entry's history, said to come from the import.
+ */
+const marksSql = (from: string) => `marked as (
+  insert into private.entry_marks (waitlist_id, tags, note)
+  select added.id, ${STAGED_TAGS}, staged.note from ${from} where ${MARKED}
+  returning waitlist_id, tags, note
+)`
+
+const MARKS_TOLD = `
+  insert into private.entry_events (waitlist_id, event, detail)
+  select waitlist_id, 'tagged', left(array_to_string(tags, ' ') || ' (import)', 300) from marked where tags <> '{}'
+  union all
+  select waitlist_id, 'note written', '(import)' from marked where note is not null`
+
 /** Some staged addresses are listed: they are skipped; the others added with their statuses and answers. */
 async function addSkippingListed(tx: Queryable): Promise<number> {
   const byReturning = 'added join pg_temp.import_rows staged on staged.email = added.email'
@@ -206,7 +228,9 @@ async function addSkippingListed(tx: Queryable): Promise<number> {
        returning id, email::text as email
      ),
      statuses as (${statusesSql(byReturning)}),
-     answered as (${answersSql(byReturning)})
+     answered as (${answersSql(byReturning)}),
+     ${marksSql(byReturning)},
+     told as (${MARKS_TOLD})
      select count(*)::int as added from added`,
   )
   return row?.added ?? 0
@@ -214,14 +238,16 @@ async function addSkippingListed(tx: Queryable): Promise<number> {
 
 /**
  * For entries listed before the import: what they lack, the file gives; what they have, they
- * keep. An entry without answers takes the file's, and one without a source takes the file's
- * source; answers or a source of their own (newer than a backup, most likely) are never
- * overwritten. Returns how many listed entries took either.
+ * keep. An entry without answers takes the file's, one without a source takes the file's source,
+ * one without a note the file's note; the file's tags are added to its own. Answers, a source or a
+ * note of their own (newer than a backup, most likely) are never overwritten. Returns how many
+ * listed entries took any of them.
  */
 export async function fillListed(tx: Queryable): Promise<number> {
   const [row] = await tx.query<{ filled: number }>(
     `with listed as (
-       select waitlist.id, waitlist.source, staged.source as staged_source, ${STAGED_ANSWERS} as answers
+       select waitlist.id, waitlist.source, staged.source as staged_source, ${STAGED_ANSWERS} as answers,
+              ${STAGED_TAGS} as tags, staged.note, ${MARKED} as marked
          from pg_temp.import_rows staged
          join public.waitlist on waitlist.email operator(extensions.=) staged.email::extensions.citext
      ),
@@ -235,8 +261,22 @@ export async function fillListed(tx: Queryable): Promise<number> {
        update public.waitlist set source = listed.staged_source from listed
         where waitlist.id = listed.id and listed.source is null and listed.staged_source is not null
        returning waitlist.id
+     ),
+     marked as (
+       insert into private.entry_marks as m (waitlist_id, tags, note)
+       select id, tags, note from listed where marked
+       on conflict (waitlist_id) do update
+         set tags = array(select distinct unnest(m.tags || excluded.tags) order by 1),
+             note = coalesce(m.note, excluded.note), updated_at = now()
+         where not (m.tags @> excluded.tags) or (m.note is null and excluded.note is not null)
+       returning waitlist_id, tags, note
+     ),
+     told as (
+       insert into private.entry_events (waitlist_id, event, detail)
+       select waitlist_id, 'marked', '(import)' from marked
      )
-     select count(distinct id)::int as filled from (select id from answered union all select id from sourced) as took`,
+     select count(distinct id)::int as filled
+       from (select id from answered union all select id from sourced union all select waitlist_id from marked) as took`,
   )
   return row?.filled ?? 0
 }

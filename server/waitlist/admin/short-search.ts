@@ -1,8 +1,9 @@
 import type { Queryable } from '../../db/database'
 import type { EmailSearch } from './email-search'
-import { CREATED_AT_UTC, ENTRY_SOURCE } from './entry-columns'
-import { cursorOf, type Key, newestFirst } from './entry-cursor'
+import { ENTRY_SOURCE } from './entry-columns'
+import { cursorOf } from './entry-cursor'
 import { bindParameters, type EntryFilter, filterConditions, whereOf } from './entry-filter'
+import { compareKeys, type EntrySort, type Key, sortKeyText } from './entry-sort'
 
 /**
  * A search, paged and counted by separate queries, was two or three passes over its matches: past
@@ -12,14 +13,15 @@ import { bindParameters, type EntryFilter, filterConditions, whereOf } from './e
  */
 
 /**
- * Every entry the search and the filter match, newest first, from one pass (the trigram index, or a scan that
- * PostgreSQL runs in parallel); undefined past `cap` candidates: the matches are then dense, and a
- * page's index scan on created_at finds them at once.
+ * Every entry the search and the filter match, in the sort's order, from one pass (the trigram
+ * index, or a scan that PostgreSQL runs in parallel), each with its sort key; undefined past `cap`
+ * candidates: the matches are then dense, and a page's own query finds them at once.
  */
 export async function allMatching(
   db: Queryable,
   search: EmailSearch,
   filter: EntryFilter,
+  sort: EntrySort,
   cap: number,
 ): Promise<Key[] | undefined> {
   const params: unknown[] = [search.pattern]
@@ -27,16 +29,16 @@ export async function allMatching(
   params.push(cap + 1)
   // The candidates first, and the exact test on them: see EmailSearch.candidates.
   const rows = await db.query<Key & { exact: boolean }>(
-    `select "createdAt", id, ${search.exact(1)} as exact
-       from (select ${CREATED_AT_UTC} as "createdAt", waitlist.id::text as id, email
+    `select value, id, ${search.exact(1)} as exact
+       from (select ${sortKeyText(sort)} as value, waitlist.id::text as id, email
                from ${ENTRY_SOURCE} ${whereOf(conditions)} limit $${params.length}) as candidates`,
     params,
   )
   if (rows.length > cap) return undefined
   return rows
     .filter((row) => row.exact)
-    .map(({ createdAt, id }) => ({ createdAt, id }))
-    .sort(newestFirst)
+    .map(({ value, id }) => ({ value, id }))
+    .sort((a, b) => compareKeys(sort, a, b))
 }
 
 export interface KeyPage {
@@ -45,30 +47,33 @@ export interface KeyPage {
   previous: string | null
 }
 
-const newer = (a: Key, b: Key) => newestFirst(a, b) < 0
-
 /**
- * The page of `keys` (every match, newest first) that entry-pages.ts's queries would give: the
- * first, or the one older than `after`, or the one newer than `before` (the first when no more than
- * a page is newer).
+ * The page of `keys` (every match, in the sort's order) that entry-pages.ts's queries would give:
+ * the first, or the one after `after`, or the one before `before` (the first when no more than a
+ * page comes before it).
  */
-export function pageOfKeys(keys: Key[], options: { after?: Key; before?: Key; limit: number }): KeyPage {
+export function pageOfKeys(
+  keys: Key[],
+  sort: EntrySort,
+  options: { after?: Key; before?: Key; limit: number },
+): KeyPage {
   const { after, before, limit } = options
+  const earlier = (a: Key, b: Key) => compareKeys(sort, a, b) < 0
   if (before) {
-    const newerCount = keys.filter((key) => newer(key, before)).length
-    if (newerCount <= limit) return pageOfKeys(keys, { limit })
-    const shown = keys.slice(newerCount - limit, newerCount)
+    const earlierCount = keys.filter((key) => earlier(key, before)).length
+    if (earlierCount <= limit) return pageOfKeys(keys, sort, { limit })
+    const shown = keys.slice(earlierCount - limit, earlierCount)
     const [first, last] = [shown[0] as Key, shown.at(-1) as Key]
-    return { shown, previous: cursorOf(first), next: newerCount < keys.length ? cursorOf(last) : null }
+    return { shown, previous: cursorOf(first), next: earlierCount < keys.length ? cursorOf(last) : null }
   }
-  const start = after ? keys.filter((key) => !newer(after, key)).length : 0
+  const start = after ? keys.filter((key) => !earlier(after, key)).length : 0
   const shown = keys.slice(start, start + limit)
   const last = shown.at(-1)
   const top = shown[0] ?? after
-  const newest = keys[0]
+  const firstKey = keys[0]
   return {
     shown,
     next: start + limit < keys.length && last ? cursorOf(last) : null,
-    previous: top && newest && newer(newest, top) ? cursorOf(top) : null,
+    previous: top && firstKey && earlier(firstKey, top) ? cursorOf(top) : null,
   }
 }

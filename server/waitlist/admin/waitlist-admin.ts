@@ -1,5 +1,6 @@
 import type { EntryStatus } from '../../../contract/entry-statuses'
 import { DAY_MS, utcDay, windowStart } from '../../analytics/utc-day'
+import type { Actor } from '../../audit/audit-record'
 import type { Database, Queryable } from '../../db/database'
 import { eraseEntry } from '../erasure'
 import { countAll, countPerDay } from './day-counts'
@@ -28,6 +29,9 @@ export interface Entry {
   source: string
   /** Its answer to each of the lab's questions (`answer_role`…), '' for none. */
   [answer: `answer_${string}`]: string
+  /** The team's tags, space-separated, and its note: '' for none (entry-marks.ts). */
+  tags: string
+  note: string
 }
 
 /**
@@ -86,6 +90,6 @@ export async function signupsPerDay(
  * The owner's erasure (`remove`, the studio's): erasure.ts, kept out of imports as `removed`. True
  * when a row went.
  */
-export async function removeEntry(db: Database, email: string): Promise<boolean> {
-  return (await eraseEntry(db, email, 'removed')) !== undefined
+export async function removeEntry(db: Database, email: string, actor: Actor): Promise<boolean> {
+  return (await eraseEntry(db, email, 'removed', actor)) !== undefined
 }

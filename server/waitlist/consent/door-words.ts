@@ -53,14 +53,15 @@ export function formText(confirmSignups: boolean): string {
 
 /**
  * The request_beta_access tool, at /mcp and in the browser (WebMCP): its description and the
- * answer a success gives the agent (the tool's own result, toolResultOf).
+ * answer a success gives the agent (the tool's own result, toolResultOf: the page's own words when
+ * signups are confirmed by mail).
  */
-export function toolText(): string {
+export function toolText(confirmSignups: boolean): string {
   const { name, title, description } = requestAccessTool
   return [
     `Tool: ${name} (${title})`,
     `Description: ${description}`,
-    `On success: ${toolResultOf({ status: 'submitted' }).message}`,
+    `On success: ${toolResultOf({ status: 'submitted' }, confirmSignups).message}`,
   ].join('\n')
 }
 
@@ -80,6 +81,6 @@ export function serverDoorTexts(
   confirmSignups: boolean,
 ): Readonly<Record<'page' | 'form' | 'mcp' | 'webmcp', string>> {
   const form = formText(confirmSignups)
-  const tool = toolText()
+  const tool = toolText(confirmSignups)
   return { page: form, form, mcp: tool, webmcp: tool }
 }

@@ -1,5 +1,6 @@
 import { hkdfSync } from 'node:crypto'
-import type { Queryable } from '../../db/database'
+import { type Actor, recordAudit } from '../../audit/audit-record'
+import type { Database, Queryable } from '../../db/database'
 import { LINK_KEY_SALT } from '../../mail/messages/link-seals'
 
 /**
@@ -48,13 +49,19 @@ export async function suppress(tx: Queryable, email: string, why: SuppressedWhy)
   )
 }
 
-/** `unsuppress EMAIL`: the address may be imported again. True when it was suppressed. */
-export async function unsuppress(db: Queryable, email: string): Promise<boolean> {
-  const { affected } = await db.run(
-    'delete from private.suppressed where hash = private.suppression_hash($1)',
-    [email.trim()],
-  )
-  return affected > 0
+/**
+ * `unsuppress EMAIL`: the address may be imported again, and the record gains a line naming who
+ * allowed it (never the address), in the same transaction. True when it was suppressed.
+ */
+export async function unsuppress(db: Database, email: string, actor: Actor): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const { affected } = await tx.run(
+      'delete from private.suppressed where hash = private.suppression_hash($1)',
+      [email.trim()],
+    )
+    if (affected > 0) await recordAudit(tx, actor, { action: 'unsuppress', count: 0 })
+    return affected > 0
+  })
 }
 
 /** How many addresses are kept out of imports, by why. */

@@ -1,4 +1,5 @@
 import type { EntryStatus } from '../../../contract/entry-statuses'
+import { type Actor, recordAudit } from '../../audit/audit-record'
 import type { Database, Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
 import { queueInvitations, queueTest } from '../../mail/queue/mail-queueing'
@@ -105,15 +106,17 @@ export function nextStatuses(resend: boolean, filter: EntryFilter = {}): EntrySt
 
 /**
  * Whether the database as it is (a dry run migrates nothing) keeps what this filter asks about: a
- * source or an answer needs the migration that brought them. Before it, no entry has either, so
- * such a filter matches nobody.
+ * source or an answer needs the migration that brought them, a tag the one that brought the team's
+ * marks. Before it, no entry has either, so such a filter matches nobody.
  */
 export async function filterReadableAsIs(db: Queryable, filter: EntryFilter): Promise<boolean> {
-  if (filter.sources === undefined && filter.answers === undefined) return true
-  const [row] = await db.query<{ answers: string | null }>(
-    `select to_regclass('private.entry_answers')::text as answers`,
+  const answered = filter.sources !== undefined || filter.answers !== undefined
+  const marked = filter.tags !== undefined || filter.notTags !== undefined
+  if (!answered && !marked) return true
+  const [row] = await db.query<{ answers: string | null; marks: string | null }>(
+    `select to_regclass('private.entry_answers')::text as answers, to_regclass('private.entry_marks')::text as marks`,
   )
-  return Boolean(row?.answers)
+  return (!answered || Boolean(row?.answers)) && (!marked || Boolean(row?.marks))
 }
 
 /** The entries of these addresses (any letter case); an address not on the list is absent. */
@@ -154,6 +157,12 @@ async function markInvited(
   if (changed.size === 0) return []
   const queued = ids.filter((id) => changed.has(id))
   await tx.run('update private.invite_batches set size = $2 where id = $1::bigint', [batchId, queued.length])
+  if (options.actor)
+    await recordAudit(tx, options.actor, {
+      action: options.resend ? 'resend' : 'invite',
+      detail: `batch ${batchId}: ${options.chosenBy ?? ''}`.trim(),
+      entries: queued,
+    })
   return queueInvitations(tx, queued, batchId, options.messageDomain)
 }
 
@@ -167,6 +176,8 @@ export interface InviteOptions {
   chosenBy?: string
   /** `--next N` takes the oldest entries this filter matches (entry-filter.ts). */
   filter?: EntryFilter
+  /** Who asked, for the record (audit-record.ts); each batch is one line naming its entries. */
+  actor?: Actor
 }
 
 export interface QueuedInvites {

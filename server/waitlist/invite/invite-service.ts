@@ -1,4 +1,5 @@
 import type { EntryStatus } from '../../../contract/entry-statuses'
+import { type Actor, recordAudit } from '../../audit/audit-record'
 import type { Database } from '../../db/database'
 import {
   type PreviewFallback,
@@ -35,8 +36,11 @@ import {
  * it records at start (mail-settings.ts), so no caller needs mail settings of its own.
  */
 
-/** Who asks: the tool, which the funnel's batch rows name. A later team studio adds its member here. */
-export interface InviteActor {
+/**
+ * Who asks: the tool, which the funnel's batch rows name, and the person, whom the record names
+ * (a team member, or `cli:` and the OS user).
+ */
+export interface InviteActor extends Actor {
   via: 'cli' | 'studio'
 }
 
@@ -242,6 +246,7 @@ export async function queueInvite(
     messageDomain: settings.messageDomain,
     by: request.actor.via,
     chosenBy: request.chosenBy,
+    actor: { name: request.actor.name, network: request.actor.network },
   }
   const { choice } = request
   const said = {
@@ -267,8 +272,14 @@ export async function sendTest(
   db: Database,
   address: string,
   fallback: PreviewFallback,
+  actor: Actor,
 ): Promise<TestOutcome> {
-  const sent = await queueTestInvitation(db, address)
+  const sent = await db.transaction(async (tx) => {
+    const queued = await queueTestInvitation(tx, address)
+    // The address a test goes to is the asker's own, not an entry's: the record keeps none.
+    if ('queued' in queued) await recordAudit(tx, actor, { action: 'test send', count: 1 })
+    return queued
+  })
   if ('refused' in sent) return sent
   const { settings, preview } = await settingsOf(db, fallback)
   return {

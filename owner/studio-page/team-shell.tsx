@@ -1,0 +1,97 @@
+import { useCallback, useEffect, useState } from 'react'
+import { siteConfig } from '../../contract/site-config'
+import { ActivityPage } from './activity-page'
+import { STUDIO_ROOT } from './api'
+import { EnrolPage } from './enrol-page'
+import { PasskeysPage } from './passkeys-page'
+import { RoleProvider, useMay } from './role'
+import { SignInPage } from './sign-in-page'
+import { StudioPage } from './studio-page'
+import { FOCUS } from './styles'
+import { fetchMe, type Me, signOut } from './team-api'
+import { TeamPage } from './team-page'
+
+/** The team studio's pages by path under /studio (owner/team-studio/team-guard.ts serves each). */
+const PAGES = { '/activity': 'Activity', '/passkeys': 'Your passkeys', '/team': 'Team' } as const
+type Path = '/' | keyof typeof PAGES
+
+/**
+ * The team studio at /studio: sign-in and enrolment for whoever is not signed in; for a member,
+ * the studio (only what their role may do), the Activity record, their passkeys, and for owners
+ * the team.
+ */
+export function TeamShell() {
+  const path = window.location.pathname.slice(STUDIO_ROOT.length)
+  if (path === '/sign-in') return <SignInPage />
+  if (path === '/enrol') return <EnrolPage />
+  return <SignedIn path={(Object.hasOwn(PAGES, path) ? path : '/') as Path} />
+}
+
+function SignedIn({ path }: { path: Path }) {
+  const [me, setMe] = useState<Me>()
+  const [error, setError] = useState('')
+  const fail = useCallback((reason: unknown) => setError(String((reason as Error).message ?? reason)), [])
+  useEffect(() => {
+    fetchMe().then(setMe, fail)
+  }, [fail])
+  if (!me) return <p className="p-6">{error || 'Loading…'}</p>
+  return (
+    <RoleProvider value={me.role}>
+      <TeamNav me={me} path={path} />
+      {path === '/' ? (
+        <StudioPage />
+      ) : (
+        <main className="mx-auto max-w-4xl space-y-6 p-6">
+          {error && (
+            <p role="alert" className="rounded border border-danger bg-danger-soft p-3 text-danger">
+              {error}
+            </p>
+          )}
+          {path === '/activity' && <ActivityPage onFail={fail} />}
+          {path === '/passkeys' && <PasskeysPage onFail={fail} />}
+          {path === '/team' && <TeamPage onFail={fail} />}
+        </main>
+      )}
+    </RoleProvider>
+  )
+}
+
+function TeamNav({ me, path }: { me: Me; path: Path }) {
+  const mayRunTeam = useMay('owner')
+  const links: [Path, string][] = [
+    ['/', 'Studio'],
+    ['/activity', PAGES['/activity']],
+    ['/passkeys', PAGES['/passkeys']],
+  ]
+  if (mayRunTeam) links.push(['/team', PAGES['/team']])
+  return (
+    <header className="border-b border-line bg-panel">
+      <div className="mx-auto flex max-w-4xl flex-wrap items-center justify-between gap-3 px-6 py-3">
+        <nav aria-label={`${siteConfig.labName} studio`} className="flex flex-wrap gap-4">
+          {links.map(([to, label]) => (
+            <a
+              key={to}
+              href={`${STUDIO_ROOT}${to}`}
+              aria-current={to === path ? 'page' : undefined}
+              className={`underline-offset-4 aria-[current=page]:font-semibold aria-[current=page]:underline ${FOCUS}`}
+            >
+              {label}
+            </a>
+          ))}
+        </nav>
+        <div className="flex items-center gap-3 text-sm">
+          <span className="text-soft">
+            {me.email} · {me.role}
+          </span>
+          <button
+            type="button"
+            onClick={() => signOut().finally(() => window.location.assign(`${STUDIO_ROOT}/sign-in`))}
+            className={`rounded border border-line px-3 py-1 ${FOCUS}`}
+          >
+            Sign out
+          </button>
+        </div>
+      </div>
+    </header>
+  )
+}

@@ -1,0 +1,153 @@
+import type { Context, Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { isRole, ROLES } from '../../contract/team-roles'
+import { recordAudit } from '../../server/audit/audit-record'
+import { readAudit } from '../../server/audit/audit-report'
+import type { Database } from '../../server/db/database'
+import { enrolmentLink } from '../../server/team/enrolment-links'
+import {
+  addPasskey,
+  listPasskeys,
+  type RelyingParty,
+  registrationOptions,
+  removePasskey,
+  renamePasskey,
+} from '../../server/team/passkeys'
+import {
+  addMember,
+  listMembers,
+  newLink,
+  removeMember,
+  setRole,
+  type TeamChange,
+} from '../../server/team/team-members'
+import { emailProblem } from '../../server/waitlist/admin/email-rule'
+import { actorOf } from '../studio-server/studio-actor'
+import { passkeyName } from './auth-routes'
+
+export interface TeamRouteDeps {
+  db: Database
+  relyingParty: () => RelyingParty
+}
+
+/** A page of the Activity record: newest first. */
+const ACTIVITY_PAGE = 50
+const MAX_BODY = 64 * 1024
+
+async function body(c: Context): Promise<Record<string, unknown>> {
+  if (!c.req.header('content-type')?.startsWith('application/json')) return {}
+  const read = (await c.req.json().catch(() => undefined)) as unknown
+  return read && typeof read === 'object' ? (read as Record<string, unknown>) : {}
+}
+
+const text = (value: unknown, max: number) =>
+  typeof value === 'string' && value.trim() !== '' && value.length <= max ? value.trim() : undefined
+
+/**
+ * The team studio's own API, behind its guard (team-guard.ts reads each route's need in
+ * route-needs.ts): who is signed in, the record (read only: no route changes it), the team for
+ * owners, and each member's own passkeys.
+ */
+export function routeTeam(app: Hono, deps: TeamRouteDeps): void {
+  const { db } = deps
+  app.use(
+    '/api/team/*',
+    bodyLimit({ maxSize: MAX_BODY, onError: (c) => c.json({ error: 'Too large.' }, 413) }),
+  )
+  app.use(
+    '/api/passkeys/*',
+    bodyLimit({ maxSize: MAX_BODY, onError: (c) => c.json({ error: 'Too large.' }, 413) }),
+  )
+
+  app.get('/api/me', (c) => {
+    const { email, role } = c.get('member')
+    return c.json({ email, role })
+  })
+  app.get('/api/activity', async (c) => {
+    const after = c.req.query('after')
+    if (after !== undefined && !/^\d{1,18}$/.test(after)) return c.json({ error: 'after: a number' }, 400)
+    return c.json(await readAudit(db, { after, limit: ACTIVITY_PAGE }))
+  })
+
+  app.get('/api/team', async (c) => c.json({ members: await listMembers(db), roles: ROLES }))
+  app.post('/api/team/add', async (c) => {
+    const given = await body(c)
+    const email = text(given.email, 254) ?? ''
+    const problem = emailProblem(email)
+    if (problem) return c.json({ error: problem }, 400)
+    if (!isRole(given.role)) return c.json({ error: `role: ${ROLES.join(', ')}` }, 400)
+    return answer(c, deps, email, await addMember(db, actorOf(c), email, given.role))
+  })
+  app.post('/api/team/link', async (c) => {
+    const email = text((await body(c)).email, 254) ?? ''
+    return answer(c, deps, email, await newLink(db, actorOf(c), email))
+  })
+  app.post('/api/team/role', async (c) => {
+    const given = await body(c)
+    const email = text(given.email, 254) ?? ''
+    if (!isRole(given.role)) return c.json({ error: `role: ${ROLES.join(', ')}` }, 400)
+    return answer(c, deps, email, await setRole(db, actorOf(c), email, given.role))
+  })
+  app.post('/api/team/remove', async (c) => {
+    const email = text((await body(c)).email, 254) ?? ''
+    return answer(c, deps, email, await removeMember(db, actorOf(c), email))
+  })
+
+  routePasskeys(app, deps)
+}
+
+/** A team change's answer: done (with the enrolment link to hand over, for add and link), or why not. */
+function answer(c: Context, deps: TeamRouteDeps, email: string, change: TeamChange): Response {
+  if (!change.done) return c.json({ error: change.reason }, 409)
+  const link = change.token && enrolmentLink(deps.relyingParty().origin, change.token)
+  return c.json({ done: true, email, ...(link ? { link } : {}) })
+}
+
+/** A member's own passkeys: list, add another, name, remove (never the last). */
+function routePasskeys(app: Hono, { db, relyingParty }: TeamRouteDeps): void {
+  const owner = async (c: Context) => {
+    const { memberId, email } = c.get('member')
+    const [row] = await db.query<{ userHandle: Buffer }>(
+      'select user_handle as "userHandle" from private.team_members where id = $1::bigint',
+      [memberId],
+    )
+    return { memberId, email, userHandle: row?.userHandle ?? Buffer.alloc(0) }
+  }
+  app.get('/api/passkeys', async (c) =>
+    c.json({ passkeys: await listPasskeys(db, c.get('member').memberId) }),
+  )
+  app.post('/api/passkeys/options', async (c) =>
+    c.json(await registrationOptions(db, relyingParty(), await owner(c))),
+  )
+  app.post('/api/passkeys/verify', async (c) => {
+    const given = await body(c)
+    const mine = await listPasskeys(db, c.get('member').memberId)
+    const name = passkeyName(given.name, `Passkey ${mine.length + 1}`)
+    const added = await db.transaction(async (tx) => {
+      const outcome = await addPasskey(tx, relyingParty(), await owner(c), { response: given.response, name })
+      if (outcome.ok) {
+        await recordAudit(tx, actorOf(c), { action: 'passkey add', detail: name })
+      }
+      return outcome
+    })
+    if (!added.ok) return c.json({ error: 'The passkey could not be added. Try again.' }, 400)
+    return c.json({ added: name })
+  })
+  app.post('/api/passkeys/rename', async (c) => {
+    const given = await body(c)
+    const id = text(given.id, 1400)
+    const name = text(given.name, 60)
+    if (!id || !name) return c.json({ error: 'a passkey and a name of 1 to 60 characters' }, 400)
+    const done = await renamePasskey(db, actorOf(c), c.get('member').memberId, id, name)
+    return done ? c.json({ renamed: name }) : c.json({ error: 'No passkey of yours has that id.' }, 404)
+  })
+  app.post('/api/passkeys/remove', async (c) => {
+    const id = text((await body(c)).id, 1400)
+    if (!id) return c.json({ error: 'which passkey?' }, 400)
+    const outcome = await removePasskey(db, actorOf(c), c.get('member').memberId, id)
+    if (outcome === 'last')
+      return c.json({ error: 'Keep one passkey: without it you could not sign in. Add another first.' }, 409)
+    if (outcome === 'unknown') return c.json({ error: 'No passkey of yours has that id.' }, 404)
+    return c.json({ removed: true })
+  })
+}
