@@ -78,7 +78,8 @@ describe('remove EMAIL…', () => {
     const removed = await cli('remove', fox, NOBODY)
     expect(removed).toMatchObject({ code: 0 })
     expect(removed.stdout).toBe(
-      `Removed ${fox} from the waitlist.\n${NOBODY} is not on the waitlist (in any letter case); nothing was removed.\n`,
+      `Removed ${fox} from the waitlist. Imports now skip it until it signs up again (or \`unsuppress\` allows it).\n` +
+        `${NOBODY} is not on the waitlist (in any letter case); nothing was removed.\n`,
     )
     expect(await cli('remove', fox, NOBODY)).toMatchObject({ code: 1 })
     expect((await cli('count')).stdout).toBe('5\n')

@@ -31,6 +31,7 @@ beforeAll(async () => {
     TRUST_PROXY_HEADER: 'x-forwarded-for',
     SIGNUP_WEBHOOK_URL: receiver.url,
     SIGNUP_WEBHOOK_EVENTS: 'entry.erased',
+    SIGNUP_WEBHOOK_DETAILS: 'source,answers',
   })
   scratch = await mkdtemp(join(tmpdir(), 'your-data-'))
 })
@@ -67,6 +68,7 @@ async function rowsOf(id: string): Promise<Record<string, number>> {
             (select count(*) from private.entry_status where waitlist_id = $1)::int as status,
             (select count(*) from private.entry_answers where waitlist_id = $1)::int as answers,
             (select count(*) from private.entry_events where waitlist_id = $1)::int as history,
+            (select count(*) from private.entry_marks where waitlist_id = $1)::int as marks,
             (select count(*) from private.mail_outbox where waitlist_id = $1)::int as mail`,
     [id],
   )
@@ -119,6 +121,10 @@ describe("the person's own page", () => {
   })
 
   it('downloads all of it as JSON, and no more than the person’s own data', async () => {
+    // The team's marks are the lab's (issue 50): neither they nor who set them reach the person.
+    expect((await cli('tag', email, 'shortlist-zq')).code).toBe(0)
+    expect((await cli('note', email, 'met at NeurIPS, keen')).code).toBe(0)
+    const page = await (await fetch(links.yourData)).text()
     const response = await fetch(links.yourData.replace('/your-data?', '/your-data/download?'))
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="your-data.json"')
     const data = await response.json()
@@ -149,6 +155,10 @@ describe("the person's own page", () => {
     const events = data.history.map((item: { event: string; kind?: string }) => item.kind ?? item.event)
     expect(events).toEqual(expect.arrayContaining(['signed up', 'confirmation', 'confirmed']))
     expect(JSON.stringify(data)).not.toContain('203.0.113.9')
+    for (const team of ['shortlist-zq', 'NeurIPS', 'cli:', 'tagged', 'note written']) {
+      expect(JSON.stringify(data)).not.toContain(team)
+      expect(page).not.toContain(team)
+    }
   })
 
   it('erases after its confirmation step: everything goes, the webhook hears entry.erased, the links say so', async () => {
@@ -161,8 +171,15 @@ describe("the person's own page", () => {
     const erased = await post(erase, { confirm: 'yes' })
     expect(await erased.text()).toContain(`<h1>${words.erased}</h1>`)
     // The consent record is the entry's own row's: it went with it.
-    expect(await rowsOf(id)).toEqual({ waitlist: 0, status: 0, answers: 0, history: 0, mail: 0 })
+    expect(await rowsOf(id)).toEqual({ waitlist: 0, status: 0, answers: 0, history: 0, marks: 0, mail: 0 })
     expect(await cli('show', email)).toMatchObject({ code: 1 })
+    // The team's record says an erasure happened and who asked, never the address.
+    const audit = (await cli('audit', '--json')).stdout
+    const lines = audit.trim().split('\n').map((line) => JSON.parse(line))
+    expect(lines).toEqual(
+      expect.arrayContaining([expect.objectContaining({ actor: 'your-data: the person', action: 'erase' })]),
+    )
+    expect(audit.toLowerCase()).not.toContain('ada.person')
 
     await receiver.waitFor(() => receiver.delivered().length > 0, 'no entry.erased arrived', 30_000)
     const [told] = receiver.delivered()
@@ -171,6 +188,9 @@ describe("the person's own page", () => {
       data: { email, occurred_at: expect.any(String) },
     })
     expect(told?.body.data).not.toHaveProperty('created_at')
+    // SIGNUP_WEBHOOK_DETAILS is on, but the details went with the entry.
+    expect(told?.body.data).not.toHaveProperty('source')
+    expect(told?.body.data).not.toHaveProperty('answers')
     const kept = () =>
       db().query(
         `select erased_email from private.webhook_deliveries where event = 'entry.erased' and status = 'delivered'`,
@@ -195,7 +215,7 @@ describe("the person's own page", () => {
     )
     const imported = await cli('import', file)
     expect(imported.stdout).toContain(
-      '1 added, 0 already on the list (skipped); 2 addresses erased or removed before were skipped',
+      '1 added; 0 are already on the list (skipped); 2 addresses erased or removed before were skipped',
     )
     expect((await cli('list')).stdout).not.toMatch(/ada\.person|removed\.one/i)
 
