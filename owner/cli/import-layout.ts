@@ -216,6 +216,11 @@ function destination(use: FieldUse, options: ImportOptions): string {
     source: 'the source',
     tags: 'the tags (space-separated)',
     note: 'the note',
+    consent_at: 'the consent record: when',
+    consent_door: 'the consent record: the door (none: import, now, naming the file)',
+    consent_words: "the consent record: the words' version",
+    consent_agent: 'the consent record: the agent, as it declared itself',
+    confirmed_from: 'the consent record: the network the confirmation came from',
   }
   return words[column.name] ?? column.name
 }

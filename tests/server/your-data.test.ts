@@ -175,7 +175,10 @@ describe("the person's own page", () => {
     expect(await cli('show', email)).toMatchObject({ code: 1 })
     // The team's record says an erasure happened and who asked, never the address.
     const audit = (await cli('audit', '--json')).stdout
-    const lines = audit.trim().split('\n').map((line) => JSON.parse(line))
+    const lines = audit
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
     expect(lines).toEqual(
       expect.arrayContaining([expect.objectContaining({ actor: 'your-data: the person', action: 'erase' })]),
     )
