@@ -90,7 +90,8 @@ export async function launchLighthouseBrowser(extraFlags: string[] = []): Promis
 }
 
 export function summarise(runs: LighthouseRun[]): LighthouseSummary {
-  const of = (pick: (run: LighthouseRun) => number) => median(runs.map(pick))
+  // A run whose trace Lighthouse could not record (NO_NAVSTART) has no timings: the median is of the others.
+  const of = (pick: (run: LighthouseRun) => number) => median(runs.map(pick).filter(Number.isFinite))
   return {
     runs,
     median: {
