@@ -131,10 +131,11 @@ export async function* importRecords(
   const reader = new CsvReader()
   const state: FileState = { layout: undefined, expected, options }
   try {
-    // 64 KB at a time: a chunk's records (some 900 at seven fields) die young. At 256 KB they lived
-    // long enough to reach V8's old space, whose size then grew with the file: peak RSS 137 MiB at
-    // 20,000 lines and 195 MiB at 200,000, against 127 and 132 MiB at 64 KB, in the same time.
-    for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 }))
+    // 32 KB at a time: a chunk's records (some 450 at seven fields) die young. Longer-lived ones reach
+    // V8's old space, whose size then grows with the file: at 256 KB, peak RSS 137 MiB at 20,000 lines
+    // and 195 MiB at 200,000; at 64 KB, once a line carried its marks' and consent's columns (issues 50
+    // and 53), 45 MiB more at 200,000 than at 20,000; at 32 KB, 144 MiB at both.
+    for await (const chunk of createReadStream(path, { highWaterMark: 32 * 1024 }))
       yield [...checked(reader.push(decode(chunk as Buffer)), path, state)]
     reader.push(decode())
     yield [...checked(reader.end(), path, state)]
