@@ -5,7 +5,7 @@ import { answersOf } from '../../server/waitlist/entry-answers'
 import { entryStatus } from '../support/entry-status'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { requestAccessOverMcp } from '../support/mcp-raw'
-import { expect, expectNoAxeViolations, workerTest as test } from './fixtures'
+import { expect, expectNoAxeViolations, SCHEME_BACKGROUNDS, workerTest as test } from './fixtures'
 
 /**
  * The confirmation page's questions in Chromium (issue 43, item 1): a server with CONFIRM_SIGNUPS
@@ -67,10 +67,7 @@ async function confirmIn(page: Page, link: string): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: words.confirm.done })).toBeVisible()
 }
 
-for (const [colorScheme, background] of [
-  ['light', 'rgb(255, 255, 255)'],
-  ['dark', 'rgb(9, 13, 19)'],
-] as const) {
+for (const [colorScheme, background] of SCHEME_BACKGROUNDS) {
   test(`after the confirm, the page asks the questions and stores the answers (${colorScheme})`, async ({
     browser,
   }) => {

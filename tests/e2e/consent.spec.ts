@@ -6,7 +6,7 @@ import { startStudioProcess } from '../../harness/studio-process'
 import type { TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
-import { expect, expectNoAxeViolations, test, toasts, uniqueEmail } from './fixtures'
+import { expect, expectNoAxeViolations, expectServerPageLook, test, toasts, uniqueEmail } from './fixtures'
 
 /**
  * Issue 53 in Chromium: a signup on the page and one by the page's WebMCP tool leave the consent
@@ -88,29 +88,7 @@ test('the person’s own page has the site look in both schemes and passes axe',
   browser,
   server,
 }) => {
-  const url = await signedUpByForm(server, uniqueEmail('consent.look'))
-  // A page of its own: the fixture's waits for the home page's hydration, which this page never has.
-  const context = await browser.newContext()
-  const page = await context.newPage()
-  const problems: string[] = []
-  page.on('console', (message) => problems.push(`${message.type()}: ${message.text()}`))
-  try {
-    for (const [colorScheme, background] of [
-      ['light', 'rgb(255, 255, 255)'],
-      ['dark', 'rgb(9, 13, 19)'],
-    ] as const) {
-      await page.emulateMedia({ colorScheme })
-      expect((await page.goto(url))?.status()).toBe(200)
-      await expect(page.getByRole('heading', { level: 1, name: words.title })).toBeVisible()
-      expect(await page.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor)).toBe(
-        background,
-      )
-      await expectNoAxeViolations(page)
-    }
-    expect(problems).toEqual([])
-  } finally {
-    await context.close()
-  }
+  await expectServerPageLook(browser, await signedUpByForm(server, uniqueEmail('consent.look')), words.title)
 })
 
 test.describe('the person’s own page, with no script at all', () => {

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import { test as base, expect, type Locator, type Page } from '@playwright/test'
+import { type Browser, test as base, expect, type Locator, type Page } from '@playwright/test'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 
 export interface ConsoleLog {
@@ -86,6 +86,44 @@ export function watchConsole(page: Page): string[] {
 export async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze()
   expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([])
+}
+
+/** The site's background in each colour scheme: a page whose stylesheet loaded under the CSP shows it. */
+export const SCHEME_BACKGROUNDS = [
+  ['light', 'rgb(255, 255, 255)'],
+  ['dark', 'rgb(9, 13, 19)'],
+] as const
+
+/**
+ * A page the server renders alone (the unsubscribe page, the person's own page) in both schemes: its
+ * heading, `more` (what the page has of its own), the site's background, no axe violation, and not
+ * one console message of any kind. In a context of its own: the fixture's page waits for the home
+ * page's hydration, which these pages never have.
+ */
+export async function expectServerPageLook(
+  browser: Browser,
+  url: string,
+  heading: string,
+  more?: (page: Page) => Promise<void>,
+) {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const problems: string[] = []
+  page.on('console', (message) => problems.push(`${message.type()}: ${message.text()}`))
+  try {
+    for (const [colorScheme, background] of SCHEME_BACKGROUNDS) {
+      await page.emulateMedia({ colorScheme })
+      expect((await page.goto(url))?.status()).toBe(200)
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible()
+      await more?.(page)
+      const body = await page.locator('body').evaluate((element) => getComputedStyle(element).backgroundColor)
+      expect(body, `the stylesheet loaded under the CSP (${colorScheme})`).toBe(background)
+      await expectNoAxeViolations(page)
+    }
+    expect(problems).toEqual([])
+  } finally {
+    await context.close()
+  }
 }
 
 let counter = 0

@@ -4,7 +4,7 @@ import type { TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
-import { expect, expectNoAxeViolations, test, uniqueEmail } from './fixtures'
+import { expect, expectNoAxeViolations, expectServerPageLook, test, uniqueEmail } from './fixtures'
 
 /** An unsubscribe link for a new signup on this server, as an invitation carries it. */
 async function unsubscribeUrl(server: TestServer): Promise<string> {
@@ -29,30 +29,7 @@ test('the unsubscribe page has the site look in both schemes, passes axe and bre
   browser,
   server,
 }) => {
-  const url = await unsubscribeUrl(server)
-  // A page of its own: the fixture's waits for the home page's hydration, which this page never has.
-  const context = await browser.newContext()
-  const page = await context.newPage()
-  const problems: string[] = []
-  page.on('console', (message) => problems.push(`${message.type()}: ${message.text()}`))
-  try {
-    for (const [colorScheme, background] of [
-      ['light', 'rgb(255, 255, 255)'],
-      ['dark', 'rgb(9, 13, 19)'],
-    ] as const) {
-      await page.emulateMedia({ colorScheme })
-      expect((await page.goto(url))?.status()).toBe(200)
-      await expect(page.getByRole('heading', { level: 1, name: 'Unsubscribe' })).toBeVisible()
-      await expectSiteHeader(page)
-      // Its stylesheet loaded under the site's CSP: the site's background for this scheme.
-      const body = await page.locator('body').evaluate((element) => getComputedStyle(element).backgroundColor)
-      expect(body).toBe(background)
-      await expectNoAxeViolations(page)
-    }
-    expect(problems).toEqual([])
-  } finally {
-    await context.close()
-  }
+  await expectServerPageLook(browser, await unsubscribeUrl(server), 'Unsubscribe', expectSiteHeader)
 })
 
 test.describe('with no script at all', () => {
