@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises'
+import { rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freshDataDir } from '../harness/data-dir'
@@ -100,12 +100,16 @@ export async function queueInvitations(server: TestServer, round: string) {
   const file = join(tmpdir(), `spike-invitees-${process.pid}-${round}.csv`)
   const lines = Array.from({ length: INVITATIONS }, (_, i) => `invitee-${round}-${i}@example.com`)
   await writeFile(file, `email\n${lines.join('\n')}\n`)
-  for (const args of [
-    ['import', file],
-    ['invite', '--next', String(INVITATIONS)],
-  ]) {
-    const result = await runCli(server.env, ...args)
-    if (result.code !== 0) throw new Error(`${args[0]} failed (${result.code}):\n${result.stderr}`)
+  try {
+    for (const args of [
+      ['import', file],
+      ['invite', '--next', String(INVITATIONS)],
+    ]) {
+      const result = await runCli(server.env, ...args)
+      if (result.code !== 0) throw new Error(`${args[0]} failed (${result.code}):\n${result.stderr}`)
+    }
+  } finally {
+    await rm(file, { force: true })
   }
 }
 
