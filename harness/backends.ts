@@ -11,6 +11,16 @@ export type BackendName = 'embedded' | 'postgres'
  */
 export const BACKENDS: { name: BackendName }[] = [{ name: 'embedded' }, { name: 'postgres' }]
 
+/**
+ * The backends the studio's browser suite runs on: the embedded cluster in npm test, both in
+ * npm run test:slow (E2E_BACKENDS=all). The page is the same on either; what differs is the server
+ * under it, and npm test checks the studio's API on both (studio-api.test.ts). The second run cost
+ * npm test about 25 s of two busy cores (issue 52).
+ */
+export const STUDIO_E2E_BACKENDS = BACKENDS.filter(
+  ({ name }) => process.env.E2E_BACKENDS === 'all' || name === 'embedded',
+)
+
 let cluster: Promise<PostgresCluster> | undefined
 
 /** The worker slot's cluster under Vitest (see worker-cluster.ts), else one of this process's own. */

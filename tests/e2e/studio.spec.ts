@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { createServer, request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect } from '@playwright/test'
-import { BACKENDS, startServerOn, stopBackends } from '../../harness/backends'
+import { STUDIO_E2E_BACKENDS, startServerOn, stopBackends } from '../../harness/backends'
 import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
 import type { TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
@@ -43,7 +43,7 @@ test.afterAll(async () => {
   await stopBackends()
 })
 
-for (const { name } of BACKENDS) {
+for (const { name } of STUDIO_E2E_BACKENDS) {
   test.describe
     .serial(`the waitlist studio on ${name}`, () => {
       let server: TestServer
