@@ -22,7 +22,11 @@ export function RemoveDialog(props: {
       ref={dialog}
       aria-labelledby="remove-heading"
       aria-describedby="remove-description"
-      onClose={props.onCancel}
+      // The close event comes in a task of its own: a quick Enter may have opened the dialog again
+      // since (input outruns it on a busy page), and that close is not this one's cancel.
+      onClose={() => {
+        if (!dialog.current?.open) props.onCancel()
+      }}
       className="m-auto max-w-md rounded-lg border border-line bg-panel p-6 text-ink shadow-xl"
     >
       <h2 id="remove-heading" className="text-lg font-semibold">
