@@ -8,6 +8,7 @@ import {
   cleanTag,
   DIRECT,
   declinesTracking,
+  type HeaderReader,
   isBrowser,
   isVisit,
   MCP_SOURCE,
@@ -26,7 +27,7 @@ export const MAX_KEYS_PER_DAY = 200
 
 /** What counting reads of one request: the request, and the client's address (read when needed). */
 export interface Hit {
-  request: Request
+  request: { method: string; url: string; headers: HeaderReader }
   address: () => string
 }
 

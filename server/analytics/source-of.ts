@@ -10,6 +10,9 @@ import { NOT_TEXT } from '../../contract/clean-text'
  * caches that spare them work on every load; nothing here is written anywhere.
  */
 
+/** What counting reads of a request's headers: a Fetch Request's, or a view of Node's. */
+export type HeaderReader = Pick<Headers, 'get'>
+
 // The no-script form redirects to /?waitlist=<outcome>: the same visit, seen again.
 const FORM_OUTCOME = /[?&]waitlist=/
 
@@ -21,7 +24,7 @@ const FORM_OUTCOME = /[?&]waitlist=/
  * looking), a bot by its User-Agent (isbot's maintained list), a request with no User-Agent at
  * all (every browser sends one), and the page the no-script form lands on after a signup.
  */
-export function isVisit(method: string, status: number, url: string, headers: Headers): boolean {
+export function isVisit(method: string, status: number, url: string, headers: HeaderReader): boolean {
   if (method !== 'GET' || (status !== 200 && status !== 304)) return false
   if (isSpeculative(headers)) return false
   if (FORM_OUTCOME.test(url)) return false
@@ -33,13 +36,13 @@ export function isVisit(method: string, status: number, url: string, headers: He
  * HTTP library or headless browser by isbot's list. A signup from anything else came with no
  * counted page visit (docs/analytics.md).
  */
-export function isBrowser(headers: Headers): boolean {
+export function isBrowser(headers: HeaderReader): boolean {
   const userAgent = headers.get('user-agent')
   return userAgent !== null && userAgent !== '' && !isBotCached(userAgent)
 }
 
 /** Chromium sends `Sec-Purpose: prefetch` (and `;prerender`), older ones `Purpose: prefetch`, Firefox `X-Moz: prefetch`. */
-function isSpeculative(headers: Headers): boolean {
+function isSpeculative(headers: HeaderReader): boolean {
   return (
     headers.get('sec-purpose')?.includes('prefetch') === true ||
     headers.get('purpose')?.includes('prefetch') === true ||
@@ -48,7 +51,7 @@ function isSpeculative(headers: Headers): boolean {
 }
 
 /** The visitor asked not to be followed (Global Privacy Control, or the older Do Not Track). */
-export function declinesTracking(headers: Headers): boolean {
+export function declinesTracking(headers: HeaderReader): boolean {
   return headers.get('sec-gpc') === '1' || headers.get('dnt') === '1'
 }
 

@@ -21,9 +21,13 @@ export interface Pages {
   close(): Promise<void>
 }
 
+/** Answers a request itself on Node's response (after the security headers), or returns false for the app. */
+export type DirectAnswer = (request: IncomingMessage, response: ServerResponse) => boolean
+
 /**
  * Serves the app over node:http on HOST:PORT, with Node's own limits, the security headers on
- * every answer, and malformed requests answered as PostgREST would. With pages, the requests for no
+ * every answer, and malformed requests answered as PostgREST would. With direct, the requests it
+ * takes never reach the app (the home page, server/http/home-direct.ts). With pages, the requests for no
  * route of the app's go to them, without the app's headers (Vite's page runs inline code).
  */
 export async function listen(
@@ -31,6 +35,7 @@ export async function listen(
   env: ServerEnv,
   security: SecurityHeaderOptions,
   pagesFor?: (server: Server) => Promise<Pages>,
+  direct?: DirectAnswer,
 ): Promise<Listening> {
   const state = { draining: false }
   const listener = appListener(app, env, state)
@@ -43,6 +48,8 @@ export async function listen(
       return pages.handle(request, response)
     }
     withSecurityHeaders(request, response)
+    // While draining, the app answers: it closes each connection as it answers.
+    if (direct && !state.draining && direct(request, response)) return
     return listener(request, response)
   })
   server.on('clientError', onClientError)

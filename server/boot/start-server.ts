@@ -7,6 +7,7 @@ import { DIST_DIR } from '../base/paths'
 import type { Database } from '../db/database'
 import { type OpenedDatabase, openDatabase } from '../db/open-database'
 import { type AppProtections, createApp } from '../http/app'
+import { directHome } from '../http/home-direct'
 import { HttpSourceCounter } from '../http/http-source-counter'
 import type { SecurityHeaderOptions } from '../http/middleware/security-headers'
 import { loadSchemaCache } from '../http/rest/table-sql'
@@ -137,7 +138,9 @@ async function serve(
   const { pages } = options
   const pagesFor = pages && ((server: Server) => pages(server, page))
   const security = securityOf(env, site?.scriptHashes ?? [])
-  const listening = await listen(app, env, security, pagesFor).catch(async (error) => {
+  const token = env.WEBMCP_ORIGIN_TRIAL_TOKEN
+  const direct = site && directHome({ site, log, sources, originTrialToken: token, hostname: env.HOST })
+  const listening = await listen(app, env, security, pagesFor, direct).catch(async (error) => {
     await sources?.stop() // its timer, before the database closes under it
     throw error
   })

@@ -23,7 +23,7 @@ import { jsonError } from './middleware/json-error'
 import { type DbGate, dbGate, readBody, urlLengthLimit } from './middleware/request-guards'
 import { unlessServiceRole } from './middleware/unless-service-role'
 import { submitNativeForm } from './native-form'
-import { rawPath } from './raw-path'
+import { accessLine } from './raw-path'
 import { refuseAsPostgrest } from './rest/postgrest-error'
 import { createRestApp, MAX_BODY_BYTES } from './rest/rest-app'
 import { rowsToCharge } from './rest/rest-request'
@@ -141,8 +141,7 @@ function applyAppWide(app: Hono, { log }: AppDeps): void {
   app.use(async (c, next) => {
     const started = performance.now()
     await next()
-    const ms = (performance.now() - started).toFixed(1)
-    log.info(`${c.req.method} ${rawPath(c.req.url)} ${c.res.status} ${ms}ms`)
+    log.info(accessLine(c.req.method, c.req.url, c.res.status, started))
   })
   app.use(urlLengthLimit(() => jsonError(414, 'PGRST414', 'URI too long')))
   app.onError((error) => {

@@ -4,7 +4,7 @@ import { AI_CATALOG_PATH, HOME_MARKDOWN_PATH, homeLinkRelations } from '../../co
 import { contentSignal } from '../../contract/content-signal'
 import { siteConfig } from '../../contract/site-config'
 import type { StaticFile } from './static-file'
-import { type StaticSite, serveFile } from './static-site'
+import { answerFile, type FileAnswer, type FileRequest, type StaticSite, serveFile } from './static-site'
 
 /** One entry of a parsed Accept header, as hono/accepts hands it to a match function. */
 type Accept = { type: string; q: number }
@@ -72,11 +72,34 @@ export function serveHome(
   const markdown = site.files.get(HOME_MARKDOWN_PATH)
   const file = markdown && wantsMarkdown(c) ? markdown : html
   const response = serveFile(c.req.raw, file)
-  // Both are '/': revalidated at each use, as the page is, so a new build reaches agents too.
-  response.headers.set('Cache-Control', site.home.cacheControl)
-  response.headers.set('Vary', 'Accept, Accept-Encoding')
-  response.headers.set('Link', HOME_LINK_HEADER)
-  if (file === markdown) response.headers.set('Content-Signal', CONTENT_SIGNAL)
-  else if (originTrialToken) response.headers.set('Origin-Trial', originTrialToken)
+  const headers = homeHeaders(site, file === markdown, originTrialToken)
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
   return response
+}
+
+/**
+ * '/' as a browser asks for it (no Markdown named in Accept, no query): the home page's answer,
+ * for the server to write straight to Node's response (server/http/home-direct.ts). The same
+ * file, validators and headers as serveHome's.
+ */
+export function answerHome(
+  request: FileRequest,
+  site: StaticSite,
+  originTrialToken: string | undefined,
+): FileAnswer {
+  const answer = answerFile(request, site.home)
+  return { ...answer, headers: { ...answer.headers, ...homeHeaders(site, false, originTrialToken) } }
+}
+
+/** What '/' adds to its file's own headers, in either form. */
+function homeHeaders(site: StaticSite, markdown: boolean, originTrialToken: string | undefined) {
+  // Both are '/': revalidated at each use, as the page is, so a new build reaches agents too.
+  const headers: Record<string, string> = {
+    'Cache-Control': site.home.cacheControl,
+    Vary: 'Accept, Accept-Encoding',
+    Link: HOME_LINK_HEADER,
+  }
+  if (markdown) headers['Content-Signal'] = CONTENT_SIGNAL
+  else if (originTrialToken) headers['Origin-Trial'] = originTrialToken
+  return headers
 }

@@ -9,3 +9,8 @@ export function rawPath(url: string): string {
   const query = url.indexOf('?', start)
   return query < 0 ? url.slice(start) : url.slice(start, query)
 }
+
+/** The access log's line for one answer: method, raw path, status and the milliseconds it took. */
+export function accessLine(method: string, url: string, status: number, started: number): string {
+  return `${method} ${rawPath(url)} ${status} ${(performance.now() - started).toFixed(1)}ms`
+}

@@ -165,9 +165,24 @@ function noneMatch(header: string | null, etag: string): boolean {
   return false
 }
 
-/** A response for one static file, honouring Accept-Encoding and If-None-Match. */
-export function serveFile(request: Request, file: StaticFile, status = 200): Response {
-  const { body, encoding } = pickEncoding(file, request.headers.get('accept-encoding') ?? undefined)
+/** One static file's answer, before it is a Response or written to Node's: status, headers, bytes. */
+export interface FileAnswer {
+  status: number
+  headers: Record<string, string>
+  /** None for HEAD and 304. */
+  body?: Buffer
+}
+
+/** The request's parts that choose a file's answer. */
+export interface FileRequest {
+  method: string
+  acceptEncoding: string | undefined
+  ifNoneMatch: string | null
+}
+
+/** One static file's answer, honouring Accept-Encoding and If-None-Match. */
+export function answerFile(request: FileRequest, file: StaticFile, status = 200): FileAnswer {
+  const { body, encoding } = pickEncoding(file, request.acceptEncoding)
   const etag = etagFor(file, encoding)
   const headers: Record<string, string> = {
     'Content-Type': file.contentType,
@@ -175,10 +190,24 @@ export function serveFile(request: Request, file: StaticFile, status = 200): Res
     ETag: etag,
     Vary: 'Accept-Encoding',
   }
-  if (status === 200 && noneMatch(request.headers.get('if-none-match'), etag)) {
-    return new Response(null, { status: 304, headers })
-  }
+  if (status === 200 && noneMatch(request.ifNoneMatch, etag)) return { status: 304, headers }
   if (encoding) headers['Content-Encoding'] = encoding
   headers['Content-Length'] = String(body.length)
-  return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { status, headers })
+  return { status, headers, body: request.method === 'HEAD' ? undefined : body }
+}
+
+/** A response for one static file, honouring Accept-Encoding and If-None-Match. */
+export function serveFile(request: Request, file: StaticFile, status = 200): Response {
+  const answer = answerFile(fileRequestOf(request), file, status)
+  const { status: answered, headers } = answer
+  return new Response(answer.body ? new Uint8Array(answer.body) : null, { status: answered, headers })
+}
+
+function fileRequestOf(request: Request): FileRequest {
+  const { headers } = request
+  return {
+    method: request.method,
+    acceptEncoding: headers.get('accept-encoding') ?? undefined,
+    ifNoneMatch: headers.get('if-none-match'),
+  }
 }

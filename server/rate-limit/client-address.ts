@@ -14,12 +14,13 @@ function socketAddress(c: Context): string | undefined {
  * proxy appended, because everything left of it is whatever the client chose to send.
  */
 export function clientAddress(c: Context, trustHeader: string | undefined): string {
-  if (trustHeader) {
-    const value = c.req.header(trustHeader)
-    const last = value?.split(',').at(-1)?.trim()
-    if (last) return last
-  }
-  return socketAddress(c) ?? 'unknown'
+  return addressFrom(trustHeader ? c.req.header(trustHeader) : undefined, socketAddress(c))
+}
+
+/** clientAddress from its two sources: the trusted header's value (when one is named), the socket's peer. */
+export function addressFrom(trustedValue: string | undefined, socket: string | undefined): string {
+  const last = trustedValue?.split(',').at(-1)?.trim()
+  return last || (socket ?? 'unknown')
 }
 
 /** The eight groups of an IPv6 address (a dotted IPv4 tail as the last two), lower-case, no leading zeros. */
