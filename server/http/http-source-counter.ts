@@ -37,7 +37,7 @@ export class HttpSourceCounter {
   /** countVisit for a request answered straight on Node's response (home-direct.ts). */
   countDirectVisit(request: Hit['request'], socketAddress: string | undefined, status: number): void {
     const trusted = this.#trustProxyHeader ? request.headers.get(this.#trustProxyHeader) : null
-    const address = () => rateLimitKey(addressFrom(trusted ?? undefined, socketAddress))
+    const address = () => rateLimitKey(addressFrom(trusted, socketAddress))
     this.#counter.countVisit({ request, address }, status)
   }
 

@@ -198,9 +198,8 @@ export function answerFile(request: FileRequest, file: StaticFile, status = 200)
 
 /** A response for one static file, honouring Accept-Encoding and If-None-Match. */
 export function serveFile(request: Request, file: StaticFile, status = 200): Response {
-  const answer = answerFile(fileRequestOf(request), file, status)
-  const { status: answered, headers } = answer
-  return new Response(answer.body ? new Uint8Array(answer.body) : null, { status: answered, headers })
+  const { status: answered, headers, body } = answerFile(fileRequestOf(request), file, status)
+  return new Response(body ? new Uint8Array(body) : null, { status: answered, headers })
 }
 
 function fileRequestOf(request: Request): FileRequest {

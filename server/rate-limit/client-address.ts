@@ -18,7 +18,7 @@ export function clientAddress(c: Context, trustHeader: string | undefined): stri
 }
 
 /** clientAddress from its two sources: the trusted header's value (when one is named), the socket's peer. */
-export function addressFrom(trustedValue: string | undefined, socket: string | undefined): string {
+export function addressFrom(trustedValue: string | null | undefined, socket: string | undefined): string {
   const last = trustedValue?.split(',').at(-1)?.trim()
   return last || (socket ?? 'unknown')
 }
