@@ -144,6 +144,8 @@ export async function spikeFigures(
     TRUST_PROXY_HEADER: 'x-forwarded-for',
     // The limit as shipped (the test servers turn it off): each visitor is under it, all are charged.
     RATE_LIMIT_PER_MINUTE: '10',
+    // As shipped (the test servers turn it off): a just-started server has warmed before it listens.
+    WARM_UP: 'true',
     SMTP_URL: sink.url,
     MAIL_FROM: 'Lab <beta@example.com>',
     // 10 a second: the 100 invitations go out within the spike, beside its signups.

@@ -103,6 +103,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       DATA_DIR: dataDir,
       SKIP_BUILD: '1',
       RATE_LIMIT_PER_MINUTE: '0',
+      // Half a second a start, hundreds of starts: the tests of it and the spike turn it on.
+      WARM_UP: 'false',
       BETA_URL: TEST_BETA_URL,
       ...env,
     },

@@ -46,6 +46,11 @@ const EnvSchema = z.object({
   COUNT_SOURCES: optional(z.stringbool()).transform((v) => v ?? true),
   /** How often those counts are written, in milliseconds: the most a crash can lose. */
   COUNT_SOURCES_FLUSH_MS: optional(z.coerce.number().int().min(100).max(60_000)).transform((v) => v ?? 5000),
+  /**
+   * Before listening, open the database connections ready for a signup and rehearse the page over
+   * loopback, so a launch's first second meets a warm server (ADR 102); about half a second.
+   */
+  WARM_UP: optional(z.stringbool()).transform((v) => v ?? true),
   /** Chrome's origin-trial token for WebMCP on the site's origin: sent with '/' (ADR 052). */
   WEBMCP_ORIGIN_TRIAL_TOKEN: optional(z.string().regex(ORIGIN_TRIAL_TOKEN, ORIGIN_TRIAL_TOKEN_RULE)),
   ...webhookEnv,

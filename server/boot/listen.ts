@@ -1,16 +1,25 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
 import type { Hono } from 'hono'
 import { jsonError } from '../http/middleware/json-error'
 import { httpServerOptions, onClientError } from '../http/middleware/node-limits'
 import { type SecurityHeaderOptions, securityHeaders } from '../http/middleware/security-headers'
+import { type RehearsalOptions, rehearse } from '../http/rehearsal'
 import { appPaths } from './app-paths'
 import type { ServerEnv } from './env'
 
 export interface Listening {
   /** http://host:port, with the port the system gave when PORT is 0. */
   url: string
+  /** Page loads rehearsed before listening (rehearsal.ts); 0 without a rehearsal. */
+  rehearsed: number
   /** Stops accepting, lets in-flight requests finish (each closing its connection), then resolves. */
   close(): Promise<void>
 }
@@ -28,7 +37,9 @@ export type DirectAnswer = (request: IncomingMessage, response: ServerResponse) 
  * Serves the app over node:http on HOST:PORT, with Node's own limits, the security headers on
  * every answer, and malformed requests answered as PostgREST would. With direct, the requests it
  * takes never reach the app (the home page, server/http/home-direct.ts). With pages, the requests for no
- * route of the app's go to them, without the app's headers (Vite's page runs inline code).
+ * route of the app's go to them, without the app's headers (Vite's page runs inline code). With
+ * rehearsal, the page is loaded over loopback through the same handling before it listens
+ * (rehearsal.ts), its direct answer being one that counts and logs nothing.
  */
 export async function listen(
   app: Hono,
@@ -36,6 +47,7 @@ export async function listen(
   security: SecurityHeaderOptions,
   pagesFor?: (server: Server) => Promise<Pages>,
   direct?: DirectAnswer,
+  rehearsal?: RehearsalOptions & { direct: DirectAnswer },
 ): Promise<Listening> {
   const state = { draining: false }
   const listener = appListener(app, env, state)
@@ -43,15 +55,23 @@ export async function listen(
   const withSecurityHeaders = securityHeaders(security)
   const isApps = appPaths(app)
   let pages: Pages | undefined
-  const server = createServer(httpServerOptions(limits), (request, response) => {
-    if (pages && !isApps(request.method ?? '', request.url?.split('?')[0] ?? '')) {
-      return pages.handle(request, response)
+  const handlerWith =
+    (direct: DirectAnswer | undefined): RequestListener =>
+    (request, response) => {
+      if (pages && !isApps(request.method ?? '', request.url?.split('?')[0] ?? '')) {
+        return pages.handle(request, response)
+      }
+      withSecurityHeaders(request, response)
+      // While draining, the app answers: it closes each connection as it answers.
+      if (direct && !state.draining && direct(request, response)) return
+      return listener(request, response)
     }
-    withSecurityHeaders(request, response)
-    // While draining, the app answers: it closes each connection as it answers.
-    if (direct && !state.draining && direct(request, response)) return
-    return listener(request, response)
-  })
+  // Not under `npm run dev` (pages): Vite's page is not the one visitors get.
+  const rehearsed =
+    rehearsal && !pagesFor
+      ? await rehearse(handlerWith(rehearsal.direct), httpServerOptions(limits), rehearsal)
+      : 0
+  const server = createServer(httpServerOptions(limits), handlerWith(direct))
   server.on('clientError', onClientError)
   pages = await pagesFor?.(server)
   server.listen(env.PORT, env.HOST)
@@ -66,6 +86,7 @@ export async function listen(
   const host = env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST
   return {
     url: `http://${host}:${port}`,
+    rehearsed,
     async close() {
       state.draining = true
       // Vite's hot-reload sockets first: server.close() would wait for them.

@@ -10,6 +10,7 @@ import { type AppProtections, createApp } from '../http/app'
 import { directHome } from '../http/home-direct'
 import { HttpSourceCounter } from '../http/http-source-counter'
 import type { SecurityHeaderOptions } from '../http/middleware/security-headers'
+import { REHEARSAL } from '../http/rehearsal'
 import { loadSchemaCache } from '../http/rest/table-sql'
 import { ownOrigins, restOrigins } from '../http/site-cors'
 import { fillInSiteUrl } from '../http/site-url'
@@ -27,6 +28,7 @@ import { registerDoorWords } from '../waitlist/consent/consent-record'
 import type { DoorWords } from '../waitlist/consent/door-words'
 import { writeSuppressionKey } from '../waitlist/consent/suppression'
 import { bounceRefused } from '../waitlist/entry-status'
+import { warmSignupConnections } from '../waitlist/signup'
 import { startWebhooks } from '../webhooks/start-webhooks'
 import type { ServerEnv } from './env'
 import { listen, type Pages } from './listen'
@@ -115,6 +117,8 @@ async function serve(
   { log, keys, database, mail, mailEvents, consentWords }: Opened,
 ): Promise<RunningServer> {
   for (const migration of database.applied) log.info(`Applied migration ${migration}`)
+  // Warmed before it listens (WARM_UP, ADR 102): the pool's connections now, the page in listen.
+  const warming = env.WARM_UP ? warmSignupConnections(database.db, log) : undefined
   const schema = await loadSchemaCache(database.db)
   const page: PageSettings = { anonKey: keys.anonKey, confirmSignups: confirmsSignups(env, mail) }
   const site = options.pages ? undefined : await builtSite(options, page)
@@ -140,7 +144,10 @@ async function serve(
   const security = securityOf(env, site?.scriptHashes ?? [])
   const token = env.WEBMCP_ORIGIN_TRIAL_TOKEN
   const direct = site && directHome({ site, log, sources, originTrialToken: token, hostname: env.HOST })
-  const listening = await listen(app, env, security, pagesFor, direct).catch(async (error) => {
+  const warmed = await warming
+  const rehearsal =
+    env.WARM_UP && site ? { ...REHEARSAL, direct: rehearsalHome(site, token, env) } : undefined
+  const listening = await listen(app, env, security, pagesFor, direct, rehearsal).catch(async (error) => {
     await sources?.stop() // its timer, before the database closes under it
     throw error
   })
@@ -151,6 +158,7 @@ async function serve(
   origins.site = ownOrigins(url, publicUrl ?? url)
   origins.rest = restOrigins(publicUrl ?? url, env.CORS_ORIGINS)
   if (!publicUrl) log.info(withoutSiteUrl(origins.site))
+  if (warmed !== undefined) log.info(warmedUp(listening.rehearsed, warmed))
   const siteUrlNow = normalizeSiteUrl(publicUrl ?? url)
   const workers = await startWorkers(env, { db, log, mail, keys, siteUrl: siteUrlNow, health: sendHealth })
   if (keys.generated) announceGeneratedKey(log, keys)
@@ -235,6 +243,13 @@ function protectionsOf(env: ServerEnv, db: Database): AppProtections {
     dbQueueLimit: env.DB_QUEUE_LIMIT,
   }
 }
+
+const warmedUp = (loads: number, connections: number) =>
+  `Warmed up before listening: ${loads.toLocaleString('en-US')} page loads rehearsed, ${connections} database connections ready`
+
+/** The home page's direct answer for the rehearsal: the same file and headers, nothing counted or logged. */
+const rehearsalHome = (site: StaticSite, originTrialToken: string | undefined, env: ServerEnv) =>
+  directHome({ site, log: createLogger('silent'), originTrialToken, hostname: env.HOST })
 
 /** Counting by source, with the day's salt loaded before the first request (COUNT_SOURCES). */
 async function startSourceCounter(

@@ -79,6 +79,7 @@ export class ServerFollower {
       asRole: async (claims, fn, request) => (await on()).asRole(claims, fn, request),
       runAsRole: async (claims, statement, request) => (await on()).runAsRole(claims, statement, request),
       listen: async (channel, onNotify) => (await on()).listen(channel, onNotify),
+      warmConnections: async (claims, statement) => (await on()).warmConnections(claims, statement),
       close: () => this.close(),
     }
   }

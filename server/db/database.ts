@@ -63,6 +63,13 @@ export interface Database extends Queryable {
    * Resolves to a function that stops listening.
    */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>
+  /**
+   * Opens every connection of the pool and runs `statement` on each under the role and claims, in
+   * a transaction rolled back; the connections stay open. A fresh Postgres backend plans its
+   * statements and compiles the triggers' functions on first use: done here, before the server
+   * listens, rather than beside the first visitors (ADR 102). Resolves to how many it warmed.
+   */
+  warmConnections(claims: JwtClaims, statement: Statement): Promise<number>
   /** Releases every connection. */
   close(): Promise<void>
 }

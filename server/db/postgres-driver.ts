@@ -86,7 +86,7 @@ function pipelined(client: pg.PoolClient, queries: (string | pg.QueryConfig)[]):
  */
 export async function openPostgres(connectionString: string, poolSize = 10): Promise<Database> {
   const { url, prepare } = readPoolerFlag(connectionString)
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, pipeline: true })
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, min: poolSize, pipeline: true })
   const query = queryMaker(prepare)
   // A client losing its connection (the database restarting) must not take the server down: its
   // queries fail on their own, and the pool opens a new connection for the next ones.
@@ -132,6 +132,21 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
       } finally {
         client.release(broken)
       }
+    },
+    async warmConnections(claims, statement) {
+      const clients = await Promise.all(Array.from({ length: poolSize }, () => pool.connect()))
+      await Promise.all(
+        clients.map(async (client) => {
+          const queries = ['begin', query(roleSettings(claims)), query(statement), 'rollback']
+          // A statement refused (a constraint, a grant) still warmed what it reached; nothing is kept.
+          const broken = await pipelined(client, queries).then(
+            () => undefined,
+            (failure: unknown) => (isPgError(failure) ? undefined : (failure as Error)),
+          )
+          client.release(broken)
+        }),
+      )
+      return clients.length
     },
     listen: (channel, onNotify) => listen(url, channel, onNotify),
     close: () => pool.end(),

@@ -1,5 +1,6 @@
 import type { Answers } from '../../contract/signup-questions'
 import type { SourceKey } from '../analytics/source-of'
+import type { Logger } from '../base/log'
 import {
   type ConsentSettings,
   type Database,
@@ -223,6 +224,20 @@ async function insertRows(db: Database, signup: Signup, words: DoorWords | undef
 }
 
 const TARGET = `public.${quoteIdent('waitlist')}`
+
+/**
+ * Every connection of the pool made ready for the page's signup before the server listens: the
+ * insert prepared (the text a signup of one address sends) and the triggers' functions compiled,
+ * in a transaction rolled back (Database.warmConnections). A failure is logged and start-up goes on.
+ * Resolves to how many connections are ready.
+ */
+export async function warmSignupConnections(db: Database, log: Logger): Promise<number> {
+  const statement = insertStatement(['email'], [{ email: 'warm-up@example.com' }], undefined)
+  return db.warmConnections(ANON, statement).catch((error: unknown) => {
+    log.error('Could not warm the database connections (starting without):', error)
+    return 0
+  })
+}
 
 /**
  * The waitlist's one insert, written once: keys absent from a row become null, as PostgREST's
