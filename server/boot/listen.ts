@@ -11,15 +11,15 @@ import type { Hono } from 'hono'
 import { jsonError } from '../http/middleware/json-error'
 import { httpServerOptions, onClientError } from '../http/middleware/node-limits'
 import { type SecurityHeaderOptions, securityHeaders } from '../http/middleware/security-headers'
-import { type RehearsalOptions, rehearse } from '../http/rehearsal'
+import { type RehearsalOptions, type Rehearsed, rehearse } from '../http/rehearsal'
 import { appPaths } from './app-paths'
 import type { ServerEnv } from './env'
 
 export interface Listening {
   /** http://host:port, with the port the system gave when PORT is 0. */
   url: string
-  /** Page loads rehearsed before listening (rehearsal.ts); 0 without a rehearsal. */
-  rehearsed: number
+  /** What was rehearsed before listening (rehearsal.ts); undefined without a rehearsal. */
+  rehearsed?: Rehearsed
   /** Stops accepting, lets in-flight requests finish (each closing its connection), then resolves. */
   close(): Promise<void>
 }
@@ -33,13 +33,23 @@ export interface Pages {
 /** Answers a request itself on Node's response (after the security headers), or returns false for the app. */
 export type DirectAnswer = (request: IncomingMessage, response: ServerResponse) => boolean
 
+/** A launch's first second played before listening (ADR 102), by answers that keep nothing. */
+export interface Rehearsal extends RehearsalOptions {
+  /** The home page's answer, counting and logging nothing. */
+  direct: DirectAnswer
+  /** The app on a database that rolls every write back, logging nothing. */
+  app: Hono
+  /** The anon key, for the signups as the page sends them. */
+  anonKey: string
+}
+
 /**
  * Serves the app over node:http on HOST:PORT, with Node's own limits, the security headers on
  * every answer, and malformed requests answered as PostgREST would. With direct, the requests it
  * takes never reach the app (the home page, server/http/home-direct.ts). With pages, the requests for no
  * route of the app's go to them, without the app's headers (Vite's page runs inline code). With
- * rehearsal, the page is loaded over loopback through the same handling before it listens
- * (rehearsal.ts), its direct answer being one that counts and logs nothing.
+ * rehearsal, page loads and signups go through the same handling over loopback before it listens
+ * (rehearsal.ts), to the rehearsal's own answers, which keep nothing.
  */
 export async function listen(
   app: Hono,
@@ -47,17 +57,16 @@ export async function listen(
   security: SecurityHeaderOptions,
   pagesFor?: (server: Server) => Promise<Pages>,
   direct?: DirectAnswer,
-  rehearsal?: RehearsalOptions & { direct: DirectAnswer },
+  rehearsal?: Rehearsal,
 ): Promise<Listening> {
   const state = { draining: false }
-  const listener = appListener(app, env, state)
   const limits = { headersTimeoutMs: env.HEADERS_TIMEOUT_MS, requestTimeoutMs: env.REQUEST_TIMEOUT_MS }
   const withSecurityHeaders = securityHeaders(security)
   const isApps = appPaths(app)
   let pages: Pages | undefined
-  const handlerWith =
-    (direct: DirectAnswer | undefined): RequestListener =>
-    (request, response) => {
+  const handlerWith = (app: Hono, direct: DirectAnswer | undefined): RequestListener => {
+    const listener = appListener(app, env, state)
+    return (request, response) => {
       if (pages && !isApps(request.method ?? '', request.url?.split('?')[0] ?? '')) {
         return pages.handle(request, response)
       }
@@ -66,12 +75,18 @@ export async function listen(
       if (direct && !state.draining && direct(request, response)) return
       return listener(request, response)
     }
+  }
   // Not under `npm run dev` (pages): Vite's page is not the one visitors get.
   const rehearsed =
     rehearsal && !pagesFor
-      ? await rehearse(handlerWith(rehearsal.direct), httpServerOptions(limits), rehearsal)
-      : 0
-  const server = createServer(httpServerOptions(limits), handlerWith(direct))
+      ? await rehearse(
+          handlerWith(rehearsal.app, rehearsal.direct),
+          httpServerOptions(limits),
+          rehearsal.anonKey,
+          rehearsal,
+        )
+      : undefined
+  const server = createServer(httpServerOptions(limits), handlerWith(app, direct))
   server.on('clientError', onClientError)
   pages = await pagesFor?.(server)
   server.listen(env.PORT, env.HOST)

@@ -6,11 +6,11 @@ import { normalizeSiteUrl } from '../base/normalize-site-url'
 import { DIST_DIR } from '../base/paths'
 import type { Database } from '../db/database'
 import { type OpenedDatabase, openDatabase } from '../db/open-database'
-import { type AppProtections, createApp } from '../http/app'
+import { type AppDeps, type AppProtections, createApp } from '../http/app'
 import { directHome } from '../http/home-direct'
 import { HttpSourceCounter } from '../http/http-source-counter'
 import type { SecurityHeaderOptions } from '../http/middleware/security-headers'
-import { REHEARSAL } from '../http/rehearsal'
+import { REHEARSAL, type Rehearsed } from '../http/rehearsal'
 import { loadSchemaCache } from '../http/rest/table-sql'
 import { ownOrigins, restOrigins } from '../http/site-cors'
 import { fillInSiteUrl } from '../http/site-url'
@@ -31,7 +31,7 @@ import { bounceRefused } from '../waitlist/entry-status'
 import { warmSignupConnections } from '../waitlist/signup'
 import { startWebhooks } from '../webhooks/start-webhooks'
 import type { ServerEnv } from './env'
-import { listen, type Pages } from './listen'
+import { listen, type Pages, type Rehearsal } from './listen'
 import { shippedExamplesLine } from './shipped-examples'
 import { teamStudioMount } from './team-studio-mount'
 
@@ -131,12 +131,15 @@ async function serve(
   const sources = await startSourceCounter(env, db, log, () => origins.site)
   const sendHealth = sendHealthOf(env, db, log)
   const siteUrl = () => publicUrl ?? origins.listening
-  const app = createApp({
+  const appDeps: AppDeps = {
     ...{ db, keys, schema, site, log, protections, sources, mailEvents, sendHealth, consentWords },
     ...{ siteOrigins: () => origins.site, restOrigins: () => origins.rest },
     webmcpOriginTrialToken: env.WEBMCP_ORIGIN_TRIAL_TOKEN,
     addressPolicy: addressPolicyOf(env),
     confirmSignups: page.confirmSignups,
+  }
+  const app = createApp({
+    ...appDeps,
     studio: teamStudioMount({ db, siteUrl, ...protections, fallback: env }),
   })
   const { pages } = options
@@ -145,8 +148,7 @@ async function serve(
   const token = env.WEBMCP_ORIGIN_TRIAL_TOKEN
   const direct = site && directHome({ site, log, sources, originTrialToken: token, hostname: env.HOST })
   const warmed = await warming
-  const rehearsal =
-    env.WARM_UP && site ? { ...REHEARSAL, direct: rehearsalHome(site, token, env) } : undefined
+  const rehearsal = env.WARM_UP ? rehearsalOf(appDeps, env) : undefined
   const listening = await listen(app, env, security, pagesFor, direct, rehearsal).catch(async (error) => {
     await sources?.stop() // its timer, before the database closes under it
     throw error
@@ -213,6 +215,7 @@ async function startWorkers(
     ...{ db, log, siteUrl, health },
     keys: linkKeys(keys.secret),
     refused: bounceRefused,
+    warmUp: env.WARM_UP,
   })
   const expiry = startConfirmExpiry(db, log, {
     days: env.CONFIRM_EXPIRE_DAYS,
@@ -244,12 +247,33 @@ function protectionsOf(env: ServerEnv, db: Database): AppProtections {
   }
 }
 
-const warmedUp = (loads: number, connections: number) =>
-  `Warmed up before listening: ${loads.toLocaleString('en-US')} page loads rehearsed, ${connections} database connections ready`
+const warmedUp = (rehearsed: Rehearsed = { pages: 0, signups: 0, ms: 0 }, connections: number) =>
+  `Warmed up before listening: ${rehearsed.pages.toLocaleString('en-US')} page loads and ` +
+  `${rehearsed.signups.toLocaleString('en-US')} signups rehearsed in ${(rehearsed.ms / 1000).toFixed(1)} s ` +
+  `(nothing kept), ${connections} database connections ready`
 
-/** The home page's direct answer for the rehearsal: the same file and headers, nothing counted or logged. */
-const rehearsalHome = (site: StaticSite, originTrialToken: string | undefined, env: ServerEnv) =>
-  directHome({ site, log: createLogger('silent'), originTrialToken, hostname: env.HOST })
+/** Never refuses: the rehearsal's signups all come from one address. */
+const UNLIMITED = { perMinute: Number.MAX_SAFE_INTEGER, burst: Number.MAX_SAFE_INTEGER }
+
+/**
+ * The rehearsal's answers (ADR 102): the same page and app, on a database that rolls every write
+ * back, counting, logging and limiting nothing (and asking no DNS), the studio left out.
+ */
+function rehearsalOf(deps: AppDeps, env: ServerEnv): Rehearsal | undefined {
+  const { site } = deps
+  if (!site) return undefined
+  const log = createLogger('silent')
+  const { protections } = deps
+  const rateLimiter = protections?.rateLimiter && new MemoryStore(UNLIMITED)
+  const app = createApp({
+    ...deps,
+    ...{ db: deps.db.rolledBack(), log, sources: undefined, addressPolicy: undefined },
+    protections: protections && { ...protections, rateLimiter },
+  })
+  const originTrialToken = deps.webmcpOriginTrialToken
+  const direct = directHome({ site, log, originTrialToken, hostname: env.HOST })
+  return { ...REHEARSAL, app, direct, anonKey: deps.keys.anonKey }
+}
 
 /** Counting by source, with the day's salt loaded before the first request (COUNT_SOURCES). */
 async function startSourceCounter(

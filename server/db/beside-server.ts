@@ -69,7 +69,10 @@ export class ServerFollower {
 
   /** A Database whose every call goes to the pool of the moment. */
   database(): Database {
-    const on = () => this.current()
+    return this.#onEach(() => this.current())
+  }
+
+  #onEach(on: () => Promise<Database>): Database {
     return {
       query: async (sql, params) => (await on()).query(sql, params),
       run: async (sql, params) => (await on()).run(sql, params),
@@ -80,6 +83,7 @@ export class ServerFollower {
       runAsRole: async (claims, statement, request) => (await on()).runAsRole(claims, statement, request),
       listen: async (channel, onNotify) => (await on()).listen(channel, onNotify),
       warmConnections: async (claims, statement) => (await on()).warmConnections(claims, statement),
+      rolledBack: () => this.#onEach(async () => (await on()).rolledBack()),
       close: () => this.close(),
     }
   }

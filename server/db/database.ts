@@ -70,6 +70,8 @@ export interface Database extends Queryable {
    * listens, rather than beside the first visitors (ADR 102). Resolves to how many it warmed.
    */
   warmConnections(claims: JwtClaims, statement: Statement): Promise<number>
+  /** This database with nothing kept: every call in a transaction of its own, rolled back (a rehearsal's). */
+  rolledBack(): Database
   /** Releases every connection. */
   close(): Promise<void>
 }

@@ -1,6 +1,15 @@
 import pg from 'pg'
 import { inCopyTransaction } from './copy-transaction'
-import { type Database, isPgError, type Queryable, roleSettings, type Statement } from './database'
+import {
+  type Database,
+  isPgError,
+  type Queryable,
+  type RequestSettings,
+  roleSettings,
+  type Statement,
+  type StatementResult,
+} from './database'
+import type { JwtClaims } from './jwt-claims'
 import { wrap } from './pg-queryable'
 import { listen } from './postgres-listen'
 
@@ -79,6 +88,9 @@ function pipelined(client: pg.PoolClient, queries: (string | pg.QueryConfig)[]):
   })
 }
 
+/** How a transaction ends: as it should, or undone (the rehearsal's). */
+type Ending = 'commit' | 'rollback'
+
 /**
  * Any Postgres by URL: the embedded cluster and DATABASE_URL (a managed one when the lab outgrows
  * one machine) go through this same code. Clients pipeline, so queries sent without awaiting share
@@ -93,13 +105,17 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
   pool.on('error', () => {})
   pool.on('connect', (client) => client.on('error', () => {}))
 
-  async function inTransaction<T>(setUp: pg.QueryConfig | undefined, fn: (tx: Queryable) => Promise<T>) {
+  async function inTransaction<T>(
+    setUp: pg.QueryConfig | undefined,
+    fn: (tx: Queryable) => Promise<T>,
+    ending: Ending = 'commit',
+  ) {
     const client = await pool.connect()
     try {
       await client.query('begin')
       if (setUp) await client.query(setUp)
       const result = await fn(wrap(client))
-      await client.query('commit')
+      await client.query(ending)
       return result
     } catch (error) {
       await client.query('rollback').catch(() => {})
@@ -109,30 +125,55 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
     }
   }
 
+  async function runAsRole<Row>(
+    ending: Ending,
+    claims: JwtClaims,
+    statement: Statement,
+    request?: RequestSettings,
+  ): Promise<StatementResult<Row>> {
+    const client = await pool.connect()
+    let broken: Error | undefined
+    try {
+      const sent = query(statement)
+      // If the statement fails, Postgres skips to its Sync and the commit answers ROLLBACK.
+      const queries = ['begin', query(roleSettings(claims, request)), sent, ending]
+      const results = await pipelined(client, queries).catch((failure: unknown) => {
+        // Without a SQLSTATE the connection itself failed: do not hand it to the next request.
+        if (!isPgError(failure)) broken = failure as Error
+        throw failure
+      })
+      const result = results[queries.indexOf(sent)]
+      return { rows: result?.rows as never, affected: result?.rowCount ?? 0 }
+    } finally {
+      client.release(broken)
+    }
+  }
+
+  /**
+   * The same database with nothing kept: every call a transaction of its own, rolled back. The
+   * server's rehearsal of a signup before it listens (server/http/rehearsal.ts) goes through it.
+   */
+  const rolledBack: Database = {
+    query: (sql, params) => inTransaction(undefined, (tx) => tx.query(sql, params), 'rollback'),
+    run: (sql, params) => inTransaction(undefined, (tx) => tx.run(sql, params), 'rollback'),
+    exec: (sql) => inTransaction(undefined, (tx) => tx.exec(sql), 'rollback'),
+    transaction: (fn) => inTransaction(undefined, fn, 'rollback'),
+    copyTransaction: () => Promise.reject(new Error('COPY is not rehearsed')),
+    asRole: (claims, fn, request) => inTransaction(query(roleSettings(claims, request)), fn, 'rollback'),
+    runAsRole: (claims, statement, request) => runAsRole('rollback', claims, statement, request),
+    warmConnections: async () => 0,
+    rolledBack: () => rolledBack,
+    listen: async () => async () => {},
+    close: async () => {},
+  }
+
   await pool.query('select 1') // fail at start-up, not on the first visitor
   return {
     ...wrap(pool),
     transaction: (fn) => inTransaction(undefined, fn),
     copyTransaction: (fn) => inCopyTransaction(url, fn),
     asRole: (claims, fn, request) => inTransaction(query(roleSettings(claims, request)), fn),
-    async runAsRole(claims, statement, request) {
-      const client = await pool.connect()
-      let broken: Error | undefined
-      try {
-        const sent = query(statement)
-        // If the statement fails, Postgres skips to its Sync and the commit answers ROLLBACK.
-        const queries = ['begin', query(roleSettings(claims, request)), sent, 'commit']
-        const results = await pipelined(client, queries).catch((failure: unknown) => {
-          // Without a SQLSTATE the connection itself failed: do not hand it to the next request.
-          if (!isPgError(failure)) broken = failure as Error
-          throw failure
-        })
-        const result = results[queries.indexOf(sent)]
-        return { rows: result?.rows as never, affected: result?.rowCount ?? 0 }
-      } finally {
-        client.release(broken)
-      }
-    },
+    runAsRole: (claims, statement, request) => runAsRole('commit', claims, statement, request),
     async warmConnections(claims, statement) {
       const clients = await Promise.all(Array.from({ length: poolSize }, () => pool.connect()))
       await Promise.all(
@@ -148,6 +189,7 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
       )
       return clients.length
     },
+    rolledBack: () => rolledBack,
     listen: (channel, onNotify) => listen(url, channel, onNotify),
     close: () => pool.end(),
   }

@@ -91,6 +91,24 @@ export function createSmtpTransport(
   }
 }
 
+/**
+ * Builds each message into memory as the SMTP transport would before sending it (nodemailer's
+ * stream transport: the same MIME composer), and keeps none: the mail path's rehearsal before the
+ * first message of a launch goes out (ADR 102). Stops at the deadline; resolves to how many it built.
+ */
+export async function buildInMemory(messages: Iterable<OutgoingMail>, from: MailFrom, deadline: number) {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true })
+  let built = 0
+  for (const mail of messages) {
+    if (performance.now() >= deadline) break
+    const { to, subject, text, html, messageId, headers } = mail
+    await transport.sendMail({ from: from.header, to, subject, text, html, messageId, headers })
+    built++
+  }
+  transport.close()
+  return built
+}
+
 /** One message as the transport sends it; From is the transport's own (MAIL_FROM). */
 export interface OutgoingMail {
   to: string

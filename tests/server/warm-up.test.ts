@@ -1,5 +1,6 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
 import { runningClusterUrl } from '../../server/db/embedded/embedded-cluster'
@@ -14,18 +15,30 @@ const BROWSER = {
     'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/141.0.0.0 Safari/537.36',
   accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
 }
-const WARMED = /Warmed up before listening: ([\d,]+) page loads rehearsed, (\d+) database connections ready/
+const WARMED =
+  /Warmed up before listening: ([\d,]+) page loads and ([\d,]+) signups rehearsed in [\d.]+ s \(nothing kept\), (\d+) database connections ready/
 
 let server: TestServer
+let sink: SmtpSink
 
 beforeAll(async () => {
+  sink = await startSmtpSink()
   server = await startTestServer({
-    env: { WARM_UP: 'true', LOG_LEVEL: 'info', COUNT_SOURCES_FLUSH_MS: '100' },
+    env: {
+      ...{ WARM_UP: 'true', LOG_LEVEL: 'info', COUNT_SOURCES_FLUSH_MS: '100' },
+      ...{
+        SMTP_URL: sink.url,
+        MAIL_FROM: 'Lab <beta@example.com>',
+        MAIL_PER_MINUTE: '0',
+        CONFIRM_SIGNUPS: 'true',
+      },
+    },
   })
 })
 
 afterAll(async () => {
   await server?.cleanup()
+  await sink?.close()
 })
 
 async function directVisits(): Promise<number> {
@@ -52,14 +65,19 @@ async function clientBackends(dataDir: string): Promise<number> {
 
 describe('warming up before listening', () => {
   it('says what it warmed, and the pool keeps its connections open', async () => {
-    const [, loads = '0', connections] = WARMED.exec(server.output()) ?? []
-    // 2,000, or fewer if its 0.6 s ran out first on a slow machine.
+    const [, loads = '0', signups = '0', connections] = WARMED.exec(server.output()) ?? []
+    // 2,000 and 400, or fewer if its second ran out first on a slow machine; each answered 2xx.
     expect(Number(loads.replaceAll(',', ''))).toBeGreaterThan(100)
+    expect(Number(signups)).toBeGreaterThan(20)
     expect(connections).toBe('10')
     expect(await clientBackends(server.dataDir)).toBeGreaterThanOrEqual(10)
+    // With SMTP_URL, the mail's path too: messages built in memory, none sent (below).
+    const [, built = '0'] =
+      /Warmed up the mail: (\d+) messages built in memory \(none sent\)/.exec(server.output()) ?? []
+    expect(Number(built)).toBeGreaterThan(10)
   })
 
-  it('keeps nothing of the rehearsal: no visit, no row, no request in the log', async () => {
+  it('keeps nothing of the rehearsal: no visit, no row, no mail, no request in the log', async () => {
     // Past a few flushes of the counts, none: the rehearsal's loads were never counted.
     await new Promise((resolve) => setTimeout(resolve, 500))
     expect(await directVisits()).toBe(0)
@@ -87,6 +105,9 @@ describe('warming up before listening', () => {
     expect(response.status).toBe(201)
     const count = await runCli(server.env, 'count')
     expect(count.stdout).toMatch(/^1\b/m)
+    // Its confirmation goes out, and it is the only message: the rehearsal's were rolled back or built in memory.
+    await expect.poll(() => sink.countFor('first@example.com'), { timeout: 10_000 }).toBe(1)
+    expect(sink.received).toHaveLength(1)
   })
 })
 
