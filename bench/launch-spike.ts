@@ -95,15 +95,20 @@ export async function spike(url: string, anonKey: string, seconds: number): Prom
   return { pages, signups }
 }
 
-/** The owner's `invite --next 100` on list people imported for it, just before the spike. */
+/**
+ * The owner's `invite --next 100` on list people imported for it, just before the spike. Tagged
+ * with the round, so the invitations go to them and not to the earlier rounds' signups, who
+ * signed up before them and would come first.
+ */
 export async function queueInvitations(server: TestServer, round: string) {
   const file = join(tmpdir(), `spike-invitees-${process.pid}-${round}.csv`)
-  const lines = Array.from({ length: INVITATIONS }, (_, i) => `invitee-${round}-${i}@example.com`)
-  await writeFile(file, `email\n${lines.join('\n')}\n`)
+  const tag = `spike-${round}`
+  const lines = Array.from({ length: INVITATIONS }, (_, i) => `invitee-${round}-${i}@example.com,${tag}`)
+  await writeFile(file, `email,tags\n${lines.join('\n')}\n`)
   try {
     for (const args of [
       ['import', file],
-      ['invite', '--next', String(INVITATIONS)],
+      ['invite', '--next', String(INVITATIONS), '--tag', tag],
     ]) {
       const result = await runCli(server.env, ...args)
       if (result.code !== 0) throw new Error(`${args[0]} failed (${result.code}):\n${result.stderr}`)
