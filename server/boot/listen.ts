@@ -79,12 +79,7 @@ export async function listen(
   // Not under `npm run dev` (pages): Vite's page is not the one visitors get.
   const rehearsed =
     rehearsal && !pagesFor
-      ? await rehearse(
-          handlerWith(rehearsal.app, rehearsal.direct),
-          httpServerOptions(limits),
-          rehearsal.anonKey,
-          rehearsal,
-        )
+      ? await rehearse(handlerWith(rehearsal.app, rehearsal.direct), httpServerOptions(limits), rehearsal)
       : undefined
   const server = createServer(httpServerOptions(limits), handlerWith(app, direct))
   server.on('clientError', onClientError)

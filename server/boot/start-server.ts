@@ -138,10 +138,8 @@ async function serve(
     addressPolicy: addressPolicyOf(env),
     confirmSignups: page.confirmSignups,
   }
-  const app = createApp({
-    ...appDeps,
-    studio: teamStudioMount({ db, siteUrl, ...protections, fallback: env }),
-  })
+  const studio = teamStudioMount({ db, siteUrl, ...protections, fallback: env })
+  const app = createApp({ ...appDeps, studio })
   const { pages } = options
   const pagesFor = pages && ((server: Server) => pages(server, page))
   const security = securityOf(env, site?.scriptHashes ?? [])
@@ -164,19 +162,24 @@ async function serve(
   const siteUrlNow = normalizeSiteUrl(publicUrl ?? url)
   const workers = await startWorkers(env, { db, log, mail, keys, siteUrl: siteUrlNow, health: sendHealth })
   if (keys.generated) announceGeneratedKey(log, keys)
-  return {
-    url,
-    anonKey: keys.anonKey,
-    serviceKey: keys.serviceKey,
-    async stop() {
-      await listening.close()
-      protections.rateLimiter?.close?.()
-      // The last seconds' counts, once no request can add to them.
-      await sources?.stop()
-      await workers.stop()
-      await database.close()
-    },
-  }
+  const stop = () => stopServing(listening, protections, sources, workers, database)
+  return { url, anonKey: keys.anonKey, serviceKey: keys.serviceKey, stop }
+}
+
+/** In order: no new request, the limiter's sweep, the counts, the workers, then the database. */
+async function stopServing(
+  listening: { close(): Promise<void> },
+  protections: AppProtections,
+  sources: HttpSourceCounter | undefined,
+  workers: { stop(): Promise<void> },
+  database: OpenedDatabase,
+): Promise<void> {
+  await listening.close()
+  protections.rateLimiter?.close?.()
+  // The last seconds' counts, once no request can add to them.
+  await sources?.stop()
+  await workers.stop()
+  await database.close()
 }
 
 /**

@@ -71,8 +71,7 @@ function signup(anonKey: string, n: number): Sent {
 export async function rehearse(
   handler: RequestListener,
   serverOptions: ServerOptions,
-  anonKey: string,
-  { pages, signups, deadlineMs }: RehearsalOptions,
+  { pages, signups, deadlineMs, anonKey }: RehearsalOptions & { anonKey: string },
 ): Promise<Rehearsed> {
   const started = performance.now()
   const done: Rehearsed = { pages: 0, signups: 0, ms: 0 }

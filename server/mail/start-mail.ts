@@ -13,7 +13,7 @@ import type { AddressRefused } from './queue/mail-queue'
 import { type MailSender, startMailSender } from './queue/mail-sender'
 import { writeMailSettings } from './queue/mail-settings'
 import { type PauseLimits, SendHealthGate } from './queue/send-health'
-import type { OutgoingMail } from './smtp-transport'
+import type { MailTransport, OutgoingMail } from './smtp-transport'
 import type { MailTransportConfig } from './transport-config'
 
 /** CONFIRM_SIGNUPS promises a message to every signup: without a way to send, the server does not start. */
@@ -78,23 +78,8 @@ export async function startMail(
       log.info('Mail is queued but SMTP_URL is not set: nothing is sent until a server with SMTP_URL runs')
     return undefined
   }
-  // Loaded only where mail is sent: nodemailer is some 10 MiB of a server's memory.
-  const { buildInMemory, createSmtpTransport } = await import('./smtp-transport')
-  const transport = createSmtpTransport(mail.smtp, mail.from, {
-    timeoutMs: env.SMTP_TIMEOUT_MS,
-    maxConnections: 4,
-  })
   const context = { siteUrl: deps.siteUrl, betaUrl: env.BETA_URL ?? mailWords.betaUrl, keys: deps.keys }
-  // Before the first message goes out (WARM_UP, ADR 102): at a launch the owner's invitations leave
-  // in its first second, and cold, building them cost the signups beside them a third of their p99.
-  if (deps.warmUp) {
-    const built = await buildInMemory(
-      rehearsalMessages(context, mail.from.domain),
-      mail.from,
-      MAIL_REHEARSAL_UNTIL(),
-    )
-    log.info(`Warmed up the mail: ${built} messages built in memory (none sent)`)
-  }
+  const transport = await openTransport(env, mail, deps.warmUp ? { context, log } : undefined)
   const sender = await startMailSender({
     db,
     log,
@@ -119,9 +104,33 @@ export async function startMail(
   return sender
 }
 
+/**
+ * The SMTP transport. With warmUp, its path is rehearsed before the first message goes out
+ * (WARM_UP, ADR 102): at a launch the owner's invitations leave in its first second, and cold,
+ * building them cost the signups beside them a third of their p99.
+ */
+async function openTransport(
+  env: MailEnv,
+  mail: NonNullable<MailTransportConfig>,
+  warmUp?: { context: MessageContext; log: Logger },
+): Promise<MailTransport> {
+  // Loaded only where mail is sent: nodemailer is some 10 MiB of a server's memory.
+  const { buildInMemory, createSmtpTransport } = await import('./smtp-transport')
+  const transport = createSmtpTransport(mail.smtp, mail.from, {
+    timeoutMs: env.SMTP_TIMEOUT_MS,
+    maxConnections: 4,
+  })
+  if (warmUp) {
+    const messages = rehearsalMessages(warmUp.context, mail.from.domain)
+    const built = await buildInMemory(messages, mail.from, REHEARSAL_MS)
+    warmUp.log.info(`Warmed up the mail: ${built} messages built in memory (none sent)`)
+  }
+  return transport
+}
+
 /** The mail's rehearsal: this many messages, or a quarter of a second, whichever ends first. */
 const MAIL_REHEARSAL = 200
-const MAIL_REHEARSAL_UNTIL = () => performance.now() + 250
+const REHEARSAL_MS = 250
 
 /** Confirmations and invitations in turn, to made-up addresses, as the sender composes them. */
 function* rehearsalMessages(context: MessageContext, messageDomain: string): Generator<OutgoingMail> {
