@@ -250,10 +250,14 @@ function protectionsOf(env: ServerEnv, db: Database): AppProtections {
   }
 }
 
-const warmedUp = (rehearsed: Rehearsed = { pages: 0, signups: 0, ms: 0 }, connections: number) =>
-  `Warmed up before listening: ${rehearsed.pages.toLocaleString('en-US')} page loads and ` +
-  `${rehearsed.signups.toLocaleString('en-US')} signups rehearsed in ${(rehearsed.ms / 1000).toFixed(1)} s ` +
-  `(nothing kept), ${connections} database connections ready`
+/** What the warm-up did; without a rehearsal (`npm run dev`, no built site), the pool alone. */
+function warmedUp(rehearsed: Rehearsed | undefined, connections: number): string {
+  const pool = `${connections} database connections ready`
+  if (!rehearsed) return `Warmed up before listening: ${pool}`
+  const { pages, signups, ms } = rehearsed
+  const count = (n: number) => n.toLocaleString('en-US')
+  return `Warmed up before listening: ${count(pages)} page loads and ${count(signups)} signups rehearsed in ${(ms / 1000).toFixed(1)} s (nothing kept), ${pool}`
+}
 
 /** Never refuses: the rehearsal's signups all come from one address. */
 const UNLIMITED = { perMinute: Number.MAX_SAFE_INTEGER, burst: Number.MAX_SAFE_INTEGER }
