@@ -7,6 +7,7 @@ import { bundleForTests } from '../harness/test-bundle'
 import { startTestServer, type TestServer } from '../harness/test-server'
 import { runCli } from '../harness/waitlist-cli'
 import { runningClusterUrl, startEmbeddedCluster } from '../server/db/embedded/embedded-cluster'
+import { pageSignupHeaders } from '../server/http/rehearsal'
 import { BROWSER_HEADERS, type LoadResult, runLoad } from './http-load'
 import { type BaselineServer, startBaseline } from './inserts'
 import { median } from './stats'
@@ -79,15 +80,7 @@ export async function spike(url: string, anonKey: string, seconds: number): Prom
       connections: 50,
       durationSeconds: seconds,
       overallRate: SIGNUPS_PER_SECOND,
-      headers: {
-        ...BROWSER,
-        accept: '*/*',
-        apikey: anonKey,
-        authorization: `Bearer ${anonKey}`,
-        'content-type': 'application/json',
-        'content-profile': 'public',
-        prefer: 'return=minimal',
-      },
+      headers: { ...BROWSER, ...pageSignupHeaders(anonKey) },
       headersOf: address,
       body: '{"email":"spike-[<id>]@example.com"}',
     }),

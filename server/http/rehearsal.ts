@@ -42,20 +42,22 @@ interface Sent {
   body?: string
 }
 
-/** The page's own signup through the REST API (supabase-js's insert), one address each. */
+/** What the page's signup sends beside a browser's own headers: supabase-js's insert, no row back. */
+export const pageSignupHeaders = (anonKey: string): Record<string, string> => ({
+  accept: '*/*',
+  apikey: anonKey,
+  authorization: `Bearer ${anonKey}`,
+  'content-type': 'application/json',
+  'content-profile': 'public',
+  prefer: 'return=minimal',
+})
+
+/** The page's own signup through the REST API, one address each. */
 function signup(anonKey: string, n: number): Sent {
   return {
     method: 'POST',
     path: '/rest/v1/waitlist',
-    headers: {
-      ...BROWSER,
-      accept: '*/*',
-      apikey: anonKey,
-      authorization: `Bearer ${anonKey}`,
-      'content-type': 'application/json',
-      'content-profile': 'public',
-      prefer: 'return=minimal',
-    },
+    headers: { ...BROWSER, ...pageSignupHeaders(anonKey) },
     body: JSON.stringify({ email: `rehearsal-${n}@example.com` }),
   }
 }
