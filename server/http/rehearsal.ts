@@ -97,14 +97,15 @@ export async function rehearse(
       })
       outgoing.once('error', reject).end(sent.body)
     })
-  // Signups spread among the loads, as they come at a launch.
+  // Signups spread among the loads, as they come at a launch, the first of them first: however
+  // soon the deadline comes on a busy machine, both paths were taken.
   const every = signups > 0 ? Math.max(1, Math.floor(total / signups)) : Number.POSITIVE_INFINITY
   const deadline = started + deadlineMs
   let next = 0
   const loop = async () => {
     while (next < total && performance.now() < deadline) {
       const n = next++
-      const isSignup = n % every === every - 1 && n / every < signups
+      const isSignup = n % every === 0 && n / every < signups
       const status = await send(
         isSignup ? signup(anonKey, n) : { method: 'GET', path: '/', headers: BROWSER },
       )
