@@ -72,16 +72,7 @@ export function createSmtpTransport(
   return {
     async send(mail, signal) {
       try {
-        const info = await transport.sendMail({
-          from: from.header,
-          to: mail.to,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html,
-          messageId: mail.messageId,
-          headers: mail.headers,
-          signal,
-        })
+        const info = await transport.sendMail({ ...nodemailerMessage(mail, from), signal })
         return { status: 'sent', response: String(info.response ?? '') }
       } catch (error) {
         return classifySmtpError(error, config)
@@ -102,12 +93,17 @@ export async function buildInMemory(messages: Iterable<OutgoingMail>, from: Mail
   let built = 0
   for (const mail of messages) {
     if (performance.now() >= deadline) break
-    const { to, subject, text, html, messageId, headers } = mail
-    await transport.sendMail({ from: from.header, to, subject, text, html, messageId, headers })
+    await transport.sendMail(nodemailerMessage(mail, from))
     built++
   }
   transport.close()
   return built
+}
+
+/** A message as nodemailer takes it, sent or built in memory: the same fields either way. */
+function nodemailerMessage(mail: OutgoingMail, from: MailFrom) {
+  const { to, subject, text, html, messageId, headers } = mail
+  return { from: from.header, to, subject, text, html, messageId, headers }
 }
 
 /** One message as the transport sends it; From is the transport's own (MAIL_FROM). */
