@@ -14,12 +14,6 @@ export interface LoadOptions {
   durationSeconds: number
   /** A fixed number of requests instead of a duration; the rate is then over the run's own time. */
   amount?: number
-  /**
-   * Requests per second from all connections together (an open load, as visitors arrive), instead
-   * of each connection's next request as soon as the last is answered. Latencies then count the
-   * time a request waited for its turn (autocannon's correction for coordinated omission).
-   */
-  overallRate?: number
   method?: 'GET' | 'POST'
   headers?: Record<string, string>
   /** '[<id>]' in the body is replaced by a fresh id per request (unique e-mails). */
@@ -40,14 +34,17 @@ function varied(headersOf: (n: number) => Record<string, string>): autocannon.Re
   ]
 }
 
-/** One autocannon run; keep-alive connections, as a browser or a proxy in front would hold. */
+/**
+ * One autocannon run; keep-alive connections, as a browser or a proxy in front would hold. A closed
+ * load: each connection sends its next request as soon as the last is answered, for the most a
+ * server does. Visitors arriving at a rate are open-load.ts's.
+ */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const result = await autocannon({
     url: options.url,
     connections: options.connections,
     duration: options.durationSeconds,
     amount: options.amount,
-    overallRate: options.overallRate,
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,
