@@ -59,7 +59,6 @@ export class SourceCounter {
   readonly #mcpClients = new McpClients()
   readonly #recent = new RecentSources()
   readonly #recentSignups = new RecentSources()
-  readonly #recentVisitors = new RecentVisitors()
   readonly #writer: CountWriter
   readonly #options: SourceCounterOptions
   readonly #now: () => number
@@ -174,9 +173,7 @@ export class SourceCounter {
     if (!salt) return undefined
     const address = hit.address()
     const userAgent = headers.get('user-agent') ?? ''
-    return this.#recentVisitors.bitOf(day, address, userAgent, this.#now(), () =>
-      visitorBit(salt, day, address, userAgent),
-    )
+    return visitorBit(salt, day, address, userAgent)
   }
 }
 
@@ -187,6 +184,8 @@ export class SourceCounter {
  * once the salt is deleted nobody can say whose bit is whose, not even with the address in hand.
  * The salt comes first and is secret, so the hash cannot be recomputed without it (one call to
  * Node's one-shot hash: about a microsecond, against several for an HMAC object per request).
+ * Nothing remembers a visitor between loads: a cache of recent visitors must be keyed by a digest of
+ * the User-Agent, not by its unbounded self (ADR 024), and that digest cost the same hash it saved.
  */
 export function visitorBit(saltHex: string, day: string, address: string, userAgent: string): number {
   return hash('sha256', `${saltHex}\n${day}\n${address}\n${userAgent}`, 'buffer').readUInt16BE(0)
@@ -212,38 +211,5 @@ export class RecentSources {
     if (name.length > MAX_RECENT_LENGTH) return key
     this.#known.set(name, key)
     return key
-  }
-}
-
-const RECENT_VISITORS_MS = 5000
-const MAX_RECENT_VISITORS = 10_000
-
-/**
- * The visitor bits of the last few seconds' page loads, so that a client loading the page again and
- * again (a reload, a crawler posing as a browser, a flood) is looked up rather than hashed with the
- * day's salt each time. Kept by a digest of the day, address and User-Agent (SHA-256, 43
- * characters), never by the User-Agent itself: ten thousand entries are about a megabyte whatever
- * length clients send. In this process's memory only, for five seconds at most, then forgotten in
- * bulk; nothing of it is ever written. Not lru-cache: its ttl stops answering with an old digest but
- * keeps it in memory until it is evicted, and with ttlAutopurge (a timer per entry) it forgets on
- * time for 760 ns per new visitor, against 300 for this window (300,000 visitors, node 20,
- * 2026-12-02).
- */
-export class RecentVisitors {
-  readonly #bits = new Map<string, number>()
-  #since = Number.NEGATIVE_INFINITY
-
-  bitOf(day: string, address: string, userAgent: string, now: number, bit: () => number): number {
-    if (now - this.#since >= RECENT_VISITORS_MS || this.#bits.size >= MAX_RECENT_VISITORS) {
-      this.#bits.clear()
-      this.#since = now
-    }
-    const visitor = hash('sha256', `${day}\n${address}\n${userAgent}`, 'base64url')
-    let known = this.#bits.get(visitor)
-    if (known === undefined) {
-      known = bit()
-      this.#bits.set(visitor, known)
-    }
-    return known
   }
 }

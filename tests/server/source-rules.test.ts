@@ -4,7 +4,6 @@ import { percent, renderCampaigns, renderSources } from '../../owner/cli/sources
 import { CountBuffer, OTHER, OverflowSketch, planDay } from '../../server/analytics/count-buffer'
 import {
   RecentSources,
-  RecentVisitors,
   type SignupDoor,
   SourceCounter,
   visitorBit,
@@ -313,26 +312,6 @@ describe('what the server holds in memory', () => {
     recent.of(`https://lab.example.com/?${'x'.repeat(600)}`, undefined, resolve)
     recent.of(`https://lab.example.com/?${'x'.repeat(600)}`, undefined, resolve)
     expect(resolved).toBe(3)
-
-    const visitors = new RecentVisitors()
-    // Two User-Agents alike but for their 15,000th character are two visitors.
-    const longAgent = (last: string) => `${CHROME}${'x'.repeat(15_000)}${last}`
-    let bits = 0
-    visitors.bitOf('2030-01-14', '192.0.2.1', longAgent('a'), 0, () => ++bits)
-    expect(visitors.bitOf('2030-01-14', '192.0.2.1', longAgent('b'), 0, () => ++bits)).toBe(2)
-    expect(visitors.bitOf('2030-01-14', '192.0.2.1', longAgent('a'), 0, () => ++bits)).toBe(1)
-    let hashed = 0
-    const hash = () => {
-      hashed += 1
-      return 42
-    }
-    visitors.bitOf('2030-01-15', '192.0.2.1', CHROME, 0, hash)
-    expect(visitors.bitOf('2030-01-15', '192.0.2.1', CHROME, 4999, hash)).toBe(42)
-    visitors.bitOf('2030-01-16', '192.0.2.1', CHROME, 4999, hash)
-    expect(hashed).toBe(2)
-    // Five seconds on, everything is forgotten.
-    visitors.bitOf('2030-01-16', '192.0.2.1', CHROME, 10_000, hash)
-    expect(hashed).toBe(3)
 
     const clients = new McpClients()
     clients.remember('192.0.2.1', 'node', 'claude-ai', 0)
