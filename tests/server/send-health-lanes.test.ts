@@ -164,12 +164,10 @@ describe('send health, one lane at a time', () => {
       .output()
       .split('\n')
       .find((line) => line.includes('Sending paused for confirmations'))
-    // The two last confirmations are in flight together (four sends at once), so the pause may be
-    // judged while the other's bounce is still being recorded: 8 or 9 bounces, always 5 networks.
-    // (A clean clone's npm test read "(8 from 5 networks)" of 32 messages in 3 runs of 8.)
-    expect(pausedLine).toMatch(
-      /hard bounces are \d+\.\d% of the last 3[23] messages \([89] from 5 networks\)/,
-    )
+    // The lane's counts and its networks are read from one snapshot (SendHealthGate.openLanes): read
+    // apart, CI once read "(7 from 5 networks)", the networks' read having seen two bounces more.
+    // With one of the two last bounces recorded it is 8 from 4 networks, no pause yet: so always 9.
+    expect(pausedLine).toMatch(/hard bounces are \d+\.\d% of the last 3[23] messages \(9 from 5 networks\)/)
     expect(server.output()).not.toContain('Sending paused for invitations')
 
     // The lab's invitations go while confirmations wait.
@@ -182,7 +180,7 @@ describe('send health, one lane at a time', () => {
 
     const paused = await runCli(server.env, 'deliveries')
     expect(paused.stdout).toMatch(
-      /Confirmations are paused since .*: hard bounces are \d+\.\d% of the last \d+ messages \([89] from 5 networks\), past MAIL_PAUSE_BOUNCE_RATE 0\.05/,
+      /Confirmations are paused since .*: hard bounces are \d+\.\d% of the last \d+ messages \(9 from 5 networks\), past MAIL_PAUSE_BOUNCE_RATE 0\.05/,
     )
     expect(paused.stdout).not.toContain('Invitations are paused')
     await receiver.waitFor(() => pausedWebhooks().length === 1, 'no mail.paused webhook')

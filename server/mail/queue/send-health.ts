@@ -7,6 +7,7 @@ import { queueEvent } from '../../webhooks/webhook-events'
 import type { MailLane } from './mail-pace'
 import {
   bouncingNetworks,
+  type NetworkWindow,
   networkPauseReason,
   type PausedNetwork,
   pauseNetwork,
@@ -204,8 +205,16 @@ export class SendHealthGate {
   ) {}
 
   async openLanes(): Promise<readonly MailLane[]> {
-    const health = await readSendHealth(this.db)
-    const networks = await this.judgeNetworks(health.confirmations)
+    // The lanes' counts and the networks' from one snapshot: read apart, a bounce recorded between
+    // the two made a pause read "7 bounces from 5 networks" where the networks held 9.
+    const { health, windows } = await this.db.transaction(async (tx) => {
+      await tx.query('set transaction isolation level repeatable read, read only')
+      const health = await readSendHealth(tx)
+      // Networks only once the lane holds enough bounces for any network to: a network's are some of the lane's.
+      const enough = health.confirmations.hardBounces >= this.limits.minBounces
+      return { health, windows: enough ? await readNetworkWindows(tx, HEALTH_WINDOW) : [] }
+    })
+    const networks = await this.judgeNetworks(windows)
     const open: MailLane[] = []
     for (const lane of Object.values(health)) {
       const reason = lane.paused
@@ -224,12 +233,9 @@ export class SendHealthGate {
 
   /**
    * Pauses each network whose confirmations bounced past the limits (network-health.ts), and says
-   * how many networks the lane's bounces came from. Read only once the lane holds enough bounces
-   * for any network to: a network's are some of the lane's.
+   * how many networks the lane's bounces came from.
    */
-  private async judgeNetworks(lane: LaneHealth): Promise<number> {
-    if (lane.hardBounces < this.limits.minBounces) return 0
-    const windows = await readNetworkWindows(this.db, HEALTH_WINDOW)
+  private async judgeNetworks(windows: readonly NetworkWindow[]): Promise<number> {
     for (const window of windows) {
       const reason = networkPauseReason(window, this.limits)
       const until = reason && window.network && (await pauseNetwork(this.db, window.network, reason))
