@@ -32,14 +32,18 @@ export interface ConsentRecord {
   confirmed_from: string | null
 }
 
-/** Stores each version once (a version already held is left as it is); returns them. */
+/**
+ * Stores each version once (a version already held is left as it is); returns them. The conflict
+ * names no constraint: version and hash are both unique, and servers starting together can meet
+ * on either.
+ */
 export async function registerWords(db: Queryable, texts: readonly string[]): Promise<WordsVersion[]> {
   const versions = texts.map(wordsVersion)
   const unique = [...new Map(versions.map((v) => [v.version, v])).values()]
   await db.query(
     `insert into private.consent_words (version, hash, text)
      select * from unnest($1::text[], $2::bytea[], $3::text[])
-     on conflict (version) do nothing`,
+     on conflict do nothing`,
     [unique.map((v) => v.version), unique.map((v) => v.hash), unique.map((v) => v.text)],
   )
   return versions
