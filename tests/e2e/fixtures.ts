@@ -83,8 +83,17 @@ export function watchConsole(page: Page): string[] {
   return problems
 }
 
+/**
+ * axe on `page`, run in the page itself: its default opens a blank page beside it to gather each
+ * frame's results, which our pages (no iframes) do not need, and which doubled each scan: 43 scans
+ * took 65 s of the two workers' time, 37 s this way (npm test, 2026-11-29). The rules are the same.
+ */
+export function axeOn(page: Page): AxeBuilder {
+  return new AxeBuilder({ page }).setLegacyMode(true)
+}
+
 export async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
+  const results = await axeOn(page).analyze()
   expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([])
 }
 

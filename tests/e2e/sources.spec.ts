@@ -1,10 +1,9 @@
-import AxeBuilder from '@axe-core/playwright'
 import { type Browser, type BrowserContext, expect, type Page } from '@playwright/test'
 import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { type SourceCounts, sourcesReport } from '../../server/analytics/sources-report'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
-import { workerTest as test, toasts } from './fixtures'
+import { axeOn, workerTest as test, toasts } from './fixtures'
 
 /**
  * Visits and signups by source as people make them, in Chromium: a newsletter's tagged link, a
@@ -161,7 +160,7 @@ test('the studio shows the sources and the visits, legible on a phone in either 
       ).toBeLessThanOrEqual(0)
       // The chart and the panel (the studio's own tests scan the whole page): every rule once, then
       // the one a scheme changes, contrast.
-      const axe = new AxeBuilder({ page }).include('section:has(#chart-heading)').include('#sources')
+      const axe = axeOn(page).include('section:has(#chart-heading)').include('#sources')
       const scan = await (colorScheme === 'light' ? axe : axe.withRules(['color-contrast'])).analyze()
       expect(scan.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([])
     }
