@@ -14,9 +14,9 @@ function wordsOf(props: Parameters<typeof SignupsChart>[0]): string {
 }
 
 const days = [
-  { day: '2026-11-23', count: 4 },
-  { day: '2026-11-24', count: 13 },
-  { day: '2026-11-25', count: 0 },
+  { day: '2024-11-23', count: 4 },
+  { day: '2024-11-24', count: 13 },
+  { day: '2024-11-25', count: 0 },
 ]
 const base = { days, range: '30' as const, onRangeChange() {} }
 
@@ -28,7 +28,7 @@ describe("the studio's chart says each peak once", () => {
   })
 
   it('with visits: each series its own peak in the legend, and no second "13" below', () => {
-    const words = wordsOf({ ...base, visits: [{ day: '2026-11-24', visits: 40, visitors: 30 }] })
+    const words = wordsOf({ ...base, visits: [{ day: '2024-11-24', visits: 40, visitors: 30 }] })
     expect(words).toContain('visits (most in a day: 40)')
     expect(words).toContain('signups (most in a day: 13)')
     expect(words.match(/13/g)).toHaveLength(1)

@@ -209,7 +209,7 @@ describe.skipIf(!engine)('the container image', () => {
     expect((await run(['exec', site.name, 'npm', 'run', '--silent', 'waitlist', '--', 'count'])).trim()).toBe(
       '1',
     )
-    const csv = 'email,created_at\r\ngrace@example.com,2026-11-20T10:00:00.000Z\r\n'
+    const csv = 'email,created_at\r\ngrace@example.com,2024-11-20T10:00:00.000Z\r\n'
     await engineRun(engine as string, ['exec', '-i', site.name, 'sh', '-c', 'cat > /tmp/in.csv'], {
       input: csv,
     })

@@ -143,7 +143,7 @@ test.describe
       await expect(panel).toContainText('Your roleResearch')
       await expect(panel).toContainText('OrganisationExample University')
       const history = panel.getByRole('listitem')
-      await expect(history.first()).toHaveText('2026-11-01 09:00:00 UTCsigned up (from launch-post)')
+      await expect(history.first()).toHaveText('2024-11-01 09:00:00 UTCsigned up (from launch-post)')
       await expect(history.filter({ hasText: /invited \(batch \d+\)/ })).toHaveCount(1)
       await expect(history.filter({ hasText: 'invitation message: sent' })).toHaveCount(1)
       await expectNoAxeViolations(page)

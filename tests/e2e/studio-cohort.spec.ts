@@ -17,12 +17,12 @@ import { expectNoAxeViolations, workerTest as test, watchConsole } from './fixtu
  */
 const LAB_SHEET = [
   'email,created_at,role,organisation,use_case',
-  'percy@cs.stanford.edu,2026-09-01,Research,Stanford,Agents that plan long multi-step experiments across days of lab work',
-  'ann@stanford.edu,2026-09-02,Research,Bletchley Park,',
-  'bo@mit.edu,2026-09-03,Engineering,MIT,',
-  'cat@notedu.com,2026-09-04,Research,Acme,',
-  'dan@ox.ac.uk,2026-09-05,Research,Oxford,',
-  'eve@example.com,2026-09-06,Product,Zeta Labs,',
+  'percy@cs.stanford.edu,2024-09-01,Research,Stanford,Agents that plan long multi-step experiments across days of lab work',
+  'ann@stanford.edu,2024-09-02,Research,Bletchley Park,',
+  'bo@mit.edu,2024-09-03,Engineering,MIT,',
+  'cat@notedu.com,2024-09-04,Research,Acme,',
+  'dan@ox.ac.uk,2024-09-05,Research,Oxford,',
+  'eve@example.com,2024-09-06,Product,Zeta Labs,',
 ]
 
 test.describe

@@ -307,8 +307,8 @@ describe('security headers', () => {
 describe('logs', () => {
   it('writes one line per request, the path as sent: %0a, %0d and %1b forge nothing', async () => {
     const paths = [
-      '/foo%0a2026-01-01%20INFO%20POST%20/admin%20200',
-      '/bar%0d2026-01-01%20INFO%20POST%20/admin%20200',
+      '/foo%0a2024-01-01%20INFO%20POST%20/admin%20200',
+      '/bar%0d2024-01-01%20INFO%20POST%20/admin%20200',
       '/baz%1b%5b2J%1b%5b31mred',
     ]
     for (const path of paths) {
@@ -320,7 +320,7 @@ describe('logs', () => {
     const lines = output.split('\n')
     for (const path of paths)
       expect(lines.filter((line) => line.startsWith(`GET ${path} 404 `))).toHaveLength(1)
-    expect(lines.filter((line) => line.startsWith('2026-01-01'))).toEqual([])
+    expect(lines.filter((line) => line.startsWith('2024-01-01'))).toEqual([])
     expect(output.includes('\r') || output.includes('\u001b')).toBe(false)
   })
 })

@@ -34,7 +34,7 @@ describe("DATA_DIR's lock", () => {
     const dead = spawnSync('true').pid
     await writeFile(
       join(dataDir, 'server.lock'),
-      JSON.stringify({ pid: dead, started: '1', purpose: 'server', since: '2026-01-01T00:00:00Z' }),
+      JSON.stringify({ pid: dead, started: '1', purpose: 'server', since: '2024-01-01T00:00:00Z' }),
       { mode: 0o600 },
     )
     const racers = Array.from({ length: RACERS }, () =>

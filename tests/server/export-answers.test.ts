@@ -19,7 +19,7 @@ const CONSENT_HEADER = ',consent_at,consent_door,consent_words,consent_agent,con
 // The consent record a line of a file without one gets (issue 53): the import's time, its file.
 const IMPORTED = String.raw`,\d{4}-\d\d-\d\dT[\d:.]+Z,import,[0-9a-f]{16},,`
 const at = (hour: number) =>
-  `2026-11-0${1 + Math.floor(hour / 24)}T${String(hour % 24).padStart(2, '0')}:00:00.000000Z`
+  `2024-11-0${1 + Math.floor(hour / 24)}T${String(hour % 24).padStart(2, '0')}:00:00.000000Z`
 // Texts a CSV and COPY must both carry: a comma, quotes, a line break, a tab, a formula, unicode.
 const TRICKY_USE = 'Agents that "plan", then act;\nsecond line\twith a tab'
 const LIST = [

@@ -17,7 +17,7 @@ describe('import --dry-run writes nothing at all', () => {
     csv = join(scratch, 'waitlist.csv')
     await writeFile(
       csv,
-      'email,created_at\r\na@example.com,2026-11-01T09:00:00Z\r\nb@example.com,2026-11-02T09:00:00Z\r\n',
+      'email,created_at\r\na@example.com,2024-11-01T09:00:00Z\r\nb@example.com,2024-11-02T09:00:00Z\r\n',
     )
   })
   afterAll(() => rm(scratch, { recursive: true, force: true }))

@@ -181,8 +181,8 @@ describe('entry statuses', () => {
   })
 
   it('import adds new entries with their statuses beside listed ones moving on, reads an export from before statuses as waiting, and checks each status line', async () => {
-    const when = '2026-11-01T09:00:00.000000Z'
-    const at = (hour: number) => `2026-11-02T${String(hour).padStart(2, '0')}:00:00.000000Z`
+    const when = '2024-11-01T09:00:00.000000Z'
+    const at = (hour: number) => `2024-11-02T${String(hour).padStart(2, '0')}:00:00.000000Z`
     const live = await freshDb()
     await add(live, 'listed.unsub@example.com', 'listed.wait@example.com')
     await inviteNamed(live, ['listed.wait@example.com'], QUEUE)

@@ -79,8 +79,8 @@ describe('invite --dry-run writes nothing at all', () => {
       )
       await db.query(
         `insert into public.waitlist (email, created_at) values
-           ('first@example.com', '2026-11-01T09:00:00Z'), ('second@example.com', '2026-11-02T09:00:00Z'),
-           ('third@example.com', '2026-11-03T09:00:00Z')`,
+           ('first@example.com', '2024-11-01T09:00:00Z'), ('second@example.com', '2024-11-02T09:00:00Z'),
+           ('third@example.com', '2024-11-03T09:00:00Z')`,
       )
     } finally {
       await db.close()
@@ -92,8 +92,8 @@ describe('invite --dry-run writes nothing at all', () => {
     expect(next).toMatchObject({ code: 0 })
     expect(next.stdout.split('\n').slice(0, 3)).toEqual([
       'Dry run: 2 invitations would be queued. Nothing was written.',
-      '  2026-11-01T09:00:00.000000Z  first@example.com  (waiting)',
-      '  2026-11-02T09:00:00.000000Z  second@example.com  (waiting)',
+      '  2024-11-01T09:00:00.000000Z  first@example.com  (waiting)',
+      '  2024-11-02T09:00:00.000000Z  second@example.com  (waiting)',
     ])
     expect(next.stdout).toContain('To: first@example.com')
     const named = await runCli(env, 'invite', 'THIRD@example.com', 'x@example.com', '--dry-run')

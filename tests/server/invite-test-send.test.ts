@@ -171,7 +171,7 @@ describe('a test send to an address that asked for no mail, or whose server refu
     const scratch = await mkdtemp(join(tmpdir(), 'test-send-refused-'))
     const file = join(scratch, 'statuses.csv')
     const header = 'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at'
-    const lines = refused.map(([email, status]) => `${email},2026-11-01T09:00:00Z,${status},,,,`)
+    const lines = refused.map(([email, status]) => `${email},2024-11-01T09:00:00Z,${status},,,,`)
     await writeFile(file, `${header}\r\n${lines.join('\r\n')}\r\n`)
     expect((await runCli(server.env, 'import', file)).code).toBe(0)
     await rm(scratch, { recursive: true })

@@ -349,7 +349,7 @@ describe('generic (Standard Webhooks)', () => {
       '',
       'Reporting-MTA: dns; mx.lab.example',
       'X-Postfix-Queue-ID: 4ZAB1C2D3E',
-      'Arrival-Date: Wed, 25 Nov 2026 10:00:00 +0000 (UTC)',
+      'Arrival-Date: Mon, 25 Nov 2024 10:00:00 +0000 (UTC)',
       '',
       `Final-Recipient: rfc822; ${email}`,
       `Original-Recipient: rfc822;${email}`,
@@ -458,7 +458,7 @@ describe('the route', () => {
       await writeFile(
         moved,
         'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at\r\n' +
-          'moved.complained@example.com,2026-11-01T09:00:00.000000Z,complained,,,2026-11-02T09:00:00.000000Z,\r\n',
+          'moved.complained@example.com,2024-11-01T09:00:00.000000Z,complained,,,2024-11-02T09:00:00.000000Z,\r\n',
       )
       expect((await runCli(server.env, 'import', moved)).code).toBe(0)
       expect((await statusOf('moved.complained@example.com'))?.status).toBe('complained')

@@ -7,6 +7,7 @@ import { runCli } from '../../harness/waitlist-cli'
 import { linkKeys } from '../../server/mail/messages/link-seals'
 import { redeemInvite } from '../../server/waitlist/redeem-invite'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { utcDay } from '../support/relative-dates'
 
 /**
  * Issue 43: the owner chooses the cohort from the CLI and sees who came. A list with sources and
@@ -16,7 +17,9 @@ import { type MailTestServer, startMailTestServer } from '../support/mail-test-s
  * tell it as the owner reads them.
  */
 const HEADER = 'email,created_at,source,answer_role,answer_organisation,answer_use_case'
-const at = (minute: number) => `2026-11-01T09:${String(minute).padStart(2, '0')}:00.000000Z`
+// Ten days ago: inside the funnel's 30-day window, which the server measures from its own clock.
+const DAY = utcDay(-10)
+const at = (minute: number) => `${DAY}T09:${String(minute).padStart(2, '0')}:00.000000Z`
 const LIST = [
   `ada.research@lab.org,${at(0)},hackernews,Research,CERN,"Protein folding, at scale"`,
   `bob.eng@corp.com,${at(1)},hackernews,Engineering,Acme Corp,`,
@@ -275,7 +278,7 @@ describe('show and funnel after the batch, one invitee joined', () => {
     ])
     expect(funnel.total).toMatchObject({ visits: 0, signupsOnVisits: 0, signups: 8, invited: 2, joined: 1 })
     expect(funnel.total.rates.signups).toBeNull()
-    // The studio's other windows; November 1st's imports are within the last 30 days.
+    // The studio's other windows; the imports, ten days old, are within the last 30 days.
     const recent = JSON.parse((await cli('funnel', '--days', '30', '--json')).stdout)
     expect(recent).toMatchObject({ window: '30', total: { signups: 8, invited: 2, joined: 1 } })
     expect(await cli('funnel', '--by', 'campaign')).toMatchObject({

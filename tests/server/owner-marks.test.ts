@@ -13,7 +13,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
  * `--batch` on list, count, export and invite --next; `list --json`. Tags and notes never reach a
  * mail (a real SMTP server) or a webhook, and go with the entry.
  */
-const at = (minute: number) => `2026-11-01T09:${String(minute).padStart(2, '0')}:00.000000Z`
+const at = (minute: number) => `2024-11-01T09:${String(minute).padStart(2, '0')}:00.000000Z`
 const LIST = [
   'percy@cs.stanford.edu',
   'ann@stanford.edu',

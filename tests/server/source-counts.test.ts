@@ -6,6 +6,7 @@ import type { Logger } from '../../server/base/log'
 import type { Database } from '../../server/db/database'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { HttpSourceCounter } from '../../server/http/http-source-counter'
+import { utcDay, utcMidnight } from '../support/relative-dates'
 
 /**
  * The counting itself, in this process, on a real database with a clock of the test's own: what a
@@ -18,9 +19,11 @@ const BROWSER =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36'
 const OTHER_BROWSER = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14.6; rv:131.0) Gecko/20100101 Firefox/131.0'
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
-// Days after the database's own today: a salt is never created for a day already over.
-const DAY_ONE = Date.UTC(2030, 0, 15, 12)
-const DAY_TWO = Date.UTC(2030, 0, 16, 0, 0, 30)
+// Days after the database's own today, taken from today: a salt is never created for a day that
+// PostgreSQL's now() has passed, so a day written by hand would stop working once it came.
+const DAY_ONE = utcMidnight(2) + 12 * 3_600_000
+const DAY_TWO = utcMidnight(3) + 30_000
+const [FIRST, SECOND] = [utcDay(0, DAY_ONE), utcDay(0, DAY_TWO)]
 
 const quiet: Logger = { info: () => {}, error: () => {} }
 const opened: OpenedDatabase[] = []
@@ -259,12 +262,12 @@ describe('several servers on one database, and the days', () => {
     expect(await counts(db)).toEqual({ x: { visits: 3, visitors: 2, signups: 0 } })
     const salts = () =>
       db.query<{ day: string }>(`select to_char(day, 'YYYY-MM-DD') as day from private.visitor_salts`)
-    expect(await salts()).toEqual([{ day: '2030-01-15' }])
+    expect(await salts()).toEqual([{ day: FIRST }])
 
     // Thirty seconds past midnight: a new salt, the old one deleted, the same visitor new again.
     clock.now = DAY_TWO
     await Promise.all([one.counter.flush(), two.counter.flush()])
-    expect(await salts()).toEqual([{ day: '2030-01-16' }])
+    expect(await salts()).toEqual([{ day: SECOND }])
     await visit(one.app, { from: '192.0.2.1', path: '/?utm_source=x' })
     await visit(two.app, { from: '192.0.2.1', path: '/?utm_source=x' })
     await Promise.all([one.counter.flush(), two.counter.flush()])
@@ -274,15 +277,15 @@ describe('several servers on one database, and the days', () => {
            from private.source_counts order by day`,
       )
     expect(await perDay()).toEqual([
-      { day: '2030-01-15', visits: '3', visitors: null, bits: true },
-      { day: '2030-01-16', visits: '2', visitors: null, bits: true },
+      { day: FIRST, visits: '3', visitors: null, bits: true },
+      { day: SECOND, visits: '2', visitors: null, bits: true },
     ])
     // Ten minutes later the day before is closed: its bits become a number and are erased.
     clock.now = DAY_TWO + 11 * 60_000
     await Promise.all([one.counter.flush(), two.counter.flush()])
     expect(await perDay()).toEqual([
-      { day: '2030-01-15', visits: '3', visitors: '2', bits: false },
-      { day: '2030-01-16', visits: '2', visitors: null, bits: true },
+      { day: FIRST, visits: '3', visitors: '2', bits: false },
+      { day: SECOND, visits: '2', visitors: null, bits: true },
     ])
     expect(await counts(db)).toEqual({ x: { visits: 5, visitors: 3, signups: 0 } })
     await Promise.all([one.counter.stop(), two.counter.stop()])

@@ -234,7 +234,7 @@ describe('import refuses a bad file with a clear message', () => {
     const wrong = await runCli(
       env,
       'import',
-      await csvFile('wrong.csv', 'Mail,Date\r\na@b.co,2026-11-01\r\n'),
+      await csvFile('wrong.csv', 'Mail,Date\r\na@b.co,2024-11-01\r\n'),
     )
     expect(wrong).toMatchObject({ code: 1 })
     expect(wrong.stderr).toContain(
@@ -272,17 +272,17 @@ describe('import reads the lines as they stream in, into one transaction', () =>
 
   it('duplicates, invalid addresses and times, and wrong field counts, each by line number', async () => {
     const lines = [
-      'Dup@example.com,2026-11-01T09:00:00.000000Z',
-      'dup@EXAMPLE.com,2026-11-02T09:00:00.000000Z',
-      'no-at-sign.example.com,2026-11-01T09:00:00.000000Z',
-      'ok@example.com,2026-02-30T09:00:00Z',
-      'ok2@example.com,2026-11-01 24:00:00',
+      'Dup@example.com,2024-11-01T09:00:00.000000Z',
+      'dup@EXAMPLE.com,2024-11-02T09:00:00.000000Z',
+      'no-at-sign.example.com,2024-11-01T09:00:00.000000Z',
+      'ok@example.com,2024-02-30T09:00:00Z',
+      'ok2@example.com,2024-11-01 24:00:00',
       'lonely@example.com',
-      'a@b.co,2026-11-01T09:00:00Z,extra',
+      'a@b.co,2024-11-01T09:00:00Z,extra',
       '',
       '"multi',
-      'line@x.co",2026-11-01T09:00:00Z',
-      'fine@example.com,2026-11-01T09:00:00+01:00',
+      'line@x.co",2024-11-01T09:00:00Z',
+      'fine@example.com,2024-11-01T09:00:00+01:00',
     ]
     const result = await runCli(
       database.env,
@@ -294,8 +294,8 @@ describe('import reads the lines as they stream in, into one transaction', () =>
       expect.stringContaining('7 bad lines; nothing was imported.'),
       '  line 3: the same address as line 2',
       '  line 4: email "no-at-sign.example.com": not a valid e-mail address',
-      `  line 5: created_at "2026-02-30T09:00:00Z": not ${TIME_FORMS}`,
-      `  line 6: created_at "2026-11-01 24:00:00": not ${TIME_FORMS}`,
+      `  line 5: created_at "2024-02-30T09:00:00Z": not ${TIME_FORMS}`,
+      `  line 6: created_at "2024-11-01 24:00:00": not ${TIME_FORMS}`,
       '  line 7: expected 2 fields (email,created_at), found 1',
       '  line 8: expected 2 fields (email,created_at), found 3',
       '  line 10: email "multi\\r\\nline@x.co": not a valid e-mail address',
@@ -307,7 +307,7 @@ describe('import reads the lines as they stream in, into one transaction', () =>
     const open = await runCli(
       database.env,
       'import',
-      await csvFile('quotes.csv', `${header}"a@b.co,2026-11-01Z\r\n`),
+      await csvFile('quotes.csv', `${header}"a@b.co,2024-11-01Z\r\n`),
     )
     expect(open).toMatchObject({ code: 1 })
     expect(open.stderr).toMatch(/is not valid CSV: Quote Not Closed/)
@@ -316,7 +316,7 @@ describe('import reads the lines as they stream in, into one transaction', () =>
       'import',
       await csvFile(
         'stray.csv',
-        `${header}ok@example.com,2026-11-01T09:00:00Z\r\na"b@x.co,2026-11-01T09:00:00Z\r\n`,
+        `${header}ok@example.com,2024-11-01T09:00:00Z\r\na"b@x.co,2024-11-01T09:00:00Z\r\n`,
       ),
     )
     expect(stray).toMatchObject({ code: 1 })
@@ -356,16 +356,16 @@ describe('stats and remove usage', () => {
   it('scales bars to the busiest day, with a sliver for any signup', () => {
     const chart = renderBarChart(
       [
-        { day: '2026-11-01', count: 0 },
-        { day: '2026-11-02', count: 1 },
-        { day: '2026-11-03', count: 1000 },
+        { day: '2024-11-01', count: 0 },
+        { day: '2024-11-02', count: 1 },
+        { day: '2024-11-03', count: 1000 },
       ],
       10,
     )
     expect(chart.split('\n')).toEqual([
-      '2026-11-01     0',
-      '2026-11-02     1  ▏',
-      '2026-11-03  1000  ██████████',
+      '2024-11-01     0',
+      '2024-11-02     1  ▏',
+      '2024-11-03  1000  ██████████',
     ])
   })
 })

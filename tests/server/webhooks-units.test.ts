@@ -100,48 +100,48 @@ describe('the payload', () => {
   it('carries the address and created_at, and a line Slack and Discord show as it is', () => {
     const payload = signupPayload(
       'a&b_c*d@example.com',
-      '2026-11-23T09:15:42.123456Z',
-      new Date('2026-11-23T09:15:43Z'),
+      '2024-11-23T09:15:42.123456Z',
+      new Date('2024-11-23T09:15:43Z'),
     )
-    expect(payload.data).toEqual({ email: 'a&b_c*d@example.com', created_at: '2026-11-23T09:15:42.123456Z' })
+    expect(payload.data).toEqual({ email: 'a&b_c*d@example.com', created_at: '2024-11-23T09:15:42.123456Z' })
     expect(payload.type).toBe('waitlist.signup')
-    expect(payload.timestamp).toBe('2026-11-23T09:15:43.000Z')
+    expect(payload.timestamp).toBe('2024-11-23T09:15:43.000Z')
     // Slack reads &, < and > as markup, and _ and * as formatting outside inline code; Discord
     // reads _ and * as formatting and must mention nobody.
-    expect(payload.text).toBe('New waitlist signup: `a&amp;b_c*d@example.com` (2026-11-23 09:15 UTC)')
-    expect(payload.content).toBe('New waitlist signup: a&b\\_c\\*d@example.com (2026-11-23 09:15 UTC)')
+    expect(payload.text).toBe('New waitlist signup: `a&amp;b_c*d@example.com` (2024-11-23 09:15 UTC)')
+    expect(payload.content).toBe('New waitlist signup: a&b\\_c\\*d@example.com (2024-11-23 09:15 UTC)')
     expect(payload.allowed_mentions).toEqual({ parse: [] })
   })
 
   it('with details, names the answers and the source, each stranger’s text escaped for its chat', () => {
     const entry = {
       email: 'ada@lab.org',
-      createdAt: '2026-12-04T09:00:00.000000Z',
-      occurredAt: '2026-12-04T10:30:00.000000Z',
+      createdAt: '2024-12-04T09:00:00.000000Z',
+      occurredAt: '2024-12-04T10:30:00.000000Z',
       source: 'x*launch*',
       answers: { role: 'Research', organisation: 'Deep_Mind <!here> [click](https://evil.example)' },
     }
-    const answered = eventPayload('entry.answered', entry, new Date('2026-12-04T10:30:01Z'))
+    const answered = eventPayload('entry.answered', entry, new Date('2024-12-04T10:30:01Z'))
     expect(answered.data).toEqual({
       email: 'ada@lab.org',
-      created_at: '2026-12-04T09:00:00.000000Z',
-      occurred_at: '2026-12-04T10:30:00.000000Z',
+      created_at: '2024-12-04T09:00:00.000000Z',
+      occurred_at: '2024-12-04T10:30:00.000000Z',
       source: 'x*launch*',
       answers: entry.answers,
     })
     expect(answered.text).toBe(
       '`ada@lab.org` (`Research, Deep_Mind &lt;!here&gt; [click](https://evil.example)`) answered, ' +
-        'from `x*launch*` (2026-12-04 10:30 UTC)',
+        'from `x*launch*` (2024-12-04 10:30 UTC)',
     )
     expect(answered.content).toBe(
       'ada@lab.org (Research, Deep\\_Mind \\<!here\\> \\[click\\](https://evil.example)) answered, ' +
-        'from x\\*launch\\* (2026-12-04 10:30 UTC)',
+        'from x\\*launch\\* (2024-12-04 10:30 UTC)',
     )
     // A long answer is cut in the chat's line, kept whole in the data.
     const long = { ...entry, source: null, answers: { use_case: 'a'.repeat(200) } }
     const confirmed = eventPayload('entry.confirmed', long, new Date())
     expect(confirmed.text).toBe(
-      `Waitlist address confirmed: \`ada@lab.org\` (\`${'a'.repeat(59)}…\`) (2026-12-04 10:30 UTC)`,
+      `Waitlist address confirmed: \`ada@lab.org\` (\`${'a'.repeat(59)}…\`) (2024-12-04 10:30 UTC)`,
     )
     expect(confirmed.data).toMatchObject({ source: null, answers: { use_case: 'a'.repeat(200) } })
     // Without details: the address and its dates, as before.
@@ -151,7 +151,7 @@ describe('the payload', () => {
       new Date(),
     )
     expect(Object.keys(plain.data)).toEqual(['email', 'created_at', 'occurred_at'])
-    expect(plain.text).toBe('`ada@lab.org` answered (2026-12-04 10:30 UTC)')
+    expect(plain.text).toBe('`ada@lab.org` answered (2024-12-04 10:30 UTC)')
   })
 })
 

@@ -238,7 +238,7 @@ describe('every message', () => {
         kind,
         uuid: '6f1d2c3b-0000-4000-8000-000000000001',
         email: 'bo@example.com',
-        queuedAt: new Date('2026-12-05T09:00:00Z'),
+        queuedAt: new Date('2024-12-05T09:00:00Z'),
         messageDomain: 'lab.example',
       })
       const link = /Your data: (https:\/\/lab\.example\/your-data\?t=([\w-]+))/.exec(message.text)

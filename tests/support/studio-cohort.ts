@@ -22,7 +22,7 @@ export async function addCohort(env: Record<string, string>, db: Queryable): Pro
   const scratch = await mkdtemp(join(tmpdir(), 'studio-cohort-'))
   try {
     const file = join(scratch, 'list.csv')
-    const lines = COHORT.map(([email, status], index) => `${email},2026-11-0${index + 1}T09:00:00Z,${status}`)
+    const lines = COHORT.map(([email, status], index) => `${email},2024-11-0${index + 1}T09:00:00Z,${status}`)
     await writeFile(file, `email,created_at,status\n${lines.join('\n')}\n`)
     const imported = await runCli(env, 'import', file)
     if (imported.code !== 0) throw new Error(`import failed: ${imported.stderr}`)
