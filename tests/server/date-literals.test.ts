@@ -16,7 +16,8 @@ import { describe, expect, it } from 'vitest'
  */
 const SAFE: Record<string, string> = {
   'tests/support/mcp-raw.ts': 'MCP 2026-07-28 is the name of a revision of the protocol, not a day',
-  'tests/server/mcp-eras.test.ts': "MCP's revisions, 2026-07-28 and an unknown 2099-01-01, name protocols, not days",
+  'tests/server/mcp-eras.test.ts':
+    "MCP's revisions, 2026-07-28 and an unknown 2099-01-01, name protocols, not days",
 }
 
 const ROOT = join(import.meta.dirname, '../..')
@@ -28,9 +29,14 @@ function datesIn(line: string): { text: string; at: number }[] {
   const found: { text: string; at: number }[] = []
   // Quoting the product's examples, as its message prints them, writes no date of the test's own.
   const examples = line.indexOf('such as ')
-  for (const match of line.matchAll(/(?<![\w.])(20\d\d)-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01])|-\d?\$\{)?/g)) {
+  for (const match of line.matchAll(
+    /(?<![\w.])(20\d\d)-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01])|-\d?\$\{)?/g,
+  )) {
     if (examples >= 0 && (match.index ?? 0) > examples) continue
-    found.push({ text: match[0], at: Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3] ?? 1)) })
+    found.push({
+      text: match[0],
+      at: Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3] ?? 1)),
+    })
   }
   for (const match of line.matchAll(/(?:Date\.UTC|new Date)\(\s*(20\d\d)\s*,\s*(\d{1,2})/g))
     found.push({ text: match[0], at: Date.UTC(Number(match[1]), Number(match[2])) })
@@ -66,6 +72,7 @@ describe('dates written by hand in the tests', () => {
   it('reads the forms a test writes', () => {
     const at = (line: string) => datesIn(line).map(({ text }) => text)
     expect(at(`'a@b.co,2026-11-01T09:00:00Z'`)).toEqual(['2026-11-01'])
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template, read as a test writes it
     expect(at('`${email},2026-11-0${index + 1}T09:00:00Z`')).toEqual(['2026-11-0${'])
     expect(at('const DAY_ONE = Date.UTC(2030, 0, 15, 12)')).toEqual(['Date.UTC(2030, 0'])
     expect(at(`'Arrival-Date: Wed, 25 Nov 2026 10:00:00 +0000'`)).toEqual(['25 Nov 2026'])
@@ -90,7 +97,10 @@ describe('dates written by hand in the tests', () => {
             if (at > recent) found.push(`${name}:${index + 1}: ${text}`)
         })
     }
-    expect(found, 'take these from today (tests/support/relative-dates.ts) or write them in an older year').toEqual([])
+    expect(
+      found,
+      'take these from today (tests/support/relative-dates.ts) or write them in an older year',
+    ).toEqual([])
   })
 
   it('lists only files that still write such a date, each with its reason', () => {
@@ -100,7 +110,10 @@ describe('dates written by hand in the tests', () => {
       const dates = readFileSync(join(ROOT, name), 'utf8')
         .split('\n')
         .flatMap((line) => datesIn(code(line)))
-      expect(dates.some(({ at }) => at > recent), `${name} no longer needs its place in SAFE`).toBe(true)
+      expect(
+        dates.some(({ at }) => at > recent),
+        `${name} no longer needs its place in SAFE`,
+      ).toBe(true)
     }
   })
 })
