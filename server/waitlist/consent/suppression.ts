@@ -10,9 +10,9 @@ import { shownNetwork } from '../../rate-limit/client-network'
  * mailbox key the confirmations use (private.mailbox_key), under a key derived from the JWT secret
  * as the link keys are; the database computes it (private.suppression_hash) from the key's two pads,
  * which every server and the CLI write at start-up. Only the mailbox's owner lifts its hash, by
- * following the confirmation link a new signup of it is always sent (ADR 104: the signup's trigger
- * asks, even with CONFIRM_SIGNUPS off), or the owner of the list, with `unsuppress`: a signup alone
- * may be a stranger's.
+ * following the confirmation link a new signup of it is always sent (the signup's trigger asks, even
+ * with CONFIRM_SIGNUPS off), or the owner of the list, with `unsuppress`: a signup alone may be a
+ * stranger's.
  */
 
 const LABEL = 'suppression list'
@@ -65,7 +65,7 @@ const CONFIRMATION: Actor = { name: 'confirmation: the person' }
 
 /**
  * The person followed the confirmation link sent to `email`: the mailbox is theirs, so its hash
- * goes (ADR 104), and the record says so as it does for `unsuppress`, naming the confirmation and
+ * goes, and the record says so as it does for `unsuppress`, naming the confirmation and
  * its `network` cut as the logs cut it, never the address; in the confirmation's transaction.
  * While nobody is kept out, one look at an empty table. True when the mailbox was kept out.
  */
