@@ -1,4 +1,4 @@
--- The schema as supabase/migrations/ leaves it, through 20261206000000_team_studio.sql.
+-- The schema as supabase/migrations/ leaves it, through 20261207100000_confirmed_lifts_suppression.sql.
 -- Generated from the catalogs of a database the migrations built (harness/schema-sql.ts): do not edit.
 -- After changing a migration, regenerate it with `npm run schema` and commit it with the migration;
 -- tests/server/schema-file.test.ts fails while it is out of date. It is for reading: the migrations
@@ -680,11 +680,11 @@ begin
     insert into private.webhook_deliveries (waitlist_id) values (new.id);
     perform pg_notify('webhook_deliveries', '');
   end if;
+  if erased and not confirm then
+    confirm := exists (select from private.suppressed where hash = private.suppression_hash(new.email::text));
+  end if;
   if confirm then
     perform private.queue_confirmation(new.id, private.mailbox_key(new.email::text), true);
-  end if;
-  if erased then
-    delete from private.suppressed where hash = private.suppression_hash(new.email::text);
   end if;
   return null;
 end

@@ -21,8 +21,8 @@ export async function removeCommand(db: Database, emails: readonly string[]): Pr
     }
     removed++
     console.log(
-      `Removed ${stored} from the waitlist. Imports now skip it until it signs up again ` +
-        '(or `unsuppress` allows it).',
+      `Removed ${stored} from the waitlist. Imports now skip it until it signs up again and confirms ` +
+        'the address (or `unsuppress` allows it).',
     )
   }
   return exitFor(removed)

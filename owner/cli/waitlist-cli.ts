@@ -58,7 +58,8 @@ Commands:
                                        program took the port then; use it while the server runs
   remove EMAIL…                        erase each address (any letter case) and all it holds; one not listed
                                        is named and left; a keyed hash keeps it out of later imports until
-                                       it signs up again; entry.erased goes to the webhook
+                                       it signs up again and confirms the address; entry.erased goes to
+                                       the webhook
   consent-words [--json]               every version of the words the doors showed (the page's form, the MCP
                                        tool, an import's file): version, SHA-256, doors, entries, first and
                                        last use, text; --json: an array of {version, hash, text, doors,

@@ -3,6 +3,7 @@ import type { Answers } from '../../contract/signup-questions'
 import type { Database, Queryable } from '../db/database'
 import { queueEvent } from '../webhooks/webhook-events'
 import { recordConfirmation } from './consent/consent-record'
+import { liftOnConfirmation } from './consent/suppression'
 import { ANSWERS_FIXED, keepAnswers } from './entry-answers'
 import { askedForNoMail, changeStatus } from './entry-status'
 
@@ -38,7 +39,9 @@ export function unsubscribe(db: Database, email: string): Promise<LinkOutcome> {
 /**
  * Confirmation (double opt-in): an `unconfirmed` entry becomes `waiting`, so `invite` may pick it,
  * and the entry.confirmed event is queued; its consent record keeps the network the confirmation
- * came from (`network`, the client's, cut as the logs cut it). Any other status is left as it is.
+ * came from (`network`, the client's, cut as the logs cut it). Only here does a mailbox erased
+ * before come back into imports (ADR 098): the link reached its owner, where a signup alone may be
+ * a stranger's. Any other status is left as it is.
  */
 export function confirm(db: Database, email: string, network?: string): Promise<LinkOutcome> {
   return db.transaction(async (tx) => {
@@ -48,6 +51,7 @@ export function confirm(db: Database, email: string, network?: string): Promise<
     if ((await changeStatus(tx, 'confirm', [entry.id], { detail: 'by the link' })).length === 0)
       return 'already'
     await recordConfirmation(tx, entry.id, network)
+    await liftOnConfirmation(tx, email, network)
     return 'done'
   })
 }

@@ -78,7 +78,7 @@ describe('remove EMAIL…', () => {
     const removed = await cli('remove', fox, NOBODY)
     expect(removed).toMatchObject({ code: 0 })
     expect(removed.stdout).toBe(
-      `Removed ${fox} from the waitlist. Imports now skip it until it signs up again (or \`unsuppress\` allows it).\n` +
+      `Removed ${fox} from the waitlist. Imports now skip it until it signs up again and confirms the address (or \`unsuppress\` allows it).\n` +
         `${NOBODY} is not on the waitlist (in any letter case); nothing was removed.\n`,
     )
     expect(await cli('remove', fox, NOBODY)).toMatchObject({ code: 1 })

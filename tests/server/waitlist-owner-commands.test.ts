@@ -64,7 +64,7 @@ describe.each(BACKENDS)('owner commands on $name', ({ name }) => {
       // The address as stored, not as typed.
       expect(removed.stdout).toBe(
         'Removed Erase.Me@Example.com from the waitlist. Imports now skip it until it signs up again ' +
-          '(or `unsuppress` allows it).\n',
+          'and confirms the address (or `unsuppress` allows it).\n',
       )
       const again = await runCli(env, 'remove', 'erase.me@example.com')
       expect(again, 'nothing asked was done').toMatchObject({ code: 1 })

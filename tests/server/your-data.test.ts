@@ -14,7 +14,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
  * Issue 53, items 2 and 3, on a real server that confirms signups through a real SMTP server and
  * notifies a real HTTP receiver: the person's own page, reached from the message's link, shows
  * and downloads all the lab holds; "Erase me" (after its confirmation step) erases everything and
- * tells the webhook; the address then stays out of imports until it signs up again.
+ * tells the webhook; the address then stays out of imports until it signs up again and confirms.
  */
 const words = mailWords.pages.yourData
 const SUBJECT = mailWords.confirmation.subject.replaceAll('{lab}', 'Tessel Labs')
@@ -45,12 +45,18 @@ afterAll(async () => {
 const db = () => mail.database.db
 const cli = (...args: string[]) => runCli(mail.server.env, ...args)
 
-/** The links of the confirmation `email` was sent, from its text part (the sink keeps recipients lower-cased). */
-async function linksOf(email: string): Promise<{ confirm: string; yourData: string; unsubscribe: string }> {
+/**
+ * The links of the `nth` message (the first by default) `email` was sent, a confirmation, from its
+ * text part (the sink keeps recipients lower-cased).
+ */
+async function linksOf(
+  email: string,
+  nth = 1,
+): Promise<{ confirm: string; yourData: string; unsubscribe: string }> {
   const to = email.toLowerCase()
-  await mail.sink.waitFor(() => mail.sink.countFor(to) > 0, `no confirmation for ${email}`, 30_000)
+  await mail.sink.waitFor(() => mail.sink.countFor(to) >= nth, `no confirmation for ${email}`, 30_000)
   const messages = await Promise.all(mail.sink.received.filter((m) => m.to.includes(to)).map(mail.sink.parse))
-  const text = messages.find((m) => m.subject === SUBJECT)?.text ?? ''
+  const text = messages[nth - 1]?.subject === SUBJECT ? (messages[nth - 1]?.text ?? '') : ''
   const confirm = /https?:\/\/\S+\/confirm\?t=[\w-]+/.exec(text)?.[0]
   const yourData = new RegExp(`${mailWords.yourData}: (https?://\\S+/your-data\\?t=[\\w-]+)`).exec(text)?.[1]
   const unsubscribe = /https?:\/\/\S+\/unsubscribe\?t=[\w-]+/.exec(text)?.[0]
@@ -205,7 +211,7 @@ describe("the person's own page", () => {
     expect(await (await post(erase, { confirm: 'yes' })).text()).toContain(`<h1>${words.notListed}</h1>`)
   })
 
-  it('keeps the address out of imports, erased or removed, until it signs up again', async () => {
+  it('keeps the address out of imports, erased or removed, until it signs up again and confirms', async () => {
     expect((await cli('suppressed')).stdout).toBe(
       '1 address is kept out of imports (0 removed by the owner, 1 erased by the person).\n',
     )
@@ -222,10 +228,14 @@ describe("the person's own page", () => {
     )
     expect((await cli('list')).stdout).not.toMatch(/ada\.person|removed\.one/i)
 
-    // A new signup is the person's new consent: accepted, and the hash dropped.
+    // A new signup is accepted, but may be a stranger's: the hash stays until the link is followed.
+    const sent = mail.sink.countFor(email.toLowerCase())
     expect((await postWaitlist(mail.server, { email })).status).toBe(201)
-    expect((await cli('suppressed')).stdout).toMatch(/^1 address is kept out of imports \(1 removed/)
+    expect((await cli('suppressed')).stdout).toMatch(/^2 addresses are kept out of imports \(1 removed/)
     expect((await cli('show', email, '--json')).stdout).toContain('"door": "api"')
+    const { confirm } = await linksOf(email, sent + 1)
+    expect((await post(confirm, {})).status).toBe(200)
+    expect((await cli('suppressed')).stdout).toMatch(/^1 address is kept out of imports \(1 removed/)
   })
 })
 

@@ -2,14 +2,17 @@ import { hkdfSync } from 'node:crypto'
 import { type Actor, recordAudit } from '../../audit/audit-record'
 import type { Database, Queryable } from '../../db/database'
 import { LINK_KEY_SALT } from '../../mail/messages/link-seals'
+import { shownNetwork } from '../../rate-limit/client-network'
 
 /**
  * Erased stays erased (ADR 098): `remove` and the person's own erasure keep a keyed hash of the
  * address's mailbox (private.suppressed), which `import` skips. The hash is HMAC-SHA-256 over the
  * mailbox key the confirmations use (private.mailbox_key), under a key derived from the JWT secret
  * as the link keys are; the database computes it (private.suppression_hash) from the key's two pads,
- * which every server and the CLI write at start-up. A new signup of the address drops its hash (the
- * signup's trigger): it is the person's new consent.
+ * which every server and the CLI write at start-up. Only the mailbox's owner lifts its hash, by
+ * following the confirmation link a new signup of it is always sent (the signup's trigger asks, even
+ * with CONFIRM_SIGNUPS off), or the owner of the list, with `unsuppress`: a signup alone may be a
+ * stranger's.
  */
 
 const LABEL = 'suppression list'
@@ -54,14 +57,30 @@ export async function suppress(tx: Queryable, email: string, why: SuppressedWhy)
  * allowed it (never the address), in the same transaction. True when it was suppressed.
  */
 export async function unsuppress(db: Database, email: string, actor: Actor): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const { affected } = await tx.run(
-      'delete from private.suppressed where hash = private.suppression_hash($1)',
-      [email.trim()],
-    )
-    if (affected > 0) await recordAudit(tx, actor, { action: 'unsuppress', count: 0 })
-    return affected > 0
-  })
+  return db.transaction((tx) => lift(tx, email, actor))
+}
+
+/** Who lifts a hash by confirming: the mailbox's owner, as the record names them. */
+const CONFIRMATION: Actor = { name: 'confirmation: the person' }
+
+/**
+ * The person followed the confirmation link sent to `email`: the mailbox is theirs, so its hash
+ * goes, and the record says so as it does for `unsuppress`, naming the confirmation and
+ * its `network` cut as the logs cut it, never the address; in the confirmation's transaction.
+ * While nobody is kept out, one look at an empty table. True when the mailbox was kept out.
+ */
+export async function liftOnConfirmation(tx: Queryable, email: string, network?: string): Promise<boolean> {
+  return lift(tx, email, network ? { ...CONFIRMATION, network: shownNetwork(network) } : CONFIRMATION)
+}
+
+async function lift(tx: Queryable, email: string, actor: Actor): Promise<boolean> {
+  const { affected } = await tx.run(
+    `delete from private.suppressed
+      where exists (select from private.suppressed) and hash = private.suppression_hash($1)`,
+    [email.trim()],
+  )
+  if (affected > 0) await recordAudit(tx, actor, { action: 'unsuppress', count: 0 })
+  return affected > 0
 }
 
 /** How many addresses are kept out of imports, by why. */
