@@ -40,7 +40,7 @@ export function unsubscribe(db: Database, email: string): Promise<LinkOutcome> {
  * Confirmation (double opt-in): an `unconfirmed` entry becomes `waiting`, so `invite` may pick it,
  * and the entry.confirmed event is queued; its consent record keeps the network the confirmation
  * came from (`network`, the client's, cut as the logs cut it). Only here does a mailbox erased
- * before come back into imports (ADR 098): the link reached its owner, where a signup alone may be
+ * before come back into imports (ADR 104): the link reached its owner, where a signup alone may be
  * a stranger's. Any other status is left as it is.
  */
 export function confirm(db: Database, email: string, network?: string): Promise<LinkOutcome> {

@@ -1,4 +1,4 @@
--- Only a confirmed signup lifts an erased mailbox's keyed hash (issue 61, ADR 098). Until now the
+-- Only a confirmed signup lifts an erased mailbox's keyed hash (issue 61, ADR 104). Until now the
 -- signup trigger dropped the hash at insert, so anyone could undo an erasure: a stranger's signup
 -- of another spelling of the mailbox (`M.A.R.Y.Smith+hi@googlemail.com` for
 -- `mary.smith@gmail.com`) let the next import of an old file bring the person back in full, and
