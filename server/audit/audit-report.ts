@@ -32,9 +32,11 @@ export interface AuditPage {
   next: string | null
 }
 
-const asEntry = ({ id: _id, network, ...line }: AuditRow): AuditEntry => ({
+// `times` last, after `from`: the order `audit --json` has always printed, with the new key at its end.
+const asEntry = ({ id: _id, network, times, ...line }: AuditRow): AuditEntry => ({
   ...line,
   from: network ? shownNetwork(network) : '',
+  times,
 })
 
 /** The columns of a line, from the table under `alias`, and its repeats from `repeats`'s. */

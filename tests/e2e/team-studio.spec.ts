@@ -289,10 +289,10 @@ test.describe
         ]),
       )
       expect(lines.find((line) => line.action === 'invite')).toMatchObject({ count: 1 })
-      expect(lines.find((line) => line.detail.startsWith('POST /api/invite:'))).toMatchObject({
+      expect(lines.find((line) => line.detail.startsWith('POST /api/invite/selected:'))).toMatchObject({
         actor: 'viewer@lab.example',
         action: 'refused',
-        detail: 'POST /api/invite: a viewer may not invite people',
+        detail: 'POST /api/invite/selected: a viewer may not invite people',
         times: 2,
       })
       expect(Object.keys(JSON.parse(audit.stdout.split('\n')[0] ?? '{}'))).toEqual([
@@ -312,7 +312,9 @@ test.describe
       await expect(activity.getByRole('row').filter({ hasText: 'member@lab.example' }).first()).toBeVisible()
       // A folded line shows how many times, beside what was done.
       await expect(
-        activity.getByRole('row').filter({ hasText: 'POST /api/invite: a viewer may not invite people' }),
+        activity
+          .getByRole('row')
+          .filter({ hasText: 'POST /api/invite/selected: a viewer may not invite people' }),
       ).toContainText('refused ×2')
       await expect(activity.getByRole('textbox')).toHaveCount(0)
       await expect(activity.getByRole('button', { name: /edit|delete|remove/i })).toHaveCount(0)
