@@ -118,6 +118,18 @@ describe('the record takes only what it should', () => {
     )
   })
 
+  it('starts a new line for the same thing an hour after its line', async () => {
+    // The database's owner can step around the triggers (as the docs say); here only to age the line.
+    await db.exec(`begin;
+      alter table private.audit_log disable trigger audit_log_append_only;
+      update private.audit_log set at = at - interval '61 minutes' where actor = '(unknown passkey)';
+      alter table private.audit_log enable trigger audit_log_append_only;
+      commit;`)
+    expect((await studio('/auth/sign-in/verify', { json: { response: {} } })).status).toBe(401)
+    const failed = (await record()).filter((line) => line.actor === '(unknown passkey)')
+    expect(failed.map((line) => line.times)).toEqual([60, 1])
+  })
+
   it("keeps a known member's failed sign-ins one line each", async () => {
     await db.query(
       `insert into private.team_passkeys (id, member_id, public_key, device_type, backed_up, name)
