@@ -14,8 +14,8 @@ const COLUMNS = [
 
 /**
  * The record of who did what, newest first (`audit` prints it oldest first): every change made in
- * the team studio, the local studio or the CLI, every sign-in, failed sign-in and refused request. It is read here,
- * never edited: the page has no control that changes it, and the server no route.
+ * the team studio, the local studio or the CLI, every sign-in, failed sign-in and refused request.
+ * It is read here, never edited: the page has no control that changes it, and the server no route.
  */
 export function ActivityPage({ onFail }: { onFail(reason: unknown): void }) {
   const [lines, setLines] = useState<AuditEntry[]>()
@@ -57,7 +57,7 @@ export function ActivityPage({ onFail }: { onFail(reason: unknown): void }) {
   )
 }
 
-/** The lines, one row each: when, who, what (and how many times, when folded), how, how many entries, from where. */
+/** The lines, one row each: when, who, what (×N when folded), how, how many entries, from where. */
 function ActivityTable({ lines }: { lines: AuditEntry[] }) {
   return (
     // No sideways scroll on a phone: the cells wrap instead.

@@ -6,7 +6,7 @@ import { needOf } from '../studio-server/route-needs'
 export const NO_SESSION = '(no session)'
 export const ENDED_SESSION = '(ended session)'
 
-/** A request the team studio's guard refused: who asked (a member's address where known), what, why, from where. */
+/** A request the guard refused: who asked (a member's address where known), what, why, from where. */
 export interface Refusal {
   who: string
   network: string | undefined

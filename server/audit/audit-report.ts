@@ -16,7 +16,7 @@ export interface AuditEntry {
   from: string
   /**
    * How many times it happened: 1, or more for a folded line (a failed sign-in with an unknown
-   * passkey, a refused request) that the same thing repeated within the hour (audit-fold.ts).
+   * passkey, a refused request) when the same thing came again within the hour (audit-fold.ts).
    */
   times: number
 }
@@ -39,12 +39,11 @@ const asEntry = ({ id: _id, network, times, ...line }: AuditRow): AuditEntry => 
   times,
 })
 
-/** The columns of a line, from the table under `alias`, and its repeats from `repeats`'s. */
-const columns = (alias: string, repeats: string) =>
-  `${alias}.id::text as id, ${isoUtc(`${alias}.at`)} as at, ${alias}.actor, ${alias}.action,
-   coalesce(${alias}.detail, '') as detail, ${alias}.count, ${alias}.network::text as network,
-   1 + coalesce(${repeats}.repeats, 0) as times`
-/** The count beside a folded line, for `columns`. */
+/** The columns of a line (`l`) and the count beside it (`r`, joined by REPEATS). */
+const COLUMNS = `l.id::text as id, ${isoUtc('l.at')} as at, l.actor, l.action,
+   coalesce(l.detail, '') as detail, l.count, l.network::text as network,
+   1 + coalesce(r.repeats, 0) as times`
+/** The count beside a folded line, when it is one (audit-fold.ts). */
 const REPEATS = 'left join private.audit_repeats r on r.audit_id = l.id'
 
 /**
@@ -63,7 +62,7 @@ export async function readAudit(
   if (since !== undefined) where.push(`l.at >= $${params.push(since)}::timestamptz`)
   if (after !== undefined) where.push(`l.id ${oldestFirst ? '>' : '<'} $${params.push(after)}::bigint`)
   const rows = await db.query<AuditRow>(
-    `select ${columns('l', 'r')} from private.audit_log l ${REPEATS}
+    `select ${COLUMNS} from private.audit_log l ${REPEATS}
       ${where.length > 0 ? `where ${where.join(' and ')}` : ''}
       order by l.id ${oldestFirst ? 'asc' : 'desc'} limit $1`,
     params,
@@ -76,7 +75,7 @@ export async function readAudit(
 export function auditOfEntry(db: Queryable, waitlistId: string): Promise<AuditEntry[]> {
   return db
     .query<AuditRow>(
-      `select ${columns('l', 'r')}
+      `select ${COLUMNS}
          from private.audit_entries e join private.audit_log l on l.id = e.audit_id ${REPEATS}
         where e.waitlist_id = $1::bigint order by l.id`,
       [waitlistId],
