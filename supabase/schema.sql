@@ -1,4 +1,4 @@
--- The schema as supabase/migrations/ leaves it, through 20261207100000_confirmed_lifts_suppression.sql.
+-- The schema as supabase/migrations/ leaves it, through 20261207300000_record_folds_and_truncate.sql.
 -- Generated from the catalogs of a database the migrations built (harness/schema-sql.ts): do not edit.
 -- After changing a migration, regenerate it with `npm run schema` and commit it with the migration;
 -- tests/server/schema-file.test.ts fails while it is out of date. It is for reading: the migrations
@@ -44,6 +44,16 @@ CREATE TABLE private.audit_log (
     CONSTRAINT audit_log_actor_check CHECK (((char_length(actor) >= 1) AND (char_length(actor) <= 300))),
     CONSTRAINT audit_log_count_check CHECK ((count >= 0)),
     CONSTRAINT audit_log_detail_check CHECK ((char_length(detail) <= 500))
+);
+
+CREATE TABLE private.audit_repeats (
+    audit_id bigint NOT NULL,
+    fold_key bytea NOT NULL,
+    repeats integer DEFAULT 0 NOT NULL,
+    CONSTRAINT audit_repeats_pkey PRIMARY KEY (audit_id),
+    CONSTRAINT audit_repeats_audit_id_fkey FOREIGN KEY (audit_id) REFERENCES private.audit_log(id),
+    CONSTRAINT audit_repeats_fold_key_check CHECK ((octet_length(fold_key) = 32)),
+    CONSTRAINT audit_repeats_repeats_check CHECK ((repeats >= 0))
 );
 
 CREATE TABLE private.consent_words (
@@ -418,6 +428,7 @@ END))),
 
 CREATE INDEX audit_entries_line ON private.audit_entries USING btree (audit_id);
 CREATE INDEX audit_log_at ON private.audit_log USING btree (at, id);
+CREATE INDEX audit_repeats_fold ON private.audit_repeats USING btree (fold_key, audit_id);
 CREATE INDEX entry_answers_values ON private.entry_answers USING gin (answers jsonb_path_ops);
 CREATE INDEX entry_events_entry ON private.entry_events USING btree (waitlist_id, id);
 CREATE INDEX entry_marks_tags ON private.entry_marks USING gin (tags);
@@ -449,6 +460,21 @@ CREATE OR REPLACE FUNCTION private.audit_log_append_only()
  SET search_path TO ''
 AS $function$
 begin
+  raise exception 'the audit record is only ever added to' using errcode = '42501';
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.audit_repeats_only_rise()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if tg_op = 'UPDATE' then
+    if new.audit_id = old.audit_id and new.fold_key = old.fold_key and new.repeats >= old.repeats then
+      return new;
+    end if;
+  end if;
   raise exception 'the audit record is only ever added to' using errcode = '42501';
 end
 $function$;
@@ -804,6 +830,9 @@ $function$;
 -- Triggers
 
 CREATE TRIGGER audit_log_append_only BEFORE DELETE OR UPDATE ON private.audit_log FOR EACH ROW EXECUTE FUNCTION private.audit_log_append_only();
+CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON private.audit_log FOR EACH STATEMENT EXECUTE FUNCTION private.audit_log_append_only();
+CREATE TRIGGER audit_repeats_no_truncate BEFORE TRUNCATE ON private.audit_repeats FOR EACH STATEMENT EXECUTE FUNCTION private.audit_log_append_only();
+CREATE TRIGGER audit_repeats_only_rise BEFORE DELETE OR UPDATE ON private.audit_repeats FOR EACH ROW EXECUTE FUNCTION private.audit_repeats_only_rise();
 CREATE TRIGGER mail_outbox_forget_test_address BEFORE UPDATE OF status ON private.mail_outbox FOR EACH ROW WHEN (((new.status <> 'pending'::text) AND (new.test_address IS NOT NULL))) EXECUTE FUNCTION private.forget_test_address();
 CREATE TRIGGER mail_outbox_hold_paused_network BEFORE INSERT OR UPDATE OF run_at ON private.mail_outbox FOR EACH ROW WHEN (((new.kind = 'confirmation'::text) AND (new.status = 'pending'::text))) EXECUTE FUNCTION private.hold_paused_network();
 CREATE TRIGGER webhook_deliveries_forget_erased_email BEFORE UPDATE OF status ON private.webhook_deliveries FOR EACH ROW WHEN (((new.status = 'delivered'::text) AND (new.erased_email IS NOT NULL))) EXECUTE FUNCTION private.forget_erased_email();
@@ -817,6 +846,7 @@ CREATE TRIGGER waitlist_on_insert AFTER INSERT ON public.waitlist FOR EACH ROW E
 
 ALTER TABLE private.audit_entries ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.audit_log ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.audit_repeats ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.consent_words ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_answers ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_events ENABLE ROW LEVEL SECURITY;

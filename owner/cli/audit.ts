@@ -11,16 +11,18 @@ const EPOCH = '1970-01-01T00:00:00Z'
 
 function line(entry: AuditEntry): string {
   const count = entry.count > 0 ? `  (${entry.count})` : ''
+  const times = entry.times > 1 ? `  ×${entry.times}` : ''
   const from = entry.from ? `  from ${entry.from}` : ''
   return escapeUnprinted(
-    `${entry.at}  ${entry.actor}  ${entry.action}${entry.detail ? `  ${entry.detail}` : ''}${count}${from}`,
+    `${entry.at}  ${entry.actor}  ${entry.action}${entry.detail ? `  ${entry.detail}` : ''}${count}${times}${from}`,
   )
 }
 
 /**
  * `audit [--since DATE] [--json]`: the record of who did what, oldest first: every change made in
- * the team studio, the local studio or the CLI, every sign-in and failed sign-in (ADR 099). --json
- * prints one object per line: at, actor, action, detail, count, from.
+ * the team studio, the local studio or the CLI, every sign-in and failed sign-in, every refused
+ * request (ADR 099, 106). A folded line says how many times it happened (`×60`). --json prints one
+ * object per line: at, actor, action, detail, count, from, times.
  */
 export async function auditCommand(
   db: Database,

@@ -14,8 +14,8 @@ const COLUMNS = [
 
 /**
  * The record of who did what, newest first (`audit` prints it oldest first): every change made in
- * the team studio, the local studio or the CLI, every sign-in and failed sign-in. It is read here,
- * never edited: the page has no control that changes it, and the server no route.
+ * the team studio, the local studio or the CLI, every sign-in, failed sign-in and refused request.
+ * It is read here, never edited: the page has no control that changes it, and the server no route.
  */
 export function ActivityPage({ onFail }: { onFail(reason: unknown): void }) {
   const [lines, setLines] = useState<AuditEntry[]>()
@@ -38,8 +38,9 @@ export function ActivityPage({ onFail }: { onFail(reason: unknown): void }) {
         Activity
       </h1>
       <p className="mt-1 text-sm text-soft">
-        Who did what, newest first: changes from the studio and the CLI, sign-ins and failed sign-ins. Times
-        in UTC; networks as the logs show them.
+        Who did what, newest first: changes from the studio and the CLI, sign-ins, failed sign-ins and refused
+        requests. What a stranger can repeat at will is one line an hour from each network, with how many
+        times (×60). Times in UTC; networks as the logs show them.
       </p>
       {lines && lines.length === 0 && <p className="mt-3">Nothing recorded yet.</p>}
       {lines && lines.length > 0 && <ActivityTable lines={lines} />}
@@ -56,7 +57,7 @@ export function ActivityPage({ onFail }: { onFail(reason: unknown): void }) {
   )
 }
 
-/** The lines, one row each: when, who, what, how, how many entries, from where. */
+/** The lines, one row each: when, who, what (×N when folded), how, how many entries, from where. */
 function ActivityTable({ lines }: { lines: AuditEntry[] }) {
   return (
     // No sideways scroll on a phone: the cells wrap instead.
@@ -79,7 +80,10 @@ function ActivityTable({ lines }: { lines: AuditEntry[] }) {
             >
               <td className="py-2 pr-3 tabular-nums">{line.at.slice(0, 19).replace('T', ' ')}</td>
               <td className="py-2 pr-3">{line.actor}</td>
-              <td className="py-2 pr-3">{line.action}</td>
+              <td className="py-2 pr-3">
+                {line.action}
+                {line.times > 1 && <span className="tabular-nums"> ×{line.times}</span>}
+              </td>
               <td className="py-2 pr-3">{line.detail}</td>
               <td className="py-2 pr-3 tabular-nums">{line.count || ''}</td>
               <td className="py-2 pr-3">{line.from}</td>

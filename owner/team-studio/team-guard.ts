@@ -6,6 +6,7 @@ import { networkOf, SHOWN_NETWORK } from '../../server/rate-limit/client-network
 import { type SessionMember, sessionMember } from '../../server/team/team-sessions'
 import { needOf, refusalFor } from '../studio-server/route-needs'
 import '../studio-server/studio-actor'
+import { ENDED_SESSION, NO_SESSION, recordRefusal } from './refused-requests'
 import type { SessionCookie } from './session-cookie'
 
 declare module 'hono' {
@@ -50,12 +51,13 @@ const SIGNED_OUT = 'You are signed out (or your session ended): sign in again wi
  * The team studio's one guard, before every route (ADR 099): the session (a cookie, read against
  * the database on every request, so a removed member or a changed role counts at once), the Origin
  * of every state-changing request, and the role each route needs (route-needs.ts), refused with a
- * 403 in the member's words. It names the member for the record. The page's files and the
- * sign-in's own routes (auth-routes.ts, which check the Origin and the rate limit themselves) pass.
+ * 403 in the member's words. Every refusal is recorded, folded (refused-requests.ts, ADR 106). It
+ * names the member for the record. The page's files and the sign-in's own routes (auth-routes.ts,
+ * which check the Origin and the rate limit themselves) pass.
  */
 export function teamGuard(deps: GuardDeps): MiddlewareHandler {
   return async (c, next) => {
-    const { path } = c.req
+    const { path, method } = c.req
     if (path.startsWith('/auth/') || (path !== '/' && deps.isFile(path))) return next()
     const member = await sessionMember(deps.db, deps.cookie.read(c))
     if ((PAGE_PATHS as readonly string[]).includes(path)) {
@@ -63,11 +65,23 @@ export function teamGuard(deps: GuardDeps): MiddlewareHandler {
       if (!member && !OPEN_PAGES.has(path)) return c.redirect(`${MOUNT}/sign-in`, 303)
       return next()
     }
-    if (!member) return c.json({ error: SIGNED_OUT, signedOut: true }, 401)
-    if (crossOrigin(c, deps.origin())) return c.json({ error: CROSS_ORIGIN }, 403)
-    const need = needOf(c.req.method, path)
+    // Each refusal is recorded (refused-requests.ts), so a probe of the team's routes leaves a trace.
+    const refused = (who: string, why: string) =>
+      recordRefusal(deps.db, { who, network: networkOfRequest(c, deps.trustProxyHeader), method, path, why })
+    if (!member) {
+      await refused(deps.cookie.read(c) === undefined ? NO_SESSION : ENDED_SESSION, 'signed out')
+      return c.json({ error: SIGNED_OUT, signedOut: true }, 401)
+    }
+    if (crossOrigin(c, deps.origin())) {
+      await refused(member.email, 'from another origin')
+      return c.json({ error: CROSS_ORIGIN }, 403)
+    }
+    const need = needOf(method, path)
     if (!need) return c.json({ error: 'The team studio has no such request.' }, 404)
-    if (!mayAct(member.role, need.role)) return c.json({ error: refusalFor(member.role, need) }, 403)
+    if (!mayAct(member.role, need.role)) {
+      await refused(member.email, `a ${member.role} may not ${need.doing}`)
+      return c.json({ error: refusalFor(member.role, need) }, 403)
+    }
     c.set('member', member)
     c.set('actor', { name: member.email, network: networkOfRequest(c, deps.trustProxyHeader) })
     return next()

@@ -14,6 +14,11 @@ export interface AuditEntry {
   count: number
   /** The client's network as the logs show it; '' from this machine's own terminal. */
   from: string
+  /**
+   * How many times it happened: 1, or more for a folded line (a failed sign-in with an unknown
+   * passkey, a refused request) when the same thing came again within the hour (audit-fold.ts).
+   */
+  times: number
 }
 
 interface AuditRow extends Omit<AuditEntry, 'from'> {
@@ -27,15 +32,19 @@ export interface AuditPage {
   next: string | null
 }
 
-const asEntry = ({ id: _id, network, ...line }: AuditRow): AuditEntry => ({
+// `times` last, after `from`: the order `audit --json` has always printed, with the new key at its end.
+const asEntry = ({ id: _id, network, times, ...line }: AuditRow): AuditEntry => ({
   ...line,
   from: network ? shownNetwork(network) : '',
+  times,
 })
 
-/** The columns of a line, from the table under `alias`. */
-const columns = (alias: string) =>
-  `${alias}.id::text as id, ${isoUtc(`${alias}.at`)} as at, ${alias}.actor, ${alias}.action,
-   coalesce(${alias}.detail, '') as detail, ${alias}.count, ${alias}.network::text as network`
+/** The columns of a line (`l`) and the count beside it (`r`, joined by REPEATS). */
+const COLUMNS = `l.id::text as id, ${isoUtc('l.at')} as at, l.actor, l.action,
+   coalesce(l.detail, '') as detail, l.count, l.network::text as network,
+   1 + coalesce(r.repeats, 0) as times`
+/** The count beside a folded line, when it is one (audit-fold.ts). */
+const REPEATS = 'left join private.audit_repeats r on r.audit_id = l.id'
 
 /**
  * A page of the record: with `since` (anything Postgres reads as a time), oldest first from then,
@@ -53,7 +62,7 @@ export async function readAudit(
   if (since !== undefined) where.push(`l.at >= $${params.push(since)}::timestamptz`)
   if (after !== undefined) where.push(`l.id ${oldestFirst ? '>' : '<'} $${params.push(after)}::bigint`)
   const rows = await db.query<AuditRow>(
-    `select ${columns('l')} from private.audit_log l
+    `select ${COLUMNS} from private.audit_log l ${REPEATS}
       ${where.length > 0 ? `where ${where.join(' and ')}` : ''}
       order by l.id ${oldestFirst ? 'asc' : 'desc'} limit $1`,
     params,
@@ -66,8 +75,8 @@ export async function readAudit(
 export function auditOfEntry(db: Queryable, waitlistId: string): Promise<AuditEntry[]> {
   return db
     .query<AuditRow>(
-      `select ${columns('l')}
-         from private.audit_entries e join private.audit_log l on l.id = e.audit_id
+      `select ${COLUMNS}
+         from private.audit_entries e join private.audit_log l on l.id = e.audit_id ${REPEATS}
         where e.waitlist_id = $1::bigint order by l.id`,
       [waitlistId],
     )

@@ -6,6 +6,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server'
+import { recordFolded } from '../audit/audit-fold'
 import { type Actor, recordAudit } from '../audit/audit-record'
 import type { Database, Queryable } from '../db/database'
 import { CHALLENGE_SECONDS, keepChallenge, takeChallenge } from './challenges'
@@ -35,6 +36,9 @@ export interface PasskeyOwner {
 
 /** What a ceremony's end gives: done, or why not (for the record and the member's words). */
 export type Ceremony<T> = ({ ok: true } & T) | { ok: false; reason: string }
+
+/** Who the record names for a passkey the team does not know. */
+const UNKNOWN_PASSKEY = '(unknown passkey)'
 
 const failed = (error: unknown) => ({ ok: false as const, reason: (error as Error).message ?? String(error) })
 
@@ -174,19 +178,20 @@ export async function signIn(
   return outcome
 }
 
+/**
+ * A failed sign-in's line. A known member's stays one line each (someone has their passkey, or
+ * their device misbehaves); one with a passkey the team does not know is anybody's to send at
+ * will, so it folds: one line per network an hour, with how many times (ADR 106).
+ */
 async function recordFailure(
   db: Database,
   email: string | undefined,
   network: string | undefined,
   reason: string,
 ) {
-  await db.transaction((tx) =>
-    recordAudit(
-      tx,
-      { name: email ?? '(unknown passkey)', network },
-      { action: 'sign-in failed', detail: reason },
-    ),
-  )
+  const line = { action: 'sign-in failed', detail: reason }
+  if (email === undefined) return recordFolded(db, { name: UNKNOWN_PASSKEY, network }, line)
+  await db.transaction((tx) => recordAudit(tx, { name: email, network }, line))
 }
 
 /** The userHandle a discoverable credential returns must be its member's, when it returns one. */
