@@ -103,17 +103,13 @@ describe('dates written by hand in the tests', () => {
     ).toEqual([])
   })
 
-  it('lists only files that still write such a date, each with its reason', () => {
+  it('lists only files that still write a date, each with its reason', () => {
     for (const [name, why] of Object.entries(SAFE)) {
       expect(why.length, name).toBeGreaterThan(20)
-      const recent = Date.now() - YEAR_MS
       const dates = readFileSync(join(ROOT, name), 'utf8')
         .split('\n')
         .flatMap((line) => datesIn(code(line)))
-      expect(
-        dates.some(({ at }) => at > recent),
-        `${name} no longer needs its place in SAFE`,
-      ).toBe(true)
+      expect(dates.length, `${name} no longer needs its place in SAFE`).toBeGreaterThan(0)
     }
   })
 })
