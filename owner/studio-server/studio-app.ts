@@ -12,6 +12,7 @@ import { exportCsv } from '../../server/waitlist/admin/export-csv'
 import { countByStatus } from '../../server/waitlist/admin/status-counts'
 import { presentSources } from '../../server/waitlist/admin/studio-queries'
 import { countEntries, removeEntry, signupsPerDay } from '../../server/waitlist/admin/waitlist-admin'
+import { bodyLimits } from './body-limits'
 import { actorOf } from './studio-actor'
 import { routeStudioEntry } from './studio-entry'
 import type { StudioFile } from './studio-files'
@@ -52,7 +53,9 @@ function parseRange(value: string | undefined): number | 'all' | undefined {
  * the page itself, from the same origin, may read the answers. The same app serves the local
  * studio (`waitlist studio`, behind its token) and the team studio at /studio (behind a passkey
  * and a role): only the guard differs, and it names who asks (studio-actor.ts) for the record.
- * Each route either reads (GET) or changes (POST: remove, tag, note, invite).
+ * Each route either reads (GET) or changes (POST: remove, tag, note, invite). Every body is bounded
+ * (body-limits.ts), this app's routes and those `extend` adds alike, once the guard has passed it:
+ * the guard reads no body, so one it refuses is never read.
  */
 export function createStudioApp(options: {
   db: Database
@@ -75,7 +78,7 @@ export function createStudioApp(options: {
     for (const [name, value] of Object.entries(HEADERS))
       if (!c.res.headers.has(name)) c.res.headers.set(name, value)
   })
-  app.use(options.guard)
+  app.use(options.guard, bodyLimits())
   app.use('/api/*', printableJson())
 
   app.get('/api/summary', (c) => summary(c, db))

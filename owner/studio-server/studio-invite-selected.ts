@@ -1,5 +1,4 @@
 import type { Context, Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import type { Database } from '../../server/db/database'
 import { previewInvite } from '../../server/waitlist/invite/invite-service'
 import { actorOf } from './studio-actor'
@@ -15,21 +14,18 @@ import {
 /** "Invite selected" takes at most this many addresses at once: a batch the owner has looked at. */
 export const MAX_SELECTED = 1_000
 const MAX_EMAIL = 254
-// MAX_SELECTED addresses of the longest kind, quoted and comma-separated, with room to spare.
-const MAX_BODY = 300 * 1024
 
 const SEND_JSON = `send JSON: {"emails": ["…"]}, 1 to ${MAX_SELECTED} addresses`
 
 /**
  * The studio's "Invite selected": the rows the owner ticked, previewed and then queued as
  * `invite EMAIL…` queues them (inviteNamed), recorded as one batch of the studio's. Only `waiting`
- * entries are invited; the others are named with the CLI's reason. Both routes read at most
- * MAX_BODY bytes, whatever the request says.
+ * entries are invited; the others are named with the CLI's reason. Both bodies are bounded with
+ * room for MAX_SELECTED addresses (body-limits.ts).
  */
 export function routeStudioInviteSelected(app: Hono, db: Database, invite: StudioInvite): void {
-  const limit = bodyLimit({ maxSize: MAX_BODY, onError: (c) => c.json({ error: SEND_JSON }, 413) })
-  app.post('/api/invite/selected/preview', limit, (c) => previewSelected(c, db, invite))
-  app.post('/api/invite/selected', limit, (c) => queueSelected(c, db, invite))
+  app.post('/api/invite/selected/preview', (c) => previewSelected(c, db, invite))
+  app.post('/api/invite/selected', (c) => queueSelected(c, db, invite))
 }
 
 /** The addresses in the body, each once in any letter case, or the answer that refuses the body. */

@@ -1,5 +1,4 @@
 import type { Context, Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import type { Database } from '../../server/db/database'
 import { readNote, readTag, setNote, tagEntries, untagEntries } from '../../server/waitlist/admin/entry-marks'
 import { actorOf } from './studio-actor'
@@ -7,9 +6,6 @@ import { actorOf } from './studio-actor'
 /** "Tag selected" takes as many addresses as "Invite selected" (studio-invite-selected.ts). */
 const MAX_SELECTED = 1_000
 const MAX_EMAIL = 254
-// MAX_SELECTED addresses of the longest kind, quoted and comma-separated, with room to spare; a
-// note of 1,000 characters, each up to four bytes and escaped, fits too.
-const MAX_BODY = 300 * 1024
 
 const SEND_TAG = `send JSON: {"emails": ["…"], "tag": "…"}, 1 to ${MAX_SELECTED} addresses`
 const SEND_NOTE = 'send JSON: {"email": "…", "note": "…"} ("" clears it)'
@@ -18,17 +14,13 @@ const SEND_NOTE = 'send JSON: {"email": "…", "note": "…"} ("" clears it)'
  * The team's marks from the studio, through the functions `tag`, `untag` and `note` call
  * (entry-marks.ts): "Tag selected" and "Untag selected" on the rows ticked, and the note in an
  * entry's panel. All three are changes (a team studio gives them to members, not viewers). Each
- * reads at most MAX_BODY bytes, whatever the request says, and only JSON, which a form on another
- * site cannot send without a preflight that gets no CORS answer.
+ * reads only JSON, which a form on another site cannot send without a preflight that gets no CORS
+ * answer, of a bounded size (body-limits.ts: "Tag selected" may send 1,000 addresses).
  */
 export function routeStudioMarks(app: Hono, db: Database): void {
-  const limit = bodyLimit({
-    maxSize: MAX_BODY,
-    onError: (c) => c.json({ error: 'the body is too large' }, 413),
-  })
-  app.post('/api/tag', limit, (c) => tagging(c, db, false))
-  app.post('/api/untag', limit, (c) => tagging(c, db, true))
-  app.post('/api/note', limit, (c) => note(c, db))
+  app.post('/api/tag', (c) => tagging(c, db, false))
+  app.post('/api/untag', (c) => tagging(c, db, true))
+  app.post('/api/note', (c) => note(c, db))
 }
 
 async function jsonBody(c: Context): Promise<Record<string, unknown> | undefined> {

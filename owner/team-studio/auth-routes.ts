@@ -1,5 +1,4 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { recordAudit } from '../../server/audit/audit-record'
 import type { Database } from '../../server/db/database'
 import { type RateLimitStore, rateLimit, retryAfterHeader } from '../../server/rate-limit/rate-limit'
@@ -23,8 +22,6 @@ export interface AuthDeps {
   trustProxyHeader?: string
 }
 
-// A ceremony's answer is a few kilobytes; nothing larger is read.
-const MAX_BODY = 64 * 1024
 const LINK_GONE =
   'This enrolment link has been used, is past its 24 hours, or was replaced by a newer one. ' +
   'Ask an owner for a new link (npm run waitlist -- team link EMAIL).'
@@ -44,7 +41,8 @@ export const passkeyName = (given: unknown, fallback: string) =>
 
 /**
  * Signing in and enrolling (ADR 099): each POST checks its Origin, then goes through the site's
- * rate limit (the same store and limit as the signup's writes), then reads at most MAX_BODY bytes.
+ * rate limit (the same store and limit as the signup's writes). A ceremony's answer is a few
+ * kilobytes: the studio's app bounds the body (body-limits.ts) before these routes see it.
  * Challenges are single-use and short-lived (challenges.ts); the library checks every ceremony.
  */
 export function routeAuth(app: Hono, deps: AuthDeps): void {
@@ -56,11 +54,7 @@ export function routeAuth(app: Hono, deps: AuthDeps): void {
     refuse: (refusal, c) =>
       c.json({ error: `${refusal.message}. ${refusal.hint}.` }, 429, retryAfterHeader(refusal)),
   })
-  const size = bodyLimit({
-    maxSize: MAX_BODY,
-    onError: (c) => c.json({ error: 'That request is too large.' }, 413),
-  })
-  app.use('/auth/*', sameOrigin, limit, size)
+  app.use('/auth/*', sameOrigin, limit)
   const network = (c: Context) => networkOfRequest(c, deps.trustProxyHeader)
 
   app.post('/auth/sign-in/options', async (c) => c.json(await signInOptions(db, rp())))

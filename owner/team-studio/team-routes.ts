@@ -1,5 +1,4 @@
 import type { Context, Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { isRole, ROLES } from '../../contract/team-roles'
 import { recordAudit } from '../../server/audit/audit-record'
 import { readAudit } from '../../server/audit/audit-report'
@@ -32,7 +31,6 @@ export interface TeamRouteDeps {
 
 /** A page of the Activity record: newest first. */
 const ACTIVITY_PAGE = 50
-const MAX_BODY = 64 * 1024
 
 async function body(c: Context): Promise<Record<string, unknown>> {
   if (!c.req.header('content-type')?.startsWith('application/json')) return {}
@@ -46,19 +44,10 @@ const text = (value: unknown, max: number) =>
 /**
  * The team studio's own API, behind its guard (team-guard.ts reads each route's need in
  * route-needs.ts): who is signed in, the record (read only: no route changes it), the team for
- * owners, and each member's own passkeys.
+ * owners, and each member's own passkeys. Their bodies are bounded by the studio's app (body-limits.ts).
  */
 export function routeTeam(app: Hono, deps: TeamRouteDeps): void {
   const { db } = deps
-  app.use(
-    '/api/team/*',
-    bodyLimit({ maxSize: MAX_BODY, onError: (c) => c.json({ error: 'Too large.' }, 413) }),
-  )
-  app.use(
-    '/api/passkeys/*',
-    bodyLimit({ maxSize: MAX_BODY, onError: (c) => c.json({ error: 'Too large.' }, 413) }),
-  )
-
   app.get('/api/me', (c) => {
     const { email, role } = c.get('member')
     return c.json({ email, role })
