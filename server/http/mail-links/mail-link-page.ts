@@ -7,6 +7,8 @@ import { type QuestionsForm, questionsFormHtml } from './questions-form'
 export interface PageForm {
   action: string
   button: string
+  /** Sends FROM_PAGE too: its answer may then carry what no mail system is handed. */
+  fromPage?: boolean
 }
 
 export interface MailLinkPage {
@@ -28,8 +30,8 @@ const say = (text: string) => text.replaceAll('{lab}', siteConfig.labName)
 const ONE_CLICK_FIELD = '<input type="hidden" name="List-Unsubscribe" value="One-Click">'
 
 /**
- * The field only the page's own button sends: its answer may carry the link to the person's data,
- * which a mail system's one-click POST or an unsubscribe service's never gets (issue 61).
+ * The field only the unsubscribe page's own button sends: its answer may carry the link to the
+ * person's data, which a mail system's one-click POST or an unsubscribe service's never gets.
  */
 export const FROM_PAGE = { name: 'from', value: 'page' } as const
 const FROM_PAGE_FIELD = `<input type="hidden" name="${FROM_PAGE.name}" value="${FROM_PAGE.value}">`
@@ -43,7 +45,7 @@ const HEADER_HTML =
 
 function formHtml(form: PageForm): string {
   return (
-    `<form method="post" action="${escapeHtml(form.action)}">${ONE_CLICK_FIELD}${FROM_PAGE_FIELD}` +
+    `<form method="post" action="${escapeHtml(form.action)}">${ONE_CLICK_FIELD}${form.fromPage ? FROM_PAGE_FIELD : ''}` +
     `<button type="submit">${escapeHtml(say(form.button))}</button></form>`
   )
 }

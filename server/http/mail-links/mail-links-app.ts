@@ -46,6 +46,8 @@ interface LinkKind {
   done?: (db: Database, email: string) => Promise<boolean>
   /** Its POST's page goes on to the lab's questions (while signups are confirmed by mail). */
   asks?: boolean
+  /** The answer to its page's own button links to the person's own page (yourDataLink). */
+  linksYourData?: boolean
 }
 
 const KINDS: LinkKind[] = [
@@ -55,6 +57,7 @@ const KINDS: LinkKind[] = [
     words: mailWords.pages.unsubscribe,
     act: unsubscribe,
     done: alreadyUnsubscribed,
+    linksYourData: true,
   },
   { path: '/confirm', key: (keys) => keys.confirm, words: mailWords.pages.confirm, act: confirm, asks: true },
 ]
@@ -116,8 +119,7 @@ async function foundAtGet(
  * page's own button. The List-Unsubscribe URL is opened and posted to by mail systems, their
  * unsubscribe services and link scanners, and that key reads and erases.
  */
-function yourDataLink(kind: LinkKind, keys: LinkKeys, email: string): string | undefined {
-  if (kind.path !== '/unsubscribe') return undefined
+function yourDataLink(keys: LinkKeys, email: string): string {
   const href = `${YOUR_DATA_PATH}?t=${sealAddress(keys.yourData, email)}`
   return `<p><a class="home" href="${escapeHtml(href)}">${escapeHtml(pages.yourData.link)}</a></p>`
 }
@@ -152,7 +154,7 @@ export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
       if (found === 'done')
         return renderMailLinkPage({ status: 200, title: kind.words.done, line: kind.words.doneLine })
       const action = `${kind.path}?t=${c.req.query('t')}`
-      const form = { action, button: kind.words.button }
+      const form = { action, button: kind.words.button, fromPage: kind.linksYourData }
       return renderMailLinkPage({ status: 200, ...kind.words, form })
     })
     app.post(kind.path, body, deps.gate, limited, async (c) => {
@@ -164,7 +166,8 @@ export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
         const network = signupNetwork(clientAddress(c, deps.trustProxyHeader))
         const outcome = await kind.act(deps.db, email, network)
         const page = outcomePage(kind, outcome)
-        if (outcome !== 'not-listed' && (await fromPage(c))) page.body = yourDataLink(kind, deps.keys, email)
+        if (kind.linksYourData && outcome !== 'not-listed' && (await fromPage(c)))
+          page.body = yourDataLink(deps.keys, email)
         if (kind.asks && (outcome === 'done' || outcome === 'already') && (await asking(deps.db))) {
           // The person's kept answers, else an agent's proposed ones, for the person to keep,
           // change or clear; none once invited, when they no longer change.
