@@ -37,6 +37,11 @@ export async function startWebhooks(
     claim: async (room, leaseMs) => ({
       items: await claimDue(db, room, leaseMs, env.SIGNUP_WEBHOOK_DETAILS),
     }),
+    // Its address is forgotten as it fails (erased-deliveries.ts): nothing is left to send again.
+    afterFailing: (delivery) =>
+      delivery.event === 'entry.erased'
+        ? 'its address is forgotten: erase that person from the receiver by hand'
+        : undefined,
     send(delivery, signal) {
       const body = JSON.stringify(eventPayload(delivery.event, delivery, new Date()))
       return sendWebhook({ url, signer }, `msg_${delivery.webhookId}`, body, signal)

@@ -65,6 +65,12 @@ describe('an entry.erased delivery that is never made', () => {
     expect(await erasedDeliveries(database)).toEqual([
       { status: 'failed', erased_email: null, last_error: 'HTTP 500: receiver broken' },
     ])
+    // Logged just after the failure is recorded.
+    await expect
+      .poll(() => server.output())
+      .toMatch(
+        /Webhook entry\.erased msg_\S+ failed for good after \d+ attempts: HTTP 500: receiver broken \(its address is forgotten: erase that person from the receiver by hand\)/,
+      )
 
     const listed = await runCli(server.env, 'deliveries')
     expect(listed.stdout).toMatch(/failed\s+\S+Z\s+\(address forgotten\)\s+entry\.erased\s+attempts \d+/)
