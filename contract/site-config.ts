@@ -167,11 +167,11 @@ export const mailWords = {
       /** Answers sent once the address was invited: they went to the lab with it. */
       fixed: 'Your answers were sent to the lab when you were invited, so they can no longer be changed.',
     },
-    /** The person's own page (/your-data), which every message and the unsubscribe page link to. */
+    /** The person's own page (/your-data), which every message, and the unsubscribe page's answer to its button, link to. */
     yourData: {
       title: 'Your data',
       line: 'What {lab} holds about the address this link was sent to. You can download all of it, or erase it.',
-      /** The link to this page from the unsubscribe page. */
+      /** The link to this page from the unsubscribe page, once its button is pressed. */
       link: 'See, download or erase your data',
       entry: 'Your entry',
       address: 'Address',

@@ -1,4 +1,4 @@
--- The schema as supabase/migrations/ leaves it, through 20261207300000_record_folds_and_truncate.sql.
+-- The schema as supabase/migrations/ leaves it, through 20261207400000_erased_delivery_forgets_address.sql.
 -- Generated from the catalogs of a database the migrations built (harness/schema-sql.ts): do not edit.
 -- After changing a migration, regenerate it with `npm run schema` and commit it with the migration;
 -- tests/server/schema-file.test.ts fails while it is out of date. It is for reading: the migrations
@@ -835,7 +835,7 @@ CREATE TRIGGER audit_repeats_no_truncate BEFORE TRUNCATE ON private.audit_repeat
 CREATE TRIGGER audit_repeats_only_rise BEFORE DELETE OR UPDATE ON private.audit_repeats FOR EACH ROW EXECUTE FUNCTION private.audit_repeats_only_rise();
 CREATE TRIGGER mail_outbox_forget_test_address BEFORE UPDATE OF status ON private.mail_outbox FOR EACH ROW WHEN (((new.status <> 'pending'::text) AND (new.test_address IS NOT NULL))) EXECUTE FUNCTION private.forget_test_address();
 CREATE TRIGGER mail_outbox_hold_paused_network BEFORE INSERT OR UPDATE OF run_at ON private.mail_outbox FOR EACH ROW WHEN (((new.kind = 'confirmation'::text) AND (new.status = 'pending'::text))) EXECUTE FUNCTION private.hold_paused_network();
-CREATE TRIGGER webhook_deliveries_forget_erased_email BEFORE UPDATE OF status ON private.webhook_deliveries FOR EACH ROW WHEN (((new.status = 'delivered'::text) AND (new.erased_email IS NOT NULL))) EXECUTE FUNCTION private.forget_erased_email();
+CREATE TRIGGER webhook_deliveries_forget_erased_email BEFORE UPDATE OF status ON private.webhook_deliveries FOR EACH ROW WHEN (((new.status = ANY (ARRAY['delivered'::text, 'failed'::text])) AND (new.erased_email IS NOT NULL))) EXECUTE FUNCTION private.forget_erased_email();
 CREATE TRIGGER waitlist_count_added AFTER INSERT ON public.waitlist REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION private.count_signups_changed();
 CREATE TRIGGER waitlist_count_moved AFTER UPDATE OF created_at ON public.waitlist FOR EACH ROW WHEN ((((old.created_at AT TIME ZONE 'UTC'::text))::date IS DISTINCT FROM ((new.created_at AT TIME ZONE 'UTC'::text))::date)) EXECUTE FUNCTION private.count_signup_moved();
 CREATE TRIGGER waitlist_count_removed AFTER DELETE ON public.waitlist REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION private.count_signups_changed();

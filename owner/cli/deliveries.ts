@@ -3,9 +3,8 @@ import { keyEmailMask, maskEmails } from '../../server/base/log'
 import { loadServerEnv } from '../../server/boot/env'
 import type { Database } from '../../server/db/database'
 import { listUndeliveredMail, retryFailedMail } from '../../server/mail/queue/mail-report'
-import { OUTBOXES, retryFailed } from '../../server/outbox/outbox-queries'
 import { refusalsSinceLastBatch } from '../../server/waitlist/admin/refusal-report'
-import { listUndeliveredWebhooks } from '../../server/webhooks/delivery-queue'
+import { forgotten, listUndeliveredWebhooks, retryFailedWebhooks } from '../../server/webhooks/delivery-queue'
 import { webhooksEnabled } from '../../server/webhooks/webhook-events'
 import { plural } from './plural'
 import { printSendHealth, resumeCommand } from './send-health-report'
@@ -28,7 +27,7 @@ export async function deliveriesCommand(
 ): Promise<number> {
   if (options.resume) return resumeCommand(db, print)
   if (options.retry) {
-    const webhooks = await retryFailed(db, OUTBOXES.webhooks)
+    const webhooks = await retryFailedWebhooks(db)
     const mail = await retryFailedMail(db)
     print(
       webhooks + mail === 0
@@ -57,11 +56,17 @@ async function printWebhooks(db: Database, print: Print): Promise<void> {
     const next = row.status === 'pending' ? `  next ${row.runAt}` : ''
     const error = row.lastError ? `  last error: ${row.lastError}` : ''
     const event = row.event === 'waitlist.signup' ? '' : `  ${row.event}`
+    const email = forgotten(row) ? '(address forgotten)' : row.email
     print(
-      `${row.status.padEnd(7)}  ${row.createdAt}  ${row.email}${event}  attempts ${row.attempts}${next}${error}`,
+      `${row.status.padEnd(7)}  ${row.createdAt}  ${email}${event}  attempts ${row.attempts}${next}${error}`,
     )
   }
-  if (rows.length > pending) print('Retry the failed ones with: npm run waitlist -- deliveries --retry')
+  if (rows.some((row) => row.status === 'failed' && !forgotten(row)))
+    print('Retry the failed ones with: npm run waitlist -- deliveries --retry')
+  if (rows.some(forgotten))
+    print(
+      'A failed entry.erased keeps no address and is not sent again: erase that person from the receiver by hand.',
+    )
 }
 
 async function printMail(db: Database, print: Print): Promise<void> {

@@ -1,7 +1,13 @@
 import { escapeUnprinted } from '../../contract/clean-text'
 import { cliActor } from '../../server/audit/audit-record'
 import type { Database } from '../../server/db/database'
-import { type MarkOutcome, setNote, tagEntries, untagEntries } from '../../server/waitlist/admin/entry-marks'
+import {
+  MAX_TAGS,
+  type MarkOutcome,
+  setNote,
+  tagEntries,
+  untagEntries,
+} from '../../server/waitlist/admin/entry-marks'
 import { EXIT, exitFor } from './exit-status'
 import { plural } from './plural'
 
@@ -9,8 +15,9 @@ type Print = (line: string) => void
 
 /**
  * `tag EMAIL… TAG` and `untag EMAIL… TAG`: the team's tag given to, or taken from, each address
- * listed (entry-marks.ts). Exits 0 when it did all it could, saying which were already so and which
- * are not listed; 1 when none of the addresses is listed, so nothing asked could be done.
+ * listed (entry-marks.ts). Exits 0 when it did all it could, saying which were already so, which
+ * are not listed and which carry MAX_TAGS already; 1 when none of the addresses could take it, so
+ * nothing asked could be done (ADR 094).
  */
 export async function tagCommand(
   db: Database,
@@ -24,6 +31,10 @@ export async function tagCommand(
   const entries = (count: number) => plural(count, 'entry', 'entries')
   for (const email of outcome.unknown)
     console.error(`${escapeUnprinted(email)} is not on the waitlist (in any letter case).`)
+  for (const email of outcome.full)
+    console.error(
+      `${escapeUnprinted(email)} has ${MAX_TAGS} tags, the most an entry carries: not tagged ${tag}.`,
+    )
   const listed = outcome.changed.length + outcome.unchanged.length
   if (listed === 0) return exitFor(listed)
   print(

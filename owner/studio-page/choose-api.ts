@@ -45,7 +45,7 @@ export function tagAddresses(
   emails: readonly string[],
   tag: string,
   untag: boolean,
-): Promise<{ tag: string; changed: number; unchanged: number; unknown: number }> {
+): Promise<{ tag: string; changed: number; unchanged: number; unknown: number; full: string[] }> {
   return send(untag ? '/api/untag' : '/api/tag', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

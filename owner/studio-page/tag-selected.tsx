@@ -27,7 +27,13 @@ export function TagSelected(props: {
       const already =
         done.unchanged > 0 ? ` ${entries(done.unchanged)} ${untag ? 'did not have' : 'already had'} it.` : ''
       const gone = done.unknown > 0 ? ` ${entries(done.unknown)} no longer on the list.` : ''
-      setStatus(`${untag ? 'Untagged' : 'Tagged'} ${entries(done.changed)} ${done.tag}.${already}${gone}`)
+      const full =
+        done.full.length > 0
+          ? ` Not tagged, as they carry the most tags an entry may have: ${done.full.join(', ')}.`
+          : ''
+      setStatus(
+        `${untag ? 'Untagged' : 'Tagged'} ${entries(done.changed)} ${done.tag}.${already}${gone}${full}`,
+      )
       props.onTagged()
     })
   const submit = (event: FormEvent) => {

@@ -49,6 +49,8 @@ async function tagging(c: Context, db: Database, untag: boolean): Promise<Respon
     changed: outcome.changed.length,
     unchanged: outcome.unchanged.length,
     unknown: outcome.unknown.length,
+    // Named: the owner takes a tag off these before giving them another.
+    full: outcome.full,
   })
 }
 

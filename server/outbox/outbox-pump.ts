@@ -197,10 +197,8 @@ export class OutboxPump<Item extends Attempt> {
       retryForMs: retry.retryForMs,
     })
     if (status === 'failed') {
-      log.error(
-        `${label} failed for good after ${item.attempt} attempts: ${error} ` +
-          '(npm run waitlist -- deliveries --retry sends it again)',
-      )
+      const next = this.sender.afterFailing?.(item) ?? 'npm run waitlist -- deliveries --retry sends it again'
+      log.error(`${label} failed for good after ${item.attempt} attempts: ${error} (${next})`)
       return
     }
     log.error(`${label} attempt ${item.attempt} failed: ${error}; next in ${Math.round(waitMs / 100) / 10} s`)

@@ -98,12 +98,13 @@ export async function nextDueIn(db: Queryable, outbox: Outbox): Promise<number |
 
 /**
  * Puts every failed row back in the queue, due now, with a fresh retry window, and wakes the
- * pumps (`deliveries --retry`). Returns how many.
+ * pumps (`deliveries --retry`). `sendable`, when given, is the SQL condition a failed row must meet
+ * to have anything left to send. Returns how many.
  */
-export async function retryFailed(db: Queryable, outbox: Outbox): Promise<number> {
+export async function retryFailed(db: Queryable, outbox: Outbox, sendable = 'true'): Promise<number> {
   const { affected } = await db.run(
     `update ${outbox.table} set status = 'pending', run_at = now(), queued_at = now(), attempts = 0
-      where status = 'failed'`,
+      where status = 'failed' and (${sendable})`,
   )
   if (affected > 0) await db.query(`select ${notify(outbox)}`)
   return affected

@@ -22,6 +22,8 @@ export interface OutboxSender<Item extends Attempt> {
   recordSent?(item: Item): Promise<boolean>
   /** Records a refusal for good and logs it. Absent: a refusal is retried as any failure is. */
   recordPermanent?(item: Item, error: string): Promise<void>
+  /** What the owner can do about an item failed for good. Default: `deliveries --retry` sends it again. */
+  afterFailing?(item: Item): string | undefined
   /** When the next pass is due, in ms (undefined: none pending). Default: the next pending item. */
   nextDueInMs?(): Promise<number | undefined>
 }

@@ -1,6 +1,12 @@
 import type { Queryable } from '../db/database'
 import { isoUtc } from '../db/iso-utc'
-import { claimWithLease, listUndelivered, OUTBOXES, type UndeliveredRow } from '../outbox/outbox-queries'
+import {
+  claimWithLease,
+  listUndelivered,
+  OUTBOXES,
+  retryFailed,
+  type UndeliveredRow,
+} from '../outbox/outbox-queries'
 import type { WebhookDetail } from './webhook-details'
 
 /** A delivery claimed for one attempt. */
@@ -90,3 +96,14 @@ export function listUndeliveredWebhooks(db: Queryable): Promise<DeliveryRow[]> {
     order: 'w.created_at, w.id, o.id',
   })
 }
+
+/**
+ * `deliveries --retry` for the webhooks: every failed delivery again, but an `entry.erased` that
+ * forgot its address when it failed (erased-deliveries.ts) has nothing left to send.
+ */
+export function retryFailedWebhooks(db: Queryable): Promise<number> {
+  return retryFailed(db, OUTBOXES.webhooks, `event <> 'entry.erased' or erased_email is not null`)
+}
+
+/** A failed `entry.erased` that forgot its address: listed by its time alone, never sent again. */
+export const forgotten = (row: DeliveryRow) => row.event === 'entry.erased' && row.status === 'failed'

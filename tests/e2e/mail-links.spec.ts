@@ -42,8 +42,14 @@ test.describe('with no script at all', () => {
   }) => {
     const url = await unsubscribeUrl(server)
     await page.goto(url)
+    // The page the List-Unsubscribe address opens has no link to the person's data; its answer does.
+    await expect(page.getByRole('link', { name: 'See, download or erase your data' })).toHaveCount(0)
     await page.getByRole('button', { name: 'Unsubscribe' }).click()
     await expect(page.getByRole('heading', { level: 1, name: 'You are unsubscribed' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'See, download or erase your data' })).toHaveAttribute(
+      'href',
+      /^\/your-data\?t=[\w-]+$/,
+    )
     await expectSiteHeader(page)
     const tampered = url.replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'))
     expect((await page.goto(tampered))?.status()).toBe(400)

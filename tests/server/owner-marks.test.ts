@@ -288,3 +288,37 @@ describe('invite --next by tag, then --batch, through a real SMTP server', () =>
     expect((await cli('count', '--tag', 'ask-again')).stdout).toBe('1\n')
   })
 })
+
+describe('a 51st tag (issue 61, item 8)', () => {
+  it('is refused for the entry that has 50, naming it; the others are tagged; exit 0, or 1 when none could be', async () => {
+    const fifty = Array.from({ length: 50 }, (_, n) => `t${String(n + 1).padStart(2, '0')}`)
+    const file = join(scratch, 'fifty.csv')
+    await writeFile(
+      file,
+      `email,tags\nfull.tags@example.org,${fifty.join(' ')}\nroomy.tags@example.org,t01\n`,
+    )
+    expect(await cli('import', file)).toMatchObject({ code: 0 })
+    const tagsOf = async (email: string) => JSON.parse((await cli('show', email, '--json')).stdout).tags
+    expect(await tagsOf('full.tags@example.org')).toHaveLength(50)
+
+    const both = await cli('tag', 'full.tags@example.org', 'roomy.tags@example.org', 'shortlist-51')
+    expect(both).toMatchObject({
+      code: 0,
+      stdout: 'Tagged 1 entry shortlist-51.\n',
+      stderr: 'full.tags@example.org has 50 tags, the most an entry carries: not tagged shortlist-51.\n',
+    })
+    expect(await tagsOf('roomy.tags@example.org')).toEqual(['shortlist-51', 't01'])
+    expect(await tagsOf('full.tags@example.org')).toEqual(fifty)
+    // A tag it has already is no 51st: said as for any entry.
+    expect(await cli('tag', 'full.tags@example.org', 't07')).toMatchObject({
+      code: 0,
+      stdout: 'Tagged 0 entries t07.\n1 entry already had it: full.tags@example.org\n',
+    })
+    // Nothing asked could be done: exit 1, and it says why.
+    expect(await cli('tag', 'FULL.tags@example.org', 'another')).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'full.tags@example.org has 50 tags, the most an entry carries: not tagged another.\n',
+    })
+  })
+})

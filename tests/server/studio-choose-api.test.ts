@@ -201,7 +201,7 @@ describe('the studio chooses a cohort', () => {
     const tagged = await api('/api/tag', {
       json: { emails: ['ada@example.com', 'BO@example.com', 'zz@example.com'], tag: 'Shortlist' },
     })
-    expect(await tagged.json()).toEqual({ tag: 'shortlist', changed: 2, unchanged: 0, unknown: 1 })
+    expect(await tagged.json()).toEqual({ tag: 'shortlist', changed: 2, unchanged: 0, unknown: 1, full: [] })
     expect(
       await (await api('/api/untag', { json: { emails: ['bo@example.com'], tag: 'shortlist' } })).json(),
     ).toEqual({
@@ -209,6 +209,7 @@ describe('the studio chooses a cohort', () => {
       changed: 1,
       unchanged: 0,
       unknown: 0,
+      full: [],
     })
     const summary = (await (await api('/api/summary?days=all')).json()) as {
       tags: unknown
@@ -377,6 +378,29 @@ describe('the studio chooses a cohort', () => {
     expect(summary.sources).toHaveLength(50)
     expect(summary.sources.slice(0, 3)).toEqual(['direct', 'launch-post', 'site-01.example'])
     expect(summary.sources.at(-1)).toBe('site-48.example')
+  })
+
+  it('"Tag selected" refuses a 51st tag for that entry alone, naming it, and tags the others (issue 61)', async () => {
+    for (let n = 1; n <= 50; n++) {
+      const given = await api('/api/tag', { json: { emails: ['di@example.com'], tag: `t${n}` } })
+      expect(given.status).toBe(200)
+    }
+    const tagged = await api('/api/tag', {
+      json: { emails: ['di@example.com', 'fay@example.com'], tag: 'shortlist-51' },
+    })
+    expect(tagged.status).toBe(200)
+    expect(await tagged.json()).toEqual({
+      tag: 'shortlist-51',
+      changed: 1,
+      unchanged: 0,
+      unknown: 0,
+      full: ['di@example.com'],
+    })
+    const tagsOf = async (email: string) =>
+      ((await (await api(`/api/entry?email=${encodeURIComponent(email)}`)).json()) as { tags: string[] }).tags
+    expect(await tagsOf('fay@example.com')).toEqual(['shortlist-51'])
+    expect(await tagsOf('di@example.com')).toHaveLength(50)
+    expect(await tagsOf('di@example.com')).not.toContain('shortlist-51')
   })
 })
 

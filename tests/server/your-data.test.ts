@@ -93,11 +93,8 @@ describe("the person's own page", () => {
     expect(
       openAddress(linkKeys(mail.server.secret).yourData, new URL(links.yourData).searchParams.get('t') ?? ''),
     ).toBe(email.toLowerCase())
-    // The unsubscribe page links to the same page, sealed for the same address.
-    const unsubscribe = await (await fetch(links.unsubscribe)).text()
-    const fromUnsubscribe = /href="\/your-data\?t=([\w-]+)"/.exec(unsubscribe)?.[1] ?? ''
-    expect(unsubscribe).toContain(`>${words.link}</a>`)
-    expect(openAddress(linkKeys(mail.server.secret).yourData, fromUnsubscribe)).toBe(email.toLowerCase())
+    // The unsubscribe link's GET does not: scanners open it (issue 61; "the List-Unsubscribe address" below).
+    expect(await (await fetch(links.unsubscribe)).text()).not.toContain('/your-data')
     expect((await post(links.confirm, { 'List-Unsubscribe': 'One-Click' })).status).toBe(200)
     const answered = await post(links.confirm.replace('/confirm?', '/confirm/answers?'), { role: 'Research' })
     expect(answered.status).toBe(200)
@@ -236,6 +233,67 @@ describe("the person's own page", () => {
     const { confirm } = await linksOf(email, sent + 1)
     expect((await post(confirm, {})).status).toBe(200)
     expect((await cli('suppressed')).stdout).toMatch(/^1 address is kept out of imports \(1 removed/)
+  })
+})
+
+describe('the List-Unsubscribe address (issue 61, item 7)', () => {
+  /** The List-Unsubscribe URL of the confirmation sent to `email`, as a mail system reads it. */
+  async function listUnsubscribe(email: string): Promise<string> {
+    expect((await postWaitlist(mail.server, { email })).status).toBe(201)
+    await mail.sink.waitFor(() => mail.sink.countFor(email) > 0, `no confirmation for ${email}`, 30_000)
+    const [sent] = await Promise.all(
+      mail.sink.received.filter((m) => m.to.includes(email)).map(mail.sink.parse),
+    )
+    const line = sent?.headerLines.find((header) => header.key === 'list-unsubscribe')?.line ?? ''
+    const url = /<(https?:\/\/[^>]+\/unsubscribe\?t=[\w-]+)>/.exec(line.replace(/\r?\n\s+/g, ''))?.[1]
+    if (!url) throw new Error(`no List-Unsubscribe in ${JSON.stringify(line)}`)
+    return url
+  }
+  /** Every token on the page that opens with the key of the person's page: none, or the address's. */
+  const dataKeysIn = (html: string) =>
+    [...html.matchAll(/t=([\w-]+)/g)]
+      .map((match) => openAddress(linkKeys(mail.server.secret).yourData, match[1] ?? ''))
+      .filter((opened) => opened !== undefined)
+
+  it('opened with a plain GET, before and after a one-click POST, shows no link to the data and no key', async () => {
+    const email = 'scanned.link@example.com'
+    const url = await listUnsubscribe(email)
+    const asked = await fetch(url)
+    const page = await asked.text()
+    expect(asked.status).toBe(200)
+    expect(page).toContain('<form method="post"')
+    expect(page).not.toContain('/your-data')
+    expect(page).not.toContain(words.link)
+    expect(dataKeysIn(page)).toEqual([])
+    // RFC 8058: the mail system's POST still unsubscribes, and its answer carries no key either.
+    const oneClick = await fetch(url, { method: 'POST', body: 'List-Unsubscribe=One-Click' })
+    expect(oneClick.status).toBe(200)
+    const answered = await oneClick.text()
+    expect(answered).not.toContain('/your-data')
+    expect(dataKeysIn(answered)).toEqual([])
+    expect((await cli('show', email, '--json')).stdout).toContain('"status": "unsubscribed"')
+    const done = await (await fetch(url)).text()
+    expect(done).toContain(`<h1>${mailWords.pages.unsubscribe.done}</h1>`)
+    expect(done).not.toContain('/your-data')
+    expect(dataKeysIn(done)).toEqual([])
+  })
+
+  it('after the person unsubscribes there by hand, the answer links to their data, sealed for them', async () => {
+    const email = 'by.hand@example.com'
+    const url = await listUnsubscribe(email)
+    const page = await (await fetch(url)).text()
+    // The page's form as a browser submits it: its action, its hidden fields.
+    const action = /<form method="post" action="([^"]+)"/.exec(page)?.[1]?.replaceAll('&amp;', '&') ?? ''
+    const fields = Object.fromEntries(
+      [...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]),
+    )
+    const answer = await post(new URL(action, url).href, fields, '198.51.100.78')
+    expect(answer.status).toBe(200)
+    const html = await answer.text()
+    expect(html).toContain(`<h1>${mailWords.pages.unsubscribe.done}</h1>`)
+    expect(html).toContain(`>${words.link}</a>`)
+    expect(dataKeysIn(html)).toEqual([email])
+    expect((await cli('show', email, '--json')).stdout).toContain('"status": "unsubscribed"')
   })
 })
 

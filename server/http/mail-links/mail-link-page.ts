@@ -7,6 +7,8 @@ import { type QuestionsForm, questionsFormHtml } from './questions-form'
 export interface PageForm {
   action: string
   button: string
+  /** Sends FROM_PAGE too: its answer may then carry what no mail system is handed. */
+  fromPage?: boolean
 }
 
 export interface MailLinkPage {
@@ -24,8 +26,15 @@ export interface MailLinkPage {
 
 const say = (text: string) => text.replaceAll('{lab}', siteConfig.labName)
 
-// The one-click field, sent by the page's form too, so the POST reads the same whoever makes it.
+// The one-click field, sent by the page's form too, so the POST acts the same whoever makes it.
 const ONE_CLICK_FIELD = '<input type="hidden" name="List-Unsubscribe" value="One-Click">'
+
+/**
+ * The field only the unsubscribe page's own button sends: its answer may carry the link to the
+ * person's data, which a mail system's one-click POST or an unsubscribe service's never gets.
+ */
+export const FROM_PAGE = { name: 'from', value: 'page' } as const
+const FROM_PAGE_FIELD = `<input type="hidden" name="${FROM_PAGE.name}" value="${FROM_PAGE.value}">`
 
 // The site's header (src/sections/site-header.tsx): the logo and the wordmark, linking home.
 const { logo, wordmark } = siteConfig
@@ -36,7 +45,7 @@ const HEADER_HTML =
 
 function formHtml(form: PageForm): string {
   return (
-    `<form method="post" action="${escapeHtml(form.action)}">${ONE_CLICK_FIELD}` +
+    `<form method="post" action="${escapeHtml(form.action)}">${ONE_CLICK_FIELD}${form.fromPage ? FROM_PAGE_FIELD : ''}` +
     `<button type="submit">${escapeHtml(say(form.button))}</button></form>`
   )
 }

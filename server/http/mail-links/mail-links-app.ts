@@ -22,7 +22,7 @@ import {
 } from '../../waitlist/link-actions'
 import { readBody } from '../middleware/request-guards'
 import { routeYourData, YOUR_DATA_PATH } from '../your-data/your-data-app'
-import { type MailLinkPage, renderMailLinkPage } from './mail-link-page'
+import { FROM_PAGE, type MailLinkPage, renderMailLinkPage } from './mail-link-page'
 import { MAIL_LINK_CSS_PATH, serveMailLinkCss } from './mail-link-style'
 import { ANSWERS_PATH, MAX_ANSWERS_BODY } from './questions-form'
 
@@ -46,6 +46,8 @@ interface LinkKind {
   done?: (db: Database, email: string) => Promise<boolean>
   /** Its POST's page goes on to the lab's questions (while signups are confirmed by mail). */
   asks?: boolean
+  /** The answer to its page's own button links to the person's own page (yourDataLink). */
+  linksYourData?: boolean
 }
 
 const KINDS: LinkKind[] = [
@@ -55,6 +57,7 @@ const KINDS: LinkKind[] = [
     words: mailWords.pages.unsubscribe,
     act: unsubscribe,
     done: alreadyUnsubscribed,
+    linksYourData: true,
   },
   { path: '/confirm', key: (keys) => keys.confirm, words: mailWords.pages.confirm, act: confirm, asks: true },
 ]
@@ -111,11 +114,20 @@ async function foundAtGet(
   }
 }
 
-/** The unsubscribe page's link to the person's own page (ADR 097), sealed for it. */
-function yourDataLink(kind: LinkKind, keys: LinkKeys, email: string | undefined): string | undefined {
-  if (kind.path !== '/unsubscribe' || !email) return undefined
+/**
+ * The link to the person's own page (ADR 097), sealed for it: only on the answer to the unsubscribe
+ * page's own button. The List-Unsubscribe URL is opened and posted to by mail systems, their
+ * unsubscribe services and link scanners, and that key reads and erases.
+ */
+function yourDataLink(keys: LinkKeys, email: string): string {
   const href = `${YOUR_DATA_PATH}?t=${sealAddress(keys.yourData, email)}`
   return `<p><a class="home" href="${escapeHtml(href)}">${escapeHtml(pages.yourData.link)}</a></p>`
+}
+
+/** Whether the POST came from the page's own button (read already, and bounded, by readBody). */
+async function fromPage(c: Context): Promise<boolean> {
+  const body = await c.req.text().catch(() => '')
+  return new URLSearchParams(body).get(FROM_PAGE.name) === FROM_PAGE.value
 }
 
 /**
@@ -139,12 +151,11 @@ export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
       if (!email && !isTest(c)) return renderMailLinkPage(INVALID)
       const found = email ? await foundAtGet(kind, deps, email) : 'to do'
       if (found === 'gone') return renderMailLinkPage(GONE)
-      const body = yourDataLink(kind, deps.keys, email)
       if (found === 'done')
-        return renderMailLinkPage({ status: 200, title: kind.words.done, line: kind.words.doneLine, body })
+        return renderMailLinkPage({ status: 200, title: kind.words.done, line: kind.words.doneLine })
       const action = `${kind.path}?t=${c.req.query('t')}`
-      const form = { action, button: kind.words.button }
-      return renderMailLinkPage({ status: 200, ...kind.words, form, body })
+      const form = { action, button: kind.words.button, fromPage: kind.linksYourData }
+      return renderMailLinkPage({ status: 200, ...kind.words, form })
     })
     app.post(kind.path, body, deps.gate, limited, async (c) => {
       const email = emailOf(c)
@@ -155,7 +166,8 @@ export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
         const network = signupNetwork(clientAddress(c, deps.trustProxyHeader))
         const outcome = await kind.act(deps.db, email, network)
         const page = outcomePage(kind, outcome)
-        if (outcome !== 'not-listed') page.body = yourDataLink(kind, deps.keys, email)
+        if (kind.linksYourData && outcome !== 'not-listed' && (await fromPage(c)))
+          page.body = yourDataLink(deps.keys, email)
         if (kind.asks && (outcome === 'done' || outcome === 'already') && (await asking(deps.db))) {
           // The person's kept answers, else an agent's proposed ones, for the person to keep,
           // change or clear; none once invited, when they no longer change.

@@ -50,12 +50,19 @@ export function readNote(given: string): { note: string } | { problem: string } 
   return { note }
 }
 
-/** What a tag or untag did: the addresses changed, those that already were so, those not listed. */
+/**
+ * What a tag or untag did: the addresses changed, those that already were so, those not listed, and
+ * those refused a new tag because they carry MAX_TAGS already (one full entry leaves the rest tagged).
+ */
 export interface MarkOutcome {
   changed: string[]
   unchanged: string[]
   unknown: string[]
+  full: string[]
 }
+
+/** What the statements below say of each entry listed. */
+type RowOutcome = 'changed' | 'unchanged' | 'full'
 
 /** The entries of these addresses (any letter case), as `entries` (id, email) for the statements below. */
 const ENTRIES = `entries as (
@@ -74,12 +81,13 @@ async function marked(
   record: { actor: Actor; action: string; detail: string },
 ): Promise<MarkOutcome> {
   return db.transaction(async (tx) => {
-    const rows = await tx.query<{ id: string; email: string; changed: boolean }>(statement, [
+    const rows = await tx.query<{ id: string; email: string; outcome: RowOutcome }>(statement, [
       emails.map((email) => email.trim()),
       ...params,
     ])
     await tx.run(TIDY, [rows.map((row) => row.id)])
-    const changedIds = rows.filter((row) => row.changed).map((row) => row.id)
+    const rowsOf = (outcome: RowOutcome) => rows.filter((row) => row.outcome === outcome)
+    const changedIds = rowsOf('changed').map((row) => row.id)
     if (changedIds.length > 0)
       await recordAudit(tx, record.actor, {
         action: record.action,
@@ -88,16 +96,18 @@ async function marked(
       })
     const found = new Set(rows.map((row) => row.email.toLowerCase()))
     return {
-      changed: rows.filter((row) => row.changed).map((row) => row.email),
-      unchanged: rows.filter((row) => !row.changed).map((row) => row.email),
+      changed: rowsOf('changed').map((row) => row.email),
+      unchanged: rowsOf('unchanged').map((row) => row.email),
       unknown: emails.filter((email) => !found.has(email.trim().toLowerCase())),
+      full: rowsOf('full').map((row) => row.email),
     }
   })
 }
 
 /**
  * Gives each listed address the tag (kept in alphabetical order), and writes "tagged" in the
- * history of each that did not have it. `tag` is readTag's.
+ * history of each that did not have it. An entry that carries MAX_TAGS already is left as it is and
+ * named (`full`), so the table's check never fails the batch for the others. `tag` is readTag's.
  */
 export function tagEntries(db: Database, emails: readonly string[], tag: string, { via, actor }: MarkedBy) {
   return marked(
@@ -109,16 +119,21 @@ export function tagEntries(db: Database, emails: readonly string[], tag: string,
        select id, array[$2::text] from entries
        on conflict (waitlist_id) do update
          set tags = array(select unnest(m.tags || $2::text) order by 1), updated_at = now()
-         where not ($2::text = any(m.tags))
+         where not ($2::text = any(m.tags)) and cardinality(m.tags) < $4
        returning waitlist_id
      ),
      told as (
        insert into private.entry_events (waitlist_id, event, detail)
        select waitlist_id, 'tagged', $3 from tagged
      )
-     select e.id::text as id, e.email, t.waitlist_id is not null as changed
-       from entries e left join tagged t on t.waitlist_id = e.id`,
-    [tag, `${tag} (${via})`],
+     -- m is read as it was before this statement: the tags an entry had when it was refused.
+     select e.id::text as id, e.email,
+            case when t.waitlist_id is not null then 'changed'
+                 when cardinality(m.tags) >= $4 and not ($2::text = any(m.tags)) then 'full'
+                 else 'unchanged' end as outcome
+       from entries e left join tagged t on t.waitlist_id = e.id
+       left join private.entry_marks m on m.waitlist_id = e.id`,
+    [tag, `${tag} (${via})`, MAX_TAGS],
     { actor, action: 'tag', detail: tag },
   )
 }
@@ -138,7 +153,8 @@ export function untagEntries(db: Database, emails: readonly string[], tag: strin
        insert into private.entry_events (waitlist_id, event, detail)
        select waitlist_id, 'untagged', $3 from untagged
      )
-     select e.id::text as id, e.email, u.waitlist_id is not null as changed
+     select e.id::text as id, e.email,
+            case when u.waitlist_id is not null then 'changed' else 'unchanged' end as outcome
        from entries e left join untagged u on u.waitlist_id = e.id`,
     [tag, `${tag} (${via})`],
     { actor, action: 'untag', detail: tag },
