@@ -80,10 +80,10 @@ describe("a member's sessions", () => {
 
     const removed = await post('/api/passkeys/remove', onLaptop, { id: phone })
     expect(removed.status).toBe(200)
-    expect(await removed.json()).toEqual({ removed: true, sessionsEnded: 2 })
     expect([await status(onPhone), await status(againOnPhone), await status(onLaptop)]).toEqual([
       401, 401, 200,
     ])
+    expect(await removed.json()).toEqual({ removed: true, sessionsEnded: 2 })
   })
 
   it('are listed to their member alone (device, network, last seen, this one marked); the member ends any, never another’s', async () => {
