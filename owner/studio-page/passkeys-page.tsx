@@ -19,7 +19,6 @@ const BUTTON = `rounded border border-line px-3 py-1 ${FOCUS}`
  */
 export function PasskeysPage({ onFail }: { onFail(reason: unknown): void }) {
   const [passkeys, setPasskeys] = useState<PasskeyInfo[]>()
-  const [name, setName] = useState('')
   const [said, setSaid] = useState('')
   // Bumped when a passkey goes: the sessions it made went with it.
   const [version, setVersion] = useState(0)
@@ -31,19 +30,6 @@ export function PasskeysPage({ onFail }: { onFail(reason: unknown): void }) {
   useEffect(() => {
     load()
   }, [load])
-
-  async function add(event: FormEvent) {
-    event.preventDefault()
-    try {
-      const response = await startRegistration({ optionsJSON: await passkeyOptions() })
-      const { added } = await addPasskey(name, response)
-      setSaid(`Added ${added}.`)
-      setName('')
-      load()
-    } catch (reason) {
-      onFail(reason)
-    }
-  }
 
   return (
     <section
@@ -64,28 +50,48 @@ export function PasskeysPage({ onFail }: { onFail(reason: unknown): void }) {
           />
         ))}
       </ul>
-      <form onSubmit={add} className="flex flex-wrap items-end gap-2">
-        <div>
-          <label htmlFor="new-passkey" className="block text-sm font-medium">
-            Name the new passkey (optional)
-          </label>
-          <input
-            id="new-passkey"
-            value={name}
-            maxLength={60}
-            onChange={(event) => setName(event.target.value)}
-            className={`mt-1 rounded border border-line bg-page px-3 py-1 ${FOCUS}`}
-          />
-        </div>
-        <button type="submit" className={BUTTON}>
-          Add a passkey
-        </button>
-      </form>
+      <AddPasskey onSaid={setSaid} onAdded={load} onFail={onFail} />
       <SessionsList version={version} onSaid={setSaid} onFail={onFail} />
       <p role="status" className={said ? 'text-accent' : 'sr-only'}>
         {said}
       </p>
     </section>
+  )
+}
+
+/** Another passkey of the member's (a second device), named as they like. */
+function AddPasskey(props: { onSaid(words: string): void; onAdded(): void; onFail(reason: unknown): void }) {
+  const [name, setName] = useState('')
+  async function add(event: FormEvent) {
+    event.preventDefault()
+    try {
+      const response = await startRegistration({ optionsJSON: await passkeyOptions() })
+      const { added } = await addPasskey(name, response)
+      props.onSaid(`Added ${added}.`)
+      setName('')
+      props.onAdded()
+    } catch (reason) {
+      props.onFail(reason)
+    }
+  }
+  return (
+    <form onSubmit={add} className="flex flex-wrap items-end gap-2">
+      <div>
+        <label htmlFor="new-passkey" className="block text-sm font-medium">
+          Name the new passkey (optional)
+        </label>
+        <input
+          id="new-passkey"
+          value={name}
+          maxLength={60}
+          onChange={(event) => setName(event.target.value)}
+          className={`mt-1 rounded border border-line bg-page px-3 py-1 ${FOCUS}`}
+        />
+      </div>
+      <button type="submit" className={BUTTON}>
+        Add a passkey
+      </button>
+    </form>
   )
 }
 
