@@ -12,6 +12,7 @@ import {
   setRole,
   type TeamChange,
 } from '../../server/team/team-members'
+import { plural } from './plural'
 
 type Print = (line: string) => void
 
@@ -32,8 +33,6 @@ function linkLines(env: TeamSite, email: string, token: string, print: Print) {
   print(`  ${enrolmentLink(siteUrlOf(env), token)}`)
   print('It opens the team studio, where they create a passkey: no password, ever.')
 }
-
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
 
 /** What the new link ended: every session (a lost device's too), and with --revoke every passkey. */
 function endedLines(email: string, ended: LinkEnded | undefined, revoke: boolean, print: Print) {
