@@ -263,10 +263,10 @@ test.describe
       expect(await summary(lost)).toBe(200)
       const linked = await runCli(mail.server.env, 'team', 'link', 'lost@lab.example')
       expect(linked.code, linked.stderr).toBe(0)
+      expect(await summary(lost)).toBe(401)
       expect(linked.stdout).toContain(
         'Signed lost@lab.example out everywhere: 1 session ended; each device signs in again.',
       )
-      expect(await summary(lost)).toBe(401)
       const laptop = await browse(browser)
       await enrol(
         laptop,
