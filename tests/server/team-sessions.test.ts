@@ -126,6 +126,10 @@ describe("a member's sessions", () => {
     expect((await post('/api/sessions/end', here, { id: ownOther }, null)).status).toBe(403)
     expect((await post('/api/sessions/end', here, { id: theirSession?.id })).status).toBe(404)
     expect(await status(theirs)).toBe(200)
+    // An end is a few bytes: a larger body is refused before it is read whole.
+    const large = await post('/api/sessions/end', here, { id: ownOther, pad: 'x'.repeat(100 * 1024) })
+    expect(large.status).toBe(413)
+    expect(await status(there)).toBe(200)
     const ended = await post('/api/sessions/end', here, { id: ownOther })
     expect(ended.status).toBe(200)
     expect(await ended.json()).toEqual({ ended: 'Firefox on Android' })
