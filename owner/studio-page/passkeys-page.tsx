@@ -51,7 +51,7 @@ export function PasskeysPage({ onFail }: { onFail(reason: unknown): void }) {
         ))}
       </ul>
       <AddPasskey onSaid={setSaid} onAdded={load} onFail={onFail} />
-      <SessionsList version={version} onSaid={setSaid} onFail={onFail} />
+      <SessionsList key={version} onSaid={setSaid} onFail={onFail} />
       <p role="status" className={said ? 'text-accent' : 'sr-only'}>
         {said}
       </p>

@@ -7,27 +7,21 @@ const BUTTON = `rounded border border-line px-3 py-1 ${FOCUS}`
 /**
  * Where the member is signed in: each of their own sessions (device, network, last seen, the
  * passkey that made it), this browser's marked, and an end for any of them: a device left signed
- * in elsewhere, or lost. `version` changes when their passkeys do (a removed one ends its sessions).
+ * in elsewhere, or lost. The passkeys page gives it a new key when a passkey goes (its sessions
+ * went with it), so it reads them again.
  */
-export function SessionsList(props: {
-  version: number
-  onSaid(words: string): void
-  onFail(reason: unknown): void
-}) {
-  const { version, onSaid, onFail } = props
+export function SessionsList(props: { onSaid(words: string): void; onFail(reason: unknown): void }) {
+  const { onSaid, onFail } = props
   const [sessions, setSessions] = useState<SessionInfo[]>()
-  const load = useCallback(
-    (_version: number) => fetchSessions().then((read) => setSessions(read.sessions), onFail),
-    [onFail],
-  )
+  const load = useCallback(() => fetchSessions().then((read) => setSessions(read.sessions), onFail), [onFail])
   useEffect(() => {
-    load(version)
-  }, [load, version])
+    load()
+  }, [load])
 
   const end = (session: SessionInfo) =>
     endSession(session.id).then(() => {
       onSaid(session.current ? 'Signed out here.' : `Ended the session on ${session.device}.`)
-      load(version)
+      load()
     }, onFail)
 
   return (

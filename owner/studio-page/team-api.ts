@@ -11,8 +11,8 @@ import { STUDIO_ROOT, send } from './api'
 
 /**
  * The team studio's own calls (owner/team-studio/): signing in and enrolling, which need no
- * session, then who is signed in, the record, the team, one's passkeys and one's sessions. The ceremonies' options
- * and answers pass through as @simplewebauthn/browser reads and writes them.
+ * session, then who is signed in, the record, the team, one's passkeys and one's sessions. The
+ * ceremonies' options and answers pass through as @simplewebauthn/browser reads and writes them.
  */
 
 export type { AuditEntry, PasskeyInfo, Role, SessionInfo, TeamMember }

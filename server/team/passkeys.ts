@@ -138,8 +138,8 @@ interface StoredPasskey extends SigningIn {
 /**
  * A sign-in with a discoverable passkey: the challenge taken once, the signature and counter
  * checked by the library, the counter kept, a session started (remembering the passkey, so that
- * removing it ends the session) and the sign-in recorded, all in one
- * transaction; a failure is recorded too, under the member's address when the passkey is theirs.
+ * removing it ends the session) and the sign-in recorded, all in one transaction; a failure is
+ * recorded too, under the member's address when the passkey is theirs.
  */
 export async function signIn(
   db: Database,
