@@ -339,8 +339,15 @@ CREATE TABLE private.team_sessions (
     member_id bigint NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     last_seen_at timestamp with time zone DEFAULT now() NOT NULL,
+    id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    passkey_id text NOT NULL,
+    device text DEFAULT ''::text NOT NULL,
+    network cidr,
     CONSTRAINT team_sessions_pkey PRIMARY KEY (token_hash),
+    CONSTRAINT team_sessions_id_key UNIQUE (id),
     CONSTRAINT team_sessions_member_id_fkey FOREIGN KEY (member_id) REFERENCES private.team_members(id) ON DELETE CASCADE,
+    CONSTRAINT team_sessions_passkey_id_fkey FOREIGN KEY (passkey_id) REFERENCES private.team_passkeys(id) ON DELETE CASCADE,
+    CONSTRAINT team_sessions_device_check CHECK ((char_length(device) <= 60)),
     CONSTRAINT team_sessions_token_hash_check CHECK ((octet_length(token_hash) = 32))
 );
 
@@ -444,6 +451,7 @@ CREATE INDEX mail_outbox_sent_by_lane ON private.mail_outbox USING btree (priori
 CREATE INDEX team_challenges_expiry ON private.team_challenges USING btree (expires_at);
 CREATE INDEX team_passkeys_member ON private.team_passkeys USING btree (member_id);
 CREATE INDEX team_sessions_member ON private.team_sessions USING btree (member_id);
+CREATE INDEX team_sessions_passkey ON private.team_sessions USING btree (passkey_id);
 CREATE INDEX webhook_deliveries_due ON private.webhook_deliveries USING btree (run_at) WHERE (status = 'pending'::text);
 CREATE INDEX webhook_deliveries_entry ON private.webhook_deliveries USING btree (waitlist_id);
 CREATE INDEX waitlist_created_at_id ON public.waitlist USING btree (created_at, id);

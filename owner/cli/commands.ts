@@ -42,6 +42,7 @@ export interface CliArgs {
     host?: string
     retry?: boolean
     resume?: boolean
+    revoke?: boolean
     next?: string
     wait?: boolean
     resend?: boolean
@@ -285,13 +286,15 @@ async function team({ positionals, values }: CliArgs): Promise<number> {
   const [, action, email, ...rest] = positionals
   if (values.role !== undefined && action !== 'add')
     return usageError('--role goes with team add: team add EMAIL --role viewer|member|owner')
+  if (values.revoke !== undefined && action !== 'link')
+    return usageError('--revoke goes with team link: team link EMAIL --revoke')
   const words = action === 'add' ? [action, email, values.role, ...rest] : positionals.slice(1)
   const problem = teamUsageProblem(words)
   if (problem) return usageError(problem)
   const badAddress = action === 'add' && emailProblem(email ?? '')
   if (badAddress) return usageError(`team add needs the member's address: ${badAddress}`)
   const env = loadServerEnv()
-  return withDatabase((db) => teamCommand(db, env, words as string[]))
+  return withDatabase((db) => teamCommand(db, env, words as string[], { revoke: values.revoke === true }))
 }
 
 async function audit({ values }: CliArgs): Promise<number> {

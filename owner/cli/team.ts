@@ -5,12 +5,14 @@ import type { Database } from '../../server/db/database'
 import { ENROLMENT_HOURS, enrolmentLink } from '../../server/team/enrolment-links'
 import {
   addMember,
+  type LinkEnded,
   listMembers,
   newLink,
   removeMember,
   setRole,
   type TeamChange,
 } from '../../server/team/team-members'
+import { plural } from './plural'
 
 type Print = (line: string) => void
 
@@ -32,6 +34,16 @@ function linkLines(env: TeamSite, email: string, token: string, print: Print) {
   print('It opens the team studio, where they create a passkey: no password, ever.')
 }
 
+/** What the new link ended: every session (a lost device's too), and with --revoke every passkey. */
+function endedLines(email: string, ended: LinkEnded | undefined, revoke: boolean, print: Print) {
+  const sessions = ended?.sessions ?? 0
+  print(`Signed ${email} out everywhere: ${plural(sessions, 'session')} ended; each device signs in again.`)
+  if (revoke)
+    print(
+      `Removed ${plural(ended?.passkeys ?? 0, 'passkey')} of theirs: only the passkey made with this link will sign in.`,
+    )
+}
+
 function outcome(change: TeamChange, done: () => void): number {
   if (!change.done) {
     console.error(change.reason)
@@ -42,7 +54,8 @@ function outcome(change: TeamChange, done: () => void): number {
 }
 
 /**
- * `team add|list|role|remove|link`: the lab's team for the studio at /studio (ADR 099). Each change
+ * `team add|list|role|remove|link`: the lab's team for the studio at /studio (ADR 099); `link
+ * --revoke` removes the member's passkeys too (a stolen device). Each change
  * is recorded with who ran it (`cli:` and the OS user). Exits 0 done, 1 refused (with why), 2 on
  * bad usage (the caller checks the words first).
  */
@@ -50,6 +63,7 @@ export async function teamCommand(
   db: Database,
   env: TeamSite,
   [action, email = '', role]: readonly string[],
+  { revoke = false }: { revoke?: boolean } = {},
   print: Print = console.log,
 ): Promise<number> {
   const actor = cliActor()
@@ -59,8 +73,12 @@ export async function teamCommand(
     return outcome(change, () => change.done && change.token && linkLines(env, email, change.token, print))
   }
   if (action === 'link') {
-    const change = await newLink(db, actor, email)
-    return outcome(change, () => change.done && change.token && linkLines(env, email, change.token, print))
+    const change = await newLink(db, actor, email, revoke)
+    return outcome(change, () => {
+      if (!change.done || !change.token) return
+      linkLines(env, email, change.token, print)
+      endedLines(email, change.ended, revoke, print)
+    })
   }
   if (action === 'role')
     return outcome(await setRole(db, actor, email, role as Role), () =>
@@ -96,7 +114,7 @@ export function teamUsageProblem([action, email, role, ...rest]: readonly (strin
     list: 'team list',
     role: `team role EMAIL ${roles}`,
     remove: 'team remove EMAIL',
-    link: 'team link EMAIL',
+    link: 'team link EMAIL [--revoke]',
   }
   if (!action || !Object.hasOwn(usage, action)) return `team needs one of: ${Object.values(usage).join(', ')}`
   const wants = usage[action] as string

@@ -141,7 +141,10 @@ Commands:
   team list                            the members: role, passkeys, last sign-in, an open link
   team role EMAIL ROLE                 change a member's role (from their next request)
   team remove EMAIL                    remove a member: their passkeys and sessions end at once
-  team link EMAIL                      a new enrolment link (a lost device); the one before stops working
+  team link EMAIL [--revoke]           a new enrolment link (a lost device); the one before stops working,
+                                       and every session of theirs ends at once (each device signs in
+                                       again); --revoke also removes every passkey of theirs, so only
+                                       the passkey made with the new link signs in (a stolen device)
   audit [--since DATE] [--json]        the record of who did what, oldest first: every change made in the
                                        team studio, the local studio or the CLI (invite, resend, remove,
                                        export, resume, team changes…), every sign-in and failed sign-in:
@@ -183,6 +186,7 @@ async function run(argv: string[]): Promise<number> {
       host: { type: 'string' },
       retry: { type: 'boolean' },
       resume: { type: 'boolean' },
+      revoke: { type: 'boolean' },
       next: { type: 'string' },
       wait: { type: 'boolean' },
       resend: { type: 'boolean' },

@@ -1,5 +1,6 @@
 import { startRegistration } from '@simplewebauthn/browser'
 import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { SessionsList } from './sessions-list'
 import { FOCUS } from './styles'
 import {
   addPasskey,
@@ -12,28 +13,23 @@ import {
 
 const BUTTON = `rounded border border-line px-3 py-1 ${FOCUS}`
 
-/** A member's own passkeys: another one (a second device), a name for each, and removal (never the last). */
+/**
+ * A member's own passkeys: another one (a second device), a name for each, and removal (never the
+ * last), which ends the sessions it made; then where they are signed in (sessions-list.tsx).
+ */
 export function PasskeysPage({ onFail }: { onFail(reason: unknown): void }) {
   const [passkeys, setPasskeys] = useState<PasskeyInfo[]>()
-  const [name, setName] = useState('')
   const [said, setSaid] = useState('')
+  // Bumped when a passkey goes: the sessions it made went with it.
+  const [version, setVersion] = useState(0)
   const load = useCallback(() => fetchPasskeys().then((read) => setPasskeys(read.passkeys), onFail), [onFail])
+  const changed = () => {
+    load()
+    setVersion((before) => before + 1)
+  }
   useEffect(() => {
     load()
   }, [load])
-
-  async function add(event: FormEvent) {
-    event.preventDefault()
-    try {
-      const response = await startRegistration({ optionsJSON: await passkeyOptions() })
-      const { added } = await addPasskey(name, response)
-      setSaid(`Added ${added}.`)
-      setName('')
-      load()
-    } catch (reason) {
-      onFail(reason)
-    }
-  }
 
   return (
     <section
@@ -45,30 +41,57 @@ export function PasskeysPage({ onFail }: { onFail(reason: unknown): void }) {
       </h1>
       <ul className="space-y-3">
         {passkeys?.map((passkey) => (
-          <PasskeyRow key={passkey.id} passkey={passkey} onChanged={load} onSaid={setSaid} onFail={onFail} />
+          <PasskeyRow
+            key={passkey.id}
+            passkey={passkey}
+            onChanged={changed}
+            onSaid={setSaid}
+            onFail={onFail}
+          />
         ))}
       </ul>
-      <form onSubmit={add} className="flex flex-wrap items-end gap-2">
-        <div>
-          <label htmlFor="new-passkey" className="block text-sm font-medium">
-            Name the new passkey (optional)
-          </label>
-          <input
-            id="new-passkey"
-            value={name}
-            maxLength={60}
-            onChange={(event) => setName(event.target.value)}
-            className={`mt-1 rounded border border-line bg-page px-3 py-1 ${FOCUS}`}
-          />
-        </div>
-        <button type="submit" className={BUTTON}>
-          Add a passkey
-        </button>
-      </form>
+      <AddPasskey onSaid={setSaid} onAdded={load} onFail={onFail} />
+      <SessionsList key={version} onSaid={setSaid} onFail={onFail} />
       <p role="status" className={said ? 'text-accent' : 'sr-only'}>
         {said}
       </p>
     </section>
+  )
+}
+
+/** Another passkey of the member's (a second device), named as they like. */
+function AddPasskey(props: { onSaid(words: string): void; onAdded(): void; onFail(reason: unknown): void }) {
+  const [name, setName] = useState('')
+  async function add(event: FormEvent) {
+    event.preventDefault()
+    try {
+      const response = await startRegistration({ optionsJSON: await passkeyOptions() })
+      const { added } = await addPasskey(name, response)
+      props.onSaid(`Added ${added}.`)
+      setName('')
+      props.onAdded()
+    } catch (reason) {
+      props.onFail(reason)
+    }
+  }
+  return (
+    <form onSubmit={add} className="flex flex-wrap items-end gap-2">
+      <div>
+        <label htmlFor="new-passkey" className="block text-sm font-medium">
+          Name the new passkey (optional)
+        </label>
+        <input
+          id="new-passkey"
+          value={name}
+          maxLength={60}
+          onChange={(event) => setName(event.target.value)}
+          className={`mt-1 rounded border border-line bg-page px-3 py-1 ${FOCUS}`}
+        />
+      </div>
+      <button type="submit" className={BUTTON}>
+        Add a passkey
+      </button>
+    </form>
   )
 }
 
@@ -80,9 +103,9 @@ function PasskeyRow(props: {
 }) {
   const { passkey } = props
   const [name, setName] = useState(passkey.name)
-  const act = (done: Promise<unknown>, words: string) =>
-    done.then(() => {
-      props.onSaid(words)
+  const act = <T,>(done: Promise<T>, words: string | ((result: T) => string)) =>
+    done.then((result) => {
+      props.onSaid(typeof words === 'string' ? words : words(result))
       props.onChanged()
     }, props.onFail)
   return (
@@ -110,7 +133,9 @@ function PasskeyRow(props: {
         type="button"
         aria-label={`Remove ${passkey.name}`}
         className={`rounded border border-danger px-3 py-1 text-danger ${FOCUS}`}
-        onClick={() => act(removePasskey(passkey.id), `Removed ${passkey.name}.`)}
+        onClick={() =>
+          act(removePasskey(passkey.id), (removed) => removedWords(passkey.name, removed.sessionsEnded))
+        }
       >
         Remove
       </button>
@@ -122,3 +147,9 @@ function PasskeyRow(props: {
     </li>
   )
 }
+
+/** A removed passkey, and the sessions it had signed in, which ended with it. */
+const removedWords = (name: string, sessions: number) =>
+  sessions === 0
+    ? `Removed ${name}.`
+    : `Removed ${name}; ${sessions === 1 ? 'the session' : `the ${sessions} sessions`} it signed in ended.`

@@ -6,15 +6,16 @@ import type { Role } from '../../contract/team-roles'
 import type { AuditEntry, AuditPage } from '../../server/audit/audit-report'
 import type { PasskeyInfo } from '../../server/team/passkeys'
 import type { TeamMember } from '../../server/team/team-members'
+import type { SessionInfo } from '../../server/team/team-sessions'
 import { STUDIO_ROOT, send } from './api'
 
 /**
  * The team studio's own calls (owner/team-studio/): signing in and enrolling, which need no
- * session, then who is signed in, the record, the team and one's passkeys. The ceremonies' options
- * and answers pass through as @simplewebauthn/browser reads and writes them.
+ * session, then who is signed in, the record, the team, one's passkeys and one's sessions. The
+ * ceremonies' options and answers pass through as @simplewebauthn/browser reads and writes them.
  */
 
-export type { AuditEntry, PasskeyInfo, Role, TeamMember }
+export type { AuditEntry, PasskeyInfo, Role, SessionInfo, TeamMember }
 
 const post = (body: unknown = {}): RequestInit => ({
   method: 'POST',
@@ -58,4 +59,8 @@ export const passkeyOptions = () => send<CreationOptions>('/api/passkeys/options
 export const addPasskey = (name: string, response: unknown) =>
   send<{ added: string }>('/api/passkeys/verify', post({ name, response }))
 export const renamePasskey = (id: string, name: string) => send('/api/passkeys/rename', post({ id, name }))
-export const removePasskey = (id: string) => send('/api/passkeys/remove', post({ id }))
+export const removePasskey = (id: string) =>
+  send<{ removed: true; sessionsEnded: number }>('/api/passkeys/remove', post({ id }))
+
+export const fetchSessions = () => send<{ sessions: SessionInfo[] }>('/api/sessions')
+export const endSession = (id: string) => send<{ ended: string }>('/api/sessions/end', post({ id }))

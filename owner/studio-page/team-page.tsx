@@ -59,7 +59,8 @@ const WORDS = {
   add: (email: string, role?: Role) => `Added ${email} as ${role === 'owner' ? 'an' : 'a'} ${role}.`,
   role: (email: string, role?: Role) => `${email} is now ${role === 'owner' ? 'an' : 'a'} ${role}.`,
   remove: (email: string) => `Removed ${email}; their sessions ended.`,
-  link: (email: string) => `A new enrolment link for ${email}; the one before no longer works.`,
+  link: (email: string) =>
+    `A new enrolment link for ${email}; the one before no longer works, and their sessions ended.`,
 }
 
 function RoleSelect(props: { id: string; value: Role; label: string; onChange(role: Role): void }) {

@@ -30,6 +30,8 @@ export const ROUTE_NEEDS: Readonly<Record<string, RouteNeed>> = {
   'POST /api/passkeys/verify': view('add a passkey'),
   'POST /api/passkeys/rename': view('name your passkeys'),
   'POST /api/passkeys/remove': view('remove your passkeys'),
+  'GET /api/sessions': view('see where you are signed in'),
+  'POST /api/sessions/end': view('end your sessions'),
   'GET /invite-preview.html': choose('preview an invitation'),
   'GET /api/invite/preview': choose('preview an invitation'),
   'POST /api/invite': choose('invite people'),

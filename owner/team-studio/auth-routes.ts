@@ -7,9 +7,11 @@ import {
   addPasskey,
   type RelyingParty,
   registrationOptions,
+  type SignInFrom,
   signIn,
   signInOptions,
 } from '../../server/team/passkeys'
+import { sessionDevice } from '../../server/team/session-device'
 import { endSession, startSession } from '../../server/team/team-sessions'
 import type { SessionCookie } from './session-cookie'
 import { CROSS_ORIGIN, crossOrigin, networkOfRequest } from './team-guard'
@@ -55,12 +57,15 @@ export function routeAuth(app: Hono, deps: AuthDeps): void {
       c.json({ error: `${refusal.message}. ${refusal.hint}.` }, 429, retryAfterHeader(refusal)),
   })
   app.use('/auth/*', sameOrigin, limit)
-  const network = (c: Context) => networkOfRequest(c, deps.trustProxyHeader)
+  const from = (c: Context): SignInFrom => ({
+    network: networkOfRequest(c, deps.trustProxyHeader),
+    device: sessionDevice(c.req.header('user-agent')),
+  })
 
   app.post('/auth/sign-in/options', async (c) => c.json(await signInOptions(db, rp())))
   app.post('/auth/sign-in/verify', async (c) => {
     const body = await jsonBody(c)
-    const signedIn = await signIn(db, rp(), body?.response, network(c))
+    const signedIn = await signIn(db, rp(), body?.response, from(c))
     if (!signedIn.ok) return c.json({ error: NOT_SIGNED_IN }, 401)
     cookie.set(c, signedIn.token)
     return c.json({ email: signedIn.member.email, role: signedIn.member.role })
@@ -72,7 +77,7 @@ export function routeAuth(app: Hono, deps: AuthDeps): void {
     const options = await registrationOptions(db, rp(), member)
     return c.json({ email: member.email, role: member.role, options })
   })
-  app.post('/auth/enrol/verify', (c) => enrol(c, deps, network(c)))
+  app.post('/auth/enrol/verify', (c) => enrol(c, deps, from(c)))
 
   app.post('/auth/sign-out', async (c) => {
     await endSession(db, cookie.read(c))
@@ -87,7 +92,7 @@ class LinkUsed extends Error {}
  * The enrolment link's second step: the passkey checked and kept, the link used up, a session
  * started and the enrolment recorded, in one transaction. A second use of the link finds it gone.
  */
-async function enrol(c: Context, deps: AuthDeps, network: string | undefined): Promise<Response> {
+async function enrol(c: Context, deps: AuthDeps, from: SignInFrom): Promise<Response> {
   const body = await jsonBody(c)
   const token = body?.token
   const outcome = await deps.db
@@ -96,7 +101,7 @@ async function enrol(c: Context, deps: AuthDeps, network: string | undefined): P
       if (!member || typeof token !== 'string') return { gone: true as const }
       const name = passkeyName(body?.name, 'Passkey 1')
       const added = await addPasskey(tx, deps.relyingParty(), member, { response: body?.response, name })
-      const actor = { name: member.email, network }
+      const actor = { name: member.email, network: from.network }
       if (!added.ok) {
         // The challenge is spent; the link stays open for another try.
         await recordAudit(tx, actor, { action: 'enrol failed', detail: added.reason })
@@ -104,7 +109,7 @@ async function enrol(c: Context, deps: AuthDeps, network: string | undefined): P
       }
       // Another tab used the link meanwhile: nothing of this one is kept.
       if (!(await spendEnrolment(tx, token, member.memberId))) throw new LinkUsed()
-      const session = await startSession(tx, member.memberId)
+      const session = await startSession(tx, member.memberId, { ...from, passkeyId: added.id })
       await recordAudit(tx, actor, { action: 'enrol', detail: `passkey "${name}"` })
       return { session, member }
     })

@@ -59,7 +59,8 @@ export function teamGuard(deps: GuardDeps): MiddlewareHandler {
   return async (c, next) => {
     const { path, method } = c.req
     if (path.startsWith('/auth/') || (path !== '/' && deps.isFile(path))) return next()
-    const member = await sessionMember(deps.db, deps.cookie.read(c))
+    const network = networkOfRequest(c, deps.trustProxyHeader)
+    const member = await sessionMember(deps.db, deps.cookie.read(c), network)
     if ((PAGE_PATHS as readonly string[]).includes(path)) {
       if (path === '/sign-in' && member) return c.redirect(`${MOUNT}/`, 303)
       if (!member && !OPEN_PAGES.has(path)) return c.redirect(`${MOUNT}/sign-in`, 303)
@@ -83,7 +84,7 @@ export function teamGuard(deps: GuardDeps): MiddlewareHandler {
       return c.json({ error: refusalFor(member.role, need) }, 403)
     }
     c.set('member', member)
-    c.set('actor', { name: member.email, network: networkOfRequest(c, deps.trustProxyHeader) })
+    c.set('actor', { name: member.email, network })
     return next()
   }
 }

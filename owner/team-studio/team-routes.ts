@@ -20,6 +20,7 @@ import {
   setRole,
   type TeamChange,
 } from '../../server/team/team-members'
+import { endOwnSession, listSessions } from '../../server/team/team-sessions'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
 import { actorOf } from '../studio-server/studio-actor'
 import { passkeyName } from './auth-routes'
@@ -44,7 +45,8 @@ const text = (value: unknown, max: number) =>
 /**
  * The team studio's own API, behind its guard (team-guard.ts reads each route's need in
  * route-needs.ts): who is signed in, the record (read only: no route changes it), the team for
- * owners, and each member's own passkeys. Their bodies are bounded by the studio's app (body-limits.ts).
+ * owners, and each member's own passkeys and sessions. Their bodies are bounded by the studio's app
+ * (body-limits.ts).
  */
 export function routeTeam(app: Hono, deps: TeamRouteDeps): void {
   const { db } = deps
@@ -83,13 +85,19 @@ export function routeTeam(app: Hono, deps: TeamRouteDeps): void {
   })
 
   routePasskeys(app, deps)
+  routeSessions(app, deps)
 }
 
 /** A team change's answer: done (with the enrolment link to hand over, for add and link), or why not. */
 function answer(c: Context, deps: TeamRouteDeps, email: string, change: TeamChange): Response {
   if (!change.done) return c.json({ error: change.reason }, 409)
   const link = change.token && enrolmentLink(deps.relyingParty().origin, change.token)
-  return c.json({ done: true, email, ...(link ? { link } : {}) })
+  return c.json({
+    done: true,
+    email,
+    ...(link ? { link } : {}),
+    ...(change.ended ? { ended: change.ended } : {}),
+  })
 }
 
 /** A member's own passkeys: list, add another, name, remove (never the last). */
@@ -137,6 +145,21 @@ function routePasskeys(app: Hono, { db, relyingParty }: TeamRouteDeps): void {
     if (outcome === 'last')
       return c.json({ error: 'Keep one passkey: without it you could not sign in. Add another first.' }, 409)
     if (outcome === 'unknown') return c.json({ error: 'No passkey of yours has that id.' }, 404)
-    return c.json({ removed: true })
+    return c.json({ removed: true, ...outcome })
+  })
+}
+
+/**
+ * A member's own sessions (a lost device's among them): where each is signed in, and ending any,
+ * this browser's too. Another member's session is never listed nor ended.
+ */
+function routeSessions(app: Hono, { db }: TeamRouteDeps): void {
+  app.get('/api/sessions', async (c) => c.json({ sessions: await listSessions(db, c.get('member')) }))
+  app.post('/api/sessions/end', async (c) => {
+    const id = text((await body(c)).id, 18)
+    if (!id) return c.json({ error: 'which session?' }, 400)
+    const device = await endOwnSession(db, actorOf(c), c.get('member').memberId, id)
+    if (device === undefined) return c.json({ error: 'No session of yours has that id.' }, 404)
+    return c.json({ ended: device })
   })
 }

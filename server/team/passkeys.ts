@@ -122,7 +122,16 @@ export async function signInOptions(
   return options
 }
 
-interface StoredPasskey extends SessionMember {
+/** Who a passkey signs in, before a session is theirs. */
+export type SigningIn = Omit<SessionMember, 'sessionId'>
+
+/** Where a sign-in comes from: the client's network (as the logs show it) and its device in a few words. */
+export interface SignInFrom {
+  network: string | undefined
+  device: string
+}
+
+interface StoredPasskey extends SigningIn {
   id: string
   publicKey: Buffer
   counter: string
@@ -132,15 +141,17 @@ interface StoredPasskey extends SessionMember {
 
 /**
  * A sign-in with a discoverable passkey: the challenge taken once, the signature and counter
- * checked by the library, the counter kept, a session started and the sign-in recorded, all in one
- * transaction; a failure is recorded too, under the member's address when the passkey is theirs.
+ * checked by the library, the counter kept, a session started (remembering the passkey, so that
+ * removing it ends the session) and the sign-in recorded, all in one transaction; a failure is
+ * recorded too, under the member's address when the passkey is theirs.
  */
 export async function signIn(
   db: Database,
   rp: RelyingParty,
   body: unknown,
-  network: string | undefined,
-): Promise<Ceremony<{ member: SessionMember; token: string }>> {
+  from: SignInFrom,
+): Promise<Ceremony<{ member: SigningIn; token: string }>> {
+  const { network } = from
   const response = AuthenticationResponse.safeParse(body)
   const passkey = response.success ? await storedPasskey(db, response.data.id) : undefined
   const outcome = await db.transaction(async (tx) => {
@@ -166,7 +177,7 @@ export async function signIn(
         'update private.team_passkeys set counter = $2, backed_up = $3, last_used_at = now() where id = $1',
         [passkey.id, newCounter, credentialBackedUp],
       )
-      const token = await startSession(tx, passkey.memberId)
+      const token = await startSession(tx, passkey.memberId, { ...from, passkeyId: passkey.id })
       await recordAudit(tx, { name: passkey.email, network }, { action: 'sign-in', detail: 'passkey' })
       const { memberId, email, role } = passkey
       return { ok: true as const, member: { memberId, email, role }, token }
@@ -240,13 +251,16 @@ export function renamePasskey(db: Database, actor: Actor, memberId: string, id: 
   })
 }
 
-/** A member removes one of their own passkeys, never the last: without one they could not sign in. */
+/**
+ * A member removes one of their own passkeys, never the last: without one they could not sign in.
+ * The sessions it made end with it (a lost device's, perhaps): how many did.
+ */
 export function removePasskey(
   db: Database,
   actor: Actor,
   memberId: string,
   id: string,
-): Promise<'removed' | 'last' | 'unknown'> {
+): Promise<{ sessionsEnded: number } | 'last' | 'unknown'> {
   return db.transaction(async (tx) => {
     const mine = await tx.query<{ id: string; name: string }>(
       'select id, name from private.team_passkeys where member_id = $1::bigint for update',
@@ -255,8 +269,10 @@ export function removePasskey(
     const found = mine.find((passkey) => passkey.id === id)
     if (!found) return 'unknown'
     if (mine.length === 1) return 'last'
+    // The foreign key's cascade would end them too; ended here first, they are counted.
+    const ended = await tx.run('delete from private.team_sessions where passkey_id = $1', [id])
     await tx.run('delete from private.team_passkeys where id = $1', [id])
     await recordAudit(tx, actor, { action: 'passkey remove', detail: found.name })
-    return 'removed'
+    return { sessionsEnded: ended.affected }
   })
 }

@@ -4,6 +4,7 @@ import { type Actor, recordAudit } from '../audit/audit-record'
 import type { Database, Queryable } from '../db/database'
 import { isoUtc } from '../db/iso-utc'
 import { issueEnrolment } from './enrolment-links'
+import { endMemberSessions } from './team-sessions'
 
 /** A member as `team list` and the studio's Team page show them. */
 export interface TeamMember {
@@ -19,8 +20,17 @@ export interface TeamMember {
   linkOpen: boolean
 }
 
-/** What a team change answers: done (with the enrolment link's token, for add and link), or why not. */
-export type TeamChange = { done: true; token?: string } | { done: false; reason: string }
+/**
+ * What a team change answers: done (with the enrolment link's token, for add and link, and for a
+ * link what it ended), or why not.
+ */
+export type TeamChange = { done: true; token?: string; ended?: LinkEnded } | { done: false; reason: string }
+
+/** What `team link` ended of an enrolled member's: their sessions, and with `--revoke` their passkeys. */
+export interface LinkEnded {
+  sessions: number
+  passkeys: number
+}
 
 const NOT_A_MEMBER = (email: string) => `${email} is not on the team (team list shows who is).`
 
@@ -88,15 +98,34 @@ export function addMember(db: Database, actor: Actor, email: string, role: Role)
   })
 }
 
-/** `team link EMAIL`: a new enrolment link (a lost device); the one before stops working. */
-export function newLink(db: Database, actor: Actor, email: string): Promise<TeamChange> {
+/**
+ * `team link EMAIL [--revoke]`: a new enrolment link (a lost device); the one before stops working.
+ * Every session of the member ends (a lost device's among them: it must not stay signed in while
+ * the new link waits), and with `revoke` every passkey of theirs goes too, so that only the new
+ * link's passkey signs in.
+ */
+export function newLink(db: Database, actor: Actor, email: string, revoke = false): Promise<TeamChange> {
   return db.transaction(async (tx) => {
     const member = await memberOf(tx, email)
     if (!member) return { done: false, reason: NOT_A_MEMBER(email) }
     const token = await issueEnrolment(tx, member.id)
-    await recordAudit(tx, actor, { action: 'team link', detail: email.trim() })
-    return { done: true, token }
+    const sessions = await endMemberSessions(tx, member.id)
+    const { affected: passkeys } = revoke
+      ? await tx.run('delete from private.team_passkeys where member_id = $1::bigint', [member.id])
+      : { affected: 0 }
+    const ended = { sessions, passkeys }
+    await recordAudit(tx, actor, { action: 'team link', detail: linkDetail(email.trim(), ended, revoke) })
+    return { done: true, token, ended }
   })
+}
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`
+
+function linkDetail(email: string, ended: LinkEnded, revoke: boolean): string {
+  const sessions = `${plural(ended.sessions, 'session')} ended`
+  return revoke
+    ? `${email}; ${sessions}, ${plural(ended.passkeys, 'passkey')} removed`
+    : `${email}; ${sessions}`
 }
 
 /** `team role EMAIL ROLE`: takes effect on the member's next request. */

@@ -13,7 +13,9 @@ import { expectNoAxeViolations, workerTest as test, watchConsole } from './fixtu
  * member and a viewer; a passkey signs in from a fresh context; the member invites a filtered
  * cohort through a real SMTP server; the viewer sees no invite control and is refused the member's
  * own request; a removed member is refused at once; a replayed challenge and a cross-origin POST are
- * refused; `audit --json` names who did each thing, and the viewer's refusals, folded (×2).
+ * refused; `audit --json` names who did each thing, and the viewer's refusals, folded (×2). A lost
+ * device (issue 61): `team link` ends its session, `--revoke` its passkey, removing a passkey ends
+ * the sessions it made, and a member ends another of their sessions on the passkeys page.
  */
 
 /** A member's browser: its own context, page and authenticator. */
@@ -245,6 +247,88 @@ test.describe
       expect((await member.page.request.get('/studio/api/summary')).status()).toBe(401)
       await member.page.reload()
       await expect(member.page).toHaveURL(`${site}/studio/sign-in`)
+    })
+
+    /** A fresh browser carrying `passkeys`: the sign-in page, where its autofill signs in at once. */
+    async function signInWith(browser: Browser, passkeys: VirtualCredential[]): Promise<Member> {
+      const device = await browse(browser, passkeys)
+      await device.page.goto('/studio/sign-in')
+      await expect(device.page).toHaveURL(`${site}/studio/`)
+      return device
+    }
+    const summary = async (member: Member) => (await member.page.request.get('/studio/api/summary')).status()
+
+    test('a lost device: `team link` ends its session and `--revoke` its passkey; a removed passkey ends its sessions; a member ends another of their sessions', async ({
+      browser,
+    }) => {
+      // Device A enrols; it is lost. The owner's new link signs it out at once, and says so.
+      const lost = await browse(browser)
+      await enrol(lost, await addToTeam('lost@lab.example', 'member'), 'lost@lab.example')
+      expect(await summary(lost)).toBe(200)
+      const linked = await runCli(mail.server.env, 'team', 'link', 'lost@lab.example')
+      expect(linked.code, linked.stderr).toBe(0)
+      expect(await summary(lost)).toBe(401)
+      expect(linked.stdout).toContain(
+        'Signed lost@lab.example out everywhere: 1 session ended; each device signs in again.',
+      )
+      const laptop = await browse(browser)
+      await enrol(
+        laptop,
+        /(http:\/\/\S+\/studio\/enrol#\S+)/.exec(linked.stdout)?.[1] ?? '',
+        'lost@lab.example',
+      )
+
+      // Without --revoke, A's passkey still signs in (a copy of it, in another browser). The member
+      // sees that session on the laptop's passkeys page and ends it.
+      const copy = await signInWith(browser, await lost.credentials())
+      const { page } = laptop
+      await page.goto('/studio/passkeys')
+      const sessions = page.getByRole('region', { name: 'Where you are signed in' })
+      await expect(sessions.getByRole('listitem')).toHaveCount(2)
+      await expect(sessions.getByRole('listitem').filter({ hasText: '(this browser)' })).toContainText(
+        /^Chrome on Linux \(this browser\)Last seen \d{4}-\d\d-\d\d \d\d:\d\d UTC from 127\.0\.0\.0\/24; signed in .* with Test laptop/,
+      )
+      await expectNoAxeViolations(page)
+      await sessions.getByRole('button', { name: /^End the session on Chrome on Linux/ }).click()
+      await expect(page.getByRole('status')).toHaveText('Ended the session on Chrome on Linux.')
+      await expect(sessions.getByRole('listitem')).toHaveCount(1)
+      expect(await summary(copy)).toBe(401)
+      expect(await summary(laptop)).toBe(200)
+
+      // A's passkey signs in again; removing it on the laptop ends that session, not the laptop's.
+      const again = await signInWith(browser, await copy.credentials())
+      await page.reload()
+      await expect(sessions.getByRole('listitem')).toHaveCount(2)
+      await page.getByLabel('Name', { exact: true }).first().fill('Lost phone')
+      await page.getByRole('button', { name: 'Save name' }).first().click()
+      await expect(page.getByRole('status')).toHaveText('Renamed Lost phone.')
+      await page.getByRole('button', { name: 'Remove Lost phone' }).click()
+      await expect(page.getByRole('status')).toHaveText('Removed Lost phone; the session it signed in ended.')
+      await expect(sessions.getByRole('listitem')).toHaveCount(1)
+      expect(await summary(again)).toBe(401)
+      expect(await summary(laptop)).toBe(200)
+      const clone = await browse(browser, await again.credentials())
+      await clone.page.goto('/studio/sign-in')
+      await expect(clone.page.getByRole('alert')).toContainText('That passkey did not sign you in')
+
+      // The laptop is stolen too: --revoke removes every passkey, so only the new link's signs in.
+      const revoked = await runCli(mail.server.env, 'team', 'link', 'lost@lab.example', '--revoke')
+      expect(revoked.code, revoked.stderr).toBe(0)
+      expect(revoked.stdout).toContain(
+        'Removed 1 passkey of theirs: only the passkey made with this link will sign in.',
+      )
+      expect(await summary(laptop)).toBe(401)
+      const stolen = await browse(browser, await laptop.credentials())
+      await stolen.page.goto('/studio/sign-in')
+      await expect(stolen.page.getByRole('alert')).toContainText('That passkey did not sign you in')
+      const fresh = await browse(browser)
+      await enrol(
+        fresh,
+        /(http:\/\/\S+\/studio\/enrol#\S+)/.exec(revoked.stdout)?.[1] ?? '',
+        'lost@lab.example',
+      )
+      await signInWith(browser, await fresh.credentials())
+      for (const member of [lost, laptop, copy, again, fresh]) expect(member.problems).toEqual([])
     })
 
     async function newLink(email: string): Promise<string | undefined> {

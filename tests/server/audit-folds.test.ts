@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../harness/postgres-cluster'
+import { storedPasskey } from '../../harness/team-session'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
 import type { Database } from '../../server/db/database'
@@ -82,7 +83,11 @@ beforeAll(async () => {
   const [member] = await db.query<{ id: string }>(
     `select id::text as id from private.team_members where email = 'viewer@lab.example'`,
   )
-  viewer = await db.transaction((tx) => startSession(tx, member?.id ?? ''))
+  const viewerMember = { memberId: member?.id ?? '', email: 'viewer@lab.example' }
+  const passkeyId = await storedPasskey(db, viewerMember, "the viewer's laptop")
+  viewer = await db.transaction((tx) =>
+    startSession(tx, viewerMember.memberId, { passkeyId, device: 'Chrome on Linux', network: undefined }),
+  )
 }, 60_000)
 
 afterAll(async () => {

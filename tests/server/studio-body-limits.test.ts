@@ -4,6 +4,7 @@ import type { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
+import { storedPasskey } from '../../harness/team-session'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { bodyLimitOf, LARGER_BODIES } from '../../owner/studio-server/body-limits'
 import { createStudioApp } from '../../owner/studio-server/studio-app'
@@ -104,7 +105,11 @@ beforeAll(async () => {
   const [owner] = await db.query<{ id: string }>(
     `select id::text as id from private.team_members where email = 'owner@lab.example'`,
   )
-  const session = await db.transaction((tx) => startSession(tx, owner?.id ?? ''))
+  const ownerMember = { memberId: owner?.id ?? '', email: 'owner@lab.example' }
+  const passkeyId = await storedPasskey(db, ownerMember, "the owner's laptop")
+  const session = await db.transaction((tx) =>
+    startSession(tx, ownerMember.memberId, { passkeyId, device: 'Chrome on Linux', network: undefined }),
+  )
   teamHeaders = {
     Cookie: `studio-session=${session}`,
     Origin: relyingPartyOf(server.url).origin,

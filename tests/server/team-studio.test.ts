@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
+import { sessionCookieOf, storedPasskey, teamMember } from '../../harness/team-session'
 import { runCli } from '../../harness/waitlist-cli'
 import { ROUTE_NEEDS } from '../../owner/studio-server/route-needs'
 import { sessionCookie } from '../../owner/team-studio/session-cookie'
@@ -14,7 +15,7 @@ import { MemoryStore } from '../../server/rate-limit/memory-store'
 import { keepChallenge, takeChallenge } from '../../server/team/challenges'
 import { enrolling } from '../../server/team/enrolment-links'
 import { addMember, newLink, removeMember, setRole } from '../../server/team/team-members'
-import { sessionMember, startSession } from '../../server/team/team-sessions'
+import { sessionMember } from '../../server/team/team-sessions'
 import { entryHistory } from '../../server/waitlist/admin/entry-history'
 import { eraseEntry } from '../../server/waitlist/erasure'
 import { queueInvite } from '../../server/waitlist/invite/invite-service'
@@ -51,16 +52,10 @@ afterAll(async () => {
   await stopBackends()
 })
 
-/** A member of `role` signed in: their session's cookie header. */
+/** A member of `role` signed in with a passkey of theirs: their session's cookie header. */
 async function signedIn(email: string, role: 'viewer' | 'member' | 'owner'): Promise<string> {
-  const added = await addMember(db, CLI, email, role)
-  expect(added.done).toBe(true)
-  const [member] = await db.query<{ id: string }>(
-    'select id::text as id from private.team_members where email = $1',
-    [email],
-  )
-  const token = await db.transaction((tx) => startSession(tx, member?.id ?? ''))
-  return `__Host-studio-session=${token}`
+  const member = await teamMember(db, email, role)
+  return sessionCookieOf(db, member, { passkeyId: await storedPasskey(db, member, 'Laptop') })
 }
 
 const call = (path: string, cookie: string, init: RequestInit = {}) =>
