@@ -25,7 +25,9 @@ if [ "$(id -u)" != 0 ]; then
   exit 2
 fi
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# libfaketime leaves a segment in /dev/shm for each process of the cluster's account, which gets no
+# FAKETIME_DISABLE_SHM: the run's own go with it.
+trap 'find /dev/shm -maxdepth 1 \( -name "faketime_shm_*" -o -name "sem.faketime_sem_*" \) -newer "$work" -delete; rm -rf "$work"' EXIT
 echo "$lib" >"$work/preload"
 echo "$offset" >"$work/faketimerc"
 # The bind mounts need files to cover; empty ones change nothing outside the namespace.
