@@ -40,7 +40,7 @@ beforeAll(async () => {
   await writeFile(
     oldFile,
     'email,created_at,status,confirmed_at,invited_at,tags,note,consent_at,consent_door\r\n' +
-      `${PERSON},2026-10-01T09:00:00Z,invited,2026-10-01T09:05:00Z,2026-10-02T10:00:00Z,shortlist,met at NeurIPS,2026-10-01T09:00:00Z,page\r\n`,
+      `${PERSON},2024-10-01T09:00:00Z,invited,2024-10-01T09:05:00Z,2024-10-02T10:00:00Z,shortlist,met at NeurIPS,2024-10-01T09:00:00Z,page\r\n`,
   )
 })
 
