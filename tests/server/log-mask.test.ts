@@ -141,13 +141,13 @@ describe('log lines', () => {
     const error = vi.spyOn(console, 'error').mockImplementation((line: string) => lines.push(line))
     try {
       const log = createLogger('info')
-      log.info('GET /a\n2026-01-01 INFO forged\r\u001b[2J\u0085\u2028 tab\there')
+      log.info('GET /a\n2024-01-01 INFO forged\r\u001b[2J\u0085\u2028 tab\there')
       log.error('failed:', new Error('boom\nsecond line'))
     } finally {
       info.mockRestore()
       error.mockRestore()
     }
-    expect(lines[0]).toBe('GET /a\\n2026-01-01 INFO forged\\r\\x1b[2J\\x85\\u2028 tab\\there')
+    expect(lines[0]).toBe('GET /a\\n2024-01-01 INFO forged\\r\\x1b[2J\\x85\\u2028 tab\\there')
     // A stack trace is one line too, its frames after escaped line breaks.
     expect(lines[1]).toMatch(/^failed: Error: boom\\nsecond line\\n {4}at /)
     for (const line of lines) expect(oneLine(line)).toBe(line)
