@@ -259,7 +259,7 @@ const MCP_CLIENT_REMEMBERED_MS = 60 * 60_000
 
 /**
  * The names MCP clients gave in their `initialize` call, so that a later `tools/call` from the same
- * client can be counted under it. The MCP server keeps no session (ADR 013), and a tool call
+ * client can be counted under it. The MCP server keeps no session (ADR 049), and a tool call
  * carries no client name, so the two are matched by a keyed hash of the caller's address and
  * User-Agent, in this process's memory only, for an hour, a thousand clients at most. A call that
  * reaches another server than its `initialize` did, or comes after that hour, counts as `mcp` with

@@ -115,7 +115,7 @@ async function foundAtGet(
 }
 
 /**
- * The link to the person's own page (ADR 097), sealed for it: only on the answer to the unsubscribe
+ * The link to the person's own page (ADR 108), sealed for it: only on the answer to the unsubscribe
  * page's own button. The List-Unsubscribe URL is opened and posted to by mail systems, their
  * unsubscribe services and link scanners, and that key reads and erases.
  */

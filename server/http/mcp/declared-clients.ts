@@ -39,7 +39,7 @@ export function declaredClient(params: { clientInfo?: unknown } | undefined): De
 
 /**
  * The clients that declared themselves in a 2025 `initialize`, for the consent record of the tool
- * call that follows: the server keeps no session (ADR 013), so the two are matched by a keyed hash
+ * call that follows: the server keeps no session (ADR 049), so the two are matched by a keyed hash
  * of the caller's address and User-Agent, for an hour, a thousand clients at most, in this
  * process's memory only (as analytics' McpClients, which counts only while COUNT_SOURCES is on; a
  * consent record is kept whatever counting does). A call that reaches another server, or comes

@@ -18,7 +18,7 @@ function answerModern(deps: ToolDeps, request: Request, message: unknown): Promi
 }
 
 /**
- * The 2025 revisions (`initialize`, then calls), stateless as ADR 013 has it: a fresh server and
+ * The 2025 revisions (`initialize`, then calls), stateless as ADR 049 has it: a fresh server and
  * transport per request, answering JSON rather than an event stream since every answer is one
  * message. (The SDK's own stateless fallback answers with a stream; this is the composition its
  * docs give for keeping a 2025 wiring beside the strict modern handler.)

@@ -12,7 +12,7 @@ import { shownNetwork } from '../../rate-limit/client-network'
  * which every server and the CLI write at start-up. Only the mailbox's owner lifts its hash, by
  * following the confirmation link a new signup of it is always sent (the signup's trigger asks, even
  * with CONFIRM_SIGNUPS off), or the owner of the list, with `unsuppress`: a signup alone may be a
- * stranger's.
+ * stranger's (ADR 104).
  */
 
 const LABEL = 'suppression list'
