@@ -1,12 +1,10 @@
 import { parseArgs } from 'node:util'
 import { ENTRY_STATUSES } from '../../contract/entry-statuses'
 import { signupQuestions } from '../../contract/site-config'
-import { StartupError } from '../../server/base/startup-error'
-import { ConfigError, loadDotEnvFile } from '../../server/boot/env'
-import { StudioPortInUseError } from '../studio-server/start-studio'
-import { COMMANDS, FILTER_FLAGS, FILTERING_COMMANDS } from './commands'
+import { ConfigError, StartupError } from '../../server/base/startup-error'
+import { loadDotEnvFile } from '../../server/boot/dot-env-file'
 import { EXIT, EXIT_HELP } from './exit-status'
-import { ImportFileError } from './import-records'
+import { ImportFileError } from './import-file-error'
 
 const ANSWER_IDS = signupQuestions.map((question) => question.id).join(', ')
 const ROLE_EXAMPLE = (() => {
@@ -213,6 +211,8 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(USAGE)
     return name || values.help ? EXIT.done : EXIT.usage
   }
+  // Past the usage, which needs none of it; each command then loads its own (commands.ts).
+  const { COMMANDS, FILTER_FLAGS, FILTERING_COMMANDS } = await import('./commands')
   if (values.since !== undefined && Number.isNaN(Date.parse(values.since))) {
     console.error(`--since needs a date such as 2026-11-01, not "${values.since}"`)
     return EXIT.usage
@@ -245,12 +245,8 @@ run(process.argv.slice(2))
       console.error((error as Error).message)
       process.exit(EXIT.usage)
     }
-    if (
-      error instanceof StartupError ||
-      error instanceof ImportFileError ||
-      error instanceof StudioPortInUseError
-    )
-      console.error(error.message)
+    // StartupError covers the studio's port in use (start-studio.ts).
+    if (error instanceof StartupError || error instanceof ImportFileError) console.error(error.message)
     else console.error('The waitlist CLI failed:', error)
     process.exit(EXIT.nothingDone)
   })
