@@ -171,41 +171,40 @@ No mail settings: invite and the studio use those each server records in the dat
 
 ${EXIT_HELP}`
 
+/** Every flag the CLI knows, whatever the command; any other is a usage error (exit 2). */
+const OPTIONS = {
+  since: { type: 'string' },
+  out: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  days: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  retry: { type: 'boolean' },
+  resume: { type: 'boolean' },
+  revoke: { type: 'boolean' },
+  next: { type: 'string' },
+  wait: { type: 'boolean' },
+  resend: { type: 'boolean' },
+  test: { type: 'string' },
+  confirm: { type: 'boolean' },
+  json: { type: 'boolean' },
+  status: { type: 'string', multiple: true },
+  source: { type: 'string', multiple: true },
+  answer: { type: 'string', multiple: true },
+  domain: { type: 'string', multiple: true },
+  tag: { type: 'string', multiple: true },
+  'no-tag': { type: 'string', multiple: true },
+  batch: { type: 'string', multiple: true },
+  map: { type: 'string', multiple: true },
+  'ignore-unknown': { type: 'boolean' },
+  by: { type: 'string' },
+  'show-addresses': { type: 'boolean' },
+  role: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
 async function run(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      since: { type: 'string' },
-      out: { type: 'string' },
-      'dry-run': { type: 'boolean' },
-      days: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      retry: { type: 'boolean' },
-      resume: { type: 'boolean' },
-      revoke: { type: 'boolean' },
-      next: { type: 'string' },
-      wait: { type: 'boolean' },
-      resend: { type: 'boolean' },
-      test: { type: 'string' },
-      confirm: { type: 'boolean' },
-      json: { type: 'boolean' },
-      status: { type: 'string', multiple: true },
-      source: { type: 'string', multiple: true },
-      answer: { type: 'string', multiple: true },
-      domain: { type: 'string', multiple: true },
-      tag: { type: 'string', multiple: true },
-      'no-tag': { type: 'string', multiple: true },
-      batch: { type: 'string', multiple: true },
-      map: { type: 'string', multiple: true },
-      'ignore-unknown': { type: 'boolean' },
-      by: { type: 'string' },
-      'show-addresses': { type: 'boolean' },
-      role: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  })
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS })
   const [name] = positionals
   if (values.help || !name) {
     process.stdout.write(USAGE)
