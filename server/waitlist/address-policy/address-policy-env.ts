@@ -1,5 +1,5 @@
 import { Resolver } from 'node:dns/promises'
-import { z } from 'zod'
+import * as z from 'zod'
 import { optional } from '../../base/optional-env'
 
 // A host name as the address grammar's domain part has it (labels of letters, digits and hyphens).
