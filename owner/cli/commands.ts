@@ -5,8 +5,8 @@ import type { EntryFilter } from '../../server/waitlist/admin/entry-filter'
 import { EXIT } from './exit-status'
 
 // Each command loads its own modules when it runs (import() below; esbuild splits them into chunks):
-// `--help` or `keys` need not read the driver, the studio's server or the import's code first, and
-// the suites start the CLI hundreds of times (docs/testing.md).
+// a usage error reads no driver, `count` no studio server or import code, and the suites start the
+// CLI hundreds of times (ADR 109). Only the small shared checks are imported above.
 const database = () => import('./with-database')
 const serverEnv = async () => (await import('../../server/boot/env')).loadServerEnv()
 
