@@ -1,34 +1,14 @@
 import { isIP } from 'node:net'
 import { escapeUnprinted } from '../../contract/clean-text'
-import { keyEmailMask } from '../../server/base/log'
-import { loadServerEnv } from '../../server/boot/env'
 import { emailProblem } from '../../server/waitlist/admin/email-rule'
-import { type EntryFilter, readFilter } from '../../server/waitlist/admin/entry-filter'
-import { readNote, readTag } from '../../server/waitlist/admin/entry-marks'
-import { invitable } from '../../server/waitlist/entry-status'
-import { DEFAULT_STUDIO_PORT } from '../studio-server/start-studio'
-import { openStudioDatabase } from '../studio-server/studio-database'
-import { auditCommand } from './audit'
-import { consentWordsCommand, suppressedCommand, unsuppressCommand } from './consent'
-import { deliveriesCommand } from './deliveries'
+import type { EntryFilter } from '../../server/waitlist/admin/entry-filter'
 import { EXIT } from './exit-status'
-import { exportCommand } from './export'
-import { FUNNEL_WINDOW_CHOICES, funnelCommand, parseBy, parseFunnelWindow } from './funnel'
-import { importCommand } from './import'
-import { readMaps } from './import-layout'
-import { inviteCommand } from './invite'
-import { inviteConfirmCommand } from './invite-confirm'
-import { inviteTestCommand } from './invite-test'
-import { installationKeys, keysCommand, urlCommand } from './keys'
-import { countCommand, listCommand } from './list'
-import { noteCommand, tagCommand } from './marks'
-import { removeCommand } from './remove'
-import { showCommand } from './show'
-import { sourcesCommand } from './sources'
-import { parseDays, statsCommand } from './stats'
-import { parsePort, studioCommand } from './studio'
-import { teamCommand, teamUsageProblem } from './team'
-import { withDatabase, withKeyedDatabase } from './with-database'
+
+// Each command loads its own modules when it runs (import() below; esbuild splits them into chunks):
+// a usage error reads no driver, `count` no studio server or import code, and the suites start the
+// CLI hundreds of times (ADR 109). Only the small shared checks are imported above.
+const database = () => import('./with-database')
+const serverEnv = async () => (await import('../../server/boot/env')).loadServerEnv()
 
 /** What parseArgs read from the command line. */
 export interface CliArgs {
@@ -88,7 +68,8 @@ function typedFilter(values: CliArgs['values']): string {
 }
 
 /** The filter the flags ask for (readFilter checks each value), or what is wrong in their words. */
-function readFlags(values: CliArgs['values']) {
+async function readFlags(values: CliArgs['values']) {
+  const { readFilter } = await import('../../server/waitlist/admin/entry-filter')
   return readFilter({
     statuses: values.status,
     since: values.since,
@@ -112,23 +93,26 @@ function usageError(message: string): number {
 async function remove({ positionals }: CliArgs): Promise<number> {
   const emails = positionals.slice(1)
   if (emails.length === 0) return usageError('remove needs the addresses to remove: remove EMAIL…')
-  return withKeyedDatabase((db) => removeCommand(db, emails))
+  const { removeCommand } = await import('./remove')
+  return (await database()).withKeyedDatabase((db) => removeCommand(db, emails))
 }
 
 async function unsuppressAddress({ positionals }: CliArgs): Promise<number> {
   const email = positionals[1]
   if (!email) return usageError('unsuppress needs the address to allow again: unsuppress EMAIL')
-  return withKeyedDatabase((db) => unsuppressCommand(db, email))
+  const { unsuppressCommand } = await import('./consent')
+  return (await database()).withKeyedDatabase((db) => unsuppressCommand(db, email))
 }
 
 async function importFile({ positionals, values }: CliArgs): Promise<number> {
   const file = positionals[1]
   if (!file)
     return usageError('import needs the CSV file to read: import FILE [--dry-run] [--map ID:VALUE=CHOICE]')
-  const read = readMaps(values.map ?? [])
+  const read = (await import('./import-layout')).readMaps(values.map ?? [])
   if ('problem' in read) return usageError(read.problem)
   const options = { maps: read.maps, ignoreUnknown: values['ignore-unknown'] === true }
-  return importCommand(file, values['dry-run'] === true, withKeyedDatabase, options)
+  const { importCommand } = await import('./import')
+  return importCommand(file, values['dry-run'] === true, (await database()).withKeyedDatabase, options)
 }
 
 /** `tag EMAIL… TAG` and `untag EMAIL… TAG`: the last word is the tag. */
@@ -139,9 +123,10 @@ function tagging(untag: boolean): Command {
     const emails = rest.slice(0, -1)
     if (given === undefined || emails.length === 0)
       return usageError(`${name} needs the addresses and the tag, the tag last: ${name} EMAIL… TAG`)
-    const read = readTag(given)
+    const read = (await import('../../server/waitlist/admin/entry-marks')).readTag(given)
     if ('problem' in read) return usageError(`${name}: ${read.problem}`)
-    return withDatabase((db) => tagCommand(db, { emails, tag: read.tag, untag }))
+    const { tagCommand } = await import('./marks')
+    return (await database()).withDatabase((db) => tagCommand(db, { emails, tag: read.tag, untag }))
   }
 }
 
@@ -149,63 +134,71 @@ async function note({ positionals }: CliArgs): Promise<number> {
   const [, email, ...words] = positionals
   if (!email || words.length === 0)
     return usageError('note needs the address and the text (quoted; "" clears it): note EMAIL TEXT')
-  const read = readNote(words.join(' '))
+  const read = (await import('../../server/waitlist/admin/entry-marks')).readNote(words.join(' '))
   if ('problem' in read) return usageError(`note: ${read.problem}`)
-  return withDatabase((db) => noteCommand(db, email, read.note))
+  const { noteCommand } = await import('./marks')
+  return (await database()).withDatabase((db) => noteCommand(db, email, read.note))
 }
 
 async function stats({ values }: CliArgs): Promise<number> {
+  const { parseDays, statsCommand } = await import('./stats')
   const days = parseDays(values.days)
   if (days === undefined)
     return usageError(`--days needs a number of days (1-3660) or all, not "${values.days}"`)
-  return withDatabase((db) => statsCommand(db, days))
+  return (await database()).withDatabase((db) => statsCommand(db, days))
 }
 
 async function sources({ values }: CliArgs): Promise<number> {
-  const days = parseDays(values.days)
+  const days = (await import('./stats')).parseDays(values.days)
   if (days === undefined)
     return usageError(`--days needs a number of days (1-3660) or all, not "${values.days}"`)
-  return withDatabase((db) => sourcesCommand(db, days, values.json === true))
+  const { sourcesCommand } = await import('./sources')
+  return (await database()).withDatabase((db) => sourcesCommand(db, days, values.json === true))
 }
 
 async function studio({ values }: CliArgs): Promise<number> {
+  const { parsePort, studioCommand } = await import('./studio')
+  const { DEFAULT_STUDIO_PORT } = await import('../studio-server/start-studio')
   const port = parsePort(values.port, DEFAULT_STUDIO_PORT)
   if (port === undefined) return usageError(`--port needs a port number (0-65535), not "${values.port}"`)
   const host = values.host ?? '127.0.0.1'
   if (isIP(host) === 0)
     return usageError(`--host needs an IP address such as 127.0.0.1, not "${values.host}"`)
   // The studio's error log masks addresses with the installation's key, as the server's does.
-  keyEmailMask((await installationKeys()).secret)
-  const env = loadServerEnv()
+  const { keyEmailMask } = await import('../../server/base/log')
+  keyEmailMask((await (await import('./keys')).installationKeys()).secret)
+  const env = await serverEnv()
   // Beside the running server, never holding DATA_DIR: it outlives the server's restarts.
-  const database = await openStudioDatabase(env)
+  const { openStudioDatabase } = await import('../studio-server/studio-database')
+  const studioDatabase = await openStudioDatabase(env)
   try {
     // No mail settings of its own: the running server's, as it recorded them (studio-invite.ts).
-    return await studioCommand(database, port, host, { fallback: env })
+    return await studioCommand(studioDatabase, port, host, { fallback: env })
   } finally {
-    await database.close()
+    await studioDatabase.close()
   }
 }
 
 /** `invite --test ADDRESS` and `invite --confirm EMAIL…`: one message each, no invitation queued. */
-function inviteOneOff({ positionals, values }: CliArgs): Promise<number> | undefined {
+async function inviteOneOff({ positionals, values }: CliArgs): Promise<number | undefined> {
   const emails = positionals.slice(1)
   const { test } = values
   if (test !== undefined) {
     const problem = emailProblem(test)
-    if (problem) return Promise.resolve(usageError(`--test needs the address to send to: ${problem}`))
-    const request = { address: test, wait: values.wait === true, env: loadServerEnv() }
-    return withDatabase((db) => inviteTestCommand(db, request))
+    if (problem) return usageError(`--test needs the address to send to: ${problem}`)
+    const request = { address: test, wait: values.wait === true, env: await serverEnv() }
+    const { inviteTestCommand } = await import('./invite-test')
+    return (await database()).withDatabase((db) => inviteTestCommand(db, request))
   }
   if (!values.confirm) return undefined
-  if (emails.length === 0)
-    return Promise.resolve(usageError('invite --confirm needs the addresses: invite --confirm EMAIL…'))
-  return withDatabase((db) => inviteConfirmCommand(db, emails))
+  if (emails.length === 0) return usageError('invite --confirm needs the addresses: invite --confirm EMAIL…')
+  const { inviteConfirmCommand } = await import('./invite-confirm')
+  return (await database()).withDatabase((db) => inviteConfirmCommand(db, emails))
 }
 
 async function invite(args: CliArgs): Promise<number> {
-  const oneOff = inviteOneOff(args)
-  if (oneOff) return oneOff
+  const oneOff = await inviteOneOff(args)
+  if (oneOff !== undefined) return oneOff
   const { positionals, values } = args
   const emails = positionals.slice(1)
   const next = values.next === undefined ? undefined : Number(values.next)
@@ -220,10 +213,10 @@ async function invite(args: CliArgs): Promise<number> {
     return usageError(
       `${filterFlags.split(' ')[0]} chooses among the oldest with --next N; invite EMAIL… invites the addresses named`,
     )
-  const read = readFlags(values)
+  const read = await readFlags(values)
   if ('problem' in read) return usageError(read.problem)
   const resend = values.resend === true
-  const refused = statusRefused(read.filter, resend)
+  const refused = await statusRefused(read.filter, resend)
   if (refused) return usageError(refused)
   const request = {
     next,
@@ -234,7 +227,8 @@ async function invite(args: CliArgs): Promise<number> {
     filter: read.filter,
     filterFlags,
   }
-  return inviteCommand(loadServerEnv(), request, withDatabase)
+  const { inviteCommand } = await import('./invite')
+  return inviteCommand(await serverEnv(), request, (await database()).withDatabase)
 }
 
 /**
@@ -242,7 +236,8 @@ async function invite(args: CliArgs): Promise<number> {
  * invited too), or the flag would be silently narrowed to nobody, or read as a way round the rules
  * (`--status bounced` inviting fifty others).
  */
-function statusRefused(filter: EntryFilter, resend: boolean): string | undefined {
+async function statusRefused(filter: EntryFilter, resend: boolean): Promise<string | undefined> {
+  const { invitable } = await import('../../server/waitlist/entry-status')
   const allowed = invitable(resend, false)
   const other = filter.statuses?.find((status) => !allowed.includes(status))
   if (other === undefined) return undefined
@@ -257,7 +252,7 @@ function statusRefused(filter: EntryFilter, resend: boolean): string | undefined
  */
 function filtered(command: (filter: EntryFilter, args: CliArgs) => Promise<number>): Command {
   return async (args) => {
-    const read = readFlags(args.values)
+    const read = await readFlags(args.values)
     if ('problem' in read) return usageError(read.problem)
     return command(read.filter, args)
   }
@@ -266,10 +261,12 @@ function filtered(command: (filter: EntryFilter, args: CliArgs) => Promise<numbe
 async function show({ positionals, values }: CliArgs): Promise<number> {
   const email = positionals[1]
   if (!email) return usageError('show needs the address to show: show EMAIL [--json]')
-  return withDatabase((db) => showCommand(db, email, values.json === true))
+  const { showCommand } = await import('./show')
+  return (await database()).withDatabase((db) => showCommand(db, email, values.json === true))
 }
 
 async function funnel({ values }: CliArgs): Promise<number> {
+  const { FUNNEL_WINDOW_CHOICES, funnelCommand, parseBy, parseFunnelWindow } = await import('./funnel')
   const by = parseBy(values.by)
   if (by === undefined) return usageError(`--by needs source or batch, not "${values.by}"`)
   // The studio's windows, and its default: the whole list (contract/funnel-windows.ts).
@@ -278,7 +275,7 @@ async function funnel({ values }: CliArgs): Promise<number> {
     return usageError(
       `funnel --days takes ${FUNNEL_WINDOW_CHOICES}, the studio's windows, not "${values.days}"`,
     )
-  return withDatabase((db) => funnelCommand(db, by, window, values.json === true))
+  return (await database()).withDatabase((db) => funnelCommand(db, by, window, values.json === true))
 }
 
 /** `team add EMAIL --role R`, `team role EMAIL R`, `team list|remove|link …`: the words checked, then the change. */
@@ -289,31 +286,57 @@ async function team({ positionals, values }: CliArgs): Promise<number> {
   if (values.revoke !== undefined && action !== 'link')
     return usageError('--revoke goes with team link: team link EMAIL --revoke')
   const words = action === 'add' ? [action, email, values.role, ...rest] : positionals.slice(1)
+  const { teamCommand, teamUsageProblem } = await import('./team')
   const problem = teamUsageProblem(words)
   if (problem) return usageError(problem)
   const badAddress = action === 'add' && emailProblem(email ?? '')
   if (badAddress) return usageError(`team add needs the member's address: ${badAddress}`)
-  const env = loadServerEnv()
-  return withDatabase((db) => teamCommand(db, env, words as string[], { revoke: values.revoke === true }))
+  const env = await serverEnv()
+  const revoke = values.revoke === true
+  return (await database()).withDatabase((db) => teamCommand(db, env, words as string[], { revoke }))
 }
 
 async function audit({ values }: CliArgs): Promise<number> {
-  return withDatabase((db) => auditCommand(db, { since: values.since, json: values.json === true }))
+  const { auditCommand } = await import('./audit')
+  const options = { since: values.since, json: values.json === true }
+  return (await database()).withDatabase((db) => auditCommand(db, options))
+}
+
+async function deliveries({ values }: CliArgs): Promise<number> {
+  const { deliveriesCommand } = await import('./deliveries')
+  const options = {
+    retry: values.retry ?? false,
+    resume: values.resume ?? false,
+    showAddresses: values['show-addresses'] ?? false,
+  }
+  // A relay's or a provider's words, printed, not obeyed (ADR 082).
+  const print = (line: string) => console.log(escapeUnprinted(line))
+  return (await database()).withDatabase((db) => deliveriesCommand(db, options, print))
 }
 
 /** The CLI's commands by name; the usage text in waitlist-cli.ts describes each. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
-  count: filtered((filter) => countCommand(filter)),
-  list: filtered((filter, { values }) => listCommand(filter, values.json === true)),
-  export: filtered((filter, { values }) => exportCommand(filter, values.out, typedFilter(values))),
+  count: filtered(async (filter) => (await import('./list')).countCommand(filter)),
+  list: filtered(async (filter, { values }) =>
+    (await import('./list')).listCommand(filter, values.json === true),
+  ),
+  export: filtered(async (filter, { values }) =>
+    (await import('./export')).exportCommand(filter, values.out, typedFilter(values)),
+  ),
   show,
   funnel,
-  keys: () => keysCommand(),
-  url: () => urlCommand(),
+  keys: async () => (await import('./keys')).keysCommand(),
+  url: async () => (await import('./keys')).urlCommand(),
   remove,
   import: importFile,
-  'consent-words': ({ values }) => withDatabase((db) => consentWordsCommand(db, values.json === true)),
-  suppressed: () => withKeyedDatabase((db) => suppressedCommand(db)),
+  'consent-words': async ({ values }) => {
+    const { consentWordsCommand } = await import('./consent')
+    return (await database()).withDatabase((db) => consentWordsCommand(db, values.json === true))
+  },
+  suppressed: async () => {
+    const { suppressedCommand } = await import('./consent')
+    return (await database()).withKeyedDatabase((db) => suppressedCommand(db))
+  },
   unsuppress: unsuppressAddress,
   tag: tagging(false),
   untag: tagging(true),
@@ -324,17 +347,5 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   invite,
   team,
   audit,
-  deliveries: ({ values }) =>
-    withDatabase((db) =>
-      deliveriesCommand(
-        db,
-        {
-          retry: values.retry ?? false,
-          resume: values.resume ?? false,
-          showAddresses: values['show-addresses'] ?? false,
-        },
-        // A relay's or a provider's words, printed, not obeyed (ADR 082).
-        (line) => console.log(escapeUnprinted(line)),
-      ),
-    ),
+  deliveries,
 }

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs'
 import { open, stat } from 'node:fs/promises'
 import { ENTRY_COLUMNS } from '../../server/waitlist/admin/entry-columns'
 import { CsvReader, type CsvRecord, CsvSyntaxError } from './csv-reader'
+import { ImportFileError } from './import-file-error'
 import {
   type FileLayout,
   type ImportOptions,
@@ -15,9 +16,6 @@ import {
  * own sheet), a chunk at a time: a file of any length in the memory of a chunk. Each record is
  * checked by the layout its header gives (import-layout.ts).
  */
-
-/** Something wrong with the file as a whole: missing, not text, not CSV, wrong header. */
-export class ImportFileError extends Error {}
 
 const HEADERS =
   `email, and any of ${ENTRY_COLUMNS.slice(1)

@@ -1,12 +1,10 @@
 import { parseArgs } from 'node:util'
 import { ENTRY_STATUSES } from '../../contract/entry-statuses'
 import { signupQuestions } from '../../contract/site-config'
-import { StartupError } from '../../server/base/startup-error'
-import { ConfigError, loadDotEnvFile } from '../../server/boot/env'
-import { StudioPortInUseError } from '../studio-server/start-studio'
-import { COMMANDS, FILTER_FLAGS, FILTERING_COMMANDS } from './commands'
+import { ConfigError, StartupError } from '../../server/base/startup-error'
+import { loadDotEnvFile } from '../../server/boot/dot-env-file'
 import { EXIT, EXIT_HELP } from './exit-status'
-import { ImportFileError } from './import-records'
+import { ImportFileError } from './import-file-error'
 
 const ANSWER_IDS = signupQuestions.map((question) => question.id).join(', ')
 const ROLE_EXAMPLE = (() => {
@@ -173,46 +171,47 @@ No mail settings: invite and the studio use those each server records in the dat
 
 ${EXIT_HELP}`
 
+/** Every flag the CLI knows, whatever the command; any other is a usage error (exit 2). */
+const OPTIONS = {
+  since: { type: 'string' },
+  out: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  days: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  retry: { type: 'boolean' },
+  resume: { type: 'boolean' },
+  revoke: { type: 'boolean' },
+  next: { type: 'string' },
+  wait: { type: 'boolean' },
+  resend: { type: 'boolean' },
+  test: { type: 'string' },
+  confirm: { type: 'boolean' },
+  json: { type: 'boolean' },
+  status: { type: 'string', multiple: true },
+  source: { type: 'string', multiple: true },
+  answer: { type: 'string', multiple: true },
+  domain: { type: 'string', multiple: true },
+  tag: { type: 'string', multiple: true },
+  'no-tag': { type: 'string', multiple: true },
+  batch: { type: 'string', multiple: true },
+  map: { type: 'string', multiple: true },
+  'ignore-unknown': { type: 'boolean' },
+  by: { type: 'string' },
+  'show-addresses': { type: 'boolean' },
+  role: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
 async function run(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      since: { type: 'string' },
-      out: { type: 'string' },
-      'dry-run': { type: 'boolean' },
-      days: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      retry: { type: 'boolean' },
-      resume: { type: 'boolean' },
-      revoke: { type: 'boolean' },
-      next: { type: 'string' },
-      wait: { type: 'boolean' },
-      resend: { type: 'boolean' },
-      test: { type: 'string' },
-      confirm: { type: 'boolean' },
-      json: { type: 'boolean' },
-      status: { type: 'string', multiple: true },
-      source: { type: 'string', multiple: true },
-      answer: { type: 'string', multiple: true },
-      domain: { type: 'string', multiple: true },
-      tag: { type: 'string', multiple: true },
-      'no-tag': { type: 'string', multiple: true },
-      batch: { type: 'string', multiple: true },
-      map: { type: 'string', multiple: true },
-      'ignore-unknown': { type: 'boolean' },
-      by: { type: 'string' },
-      'show-addresses': { type: 'boolean' },
-      role: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  })
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS })
   const [name] = positionals
   if (values.help || !name) {
     process.stdout.write(USAGE)
     return name || values.help ? EXIT.done : EXIT.usage
   }
+  // Past the usage, which needs none of it; each command then loads its own (commands.ts).
+  const { COMMANDS, FILTER_FLAGS, FILTERING_COMMANDS } = await import('./commands')
   if (values.since !== undefined && Number.isNaN(Date.parse(values.since))) {
     console.error(`--since needs a date such as 2026-11-01, not "${values.since}"`)
     return EXIT.usage
@@ -245,12 +244,8 @@ run(process.argv.slice(2))
       console.error((error as Error).message)
       process.exit(EXIT.usage)
     }
-    if (
-      error instanceof StartupError ||
-      error instanceof ImportFileError ||
-      error instanceof StudioPortInUseError
-    )
-      console.error(error.message)
+    // StartupError covers the studio's port in use (start-studio.ts).
+    if (error instanceof StartupError || error instanceof ImportFileError) console.error(error.message)
     else console.error('The waitlist CLI failed:', error)
     process.exit(EXIT.nothingDone)
   })

@@ -1,9 +1,7 @@
-import { keySourcesOf, loadApiKeys } from '../../server/auth/api-keys'
 import { loadServerEnv, type ServerEnv } from '../../server/boot/env'
 import { embeddedClusterExists, runningServerDatabaseUrl } from '../../server/db/beside-server'
 import type { Database } from '../../server/db/database'
 import { openDatabase } from '../../server/db/open-database'
-import { writeSuppressionKey } from '../../server/waitlist/consent/suppression'
 
 // Beside a running server, its cluster; else this command starts the cluster (holding DATA_DIR
 // meanwhile).
@@ -50,6 +48,9 @@ export async function withDatabaseAsIs<T>(fn: (db: Database) => Promise<T>): Pro
 export function withKeyedDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
   const env = loadServerEnv()
   return run(env, true, async (db) => {
+    // Loaded here, not for every command: the keys' code (jose) is needed by these four alone.
+    const { keySourcesOf, loadApiKeys } = await import('../../server/auth/api-keys')
+    const { writeSuppressionKey } = await import('../../server/waitlist/consent/suppression')
     const keys = await loadApiKeys({ ...keySourcesOf(env), db })
     await writeSuppressionKey(db, keys.secret)
     return fn(db)

@@ -3,6 +3,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
 import { cliActor } from '../../server/audit/audit-record'
+import { StartupError } from '../../server/base/startup-error'
 import { createStudioApp } from './studio-app'
 import type { StudioDatabase } from './studio-database'
 import { loadStudioFiles } from './studio-files'
@@ -12,7 +13,7 @@ import type { StudioInvite } from './studio-invite'
 export const DEFAULT_STUDIO_PORT = 3001
 
 /** The port is taken: said plainly, and the CLI exits non-zero. */
-export class StudioPortInUseError extends Error {}
+export class StudioPortInUseError extends StartupError {}
 
 export interface RunningStudio {
   /** The address to open, with its token. */

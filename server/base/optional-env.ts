@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /**
  * An optional variable. Unset and empty mean the same thing in a shell: `FOO= npm start` should fall

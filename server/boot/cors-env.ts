@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /**
  * One origin as a browser writes it in `Origin`: scheme, host and port, nothing after. A path, a

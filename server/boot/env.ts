@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs'
-import { z } from 'zod'
+import * as z from 'zod'
 import { ORIGIN_TRIAL_TOKEN, ORIGIN_TRIAL_TOKEN_RULE } from '../../contract/origin-trial'
 import { optional } from '../base/optional-env'
 import { ConfigError } from '../base/startup-error'
@@ -80,12 +79,4 @@ export function loadServerEnv(source: Record<string, string | undefined> = proce
   if (parsed.success) return parsed.data
   const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`)
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}\nSee .env.example for every variable.`)
-}
-
-/**
- * Reads ./.env when there is one (Node's own parser); variables already set in the environment win.
- * Skipped under NODE_ENV=test so a developer's .env (a DATABASE_URL, say) never leaks into tests.
- */
-export function loadDotEnvFile(path = '.env') {
-  if (process.env.NODE_ENV !== 'test' && existsSync(path)) process.loadEnvFile(path)
 }

@@ -1,7 +1,8 @@
 import { createLogger } from '../base/log'
 import { StartupError } from '../base/startup-error'
 import { dataDirNote } from './default-data-dir'
-import { ConfigError, loadDotEnvFile, loadServerEnv } from './env'
+import { loadDotEnvFile } from './dot-env-file'
+import { ConfigError, loadServerEnv } from './env'
 import { type StartOptions, startServer } from './start-server'
 
 // Errors can quote a row (a constraint's detail names the address): always through the masking logger.

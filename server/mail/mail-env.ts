@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { type EnvOf, optional } from '../base/optional-env'
 import { MAIL_FROM_PROBLEM, parseMailFrom, smtpUrlProblem } from './transport-config'
 

@@ -1,5 +1,5 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
-import { z } from 'zod'
+import * as z from 'zod'
 
 /**
  * What a browser sends back from a ceremony (@simplewebauthn/browser's JSON), checked for its shape

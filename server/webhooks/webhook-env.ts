@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { type EnvOf, optional } from '../base/optional-env'
 import { WEBHOOK_EVENTS, type WebhookEvent } from './delivery-queue'
 import { isWebhookDetail, WEBHOOK_DETAILS, type WebhookDetail } from './webhook-details'

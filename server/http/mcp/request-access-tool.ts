@@ -1,5 +1,5 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server'
-import { z } from 'zod'
+import * as z from 'zod'
 import { type RequestAccessResult, requestAccessTool, toolResultOf } from '../../../contract/agent-tool'
 import { checkAnswers } from '../../../contract/signup-questions'
 import { signupQuestions } from '../../../contract/site-config'

@@ -1,7 +1,6 @@
 import { Resolver } from 'node:dns/promises'
-import { z } from 'zod'
+import * as z from 'zod'
 import { optional } from '../../base/optional-env'
-import { AddressPolicy } from './address-policy'
 
 // A host name as the address grammar's domain part has it (labels of letters, digits and hyphens).
 const DOMAIN = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/
@@ -58,20 +57,4 @@ export const addressPolicyEnv = {
 /** A domain in both lists is a mistake to say at start-up, not a precedence to guess. */
 export function domainListsOverlap(env: { ALLOWED_DOMAINS: string[]; BLOCKED_DOMAINS: string[] }): string[] {
   return env.ALLOWED_DOMAINS.filter((domain) => env.BLOCKED_DOMAINS.includes(domain))
-}
-
-/** The policy these variables describe. */
-export function addressPolicyOf(env: {
-  BLOCK_DISPOSABLE: boolean
-  ALLOWED_DOMAINS: string[]
-  BLOCKED_DOMAINS: string[]
-  CHECK_MAIL_DOMAINS: boolean
-  DNS_SERVERS: string[]
-}): AddressPolicy {
-  return new AddressPolicy({
-    blockDisposable: env.BLOCK_DISPOSABLE,
-    allowed: env.ALLOWED_DOMAINS,
-    blocked: env.BLOCKED_DOMAINS,
-    checkMailDomains: env.CHECK_MAIL_DOMAINS ? { servers: env.DNS_SERVERS } : undefined,
-  })
 }

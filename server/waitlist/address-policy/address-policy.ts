@@ -90,3 +90,22 @@ export class AddressPolicy {
     }
   }
 }
+
+/**
+ * The policy the variables describe (address-policy-env.ts). Here, not beside the variables: the
+ * env schema stays free of the domain lists, which the CLI's commands never read.
+ */
+export function addressPolicyOf(env: {
+  BLOCK_DISPOSABLE: boolean
+  ALLOWED_DOMAINS: string[]
+  BLOCKED_DOMAINS: string[]
+  CHECK_MAIL_DOMAINS: boolean
+  DNS_SERVERS: string[]
+}): AddressPolicy {
+  return new AddressPolicy({
+    blockDisposable: env.BLOCK_DISPOSABLE,
+    allowed: env.ALLOWED_DOMAINS,
+    blocked: env.BLOCKED_DOMAINS,
+    checkMailDomains: env.CHECK_MAIL_DOMAINS ? { servers: env.DNS_SERVERS } : undefined,
+  })
+}
