@@ -3,6 +3,7 @@ import { once } from 'node:events'
 import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
@@ -86,7 +87,25 @@ async function serving(
       // The group: npm start runs the server under npm and sh, as in a terminal's Ctrl-C.
       if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGTERM')
       await exited
+      // npm exits on the signal at once (6-8 ms); the server under it finishes its requests and
+      // closes the database in about 1.2-1.6 s, holding DATA_DIR's lock until then. A start before
+      // that is refused ("in use by another server"), as CI once was: wait for the whole group.
+      if (child.pid) await groupGone(child.pid)
     },
+  }
+}
+
+/** Resolves once no process of the group `pgid` is left; fails after 30 s. */
+async function groupGone(pgid: number): Promise<void> {
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    try {
+      process.kill(-pgid, 0)
+    } catch {
+      return
+    }
+    if (Date.now() > deadline) throw new Error(`the processes of group ${pgid} still run 30 s after SIGTERM`)
+    await sleep(50)
   }
 }
 
