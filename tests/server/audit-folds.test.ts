@@ -3,6 +3,7 @@ import { freePort } from '../../harness/postgres-cluster'
 import { storedPasskey } from '../../harness/team-session'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
+import type { AuditEntry } from '../../server/audit/audit-report'
 import type { Database } from '../../server/db/database'
 import { openPostgres } from '../../server/db/postgres-driver'
 import { startSession } from '../../server/team/team-sessions'
@@ -15,15 +16,7 @@ import { startSession } from '../../server/team/team-sessions'
  * database's own connection (`waitlist url`).
  */
 
-interface Line {
-  at: string
-  actor: string
-  action: string
-  detail: string
-  count: number
-  from: string
-  times: number
-}
+type Line = AuditEntry
 
 let server: TestServer
 let site: string
