@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import type { AuditEntry } from '../server/audit/audit-report'
 import { entryArgs } from './test-bundle'
 
 const exec = promisify(execFile)
@@ -28,4 +29,14 @@ export async function runCli(env: Record<string, string>, ...args: string[]): Pr
     if (typeof failed.code !== 'number') throw error
     return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' }
   }
+}
+
+/** The team's record as `audit --json` prints it, a line each; throws when the command fails. */
+export async function auditRecord(env: Record<string, string>): Promise<AuditEntry[]> {
+  const audit = await runCli(env, 'audit', '--json')
+  if (audit.code !== 0) throw new Error(`audit --json exited ${audit.code}: ${audit.stderr}`)
+  return audit.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as AuditEntry)
 }

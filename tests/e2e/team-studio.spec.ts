@@ -2,7 +2,7 @@ import { userInfo } from 'node:os'
 import { type Browser, type BrowserContext, expect, type Page } from '@playwright/test'
 import { freePort } from '../../harness/postgres-cluster'
 import { addVirtualAuthenticator, type VirtualCredential } from '../../harness/virtual-authenticator'
-import { runCli } from '../../harness/waitlist-cli'
+import { auditRecord, runCli } from '../../harness/waitlist-cli'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { addCohort } from '../support/studio-cohort'
 import { expectNoAxeViolations, workerTest as test, watchConsole } from './fixtures'
@@ -340,21 +340,7 @@ test.describe
     test('`audit --json` names who did each thing; the Activity page shows it and edits nothing', async ({
       browser,
     }) => {
-      const audit = await runCli(mail.server.env, 'audit', '--json')
-      expect(audit.code, audit.stderr).toBe(0)
-      const lines = audit.stdout
-        .trim()
-        .split('\n')
-        .map(
-          (line) =>
-            JSON.parse(line) as {
-              actor: string
-              action: string
-              count: number
-              detail: string
-              times: number
-            },
-        )
+      const lines = await auditRecord(mail.server.env)
       const cli = `cli:${userInfo().username}`
       const did = lines.map(({ actor, action }) => `${actor} ${action}`)
       expect(did).toEqual(
@@ -379,7 +365,7 @@ test.describe
         detail: 'POST /api/invite/selected: a viewer may not invite people',
         times: 2,
       })
-      expect(Object.keys(JSON.parse(audit.stdout.split('\n')[0] ?? '{}'))).toEqual([
+      expect(Object.keys(lines[0] ?? {})).toEqual([
         'at',
         'actor',
         'action',

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../harness/postgres-cluster'
 import { storedPasskey } from '../../harness/team-session'
 import { startTestServer, type TestServer } from '../../harness/test-server'
-import { runCli } from '../../harness/waitlist-cli'
+import { auditRecord, runCli } from '../../harness/waitlist-cli'
 import type { AuditEntry } from '../../server/audit/audit-report'
 import type { Database } from '../../server/db/database'
 import { openPostgres } from '../../server/db/postgres-driver'
@@ -16,8 +16,6 @@ import { startSession } from '../../server/team/team-sessions'
  * database's own connection (`waitlist url`).
  */
 
-type Line = AuditEntry
-
 let server: TestServer
 let site: string
 let base: string
@@ -26,14 +24,7 @@ let viewer: string
 
 const cli = (...args: string[]) => runCli(server.env, ...args)
 
-async function record(): Promise<Line[]> {
-  const audit = await cli('audit', '--json')
-  expect(audit.code, audit.stderr).toBe(0)
-  return audit.stdout
-    .trim()
-    .split('\n')
-    .map((text) => JSON.parse(text) as Line)
-}
+const record = () => auditRecord(server.env)
 
 const lineCount = async () =>
   (await db.query<{ n: number }>('select count(*)::int as n from private.audit_log'))[0]?.n ?? 0
@@ -195,7 +186,9 @@ describe('the record takes only what it should', () => {
     expect(refused).toHaveLength(7)
 
     // The Activity page reads the same lines, with how many times.
-    const activity = (await (await studio('/api/activity', { cookie: viewer })).json()) as { lines: Line[] }
+    const activity = (await (await studio('/api/activity', { cookie: viewer })).json()) as {
+      lines: AuditEntry[]
+    }
     expect(activity.lines.find((line) => line.detail.startsWith('POST /api/invite'))).toMatchObject({
       times: 3,
     })

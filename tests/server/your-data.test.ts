@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mailWords } from '../../contract/site-config'
 import { postWaitlist } from '../../harness/waitlist-api'
-import { runCli } from '../../harness/waitlist-cli'
+import { auditRecord, runCli } from '../../harness/waitlist-cli'
 import { composeMessage } from '../../server/mail/messages/compose-message'
 import { linkKeys, openAddress } from '../../server/mail/messages/link-seals'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
@@ -177,15 +177,11 @@ describe("the person's own page", () => {
     expect(await rowsOf(id)).toEqual({ waitlist: 0, status: 0, answers: 0, history: 0, marks: 0, mail: 0 })
     expect(await cli('show', email)).toMatchObject({ code: 1 })
     // The team's record says an erasure happened and who asked, never the address.
-    const audit = (await cli('audit', '--json')).stdout
-    const lines = audit
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line))
+    const lines = await auditRecord(mail.server.env)
     expect(lines).toEqual(
       expect.arrayContaining([expect.objectContaining({ actor: 'your-data: the person', action: 'erase' })]),
     )
-    expect(audit.toLowerCase()).not.toContain('ada.person')
+    expect(JSON.stringify(lines).toLowerCase()).not.toContain('ada.person')
 
     await receiver.waitFor(() => receiver.delivered().length > 0, 'no entry.erased arrived', 30_000)
     const [told] = receiver.delivered()
