@@ -60,17 +60,17 @@ export function teamGuard(deps: GuardDeps): MiddlewareHandler {
     const { path, method } = c.req
     if (path.startsWith('/auth/') || (path !== '/' && deps.isFile(path))) return next()
     const network = networkOfRequest(c, deps.trustProxyHeader)
-    const member = await sessionMember(deps.db, deps.cookie.read(c), network)
+    const token = deps.cookie.read(c)
+    const member = await sessionMember(deps.db, token, network)
     if ((PAGE_PATHS as readonly string[]).includes(path)) {
       if (path === '/sign-in' && member) return c.redirect(`${MOUNT}/`, 303)
       if (!member && !OPEN_PAGES.has(path)) return c.redirect(`${MOUNT}/sign-in`, 303)
       return next()
     }
     // Each refusal is recorded (refused-requests.ts), so a probe of the team's routes leaves a trace.
-    const refused = (who: string, why: string) =>
-      recordRefusal(deps.db, { who, network: networkOfRequest(c, deps.trustProxyHeader), method, path, why })
+    const refused = (who: string, why: string) => recordRefusal(deps.db, { who, network, method, path, why })
     if (!member) {
-      await refused(deps.cookie.read(c) === undefined ? NO_SESSION : ENDED_SESSION, 'signed out')
+      await refused(token === undefined ? NO_SESSION : ENDED_SESSION, 'signed out')
       return c.json({ error: SIGNED_OUT, signedOut: true }, 401)
     }
     if (crossOrigin(c, deps.origin())) {

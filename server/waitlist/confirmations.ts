@@ -1,5 +1,6 @@
 import type { EntryStatus } from '../../contract/entry-statuses'
 import type { Logger } from '../base/log'
+import { type Sweep, startSweep } from '../base/periodic-sweep'
 import type { Database, Queryable } from '../db/database'
 
 /** What asking for a confirmation again found for a listed address: queued now, one already queued, too soon, or not unconfirmed. */
@@ -103,10 +104,6 @@ export async function expireUnconfirmed(db: Database, days: number): Promise<num
   }
 }
 
-export interface ConfirmExpiry {
-  stop(): Promise<void>
-}
-
 /**
  * Every server sweeps the expired unconfirmed entries at start-up and then every `everyMs`
  * (CONFIRM_EXPIRE_CHECK_MS); with several servers, one at a time (an advisory lock). A sweep the
@@ -116,27 +113,12 @@ export function startConfirmExpiry(
   db: Database,
   log: Logger,
   options: { days: number; everyMs: number },
-): ConfirmExpiry | undefined {
+): Sweep | undefined {
   if (options.days <= 0) return undefined
-  let running: Promise<void> = Promise.resolve()
-  const sweep = () => {
-    running = expireUnconfirmed(db, options.days).then(
-      (erased) => {
-        if (erased > 0)
-          log.info(
-            `Erased ${erased} unconfirmed entries older than ${options.days} days (CONFIRM_EXPIRE_DAYS)`,
-          )
-      },
-      (error) => log.error('Could not erase the expired unconfirmed entries; trying again later', error),
-    )
-  }
-  sweep()
-  const timer = setInterval(sweep, options.everyMs)
-  timer.unref()
-  return {
-    async stop() {
-      clearInterval(timer)
-      await running
-    },
-  }
+  return startSweep(log, options.everyMs, {
+    run: () => expireUnconfirmed(db, options.days),
+    said: (erased) =>
+      `Erased ${erased} unconfirmed entries older than ${options.days} days (CONFIRM_EXPIRE_DAYS)`,
+    failed: 'Could not erase the expired unconfirmed entries; trying again later',
+  })
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '../base/log'
+import { type Sweep, startSweep } from '../base/periodic-sweep'
 import type { Database, Queryable } from '../db/database'
 
 /**
@@ -27,32 +28,14 @@ const SWEEP_MS = 60 * 60 * 1_000
  * Every server sweeps at start-up, before its pump claims anything, and then every hour, with or
  * without SIGNUP_WEBHOOK_URL: an address is kept at most an hour past its retry window.
  */
-export async function startForgettingErasures(
-  db: Database,
-  log: Logger,
-  retryForMs: number,
-): Promise<{ stop(): Promise<void> }> {
-  let running: Promise<void> = Promise.resolve()
-  const sweep = () => {
-    running = endOverdueErasures(db, retryForMs).then(
-      (ended) => {
-        if (ended > 0)
-          log.info(
-            `${ended} entry.erased ${ended === 1 ? 'delivery was' : 'deliveries were'} not made within ` +
-              'the retry window (SIGNUP_WEBHOOK_RETRY_FOR_MS): ended failed, the addresses forgotten',
-          )
-      },
-      (error) => log.error('Could not end the overdue entry.erased deliveries; trying again later', error),
-    )
-    return running
-  }
-  await sweep()
-  const timer = setInterval(sweep, SWEEP_MS)
-  timer.unref()
-  return {
-    async stop() {
-      clearInterval(timer)
-      await running
-    },
-  }
+export async function startForgettingErasures(db: Database, log: Logger, retryForMs: number): Promise<Sweep> {
+  const sweep = startSweep(log, SWEEP_MS, {
+    run: () => endOverdueErasures(db, retryForMs),
+    said: (ended) =>
+      `${ended} entry.erased ${ended === 1 ? 'delivery was' : 'deliveries were'} not made within ` +
+      'the retry window (SIGNUP_WEBHOOK_RETRY_FOR_MS): ended failed, the addresses forgotten',
+    failed: 'Could not end the overdue entry.erased deliveries; trying again later',
+  })
+  await sweep.first
+  return sweep
 }
