@@ -1,4 +1,4 @@
--- The schema as supabase/migrations/ leaves it, through 20261207400000_erased_delivery_forgets_address.sql.
+-- The schema as supabase/migrations/ leaves it, through 20261207500000_entry_names_and_details.sql.
 -- Generated from the catalogs of a database the migrations built (harness/schema-sql.ts): do not edit.
 -- After changing a migration, regenerate it with `npm run schema` and commit it with the migration;
 -- tests/server/schema-file.test.ts fails while it is out of date. It is for reading: the migrations
@@ -78,6 +78,15 @@ CREATE TABLE private.entry_answers (
     CONSTRAINT entry_answers_answers_check CHECK (((jsonb_typeof(answers) = 'object'::text) AND (octet_length((answers)::text) <= 4096)))
 );
 
+CREATE TABLE private.entry_details (
+    waitlist_id bigint NOT NULL,
+    details jsonb NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT entry_details_pkey PRIMARY KEY (waitlist_id),
+    CONSTRAINT entry_details_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
+    CONSTRAINT entry_details_details CHECK (((jsonb_typeof(details) = 'object'::text) AND (octet_length((details)::text) <= 8192)))
+);
+
 CREATE TABLE private.entry_events (
     id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
     waitlist_id bigint NOT NULL,
@@ -99,6 +108,17 @@ CREATE TABLE private.entry_marks (
     CONSTRAINT entry_marks_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
     CONSTRAINT entry_marks_note_length CHECK (((char_length(note) >= 1) AND (char_length(note) <= 1000))),
     CONSTRAINT entry_marks_tags_words CHECK (((cardinality(tags) <= 50) AND (array_position(tags, NULL::text) IS NULL) AND (array_to_string(tags, ' '::text) ~ '^([a-z0-9][a-z0-9_-]{0,31}( [a-z0-9][a-z0-9_-]{0,31})*)?$'::text)))
+);
+
+CREATE TABLE private.entry_names (
+    waitlist_id bigint NOT NULL,
+    name text NOT NULL,
+    given_name text,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT entry_names_pkey PRIMARY KEY (waitlist_id),
+    CONSTRAINT entry_names_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
+    CONSTRAINT entry_names_given_name CHECK (((given_name IS NULL) OR (((char_length(given_name) >= 1) AND (char_length(given_name) <= 100)) AND (given_name = btrim(given_name))))),
+    CONSTRAINT entry_names_name CHECK ((((char_length(name) >= 1) AND (char_length(name) <= 200)) AND (name = btrim(name))))
 );
 
 CREATE TABLE private.entry_status (
@@ -439,6 +459,7 @@ CREATE INDEX audit_repeats_fold ON private.audit_repeats USING btree (fold_key, 
 CREATE INDEX entry_answers_values ON private.entry_answers USING gin (answers jsonb_path_ops);
 CREATE INDEX entry_events_entry ON private.entry_events USING btree (waitlist_id, id);
 CREATE INDEX entry_marks_tags ON private.entry_marks USING gin (tags);
+CREATE INDEX entry_names_sort ON private.entry_names USING btree (lower(name), waitlist_id);
 CREATE INDEX entry_status_by_status ON private.entry_status USING btree (status);
 CREATE INDEX entry_status_mailbox ON private.entry_status USING btree (mailbox) WHERE (mailbox IS NOT NULL);
 CREATE INDEX entry_status_unconfirmed ON private.entry_status USING btree (waitlist_id) WHERE (status = 'unconfirmed'::text);
@@ -857,8 +878,10 @@ ALTER TABLE private.audit_log ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.audit_repeats ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.consent_words ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_answers ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.entry_details ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_events ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_marks ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.entry_names ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_status ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.invite_batches ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.jwt_secret ENABLE ROW LEVEL SECURITY;
