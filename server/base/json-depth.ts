@@ -2,8 +2,8 @@
  * How deeply request JSON may nest. A row of this API holds scalars, an MCP message a few levels
  * of objects, a provider's mail event under ten; 64 is far beyond all. `JSON.parse` takes any
  * depth, but the recursive code that walks the value afterwards (`JSON.stringify`, the SDK's schema
- * checks) overflows the stack on a 14 KB body of 7,000 nested arrays, and parsing a megabyte of
- * brackets holds some 17 MiB (eight at once took a server from 81 to 222 MiB).
+ * checks) overflows the stack on a small body of deeply nested arrays, and parsing a megabyte of
+ * brackets holds many times its size (bench/results/from-code-comments.md).
  */
 export const MAX_JSON_DEPTH = 64
 

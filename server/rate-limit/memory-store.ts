@@ -10,9 +10,8 @@ interface Bucket {
  * A token bucket per client in this process: `burst` tokens, refilled at `perMinute` a minute.
  * Enough for the embedded database, which one server holds. Memory is bounded by lru-cache: at most
  * maxClients buckets, the least recently used dropped first, and each forgotten (ttl) once it has
- * refilled completely, when it is the same as no bucket. Its own LRU cost 180 µs a request under a
- * flood of new addresses (each one scanned all 10,000 buckets for full ones) against 0.6 µs; with a
- * few clients, 0.3 µs against 0.18 (bench of 1,000,000 takes, node 20, 2026-12-02).
+ * refilled completely, when it is the same as no bucket. A hand-written LRU scanned every bucket
+ * under a flood of new addresses (bench/results/from-code-comments.md).
  */
 export class MemoryStore implements RateLimitStore {
   readonly #buckets: LRUCache<string, Bucket>

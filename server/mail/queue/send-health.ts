@@ -227,8 +227,8 @@ export class SendHealthGate {
    * The lanes' figures, and the confirmations' networks once the lane holds enough bounces for any
    * network to pause (a network's are some of the lane's). Those two are read from one snapshot:
    * read apart, a bounce recorded between them made a pause say "7 from 5 networks" where the
-   * networks held 9. Below that count, one statement, as on every claim of a bulk send (a
-   * transaction there cost a quarter of the mail's rate: 268 against 359 messages a second).
+   * networks held 9. Below that count, one statement, as on every claim of a bulk send: a
+   * transaction there slowed the mail by a quarter (bench/results/from-code-comments.md).
    */
   private async read(): Promise<{ health: SendHealth; windows: readonly NetworkWindow[] }> {
     const health = await readSendHealth(this.db)

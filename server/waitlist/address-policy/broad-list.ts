@@ -4,11 +4,9 @@ import { createRequire } from 'node:module'
 const NEWLINE = 0x0a
 
 /**
- * A sorted list of domains held as bytes, one name a line, searched by halves. mailchecker's 56,000
- * throwaway domains take 0.85 MiB so, outside V8's heap. Loading the package itself keeps its own
- * Set alive for good: 11-13 MiB more resident at rest, and the image's server 187 MiB at the peak of
- * 10,000 invitations, past the mail's 150 MiB bound. Held as one string, the list still raised that
- * peak by 4-6 MiB, as V8 sizes its old generation from what it holds (bench, 2026-11-27).
+ * A sorted list of domains held as bytes, one name a line, searched by halves, outside V8's heap:
+ * the package's own Set, or even one string, stays in the heap for good and raised the server's
+ * peak past the mail's memory bound (bench/results/from-code-comments.md).
  */
 export class SortedDomains {
   readonly size: number
