@@ -155,7 +155,8 @@ function applyAppWide(app: Hono, { log, security, startUp }: AppDeps): void {
   app.use(async (c, next) => {
     const started = performance.now()
     await next()
-    if (startUp && c.req.header(WARM_UP_HEADER) === startUp.token) return
+    // Its requests are all answered before it is ready: from then on, no header to read.
+    if (startUp && !startUp.ready() && c.req.header(WARM_UP_HEADER) === startUp.token) return
     log.info(accessLine(c.req.method, c.req.url, c.res.status, started))
   })
   app.use(urlLengthLimit(() => jsonError(414, 'PGRST414', 'URI too long')))

@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
 
 /**
- * '/' as browsers load it, through the one app (ADR 111; it was once answered beside it, ADR 101):
+ * '/' as browsers load it, through the one app (ADR 111), where it was once answered beside it:
  * the security headers and the page's own on every form of the answer, each load counted once as
  * a visit and logged once.
  */

@@ -10,8 +10,8 @@ import { runningClusterUrl } from '../../server/db/embedded/embedded-cluster'
  * The warm-up (ADR 111): before it listens the server readies every connection of its pool with
  * the signup's insert, rolled back; once it listens, it loads its page and signs up over loopback
  * through the one app, and /healthz says 503 until that is done. The test servers make it short;
- * here it runs as shipped (WARM_UP_MS unset), and nothing of it may show: no visit, no row, no
- * log line of a request.
+ * here it runs as shipped (WARM_UP_MS at its default, 500), and nothing of it may show: no visit,
+ * no row, no log line of a request.
  */
 const BROWSER = {
   'user-agent':
