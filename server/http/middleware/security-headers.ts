@@ -68,36 +68,35 @@ export function securityHeaderValues(options: SecurityHeaderOptions = {}): Recor
  * Node's response before the routes run, and Node merges the app's own headers over them: a
  * Response whose headers were touched after it was made would leave the adapter's fast path (it
  * writes a Response built from plain headers as it is) for a copy of every header and a read of
- * the body as a stream. Under `app.request()` (no Node response), they are set on the answer.
+ * the body as a stream. Under `app.request()` (no Node response), they are added to the answer,
+ * where a route's own header wins as it does in Node's merge.
  */
 export function securityHeaders(options: SecurityHeaderOptions = {}): MiddlewareHandler<{
   Bindings: Partial<HttpBindings>
 }> {
   const values = Object.entries(securityHeaderValues(options))
+  const withHsts: [string, string][] = [...values, ['Strict-Transport-Security', HSTS_VALUE]]
   const hsts = (c: Context) =>
     options.hsts || (options.trustProxy && forwardedAsHttps(c.req.header('x-forwarded-proto')))
   return async (c, next) => {
     const outgoing = c.env?.outgoing
+    const all = hsts(c) ? withHsts : values
     if (outgoing) {
-      for (const [name, value] of values) outgoing.setHeader(name, value)
-      if (hsts(c)) outgoing.setHeader('Strict-Transport-Security', HSTS_VALUE)
+      for (const [name, value] of all) outgoing.setHeader(name, value)
       return next()
     }
     await next()
-    const headers = writableHeaders(c)
-    for (const [name, value] of values) headers.set(name, value)
-    if (hsts(c)) headers.set('Strict-Transport-Security', HSTS_VALUE)
+    const add = () => {
+      for (const [name, value] of all) if (!c.res.headers.has(name)) c.res.headers.set(name, value)
+    }
+    try {
+      add()
+    } catch {
+      // Headers that cannot change (Response.redirect()'s): on a copy of the answer.
+      c.res = new Response(c.res.body, c.res)
+      add()
+    }
   }
-}
-
-/** The answer's headers, on a copy of it when they cannot change (Response.redirect()'s). */
-function writableHeaders(c: Context): Headers {
-  try {
-    c.res.headers.set('X-Content-Type-Options', 'nosniff')
-  } catch {
-    c.res = new Response(c.res.body, c.res)
-  }
-  return c.res.headers
 }
 
 /**
