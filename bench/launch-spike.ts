@@ -7,7 +7,7 @@ import { bundleForTests } from '../harness/test-bundle'
 import { startTestServer, type TestServer } from '../harness/test-server'
 import { runCli } from '../harness/waitlist-cli'
 import { runningClusterUrl, startEmbeddedCluster } from '../server/db/embedded/embedded-cluster'
-import { pageSignupHeaders } from '../server/http/rehearsal'
+import { pageSignupHeaders } from '../server/http/warm-up'
 import { BROWSER_HEADERS, type LoadResult } from './http-load'
 import { type BaselineServer, startBaseline } from './inserts'
 import { runOpenLoad } from './open-load'
@@ -151,8 +151,8 @@ export async function spikeFigures(
     TRUST_PROXY_HEADER: 'x-forwarded-for',
     // The limit as shipped (the test servers turn it off): each visitor is under it, all are charged.
     RATE_LIMIT_PER_MINUTE: '10',
-    // As shipped (the test servers turn it off): a just-started server has warmed before it listens.
-    WARM_UP: 'true',
+    // As shipped (the test servers make it short): a just-started server is ready once warm.
+    WARM_UP_MS: '500',
     SMTP_URL: sink.url,
     MAIL_FROM: 'Lab <beta@example.com>',
     // 10 a second: the 100 invitations go out within the spike, beside its signups.

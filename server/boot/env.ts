@@ -46,10 +46,11 @@ const EnvSchema = z.object({
   /** How often those counts are written, in milliseconds: the most a crash can lose. */
   COUNT_SOURCES_FLUSH_MS: optional(z.coerce.number().int().min(100).max(60_000)).transform((v) => v ?? 5000),
   /**
-   * Before listening, open the database connections ready for a signup and rehearse the page over
-   * loopback, so a launch's first second meets a warm server (ADR 102); about half a second.
+   * The longest the warm-up may take, in milliseconds: once listening, page loads and signups over
+   * loopback through the app, so a launch's first second meets a warm server; /healthz answers 503
+   * until it is done (ADR 111). Never off: a test may make it short.
    */
-  WARM_UP: optional(z.stringbool()).transform((v) => v ?? true),
+  WARM_UP_MS: optional(z.coerce.number().int().min(1).max(10_000)).transform((v) => v ?? 500),
   /** Chrome's origin-trial token for WebMCP on the site's origin: sent with '/' (ADR 052). */
   WEBMCP_ORIGIN_TRIAL_TOKEN: optional(z.string().regex(ORIGIN_TRIAL_TOKEN, ORIGIN_TRIAL_TOKEN_RULE)),
   ...webhookEnv,

@@ -6,11 +6,9 @@ import { normalizeSiteUrl } from '../base/normalize-site-url'
 import { DIST_DIR } from '../base/paths'
 import type { Database } from '../db/database'
 import { type OpenedDatabase, openDatabase } from '../db/open-database'
-import { type AppDeps, type AppProtections, createApp } from '../http/app'
-import { directHome } from '../http/home-direct'
+import { type AppProtections, createApp } from '../http/app'
 import { HttpSourceCounter } from '../http/http-source-counter'
 import type { SecurityHeaderOptions } from '../http/middleware/security-headers'
-import { REHEARSAL, type Rehearsed } from '../http/rehearsal'
 import { loadSchemaCache } from '../http/rest/table-sql'
 import { ownOrigins, restOrigins } from '../http/site-cors'
 import { fillInSiteUrl } from '../http/site-url'
@@ -31,9 +29,10 @@ import { bounceRefused } from '../waitlist/entry-status'
 import { warmSignupConnections } from '../waitlist/signup'
 import { startWebhooks } from '../webhooks/start-webhooks'
 import type { ServerEnv } from './env'
-import { listen, type Pages, type Rehearsal } from './listen'
+import { listen, type Pages } from './listen'
 import { shippedExamplesLine } from './shipped-examples'
 import { teamStudioMount } from './team-studio-mount'
+import { startingUp, warmUpListening } from './warming-up'
 
 export interface RunningServer {
   url: string
@@ -117,8 +116,8 @@ async function serve(
   { log, keys, database, mail, mailEvents, consentWords }: Opened,
 ): Promise<RunningServer> {
   for (const migration of database.applied) log.info(`Applied migration ${migration}`)
-  // Warmed before it listens (WARM_UP, ADR 102): the pool's connections now, the page in listen.
-  const warming = env.WARM_UP ? warmSignupConnections(database.db, log) : undefined
+  // The pool's connections opened and readied while the rest starts, before it listens (ADR 111).
+  const warming = warmSignupConnections(database.db, log)
   const schema = await loadSchemaCache(database.db)
   const page: PageSettings = { anonKey: keys.anonKey, confirmSignups: confirmsSignups(env, mail) }
   const site = options.pages ? undefined : await builtSite(options, page)
@@ -131,23 +130,21 @@ async function serve(
   const sources = await startSourceCounter(env, db, log, () => origins.site)
   const sendHealth = sendHealthOf(env, db, log)
   const siteUrl = () => publicUrl ?? origins.listening
-  const appDeps: AppDeps = {
+  const studio = teamStudioMount({ db, siteUrl, ...protections, fallback: env })
+  const security = securityOf(env, site?.scriptHashes ?? [])
+  const startUp = startingUp(env.WARM_UP_MS)
+  const app = createApp({
     ...{ db, keys, schema, site, log, protections, sources, mailEvents, sendHealth, consentWords },
     ...{ siteOrigins: () => origins.site, restOrigins: () => origins.rest },
     webmcpOriginTrialToken: env.WEBMCP_ORIGIN_TRIAL_TOKEN,
     addressPolicy: addressPolicyOf(env),
     confirmSignups: page.confirmSignups,
-  }
-  const studio = teamStudioMount({ db, siteUrl, ...protections, fallback: env })
-  const app = createApp({ ...appDeps, studio })
+    ...{ studio, security, startUp },
+  })
   const { pages } = options
   const pagesFor = pages && ((server: Server) => pages(server, page))
-  const security = securityOf(env, site?.scriptHashes ?? [])
-  const token = env.WEBMCP_ORIGIN_TRIAL_TOKEN
-  const direct = site && directHome({ site, log, sources, originTrialToken: token, hostname: env.HOST })
-  const warmed = await warming
-  const rehearsal = env.WARM_UP ? rehearsalOf(appDeps, env) : undefined
-  const listening = await listen(app, env, security, pagesFor, direct, rehearsal).catch(async (error) => {
+  const connections = await warming
+  const listening = await listen(app, env, security, pagesFor).catch(async (error) => {
     await sources?.stop() // its timer, before the database closes under it
     throw error
   })
@@ -158,7 +155,8 @@ async function serve(
   origins.site = ownOrigins(url, publicUrl ?? url)
   origins.rest = restOrigins(publicUrl ?? url, env.CORS_ORIGINS)
   if (!publicUrl) log.info(withoutSiteUrl(origins.site))
-  if (warmed !== undefined) log.info(warmedUp(listening.rehearsed, warmed))
+  const serviceKey = keys.serviceKey
+  await warmUpListening(startUp, { url, log, connections, serviceKey, devPages: !!options.pages })
   const siteUrlNow = normalizeSiteUrl(publicUrl ?? url)
   const workers = await startWorkers(env, { db, log, mail, keys, siteUrl: siteUrlNow, health: sendHealth })
   if (keys.generated) announceGeneratedKey(log, keys)
@@ -218,7 +216,7 @@ async function startWorkers(
     ...{ db, log, siteUrl, health },
     keys: linkKeys(keys.secret),
     refused: bounceRefused,
-    warmUp: env.WARM_UP,
+    warmUpMs: env.WARM_UP_MS,
   })
   const expiry = startConfirmExpiry(db, log, {
     days: env.CONFIRM_EXPIRE_DAYS,
@@ -248,38 +246,6 @@ function protectionsOf(env: ServerEnv, db: Database): AppProtections {
     trustProxyHeader: env.TRUST_PROXY_HEADER,
     dbQueueLimit: env.DB_QUEUE_LIMIT,
   }
-}
-
-/** What the warm-up did; without a rehearsal (`npm run dev`, no built site), the pool alone. */
-function warmedUp(rehearsed: Rehearsed | undefined, connections: number): string {
-  const pool = `${connections} database connections ready`
-  if (!rehearsed) return `Warmed up before listening: ${pool}`
-  const { pages, signups, ms } = rehearsed
-  const count = (n: number) => n.toLocaleString('en-US')
-  return `Warmed up before listening: ${count(pages)} page loads and ${count(signups)} signups rehearsed in ${(ms / 1000).toFixed(1)} s (nothing kept), ${pool}`
-}
-
-/** Never refuses: the rehearsal's signups all come from one address. */
-const UNLIMITED = { perMinute: Number.MAX_SAFE_INTEGER, burst: Number.MAX_SAFE_INTEGER }
-
-/**
- * The rehearsal's answers (ADR 102): the same page and app, on a database that rolls every write
- * back, counting, logging and limiting nothing (and asking no DNS), the studio left out.
- */
-function rehearsalOf(deps: AppDeps, env: ServerEnv): Rehearsal | undefined {
-  const { site } = deps
-  if (!site) return undefined
-  const log = createLogger('silent')
-  const { protections } = deps
-  const rateLimiter = protections?.rateLimiter && new MemoryStore(UNLIMITED)
-  const app = createApp({
-    ...deps,
-    ...{ db: deps.db.rolledBack(), log, sources: undefined, addressPolicy: undefined },
-    protections: protections && { ...protections, rateLimiter },
-  })
-  const originTrialToken = deps.webmcpOriginTrialToken
-  const direct = directHome({ site, log, originTrialToken, hostname: env.HOST })
-  return { ...REHEARSAL, app, direct, anonKey: deps.keys.anonKey }
 }
 
 /** Counting by source, with the day's salt loaded before the first request (COUNT_SOURCES). */

@@ -83,7 +83,6 @@ export class ServerFollower {
       runAsRole: async (claims, statement, request) => (await on()).runAsRole(claims, statement, request),
       listen: async (channel, onNotify) => (await on()).listen(channel, onNotify),
       warmConnections: async (claims, statement) => (await on()).warmConnections(claims, statement),
-      rolledBack: () => this.#onEach(async () => (await on()).rolledBack()),
       close: () => this.close(),
     }
   }

@@ -67,11 +67,9 @@ export interface Database extends Queryable {
    * Opens every connection of the pool and runs `statement` on each under the role and claims, in
    * a transaction rolled back; the connections stay open. A fresh Postgres backend plans its
    * statements and compiles the triggers' functions on first use: done here, before the server
-   * listens, rather than beside the first visitors (ADR 102). Resolves to how many it warmed.
+   * listens, rather than beside the first visitors (ADR 111). Resolves to how many it warmed.
    */
   warmConnections(claims: JwtClaims, statement: Statement): Promise<number>
-  /** This database with nothing kept: every call in a transaction of its own, rolled back (a rehearsal's). */
-  rolledBack(): Database
   /** Releases every connection. */
   close(): Promise<void>
 }

@@ -88,24 +88,20 @@ function pipelined(client: pg.PoolClient, queries: (string | pg.QueryConfig)[]):
   })
 }
 
-/** How a transaction ends: as it should, or undone (the rehearsal's). */
-type Ending = 'commit' | 'rollback'
-
 type MakeQuery = (statement: Statement) => pg.QueryConfig
 
-/** A transaction on one of the pool's clients, ending as asked (rolled back on a failure). */
+/** A transaction on one of the pool's clients, rolled back on a failure. */
 async function inTransaction<T>(
   pool: pg.Pool,
   setUp: pg.QueryConfig | undefined,
   fn: (tx: Queryable) => Promise<T>,
-  ending: Ending,
 ): Promise<T> {
   const client = await pool.connect()
   try {
     await client.query('begin')
     if (setUp) await client.query(setUp)
     const result = await fn(wrap(client))
-    await client.query(ending)
+    await client.query('commit')
     return result
   } catch (error) {
     await client.query('rollback').catch(() => {})
@@ -115,11 +111,10 @@ async function inTransaction<T>(
   }
 }
 
-/** Database.runAsRole: begin, the role settings, the statement and the ending, in one round trip. */
+/** Database.runAsRole: begin, the role settings, the statement and commit, in one round trip. */
 async function runAsRole<Row>(
   pool: pg.Pool,
   query: MakeQuery,
-  ending: Ending,
   [claims, statement, request]: [JwtClaims, Statement, RequestSettings | undefined],
 ): Promise<StatementResult<Row>> {
   const client = await pool.connect()
@@ -127,7 +122,7 @@ async function runAsRole<Row>(
   try {
     const sent = query(statement)
     // If the statement fails, Postgres skips to its Sync and the commit answers ROLLBACK.
-    const queries = ['begin', query(roleSettings(claims, request)), sent, ending]
+    const queries = ['begin', query(roleSettings(claims, request)), sent, 'commit']
     const results = await pipelined(client, queries).catch((failure: unknown) => {
       // Without a SQLSTATE the connection itself failed: do not hand it to the next request.
       if (!isPgError(failure)) broken = failure as Error
@@ -138,39 +133,6 @@ async function runAsRole<Row>(
   } finally {
     client.release(broken)
   }
-}
-
-/** The transactions of a pool's database, each ending as asked: the server's, or a rehearsal's. */
-function transactionsOn(
-  pool: pg.Pool,
-  query: MakeQuery,
-  ending: Ending,
-): Pick<Database, 'transaction' | 'asRole' | 'runAsRole'> {
-  return {
-    transaction: (fn) => inTransaction(pool, undefined, fn, ending),
-    asRole: (claims, fn, request) => inTransaction(pool, query(roleSettings(claims, request)), fn, ending),
-    runAsRole: (claims, statement, request) => runAsRole(pool, query, ending, [claims, statement, request]),
-  }
-}
-
-/**
- * The same database with nothing kept: every call a transaction of its own, rolled back. The
- * server's rehearsal of a signup before it listens (server/http/rehearsal.ts) goes through it.
- */
-function rolledBackOn(pool: pg.Pool, query: MakeQuery): Database {
-  const undone = <T>(fn: (tx: Queryable) => Promise<T>) => inTransaction(pool, undefined, fn, 'rollback')
-  const rolledBack: Database = {
-    query: (sql, params) => undone((tx) => tx.query(sql, params)),
-    run: (sql, params) => undone((tx) => tx.run(sql, params)),
-    exec: (sql) => undone((tx) => tx.exec(sql)),
-    ...transactionsOn(pool, query, 'rollback'),
-    copyTransaction: () => Promise.reject(new Error('COPY is not rehearsed')),
-    warmConnections: async () => 0,
-    rolledBack: () => rolledBack,
-    listen: async () => async () => {},
-    close: async () => {},
-  }
-  return rolledBack
 }
 
 /** Database.warmConnections: every connection opened, the statement run on each and rolled back. */
@@ -193,7 +155,7 @@ async function warmConnections(pool: pg.Pool, size: number, statements: pg.Query
  * Any Postgres by URL: the embedded cluster and DATABASE_URL (a managed one when the lab outgrows
  * one machine) go through this same code. Clients pipeline, so queries sent without awaiting share
  * one round trip, each with its own Sync, in order. The pool keeps the connections it opened (`min`):
- * warmed before the server listens, they are still warm when its visitors come (ADR 102).
+ * warmed before the server listens, they are still warm when its visitors come (ADR 111).
  */
 export async function openPostgres(connectionString: string, poolSize = 10): Promise<Database> {
   const { url, prepare } = readPoolerFlag(connectionString)
@@ -203,16 +165,15 @@ export async function openPostgres(connectionString: string, poolSize = 10): Pro
   // queries fail on their own, and the pool opens a new connection for the next ones.
   pool.on('error', () => {})
   pool.on('connect', (client) => client.on('error', () => {}))
-  const rolledBack = rolledBackOn(pool, query)
-
   await pool.query('select 1') // fail at start-up, not on the first visitor
   return {
     ...wrap(pool),
-    ...transactionsOn(pool, query, 'commit'),
+    transaction: (fn) => inTransaction(pool, undefined, fn),
+    asRole: (claims, fn, request) => inTransaction(pool, query(roleSettings(claims, request)), fn),
+    runAsRole: (claims, statement, request) => runAsRole(pool, query, [claims, statement, request]),
     copyTransaction: (fn) => inCopyTransaction(url, fn),
     warmConnections: (claims, statement) =>
       warmConnections(pool, poolSize, [query(roleSettings(claims)), query(statement)]),
-    rolledBack: () => rolledBack,
     listen: (channel, onNotify) => listen(url, channel, onNotify),
     close: () => pool.end(),
   }

@@ -21,6 +21,7 @@ import { routeMailLinks } from './mail-links/mail-links-app'
 import { createMcpApp } from './mcp/mcp-app'
 import { jsonError } from './middleware/json-error'
 import { type DbGate, dbGate, readBody, urlLengthLimit } from './middleware/request-guards'
+import { type SecurityHeaderOptions, securityHeaders } from './middleware/security-headers'
 import { unlessServiceRole } from './middleware/unless-service-role'
 import { submitNativeForm } from './native-form'
 import { accessLine } from './raw-path'
@@ -30,6 +31,7 @@ import { rowsToCharge } from './rest/rest-request'
 import type { SchemaCache } from './rest/table-sql'
 import { SiteCors } from './site-cors'
 import { type StaticSite, serveFile } from './static-site'
+import { WARM_UP_HEADER } from './warm-up'
 
 export interface AppDeps {
   db: Database
@@ -62,9 +64,20 @@ export interface AppDeps {
    * its answer, or none where there is no team (the site's 404 then answers).
    */
   studio?: (request: Request, env: unknown) => Promise<Response | undefined>
+  /** The Content-Security-Policy's allowances and HSTS, for the headers on every answer. */
+  security?: SecurityHeaderOptions
+  /** The server's start-up (server/http/warm-up.ts): whether it is done, and its requests' token. */
+  startUp?: StartUp
 }
 
-/** The server's guards; tests calling createApp() without them get headers and a generous queue only. */
+/** What the app knows of the server's warm-up: /healthz waits for it, the access log leaves it out. */
+export interface StartUp {
+  ready(): boolean
+  /** The X-Warm-Up value that marks the warm-up's own requests, known to this process alone. */
+  token: string
+}
+
+/** The server's guards; tests calling createApp() without them get a generous queue only. */
 export interface AppProtections {
   /** Writes per client address; absent means unlimited. */
   rateLimiter?: RateLimitStore
@@ -94,7 +107,7 @@ export function createApp(deps: AppDeps): Hono {
   const cors = new SiteCors(deps.restOrigins ?? (() => NO_ORIGINS), deps.siteOrigins ?? (() => NO_ORIGINS))
   const gate = dbGate(protections.dbQueueLimit, queueFull(cors))
   const { rateLimiter, trustProxyHeader } = protections
-  app.get('/healthz', healthCheck(db, log, gate))
+  app.get('/healthz', healthCheck(db, log, gate, deps.startUp))
 
   // Every route that takes a database slot reads its body first (ADR 024). Without a limiter
   // (RATE_LIMIT_PER_MINUTE=0) the REST app gets no middleware at all: each one is a step per insert.
@@ -134,13 +147,16 @@ export function createApp(deps: AppDeps): Hono {
 }
 
 /**
- * The access log, the URL length limit and the last-resort 500, on every answer. (The security
- * headers are set on Node's response, before the app runs: see server/boot/listen.ts.)
+ * The security headers, the access log, the URL length limit and the last-resort 500, on every
+ * answer. The warm-up's own requests are not logged: they are no visitor's.
  */
-function applyAppWide(app: Hono, { log }: AppDeps): void {
+function applyAppWide(app: Hono, { log, security, startUp }: AppDeps): void {
+  app.use(securityHeaders(security))
   app.use(async (c, next) => {
     const started = performance.now()
     await next()
+    // Its requests are all answered before it is ready: from then on, no header to read.
+    if (startUp && !startUp.ready() && c.req.header(WARM_UP_HEADER) === startUp.token) return
     log.info(accessLine(c.req.method, c.req.url, c.res.status, started))
   })
   app.use(urlLengthLimit(() => jsonError(414, 'PGRST414', 'URI too long')))
@@ -151,11 +167,13 @@ function applyAppWide(app: Hono, { log }: AppDeps): void {
 }
 
 /**
- * 200 when the database answers; 503 when it does not, and while the database queue is full, when
- * every write would be refused: a load balancer then sends signups elsewhere (ADR 025).
+ * 200 when the database answers; 503 when it does not, while the database queue is full, when
+ * every write would be refused: a load balancer then sends signups elsewhere (ADR 025), and until
+ * the warm-up is done, so that it sends none to a server still cold (ADR 111).
  */
-function healthCheck(db: Database, log: Logger, gate: DbGate): Handler {
+function healthCheck(db: Database, log: Logger, gate: DbGate, startUp: StartUp | undefined): Handler {
   return async (c) => {
+    if (startUp && !startUp.ready()) return c.json({ status: 'starting' }, 503, { 'Retry-After': '1' })
     if (gate.full()) return c.json({ status: 'busy' }, 503, { 'Retry-After': '1' })
     try {
       await db.query('select 1')

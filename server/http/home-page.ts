@@ -4,7 +4,7 @@ import { AI_CATALOG_PATH, HOME_MARKDOWN_PATH, homeLinkRelations } from '../../co
 import { contentSignal } from '../../contract/content-signal'
 import { siteConfig } from '../../contract/site-config'
 import type { StaticFile } from './static-file'
-import { answerFile, type FileAnswer, type FileRequest, type StaticSite, serveFile } from './static-site'
+import { type StaticSite, serveFile } from './static-site'
 
 /** One entry of a parsed Accept header, as hono/accepts hands it to a match function. */
 type Accept = { type: string; q: number }
@@ -71,24 +71,9 @@ export function serveHome(
 ): Response {
   const markdown = site.files.get(HOME_MARKDOWN_PATH)
   const file = markdown && wantsMarkdown(c) ? markdown : html
-  const response = serveFile(c.req.raw, file)
-  const headers = homeHeaders(site, file === markdown, originTrialToken)
-  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
-  return response
-}
-
-/**
- * '/' as a browser asks for it (no Markdown named in Accept, no query): the home page's answer,
- * for the server to write straight to Node's response (server/http/home-direct.ts). The same
- * file, validators and headers as serveHome's.
- */
-export function answerHome(
-  request: FileRequest,
-  site: StaticSite,
-  originTrialToken: string | undefined,
-): FileAnswer {
-  const answer = answerFile(request, site.home)
-  return { ...answer, headers: { ...answer.headers, ...homeHeaders(site, false, originTrialToken) } }
+  // In the Response as it is made, not set on it after: @hono/node-server writes such a Response
+  // as it is, where headers touched later cost a copy of each and a read of the body as a stream.
+  return serveFile(c.req.raw, file, 200, homeHeaders(site, file === markdown, originTrialToken))
 }
 
 /** What '/' adds to its file's own headers, in either form. */

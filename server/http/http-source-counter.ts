@@ -6,7 +6,7 @@ import {
   type SourceCounterOptions,
 } from '../analytics/source-counter'
 import type { SourceKey } from '../analytics/source-of'
-import { addressFrom, clientAddress, rateLimitKey } from '../rate-limit/client-address'
+import { clientAddress, rateLimitKey } from '../rate-limit/client-address'
 
 export interface HttpSourceCounterOptions extends SourceCounterOptions {
   /** As the rate limiter: the header naming the client's address, when trusted. */
@@ -32,13 +32,6 @@ export class HttpSourceCounter {
 
   countVisit(c: Context, status: number): void {
     this.#counter.countVisit(this.#hit(c), status)
-  }
-
-  /** countVisit for a request answered straight on Node's response (home-direct.ts). */
-  countDirectVisit(request: Hit['request'], socketAddress: string | undefined, status: number): void {
-    const trusted = this.#trustProxyHeader ? request.headers.get(this.#trustProxyHeader) : null
-    const address = () => rateLimitKey(addressFrom(trusted, socketAddress))
-    this.#counter.countVisit({ request, address }, status)
   }
 
   /** Before a signup's insert: the source it will count under (and be stored with). */

@@ -196,10 +196,19 @@ export function answerFile(request: FileRequest, file: StaticFile, status = 200)
   return { status, headers, body: request.method === 'HEAD' ? undefined : body }
 }
 
-/** A response for one static file, honouring Accept-Encoding and If-None-Match. */
-export function serveFile(request: Request, file: StaticFile, status = 200): Response {
-  const { status: answered, headers, body } = answerFile(fileRequestOf(request), file, status)
-  return new Response(body ? new Uint8Array(body) : null, { status: answered, headers })
+/**
+ * A response for one static file, honouring Accept-Encoding and If-None-Match, with `more`
+ * headers over the file's own (the home page's).
+ */
+export function serveFile(
+  request: Request,
+  file: StaticFile,
+  status = 200,
+  more?: Record<string, string>,
+): Response {
+  const answer = answerFile(fileRequestOf(request), file, status)
+  const headers = more ? { ...answer.headers, ...more } : answer.headers
+  return new Response(answer.body ? new Uint8Array(answer.body) : null, { status: answer.status, headers })
 }
 
 function fileRequestOf(request: Request): FileRequest {

@@ -85,7 +85,7 @@ export function createSmtpTransport(
 /**
  * Builds each message into memory as the SMTP transport would before sending it (nodemailer's
  * stream transport: the same MIME composer), and keeps none: the mail path's rehearsal before the
- * first message of a launch goes out (ADR 102). Stops after withinMs; resolves to how many it built.
+ * first message of a launch goes out (ADR 111). Stops after withinMs; resolves to how many it built.
  */
 export async function buildInMemory(messages: Iterable<OutgoingMail>, from: MailFrom, withinMs: number) {
   const deadline = performance.now() + withinMs

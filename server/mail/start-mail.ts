@@ -56,8 +56,8 @@ export async function startMail(
     health: SendHealthGate
     /** The waitlist's bounce, for an address a 5xx refused. */
     refused: AddressRefused
-    /** WARM_UP: build messages in memory before the first is sent. */
-    warmUp?: boolean
+    /** WARM_UP_MS: the most the mail's warm-up may take (at most a quarter of a second). */
+    warmUpMs: number
   },
 ): Promise<MailSender | undefined> {
   const { db, log } = deps
@@ -79,7 +79,8 @@ export async function startMail(
     return undefined
   }
   const context = { siteUrl: deps.siteUrl, betaUrl: env.BETA_URL ?? mailWords.betaUrl, keys: deps.keys }
-  const transport = await openTransport(env, mail, deps.warmUp ? { context, log } : undefined)
+  const warmUp = { context, log, ms: Math.min(REHEARSAL_MS, deps.warmUpMs) }
+  const transport = await openTransport(env, mail, warmUp)
   const sender = await startMailSender({
     db,
     log,
@@ -105,14 +106,14 @@ export async function startMail(
 }
 
 /**
- * The SMTP transport. With warmUp, its path is rehearsed before the first message goes out
- * (WARM_UP, ADR 102): at a launch the owner's invitations leave in its first second, and cold,
- * building them cost the signups beside them a third of their p99.
+ * The SMTP transport, its path rehearsed before the first message goes out (WARM_UP_MS, ADR 111):
+ * at a launch the owner's invitations leave in its first second, and cold, building them cost the
+ * signups beside them a third of their p99.
  */
 async function openTransport(
   env: MailEnv,
   mail: NonNullable<MailTransportConfig>,
-  warmUp?: { context: MessageContext; log: Logger },
+  warmUp: { context: MessageContext; log: Logger; ms: number },
 ): Promise<MailTransport> {
   // Loaded only where mail is sent: nodemailer is some 10 MiB of a server's memory.
   const { buildInMemory, createSmtpTransport } = await import('./smtp-transport')
@@ -120,11 +121,9 @@ async function openTransport(
     timeoutMs: env.SMTP_TIMEOUT_MS,
     maxConnections: 4,
   })
-  if (warmUp) {
-    const messages = rehearsalMessages(warmUp.context, mail.from.domain)
-    const built = await buildInMemory(messages, mail.from, REHEARSAL_MS)
-    warmUp.log.info(`Warmed up the mail: ${built} messages built in memory (none sent)`)
-  }
+  const messages = rehearsalMessages(warmUp.context, mail.from.domain)
+  const built = await buildInMemory(messages, mail.from, warmUp.ms)
+  warmUp.log.info(`Warmed up the mail: ${built} messages built in memory (none sent)`)
   return transport
 }
 

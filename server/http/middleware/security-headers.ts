@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { HttpBindings } from '@hono/node-server'
+import type { Context, MiddlewareHandler } from 'hono'
 
 export interface SecurityHeaderOptions {
   /** Origins the page may call besides its own: a hosted Supabase project when the build points there. */
@@ -62,22 +63,50 @@ export function securityHeaderValues(options: SecurityHeaderOptions = {}): Recor
 }
 
 /**
- * Sets the security headers on Node's response before the app runs. Node merges the app's own
- * headers over them in writeHead, so every answer carries them: pages, the API, errors, and the
- * 400s @hono/node-server makes before any route. Added to a finished Response instead, they would
- * make @hono/node-server turn its plain header object into a Headers and back on every request.
+ * The security headers as the app's outermost middleware, so every answer it makes carries them:
+ * pages, assets, the API, its errors and the 404 page. Served by @hono/node-server they are set on
+ * Node's response before the routes run, and Node merges the app's own headers over them: a
+ * Response whose headers were touched after it was made would leave the adapter's fast path (it
+ * writes a Response built from plain headers as it is) for a copy of every header and a read of
+ * the body as a stream. Under `app.request()` (no Node response), they are added to the answer,
+ * where a route's own header wins as it does in Node's merge.
  */
-export function securityHeaders(
-  options: SecurityHeaderOptions = {},
-): (request: IncomingMessage, response: ServerResponse) => void {
+export function securityHeaders(options: SecurityHeaderOptions = {}): MiddlewareHandler<{
+  Bindings: Partial<HttpBindings>
+}> {
   const values = Object.entries(securityHeaderValues(options))
-  return (request, response) => {
-    for (const [name, value] of values) response.setHeader(name, value)
-    if (options.hsts || (options.trustProxy && forwardedAsHttps(request.headers['x-forwarded-proto'])))
-      response.setHeader('Strict-Transport-Security', HSTS_VALUE)
+  const withHsts: [string, string][] = [...values, ['Strict-Transport-Security', HSTS_VALUE]]
+  const hsts = (c: Context) =>
+    options.hsts || (options.trustProxy && forwardedAsHttps(c.req.header('x-forwarded-proto')))
+  return async (c, next) => {
+    const outgoing = c.env?.outgoing
+    const all = hsts(c) ? withHsts : values
+    if (outgoing) {
+      for (const [name, value] of all) outgoing.setHeader(name, value)
+      return next()
+    }
+    await next()
+    const add = () => {
+      for (const [name, value] of all) if (!c.res.headers.has(name)) c.res.headers.set(name, value)
+    }
+    try {
+      add()
+    } catch {
+      // Headers that cannot change (Response.redirect()'s): on a copy of the answer.
+      c.res = new Response(c.res.body, c.res)
+      add()
+    }
   }
 }
 
+/**
+ * The headers for an answer made outside the app: @hono/node-server's 400 for a request the Fetch
+ * API cannot represent (server/boot/listen.ts). HSTS only when always sent: the request could not be read.
+ */
+export function headersOutsideTheApp(options: SecurityHeaderOptions = {}): Record<string, string> {
+  const values = securityHeaderValues(options)
+  return options.hsts ? { ...values, 'Strict-Transport-Security': HSTS_VALUE } : values
+}
+
 // The proxy nearest to us appends its own scheme last; earlier entries are the client's to forge.
-const forwardedAsHttps = (proto: string | string[] | undefined) =>
-  typeof proto === 'string' && proto.split(',').at(-1)?.trim() === 'https'
+const forwardedAsHttps = (proto: string | undefined) => proto?.split(',').at(-1)?.trim() === 'https'
