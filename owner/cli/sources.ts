@@ -1,10 +1,10 @@
+import type { Database } from '../../server/admin/database'
 import {
   type CampaignCounts,
   conversionOf,
   type SourceCounts,
   sourcesReport,
-} from '../../server/analytics/sources-report'
-import type { Database } from '../../server/db/database'
+} from '../../server/admin/funnel'
 import { plural } from './plural'
 
 export function percent(conversion: number | null): string {

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono'
-import type { Database } from '../../server/db/database'
-import { entryHistory } from '../../server/waitlist/admin/entry-history'
+import type { Database } from '../../server/admin/database'
+import { entryHistory } from '../../server/admin/entries'
 
 const MAX_EMAIL = 254
 

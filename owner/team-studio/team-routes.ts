@@ -1,27 +1,25 @@
 import type { Context, Hono } from 'hono'
 import { isRole, ROLES } from '../../contract/team-roles'
-import { recordAudit } from '../../server/audit/audit-record'
-import { readAudit } from '../../server/audit/audit-report'
-import type { Database } from '../../server/db/database'
-import { enrolmentLink } from '../../server/team/enrolment-links'
-import {
-  addPasskey,
-  listPasskeys,
-  type RelyingParty,
-  registrationOptions,
-  removePasskey,
-  renamePasskey,
-} from '../../server/team/passkeys'
+import { readAudit, recordAudit } from '../../server/admin/audit'
+import { emailProblem } from '../../server/admin/basics'
+import type { Database } from '../../server/admin/database'
 import {
   addMember,
+  addPasskey,
+  endOwnSession,
+  enrolmentLink,
   listMembers,
+  listPasskeys,
+  listSessions,
   newLink,
+  type RelyingParty,
+  registrationOptions,
   removeMember,
+  removePasskey,
+  renamePasskey,
   setRole,
   type TeamChange,
-} from '../../server/team/team-members'
-import { endOwnSession, listSessions } from '../../server/team/team-sessions'
-import { emailProblem } from '../../server/waitlist/admin/email-rule'
+} from '../../server/admin/team'
 import { actorOf } from '../studio-server/studio-actor'
 import { passkeyName } from './auth-routes'
 
