@@ -165,7 +165,7 @@ async function studio({ values }: CliArgs): Promise<number> {
   if (isIP(host) === 0)
     return usageError(`--host needs an IP address such as 127.0.0.1, not "${values.host}"`)
   // The studio's error log masks addresses with the installation's key, as the server's does.
-  const { keyEmailMask } = await import('../../server/admin/basics')
+  const { keyEmailMask } = await import('../../server/admin/runtime')
   keyEmailMask((await (await import('./keys')).installationKeys()).secret)
   const env = await serverEnv()
   // Beside the running server, never holding DATA_DIR: it outlives the server's restarts.

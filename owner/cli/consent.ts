@@ -1,6 +1,6 @@
 import { escapeUnprinted, escapeUnprintedJson } from '../../contract/clean-text'
 import { cliActor } from '../../server/admin/audit'
-import type { Database } from '../../server/admin/database'
+import type { Database } from '../../server/admin/runtime'
 import { listWords, suppressedCounts, unsuppress } from '../../server/admin/settings'
 import { exitFor } from './exit-status'
 import { plural } from './plural'

@@ -1,5 +1,4 @@
-import { keyEmailMask, maskEmails } from '../../server/admin/basics'
-import type { Database } from '../../server/admin/database'
+import { type Database, keyEmailMask, maskEmails } from '../../server/admin/runtime'
 import {
   forgotten,
   listUndeliveredMail,

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Database } from '../../server/admin/database'
+import type { Database } from '../../server/admin/runtime'
 import { type BatchProgress, batchProgress } from '../../server/admin/sending'
 
 const progressLine = (p: BatchProgress, total: number) =>

@@ -3,7 +3,6 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { escapeUnprinted } from '../../contract/clean-text'
 import { cliActor, recordAudit } from '../../server/admin/audit'
-import type { CopyTransaction, Database } from '../../server/admin/database'
 import {
   addStaged,
   copyTextLine,
@@ -19,6 +18,7 @@ import {
   stageRows,
   wordsVersion,
 } from '../../server/admin/import'
+import type { CopyTransaction, Database } from '../../server/admin/runtime'
 import { exitFor } from './exit-status'
 import { withImportConsent } from './import-consent'
 import { type FileLayout, type ImportOptions, layoutLines, PLAIN_IMPORT, stagedRecord } from './import-layout'

@@ -1,4 +1,4 @@
-import type { Database } from '../../server/admin/database'
+import type { Database } from '../../server/admin/runtime'
 import { confirmAgain, readMailSettings } from '../../server/admin/sending'
 import { exitFor } from './exit-status'
 

@@ -1,5 +1,5 @@
 import { cliActor } from '../../server/admin/audit'
-import type { Database } from '../../server/admin/database'
+import type { Database } from '../../server/admin/runtime'
 import { type PreviewFallback, sendTest } from '../../server/admin/sending'
 import { EXIT } from './exit-status'
 import { followBatch } from './follow-batch'

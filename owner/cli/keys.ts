@@ -1,4 +1,4 @@
-import { runningServerTcpUrl } from '../../server/admin/database'
+import { runningServerTcpUrl } from '../../server/admin/runtime'
 import { type ApiKeys, keySourcesOf, linkKeys, loadApiKeys } from '../../server/admin/settings'
 import { loadServerEnv } from '../../server/boot/owner-assembly'
 import { withDatabase } from './with-database'

@@ -3,7 +3,6 @@ import { pipeline } from 'node:stream/promises'
 import { escapeLiteral } from 'pg'
 import { escapeUnprinted, escapeUnprintedJson } from '../../contract/clean-text'
 import { signupQuestions } from '../../contract/site-config'
-import type { Database } from '../../server/admin/database'
 import {
   CopyTextRows,
   columnsNamed,
@@ -13,6 +12,7 @@ import {
   isoUtc,
   namesTeamSets,
 } from '../../server/admin/entries'
+import type { Database } from '../../server/admin/runtime'
 import { withDatabase } from './with-database'
 
 /**

@@ -1,7 +1,7 @@
 import { escapeUnprinted } from '../../contract/clean-text'
 import { cliActor } from '../../server/admin/audit'
-import type { Database } from '../../server/admin/database'
 import { MAX_TAGS, type MarkOutcome, setNote, tagEntries, untagEntries } from '../../server/admin/entries'
+import type { Database } from '../../server/admin/runtime'
 import { EXIT, exitFor } from './exit-status'
 import { plural } from './plural'
 

@@ -1,6 +1,6 @@
 import { cliActor } from '../../server/admin/audit'
-import type { Database } from '../../server/admin/database'
 import { eraseEntry } from '../../server/admin/entries'
+import type { Database } from '../../server/admin/runtime'
 import { exitFor } from './exit-status'
 
 /**

@@ -1,5 +1,5 @@
 import { cliActor } from '../../server/admin/audit'
-import type { Database } from '../../server/admin/database'
+import type { Database } from '../../server/admin/runtime'
 import {
   HEALTH_MIN_SENT,
   HEALTH_WINDOW,

@@ -1,10 +1,10 @@
-import type { Database } from '../../server/admin/database'
 import {
   type CampaignCounts,
   conversionOf,
   type SourceCounts,
   sourcesReport,
 } from '../../server/admin/funnel'
+import type { Database } from '../../server/admin/runtime'
 import { plural } from './plural'
 
 export function percent(conversion: number | null): string {

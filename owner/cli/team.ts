@@ -1,6 +1,6 @@
 import { isRole, ROLES, type Role } from '../../contract/team-roles'
 import { cliActor } from '../../server/admin/audit'
-import type { Database } from '../../server/admin/database'
+import type { Database } from '../../server/admin/runtime'
 import {
   addMember,
   ENROLMENT_HOURS,

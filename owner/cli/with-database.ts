@@ -3,7 +3,7 @@ import {
   embeddedClusterExists,
   openDatabase,
   runningServerDatabaseUrl,
-} from '../../server/admin/database'
+} from '../../server/admin/runtime'
 import { loadServerEnv, type ServerEnv } from '../../server/boot/owner-assembly'
 
 // Beside a running server, its cluster; else this command starts the cluster (holding DATA_DIR

@@ -4,7 +4,8 @@ import type {
 } from '@simplewebauthn/browser'
 import type { Role } from '../../contract/team-roles'
 import type { AuditEntry, AuditPage } from '../../server/admin/audit'
-import type { PasskeyInfo, SessionInfo, TeamMember } from '../../server/admin/team'
+import type { PasskeyInfo, SessionInfo } from '../../server/admin/sign-in'
+import type { TeamMember } from '../../server/admin/team'
 import { STUDIO_ROOT, send } from './api'
 
 /**

@@ -1,8 +1,6 @@
 import { once } from 'node:events'
 import { PassThrough, Readable } from 'node:stream'
 import { type Context, Hono, type MiddlewareHandler } from 'hono'
-import { maskEmails, oneLine } from '../../server/admin/basics'
-import { type Database, SITE_STOPPED, SiteStoppedError } from '../../server/admin/database'
 import {
   BadCursorError,
   countByStatus,
@@ -15,6 +13,13 @@ import {
   tagsPresent,
 } from '../../server/admin/entries'
 import { signupsPerDay, sourcesSummary } from '../../server/admin/funnel'
+import {
+  type Database,
+  maskEmails,
+  oneLine,
+  SITE_STOPPED,
+  SiteStoppedError,
+} from '../../server/admin/runtime'
 import { bodyLimits } from './body-limits'
 import { actorOf } from './studio-actor'
 import { routeStudioEntry } from './studio-entry'

@@ -1,4 +1,4 @@
-import { type Database, openDatabase, ServerFollower } from '../../server/admin/database'
+import { type Database, openDatabase, ServerFollower } from '../../server/admin/runtime'
 
 export interface StudioDatabase {
   db: Database

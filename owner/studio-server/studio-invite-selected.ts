@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono'
-import type { Database } from '../../server/admin/database'
+import type { Database } from '../../server/admin/runtime'
 import { previewInvite } from '../../server/admin/sending'
 import { actorOf } from './studio-actor'
 import {

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono'
-import type { Database } from '../../server/admin/database'
 import { countEntries, type EntryFilter, filterWords, isEmptyFilter } from '../../server/admin/entries'
+import type { Database } from '../../server/admin/runtime'
 import {
   type InviteOutcome,
   type InvitePreview,

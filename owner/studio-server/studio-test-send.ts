@@ -1,6 +1,6 @@
 import type { Hono } from 'hono'
 import { emailProblem } from '../../server/admin/basics'
-import type { Database } from '../../server/admin/database'
+import type { Database } from '../../server/admin/runtime'
 import { sendTest } from '../../server/admin/sending'
 import { actorOf } from './studio-actor'
 import type { StudioInvite } from './studio-invite'

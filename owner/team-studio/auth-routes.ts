@@ -1,10 +1,9 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono'
 import { recordAudit } from '../../server/admin/audit'
-import type { Database } from '../../server/admin/database'
+import type { Database } from '../../server/admin/runtime'
 import {
   addPasskey,
   endSession,
-  enrolling,
   type RateLimitStore,
   type RelyingParty,
   rateLimit,
@@ -14,9 +13,9 @@ import {
   sessionDevice,
   signIn,
   signInOptions,
-  spendEnrolment,
   startSession,
-} from '../../server/admin/team'
+} from '../../server/admin/sign-in'
+import { enrolling, spendEnrolment } from '../../server/admin/team'
 import type { SessionCookie } from './session-cookie'
 import { CROSS_ORIGIN, crossOrigin, networkOfRequest } from './team-guard'
 

@@ -2,21 +2,23 @@ import type { Context, Hono } from 'hono'
 import { isRole, ROLES } from '../../contract/team-roles'
 import { readAudit, recordAudit } from '../../server/admin/audit'
 import { emailProblem } from '../../server/admin/basics'
-import type { Database } from '../../server/admin/database'
+import type { Database } from '../../server/admin/runtime'
 import {
-  addMember,
   addPasskey,
   endOwnSession,
-  enrolmentLink,
-  listMembers,
   listPasskeys,
   listSessions,
-  newLink,
   type RelyingParty,
   registrationOptions,
-  removeMember,
   removePasskey,
   renamePasskey,
+} from '../../server/admin/sign-in'
+import {
+  addMember,
+  enrolmentLink,
+  listMembers,
+  newLink,
+  removeMember,
   setRole,
   type TeamChange,
 } from '../../server/admin/team'

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono'
-import type { Database } from '../../server/admin/database'
-import type { RateLimitStore, RelyingParty } from '../../server/admin/team'
+import type { Database } from '../../server/admin/runtime'
+import type { RateLimitStore, RelyingParty } from '../../server/admin/sign-in'
 import { createStudioApp } from '../studio-server/studio-app'
 import { loadStudioFiles, type StudioFile } from '../studio-server/studio-files'
 import type { StudioInvite } from '../studio-server/studio-invite'
