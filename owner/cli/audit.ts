@@ -1,6 +1,6 @@
 import { escapeUnprinted, escapeUnprintedJson } from '../../contract/clean-text'
-import { type AuditEntry, readAudit } from '../../server/audit/audit-report'
-import type { Database } from '../../server/db/database'
+import { type AuditEntry, readAudit } from '../../server/admin/audit'
+import type { Database } from '../../server/admin/runtime'
 
 type Print = (line: string) => void
 

@@ -1,4 +1,4 @@
-import type { DayCount } from '../../server/waitlist/admin/waitlist-admin'
+import type { DayCount } from '../../server/admin/funnel'
 
 // Eighth blocks, so a bar's length is exact to an eighth of a character.
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉']

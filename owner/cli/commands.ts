@@ -1,14 +1,14 @@
 import { isIP } from 'node:net'
 import { escapeUnprinted } from '../../contract/clean-text'
-import { emailProblem } from '../../server/waitlist/admin/email-rule'
-import type { EntryFilter } from '../../server/waitlist/admin/entry-filter'
+import { emailProblem } from '../../server/admin/basics'
+import type { EntryFilter } from '../../server/admin/entries'
 import { EXIT } from './exit-status'
 
 // Each command loads its own modules when it runs (import() below; esbuild splits them into chunks):
 // a usage error reads no driver, `count` no studio server or import code, and the suites start the
 // CLI hundreds of times (ADR 109). Only the small shared checks are imported above.
 const database = () => import('./with-database')
-const serverEnv = async () => (await import('../../server/boot/env')).loadServerEnv()
+const serverEnv = async () => (await import('../../server/boot/owner-assembly')).loadServerEnv()
 
 /** What parseArgs read from the command line. */
 export interface CliArgs {
@@ -69,7 +69,7 @@ function typedFilter(values: CliArgs['values']): string {
 
 /** The filter the flags ask for (readFilter checks each value), or what is wrong in their words. */
 async function readFlags(values: CliArgs['values']) {
-  const { readFilter } = await import('../../server/waitlist/admin/entry-filter')
+  const { readFilter } = await import('../../server/admin/entries')
   return readFilter({
     statuses: values.status,
     since: values.since,
@@ -123,7 +123,7 @@ function tagging(untag: boolean): Command {
     const emails = rest.slice(0, -1)
     if (given === undefined || emails.length === 0)
       return usageError(`${name} needs the addresses and the tag, the tag last: ${name} EMAIL… TAG`)
-    const read = (await import('../../server/waitlist/admin/entry-marks')).readTag(given)
+    const read = (await import('../../server/admin/entries')).readTag(given)
     if ('problem' in read) return usageError(`${name}: ${read.problem}`)
     const { tagCommand } = await import('./marks')
     return (await database()).withDatabase((db) => tagCommand(db, { emails, tag: read.tag, untag }))
@@ -134,7 +134,7 @@ async function note({ positionals }: CliArgs): Promise<number> {
   const [, email, ...words] = positionals
   if (!email || words.length === 0)
     return usageError('note needs the address and the text (quoted; "" clears it): note EMAIL TEXT')
-  const read = (await import('../../server/waitlist/admin/entry-marks')).readNote(words.join(' '))
+  const read = (await import('../../server/admin/entries')).readNote(words.join(' '))
   if ('problem' in read) return usageError(`note: ${read.problem}`)
   const { noteCommand } = await import('./marks')
   return (await database()).withDatabase((db) => noteCommand(db, email, read.note))
@@ -165,7 +165,7 @@ async function studio({ values }: CliArgs): Promise<number> {
   if (isIP(host) === 0)
     return usageError(`--host needs an IP address such as 127.0.0.1, not "${values.host}"`)
   // The studio's error log masks addresses with the installation's key, as the server's does.
-  const { keyEmailMask } = await import('../../server/base/log')
+  const { keyEmailMask } = await import('../../server/admin/runtime')
   keyEmailMask((await (await import('./keys')).installationKeys()).secret)
   const env = await serverEnv()
   // Beside the running server, never holding DATA_DIR: it outlives the server's restarts.
@@ -237,7 +237,7 @@ async function invite(args: CliArgs): Promise<number> {
  * (`--status bounced` inviting fifty others).
  */
 async function statusRefused(filter: EntryFilter, resend: boolean): Promise<string | undefined> {
-  const { invitable } = await import('../../server/waitlist/entry-status')
+  const { invitable } = await import('../../server/admin/sending')
   const allowed = invitable(resend, false)
   const other = filter.statuses?.find((status) => !allowed.includes(status))
   if (other === undefined) return undefined

@@ -1,5 +1,5 @@
 import { escapeUnprinted } from '../../contract/clean-text'
-import type { ConsentRecord } from '../../server/waitlist/consent/consent-record'
+import type { ConsentRecord } from '../../server/admin/entries'
 
 /**
  * The consent record as `show` prints it, under its label: when, the door, the words' version and

@@ -1,8 +1,7 @@
 import { escapeUnprinted, escapeUnprintedJson } from '../../contract/clean-text'
-import { cliActor } from '../../server/audit/audit-record'
-import type { Database } from '../../server/db/database'
-import { listWords } from '../../server/waitlist/consent/consent-record'
-import { suppressedCounts, unsuppress } from '../../server/waitlist/consent/suppression'
+import { cliActor } from '../../server/admin/audit'
+import type { Database } from '../../server/admin/runtime'
+import { listWords, suppressedCounts, unsuppress } from '../../server/admin/settings'
 import { exitFor } from './exit-status'
 import { plural } from './plural'
 

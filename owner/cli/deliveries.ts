@@ -1,11 +1,15 @@
-import { keySourcesOf, loadApiKeys } from '../../server/auth/api-keys'
-import { keyEmailMask, maskEmails } from '../../server/base/log'
-import { loadServerEnv } from '../../server/boot/env'
-import type { Database } from '../../server/db/database'
-import { listUndeliveredMail, retryFailedMail } from '../../server/mail/queue/mail-report'
-import { refusalsSinceLastBatch } from '../../server/waitlist/admin/refusal-report'
-import { forgotten, listUndeliveredWebhooks, retryFailedWebhooks } from '../../server/webhooks/delivery-queue'
-import { webhooksEnabled } from '../../server/webhooks/webhook-events'
+import { type Database, keyEmailMask, maskEmails } from '../../server/admin/runtime'
+import {
+  forgotten,
+  listUndeliveredMail,
+  listUndeliveredWebhooks,
+  refusalsSinceLastBatch,
+  retryFailedMail,
+  retryFailedWebhooks,
+  webhooksEnabled,
+} from '../../server/admin/sending'
+import { keySourcesOf, loadApiKeys } from '../../server/admin/settings'
+import { loadServerEnv } from '../../server/boot/owner-assembly'
 import { plural } from './plural'
 import { printSendHealth, resumeCommand } from './send-health-report'
 

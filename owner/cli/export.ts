@@ -1,7 +1,6 @@
 import { rm } from 'node:fs/promises'
-import { cliActor } from '../../server/audit/audit-record'
-import type { EntryFilter } from '../../server/waitlist/admin/entry-filter'
-import { exportCsv } from '../../server/waitlist/admin/export-csv'
+import { cliActor } from '../../server/admin/audit'
+import { type EntryFilter, exportCsv } from '../../server/admin/entries'
 import { withDatabase } from './with-database'
 import { openPrivateFile } from './write-private-file'
 

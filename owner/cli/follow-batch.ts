@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Database } from '../../server/db/database'
-import { type BatchProgress, batchProgress } from '../../server/mail/queue/mail-report'
+import type { Database } from '../../server/admin/runtime'
+import { type BatchProgress, batchProgress } from '../../server/admin/sending'
 
 const progressLine = (p: BatchProgress, total: number) =>
   `Sent ${p.sent} of ${total}: ${p.pending} pending, ${p.bounced} bounced, ${p.failed} failed` +

@@ -5,8 +5,8 @@ import {
   funnelWindowName,
   isFunnelWindow,
 } from '../../contract/funnel-windows'
-import type { Database } from '../../server/db/database'
-import { type FunnelBy, type FunnelRow, funnel } from '../../server/waitlist/admin/funnel'
+import { type FunnelBy, type FunnelRow, funnel } from '../../server/admin/funnel'
+import type { Database } from '../../server/admin/runtime'
 import { columns, percent } from './sources'
 
 /** Reads --by: source (the default) or batch; undefined when it is neither. */

@@ -1,4 +1,4 @@
-import { columnIndex } from '../../server/waitlist/admin/entry-columns'
+import { columnIndex } from '../../server/admin/import'
 
 const DOOR = columnIndex('consent_door')
 const WORDS = columnIndex('consent_words')

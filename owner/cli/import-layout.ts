@@ -1,7 +1,7 @@
 import type { SignupQuestion } from '../../contract/signup-questions'
 import { signupQuestions } from '../../contract/site-config'
-import { ENTRY_COLUMNS, type EntryColumn } from '../../server/waitlist/admin/entry-columns'
-import { readNote } from '../../server/waitlist/admin/entry-marks'
+import { readNote } from '../../server/admin/entries'
+import { ENTRY_COLUMNS, type EntryColumn } from '../../server/admin/import'
 
 /**
  * How `import` reads a file's columns, an export's or the lab's own sheet as it is: the export's

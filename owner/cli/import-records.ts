@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs'
 import { open, stat } from 'node:fs/promises'
-import { ENTRY_COLUMNS } from '../../server/waitlist/admin/entry-columns'
+import { ENTRY_COLUMNS } from '../../server/admin/import'
 import { CsvReader, type CsvRecord, CsvSyntaxError } from './csv-reader'
 import { ImportFileError } from './import-file-error'
 import {

@@ -2,22 +2,23 @@ import { basename } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { escapeUnprinted } from '../../contract/clean-text'
-import { cliActor, recordAudit } from '../../server/audit/audit-record'
-import { copyTextLine } from '../../server/db/copy-text'
-import type { CopyTransaction, Database } from '../../server/db/database'
+import { cliActor, recordAudit } from '../../server/admin/audit'
 import {
   addStaged,
+  copyTextLine,
   createStage,
   fillListed,
+  importText,
+  moveImported,
+  registerWords,
   settleImport,
   skipSuppressed,
   stagedDuplicates,
   stagedListed,
   stageRows,
-} from '../../server/waitlist/admin/import-staging'
-import { registerWords } from '../../server/waitlist/consent/consent-record'
-import { importText, wordsVersion } from '../../server/waitlist/consent/door-words'
-import { moveImported } from '../../server/waitlist/entry-status'
+  wordsVersion,
+} from '../../server/admin/import'
+import type { CopyTransaction, Database } from '../../server/admin/runtime'
 import { exitFor } from './exit-status'
 import { withImportConsent } from './import-consent'
 import { type FileLayout, type ImportOptions, layoutLines, PLAIN_IMPORT, stagedRecord } from './import-layout'

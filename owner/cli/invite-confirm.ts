@@ -1,6 +1,5 @@
-import type { Database } from '../../server/db/database'
-import { readMailSettings } from '../../server/mail/queue/mail-settings'
-import { confirmAgain } from '../../server/waitlist/confirmations'
+import type { Database } from '../../server/admin/runtime'
+import { confirmAgain, readMailSettings } from '../../server/admin/sending'
 import { exitFor } from './exit-status'
 
 type Print = (line: string) => void

@@ -1,7 +1,6 @@
-import { cliActor } from '../../server/audit/audit-record'
-import type { Database } from '../../server/db/database'
-import type { PreviewFallback } from '../../server/mail/messages/message-preview'
-import { sendTest } from '../../server/waitlist/invite/invite-service'
+import { cliActor } from '../../server/admin/audit'
+import type { Database } from '../../server/admin/runtime'
+import { type PreviewFallback, sendTest } from '../../server/admin/sending'
 import { EXIT } from './exit-status'
 import { followBatch } from './follow-batch'
 

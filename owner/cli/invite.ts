@@ -1,15 +1,15 @@
-import { cliActor } from '../../server/audit/audit-record'
-import type { ServerEnv } from '../../server/boot/env'
-import type { Database } from '../../server/db/database'
-import { renderPreview } from '../../server/mail/messages/message-preview'
-import { type EntryFilter, isEmptyFilter } from '../../server/waitlist/admin/entry-filter'
+import { cliActor } from '../../server/admin/audit'
+import { type EntryFilter, isEmptyFilter } from '../../server/admin/entries'
+import type { Database } from '../../server/admin/runtime'
 import {
   type InviteChoice,
   type InvitePreview,
   previewInvite,
   queueInvite,
   type Refusal,
-} from '../../server/waitlist/invite/invite-service'
+  renderPreview,
+} from '../../server/admin/sending'
+import type { ServerEnv } from '../../server/boot/owner-assembly'
 import { EXIT, exitFor } from './exit-status'
 import { followBatch } from './follow-batch'
 import { plural } from './plural'

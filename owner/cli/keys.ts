@@ -1,7 +1,6 @@
-import { type ApiKeys, keySourcesOf, loadApiKeys } from '../../server/auth/api-keys'
-import { loadServerEnv } from '../../server/boot/env'
-import { runningServerTcpUrl } from '../../server/db/beside-server'
-import { linkKeys } from '../../server/mail/messages/link-seals'
+import { runningServerTcpUrl } from '../../server/admin/runtime'
+import { type ApiKeys, keySourcesOf, linkKeys, loadApiKeys } from '../../server/admin/settings'
+import { loadServerEnv } from '../../server/boot/owner-assembly'
 import { withDatabase } from './with-database'
 
 /**

@@ -3,12 +3,16 @@ import { pipeline } from 'node:stream/promises'
 import { escapeLiteral } from 'pg'
 import { escapeUnprinted, escapeUnprintedJson } from '../../contract/clean-text'
 import { signupQuestions } from '../../contract/site-config'
-import { CopyTextRows } from '../../server/db/copy-text'
-import type { Database } from '../../server/db/database'
-import { isoUtc } from '../../server/db/iso-utc'
-import { columnsNamed, copyEntries } from '../../server/waitlist/admin/entry-columns'
-import { type EntryFilter, namesTeamSets } from '../../server/waitlist/admin/entry-filter'
-import { countEntries } from '../../server/waitlist/admin/waitlist-admin'
+import {
+  CopyTextRows,
+  columnsNamed,
+  copyEntries,
+  countEntries,
+  type EntryFilter,
+  isoUtc,
+  namesTeamSets,
+} from '../../server/admin/entries'
+import type { Database } from '../../server/admin/runtime'
 import { withDatabase } from './with-database'
 
 /**

@@ -1,13 +1,7 @@
 import { escapeUnprinted } from '../../contract/clean-text'
-import { cliActor } from '../../server/audit/audit-record'
-import type { Database } from '../../server/db/database'
-import {
-  MAX_TAGS,
-  type MarkOutcome,
-  setNote,
-  tagEntries,
-  untagEntries,
-} from '../../server/waitlist/admin/entry-marks'
+import { cliActor } from '../../server/admin/audit'
+import { MAX_TAGS, type MarkOutcome, setNote, tagEntries, untagEntries } from '../../server/admin/entries'
+import type { Database } from '../../server/admin/runtime'
 import { EXIT, exitFor } from './exit-status'
 import { plural } from './plural'
 

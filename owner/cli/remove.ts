@@ -1,6 +1,6 @@
-import { cliActor } from '../../server/audit/audit-record'
-import type { Database } from '../../server/db/database'
-import { eraseEntry } from '../../server/waitlist/erasure'
+import { cliActor } from '../../server/admin/audit'
+import { eraseEntry } from '../../server/admin/entries'
+import type { Database } from '../../server/admin/runtime'
 import { exitFor } from './exit-status'
 
 /**

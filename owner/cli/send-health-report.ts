@@ -1,12 +1,12 @@
-import { cliActor } from '../../server/audit/audit-record'
-import type { Database } from '../../server/db/database'
+import { cliActor } from '../../server/admin/audit'
+import type { Database } from '../../server/admin/runtime'
 import {
   HEALTH_MIN_SENT,
   HEALTH_WINDOW,
   type LaneHealth,
   readSendReport,
   resumeSending,
-} from '../../server/mail/queue/send-health'
+} from '../../server/admin/sending'
 
 type Print = (line: string) => void
 

@@ -1,7 +1,7 @@
 import { escapeUnprinted, escapeUnprintedJson } from '../../contract/clean-text'
 import type { Answers } from '../../contract/signup-questions'
-import type { Database } from '../../server/db/database'
-import { entryHistory, type HistoryItem } from '../../server/waitlist/admin/entry-history'
+import { entryHistory, type HistoryItem } from '../../server/admin/entries'
+import type { Database } from '../../server/admin/runtime'
 import { consentLines } from './consent-lines'
 
 /** One line of the history: when, what, and what came with it (a message's kind and outcome, a detail). */

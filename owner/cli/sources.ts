@@ -3,8 +3,8 @@ import {
   conversionOf,
   type SourceCounts,
   sourcesReport,
-} from '../../server/analytics/sources-report'
-import type { Database } from '../../server/db/database'
+} from '../../server/admin/funnel'
+import type { Database } from '../../server/admin/runtime'
 import { plural } from './plural'
 
 export function percent(conversion: number | null): string {

@@ -1,5 +1,6 @@
-import type { Database } from '../../server/db/database'
-import { countEntries, signupsPerDay } from '../../server/waitlist/admin/waitlist-admin'
+import { countEntries } from '../../server/admin/entries'
+import { signupsPerDay } from '../../server/admin/funnel'
+import type { Database } from '../../server/admin/runtime'
 import { renderBarChart } from './bar-chart'
 
 /** Reads --days: a whole number of days from 1 to 3660, or `all`; undefined when it is neither. */

@@ -1,5 +1,5 @@
 import { once } from 'node:events'
-import { buildIfStale } from '../../server/boot/build-if-stale'
+import { buildIfStale } from '../../server/boot/owner-assembly'
 import { startStudio } from '../studio-server/start-studio'
 import type { StudioDatabase } from '../studio-server/studio-database'
 import type { StudioInvite } from '../studio-server/studio-invite'

@@ -1,17 +1,18 @@
 import { isRole, ROLES, type Role } from '../../contract/team-roles'
-import { cliActor } from '../../server/audit/audit-record'
-import { normalizeSiteUrl } from '../../server/base/normalize-site-url'
-import type { Database } from '../../server/db/database'
-import { ENROLMENT_HOURS, enrolmentLink } from '../../server/team/enrolment-links'
+import { cliActor } from '../../server/admin/audit'
+import type { Database } from '../../server/admin/runtime'
 import {
   addMember,
+  ENROLMENT_HOURS,
+  enrolmentLink,
   type LinkEnded,
   listMembers,
   newLink,
+  normalizeSiteUrl,
   removeMember,
   setRole,
   type TeamChange,
-} from '../../server/team/team-members'
+} from '../../server/admin/team'
 import { plural } from './plural'
 
 type Print = (line: string) => void

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { ENTRY_STATUSES } from '../../contract/entry-statuses'
 import { signupQuestions } from '../../contract/site-config'
-import { ConfigError, StartupError } from '../../server/base/startup-error'
+import { ConfigError, StartupError } from '../../server/admin/basics'
 import { loadDotEnvFile } from '../../server/boot/dot-env-file'
 import { EXIT, EXIT_HELP } from './exit-status'
 import { ImportFileError } from './import-file-error'

@@ -1,7 +1,10 @@
-import { loadServerEnv, type ServerEnv } from '../../server/boot/env'
-import { embeddedClusterExists, runningServerDatabaseUrl } from '../../server/db/beside-server'
-import type { Database } from '../../server/db/database'
-import { openDatabase } from '../../server/db/open-database'
+import {
+  type Database,
+  embeddedClusterExists,
+  openDatabase,
+  runningServerDatabaseUrl,
+} from '../../server/admin/runtime'
+import { loadServerEnv, type ServerEnv } from '../../server/boot/owner-assembly'
 
 // Beside a running server, its cluster; else this command starts the cluster (holding DATA_DIR
 // meanwhile).
@@ -49,8 +52,7 @@ export function withKeyedDatabase<T>(fn: (db: Database) => Promise<T>): Promise<
   const env = loadServerEnv()
   return run(env, true, async (db) => {
     // Loaded here, not for every command: the keys' code (jose) is needed by these four alone.
-    const { keySourcesOf, loadApiKeys } = await import('../../server/auth/api-keys')
-    const { writeSuppressionKey } = await import('../../server/waitlist/consent/suppression')
+    const { keySourcesOf, loadApiKeys, writeSuppressionKey } = await import('../../server/admin/settings')
     const keys = await loadApiKeys({ ...keySourcesOf(env), db })
     await writeSuppressionKey(db, keys.secret)
     return fn(db)

@@ -1,6 +1,5 @@
-import type { EntryPage as ListPage } from '../../server/waitlist/admin/entry-pages'
-import type { StatusCounts } from '../../server/waitlist/admin/status-counts'
-import type { DayCount } from '../../server/waitlist/admin/waitlist-admin'
+import type { EntryPage as ListPage, StatusCounts } from '../../server/admin/entries'
+import type { DayCount } from '../../server/admin/funnel'
 import { type Filters, filtersQuery, type Sort, sortQuery } from './filters'
 
 /**

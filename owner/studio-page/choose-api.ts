@@ -1,7 +1,7 @@
 import type { EntryStatus } from '../../contract/entry-statuses'
 import type { FunnelWindow } from '../../contract/funnel-windows'
-import type { EntryHistory } from '../../server/waitlist/admin/entry-history'
-import type { Funnel, FunnelBy } from '../../server/waitlist/admin/funnel'
+import type { EntryHistory } from '../../server/admin/entries'
+import type { Funnel, FunnelBy } from '../../server/admin/funnel'
 import { type InvitePreview, send } from './api'
 
 export type { EntryHistory, Funnel, FunnelBy }

@@ -1,4 +1,4 @@
-import type { ConsentRecord } from '../../server/waitlist/consent/consent-record'
+import type { ConsentRecord } from '../../server/admin/entries'
 
 /** `2026-11-27 09:00:00 UTC` from the record's microsecond UTC times. */
 const when = (at: string) => `${at.slice(0, 19).replace('T', ' ')} UTC`

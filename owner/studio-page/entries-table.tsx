@@ -1,5 +1,4 @@
-import type { PageEntry } from '../../server/waitlist/admin/entry-pages'
-import type { SortColumn } from '../../server/waitlist/admin/entry-sort'
+import type { PageEntry, SortColumn } from '../../server/admin/entries'
 import type { EntryPage, PageStart } from './api'
 import type { Sort } from './filters'
 import { useMay } from './role'

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { signupQuestions } from '../../contract/site-config'
-import type { HistoryItem } from '../../server/waitlist/admin/entry-history'
+import type { HistoryItem } from '../../server/admin/entries'
 import { type EntryHistory, fetchEntry } from './choose-api'
 import { ConsentDetails } from './consent-details'
 import { NoteEditor } from './note-editor'

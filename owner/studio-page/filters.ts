@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react'
 import { ENTRY_STATUSES, type EntryStatus } from '../../contract/entry-statuses'
-import type { SortColumn } from '../../server/waitlist/admin/entry-sort'
+import type { SortColumn } from '../../server/admin/entries'
 
 /**
  * Which entries the list shows, as the CLI's flags name them (server/waitlist/admin/entry-filter.ts):

@@ -5,7 +5,7 @@ import {
   type FunnelWindow,
   funnelWindowName,
 } from '../../contract/funnel-windows'
-import type { FunnelRow } from '../../server/waitlist/admin/funnel'
+import type { FunnelRow } from '../../server/admin/funnel'
 import { type Funnel, type FunnelBy, fetchFunnel } from './choose-api'
 import { FOCUS } from './styles'
 

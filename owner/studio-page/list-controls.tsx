@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useId, useState } from 'react'
-import type { SortColumn } from '../../server/waitlist/admin/entry-sort'
+import type { SortColumn } from '../../server/admin/entries'
 import type { Summary } from './api'
 import { FilterBoxes } from './filter-boxes'
 import { type Filters, filterCount } from './filters'

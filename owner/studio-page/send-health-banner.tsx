@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import type { PausedNetwork } from '../../server/mail/queue/network-health'
-import type { SendHealth } from '../../server/mail/queue/send-health'
+import type { PausedNetwork, SendHealth } from '../../server/admin/sending'
 import { send } from './api'
 import { useMay } from './role'
 

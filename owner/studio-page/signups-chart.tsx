@@ -1,4 +1,4 @@
-import type { DayCount } from '../../server/waitlist/admin/waitlist-admin'
+import type { DayCount } from '../../server/admin/funnel'
 import type { Range } from './api'
 import type { DayVisits } from './sources-api'
 

@@ -1,4 +1,4 @@
-import type { DayVisits, SourceCounts } from '../../server/analytics/sources-report'
+import type { DayVisits, SourceCounts } from '../../server/admin/funnel'
 import { type Range, send } from './api'
 
 export type { DayVisits, SourceCounts }

@@ -1,5 +1,5 @@
 import { ENTRY_STATUSES, type EntryStatus } from '../../contract/entry-statuses'
-import type { StatusCounts } from '../../server/waitlist/admin/status-counts'
+import type { StatusCounts } from '../../server/admin/entries'
 import { FilterBoxes } from './filter-boxes'
 
 /**

@@ -1,7 +1,6 @@
 import { useCallback, useState } from 'react'
 import { signupQuestions } from '../../contract/site-config'
-import type { PageEntry } from '../../server/waitlist/admin/entry-pages'
-import type { SortColumn } from '../../server/waitlist/admin/entry-sort'
+import type { PageEntry, SortColumn } from '../../server/admin/entries'
 
 /**
  * The columns of the studio's table of people, each also an order of the list (entry-sort.ts):

@@ -3,10 +3,9 @@ import type {
   PublicKeyCredentialRequestOptionsJSON as RequestOptions,
 } from '@simplewebauthn/browser'
 import type { Role } from '../../contract/team-roles'
-import type { AuditEntry, AuditPage } from '../../server/audit/audit-report'
-import type { PasskeyInfo } from '../../server/team/passkeys'
-import type { TeamMember } from '../../server/team/team-members'
-import type { SessionInfo } from '../../server/team/team-sessions'
+import type { AuditEntry, AuditPage } from '../../server/admin/audit'
+import type { PasskeyInfo, SessionInfo } from '../../server/admin/sign-in'
+import type { TeamMember } from '../../server/admin/team'
 import { STUDIO_ROOT, send } from './api'
 
 /**

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import type { Actor } from '../../server/audit/audit-record'
+import type { Actor } from '../../server/admin/audit'
 
 declare module 'hono' {
   interface ContextVariableMap {

@@ -1,17 +1,25 @@
 import { once } from 'node:events'
 import { PassThrough, Readable } from 'node:stream'
 import { type Context, Hono, type MiddlewareHandler } from 'hono'
-import { sourcesSummary } from '../../server/analytics/sources-report'
-import { maskEmails, oneLine } from '../../server/base/log'
-import { SITE_STOPPED, SiteStoppedError } from '../../server/db/beside-server'
-import type { Database } from '../../server/db/database'
-import { tagsPresent } from '../../server/waitlist/admin/entry-marks'
-import { BadCursorError, pageEntries } from '../../server/waitlist/admin/entry-pages'
-import { readSort } from '../../server/waitlist/admin/entry-sort'
-import { exportCsv } from '../../server/waitlist/admin/export-csv'
-import { countByStatus } from '../../server/waitlist/admin/status-counts'
-import { presentSources } from '../../server/waitlist/admin/studio-queries'
-import { countEntries, removeEntry, signupsPerDay } from '../../server/waitlist/admin/waitlist-admin'
+import {
+  BadCursorError,
+  countByStatus,
+  countEntries,
+  exportCsv,
+  pageEntries,
+  presentSources,
+  readSort,
+  removeEntry,
+  tagsPresent,
+} from '../../server/admin/entries'
+import { signupsPerDay, sourcesSummary } from '../../server/admin/funnel'
+import {
+  type Database,
+  maskEmails,
+  oneLine,
+  SITE_STOPPED,
+  SiteStoppedError,
+} from '../../server/admin/runtime'
 import { bodyLimits } from './body-limits'
 import { actorOf } from './studio-actor'
 import { routeStudioEntry } from './studio-entry'

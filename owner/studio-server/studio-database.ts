@@ -1,6 +1,4 @@
-import { ServerFollower } from '../../server/db/beside-server'
-import type { Database } from '../../server/db/database'
-import { openDatabase } from '../../server/db/open-database'
+import { type Database, openDatabase, ServerFollower } from '../../server/admin/runtime'
 
 export interface StudioDatabase {
   db: Database

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono'
-import type { Database } from '../../server/db/database'
-import { entryHistory } from '../../server/waitlist/admin/entry-history'
+import { entryHistory } from '../../server/admin/entries'
+import type { Database } from '../../server/admin/runtime'
 
 const MAX_EMAIL = 254
 

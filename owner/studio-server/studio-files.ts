@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { extname, join, relative, sep } from 'node:path'
-import { DIST_DIR } from '../../server/base/paths'
+import { DIST_DIR } from '../../server/admin/runtime'
 
 /** Where `npm run build` puts the studio's page (owner/studio-page/vite.config.ts). */
 export const STUDIO_DIST_DIR = join(DIST_DIR, 'studio')

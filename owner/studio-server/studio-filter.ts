@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import type { SignupQuestion } from '../../contract/signup-questions'
 import { signupQuestions } from '../../contract/site-config'
-import { type EntryFilter, readFilter } from '../../server/waitlist/admin/entry-filter'
+import { type EntryFilter, readFilter } from '../../server/admin/entries'
 
 /** More values than any page sends: a query past these is not the studio's own. */
 const MAX_SOURCES = 50

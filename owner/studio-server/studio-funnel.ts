@@ -1,7 +1,7 @@
 import type { Hono } from 'hono'
 import { DEFAULT_FUNNEL_WINDOW, isFunnelWindow } from '../../contract/funnel-windows'
-import type { Database } from '../../server/db/database'
-import { funnel } from '../../server/waitlist/admin/funnel'
+import { funnel } from '../../server/admin/funnel'
+import type { Database } from '../../server/admin/runtime'
 
 /**
  * The funnel, as `funnel --json` gives it (funnel.ts): by source or by batch, over the CLI's windows

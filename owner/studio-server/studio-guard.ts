@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { Context, MiddlewareHandler } from 'hono'
-import type { Actor } from '../../server/audit/audit-record'
+import type { Actor } from '../../server/admin/audit'
 import './studio-actor'
 
 /**

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono'
-import type { Database } from '../../server/db/database'
-import { previewInvite } from '../../server/waitlist/invite/invite-service'
+import type { Database } from '../../server/admin/runtime'
+import { previewInvite } from '../../server/admin/sending'
 import { actorOf } from './studio-actor'
 import {
   messageJson,

@@ -1,16 +1,15 @@
 import type { Context, Hono } from 'hono'
-import type { Database } from '../../server/db/database'
-import type { PreviewFallback } from '../../server/mail/messages/message-preview'
-import { type EntryFilter, filterWords, isEmptyFilter } from '../../server/waitlist/admin/entry-filter'
-import { countEntries } from '../../server/waitlist/admin/waitlist-admin'
+import { countEntries, type EntryFilter, filterWords, isEmptyFilter } from '../../server/admin/entries'
+import type { Database } from '../../server/admin/runtime'
 import {
   type InviteOutcome,
   type InvitePreview,
   type InviteRequest,
+  type PreviewFallback,
   previewInvite,
   previewMessage,
   queueInvite,
-} from '../../server/waitlist/invite/invite-service'
+} from '../../server/admin/sending'
 import { actorOf } from './studio-actor'
 import { studioFilter } from './studio-filter'
 

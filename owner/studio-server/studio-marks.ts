@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono'
-import type { Database } from '../../server/db/database'
-import { readNote, readTag, setNote, tagEntries, untagEntries } from '../../server/waitlist/admin/entry-marks'
+import { readNote, readTag, setNote, tagEntries, untagEntries } from '../../server/admin/entries'
+import type { Database } from '../../server/admin/runtime'
 import { actorOf } from './studio-actor'
 
 /** "Tag selected" takes as many addresses as "Invite selected" (studio-invite-selected.ts). */

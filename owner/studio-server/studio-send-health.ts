@@ -1,6 +1,6 @@
 import type { Hono } from 'hono'
-import type { Database } from '../../server/db/database'
-import { readSendReport, resumeSending } from '../../server/mail/queue/send-health'
+import type { Database } from '../../server/admin/runtime'
+import { readSendReport, resumeSending } from '../../server/admin/sending'
 import { actorOf } from './studio-actor'
 
 /**

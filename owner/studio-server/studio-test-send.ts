@@ -1,7 +1,7 @@
 import type { Hono } from 'hono'
-import type { Database } from '../../server/db/database'
-import { emailProblem } from '../../server/waitlist/admin/email-rule'
-import { sendTest } from '../../server/waitlist/invite/invite-service'
+import { emailProblem } from '../../server/admin/basics'
+import type { Database } from '../../server/admin/runtime'
+import { sendTest } from '../../server/admin/sending'
 import { actorOf } from './studio-actor'
 import type { StudioInvite } from './studio-invite'
 

@@ -1,18 +1,21 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono'
-import { recordAudit } from '../../server/audit/audit-record'
-import type { Database } from '../../server/db/database'
-import { type RateLimitStore, rateLimit, retryAfterHeader } from '../../server/rate-limit/rate-limit'
-import { enrolling, spendEnrolment } from '../../server/team/enrolment-links'
+import { recordAudit } from '../../server/admin/audit'
+import type { Database } from '../../server/admin/runtime'
 import {
   addPasskey,
+  endSession,
+  type RateLimitStore,
   type RelyingParty,
+  rateLimit,
   registrationOptions,
+  retryAfterHeader,
   type SignInFrom,
+  sessionDevice,
   signIn,
   signInOptions,
-} from '../../server/team/passkeys'
-import { sessionDevice } from '../../server/team/session-device'
-import { endSession, startSession } from '../../server/team/team-sessions'
+  startSession,
+} from '../../server/admin/sign-in'
+import { enrolling, spendEnrolment } from '../../server/admin/team'
 import type { SessionCookie } from './session-cookie'
 import { CROSS_ORIGIN, crossOrigin, networkOfRequest } from './team-guard'
 

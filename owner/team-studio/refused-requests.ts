@@ -1,5 +1,5 @@
-import { recordFolded } from '../../server/audit/audit-fold'
-import type { Database } from '../../server/db/database'
+import { recordFolded } from '../../server/admin/audit'
+import type { Database } from '../../server/admin/runtime'
 import { needOf } from '../studio-server/route-needs'
 
 /** Who asked, when no live session names a member: no cookie at all, or one whose session ended. */

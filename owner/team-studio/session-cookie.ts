@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
-import { MAX_DAYS } from '../../server/team/team-sessions'
+import { MAX_DAYS } from '../../server/admin/sign-in'
 
 /**
  * The session's cookie: HttpOnly (no script reads it), SameSite=Strict (no other site's page sends

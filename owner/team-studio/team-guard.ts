@@ -1,9 +1,13 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { mayAct } from '../../contract/team-roles'
-import type { Database } from '../../server/db/database'
-import { clientAddress } from '../../server/rate-limit/client-address'
-import { networkOf, SHOWN_NETWORK } from '../../server/rate-limit/client-network'
-import { type SessionMember, sessionMember } from '../../server/team/team-sessions'
+import type { Database } from '../../server/admin/runtime'
+import {
+  clientAddress,
+  networkOf,
+  type SessionMember,
+  SHOWN_NETWORK,
+  sessionMember,
+} from '../../server/admin/sign-in'
 import { needOf, refusalFor } from '../studio-server/route-needs'
 import '../studio-server/studio-actor'
 import { ENDED_SESSION, NO_SESSION, recordRefusal } from './refused-requests'

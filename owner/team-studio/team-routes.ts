@@ -1,27 +1,27 @@
 import type { Context, Hono } from 'hono'
 import { isRole, ROLES } from '../../contract/team-roles'
-import { recordAudit } from '../../server/audit/audit-record'
-import { readAudit } from '../../server/audit/audit-report'
-import type { Database } from '../../server/db/database'
-import { enrolmentLink } from '../../server/team/enrolment-links'
+import { readAudit, recordAudit } from '../../server/admin/audit'
+import { emailProblem } from '../../server/admin/basics'
+import type { Database } from '../../server/admin/runtime'
 import {
   addPasskey,
+  endOwnSession,
   listPasskeys,
+  listSessions,
   type RelyingParty,
   registrationOptions,
   removePasskey,
   renamePasskey,
-} from '../../server/team/passkeys'
+} from '../../server/admin/sign-in'
 import {
   addMember,
+  enrolmentLink,
   listMembers,
   newLink,
   removeMember,
   setRole,
   type TeamChange,
-} from '../../server/team/team-members'
-import { endOwnSession, listSessions } from '../../server/team/team-sessions'
-import { emailProblem } from '../../server/waitlist/admin/email-rule'
+} from '../../server/admin/team'
 import { actorOf } from '../studio-server/studio-actor'
 import { passkeyName } from './auth-routes'
 

@@ -227,6 +227,27 @@ export async function clearSoftBounces(tx: Queryable, id: string): Promise<void>
 /** The statuses' dates, which an import restores from its file. */
 const DATES = ['confirmed_at', 'invited_at', 'unsubscribed_at', 'bounced_at', 'joined_at'] as const
 
+/** A staged row with a status of its own: anything but waiting without dates (no row is waiting). */
+const OWN_STATUS = `(staged.status <> 'waiting' or coalesce(${DATES.map((date) => `staged.${date}`).join(', ')}) is not null)`
+
+/**
+ * The statuses of the entries an import added, restored as its file has them, status and dates,
+ * as a backup restored is (ADR 039): no transition, no history, no webhook, and no mail to cancel
+ * (the entry is new). `from` joins each staged row (`staged`, of pg_temp.import_rows) to the entry
+ * it added (`added`). An entry the list held before moves on through its transitions instead
+ * (moveImported). The statement, for an import that finds its added rows only by its insert's
+ * RETURNING, to run as one step (a WITH) of that insert; restoreImported runs it alone.
+ */
+export const restoredStatusesSql = (from: string): string => `
+  insert into private.entry_status (waitlist_id, status, ${DATES.join(', ')})
+  select added.id, staged.status, ${DATES.map((date) => `staged.${date}`).join(', ')} from ${from}
+   where ${OWN_STATUS}`
+
+/** The statuses of the entries an import added (restoredStatusesSql), in the import's transaction. */
+export async function restoreImported(tx: Queryable, from: string): Promise<void> {
+  await tx.run(restoredStatusesSql(from))
+}
+
 /**
  * `import`'s moves (ADR 039), through the table: each entry listed before the import moves on to
  * the status its line gives, by that status's row, from any status before it in the one order

@@ -33,6 +33,8 @@ import { describe, expect, it } from 'vitest'
  *   the owner's tools call the server's functions: the studio's server takes nothing from the CLI, and
  *     the studio's page runs only contract/ and its own files (type-only imports of the server's
  *     shapes are erased at build).
+ * And one door (ADR 113): owner/ reaches the server through server/admin (and the CLI the assembly's
+ *   env), at most OWNER_SERVER_MODULES modules in all; server/waitlist/admin is the server's own.
  */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const ZONES = ['server', 'owner', 'src', 'contract'] as const
@@ -247,6 +249,35 @@ function oneWayViolations(root: string = ROOT): string[] {
   return violations.sort()
 }
 
+/** The most server modules owner/ may import: it comes in through server/admin's doors (ADR 113). */
+const OWNER_SERVER_MODULES = 12
+
+/**
+ * The server's modules that owner/ imports (static, dynamic and type-only imports alike), each as
+ * its path under the root without extension, with the owner's files that import it.
+ */
+function serverModulesOfOwner(root: string = ROOT): Map<string, string[]> {
+  const modules = new Map<string, string[]>()
+  for (const file of sourceFiles(join(root, 'owner')))
+    for (const specifier of importsOf(file)) {
+      if (!specifier.startsWith('.')) continue
+      const target = relative(root, resolve(dirname(file), specifier))
+        .split(/[\\/]/)
+        .join('/')
+        .replace(/\.(js|ts|tsx)$/, '')
+      if (target.startsWith('server/'))
+        modules.set(target, [...(modules.get(target) ?? []), relative(root, file)])
+    }
+  return modules
+}
+
+/** The owner's imports that reach into server/waitlist/admin, which only the server's door (server/admin) reads. */
+const ownerIntoWaitlistAdmin = (root: string = ROOT) =>
+  [...serverModulesOfOwner(root)]
+    .filter(([module]) => module.startsWith('server/waitlist/admin/'))
+    .flatMap(([module, files]) => files.map((file) => `${file} -> ${module}`))
+    .sort()
+
 describe('folder boundaries', () => {
   it('reads the imports it judges (dynamic and type-only ones too)', () => {
     const app = importsOf(join(ROOT, 'server/http/app.ts'))
@@ -375,6 +406,44 @@ describe('folder boundaries', () => {
         'owner/studio-page/page.tsx -> ../../server/mail/queue',
         'owner/studio-server/app.ts -> ../cli/preview',
         'server/mail/queue.ts -> ../waitlist/entry',
+      ])
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+
+  it("has the owner's tools come in through the door: at most 12 server modules, none of server/waitlist/admin", () => {
+    const modules = [...serverModulesOfOwner().keys()].sort()
+    expect(modules.length, modules.join('\n')).toBeLessThanOrEqual(OWNER_SERVER_MODULES)
+    expect(modules).toContain('server/admin/entries')
+    expect(ownerIntoWaitlistAdmin()).toEqual([])
+  })
+
+  it('counts each server module the owner imports once, whichever way it is imported, and finds a reach into server/waitlist/admin', () => {
+    const root = mkdtempSync(join(tmpdir(), 'boundaries-'))
+    try {
+      const files: Record<string, string> = {
+        'owner/cli/list.ts':
+          "import type { Database } from '../../server/admin/database'\nimport { count } from '../../server/admin/entries.js'",
+        'owner/cli/show.ts':
+          "import { history } from '../../server/waitlist/admin/entry-history'\nconst db = () => import('../../server/admin/database')",
+        'owner/studio-page/table.tsx':
+          "import type { PageEntry } from '../../server/waitlist/admin/entry-pages'",
+        'owner/studio-server/app.ts': "import { page } from '../../contract/words'",
+      }
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(root, path)), { recursive: true })
+        writeFileSync(join(root, path), text)
+      }
+      expect([...serverModulesOfOwner(root).keys()].sort()).toEqual([
+        'server/admin/database',
+        'server/admin/entries',
+        'server/waitlist/admin/entry-history',
+        'server/waitlist/admin/entry-pages',
+      ])
+      expect(ownerIntoWaitlistAdmin(root)).toEqual([
+        'owner/cli/show.ts -> server/waitlist/admin/entry-history',
+        'owner/studio-page/table.tsx -> server/waitlist/admin/entry-pages',
       ])
     } finally {
       rmSync(root, { recursive: true, force: true })

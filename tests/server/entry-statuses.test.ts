@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { ENTRY_STATUSES } from '../../contract/entry-statuses'
 import { MAY_RECEIVE } from '../support/who-may-be-mailed'
@@ -26,5 +26,14 @@ describe('the statuses, written once', () => {
       const kinds = mail === 'none' ? [] : (mail ?? '').split(', ')
       expect(kinds.sort(), status).toEqual([...MAY_RECEIVE[status as keyof typeof MAY_RECEIVE]].sort())
     }
+  })
+
+  it('one module writes them: no other file of server/ inserts, updates or deletes a private.entry_status row', () => {
+    const writes = /(insert\s+into|update|delete\s+from)\s+private\.entry_status\b/i
+    const writers = (readdirSync(new URL('../../server', import.meta.url), { recursive: true }) as string[])
+      .filter((path) => path.endsWith('.ts'))
+      .map((path) => `server/${path.split('\\').join('/')}`)
+      .filter((path) => writes.test(read(path)))
+    expect(writers).toEqual(['server/waitlist/entry-status.ts'])
   })
 })

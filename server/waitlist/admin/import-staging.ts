@@ -2,6 +2,7 @@ import type { Writable } from 'node:stream'
 import { escapeLiteral } from 'pg'
 import { type CopyTransaction, isPgError, type Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
+import { restoredStatusesSql, restoreImported } from '../entry-status'
 import { ANSWER_COLUMNS, ENTRY_COLUMNS, type EntryColumn } from './entry-columns'
 
 /**
@@ -12,15 +13,8 @@ import { ANSWER_COLUMNS, ENTRY_COLUMNS, type EntryColumn } from './entry-columns
 
 const names = (columns: readonly EntryColumn[]) => columns.map((column) => column.name).join(', ')
 
-/** What import adds to public.waitlist; the rest is the entry's status and answers. */
+/** What import adds to public.waitlist; the rest is the entry's status (entry-status.ts writes it) and answers. */
 const WAITLIST_NAMES = names(ENTRY_COLUMNS.filter((column) => column.table === 'waitlist'))
-
-/** What private.entry_status keeps of a staged row: its status and the statuses' dates. */
-const STATUS_COLUMNS = ENTRY_COLUMNS.filter((column) => column.table === 'entry_status')
-const stagedStatus = STATUS_COLUMNS.map((column) => `staged.${column.name}`)
-
-/** A staged row with a status of its own: anything but waiting without dates (no row is waiting). */
-const OWN_STATUS = `(staged.status <> 'waiting' or coalesce(${stagedStatus.slice(1).join(', ')}) is not null)`
 
 /**
  * A staged row's answers as private.entry_answers keeps them: one object, a key per question
@@ -147,7 +141,7 @@ const BULK_FROM = 10_000
 
 /**
  * Adds the staged entries in file order, with their created_at, sources and consent records, then
- * their statuses and answers, in the import's transaction. When no staged address is on the list, a
+ * their statuses (entry-status.ts restoreImported) and answers, in the import's transaction. When no staged address is on the list, a
  * plain insert: `on conflict` checks every row (about a sixth of the load at a million), and joining the inserted
  * rows back to the file by their RETURNING as much again. The rows that have a status or answers
  * then find their entry by its address, through the unique index, the statistics read again first
@@ -177,7 +171,7 @@ export async function addStaged(tx: Queryable, staged: number): Promise<number> 
       await tx.exec('analyze public.waitlist')
       const byAddress = `pg_temp.import_rows staged
         join public.waitlist added on added.email operator(extensions.=) staged.email::extensions.citext`
-      await tx.run(statusesSql(byAddress))
+      await restoreImported(tx, byAddress)
       await tx.run(answersSql(byAddress))
       await tx.run(`with ${marksSql(byAddress)} ${MARKS_TOLD}`)
       return added
@@ -185,16 +179,6 @@ export async function addStaged(tx: Queryable, staged: number): Promise<number> 
   }
   return addSkippingListed(tx)
 }
-
-/**
- * The statuses of the entries the import added, from `from` (a staged row and its entry, `added`):
- * restored as the file has them, status and dates, as a backup restored is. No status moves: an
- * entry the list already held moves on through its transitions (entry-status.ts moveImported).
- */
-const statusesSql = (from: string) => `
-  insert into private.entry_status (waitlist_id, ${names(STATUS_COLUMNS)})
-  select added.id, ${stagedStatus.join(', ')} from ${from}
-   where ${OWN_STATUS}`
 
 /** The entries' answers, from `from` (a staged row and its entry, `added`). */
 const answersSql = (from: string) => `
@@ -227,7 +211,7 @@ async function addSkippingListed(tx: Queryable): Promise<number> {
        on conflict (email) do nothing
        returning id, email::text as email
      ),
-     statuses as (${statusesSql(byReturning)}),
+     statuses as (${restoredStatusesSql(byReturning)}),
      answered as (${answersSql(byReturning)}),
      ${marksSql(byReturning)},
      told as (${MARKS_TOLD})
