@@ -329,7 +329,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   funnel,
   keys: async () => (await import('./keys')).keysCommand(),
   url: async () => (await import('./keys')).urlCommand(),
-  backup: async ({ values }) => (await import('./backup')).backupCommand(values.to),
+  backup: async ({ positionals, values }) =>
+    (await import('./backup')).backupCommand(positionals[1], values.to),
   restore: async ({ values }) => (await import('./backup')).restoreCommand(values.from),
   remove,
   import: importFile,

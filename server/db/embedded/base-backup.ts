@@ -48,8 +48,10 @@ export interface BackupManifest {
   /** When pg_backup_stop returned: the copy restores to this moment. */
   endedAt: string
   startLsn: string
+  /** The first WAL segment the copy needs: older ones may be pruned. */
+  startWal: string
   endLsn: string
-  /** The list as it stood when the backup ended (read just after pg_backup_stop). */
+  /** The list as counted just before pg_backup_stop: the copy holds at least this. */
   holds: Record<string, number>
   walSegments: number
   bytes: number
@@ -116,7 +118,7 @@ function startSegment(label: string): string {
 /**
  * Takes the copy of `clusterDir` into `dir` (which must not hold one), through `tx`, a connection of
  * its own held for the whole backup: pg_backup_start and pg_backup_stop must share the session.
- * `holds` counts the list, read right after the end.
+ * `holds` counts the list just before the end: the copy holds at least as much.
  */
 export async function takeBaseBackup(options: {
   tx: CopyTransaction
@@ -139,6 +141,8 @@ export async function takeBaseBackup(options: {
   const start = started?.start ?? ''
   options.progress(`Copying the cluster's files (the backup started at WAL ${start})…`)
   let bytes = await copyTree(clusterDir, files.base, true)
+  // Counted before the end: everything counted is in the copy, which may hold a few more.
+  const holds = await options.holds(tx)
   const [stop] = await tx.query<{ label: string; end: string; endFile: string }>(
     `select labelfile as label, lsn::text as end, pg_walfile_name(lsn) as "endFile" from pg_backup_stop(false)`,
   )
@@ -172,8 +176,9 @@ export async function takeBaseBackup(options: {
     startedAt,
     endedAt,
     startLsn: start,
+    startWal: first,
     endLsn: stop.end,
-    holds: await options.holds(options.tx),
+    holds,
     walSegments: segments.filter((name) => WAL_SEGMENT.test(name)).length,
     bytes,
   }
