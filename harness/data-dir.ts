@@ -93,6 +93,14 @@ export async function freshDataDir(
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) }
 }
 
+/** A new, empty DATA_DIR (no cluster), removed by the returned cleanup: what a lost machine's replacement starts from. */
+export async function emptyDataDir(): Promise<{ dir: string; cleanup(): Promise<void> }> {
+  const dir = await mkdtemp(join(scratchParent(), 'lab-site-empty-'))
+  // The account PostgreSQL runs as (as root) must reach the cluster inside.
+  await chmod(dir, 0o755)
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) }
+}
+
 /** Warms the template once, before parallel workers start (vitest / playwright global setup). */
 export async function prepareTemplate(): Promise<void> {
   await templateDir()

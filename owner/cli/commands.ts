@@ -40,6 +40,8 @@ export interface CliArgs {
     'ignore-unknown'?: boolean
     by?: string
     'show-addresses'?: boolean
+    to?: string
+    from?: string
     role?: string
   }
 }
@@ -327,6 +329,9 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   funnel,
   keys: async () => (await import('./keys')).keysCommand(),
   url: async () => (await import('./keys')).urlCommand(),
+  backup: async ({ positionals, values }) =>
+    (await import('./backup')).backupCommand(positionals[1], values.to),
+  restore: async ({ values }) => (await import('./backup')).restoreCommand(values.from),
   remove,
   import: importFile,
   'consent-words': async ({ values }) => {

@@ -54,6 +54,11 @@ Commands:
                                        CLI never use it: they go through a private Unix socket. A tool given
                                        this URL after PostgreSQL stopped may hand the password to whatever
                                        program took the port then; use it while the server runs
+  backup --to DIR                      a consistent copy of the embedded cluster (the list, the team and its
+                                       passkeys, the record, the erased list, settings, outboxes) into a new
+                                       or empty DIR, taken while the site runs; says what it holds and when
+  restore --from DIR                   rebuild an empty DATA_DIR from such a copy, as of the moment it ended;
+                                       a DATA_DIR that holds a list is refused and left as it was
   remove EMAIL…                        erase each address (any letter case) and all it holds; one not listed
                                        is named and left; a keyed hash keeps it out of later imports until
                                        it signs up again and confirms the address; entry.erased goes to
@@ -199,6 +204,8 @@ const OPTIONS = {
   'ignore-unknown': { type: 'boolean' },
   by: { type: 'string' },
   'show-addresses': { type: 'boolean' },
+  to: { type: 'string' },
+  from: { type: 'string' },
   role: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const

@@ -18,13 +18,20 @@ export function startSweep(
   sweep: { run(): Promise<number>; said(count: number): string; failed: string },
 ): Sweep {
   let running: Promise<void> = Promise.resolve()
+  let busy = false
   const pass = () => {
+    // A pass longer than the period (a base backup) is not joined by the next: that turn is skipped.
+    if (busy) return running
+    busy = true
     running = sweep.run().then(
       (count) => {
         if (count > 0) log.info(sweep.said(count))
       },
       (error) => log.error(sweep.failed, error),
     )
+    running = running.finally(() => {
+      busy = false
+    })
     return running
   }
   const first = pass()

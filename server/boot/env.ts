@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { ORIGIN_TRIAL_TOKEN, ORIGIN_TRIAL_TOKEN_RULE } from '../../contract/origin-trial'
+import { backupEnv } from '../backup/backup-env'
 import { optional } from '../base/optional-env'
 import { ConfigError } from '../base/startup-error'
 import { mailEnv } from '../mail/mail-env'
@@ -57,6 +58,7 @@ const EnvSchema = z.object({
   ...mailEnv,
   ...corsEnv,
   ...addressPolicyEnv,
+  ...backupEnv,
 })
 
 // Node needs the whole-request timeout to be at least the headers timeout.
@@ -64,6 +66,11 @@ const CheckedEnvSchema = EnvSchema.refine((env) => env.REQUEST_TIMEOUT_MS >= env
   path: ['REQUEST_TIMEOUT_MS'],
   message: 'must be at least HEADERS_TIMEOUT_MS',
 })
+  .refine((env) => !env.BACKUP_URL || env.BACKUP_KEY, {
+    path: ['BACKUP_KEY'],
+    message:
+      'BACKUP_URL needs it: everything that leaves the machine is encrypted with it (openssl rand -base64 32)',
+  })
   .refine((env) => domainListsOverlap(env).length === 0, {
     path: ['ALLOWED_DOMAINS'],
     message: 'names a domain BLOCKED_DOMAINS names too: say which one it is',

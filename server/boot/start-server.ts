@@ -1,9 +1,11 @@
 import type { Server } from 'node:http'
 import { mailWords } from '../../contract/site-config'
 import { type ApiKeys, keySourcesOf, loadApiKeys } from '../auth/api-keys'
+import { startBackupIfSet } from '../backup/continuous-backup'
 import { createLogger, keyEmailMask, type Logger } from '../base/log'
 import { normalizeSiteUrl } from '../base/normalize-site-url'
 import { DIST_DIR } from '../base/paths'
+import { setWalSpool } from '../db/cluster-backup'
 import type { Database } from '../db/database'
 import { type OpenedDatabase, openDatabase } from '../db/open-database'
 import { type AppProtections, createApp } from '../http/app'
@@ -71,6 +73,8 @@ export interface StartOptions {
  */
 export async function startServer(env: ServerEnv, options: StartOptions): Promise<RunningServer> {
   const log = createLogger(env.LOG_LEVEL)
+  // Before the cluster starts: its archive_timeout holds only while the spool exists.
+  if (!env.DATABASE_URL) await setWalSpool(env.DATA_DIR, env.BACKUP_URL !== undefined)
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
@@ -222,8 +226,10 @@ async function startWorkers(
     days: env.CONFIRM_EXPIRE_DAYS,
     everyMs: env.CONFIRM_EXPIRE_CHECK_MS,
   })
+  const backup = await startBackupIfSet(env, db, log)
   return {
     async stop() {
+      await backup?.stop()
       await deliverer?.stop()
       await mailSender?.stop()
       await expiry?.stop()

@@ -7,7 +7,7 @@ import { dirname } from 'node:path'
  */
 export async function createFileDurably(
   path: string,
-  text: string,
+  text: string | Buffer,
   options: { mode: number; flag: 'w' | 'wx' },
 ) {
   const file = await open(path, options.flag, options.mode)

@@ -18,6 +18,11 @@ export function clusterFiles(dataDir: string) {
     log: join(root, 'postgres.log'),
     /** Its Unix socket, in a directory only the cluster's account (and root) may enter. */
     socket: join(root, 'socket'),
+    /**
+     * WAL segments PostgreSQL archived, waiting for the server to take them off the machine: there
+     * only while continuous backup is on (BACKUP_URL), owned by the cluster's account.
+     */
+    spool: join(root, 'backup-spool'),
     /** Where the previous embedded database (PGlite) lived. */
     oldPglite: join(root, 'pglite'),
   }

@@ -15,6 +15,7 @@ import { isClusterPostmaster } from './postmaster-identity'
 import { isProcessAlive } from './process-alive'
 import { isPrivateSocketDir, prepareSocketDir } from './socket-dir'
 import { binariesFor } from './staged-binaries'
+import { archiveSettings } from './wal-archiving'
 
 export interface EmbeddedCluster {
   /** The connection string, through the cluster's private Unix socket. */
@@ -184,6 +185,7 @@ async function spawnPostgres(setup: {
   const logStart = (await logHandle.stat()).size
   const settings = Object.entries({
     ...DURABILITY_SETTINGS,
+    ...archiveSettings(files.spool),
     listen_addresses: setup.listenOn,
     unix_socket_directories: setup.socketDir,
     unix_socket_permissions: '0700',

@@ -1,0 +1,52 @@
+import { chown, mkdir, rm } from 'node:fs/promises'
+import type { CopyTransaction, Database } from './database'
+import { type BackupManifest, layOutBaseBackup, takeBaseBackup } from './embedded/base-backup'
+import { clusterAccount } from './embedded/cluster-account'
+import { clusterFiles } from './embedded/cluster-files'
+
+/**
+ * The door of server/db to the embedded cluster's backups (with open-database.ts and
+ * beside-server.ts): the backup room (server/backup) copies, lays out and spools through it, and
+ * knows nothing of the cluster's files.
+ */
+export { type BackupManifest, backupFiles, readBackupManifest } from './embedded/base-backup'
+
+/** A copy of the cluster under `dataDir` into `dir`, through a connection held for the whole backup. */
+export function backUpCluster(options: {
+  db: Database
+  dataDir: string
+  dir: string
+  holds(tx: CopyTransaction): Promise<Record<string, number>>
+  progress(line: string): void
+}): Promise<BackupManifest> {
+  const files = clusterFiles(options.dataDir)
+  return options.db.copyTransaction((tx) =>
+    takeBaseBackup({ ...options, tx, clusterDir: files.cluster, passwordFile: files.password }),
+  )
+}
+
+/** Lays a backup out as the cluster of an empty `dataDir`; its first start replays the WAL. */
+export function layOutCluster(dir: string, dataDir: string): Promise<void> {
+  const files = clusterFiles(dataDir)
+  return layOutBaseBackup({
+    dir,
+    clusterDir: files.cluster,
+    passwordFile: files.password,
+    account: clusterAccount(),
+  })
+}
+
+/** Where PostgreSQL's archive_command leaves finished WAL segments while continuous backup is on. */
+export const walSpool = (dataDir: string) => clusterFiles(dataDir).spool
+
+/**
+ * Continuous backup on: the spool exists (before the cluster starts, so archive_timeout applies),
+ * given to the cluster's account. Off: it goes, with what it held, so nothing piles up there.
+ */
+export async function setWalSpool(dataDir: string, on: boolean): Promise<void> {
+  const spool = walSpool(dataDir)
+  if (!on) return rm(spool, { recursive: true, force: true })
+  await mkdir(spool, { recursive: true, mode: 0o700 })
+  const account = clusterAccount()
+  if (account) await chown(spool, account.uid, account.gid)
+}
