@@ -1,11 +1,11 @@
 import {
   BackupRefused,
   backUpTo,
+  holdingsLine,
   readBackupStatus,
   restoreFrom,
-} from '../../server/backup/backup-and-restore'
-import { holdingsLine } from '../../server/backup/holdings'
-import { loadServerEnv } from '../../server/boot/env'
+} from '../../server/admin/runtime'
+import { loadServerEnv } from '../../server/boot/owner-assembly'
 import { EXIT } from './exit-status'
 
 const progress = (line: string) => console.error(line)

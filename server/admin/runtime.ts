@@ -4,6 +4,10 @@
  * and how the studio follows a site that stops; the log's masks for what they print; the folder of
  * the built pages the studio serves.
  */
+
+// Its copies: `backup --to`, `backup status` and `restore --from` (issue 65).
+export { BackupRefused, backUpTo, readBackupStatus, restoreFrom } from '../backup/backup-and-restore'
+export { holdingsLine } from '../backup/holdings'
 export { keyEmailMask, maskEmails, oneLine } from '../base/log'
 export { DIST_DIR } from '../base/paths'
 export {

@@ -116,6 +116,32 @@ function startSegment(label: string): string {
 }
 
 /**
+ * The WAL from the backup's start segment to its end segment, which is complete: pg_backup_stop
+ * switches to a new one. The temporary slot kept them from being recycled meanwhile.
+ */
+async function copyWal(
+  clusterDir: string,
+  to: string,
+  first: string,
+  last: string,
+  progress: (line: string) => void,
+) {
+  const segments = (await readdir(join(clusterDir, 'pg_wal')))
+    .filter((name) => (WAL_SEGMENT.test(name) && name >= first && name <= last) || name.endsWith('.history'))
+    .sort()
+  if (!segments.includes(first) || !segments.includes(last))
+    throw new Error(
+      `The WAL from ${first} to ${last} is no longer in pg_wal: the copy cannot be made consistent.`,
+    )
+  progress(`Copying ${segments.length} WAL segments (${first} to ${last})…`)
+  await mkdir(to, { mode: 0o700 })
+  let bytes = 0
+  for (const name of segments) bytes += await copySynced(join(clusterDir, 'pg_wal', name), join(to, name))
+  await syncDirectory(to)
+  return { first, bytes, segments: segments.filter((name) => WAL_SEGMENT.test(name)).length }
+}
+
+/**
  * Takes the copy of `clusterDir` into `dir` (which must not hold one), through `tx`, a connection of
  * its own held for the whole backup: pg_backup_start and pg_backup_stop must share the session.
  * `holds` counts the list just before the end: the copy holds at least as much.
@@ -149,23 +175,8 @@ export async function takeBaseBackup(options: {
   const endedAt = new Date().toISOString()
   if (!stop) throw new Error('pg_backup_stop returned nothing')
   await createFileDurably(join(files.base, 'backup_label'), stop.label, { mode: 0o600, flag: 'wx' })
-  // The end segment is complete: pg_backup_stop switches to a new one.
-  const first = startSegment(stop.label)
-  const segments = (await readdir(join(clusterDir, 'pg_wal')))
-    .filter(
-      (name) =>
-        (WAL_SEGMENT.test(name) && name >= first && name <= stop.endFile) || name.endsWith('.history'),
-    )
-    .sort()
-  if (!segments.includes(first) || !segments.includes(stop.endFile))
-    throw new Error(
-      `The WAL from ${first} to ${stop.endFile} is no longer in pg_wal: the copy cannot be made consistent.`,
-    )
-  options.progress(`Copying ${segments.length} WAL segments (${first} to ${stop.endFile})…`)
-  await mkdir(files.wal, { mode: 0o700 })
-  for (const name of segments)
-    bytes += await copySynced(join(clusterDir, 'pg_wal', name), join(files.wal, name))
-  await syncDirectory(files.wal)
+  const wal = await copyWal(clusterDir, files.wal, startSegment(stop.label), stop.endFile, options.progress)
+  bytes += wal.bytes
   await createFileDurably(files.password, await readFile(options.passwordFile, 'utf8'), {
     mode: 0o600,
     flag: 'wx',
@@ -176,10 +187,10 @@ export async function takeBaseBackup(options: {
     startedAt,
     endedAt,
     startLsn: start,
-    startWal: first,
+    startWal: wal.first,
     endLsn: stop.end,
     holds,
-    walSegments: segments.filter((name) => WAL_SEGMENT.test(name)).length,
+    walSegments: wal.segments,
     bytes,
   }
   await createFileDurably(files.manifest, `${JSON.stringify(manifest, null, 2)}\n`, {
