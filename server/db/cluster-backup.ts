@@ -21,7 +21,7 @@ export function backUpCluster(options: {
 }): Promise<BackupManifest> {
   const files = clusterFiles(options.dataDir)
   return options.db.copyTransaction((tx) =>
-    takeBaseBackup({ ...options, tx, clusterDir: files.cluster, passwordFile: files.password }),
+    takeBaseBackup({ ...options, tx, clusterDir: files.cluster, secrets: [files.password, files.jwtSecret] }),
   )
 }
 
@@ -31,7 +31,7 @@ export function layOutCluster(dir: string, dataDir: string): Promise<void> {
   return layOutBaseBackup({
     dir,
     clusterDir: files.cluster,
-    passwordFile: files.password,
+    dataDir: files.root,
     account: clusterAccount(),
   })
 }

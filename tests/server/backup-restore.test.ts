@@ -64,9 +64,7 @@ describe('backup and restore of the embedded cluster', () => {
     const heldEntries = Number(held?.[1]?.replaceAll(',', ''))
     expect(heldEntries).toBeGreaterThanOrEqual(19)
     expect(heldEntries).toBeLessThanOrEqual(19 + during.length)
-    expect(await readdir(dir)).toEqual(
-      expect.arrayContaining(['backup.json', 'base', 'wal', 'postgres-password']),
-    )
+    expect(await readdir(dir)).toEqual(expect.arrayContaining(['backup.json', 'base', 'wal', 'secrets']))
 
     // A second backup into a used directory is refused.
     const again = await runCli(server.env, 'backup', '--to', dir)
@@ -101,6 +99,7 @@ describe('backup and restore of the embedded cluster', () => {
     expect((await runCli(restored.env, 'team', 'list')).stdout).toContain('ada@example.org')
     expect((await runCli(restored.env, 'audit')).stdout).toMatch(/cli:\S+ {2}remove {2}\(1\)/)
     // The restored list takes signups again, with the same keys (the JWT secret came back too).
+    expect(restored.anonKey).toBe(server.anonKey)
     expect((await postWaitlist(restored, { email: 'after@example.org' })).status).toBe(201)
   })
 

@@ -10,7 +10,7 @@ import {
   rm,
   writeFile,
 } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import type { CopyTransaction } from '../database'
 import { createFileDurably, syncDirectory } from '../durable-file'
 import type { ClusterAccount } from './cluster-account'
@@ -33,8 +33,11 @@ export function backupFiles(dir: string) {
     base: join(dir, 'base'),
     /** The WAL segments from the backup's start to its end. */
     wal: join(dir, 'wal'),
-    /** The superuser's password the copied cluster knows (DATA_DIR/postgres-password). */
-    password: join(dir, 'postgres-password'),
+    /**
+     * DATA_DIR's secrets the copy needs: the superuser's password its cluster knows, and the JWT
+     * secret, which keys the API, the mail links and the erased list's hashes.
+     */
+    secrets: join(dir, 'secrets'),
     /** Written last: a directory without it is a copy cut short. */
     manifest: join(dir, 'backup.json'),
   }
@@ -149,7 +152,8 @@ async function copyWal(
 export async function takeBaseBackup(options: {
   tx: CopyTransaction
   clusterDir: string
-  passwordFile: string
+  /** DATA_DIR's secret files to keep with the copy (those that exist). */
+  secrets: string[]
   dir: string
   holds(tx: CopyTransaction): Promise<Record<string, number>>
   progress(line: string): void
@@ -177,10 +181,12 @@ export async function takeBaseBackup(options: {
   await createFileDurably(join(files.base, 'backup_label'), stop.label, { mode: 0o600, flag: 'wx' })
   const wal = await copyWal(clusterDir, files.wal, startSegment(stop.label), stop.endFile, options.progress)
   bytes += wal.bytes
-  await createFileDurably(files.password, await readFile(options.passwordFile, 'utf8'), {
-    mode: 0o600,
-    flag: 'wx',
-  })
+  await mkdir(files.secrets, { mode: 0o700 })
+  for (const secret of options.secrets) {
+    const text = await readFile(secret).catch(() => undefined)
+    if (text)
+      await createFileDurably(join(files.secrets, basename(secret)), text, { mode: 0o600, flag: 'wx' })
+  }
   const manifest: BackupManifest = {
     kind: 'embedded-base-backup',
     postgres: server?.version ?? '',
@@ -228,7 +234,8 @@ async function giveTo(path: string, account: ClusterAccount): Promise<void> {
 export async function layOutBaseBackup(options: {
   dir: string
   clusterDir: string
-  passwordFile: string
+  /** Where the secrets go back: DATA_DIR. */
+  dataDir: string
   account: ClusterAccount | undefined
 }): Promise<void> {
   const files = backupFiles(options.dir)
@@ -241,10 +248,11 @@ export async function layOutBaseBackup(options: {
   await syncDirectory(join(building, 'pg_wal'))
   await mkdir(join(building, 'pg_wal', 'archive_status'), { recursive: true, mode: 0o700 })
   if (options.account) await giveTo(building, options.account)
-  await createFileDurably(options.passwordFile, await readFile(files.password, 'utf8'), {
-    mode: 0o600,
-    flag: 'wx',
-  })
+  for (const name of await readdir(files.secrets))
+    await createFileDurably(join(options.dataDir, name), await readFile(join(files.secrets, name)), {
+      mode: 0o600,
+      flag: 'w',
+    })
   await rename(building, options.clusterDir)
   await syncDirectory(join(options.clusterDir, '..'))
 }

@@ -12,6 +12,8 @@ export function clusterFiles(dataDir: string) {
     cluster: join(root, 'postgres'),
     /** The superuser's password, generated at first start, mode 0600. */
     password: join(root, 'postgres-password'),
+    /** The JWT secret generated at first start when JWT_SECRET is unset (server/auth/api-keys.ts). */
+    jwtSecret: join(root, 'jwt-secret'),
     /** The port the cluster last listened on, tried first at the next start. */
     port: join(root, 'postgres.port'),
     /** PostgreSQL's own log: start-up errors, crash recovery, checkpoints. */
