@@ -4,6 +4,7 @@ import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import { fillList } from '../../harness/list-rows'
 import type { Database } from '../../server/db/database'
 import { openPostgres } from '../../server/db/postgres-driver'
+import { tagsPresent } from '../../server/waitlist/admin/entry-marks'
 import { pageEntries } from '../../server/waitlist/admin/entry-pages'
 import { countByStatus, countByStatusAsIs } from '../../server/waitlist/admin/status-counts'
 import { countEntries, removeEntry } from '../../server/waitlist/admin/waitlist-admin'
@@ -11,8 +12,9 @@ import { plansOf } from '../support/query-plans'
 
 /**
  * Issue 63: the studio's first page (no filter, newest first) reads by keyset on the created_at
- * index as its later pages do, and the counts beside it (the total, each status) come from the
- * counts kept by triggers, never a scan of the list or of its statuses (ADR 033, ADR 115). Checked
+ * index as its later pages do, and the counts the page asks for beside it (the total, each status,
+ * each tag) come from the counts kept by triggers, never a scan of the list, its statuses or its
+ * marks (ADR 033, ADR 115). Checked
  * on 100,000 entries loaded as the million bench loads them, with the statistics a fresh load
  * leaves (no ANALYZE, autovacuum not yet by) and again once they are fresh.
  */
@@ -36,7 +38,11 @@ async function firstPagePlans() {
   const page = await plansOf(db, (tx) => pageEntries(tx, { limit: 25 }))
   // The folds are writes of a few rows (their deltas); the reads are what could scan.
   const reads = (sql: string) => !sql.includes('delete from')
-  const counts = await plansOf(db, async (tx) => [await countEntries(tx), await countByStatus(tx)], reads)
+  const counts = await plansOf(
+    db,
+    async (tx) => [await countEntries(tx), await countByStatus(tx), await tagsPresent(tx, 51)],
+    reads,
+  )
   return { page, counts }
 }
 
@@ -50,14 +56,22 @@ async function countedByStatus(): Promise<Record<string, number>> {
   return Object.fromEntries(ENTRY_STATUSES.map((status) => [status, counted[status] ?? 0]))
 }
 
+/** The tags the marks carry, counted from the marks themselves, as tagsPresent gives them. */
+const countedTags = () =>
+  db.query<{ tag: string; entries: number }>(
+    `select tag, count(*)::int as entries from private.entry_marks, unnest(tags) as tag
+      group by tag order by tag`,
+  )
+
 describe(`the studio's first page at ${ROWS.toLocaleString('en')} entries`, () => {
-  it('reads the newest entries on the created_at index, and no count scans the list or its statuses', async () => {
+  it('reads the newest entries on the created_at index, and no count scans the list, its statuses or its marks', async () => {
     for (const stage of ['as loaded, no statistics', 'analyzed']) {
       if (stage === 'analyzed') await db.exec(`analyze ${TABLES.join(', ')}`)
       const { page, counts } = await firstPagePlans()
       for (const plan of [...page, ...counts]) {
         expect(plan.split(', '), stage).not.toContain('Seq Scan on waitlist')
         expect(plan.split(', '), stage).not.toContain('Seq Scan on entry_status')
+        expect(plan.split(', '), stage).not.toContain('Seq Scan on entry_marks')
       }
       expect(
         page.some((plan) => plan.includes('Index Only Scan using waitlist_created_at_id')),
@@ -67,6 +81,34 @@ describe(`the studio's first page at ${ROWS.toLocaleString('en')} entries`, () =
     const first = await pageEntries(db, { limit: 25 })
     expect(first.entries).toHaveLength(25)
     expect(first).toMatchObject({ matching: ROWS, capped: false, previous: null })
+  })
+
+  it('keeps the counts by tag exact through tagging, notes, erasures and a truncate', async () => {
+    expect(await tagsPresent(db, 51)).toEqual(await countedTags())
+    await db.transaction(async (tx) => {
+      await tx.exec(`insert into public.waitlist (email) values ('tagged.late@example.com')`)
+      await tx.exec(
+        `insert into private.entry_marks (waitlist_id, tags)
+         select id, array['ask-again', 'late'] from public.waitlist where email = 'tagged.late@example.com'`,
+      )
+    })
+    await Promise.all([
+      db.exec(
+        `update private.entry_marks set tags = array_append(tags, 'partner') where waitlist_id % 4 = 0`,
+      ),
+      db.exec(`update private.entry_marks set note = 'Seen' where waitlist_id % 4 = 1`),
+      tagsPresent(db, 51),
+    ])
+    await db.exec(
+      `update private.entry_marks set tags = array_remove(tags, 'shortlist') where waitlist_id % 3 = 0`,
+    )
+    await db.exec(`delete from public.waitlist where id % 7 = 0 and email <> 'tagged.late@example.com'`)
+    const tagged = await countedTags()
+    expect(tagged.map((row) => row.tag)).toEqual(['ask-again', 'late', 'partner', 'shortlist'])
+    expect(await tagsPresent(db, 51)).toEqual(tagged)
+    expect(await tagsPresent(db, 2)).toEqual(tagged.slice(0, 2))
+    await db.exec('truncate private.entry_marks')
+    expect(await tagsPresent(db, 51)).toEqual([])
   })
 
   it('keeps the counts by status exact through moves, new statuses, erasures and a truncate', async () => {

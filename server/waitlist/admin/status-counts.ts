@@ -6,7 +6,7 @@ import { TOTAL_SQL } from './day-counts'
 export type StatusCounts = Record<EntryStatus, number>
 
 /**
- * The per-status counts that triggers keep (20261207520000_entry_status_counts.sql, ADR 115), as
+ * The per-status counts that triggers keep (20261207520000_status_and_tag_counts.sql, ADR 115), as
  * the per-day ones are (day-counts.ts): each change to private.entry_status appends its change per
  * status to entry_status_deltas; a read adds up the counts and the deltas not yet folded, a row per
  * status and per write since the last fold, never the status table.
