@@ -104,7 +104,7 @@ const queryRow = (metric: string, timing: { medianMs: number; maxMs: number }, w
 })
 
 /**
- * The owner choosing a cohort on the loaded list (million-data.ts: a fifth answered, roles spread
+ * The owner choosing a cohort on the loaded list (harness/list-rows.ts: a fifth answered, roles spread
  * over the five choices, one in twenty shortlisted): `list --status waiting --answer role=Research`
  * as its query alone (the COPY the command streams, to a sink, without the process's start), the
  * studio's first page with the same filter and sorted by organisation with a role filter (the

@@ -1,4 +1,4 @@
--- The schema as supabase/migrations/ leaves it, through 20261207500000_entry_names_and_details.sql.
+-- The schema as supabase/migrations/ leaves it, through 20261207520000_status_and_tag_counts.sql.
 -- Generated from the catalogs of a database the migrations built (harness/schema-sql.ts): do not edit.
 -- After changing a migration, regenerate it with `npm run schema` and commit it with the migration;
 -- tests/server/schema-file.test.ts fails while it is out of date. It is for reading: the migrations
@@ -137,6 +137,28 @@ CREATE TABLE private.entry_status (
     CONSTRAINT entry_status_pkey PRIMARY KEY (waitlist_id),
     CONSTRAINT entry_status_waitlist_id_fkey FOREIGN KEY (waitlist_id) REFERENCES public.waitlist(id) ON DELETE CASCADE,
     CONSTRAINT entry_status_status_check CHECK ((status = ANY (ARRAY['unconfirmed'::text, 'waiting'::text, 'invited'::text, 'joined'::text, 'bounced'::text, 'unsubscribed'::text, 'complained'::text])))
+);
+
+CREATE TABLE private.entry_status_counts (
+    status text NOT NULL,
+    entries bigint NOT NULL,
+    CONSTRAINT entry_status_counts_pkey PRIMARY KEY (status)
+);
+
+CREATE TABLE private.entry_status_deltas (
+    status text NOT NULL,
+    entries bigint NOT NULL
+);
+
+CREATE TABLE private.entry_tag_counts (
+    tag text NOT NULL,
+    entries bigint NOT NULL,
+    CONSTRAINT entry_tag_counts_pkey PRIMARY KEY (tag)
+);
+
+CREATE TABLE private.entry_tag_deltas (
+    tag text NOT NULL,
+    entries bigint NOT NULL
 );
 
 CREATE TABLE private.invite_batches (
@@ -600,6 +622,82 @@ begin
 end
 $function$;
 
+CREATE OR REPLACE FUNCTION private.count_statuses_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if tg_op = 'INSERT' then
+    insert into private.entry_status_deltas (status, entries)
+    select status, count(*) from added group by 1;
+  elsif tg_op = 'DELETE' then
+    insert into private.entry_status_deltas (status, entries)
+    select status, -count(*) from removed group by 1;
+  else
+    insert into private.entry_status_deltas (status, entries)
+    select status, sum(n)
+      from (select status, -1 as n from removed union all select status, 1 from added) as moved
+     group by 1
+    having sum(n) <> 0;
+  end if;
+  return null;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.count_statuses_truncated()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  delete from private.entry_status_deltas;
+  delete from private.entry_status_counts;
+  return null;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.count_tags_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if tg_op = 'INSERT' then
+    insert into private.entry_tag_deltas (tag, entries)
+    select tag, count(*) from added, unnest(added.tags) as tag group by 1;
+  elsif tg_op = 'DELETE' then
+    insert into private.entry_tag_deltas (tag, entries)
+    select tag, -count(*) from removed, unnest(removed.tags) as tag group by 1;
+  else
+    insert into private.entry_tag_deltas (tag, entries)
+    select tag, sum(n)
+      from (select tag, -1 as n from removed, unnest(removed.tags) as tag
+            union all
+            select tag, 1 from added, unnest(added.tags) as tag) as moved
+     group by 1
+    having sum(n) <> 0;
+  end if;
+  return null;
+end
+$function$;
+
+CREATE OR REPLACE FUNCTION private.count_tags_truncated()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  delete from private.entry_tag_deltas;
+  delete from private.entry_tag_counts;
+  return null;
+end
+$function$;
+
 CREATE OR REPLACE FUNCTION private.forget_erased_email()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -862,6 +960,14 @@ CREATE TRIGGER audit_log_append_only BEFORE DELETE OR UPDATE ON private.audit_lo
 CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON private.audit_log FOR EACH STATEMENT EXECUTE FUNCTION private.audit_log_append_only();
 CREATE TRIGGER audit_repeats_no_truncate BEFORE TRUNCATE ON private.audit_repeats FOR EACH STATEMENT EXECUTE FUNCTION private.audit_log_append_only();
 CREATE TRIGGER audit_repeats_only_rise BEFORE DELETE OR UPDATE ON private.audit_repeats FOR EACH ROW EXECUTE FUNCTION private.audit_repeats_only_rise();
+CREATE TRIGGER entry_marks_count_added AFTER INSERT ON private.entry_marks REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION private.count_tags_changed();
+CREATE TRIGGER entry_marks_count_moved AFTER UPDATE ON private.entry_marks REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION private.count_tags_changed();
+CREATE TRIGGER entry_marks_count_removed AFTER DELETE ON private.entry_marks REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION private.count_tags_changed();
+CREATE TRIGGER entry_marks_count_truncated AFTER TRUNCATE ON private.entry_marks FOR EACH STATEMENT EXECUTE FUNCTION private.count_tags_truncated();
+CREATE TRIGGER entry_status_count_added AFTER INSERT ON private.entry_status REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION private.count_statuses_changed();
+CREATE TRIGGER entry_status_count_moved AFTER UPDATE ON private.entry_status REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION private.count_statuses_changed();
+CREATE TRIGGER entry_status_count_removed AFTER DELETE ON private.entry_status REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION private.count_statuses_changed();
+CREATE TRIGGER entry_status_count_truncated AFTER TRUNCATE ON private.entry_status FOR EACH STATEMENT EXECUTE FUNCTION private.count_statuses_truncated();
 CREATE TRIGGER mail_outbox_forget_test_address BEFORE UPDATE OF status ON private.mail_outbox FOR EACH ROW WHEN (((new.status <> 'pending'::text) AND (new.test_address IS NOT NULL))) EXECUTE FUNCTION private.forget_test_address();
 CREATE TRIGGER mail_outbox_hold_paused_network BEFORE INSERT OR UPDATE OF run_at ON private.mail_outbox FOR EACH ROW WHEN (((new.kind = 'confirmation'::text) AND (new.status = 'pending'::text))) EXECUTE FUNCTION private.hold_paused_network();
 CREATE TRIGGER webhook_deliveries_forget_erased_email BEFORE UPDATE OF status ON private.webhook_deliveries FOR EACH ROW WHEN (((new.status = ANY (ARRAY['delivered'::text, 'failed'::text])) AND (new.erased_email IS NOT NULL))) EXECUTE FUNCTION private.forget_erased_email();
@@ -883,6 +989,10 @@ ALTER TABLE private.entry_events ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_marks ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_names ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.entry_status ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.entry_status_counts ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.entry_status_deltas ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.entry_tag_counts ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.entry_tag_deltas ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.invite_batches ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.jwt_secret ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.mail_event_ids ENABLE ROW LEVEL SECURITY;

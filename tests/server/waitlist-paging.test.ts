@@ -6,6 +6,7 @@ import { openPostgres } from '../../server/db/postgres-driver'
 import { type EntryPage, pageEntries } from '../../server/waitlist/admin/entry-pages'
 import type { EntrySort } from '../../server/waitlist/admin/entry-sort'
 import { countEntries, removeEntry, signupsPerDay } from '../../server/waitlist/admin/waitlist-admin'
+import { plansOf } from '../support/query-plans'
 
 let db: Database
 beforeAll(async () => {
@@ -188,48 +189,8 @@ describe('the studio list, sorted by any column', () => {
   })
 })
 
-/** The statements a call sends, run for real and recorded, to EXPLAIN afterwards. */
-function recording(into: { sql: string; params: unknown[] }[]): Queryable {
-  return {
-    query: (sql, params = []) => {
-      into.push({ sql, params })
-      return db.query(sql, params)
-    },
-    run: (sql, params) => db.run(sql, params),
-    exec: (sql) => db.exec(sql),
-  }
-}
-
-interface PlanNode {
-  'Node Type': string
-  'Relation Name'?: string
-  'Index Name'?: string
-  Plans?: PlanNode[]
-}
-
-/** The plan's nodes, as "Seq Scan on waitlist" or "Index Scan using waitlist_created_at_id". */
-function nodes(plan: PlanNode): string[] {
-  const name = plan['Index Name']
-    ? `${plan['Node Type']} using ${plan['Index Name']}`
-    : `${plan['Node Type']} on ${plan['Relation Name'] ?? ''}`
-  return [name, ...(plan.Plans ?? []).flatMap(nodes)]
-}
-
-/** The plan of each statement `call` sends, as its list of nodes joined by commas. */
-async function plans(call: (tx: Queryable) => Promise<unknown>): Promise<string[]> {
-  const statements: { sql: string; params: unknown[] }[] = []
-  await call(recording(statements))
-  return Promise.all(
-    statements.map(async ({ sql, params }) => {
-      const [row] = await db.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
-        `explain (format json) ${sql}`,
-        params,
-      )
-      const [top] = row?.['QUERY PLAN'] ?? []
-      return top ? nodes(top.Plan).join(', ') : ''
-    }),
-  )
-}
+/** The plan of each statement `call` sends (query-plans.ts). */
+const plans = (call: (tx: Queryable) => Promise<unknown>) => plansOf(db, call)
 
 describe('on a larger list, the indexes serve every studio request', () => {
   beforeAll(async () => {

@@ -209,11 +209,24 @@ export async function setNote(
   })
 }
 
-/** The tags the list's entries carry, alphabetical, each with how many carry it: the studio's filter. */
-export function tagsPresent(db: Queryable, limit: number): Promise<{ tag: string; entries: number }[]> {
+/**
+ * The tags the list's entries carry, alphabetical, each with how many carry it: the studio's filter.
+ * From the counts that triggers keep beside the marks (ADR 115), as the counts by status are: the
+ * deltas folded first, then a row per tag and per write since, never the marks themselves.
+ */
+export async function tagsPresent(db: Queryable, limit: number): Promise<{ tag: string; entries: number }[]> {
+  await db.query(
+    `with moved as (delete from private.entry_tag_deltas returning tag, entries)
+     insert into private.entry_tag_counts as counts (tag, entries)
+     select tag, sum(entries) from moved group by tag
+     on conflict (tag) do update set entries = counts.entries + excluded.entries`,
+  )
   return db.query(
-    `select tag, count(*)::int as entries from private.entry_marks, unnest(tags) as tag
-      group by tag order by tag limit $1`,
+    `select tag, sum(entries)::int as entries
+       from (select tag, entries from private.entry_tag_counts
+             union all
+             select tag, entries from private.entry_tag_deltas) as kept
+      group by tag having sum(entries) > 0 order by tag limit $1`,
     [limit],
   )
 }

@@ -6,20 +6,63 @@ import { TOTAL_SQL } from './day-counts'
 export type StatusCounts = Record<EntryStatus, number>
 
 /**
- * Entries by status, in one statement however long the list: the statuses with a row of their own
- * are counted on the status table's index (entry_status_by_status), and `waiting`, which mostly has
- * none (ADR 034), is the list's total from the per-day counts less all the others.
+ * The per-status counts that triggers keep (20261207520000_status_and_tag_counts.sql, ADR 115), as
+ * the per-day ones are (day-counts.ts): each change to private.entry_status appends its change per
+ * status to entry_status_deltas; a read adds up the counts and the deltas not yet folded, a row per
+ * status and per write since the last fold, never the status table.
+ */
+
+/**
+ * Moves the deltas into the counts, in one statement. Beside another fold, each takes only the rows
+ * it deleted; deltas appended meanwhile stay for the next one.
+ */
+export async function foldStatusCounts(db: Queryable): Promise<void> {
+  await db.query(
+    `with moved as (delete from private.entry_status_deltas returning status, entries)
+     insert into private.entry_status_counts as counts (status, entries)
+     select status, sum(entries) from moved group by status
+     on conflict (status) do update set entries = counts.entries + excluded.entries`,
+  )
+}
+
+/**
+ * Entries by status, from the counts kept beside the list: the statuses with a row of their own
+ * from the status counts, and `waiting`, which mostly has none (ADR 034), as the list's total from
+ * the per-day counts less all the others. One statement, however long the list; the counts and
+ * the deltas are read in it together, so a fold beside it moves nothing it sees twice.
  */
 export async function countByStatus(db: Queryable): Promise<StatusCounts> {
-  const [row] = await db.query<{ total: string; counts: Record<string, number> | null }>(
-    `select ${TOTAL_SQL}::text as total,
-            (select json_object_agg(status, n)
-               from (select status, count(*)::int as n from private.entry_status
-                      where status <> 'waiting' group by status) as own) as counts`,
+  await foldStatusCounts(db)
+  return readCounts(db, KEPT)
+}
+
+/**
+ * The same, from a database as it is (a dry run migrates nothing, nor folds): the kept counts once
+ * their migration is in, else a count of the status table's own rows.
+ */
+export async function countByStatusAsIs(db: Queryable): Promise<StatusCounts> {
+  const [row] = await db.query<{ kept: string | null }>(
+    `select to_regclass('private.entry_status_counts')::text as kept`,
   )
-  const own = row?.counts ?? {}
+  return readCounts(db, row?.kept ? KEPT : COUNTED)
+}
+
+const KEPT = `(select status, sum(entries)::int as n
+                 from (select status, entries from private.entry_status_counts
+                       union all
+                       select status, entries from private.entry_status_deltas) as kept
+                where status <> 'waiting' group by status having sum(entries) <> 0)`
+
+const COUNTED = `(select status, count(*)::int as n from private.entry_status
+                   where status <> 'waiting' group by status)`
+
+async function readCounts(db: Queryable, own: string): Promise<StatusCounts> {
+  const [row] = await db.query<{ total: string; counts: Record<string, number> | null }>(
+    `select ${TOTAL_SQL}::text as total, (select json_object_agg(status, n) from ${own} as own) as counts`,
+  )
+  const counted = row?.counts ?? {}
   const counts = Object.fromEntries(
-    ENTRY_STATUSES.map((status) => [status, own[status] ?? 0]),
+    ENTRY_STATUSES.map((status) => [status, counted[status] ?? 0]),
   ) as StatusCounts
   const others = Object.values(counts).reduce((sum, n) => sum + n, 0)
   counts.waiting = Number(row?.total ?? 0) - others

@@ -4,7 +4,7 @@ import type { Database, Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
 import { queueInvitations, queueTest } from '../../mail/queue/mail-queueing'
 import { bindParameters, type EntryFilter, filterConditions, isEmptyFilter } from '../admin/entry-filter'
-import { countByStatus } from '../admin/status-counts'
+import { countByStatusAsIs } from '../admin/status-counts'
 import { changeStatus, invitable, STATUS_SQL } from '../entry-status'
 
 /** An entry `invite` looks at. */
@@ -71,8 +71,8 @@ const ALIASES = { list: 'w', status: 's' }
 
 /**
  * How many entries the filter matches among those `invite --next` may pick (a preview says so
- * before it shows the first ones). With no filter, by status in one statement (status-counts.ts),
- * so a preview never reads the whole list (ADR 033); a filter counts the entries it matches.
+ * before it shows the first ones). With no filter, from the counts kept by status (status-counts.ts,
+ * ADR 115), so a preview never reads the whole list; a filter counts the entries it matches.
  */
 export async function countInvitable(
   db: Queryable,
@@ -81,7 +81,7 @@ export async function countInvitable(
   source: EntrySource = WITH_STATUSES,
 ): Promise<number> {
   if (isEmptyFilter(filter) && source === WITH_STATUSES) {
-    const counts = await countByStatus(db)
+    const counts = await countByStatusAsIs(db)
     return statuses.reduce((sum, status) => sum + counts[status], 0)
   }
   const params: unknown[] = [statuses]
