@@ -32,6 +32,11 @@ const SLOW_SUITES = [
   'tests/reliability/confirmation-flood.test.ts',
   // A batch of 40 paced invitations that bounce, paused and resumed (~50 s).
   'tests/reliability/mail-pause.test.ts',
+  // Backups taken while signups go on, restored onto new data directories (~45 s each); a lost
+  // disk a minute after the last signup (~100 s: archive_timeout is 60 s).
+  'tests/reliability/backup-restore.test.ts',
+  'tests/reliability/continuous-backup.test.ts',
+  'tests/reliability/lost-disk.test.ts',
 ]
 
 /** `vitest run --project slow` or `--project container`: the long suites, which time themselves. */
