@@ -55,7 +55,7 @@ async function backupStatusCommand(env: ReturnType<typeof loadServerEnv>): Promi
   }
   if (!status?.lastPieceAt) {
     console.log(
-      `Continuous backup to file://${env.BACKUP_URL}: nothing has reached it yet (is the server running?).`,
+      `Continuous backup to ${env.BACKUP_URL}: nothing has reached it yet (is the server running?).`,
     )
     return EXIT.nothingDone
   }
@@ -66,11 +66,11 @@ async function backupStatusCommand(env: ReturnType<typeof loadServerEnv>): Promi
   return status.failing ? EXIT.nothingDone : EXIT.done
 }
 
-/** `waitlist restore --from DIR|file:///…`: rebuilds an empty DATA_DIR; a DATA_DIR that holds a list is refused untouched. */
+/** `waitlist restore --from DIR|URL`: rebuilds an empty DATA_DIR; a DATA_DIR that holds a list is refused untouched. */
 export async function restoreCommand(from: string | undefined): Promise<number> {
   if (!from) {
     console.error(
-      'Usage: npm run waitlist -- restore --from DIR|file:///PATH (a backup directory, or BACKUP_URL)',
+      'Usage: npm run waitlist -- restore --from DIR|URL (a backup directory, or BACKUP_URL: file:///PATH, s3://BUCKET/PREFIX)',
     )
     return EXIT.usage
   }

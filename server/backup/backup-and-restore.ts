@@ -5,7 +5,7 @@ import { embeddedClusterExists } from '../db/beside-server'
 import { type BackupManifest, backUpCluster, layOutCluster, readBackupManifest } from '../db/cluster-backup'
 import { lockDataDir } from '../db/data-dir-lock'
 import { openDatabase } from '../db/open-database'
-import { fileStore } from './backup-store'
+import { isStoreUrl, openBackupStore } from './backup-store'
 import { type BackupStatus, backupStatusFile } from './continuous-backup'
 import { reapplyErasures } from './erasure-ledger'
 import { countHoldings } from './holdings'
@@ -72,7 +72,7 @@ export interface Restored {
 }
 
 /**
- * `restore --from DIR|file:///…`: rebuilds an empty DATA_DIR from a backup directory, or from the
+ * `restore --from DIR|URL`: rebuilds an empty DATA_DIR from a backup directory, or from the
  * continuous backup's store to the last segment that reached it, then re-applies every erasure of
  * the store's ledger that the restored list does not hold (when the store is known: BACKUP_URL, or
  * the URL given). A DATA_DIR that holds a list is refused untouched.
@@ -91,10 +91,8 @@ export async function restoreFrom(
     )
   // Asked before the lock too: a running server holds the lock of a DATA_DIR that has a list.
   if (embeddedClusterExists(env.DATA_DIR)) throw used()
-  const fromStore = from.startsWith('file://')
-    ? fileStore(decodeURIComponent(new URL(from).pathname))
-    : undefined
-  const ledgerStore = fromStore ?? (env.BACKUP_URL ? fileStore(env.BACKUP_URL) : undefined)
+  const fromStore = isStoreUrl(from) ? await openBackupStore(from) : undefined
+  const ledgerStore = fromStore ?? (env.BACKUP_URL ? await openBackupStore(env.BACKUP_URL) : undefined)
   if (ledgerStore && !env.BACKUP_KEY)
     throw new BackupRefused(
       `Restoring from ${ledgerStore.where} needs BACKUP_KEY, the key it was encrypted with.`,

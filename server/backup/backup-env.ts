@@ -1,23 +1,19 @@
 import * as z from 'zod'
 import { optional } from '../base/optional-env'
 
-/** Where continuous backup goes: a mounted disk (file:///path), or an S3 bucket in a later round. */
+/** Where continuous backup goes: a mounted disk (file:///path) or an S3 bucket (s3://bucket/prefix). */
 const backupUrl = z.string().transform((value, context) => {
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    context.addIssue({ code: 'custom', message: 'must be file:///absolute/path' })
-    return z.NEVER
-  }
-  if (url.protocol !== 'file:' || url.host !== '' || url.pathname.length < 2) {
+  const url = URL.canParse(value) ? new URL(value) : undefined
+  const file = url?.protocol === 'file:' && url.host === '' && url.pathname.length > 1
+  const s3 = url?.protocol === 's3:' && url.host !== ''
+  if (!file && !s3) {
     context.addIssue({
       code: 'custom',
-      message: 'must be file:///absolute/path (a mounted disk off this machine)',
+      message: 'must be file:///absolute/path (a disk off this machine) or s3://bucket/prefix',
     })
     return z.NEVER
   }
-  return decodeURIComponent(url.pathname)
+  return value.replace(/\/+$/, '')
 })
 
 /** 32 bytes, as 64 hex digits or base64 (`openssl rand -base64 32`). */

@@ -176,8 +176,8 @@ export async function startBackupIfSet(
   log: Logger,
 ): Promise<{ stop(): Promise<void> } | undefined> {
   if (env.DATABASE_URL || !env.BACKUP_URL || !env.BACKUP_KEY) return undefined
-  const { fileStore } = await import('./backup-store')
-  const store = fileStore(env.BACKUP_URL)
+  const { openBackupStore } = await import('./backup-store')
+  const store = await openBackupStore(env.BACKUP_URL)
   const last = await readFile(backupStatusFile(env.DATA_DIR), 'utf8').then(
     (text) => (JSON.parse(text) as BackupStatus).lastPieceAt,
     () => undefined,
