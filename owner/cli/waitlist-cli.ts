@@ -21,9 +21,13 @@ length of the command (a server started meanwhile is refused until the command e
 
 Commands:
   count [FILTER]                       how many addresses are on the list, or match the filter
-  list [FILTER] [--json]               one line per entry: created_at (UTC), the address, its status, two
-                                       spaces apart; oldest first. --json: JSON Lines, one {email, status,
-                                       source, answers, tags, note, created_at} a line
+  list [FILTER] [--sort COLUMN[:desc]] [--json]
+                                       one line per entry: created_at (UTC), the address, its status, two
+                                       spaces apart; oldest first, or by COLUMN as the studio's table sorts
+                                       (created_at, email, status, source, a question's id such as
+                                       organisation, tags, batch, joined_at; none last), :desc the other
+                                       way. --json: JSON Lines, one {email, status, source, answers, tags,
+                                       note, created_at} a line
   export [FILTER] [--out FILE]         RFC 4180 CSV (header email,created_at,status,confirmed_at,invited_at,
                                        unsubscribed_at,bounced_at,joined_at,source, then answer_ID for each
                                        question, then tags (space-separated) and note, then consent_at,
@@ -105,9 +109,10 @@ Commands:
                                        host's loopback (docs/deploy.md); the token and Host checks stay.
                                        It reads the running server's database, and says when the site is
                                        stopped
-  invite --next N [FILTER] | EMAIL… [--dry-run] [--wait] [--resend]
-                                       queue a beta invitation for the N oldest waiting entries the filter
-                                       matches (all of them without one), or for the addresses named, as
+  invite --next N [FILTER] [--sort COLUMN[:desc]] | EMAIL… [--dry-run] [--wait] [--resend]
+                                       queue a beta invitation for the first N waiting entries the filter
+                                       matches (all of them without one), oldest first or in list --sort's
+                                       order, or for the addresses named, as
                                        one batch (the funnel counts it); the running server sends them
                                        with its own SMTP_URL, MAIL_FROM, SITE_URL and BETA_URL, at
                                        MAIL_PER_MINUTE. Nobody is invited twice without --resend; nobody
@@ -200,6 +205,7 @@ const OPTIONS = {
   by: { type: 'string' },
   'show-addresses': { type: 'boolean' },
   role: { type: 'string' },
+  sort: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -223,6 +229,10 @@ async function run(argv: string[]): Promise<number> {
   )
   if (filterFlag && !FILTERING_COMMANDS.includes(name)) {
     console.error(`--${filterFlag} goes with list, count, export and invite --next, not ${name}`)
+    return EXIT.usage
+  }
+  if (values.sort !== undefined && name !== 'list' && name !== 'invite') {
+    console.error(`--sort goes with list and invite --next, not ${name}`)
     return EXIT.usage
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
