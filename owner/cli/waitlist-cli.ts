@@ -87,10 +87,11 @@ Commands:
                                        skipped (and counted); lines without a consent record get door
                                        import with the file's name. --dry-run says where each column goes
   stats [--days N|all]                 signups per day (UTC) as a bar chart, and the total (default 30 days)
-  sources [--days N|all] [--json]      visits, visitors, signups and conversion per source (utm_source, else
-                                       the referring site, else direct; mcp for agents), most signups first,
-                                       then by medium and campaign (default 30 days); --json: an array of
-                                       {source, visits, visitors, signups, conversion, campaigns}
+  sources [--days N|all] [--json]      visits, visitors, signups and conversion (signups per visit, as the
+                                       funnel's) per source (utm_source, else the referring site, else
+                                       direct; mcp for agents), most signups first, then by medium and
+                                       campaign (default 30 days); --json: an array of {source, visits,
+                                       visitors, signups, conversion, campaigns}
   funnel [--by source|batch] [--days 30|90|all] [--json]
                                        from visits to the beta: visits (where counted), signups, confirmed,
                                        invited, joined, each person once, each step with its rate of the
@@ -102,7 +103,8 @@ Commands:
                                        latest), who joined); the studio's windows, the whole list unless
                                        --days. --json: {window, total, rows}, each row with signups,
                                        confirmed, invited, joined, rates (and kind and visits by source,
-                                       batch {id, at, by, size, chosenBy} by batch)
+                                       batch {id, at, by, size, chosenBy, erased} by batch: a person
+                                       erased since still counts in their batch, as the record counts it)
   studio [--port N] [--host IP]        a local web view of the list on http://127.0.0.1:N (default 3001),
                                        opened with the token in the URL it prints; Ctrl-C stops it. --host
                                        0.0.0.0 inside a container only, with the port published on the
