@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auditRecord, runCli } from '../../harness/waitlist-cli'
 import { OWN_PAGE_HOME } from '../../server/analytics/source-of'
 import { questionsFormHtml } from '../../server/http/mail-links/questions-form'
+import { takeBackSignups } from '../../server/waitlist/erased-counts'
 import {
   ANN,
   API_SIGNUPS,
@@ -13,6 +14,7 @@ import {
   VISITS,
 } from '../support/funnel-list'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { utcDay } from '../support/relative-dates'
 
 /**
  * Issue 64, "views that agree after an erasure", through the real server and the CLI as a process.
@@ -109,5 +111,29 @@ describe('after an erasure', () => {
     await expect.poll(async () => (await sourceRow('direct'))?.visits, { timeout: 10_000 }).toBe(VISITS + 1)
     await sleep(300)
     expect((await sourceRow('direct'))?.visits).toBe(VISITS + 1)
+  })
+})
+
+describe('taking signups back from the counts by source', () => {
+  it('takes them from the day’s busiest media and campaigns first, never below zero, the rest left', async () => {
+    const day = utcDay(-40)
+    const { db } = mail.database
+    await db.query(
+      `insert into private.source_counts (day, source, medium, campaign, visits, signups)
+       values ($1, 'expired-test', 'a', '', 5, 2), ($1, 'expired-test', 'b', '', 5, 3), ($1, 'other', '', '', 1, 1)`,
+      [day],
+    )
+    // Three of expired-test's five (an expiry's batch), and two of other's one.
+    const gone = [...Array(3).fill('expired-test'), 'other', 'other'].map((source) => ({ day, source }))
+    await takeBackSignups(db, gone)
+    const left = await db.query<{ source: string; medium: string; signups: string }>(
+      `select source, medium, signups::text from private.source_counts where day = $1 order by source, medium`,
+      [day],
+    )
+    expect(left.map((row) => [row.source, row.medium, Number(row.signups)])).toEqual([
+      ['expired-test', 'a', 2],
+      ['expired-test', 'b', 0],
+      ['other', '', 0],
+    ])
   })
 })
