@@ -1,4 +1,4 @@
--- The schema as supabase/migrations/ leaves it, through 20261207520000_status_and_tag_counts.sql.
+-- The schema as supabase/migrations/ leaves it, through 20261207550000_batches_keep_erased_counts.sql.
 -- Generated from the catalogs of a database the migrations built (harness/schema-sql.ts): do not edit.
 -- After changing a migration, regenerate it with `npm run schema` and commit it with the migration;
 -- tests/server/schema-file.test.ts fails while it is out of date. It is for reading: the migrations
@@ -167,8 +167,12 @@ CREATE TABLE private.invite_batches (
     invited_by text NOT NULL,
     size integer NOT NULL,
     chosen_by text,
+    erased integer DEFAULT 0 NOT NULL,
+    erased_joined integer DEFAULT 0 NOT NULL,
     CONSTRAINT invite_batches_pkey PRIMARY KEY (id),
     CONSTRAINT invite_batches_chosen_by_check CHECK ((char_length(chosen_by) <= 500)),
+    CONSTRAINT invite_batches_erased CHECK ((erased >= 0)),
+    CONSTRAINT invite_batches_erased_joined CHECK (((erased_joined >= 0) AND (erased_joined <= erased))),
     CONSTRAINT invite_batches_invited_by_check CHECK ((invited_by = ANY (ARRAY['cli'::text, 'studio'::text]))),
     CONSTRAINT invite_batches_size_check CHECK ((size >= 0))
 );

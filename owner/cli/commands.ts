@@ -43,6 +43,7 @@ export interface CliArgs {
     to?: string
     from?: string
     role?: string
+    sort?: string
   }
 }
 
@@ -82,6 +83,12 @@ async function readFlags(values: CliArgs['values']) {
     notTags: values['no-tag'],
     batches: values.batch,
   })
+}
+
+/** `--sort COLUMN[:desc]` (list, invite --next): the order, oldest first without it, or what is wrong with it. */
+async function readSortFlag(values: CliArgs['values']) {
+  const { readSortFlag, OLDEST_FIRST } = await import('../../server/waitlist/admin/entry-sort')
+  return values.sort === undefined ? { sort: OLDEST_FIRST } : readSortFlag(values.sort)
 }
 
 /** A command: its exit status (exit-status.ts: 0 done, 1 nothing done, 2 usage or configuration). */
@@ -215,8 +222,12 @@ async function invite(args: CliArgs): Promise<number> {
     return usageError(
       `${filterFlags.split(' ')[0]} chooses among the oldest with --next N; invite EMAIL… invites the addresses named`,
     )
+  if (next === undefined && values.sort !== undefined)
+    return usageError('--sort orders the entries --next N takes; invite EMAIL… invites the addresses named')
   const read = await readFlags(values)
   if ('problem' in read) return usageError(read.problem)
+  const order = await readSortFlag(values)
+  if ('problem' in order) return usageError(order.problem)
   const resend = values.resend === true
   const refused = await statusRefused(read.filter, resend)
   if (refused) return usageError(refused)
@@ -228,6 +239,7 @@ async function invite(args: CliArgs): Promise<number> {
     resend,
     filter: read.filter,
     filterFlags,
+    sort: order.sort,
   }
   const { inviteCommand } = await import('./invite')
   return inviteCommand(await serverEnv(), request, (await database()).withDatabase)
@@ -319,9 +331,11 @@ async function deliveries({ values }: CliArgs): Promise<number> {
 /** The CLI's commands by name; the usage text in waitlist-cli.ts describes each. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
   count: filtered(async (filter) => (await import('./list')).countCommand(filter)),
-  list: filtered(async (filter, { values }) =>
-    (await import('./list')).listCommand(filter, values.json === true),
-  ),
+  list: filtered(async (filter, { values }) => {
+    const read = await readSortFlag(values)
+    if ('problem' in read) return usageError(read.problem)
+    return (await import('./list')).listCommand(filter, values.json === true, read.sort)
+  }),
   export: filtered(async (filter, { values }) =>
     (await import('./export')).exportCommand(filter, values.out, typedFilter(values)),
   ),

@@ -56,7 +56,12 @@ function sourceTable(rows: readonly FunnelRow[], total: FunnelRow): string {
   return columns(table, new Set([1, 2, 3, 4, 5]))
 }
 
+/** A batch's people, and how many of them were erased since (still counted, as the record counts them). */
+export const invitedWords = (invited: number, erased: number) =>
+  erased > 0 ? `${number(invited)} (${number(erased)} erased since)` : number(invited)
+
 function batchTable(rows: readonly FunnelRow[], total: FunnelRow): string {
+  const erased = rows.reduce((all, row) => all + (row.batch?.erased ?? 0), 0)
   const table = [
     ['batch', 'queued (UTC)', 'by', 'chosen by', 'invited', 'joined'],
     ...rows.map((row) => [
@@ -64,10 +69,10 @@ function batchTable(rows: readonly FunnelRow[], total: FunnelRow): string {
       row.batch?.at.slice(0, 16).replace('T', ' ') ?? '',
       row.batch?.by ?? '',
       row.batch?.chosenBy ?? '–',
-      number(row.invited),
+      invitedWords(row.invited, row.batch?.erased ?? 0),
       step(row.joined, row.rates.joined),
     ]),
-    ['total', '', '', '', number(total.invited), step(total.joined, total.rates.joined)],
+    ['total', '', '', '', invitedWords(total.invited, erased), step(total.joined, total.rates.joined)],
   ]
   return columns(table, new Set([0, 4, 5]))
 }
@@ -101,15 +106,16 @@ export async function funnelCommand(
     console.log(batchTable(rows, total))
     console.log(
       '\nEach person counts once, in one batch: the one whose invitation they redeemed, else their ' +
-        'latest (a resend moves them to its batch). joined: the beta product redeemed their code ' +
-        '(docs/invitations.md).',
+        'latest (a resend moves them to its batch), and still counts once erased, as the record ' +
+        'counts the batch. joined: the beta product redeemed their code (docs/invitations.md).',
     )
     return 0
   }
   console.log(`The funnel by source, ${range} (UTC), most signups first:\n`)
   console.log(sourceTable(rows, total))
   console.log(
-    `\nEach rate is of the step before it. Signups are a rate of visits only where they were made on ` +
+    `\nEach rate is of the step before it. The signups' rate is the conversion, signups per visit, as ` +
+      '`sources` gives it. Signups are a rate of visits only where they were made on ' +
       `a counted page visit (${number(total.signupsOnVisits ?? 0)} of ${number(total.signups)}), which ` +
       `is the total's rate too. "${NO_VISIT_ROW}": signups through the API, scripts and headless ` +
       'browsers, agents (MCP, and the WebMCP tool with answers), imports, and entries kept without a ' +

@@ -1,5 +1,11 @@
 import { cliActor } from '../../server/admin/audit'
-import { type EntryFilter, isEmptyFilter } from '../../server/admin/entries'
+import {
+  type EntryFilter,
+  type EntrySort,
+  isEmptyFilter,
+  isOldestFirst,
+  sortFlag,
+} from '../../server/admin/entries'
 import type { Database } from '../../server/admin/runtime'
 import {
   type InviteChoice,
@@ -26,6 +32,8 @@ export interface InviteRequest {
   filter?: EntryFilter
   /** The filter's flags as the owner typed them (`--answer role=Research --source hn`). */
   filterFlags?: string
+  /** With --next: the order it takes them in (`--sort`); oldest first without it. */
+  sort?: EntrySort
 }
 
 /** A dry run of `--next` shows this many of its entries; `list` with the same flags shows them all. */
@@ -34,7 +42,17 @@ const SHOWN = 20
 type Print = (line: string) => void
 
 const choiceOf = (request: InviteRequest): InviteChoice =>
-  request.next === undefined ? { emails: request.emails } : { next: request.next, filter: request.filter }
+  request.next === undefined
+    ? { emails: request.emails }
+    : { next: request.next, filter: request.filter, sort: request.sort }
+
+/** `--sort organisation`, or nothing for the oldest first. */
+const sortWords = (sort: EntrySort | undefined) =>
+  sort === undefined || isOldestFirst(sort) ? '' : `--sort ${sortFlag(sort)}`
+
+/** Which of them --next takes, as the dry run says it: "the oldest", "the first by --sort organisation". */
+const takes = (sort: EntrySort | undefined) =>
+  sortWords(sort) === '' ? 'the oldest' : `the first by ${sortWords(sort)}`
 
 /**
  * `invite --next N | EMAIL… [--dry-run] [--wait] [--resend]`, through the invite service the studio
@@ -52,7 +70,7 @@ export async function inviteCommand(
   return withDatabase((db) => queue(db, env, request, print))
 }
 
-/** The entries a dry run would invite (the first SHOWN of --next's), and how many --next may pick from. */
+/** The entries a dry run would invite (the first SHOWN of --next's, in its order), and how many --next may pick from. */
 function printChosen(preview: InvitePreview, request: InviteRequest, print: Print): void {
   for (const entry of preview.shown) print(`  ${entry.createdAt}  ${entry.email}  (${entry.status})`)
   if (preview.shown.length < preview.count) print(`  … and ${preview.count - preview.shown.length} more`)
@@ -60,7 +78,7 @@ function printChosen(preview: InvitePreview, request: InviteRequest, print: Prin
   const which = isEmptyFilter(request.filter ?? {})
     ? `${plural(preview.matching, 'entry', 'entries')} may be invited`
     : `${plural(preview.matching, 'entry', 'entries')} may be invited and match ${request.filterFlags}`
-  print(`${which}; --next ${request.next} takes the oldest.`)
+  print(`${which}; --next ${request.next} takes ${takes(request.sort)}.`)
 }
 
 /** Why each named address is left alone. */
@@ -99,7 +117,12 @@ async function dryRun(env: ServerEnv, request: InviteRequest, print: Print): Pro
 /** How the batch was chosen, as the funnel's batch rows tell it: the flags, never an address. */
 function chosenBy(request: InviteRequest): string {
   if (request.next === undefined) return `${plural(request.emails.length, 'address', 'addresses')} named`
-  return [`--next ${request.next}`, request.resend ? '--resend' : '', request.filterFlags ?? '']
+  return [
+    `--next ${request.next}`,
+    request.resend ? '--resend' : '',
+    request.filterFlags ?? '',
+    sortWords(request.sort),
+  ]
     .filter(Boolean)
     .join(' ')
 }

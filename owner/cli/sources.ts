@@ -38,16 +38,16 @@ export function columns(rows: string[][], right: ReadonlySet<number>): string {
     .join('\n')
 }
 
-/** The sums; the conversion of the page rows only (signups with no page visit have no visitor). */
+/** The sums; the conversion (signups per visit) of the page rows only (signups with no page visit have no visit). */
 function totalOf(report: readonly SourceCounts[]) {
   const sum = (pick: (row: SourceCounts) => number) => report.reduce((total, row) => total + pick(row), 0)
-  const visitors = sum((row) => row.visitors)
+  const visits = sum((row) => row.visits)
   const pageSignups = sum((row) => (row.kind === 'page' ? row.signups : 0))
   return {
-    visits: sum((row) => row.visits),
-    visitors,
+    visits,
+    visitors: sum((row) => row.visitors),
     signups: sum((row) => row.signups),
-    conversion: conversionOf('page', pageSignups, visitors),
+    conversion: conversionOf('page', pageSignups, visits),
   }
 }
 
@@ -89,6 +89,9 @@ export function renderCampaigns(report: readonly SourceCounts[]): string | undef
   return columns(rows, new Set([3, 4, 5]))
 }
 
+/** The conversion's one meaning, as the funnel's signups rate, the studio's Sources and Funnel say it. */
+export const CONVERSION_NOTE = 'conversion: signups per visit, as the funnel gives it.'
+
 export const NO_VISIT_NOTE =
   '(api) and mcp are signups with no counted page visit (scripts, API calls, headless browsers; agents): ' +
   'no conversion, and the total conversion counts page signups only.'
@@ -108,6 +111,7 @@ export async function sourcesCommand(db: Database, days: number | 'all', json: b
   const total = totalOf(report)
   console.log(`Visits and signups by source, ${range} (UTC), most signups first:\n`)
   console.log(renderSources(report))
+  console.log(`\n${CONVERSION_NOTE}`)
   if (report.some((row) => row.kind === 'no-visit')) console.log(`\n${NO_VISIT_NOTE}`)
   const campaigns = renderCampaigns(report)
   if (campaigns) console.log(`\nBy medium and campaign:\n\n${campaigns}`)

@@ -21,9 +21,13 @@ length of the command (a server started meanwhile is refused until the command e
 
 Commands:
   count [FILTER]                       how many addresses are on the list, or match the filter
-  list [FILTER] [--json]               one line per entry: created_at (UTC), the address, its status, two
-                                       spaces apart; oldest first. --json: JSON Lines, one {email, status,
-                                       source, answers, tags, note, created_at} a line
+  list [FILTER] [--sort COLUMN[:desc]] [--json]
+                                       one line per entry: created_at (UTC), the address, its status, two
+                                       spaces apart; oldest first, or by COLUMN as the studio's table sorts
+                                       (created_at, email, status, source, a question's id such as
+                                       organisation, tags, batch, joined_at; none last), :desc the other
+                                       way. --json: JSON Lines, one {email, status, source, answers, tags,
+                                       note, created_at} a line
   export [FILTER] [--out FILE]         RFC 4180 CSV (header email,created_at,status,confirmed_at,invited_at,
                                        unsubscribed_at,bounced_at,joined_at,source, then answer_ID for each
                                        question, then tags (space-separated) and note, then consent_at,
@@ -88,10 +92,11 @@ Commands:
                                        skipped (and counted); lines without a consent record get door
                                        import with the file's name. --dry-run says where each column goes
   stats [--days N|all]                 signups per day (UTC) as a bar chart, and the total (default 30 days)
-  sources [--days N|all] [--json]      visits, visitors, signups and conversion per source (utm_source, else
-                                       the referring site, else direct; mcp for agents), most signups first,
-                                       then by medium and campaign (default 30 days); --json: an array of
-                                       {source, visits, visitors, signups, conversion, campaigns}
+  sources [--days N|all] [--json]      visits, visitors, signups and conversion (signups per visit, as the
+                                       funnel's) per source (utm_source, else the referring site, else
+                                       direct; mcp for agents), most signups first, then by medium and
+                                       campaign (default 30 days); --json: an array of {source, visits,
+                                       visitors, signups, conversion, campaigns}
   funnel [--by source|batch] [--days 30|90|all] [--json]
                                        from visits to the beta: visits (where counted), signups, confirmed,
                                        invited, joined, each person once, each step with its rate of the
@@ -103,16 +108,18 @@ Commands:
                                        latest), who joined); the studio's windows, the whole list unless
                                        --days. --json: {window, total, rows}, each row with signups,
                                        confirmed, invited, joined, rates (and kind and visits by source,
-                                       batch {id, at, by, size, chosenBy} by batch)
+                                       batch {id, at, by, size, chosenBy, erased} by batch: a person
+                                       erased since still counts in their batch, as the record counts it)
   studio [--port N] [--host IP]        a local web view of the list on http://127.0.0.1:N (default 3001),
                                        opened with the token in the URL it prints; Ctrl-C stops it. --host
                                        0.0.0.0 inside a container only, with the port published on the
                                        host's loopback (docs/deploy.md); the token and Host checks stay.
                                        It reads the running server's database, and says when the site is
                                        stopped
-  invite --next N [FILTER] | EMAIL… [--dry-run] [--wait] [--resend]
-                                       queue a beta invitation for the N oldest waiting entries the filter
-                                       matches (all of them without one), or for the addresses named, as
+  invite --next N [FILTER] [--sort COLUMN[:desc]] | EMAIL… [--dry-run] [--wait] [--resend]
+                                       queue a beta invitation for the first N waiting entries the filter
+                                       matches (all of them without one), oldest first or in list --sort's
+                                       order, or for the addresses named, as
                                        one batch (the funnel counts it); the running server sends them
                                        with its own SMTP_URL, MAIL_FROM, SITE_URL and BETA_URL, at
                                        MAIL_PER_MINUTE. Nobody is invited twice without --resend; nobody
@@ -207,6 +214,7 @@ const OPTIONS = {
   to: { type: 'string' },
   from: { type: 'string' },
   role: { type: 'string' },
+  sort: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -230,6 +238,10 @@ async function run(argv: string[]): Promise<number> {
   )
   if (filterFlag && !FILTERING_COMMANDS.includes(name)) {
     console.error(`--${filterFlag} goes with list, count, export and invite --next, not ${name}`)
+    return EXIT.usage
+  }
+  if (values.sort !== undefined && name !== 'list' && name !== 'invite') {
+    console.error(`--sort goes with list and invite --next, not ${name}`)
     return EXIT.usage
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined

@@ -1,6 +1,7 @@
+import { signInAddress } from '../../contract/studio-return'
 import type { EntryPage as ListPage, StatusCounts } from '../../server/admin/entries'
 import type { DayCount } from '../../server/admin/funnel'
-import { type Filters, filtersQuery, type Sort, sortQuery } from './filters'
+import { type Filters, filtersQuery, type ListView, type Sort, sortQuery } from './filters'
 
 /**
  * The studio server's JSON API (owner/studio-server/studio-app.ts). The token arrives in the URL's
@@ -67,7 +68,9 @@ async function call(url: string, init: RequestInit = {}): Promise<Response> {
   const credentials = STUDIO_ROOT ? 'same-origin' : 'omit'
   const response = await fetch(`${STUDIO_ROOT}${url}`, { ...init, headers, credentials })
   if (response.ok) return response
-  if (response.status === 401 && STUDIO_ROOT) window.location.assign(`${STUDIO_ROOT}/sign-in`)
+  // Signed out meanwhile: back here, with the filters shown, once the passkey signs in again.
+  if (response.status === 401 && STUDIO_ROOT)
+    window.location.assign(signInAddress(`${window.location.pathname}${window.location.search}`))
   const body = (await response.json().catch(() => ({}))) as { error?: string; stopped?: boolean }
   if (body.stopped) throw new SiteStopped(body.error ?? 'The site is stopped.')
   throw new Error(body.error ?? `The studio answered ${response.status}`)
@@ -129,7 +132,7 @@ export interface InvitePreview {
   /** How many entries the filters match, whatever their status: the list's count. */
   shown: number
   filtered: boolean
-  /** The first few, oldest first. */
+  /** The first few, in the table's order. */
   recipients: { email: string; created_at: string }[]
   /** The sending server's MAIL_FROM, as it recorded it at start; null where it has none. */
   from: string | null
@@ -144,9 +147,19 @@ export interface InvitePreview {
   placeholder: string | null
 }
 
-/** The next `count` of the entries the filters match, oldest first, as `invite --next N FILTER` picks them. */
-export function fetchInvitePreview(count: number, filters: Filters): Promise<InvitePreview> {
+/** The filters and the order of the list, as /api/entries and the invitations read them. */
+function viewQuery({ filters, sort }: ListView): URLSearchParams {
   const query = filtersQuery(filters)
+  for (const [name, value] of Object.entries(sortQuery(sort))) query.set(name, value)
+  return query
+}
+
+/**
+ * The next `count` of the entries the filters match, in the order the table shows them, as
+ * `invite --next N FILTER --sort COLUMN` picks them.
+ */
+export function fetchInvitePreview(count: number, view: ListView): Promise<InvitePreview> {
+  const query = viewQuery(view)
   query.set('count', String(count))
   return send(`/api/invite/preview?${query}`)
 }
@@ -154,9 +167,9 @@ export function fetchInvitePreview(count: number, filters: Filters): Promise<Inv
 /** Queues the invitations, as `npm run waitlist -- invite --next N FILTER` does; the server sends them. */
 export function queueInvitations(
   count: number,
-  filters: Filters,
+  view: ListView,
 ): Promise<{ queued: number; perMinute: number; waitsForSender: boolean }> {
-  return send(`/api/invite?${filtersQuery(filters)}`, {
+  return send(`/api/invite?${viewQuery(view)}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ count }),

@@ -124,8 +124,8 @@ export function FunnelPanel(props: { version: number; onFail(reason: unknown): v
       </div>
       <p className="mt-1 text-sm text-soft">
         {by === 'source'
-          ? 'Each person once; each rate is of the step before. Signups are a rate of visits only where made on a counted page visit; no visit counted: the API, agents, imports.'
-          : 'Each person once, in the batch whose invitation they redeemed, else their latest. Joined: the beta redeemed the invitation (redeem_invite).'}
+          ? 'Each person once; each rate is of the step before. The signups’ rate is the conversion, signups per visit, as in Sources; it is of visits only where made on a counted page visit; no visit counted: the API, agents, imports.'
+          : 'Each person once, in the batch whose invitation they redeemed, else their latest; still counted once erased, as the record counts the batch. Joined: the beta redeemed the invitation (redeem_invite).'}
       </p>
       {!funnel ? (
         <p className="mt-4 text-soft">Loading…</p>
@@ -168,8 +168,9 @@ function FunnelRows({ by, funnel }: { by: FunnelBy; funnel: Funnel }) {
 /** A source's name, the row of signups with no counted visit, or a batch's: when, by which tool, how chosen. */
 function nameOf(row: FunnelRow): string {
   if (row.batch) {
-    const { id, at, by, chosenBy } = row.batch
-    return `#${id}, ${at.slice(0, 16).replace('T', ' ')}, ${by}${chosenBy ? `: ${chosenBy}` : ''}`
+    const { id, at, by, chosenBy, erased } = row.batch
+    const since = erased > 0 ? ` (${number(erased)} erased since)` : ''
+    return `#${id}, ${at.slice(0, 16).replace('T', ' ')}, ${by}${chosenBy ? `: ${chosenBy}` : ''}${since}`
   }
   return row.kind === 'no-visit' ? 'no visit counted' : (row.source ?? '')
 }

@@ -1,30 +1,34 @@
 import { type FormEvent, useState } from 'react'
 import type { InvitePreview } from './api'
-import type { Filters } from './filters'
+import type { ListView } from './filters'
 import { Headers, InviteOutcome, PreviewFrame, people, Recipients, SendButtons } from './invite-preview'
 import { FOCUS } from './styles'
 import { TestSendForm } from './test-send-form'
 import { useInvite } from './use-invite'
 
 /**
- * "Invite the next N" of the entries the list's filters match (all of them without any), oldest
- * first, as `invite --next N FILTER` picks them: the count and the message are shown first, and
- * nothing is queued until the owner says so; the running server then sends at MAIL_PER_MINUTE.
+ * "Invite the next N" of the entries the list's filters match (all of them without any), the first
+ * N in the order the table shows them, as `invite --next N FILTER --sort COLUMN` picks them: the
+ * count, the order and the message are shown first, and nothing is queued until the owner says so;
+ * the running server then sends at MAIL_PER_MINUTE.
  */
 export function InvitePanel(props: {
-  filters: Filters
+  view: ListView
+  /** The table's order in words: "newest first", "by organisation, A to Z". */
+  order: string
   /** How many entries the list shows with these filters, once counted; undefined with a search. */
   shown: number | undefined
   filtered: boolean
   onQueued(): void
 }) {
-  const invite = useInvite(props.filters, props.onQueued)
+  const invite = useInvite(props.view, props.onQueued)
   const { preview } = invite
+  const { order } = props
   const among = props.filtered
     ? props.shown === undefined
-      ? 'the oldest the filters above match (the search box does not narrow it)'
-      : `the oldest of the ${props.shown.toLocaleString('en-US')} shown`
-    : 'oldest signups first'
+      ? `the first the filters above match, ${order}; the search box does not narrow it`
+      : `the first of the ${props.shown.toLocaleString('en-US')} shown, ${order}`
+    : order
   return (
     <section aria-labelledby="invite-heading" className="mt-4 rounded border border-line p-3">
       <h3 id="invite-heading" className="font-semibold">
@@ -34,7 +38,7 @@ export function InvitePanel(props: {
       <InviteOutcome error={invite.error} status={invite.status} />
       {invite.open && (
         <div className="mt-4 space-y-3">
-          {preview && <PreviewSummary preview={preview} />}
+          {preview && <PreviewSummary preview={preview} order={order} />}
           <PreviewFrame />
           <TestSendForm />
           {preview && (
@@ -88,15 +92,15 @@ function CountForm(props: { busy: boolean; among: string; onPreview(count: numbe
 
 const number = (n: number) => n.toLocaleString('en-US')
 
-/** How many, of how many shown, the first few, From and Subject. */
-function PreviewSummary({ preview }: { preview: InvitePreview }) {
-  // "the next 10 of the 57 shown", and how many of those may be invited, when not all.
+/** How many, of how many shown, in which order, the first few, From and Subject. */
+function PreviewSummary({ preview, order }: { preview: InvitePreview; order: string }) {
+  // "the next 10 of the 57 shown, by organisation, A to Z", and how many of those may be invited, when not all.
   const waiting = preview.waiting < preview.shown ? ` (${number(preview.waiting)} of them waiting)` : ''
   const of = preview.filtered
-    ? `: the next ${number(preview.count)} of the ${number(preview.shown)} shown${waiting}`
+    ? `: the next ${number(preview.count)} of the ${number(preview.shown)} shown, ${order}${waiting}`
     : preview.count < preview.requested
-      ? ` (only ${number(preview.waiting)} waiting)`
-      : ''
+      ? `, ${order} (only ${number(preview.waiting)} waiting)`
+      : `, ${order}`
   return (
     <>
       <h4 className="font-semibold">

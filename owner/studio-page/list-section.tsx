@@ -22,14 +22,19 @@ interface Position {
 
 const FIRST_PAGE: Position = { start: {}, number: 1 }
 
+/** The list's order in words, as its heading and "Invite the next N" say it: "newest first", "by organisation, A to Z". */
+export function orderWords(sort: Sort): string {
+  const column = TABLE_COLUMNS.find((each) => each.id === sort.column)
+  if (!column) return ''
+  const way = column.orders[sort.descending ? 1 : 0]
+  return sort.column === NEWEST_FIRST.column ? way : `by ${column.label.toLowerCase()}, ${way}`
+}
+
 /** "Signups, newest first", "Signups by organisation, A to Z": the list's heading says its order. */
 function headingOf(sort: Sort): string {
-  const column = TABLE_COLUMNS.find((each) => each.id === sort.column)
-  if (!column) return 'Signups'
-  const way = column.orders[sort.descending ? 1 : 0]
-  return sort.column === NEWEST_FIRST.column
-    ? `Signups, ${way}`
-    : `Signups by ${column.label.toLowerCase()}, ${way}`
+  const words = orderWords(sort)
+  if (words === '') return 'Signups'
+  return sort.column === NEWEST_FIRST.column ? `Signups, ${words}` : `Signups ${words}`
 }
 
 /**
@@ -76,7 +81,7 @@ export function ListSection(props: {
         <ListFilters filters={filters} summary={summary} onChange={filter} />
       </FilterFold>
       <ListActions
-        filters={filters}
+        view={view}
         shown={query === '' ? entries?.matching : undefined}
         selection={selection}
         onPage={onPage}
@@ -99,7 +104,7 @@ export function ListSection(props: {
 
 /** What the owner does with what the list shows: invite the next N of it, or the rows ticked; tag them. */
 function ListActions(props: {
-  filters: Filters
+  view: ListView
   shown: number | undefined
   selection: ReturnType<typeof useSelection>
   onPage: readonly string[]
@@ -112,9 +117,10 @@ function ListActions(props: {
   return (
     <>
       <InvitePanel
-        filters={props.filters}
+        view={props.view}
+        order={orderWords(props.view.sort)}
         shown={props.shown}
-        filtered={isFiltered(props.filters)}
+        filtered={isFiltered(props.view.filters)}
         onQueued={onChanged}
       />
       <InviteSelected

@@ -1,7 +1,7 @@
 import { browserSupportsWebAuthnAutofill, startAuthentication, WebAuthnError } from '@simplewebauthn/browser'
 import { type FormEvent, useEffect, useState } from 'react'
 import { siteConfig } from '../../contract/site-config'
-import { STUDIO_ROOT } from './api'
+import { studioReturn } from '../../contract/studio-return'
 import { FOCUS } from './styles'
 import { signInOptions, verifySignIn } from './team-api'
 
@@ -10,12 +10,15 @@ const aborted = (error: unknown) =>
   (error instanceof WebAuthnError && error.code === 'ERROR_CEREMONY_ABORTED') ||
   (error instanceof Error && (error.name === 'AbortError' || error.name === 'NotAllowedError'))
 
-/** Signs in with the passkey the browser returns, then opens the studio. */
+/**
+ * Signs in with the passkey the browser returns, then opens the studio where the member was going
+ * (`?next=`, the page and filters they opened signed out), checked to stay under /studio.
+ */
 async function signInWith(useBrowserAutofill: boolean): Promise<void> {
   const optionsJSON = await signInOptions()
   const response = await startAuthentication({ optionsJSON, useBrowserAutofill })
   await verifySignIn(response)
-  window.location.assign(`${STUDIO_ROOT}/`)
+  window.location.assign(studioReturn(new URLSearchParams(window.location.search).get('next')))
 }
 
 /** Offers the passkey to the browser's autofill, where it has one, as soon as the page is shown. */

@@ -44,6 +44,7 @@ export function SourcesPanel({ sources, range }: { sources: SourceCounts[] | und
         Counted by the server, with no cookie: a visitor is one address and browser a day; a signup counts
         under the utm_source of the page it was made on, else direct. (api) and mcp are signups with no
         counted page visit (scripts, API calls, headless browsers; agents), so they have no conversion.
+        Conversion: signups per visit, as the funnel gives it.
       </p>
       {!sources ? (
         <p className="mt-4 text-soft">Loading…</p>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { fetchInvitePreview, type InvitePreview, queueInvitations } from './api'
-import type { Filters } from './filters'
+import type { ListView } from './filters'
 import { queuedText } from './invite-preview'
 
 const PREPARING = 'Preparing the preview…'
@@ -29,9 +29,9 @@ export function useAction() {
 
 /**
  * The invite panel's state: whether a preview is open (its frame loads while the figures are read),
- * the preview's figures, the last outcome, and the two calls, with the filters the list shows.
+ * the preview's figures, the last outcome, and the two calls, with the filters and the order the list shows.
  */
-export function useInvite(filters: Filters, onQueued: () => void) {
+export function useInvite(view: ListView, onQueued: () => void) {
   const [open, setOpen] = useState(false)
   const [preview, setPreview] = useState<InvitePreview>()
   const { busy, status, setStatus, error, act } = useAction()
@@ -42,7 +42,7 @@ export function useInvite(filters: Filters, onQueued: () => void) {
     setStatus(PREPARING)
     void act(async () => {
       try {
-        setPreview(await fetchInvitePreview(count, filters))
+        setPreview(await fetchInvitePreview(count, view))
       } catch (reason) {
         setOpen(false)
         throw reason
@@ -55,15 +55,15 @@ export function useInvite(filters: Filters, onQueued: () => void) {
     setOpen(false)
     setPreview(undefined)
   }
-  // A preview is of the filters shown when it was asked for: a change of them asks again.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: any change of the filters closes it
+  // A preview is of the filters and the order shown when it was asked for: a change of them asks again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: any change of the view closes it
   useEffect(() => {
     setOpen(false)
     setPreview(undefined)
-  }, [filters])
+  }, [view])
   const send = (shown: InvitePreview) =>
     act(async () => {
-      const { queued, perMinute, waitsForSender } = await queueInvitations(shown.count, filters)
+      const { queued, perMinute, waitsForSender } = await queueInvitations(shown.count, view)
       setStatus(queuedText(queued, perMinute, waitsForSender))
       close()
       onQueued()

@@ -1,5 +1,13 @@
 import type { Context, Hono } from 'hono'
-import { countEntries, type EntryFilter, filterWords, isEmptyFilter } from '../../server/admin/entries'
+import {
+  countEntries,
+  type EntryFilter,
+  type EntrySort,
+  filterWords,
+  isEmptyFilter,
+  readSort,
+  sortFlag,
+} from '../../server/admin/entries'
 import type { Database } from '../../server/admin/runtime'
 import {
   type InviteOutcome,
@@ -37,7 +45,7 @@ function countOf(value: unknown): number | undefined {
 
 /**
  * The studio's "Invite the next N", through the invite service `invite --next N` calls, with the
- * filters the list shows above it (the query's, as /api/entries reads them): a preview (who, how
+ * filters the list shows above it and in its order (the query's, as /api/entries reads them): a preview (who, how
  * many, of how many shown, the message) that changes nothing, the message's HTML part for the
  * preview's frame (no address in it, so no token needed), and the POST that queues.
  */
@@ -70,21 +78,30 @@ export const messageJson = (preview: InvitePreview) => ({
 export const recipientsJson = (preview: InvitePreview) =>
   preview.shown.map(({ email, createdAt }) => ({ email, created_at: createdAt }))
 
-/** The count asked for and the list's filters, or the answer that refuses them. */
-function readNext(c: Context, given: unknown): { count: number; filter: EntryFilter } | Response {
+/**
+ * The count asked for, the list's filters and its order (the query's, as /api/entries reads them:
+ * newest first unless `sort` says otherwise), or the answer that refuses them. "The next N" are the
+ * first N rows the table shows.
+ */
+function readNext(
+  c: Context,
+  given: unknown,
+): { count: number; filter: EntryFilter; sort: EntrySort } | Response {
   const count = countOf(given)
   if (count === undefined)
     return c.json({ error: `count must be a number of people, 1 to ${MAX_COUNT}` }, 400)
   const read = studioFilter(c)
   if ('problem' in read) return c.json({ error: read.problem }, 400)
-  return { count, filter: read.filter }
+  const order = readSort(c.req.query('sort'), c.req.query('order'))
+  if ('problem' in order) return c.json({ error: order.problem }, 400)
+  return { count, filter: read.filter, sort: order.sort }
 }
 
 async function preview(c: Context, db: Database, invite: StudioInvite): Promise<Response> {
   const next = readNext(c, c.req.query('count'))
   if (next instanceof Response) return next
-  const { count, filter } = next
-  const request = { choice: { next: count, filter }, resend: false }
+  const { count, filter, sort } = next
+  const request = { choice: { next: count, filter, sort }, resend: false }
   // How many the list shows with these filters, whatever their status: "the next 10 of the 57 shown".
   const [shown, listed] = await Promise.all([
     previewInvite(db, request, invite.fallback, SHOWN),
@@ -125,13 +142,13 @@ async function queue(c: Context, db: Database, invite: StudioInvite): Promise<Re
   const body = (await c.req.json().catch(() => undefined)) as { count?: unknown } | undefined
   const next = readNext(c, body?.count)
   if (next instanceof Response) return next
-  const { count, filter } = next
-  const words = filterWords(filter)
+  const { count, filter, sort } = next
   const queued = await queueFromStudio(c, db, invite, {
-    choice: { next: count, filter },
+    choice: { next: count, filter, sort },
     resend: false,
     actor: { via: 'studio', ...actorOf(c) },
-    chosenBy: words === '' ? `next ${count}` : `next ${count} ${words}`,
+    // As `invite --next N` would be typed for the same rows: the table's order is a --sort.
+    chosenBy: [`next ${count}`, filterWords(filter), `--sort ${sortFlag(sort)}`].filter(Boolean).join(' '),
   })
   if (queued instanceof Response) return queued
   return c.json({ queued: queued.queued.length, ...paceJson(queued) })

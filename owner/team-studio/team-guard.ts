@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
+import { signInAddress, studioReturn } from '../../contract/studio-return'
 import { mayAct } from '../../contract/team-roles'
 import type { Database } from '../../server/admin/runtime'
 import {
@@ -67,8 +68,10 @@ export function teamGuard(deps: GuardDeps): MiddlewareHandler {
     const token = deps.cookie.read(c)
     const member = await sessionMember(deps.db, token, network)
     if ((PAGE_PATHS as readonly string[]).includes(path)) {
-      if (path === '/sign-in' && member) return c.redirect(`${MOUNT}/`, 303)
-      if (!member && !OPEN_PAGES.has(path)) return c.redirect(`${MOUNT}/sign-in`, 303)
+      // A page opened signed out (a bookmark, its filters in the query) is where the sign-in returns.
+      if (path === '/sign-in' && member) return c.redirect(studioReturn(c.req.query('next')), 303)
+      if (!member && !OPEN_PAGES.has(path))
+        return c.redirect(signInAddress(`${MOUNT}${path}${new URL(c.req.url).search}`), 303)
       return next()
     }
     // Each refusal is recorded (refused-requests.ts), so a probe of the team's routes leaves a trace.

@@ -26,7 +26,14 @@ export {
   untagEntries,
 } from '../waitlist/admin/entry-marks'
 export { BadCursorError, type EntryPage, type PageEntry, pageEntries } from '../waitlist/admin/entry-pages'
-export { readSort, type SortColumn } from '../waitlist/admin/entry-sort'
+export {
+  type EntrySort,
+  isOldestFirst,
+  OLDEST_FIRST,
+  readSort,
+  type SortColumn,
+  sortFlag,
+} from '../waitlist/admin/entry-sort'
 export { exportCsv } from '../waitlist/admin/export-csv'
 export { countByStatus, type StatusCounts } from '../waitlist/admin/status-counts'
 export { presentSources } from '../waitlist/admin/studio-queries'

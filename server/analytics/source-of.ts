@@ -17,17 +17,26 @@ export type HeaderReader = Pick<Headers, 'get'>
 const FORM_OUTCOME = /[?&]waitlist=/
 
 /**
+ * Where a person's own pages (confirm, the questions, unsubscribe, your data) link home: the page,
+ * but no visit. A person on the list who goes back to the page after confirming was counted when
+ * they came; those pages send no Referer (their addresses hold a token), so the link says it itself.
+ */
+export const OWN_PAGE_HOME = '/?from=own-page'
+const FROM_OWN_PAGE = /[?&]from=own-page(?:&|$)/
+
+/**
  * A person's browser loading the page. The server counts `GET /` answered with the page: 200, or
  * 304 when the browser already holds this very page and only checked it (a returning visitor's
  * load; no-cache makes every load ask).
  * Not a visit: HEAD, any other status, a prefetch or prerender (the browser guessing, not a person
  * looking), a bot by its User-Agent (isbot's maintained list), a request with no User-Agent at
- * all (every browser sends one), and the page the no-script form lands on after a signup.
+ * all (every browser sends one), the page the no-script form lands on after a signup, and the
+ * page reached from a person's own pages (OWN_PAGE_HOME).
  */
 export function isVisit(method: string, status: number, url: string, headers: HeaderReader): boolean {
   if (method !== 'GET' || (status !== 200 && status !== 304)) return false
   if (isSpeculative(headers)) return false
-  if (FORM_OUTCOME.test(url)) return false
+  if (FORM_OUTCOME.test(url) || FROM_OWN_PAGE.test(url)) return false
   return isBrowser(headers)
 }
 

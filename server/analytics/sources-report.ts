@@ -34,12 +34,13 @@ export function kindOf(source: string): SourceKind {
 }
 
 /**
- * Signups per visitor, for a page row with visitors; null otherwise. At most 1 (rate.ts): a visitor
- * is counted once a day per source, and people who came by an untagged link sign up as `direct`
- * (docs/analytics.md), so `direct` can have more signups than visitors; it reads 100%, not more.
+ * The conversion: signups per visit, the one rate the funnel's signups step gives too (funnel.ts),
+ * for a page row with visits; null otherwise. At most 1 (rate.ts): people who came by an untagged
+ * link sign up as `direct` (docs/analytics.md), so `direct` can have more signups than visits; it
+ * reads 100%, not more. Visitors are a count of their own, never a rate's whole.
  */
-export function conversionOf(kind: SourceKind, signups: number, visitors: number): number | null {
-  return kind === 'page' ? rateOf(signups, visitors) : null
+export function conversionOf(kind: SourceKind, signups: number, visits: number): number | null {
+  return kind === 'page' ? rateOf(signups, visits) : null
 }
 
 export interface SourceCounts {
@@ -48,7 +49,7 @@ export interface SourceCounts {
   visits: number
   visitors: number
   signups: number
-  /** Signups per visitor, at most 1; null for a `no-visit` row or one with no counted visitor. */
+  /** The conversion: signups per visit, at most 1; null for a `no-visit` row or one with no counted visit. */
   conversion: number | null
   /** The same counts by medium and campaign, largest first. */
   campaigns: CampaignCounts[]
@@ -110,12 +111,12 @@ export async function sourcesReport(
     source.visits += counts.visits
     source.visitors += counts.visitors
     source.signups += counts.signups
-    const conversion = conversionOf(source.kind, counts.signups, counts.visitors)
+    const conversion = conversionOf(source.kind, counts.signups, counts.visits)
     source.campaigns.push({ medium: row.medium, campaign: row.campaign, ...counts, conversion })
   }
   const sources = [...bySource.values()]
   for (const source of sources) {
-    source.conversion = conversionOf(source.kind, source.signups, source.visitors)
+    source.conversion = conversionOf(source.kind, source.signups, source.visits)
     source.campaigns.sort(largestFirst)
   }
   return sources.sort(largestFirst)

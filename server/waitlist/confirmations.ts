@@ -2,6 +2,7 @@ import type { EntryStatus } from '../../contract/entry-statuses'
 import type { Logger } from '../base/log'
 import { type Sweep, startSweep } from '../base/periodic-sweep'
 import type { Database, Queryable } from '../db/database'
+import { COUNTED_SIGNUP, type CountedSignup, takeBackSignups, WAS_COUNTED } from './erased-counts'
 
 /** What asking for a confirmation again found for a listed address: queued now, one already queued, too soon, or not unconfirmed. */
 export type ConfirmAgain =
@@ -88,16 +89,22 @@ export async function expireUnconfirmed(db: Database, days: number): Promise<num
         EXPIRY_LOCK_KEY,
       ])
       if (!lock?.got) return 0
-      const { affected } = await tx.run(
+      const gone = await tx.query<CountedSignup & { counted: boolean }>(
         `delete from public.waitlist w
           where w.id in (
             select s.waitlist_id from private.entry_status s join public.waitlist e on e.id = s.waitlist_id
              where s.status = 'unconfirmed'
                and coalesce(s.confirm_sent_at, e.created_at) < now() - $1::double precision * interval '1 day'
-             limit $2)`,
+             limit $2)
+          returning ${COUNTED_SIGNUP}, ${WAS_COUNTED} as counted`,
         [days, BATCH],
       )
-      return affected
+      // Their signups leave the counts by source too, as an erasure's do (erased-counts.ts).
+      await takeBackSignups(
+        tx,
+        gone.filter((row) => row.counted),
+      )
+      return gone.length
     })
     total += erased
     if (erased < BATCH) return total

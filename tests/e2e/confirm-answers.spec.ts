@@ -1,6 +1,7 @@
 import type { Browser, Page } from '@playwright/test'
 import { mailWords } from '../../contract/site-config'
 import { postWaitlist } from '../../harness/waitlist-api'
+import { OWN_PAGE_HOME } from '../../server/analytics/source-of'
 import { answersOf } from '../../server/waitlist/entry-answers'
 import { entryStatus } from '../support/entry-status'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
@@ -120,7 +121,8 @@ test('a wrong answer shows the form again with the reason; Skip leaves and store
     expect(problems.filter((problem) => !/status of 400/.test(problem))).toEqual([])
 
     await page.getByRole('link', { name: words.answers.skip }).click()
-    await expect(page).toHaveURL(`${mail.server.url}/`)
+    // Home, as no page visit: the person was counted when they came (source-of.ts).
+    await expect(page).toHaveURL(`${mail.server.url}${OWN_PAGE_HOME}`)
     expect(await answersOf(mail.database.db, email)).toBeUndefined()
   } finally {
     await context.close()

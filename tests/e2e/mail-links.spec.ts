@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test'
 import { siteConfig } from '../../contract/site-config'
 import type { TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
+import { OWN_PAGE_HOME } from '../../server/analytics/source-of'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
 import { expect, expectNoAxeViolations, expectServerPageLook, test, uniqueEmail } from './fixtures'
@@ -14,10 +15,10 @@ async function unsubscribeUrl(server: TestServer): Promise<string> {
   return `${server.url}/unsubscribe?t=${sealAddress(keys.unsubscribe, email)}`
 }
 
-/** The site's header: the logo, loaded under the CSP, and the wordmark, linking home. */
+/** The site's header: the logo, loaded under the CSP, and the wordmark, linking home (as no visit: a person's own page). */
 async function expectSiteHeader(page: Page): Promise<void> {
   const home = page.getByRole('banner').getByRole('link', { name: siteConfig.wordmark })
-  await expect(home).toHaveAttribute('href', '/')
+  await expect(home).toHaveAttribute('href', OWN_PAGE_HOME)
   const logo = home.getByRole('img', { name: siteConfig.logo.alt })
   await expect(logo).toHaveAttribute('src', siteConfig.logo.src)
   expect(await logo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(

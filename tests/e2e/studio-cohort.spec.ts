@@ -148,14 +148,18 @@ test.describe
 
     test('invites the next N of the people the filters show, and mails only them', async ({ page }) => {
       const problems = watchConsole(page)
-      await page.goto(`${studio.origin}/?answer=role%3DResearch&tag=shortlist#token=${studio.token}`)
+      await page.goto(
+        `${studio.origin}/?answer=role%3DResearch&tag=shortlist&sort=created_at&order=asc#token=${studio.token}`,
+      )
       const list = page.getByRole('region', { name: /^Signups/ })
       await expect(list.getByText('Page 1 of 1 · 3 matching')).toBeVisible()
       const panel = list.getByRole('region', { name: 'Invite the next N' })
-      await panel.getByLabel('People to invite (the oldest of the 3 shown)').fill('10')
+      await panel.getByLabel('People to invite (the first of the 3 shown, oldest first)').fill('10')
       await panel.getByRole('button', { name: 'Preview' }).click()
       await expect(
-        panel.getByRole('heading', { name: '3 people will be invited: the next 3 of the 3 shown' }),
+        panel.getByRole('heading', {
+          name: '3 people will be invited: the next 3 of the 3 shown, oldest first',
+        }),
       ).toBeVisible()
       await expect(panel.getByRole('list', { name: 'Who will be invited' }).getByRole('listitem')).toHaveText(
         ['percy@cs.stanford.edu', 'ann@stanford.edu', 'dan@ox.ac.uk'],
@@ -173,7 +177,7 @@ test.describe
       // The batch the table shows is the one the funnel names.
       const funnel = JSON.parse((await runCli(mail.server.env, 'funnel', '--by', 'batch', '--json')).stdout)
       const [batch] = funnel.rows
-      expect(batch.batch.chosenBy).toBe('next 3 --answer role=Research --tag shortlist')
+      expect(batch.batch.chosenBy).toBe('next 3 --answer role=Research --tag shortlist --sort created_at')
       await expect(list.getByRole('row', { name: /ann@stanford\.edu/ })).toContainText(
         `shortlist${batch.batch.id}`,
       )

@@ -104,7 +104,7 @@ test.describe('the studio on a first launch', () => {
     })
     await page.goto(studio.url)
     const panel = page.getByRole('region', { name: 'Invite the next N' })
-    await panel.getByLabel('People to invite (oldest signups first)').fill('3')
+    await panel.getByLabel('People to invite (newest first)').fill('3')
     const frameAsked = page.waitForRequest('**/invite-preview.html')
     await panel.getByRole('button', { name: 'Preview' }).click()
     await expect(panel.getByText('Preparing the preview…')).toBeVisible()

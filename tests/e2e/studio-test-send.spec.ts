@@ -29,7 +29,7 @@ test.describe('the studio’s test send', () => {
   }) => {
     await page.goto(studio.url)
     const panel = page.getByRole('region', { name: 'Invite the next N' })
-    await panel.getByLabel('People to invite (oldest signups first)').fill('1')
+    await panel.getByLabel('People to invite (newest first)').fill('1')
     await panel.getByRole('button', { name: 'Preview' }).click()
     const owner = 'owner.e2e@lab.example'
     await panel.getByLabel('Your address, for a test').fill(owner)

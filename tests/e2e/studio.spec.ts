@@ -350,9 +350,10 @@ for (const { name } of STUDIO_E2E_BACKENDS) {
       if (name === 'embedded')
         test('invites the next N only after showing the count and the message', async ({ page }) => {
           const problems = watchConsole(page)
-          await page.goto(studio.url)
+          // The table oldest first: "the next N" are its first rows.
+          await page.goto(`${studio.origin}/?sort=created_at&order=asc#token=${studio.token}`)
           const panel = page.getByRole('region', { name: 'Invite the next N' })
-          await panel.getByLabel('People to invite (oldest signups first)').fill('3')
+          await panel.getByLabel('People to invite (oldest first)').fill('3')
           await panel.getByRole('button', { name: 'Preview' }).click()
           await expect(panel.getByRole('heading', { name: '3 people will be invited' })).toBeVisible()
           const who = panel.getByRole('list', { name: 'Who will be invited' }).getByRole('listitem')

@@ -7,6 +7,7 @@ import { outcomeMessageFor } from '../../contract/waitlist-outcome'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
+import { OWN_PAGE_HOME } from '../../server/analytics/source-of'
 import { MAX_ANSWERS_BODY } from '../../server/http/mail-links/questions-form'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
 import { answersOf } from '../../server/waitlist/entry-answers'
@@ -156,7 +157,7 @@ describe('the confirmation page, with CONFIRM_SIGNUPS on', () => {
       /<input id="answer-organisation" name="organisation" type="text" maxlength="100"/,
     )
     expect(confirmed.html).toMatch(/<textarea id="answer-use_case" name="use_case" rows="4" maxlength="500">/)
-    expect(confirmed.html).toContain(`<a class="skip" href="/">${answerWords.skip}</a>`)
+    expect(confirmed.html).toContain(`<a class="skip" href="${OWN_PAGE_HOME}">${answerWords.skip}</a>`)
     expect(confirmed.html).not.toContain('required')
     expect(await answersOf(db(), email), 'asking stores nothing').toBeUndefined()
   })
@@ -302,7 +303,7 @@ describe("an agent's answers are only proposed, until the person keeps them", ()
     expect(confirmed.html).toContain('<option value="Founder or executive" selected>')
     expect(confirmed.html).toMatch(/<input id="answer-organisation" name="organisation" [^>]*value="OpenAI">/)
     // Skip is a link home: nothing is posted, nothing is kept.
-    expect(confirmed.html).toContain(`<a class="skip" href="/">${answerWords.skip}</a>`)
+    expect(confirmed.html).toContain(`<a class="skip" href="${OWN_PAGE_HOME}">${answerWords.skip}</a>`)
     expect(await shown(email)).toMatchObject({ status: 'waiting', answers: {}, proposed: STRANGER })
     expect(await picks('role=Founder or executive', email)).toBe(false)
     expect(await picks('organisation=OpenAI', email)).toBe(false)

@@ -338,7 +338,7 @@ describe('the owner’s table', () => {
         visitors: 1000,
         signups: 50,
         kind: 'page',
-        conversion: 0.05,
+        conversion: 0.042,
         campaigns: [
           {
             medium: 'social',
@@ -346,7 +346,7 @@ describe('the owner’s table', () => {
             visits: 1200,
             visitors: 1000,
             signups: 50,
-            conversion: 0.05,
+            conversion: 0.042,
           },
         ],
       },
@@ -362,20 +362,21 @@ describe('the owner’s table', () => {
     ]
     expect(renderSources(report).split('\n')).toEqual([
       'source  visits  visitors  signups  conversion',
-      'x        1,200     1,000       50        5.0%',
+      'x        1,200     1,000       50        4.2%',
       'mcp          0         0        2           –',
-      'total    1,200     1,000       52        5.0%',
+      // Signups per visit, of the page rows: 50 of 1,200 visits (not of the 1,000 visitors).
+      'total    1,200     1,000       52        4.2%',
     ])
     expect(renderCampaigns(report)?.split('\n')[1]).toMatch(/^x +social +launch +1,200 +1,000 +50$/)
   })
 
-  it('gives a conversion only to page rows with visitors, and never over 100%', () => {
+  it('gives a conversion, signups per visit, only to page rows with visits, and never over 100%', () => {
     expect(kindOf('(api)')).toBe('no-visit')
     expect(kindOf('mcp')).toBe('no-visit')
     expect(kindOf('direct')).toBe('page')
     expect(kindOf('(other)')).toBe('page')
     expect(conversionOf('page', 1, 4)).toBe(0.25)
-    // Readers of an untagged link sign up as direct: more signups than direct's visitors.
+    // Readers of an untagged link sign up as direct: more signups than direct's visits.
     expect(conversionOf('page', 10, 1)).toBe(1)
     expect(conversionOf('page', 3, 0)).toBeNull()
     expect(conversionOf('no-visit', 10, 0)).toBeNull()

@@ -127,13 +127,14 @@ describe('visits and signups by source, on two servers sharing one database', ()
       visits: 3,
       visitors: 2,
       signups: 1,
-      conversion: 0.5,
+      // Signups per visit, as the funnel's: 1 of 3 visits (not of the 2 visitors).
+      conversion: 1 / 3,
     })
     expect(rows[1]).toMatchObject({ source: '(api)', kind: 'no-visit', signups: 1, conversion: null })
     // The founder's table: (api) apart, no conversion for it, and the total's from page signups only.
     const text = await runCli({ DATABASE_URL: one.env.DATABASE_URL ?? '' }, 'sources')
     expect(text.stdout).toMatch(/^\(api\) +0 +0 +1 +–$/m)
-    expect(text.stdout).toMatch(/^total +5 +3 +4 +66\.7%$/m)
+    expect(text.stdout).toMatch(/^total +5 +3 +4 +40\.0%$/m)
     expect(text.stdout).toContain('(api) and mcp are signups with no counted page visit')
 
     const logs = one.output() + two.output()

@@ -333,12 +333,13 @@ describe('the studio chooses a cohort', () => {
   })
 
   it('records "Invite the next N" as a batch of the studio’s too', async () => {
-    const response = await api('/api/invite', { json: { count: 1 } })
+    // The table sorted oldest first: its first row that may be invited (invite-in-order.test.ts has the others).
+    const response = await api('/api/invite?sort=created_at&order=asc', { json: { count: 1 } })
     expect(await response.json()).toMatchObject({ queued: 1 })
     expect((await invitations(mail.database.db)).at(-1)).toEqual({
       email: 'bo@example.com',
       by: 'studio',
-      chosenBy: 'next 1',
+      chosenBy: 'next 1 --sort created_at',
       size: 1,
     })
   })
@@ -358,7 +359,7 @@ describe('the studio chooses a cohort', () => {
     }
     expect(byBatch.rows).toMatchObject([
       { batch: { by: 'studio', size: 2, chosenBy: '3 selected' }, invited: 2, joined: 0 },
-      { batch: { by: 'studio', size: 1, chosenBy: 'next 1' }, invited: 1, joined: 0 },
+      { batch: { by: 'studio', size: 1, chosenBy: 'next 1 --sort created_at' }, invited: 1, joined: 0 },
     ])
     for (const query of ['by=person', 'days=7', 'by=batch&days=365'])
       expect((await api(`/api/funnel?${query}`)).status, query).toBe(400)

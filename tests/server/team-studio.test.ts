@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { studioReturn } from '../../contract/studio-return'
 import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import { sessionCookieOf, storedPasskey, teamMember } from '../../harness/team-session'
 import { runCli } from '../../harness/waitlist-cli'
@@ -109,6 +110,40 @@ describe('the team studio', () => {
          from private.team_members m where m.id = s.member_id and m.email = 'member@lab.example'`,
     )
     expect((await call('/api/summary', member)).status).toBe(401)
+  })
+
+  it('returns a signed-out visit to the page and filters it asked for once signed in, never off /studio', async () => {
+    const view = '/studio/?status=waiting&answer=role%3DResearch&sort=answer_organisation&order=desc'
+    const signedOut = await app.request(view.slice('/studio'.length))
+    expect(signedOut.status).toBe(303)
+    const signIn = signedOut.headers.get('location') ?? ''
+    expect(signIn).toBe(`/studio/sign-in?next=${encodeURIComponent(view)}`)
+    expect((await app.request('/activity')).headers.get('location')).toBe(
+      `/studio/sign-in?next=${encodeURIComponent('/studio/activity')}`,
+    )
+    expect((await app.request('/')).headers.get('location')).toBe('/studio/sign-in')
+    // Signed in, the sign-in page sends the member on to where they were going, as the page does
+    // after the passkey (sign-in-page.tsx, through the same check).
+    const member = await signedIn('returning@lab.example', 'viewer')
+    const back = await call(signIn.slice('/studio'.length), member)
+    expect(back.status).toBe(303)
+    expect(back.headers.get('location')).toBe(view)
+    for (const away of [
+      'https://evil.example/studio/',
+      '//evil.example/studio/',
+      '/\\evil.example/studio/',
+      '/studio/../api/export.csv',
+      '/studio/%2e%2e/admin',
+      '/studiox/',
+      'studio/',
+      '/studio/sign-in?next=%2F%2Fevil.example',
+      '/studio/\nfoo',
+    ]) {
+      const refused = await call(`/sign-in?next=${encodeURIComponent(away)}`, member)
+      expect(refused.headers.get('location'), away).toBe('/studio/')
+    }
+    expect(studioReturn('/studio')).toBe('/studio/')
+    expect(studioReturn('/studio/team?x=1#frag')).toBe('/studio/team?x=1')
   })
 
   it("puts sign-in attempts through the site's rate limit", async () => {

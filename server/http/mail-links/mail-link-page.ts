@@ -1,4 +1,5 @@
 import { mailWords, siteConfig } from '../../../contract/site-config'
+import { OWN_PAGE_HOME } from '../../analytics/source-of'
 import { escapeHtml } from '../../mail/messages/message-html'
 import { MAIL_LINK_CSS_PATH, MAIL_LINK_CSS_VERSION } from './mail-link-style'
 import { type QuestionsForm, questionsFormHtml } from './questions-form'
@@ -39,7 +40,7 @@ const FROM_PAGE_FIELD = `<input type="hidden" name="${FROM_PAGE.name}" value="${
 // The site's header (src/sections/site-header.tsx): the logo and the wordmark, linking home.
 const { logo, wordmark } = siteConfig
 const HEADER_HTML =
-  '<header><a class="brand" href="/">' +
+  `<header><a class="brand" href="${OWN_PAGE_HOME}">` +
   `<img src="${escapeHtml(logo.src)}" width="${logo.width}" height="${logo.height}" alt="${escapeHtml(logo.alt)}">` +
   `<span>${escapeHtml(wordmark)}</span></a></header>`
 
@@ -77,7 +78,7 @@ export function renderMailLinkPage(page: MailLinkPage): Response {
     page.body ?? '',
     page.questions
       ? questionsFormHtml(page.questions)
-      : `<a class="home" href="/">${escapeHtml(mailWords.pages.home)}</a>`,
+      : `<a class="home" href="${OWN_PAGE_HOME}">${escapeHtml(mailWords.pages.home)}</a>`,
     '</div></main>',
     '</body>',
     '</html>',

@@ -1,5 +1,6 @@
 import type { SignupQuestion } from '../../../contract/signup-questions'
 import { mailWords, signupQuestions } from '../../../contract/site-config'
+import { OWN_PAGE_HOME } from '../../analytics/source-of'
 import { escapeHtml } from '../../mail/messages/message-html'
 
 /** Where the confirmation page's questions are sent: with the link's own token, as the link's POST. */
@@ -57,7 +58,7 @@ export function questionsFormHtml(form: QuestionsForm): string {
     `<p class="intro">${escapeHtml(words.intro)}</p>`,
     ...signupQuestions.map((question) => fieldHtml(question, textOf(given[question.id]))),
     `<div class="actions"><button type="submit">${escapeHtml(words.button)}</button>`,
-    `<a class="skip" href="/">${escapeHtml(words.skip)}</a></div>`,
+    `<a class="skip" href="${OWN_PAGE_HOME}">${escapeHtml(words.skip)}</a></div>`,
     '</form>',
   ].join('\n')
 }

@@ -9,6 +9,7 @@ import { consentColumns } from './consent-columns'
 import { emailProblem } from './email-rule'
 import { bindLiterals, type EntryFilter, filterConditions, whereOf } from './entry-filter'
 import { MAX_TAGS, readNote, readTag } from './entry-marks'
+import { type EntrySort, OLDEST_FIRST, orderOf } from './entry-sort'
 
 /**
  * The columns of an entry as `list` and `export` write it and `import` reads it back, in file
@@ -248,18 +249,18 @@ export const columnsNamed = (...names: string[]): EntryColumn[] =>
   names.map((name) => ENTRY_COLUMNS[columnIndex(name)] as EntryColumn)
 
 /**
- * The entries the filter matches, oldest first (the order of `list` and `export`), streamed as COPY
- * text: every column, or those given (`list` reads the three it prints, and so no answer at all).
- * COPY takes no parameters, so the filter's values are quoted literals (entry-filter.ts).
+ * The entries the filter matches, oldest first (the order of `list` and `export`) or in the order
+ * `list --sort` asks (the studio table's, entry-sort.ts), streamed as COPY text: every column, or
+ * those given (`list` reads the three it prints, and so no answer at all). COPY takes no
+ * parameters, so the filter's values are quoted literals (entry-filter.ts).
  */
 export function copyEntries(
   tx: CopyTransaction,
   filter: EntryFilter = {},
   columns: readonly Pick<EntryColumn, 'read'>[] = ENTRY_COLUMNS,
+  sort: EntrySort = OLDEST_FIRST,
 ): Readable {
   const where = whereOf(filterConditions(filter, bindLiterals))
   const read = columns.map((column) => column.read).join(', ')
-  return tx.copyTo(
-    `copy (select ${read} from ${ENTRY_SOURCE} ${where} order by waitlist.created_at, waitlist.id) to stdout`,
-  )
+  return tx.copyTo(`copy (select ${read} from ${ENTRY_SOURCE} ${where} order by ${orderOf(sort)}) to stdout`)
 }

@@ -30,6 +30,11 @@ export interface EntrySort {
 /** The list's own order: newest first. */
 export const NEWEST_FIRST: EntrySort = { column: 'created_at', descending: true }
 
+/** The CLI's own order (`list`, `export`, `invite --next N`): oldest first. */
+export const OLDEST_FIRST: EntrySort = { column: 'created_at', descending: false }
+
+export const isOldestFirst = (sort: EntrySort) => sort.column === 'created_at' && !sort.descending
+
 const STATUS_ORDER = `array[${ENTRY_STATUSES.map((status) => escapeLiteral(status)).join(', ')}]`
 
 /** Each column's key over ENTRY_SOURCE, as text; null where the entry has no value. */
@@ -63,6 +68,12 @@ export function sortKey(sort: EntrySort): { sql: string; type: 'timestamptz' | '
   return { sql: `(coalesce(${key}, ${missing}) collate "C")`, type: 'text' }
 }
 
+/** The ORDER BY of a query over ENTRY_SOURCE in the sort's order, ties broken by id the same way round. */
+export function orderOf(sort: EntrySort): string {
+  const way = sort.descending ? 'desc' : 'asc'
+  return `${sortKey(sort).sql} ${way}, waitlist.id ${way}`
+}
+
 /** The key as the page's rows carry it, for their cursors: signed up as UTC text with microseconds. */
 export const sortKeyText = (sort: EntrySort) =>
   sort.column === 'created_at' ? isoUtc('waitlist.created_at') : sortKey(sort).sql
@@ -80,6 +91,27 @@ export function readSort(
     return { problem: 'order needs asc or desc' }
   return { sort: { column: name as SortColumn, descending: order === 'desc' } }
 }
+
+/** A column as the CLI's `--sort` names it: a question by its id (`organisation`), the others as the studio's query does. */
+const flagName = (column: SortColumn) => column.replace(/^answer_/, '')
+
+/**
+ * `--sort COLUMN[:desc]` (`list`, `invite --next N`): the order the studio's table can show, named
+ * as the CLI names it (`--sort organisation`, `--sort created_at:desc`), A to Z or oldest first
+ * unless `:desc`; or what is wrong with it.
+ */
+export function readSortFlag(given: string): { sort: EntrySort } | { problem: string } {
+  const [name = '', way, ...rest] = given.split(':')
+  const column = SORT_COLUMNS.find((each) => flagName(each) === name || each === name)
+  if (column === undefined || rest.length > 0 || (way !== undefined && way !== 'asc' && way !== 'desc'))
+    return {
+      problem: `--sort needs one of ${SORT_COLUMNS.map(flagName).join(', ')}, with :desc for the other way (--sort organisation:desc), not "${given}"`,
+    }
+  return { sort: { column, descending: way === 'desc' } }
+}
+
+/** The sort as `--sort` takes it: `organisation`, `created_at:desc`. */
+export const sortFlag = (sort: EntrySort) => `${flagName(sort.column)}${sort.descending ? ':desc' : ''}`
 
 /** A page's key: the entry's value in the sort's column (see sortKey), and its id. */
 export interface Key {

@@ -22,8 +22,19 @@ export interface FunnelRow {
   kind?: 'page' | 'no-visit'
   /** A page row's source (`direct`, a utm_source or ref, a site); null for the no-visit row. */
   source?: string | null
-  /** A batch's row: one `invite` run, `size` the invitations it queued (people resent later count in a later batch). */
-  batch?: { id: number; at: string; by: 'cli' | 'studio'; size: number; chosenBy: string | null }
+  /**
+   * A batch's row: one `invite` run, `size` the invitations it queued (people resent later count in a
+   * later batch), `erased` how many of the people it counts were erased since (counted still, as the
+   * record counts them: erased-counts.ts).
+   */
+  batch?: {
+    id: number
+    at: string
+    by: 'cli' | 'studio'
+    size: number
+    chosenBy: string | null
+    erased: number
+  }
   /** Page visits: each page row, and the total; never for the no-visit row or a batch. */
   visits?: number
   signups: number
@@ -137,8 +148,9 @@ async function bySource(db: Queryable, from: string | null, window: FunnelWindow
 /**
  * Each batch (one `invite` run) queued in the window, and the people it counts: each invited entry
  * belongs to one batch, the one whose invitation it redeemed, else its latest (a resend moves a
- * person to the later batch). Every one of them had signed up and was past its confirmation, so
- * those steps are its people.
+ * person to the later batch), and those of them erased since, whom the batch keeps as counts
+ * (erased-counts.ts). Every one of them had signed up and was past its confirmation, so those
+ * steps are its people.
  */
 async function byBatch(db: Queryable, from: string | null, window: FunnelWindow): Promise<Funnel> {
   const batches = await db.query<{
@@ -147,6 +159,7 @@ async function byBatch(db: Queryable, from: string | null, window: FunnelWindow)
     by: 'cli' | 'studio'
     size: number
     chosenBy: string | null
+    erased: number
     invited: number
     joined: number
   }>(
@@ -157,8 +170,9 @@ async function byBatch(db: Queryable, from: string | null, window: FunnelWindow)
         order by o.waitlist_id, (o.redeemed_at is not null) desc, o.id desc
      )
      select b.id::int as id, ${isoUtc('b.created_at')} as at, b.invited_by as by, b.size, b.chosen_by as "chosenBy",
-            count(p.waitlist_id)::int as invited,
-            count(p.waitlist_id) filter (where s.joined_at is not null or s.status = 'joined')::int as joined
+            b.erased, count(p.waitlist_id)::int + b.erased as invited,
+            count(p.waitlist_id) filter (where s.joined_at is not null or s.status = 'joined')::int
+              + b.erased_joined as joined
        from private.invite_batches b
        left join person p on p.batch_id = b.id
        left join private.entry_status s on s.waitlist_id = p.waitlist_id

@@ -3,7 +3,9 @@ import { type Actor, recordAudit } from '../../audit/audit-record'
 import type { Database, Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
 import { queueInvitations, queueTest } from '../../mail/queue/mail-queueing'
+import { ENTRY_SOURCE } from '../admin/entry-columns'
 import { bindParameters, type EntryFilter, filterConditions, isEmptyFilter } from '../admin/entry-filter'
+import { type EntrySort, isOldestFirst, OLDEST_FIRST, orderOf } from '../admin/entry-sort'
 import { countByStatusAsIs } from '../admin/status-counts'
 import { changeStatus, invitable, STATUS_SQL } from '../entry-status'
 
@@ -44,23 +46,45 @@ export async function entrySourceAsIs(db: Queryable): Promise<EntrySource | unde
 }
 
 /**
- * The `limit` oldest entries whose status is one of `statuses` and that the owner's filter matches
- * (entry-filter.ts: a source, an answer, a domain…), oldest first.
+ * The first `limit` entries whose status is one of `statuses` and that the owner's filter matches
+ * (entry-filter.ts: a source, an answer, a domain…), in `sort`'s order: oldest first, or any order
+ * the studio's table shows (entry-sort.ts), so "the next N" are the first N rows the owner sees.
  */
-export function oldestWith(
+export function firstWith(
   db: Queryable,
   statuses: EntryStatus[],
   limit: number,
   source: EntrySource = WITH_STATUSES,
   filter: EntryFilter = {},
+  sort: EntrySort = OLDEST_FIRST,
 ): Promise<Candidate[]> {
   const params: unknown[] = [statuses, limit]
+  if (!isOldestFirst(sort)) return firstSorted(db, params, filter, sort)
   const others = filterConditions({ ...filter, statuses: undefined }, bindParameters(params), ALIASES)
   return db.query<Candidate>(
     `select ${CANDIDATE_COLUMNS}
        from ${source}
       where ${STATUS_SQL} = any($1::text[])${others.map((condition) => ` and ${condition}`).join('')}
       order by w.created_at, w.id
+      limit $2`,
+    params,
+  )
+}
+
+/**
+ * firstWith in another order than the oldest first: over the studio list's own source and keys
+ * (entry-columns.ts, entry-sort.ts), whose names the sort's key is written in. `params` holds the
+ * statuses and the limit.
+ */
+function firstSorted(db: Queryable, params: unknown[], filter: EntryFilter, sort: EntrySort) {
+  const others = filterConditions({ ...filter, statuses: undefined }, bindParameters(params))
+  return db.query<Candidate>(
+    `select waitlist.id::text as "waitlistId", waitlist.email::text as email,
+            ${isoUtc('waitlist.created_at')} as "createdAt",
+            coalesce(entry_status.status, 'waiting') as status
+       from ${ENTRY_SOURCE}
+      where coalesce(entry_status.status, 'waiting') = any($1::text[])${others.map((condition) => ` and ${condition}`).join('')}
+      order by ${orderOf(sort)}
       limit $2`,
     params,
   )
@@ -119,6 +143,18 @@ export async function filterReadableAsIs(db: Queryable, filter: EntryFilter): Pr
   return (!answered || Boolean(row?.answers)) && (!marked || Boolean(row?.marks))
 }
 
+/**
+ * Whether the database as it is keeps every table another order than the oldest first reads
+ * (the studio list's, entry-columns.ts): before their migrations, a dry run has nothing to sort by.
+ */
+export async function sortReadableAsIs(db: Queryable): Promise<boolean> {
+  const [row] = await db.query<{ missing: string }>(
+    `select count(*) filter (where to_regclass(name) is null)::text as missing
+       from unnest(array['private.entry_status', 'private.entry_answers', 'private.entry_marks']) name`,
+  )
+  return row?.missing === '0'
+}
+
 /** The entries of these addresses (any letter case); an address not on the list is absent. */
 export function entriesOf(
   db: Queryable,
@@ -174,8 +210,10 @@ export interface InviteOptions {
   by?: 'cli' | 'studio'
   /** How the batch was chosen, in the owner's words (`--next 50 --answer role=Research`). */
   chosenBy?: string
-  /** `--next N` takes the oldest entries this filter matches (entry-filter.ts). */
+  /** `--next N` takes the first entries this filter matches (entry-filter.ts)… */
   filter?: EntryFilter
+  /** …in this order (`--sort`, the studio's table's); oldest first without it. */
+  sort?: EntrySort
   /** Who asked, for the record (audit-record.ts); each batch is one line naming its entries. */
   actor?: Actor
 }
@@ -187,14 +225,14 @@ export interface QueuedInvites {
 }
 
 /**
- * `invite --next N`: the N oldest waiting entries (with --resend, invited ones too) that the
- * filter matches, queued as one batch.
+ * `invite --next N`: the first N waiting entries (with --resend, invited ones too) that the filter
+ * matches, oldest first or in the sort's order, queued as one batch.
  */
 export function inviteNext(db: Database, count: number, options: InviteOptions): Promise<QueuedInvites> {
   return db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [INVITE_LOCK_KEY])
     const allowed = nextStatuses(options.resend, options.filter)
-    const queued = await oldestWith(tx, allowed, count, WITH_STATUSES, options.filter)
+    const queued = await firstWith(tx, allowed, count, WITH_STATUSES, options.filter, options.sort)
     const ids = queued.map((entry) => entry.waitlistId)
     return { queued, messageIds: await markInvited(tx, ids, allowed, options) }
   })

@@ -12,6 +12,7 @@ import { NO_MAIL_SETTINGS, NO_SENDER_YET, readMailSettings } from '../../mail/qu
 import { HEALTH_MIN_SENT } from '../../mail/queue/send-health'
 import type { OutgoingMail } from '../../mail/smtp-transport'
 import { type EntryFilter, isEmptyFilter } from '../admin/entry-filter'
+import { type EntrySort, isOldestFirst } from '../admin/entry-sort'
 import { invitable, whyNotInvited } from '../entry-status'
 import {
   type Candidate,
@@ -19,11 +20,12 @@ import {
   entriesOf,
   entrySourceAsIs,
   filterReadableAsIs,
+  firstWith,
   inviteNamed,
   inviteNext,
   nextStatuses,
-  oldestWith,
   queueTestInvitation,
+  sortReadableAsIs,
 } from './invitations'
 
 /**
@@ -44,8 +46,13 @@ export interface InviteActor extends Actor {
   via: 'cli' | 'studio'
 }
 
-/** Whom to invite: the oldest `next` the filter matches among those who may be invited, or the addresses named. */
-export type InviteChoice = { next: number; filter?: EntryFilter } | { emails: readonly string[] }
+/**
+ * Whom to invite: the first `next` the filter matches among those who may be invited, oldest first
+ * or in `sort`'s order (the studio table's, `--sort`), or the addresses named.
+ */
+export type InviteChoice =
+  | { next: number; filter?: EntryFilter; sort?: EntrySort }
+  | { emails: readonly string[] }
 
 export interface InviteRequest {
   choice: InviteChoice
@@ -80,9 +87,9 @@ export interface MessagePreview {
 export interface InvitePreview extends MessagePreview {
   /** How many an invitation would now be queued for. */
   count: number
-  /** With `next`: how many may be invited and match the filter, of which `count` are the oldest. */
+  /** With `next`: how many may be invited and match the filter, of which `count` are the first. */
   matching: number
-  /** The first `show` of those `count`, oldest first. */
+  /** The first `show` of those `count`, in the order they are taken (named ones oldest first). */
   shown: Candidate[]
   refused: Refusal[]
   /** Named addresses on no entry. */
@@ -208,13 +215,15 @@ async function candidatesAsIs(
   const source = await entrySourceAsIs(db)
   const filter = 'next' in choice ? (choice.filter ?? {}) : {}
   if (!source || !(await filterReadableAsIs(db, filter))) return undefined
+  const sort = 'next' in choice ? choice.sort : undefined
+  if (sort && !isOldestFirst(sort) && !(await sortReadableAsIs(db))) return undefined
   if ('emails' in choice) {
     const entries = await entriesOf(db, choice.emails, source)
     return { entries: entries.sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1)), matching: 0 }
   }
   const statuses = nextStatuses(resend, filter)
   const [entries, matching] = await Promise.all([
-    oldestWith(db, statuses, Math.min(choice.next, show), source, filter),
+    firstWith(db, statuses, Math.min(choice.next, show), source, filter, sort),
     countInvitable(db, statuses, filter, source),
   ])
   return { entries, matching }
@@ -254,7 +263,7 @@ export async function queueInvite(
     noSender: settings.senderConfigured ? null : NO_SENDER_YET,
   }
   if ('next' in choice) {
-    const result = await inviteNext(db, choice.next, { ...options, filter: choice.filter })
+    const result = await inviteNext(db, choice.next, { ...options, filter: choice.filter, sort: choice.sort })
     // Under the batch's lock every matching entry was taken: fewer than asked is all there were.
     const fewerMatched = !isEmptyFilter(choice.filter ?? {}) && result.queued.length < choice.next
     return { ...result, refused: [], unknown: [], fewerMatched, ...said }
