@@ -87,7 +87,7 @@ async function readFlags(values: CliArgs['values']) {
 
 /** `--sort COLUMN[:desc]` (list, invite --next): the order, oldest first without it, or what is wrong with it. */
 async function readSortFlag(values: CliArgs['values']) {
-  const { readSortFlag, OLDEST_FIRST } = await import('../../server/waitlist/admin/entry-sort')
+  const { readSortFlag, OLDEST_FIRST } = await import('../../server/admin/entries')
   return values.sort === undefined ? { sort: OLDEST_FIRST } : readSortFlag(values.sort)
 }
 

@@ -31,6 +31,7 @@ export {
   isOldestFirst,
   OLDEST_FIRST,
   readSort,
+  readSortFlag,
   type SortColumn,
   sortFlag,
 } from '../waitlist/admin/entry-sort'

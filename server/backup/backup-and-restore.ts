@@ -5,10 +5,10 @@ import { embeddedClusterExists } from '../db/beside-server'
 import { type BackupManifest, backUpCluster, layOutCluster, readBackupManifest } from '../db/cluster-backup'
 import { lockDataDir } from '../db/data-dir-lock'
 import { openDatabase } from '../db/open-database'
-import { isStoreUrl, openBackupStore } from './backup-store'
 import { type BackupStatus, backupStatusFile } from './continuous-backup'
 import { reapplyErasures } from './erasure-ledger'
 import { countHoldings } from './holdings'
+import { isStoreUrl, openBackupStore } from './open-store'
 import { fetchLatest, latestLedger } from './restore-from-store'
 
 /** The settings backup and restore read (the server's env's part). */

@@ -176,7 +176,7 @@ export async function startBackupIfSet(
   log: Logger,
 ): Promise<{ stop(): Promise<void> } | undefined> {
   if (env.DATABASE_URL || !env.BACKUP_URL || !env.BACKUP_KEY) return undefined
-  const { openBackupStore } = await import('./backup-store')
+  const { openBackupStore } = await import('./open-store')
   const store = await openBackupStore(env.BACKUP_URL)
   const last = await readFile(backupStatusFile(env.DATA_DIR), 'utf8').then(
     (text) => (JSON.parse(text) as BackupStatus).lastPieceAt,
