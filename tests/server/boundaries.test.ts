@@ -60,7 +60,7 @@ function layerOf(path: string): Layer | undefined {
 
 /** The owner's rooms that may use another outer room: the CLI reads the assembly's env and starts the local studio; the team studio wraps the studio's app. */
 const OWNER_USES: Readonly<Record<string, readonly string[]>> = {
-  'owner/cli': ['boot', 'owner/studio-server'],
+  'owner/cli': ['boot', 'owner/studio-server', 'owner/team-studio'],
   'owner/team-studio': ['owner/studio-server'],
 }
 
