@@ -75,7 +75,8 @@ export function crossOrigin(c: Context, origins: readonly string[]): boolean {
 }
 
 export const CROSS_ORIGIN =
-  "Refused: the studio answers only its own pages (this request's Sec-Fetch-Site or Origin names another site, or none)."
+  'Refused: the studio answers only its own pages, and takes changes only from its own pages ' +
+  "(this request's Sec-Fetch-Site or Origin names another site, or none)."
 
 /**
  * The studio's one guard, before every route, for the team studio at /studio and the local studio
