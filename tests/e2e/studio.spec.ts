@@ -106,7 +106,12 @@ for (const { name } of STUDIO_E2E_BACKENDS) {
           expect(body).not.toContain('@example.com')
         }
         // A change wants its own page's Sec-Fetch-Site or Origin: neither, or another's, is refused.
-        for (const headers of [{ 'Sec-Fetch-Site': 'same-site' }, {}, { Origin: 'http://evil.example' }]) {
+        const refused: Record<string, string>[] = [
+          { 'Sec-Fetch-Site': 'same-site' },
+          {},
+          { Origin: 'http://evil.example' },
+        ]
+        for (const headers of refused) {
           const removal = await fetch(`${studio.origin}/api/remove`, {
             method: 'POST',
             headers: { ...auth, ...headers, 'Content-Type': 'application/json' },

@@ -161,6 +161,18 @@ describe.each(BACKENDS)('the studio API on $name', ({ name }) => {
     expect(summary.total).toBe(2)
     expect(summary.days).toHaveLength(30)
   })
+
+  it('has the Activity page: the record names the one who started it, cli: and the OS user', async () => {
+    const page = await fetch(`${studio.origin}/activity`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+    const activity = await api('/api/activity')
+    expect(activity.status).toBe(200)
+    const { lines } = (await activity.json()) as { lines: { actor: string; action: string }[] }
+    expect(lines.find((line) => line.action === 'remove')?.actor).toMatch(/^cli:/)
+    // The team's own rows are the team studio's: the local studio has no member to run them.
+    expect((await api('/api/team')).status).toBe(404)
+  })
 })
 
 describe.each(BACKENDS)('the studio command on $name', ({ name }) => {
