@@ -10,6 +10,8 @@ const LINK = /(http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+)/g
 export interface StudioProcess {
   /** The newest link it printed, not used yet: each opens one session, once (a page's goto). */
   readonly url: string
+  /** The newest link, opening the page with `search` (filters in the query): `/?search#token=…`. */
+  at(search: string): string
   origin: string
   port: number
   /** A session's token, from the first link: the Bearer the page sends. */
@@ -43,6 +45,9 @@ export async function startStudioProcess(env: Record<string, string>): Promise<S
   return {
     get url() {
       return links().at(-1) ?? ''
+    },
+    at(search) {
+      return (links().at(-1) ?? '').replace('/#', `/?${search}#`)
     },
     origin: parsed.origin,
     port: Number(parsed.port),
