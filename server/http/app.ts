@@ -80,7 +80,11 @@ const queueFull = (cors: SiteCors) => (c: Context) =>
     ...cors.headersFor(c.req.header('origin')),
   })
 
-/** The whole HTTP surface, apart from `serve()` so tests can call `app.request()` without a port. */
+/**
+ * The whole HTTP surface, apart from `serve()` so tests can call `app.request()` without a port.
+ * It mounts each surface's route table (ADR 112): `/healthz`, REST, MCP, provider events, the
+ * team studio, then the public site's table (site-routes.ts), whose catch-all answers the rest.
+ */
 export function createApp(deps: AppDeps): Hono {
   const { db, log } = deps
   const protections = deps.protections ?? DEFAULT_PROTECTIONS
