@@ -230,6 +230,17 @@ for (const { name } of STUDIO_E2E_BACKENDS) {
         expect(await readFile((await download.path()) ?? '', 'utf8')).toBe(exported)
       })
 
+      test('has the Activity page, as its owner cli:USER, beside the list (ADR 112)', async ({ page }) => {
+        await page.goto(studio.url)
+        await expect(page.getByText(/^cli:\S+ · owner$/)).toBeVisible()
+        await page.getByRole('link', { name: 'Activity' }).click()
+        await expect(page).toHaveURL(`${studio.origin}/activity`)
+        // The tab keeps its session: the record's page reads with it, the link already spent.
+        await expect(page.getByRole('heading', { name: 'Activity', level: 1 })).toBeVisible()
+        await expect(page.getByRole('alert')).toHaveCount(0)
+        await expect(page.getByRole('link', { name: 'Your passkeys' })).toHaveCount(0)
+      })
+
       test('passes axe, with the entry’s panel and the removal’s dialog open', async ({ page }) => {
         await page.goto(studio.url)
         await expect(page.getByRole('table')).toBeVisible()
