@@ -109,7 +109,7 @@ try {
       ['sort', 'answer_organisation'],
       ['order', 'asc'],
     ])
-    await page.goto(`${studio.origin}/?${view}#token=${studio.token}`)
+    await page.goto(studio.at(String(view)))
     const list = page.getByRole('region', { name: 'Signups by organisation, A to Z' })
     await list.getByText(/ matching$/).waitFor()
     await page.getByText('All sources').waitFor()

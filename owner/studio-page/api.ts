@@ -4,9 +4,10 @@ import type { DayCount } from '../../server/admin/funnel'
 import { type Filters, filtersQuery, type ListView, type Sort, sortQuery } from './filters'
 
 /**
- * The studio server's JSON API (owner/studio-server/studio-app.ts). The token arrives in the URL's
- * fragment, which no request carries, stays in this tab (sessionStorage, so a reload keeps it; never
- * a cookie, which every port on 127.0.0.1 would receive) and goes out as `Authorization: Bearer`.
+ * The studio server's JSON API (owner/team-studio/studio-routes.ts). On the local studio, the link's
+ * token arrives in the URL's fragment, which no request carries, and opens a session once; the
+ * session's token stays in this tab (sessionStorage, so a reload keeps it; never a cookie, which
+ * every port on 127.0.0.1 would receive) and goes out as `Authorization: Bearer`.
  */
 
 export type Range = '30' | '90' | 'all'
@@ -33,35 +34,64 @@ export type PageStart = { after: string } | { before: string } | Record<string, 
 /** Where the studio is: the team studio under /studio on the site (its API too), the local one at the root. */
 export const STUDIO_ROOT = window.location.pathname.startsWith('/studio/') ? '/studio' : ''
 
-const TOKEN_KEY = 'waitlist-studio-token'
+const SESSION_KEY = 'waitlist-studio-session'
 let token: string | null = null
+/** Why the link in the address bar opened no session, shown while there is none. */
+let refused: string | null = null
+let adopted: Promise<void> = Promise.resolve()
 
 function stored(): string | null {
   try {
-    return sessionStorage.getItem(TOKEN_KEY)
+    return sessionStorage.getItem(SESSION_KEY)
   } catch {
-    return null // storage turned off: the token lives in this page's memory only
+    return null // storage turned off: the session lives in this page's memory only
   }
 }
 
-/** Takes the token out of the address bar (`#token=…`) into this tab; run once, before the first request. */
+/** Trades the link's one-use token for a session's, kept in this tab. */
+async function openSession(link: string): Promise<void> {
+  const response = await fetch('/auth/local', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token: link }),
+    credentials: 'omit',
+  })
+  const answer = (await response.json().catch(() => ({}))) as { session?: string; error?: string }
+  if (!answer.session) {
+    refused = answer.error ?? `The studio answered ${response.status}`
+    token = stored() // a reload of a used link keeps this tab's session
+    return
+  }
+  token = answer.session
+  try {
+    sessionStorage.setItem(SESSION_KEY, answer.session)
+  } catch {
+    // kept in memory only
+  }
+}
+
+/**
+ * The local studio's way in: the link's token (`#token=…`) leaves the address bar at once and opens
+ * one session, whose token stays in this tab; run once, before the first request.
+ */
 export function adoptToken(): void {
-  const fromFragment = new URLSearchParams(window.location.hash.slice(1)).get('token')
-  if (fromFragment) {
-    token = fromFragment
-    try {
-      sessionStorage.setItem(TOKEN_KEY, fromFragment)
-    } catch {
-      // kept in memory only
-    }
-    history.replaceState(null, '', window.location.pathname + window.location.search)
-  } else token = stored()
+  const link = new URLSearchParams(window.location.hash.slice(1)).get('token')
+  if (!link) {
+    token = stored()
+    return
+  }
+  history.replaceState(null, '', window.location.pathname + window.location.search)
+  adopted = openSession(link).catch((error: unknown) => {
+    refused = String(error)
+  })
 }
 
 /** The studio's answer while no server runs the database: the page says so and tries again by itself. */
 export class SiteStopped extends Error {}
 
 async function call(url: string, init: RequestInit = {}): Promise<Response> {
+  await adopted
+  if (!token && refused) throw new Error(refused)
   const headers = new Headers(init.headers)
   if (token) headers.set('Authorization', `Bearer ${token}`)
   // The team studio's session is its cookie; the local studio's token is never one.

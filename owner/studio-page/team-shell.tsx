@@ -11,20 +11,25 @@ import { FOCUS } from './styles'
 import { fetchMe, type Me, signOut } from './team-api'
 import { TeamPage } from './team-page'
 
-/** The team studio's pages by path under /studio (owner/team-studio/team-guard.ts serves each). */
+/** The studio's pages by path (owner/team-studio/auth-routes.ts serves each): the team's under /studio. */
 const PAGES = { '/activity': 'Activity', '/passkeys': 'Your passkeys', '/team': 'Team' } as const
 type Path = '/' | keyof typeof PAGES
+/** The team studio, under /studio on the site; the local studio (`waitlist studio`) is at the root. */
+const TEAM = STUDIO_ROOT !== ''
+/** The local studio's one owner has no passkey, no other session and no team to run. */
+const LOCAL_PAGES: readonly string[] = ['/activity']
 
 /**
- * The team studio at /studio: sign-in and enrolment for whoever is not signed in; for a member,
- * the studio (only what their role may do), the Activity record, their passkeys, and for owners
- * the team.
+ * The studio: on the team studio at /studio, sign-in and enrolment for whoever is not signed in;
+ * for a member, or the local studio's owner, the studio (only what their role may do) and the
+ * Activity record; on the team studio, their passkeys, and for owners the team.
  */
 export function TeamShell() {
   const path = window.location.pathname.slice(STUDIO_ROOT.length)
-  if (path === '/sign-in') return <SignInPage />
-  if (path === '/enrol') return <EnrolPage />
-  return <SignedIn path={(Object.hasOwn(PAGES, path) ? path : '/') as Path} />
+  if (TEAM && path === '/sign-in') return <SignInPage />
+  if (TEAM && path === '/enrol') return <EnrolPage />
+  const known = Object.hasOwn(PAGES, path) && (TEAM || LOCAL_PAGES.includes(path))
+  return <SignedIn path={(known ? path : '/') as Path} />
 }
 
 function SignedIn({ path }: { path: Path }) {
@@ -34,7 +39,14 @@ function SignedIn({ path }: { path: Path }) {
   useEffect(() => {
     fetchMe().then(setMe, fail)
   }, [fail])
-  if (!me) return <p className="p-6">{error || 'Loading…'}</p>
+  if (!me)
+    return error ? (
+      <p role="alert" className="m-6 rounded border border-danger bg-danger-soft p-3 text-danger">
+        {error}
+      </p>
+    ) : (
+      <p className="p-6">Loading…</p>
+    )
   return (
     <RoleProvider value={me.role}>
       <TeamNav me={me} path={path} />
@@ -61,9 +73,9 @@ function TeamNav({ me, path }: { me: Me; path: Path }) {
   const links: [Path, string][] = [
     ['/', 'Studio'],
     ['/activity', PAGES['/activity']],
-    ['/passkeys', PAGES['/passkeys']],
   ]
-  if (mayRunTeam) links.push(['/team', PAGES['/team']])
+  if (TEAM) links.push(['/passkeys', PAGES['/passkeys']])
+  if (TEAM && mayRunTeam) links.push(['/team', PAGES['/team']])
   return (
     <header className="border-b border-line bg-panel">
       <div className="mx-auto flex max-w-4xl flex-wrap items-center justify-between gap-3 px-6 py-3">
@@ -83,13 +95,15 @@ function TeamNav({ me, path }: { me: Me; path: Path }) {
           <span className="text-soft">
             {me.email} · {me.role}
           </span>
-          <button
-            type="button"
-            onClick={() => signOut().finally(() => window.location.assign(`${STUDIO_ROOT}/sign-in`))}
-            className={`rounded border border-line px-3 py-1 ${FOCUS}`}
-          >
-            Sign out
-          </button>
+          {TEAM && (
+            <button
+              type="button"
+              onClick={() => signOut().finally(() => window.location.assign(`${STUDIO_ROOT}/sign-in`))}
+              className={`rounded border border-line px-3 py-1 ${FOCUS}`}
+            >
+              Sign out
+            </button>
+          )}
         </div>
       </div>
     </header>

@@ -9,7 +9,7 @@ export const MAX_BODY = 64 * 1024
 const SELECTION = 300 * 1024
 
 /**
- * The routes that need more than MAX_BODY, by `METHOD path` as route-needs.ts names them, and why.
+ * The routes that need more than MAX_BODY, by `METHOD path` as the route table names them (studio-routes.ts), and why.
  * A route not named here (a new one included) gets MAX_BODY: no route can forget its bound.
  */
 export const LARGER_BODIES: Readonly<Record<string, number>> = {

@@ -1,43 +1,32 @@
-import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
-import { cliActor } from '../../server/admin/audit'
+import type { Hono } from 'hono'
 import { StartupError } from '../../server/admin/basics'
-import { createStudioApp } from './studio-app'
-import type { StudioDatabase } from './studio-database'
-import { loadStudioFiles } from './studio-files'
-import { studioGuard } from './studio-guard'
-import type { StudioInvite } from './studio-invite'
 
 export const DEFAULT_STUDIO_PORT = 3001
 
 /** The port is taken: said plainly, and the CLI exits non-zero. */
 export class StudioPortInUseError extends StartupError {}
 
-export interface RunningStudio {
-  /** The address to open, with its token. */
-  url: string
+export interface ListeningStudio {
   port: number
   stop(): Promise<void>
 }
 
 /**
- * Serves the studio behind a fresh random token, on 127.0.0.1 unless told otherwise: inside a
- * container, 0.0.0.0 lets the port published on the host's loopback reach it. The URL it prints is
- * always 127.0.0.1's, the only Host it answers besides localhost.
+ * The local studio's own listener, on 127.0.0.1 unless told otherwise: inside a container, 0.0.0.0
+ * lets the port published on the host's loopback reach it. The app it serves
+ * (owner/team-studio/local-studio.ts) is given the port once it is known: its guard answers only
+ * requests addressed to 127.0.0.1 or localhost on it.
  */
 export async function startStudio(
-  { db, stopped }: Pick<StudioDatabase, 'db' | 'stopped'>,
+  appFor: (port: () => number) => Hono,
   port: number,
   host = '127.0.0.1',
-  invite?: StudioInvite,
-): Promise<RunningStudio> {
-  const files = await loadStudioFiles()
-  const token = randomBytes(24).toString('base64url')
+): Promise<ListeningStudio> {
   let listening = port
-  const guard = studioGuard({ token, port: () => listening, actor: cliActor() })
-  const app = createStudioApp({ db, stopped, guard, files, invite })
+  const app = appFor(() => listening)
   const server = createServer(getRequestListener(app.fetch))
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
@@ -54,7 +43,6 @@ export async function startStudio(
   })
   listening = (server.address() as AddressInfo).port
   return {
-    url: `http://127.0.0.1:${listening}/#token=${token}`,
     port: listening,
     stop: () =>
       new Promise<void>((resolve) => {

@@ -1,6 +1,6 @@
 import { once } from 'node:events'
 import { PassThrough, Readable } from 'node:stream'
-import { type Context, Hono, type MiddlewareHandler } from 'hono'
+import { type Context, type Handler, Hono, type MiddlewareHandler } from 'hono'
 import {
   BadCursorError,
   countByStatus,
@@ -22,16 +22,9 @@ import {
 } from '../../server/admin/runtime'
 import { bodyLimits } from './body-limits'
 import { actorOf } from './studio-actor'
-import { routeStudioEntry } from './studio-entry'
 import type { StudioFile } from './studio-files'
 import { studioFilter } from './studio-filter'
-import { routeStudioFunnel } from './studio-funnel'
-import { routeStudioInvite, type StudioInvite } from './studio-invite'
-import { routeStudioInviteSelected } from './studio-invite-selected'
-import { routeStudioMarks } from './studio-marks'
 import { printableJson } from './studio-printable'
-import { routeStudioSendHealth } from './studio-send-health'
-import { routeStudioTestSend } from './studio-test-send'
 
 export const PAGE_SIZE = 25
 const MAX_SEARCH = 254
@@ -56,28 +49,33 @@ function parseRange(value: string | undefined): number | 'all' | undefined {
   return value === '30' || value === '90' ? Number(value) : undefined
 }
 
+/** One row of a studio's route table: a method, a path, and what answers it (steps before the handler). */
+export interface StudioRoute {
+  method: 'GET' | 'POST'
+  path: string
+  handlers: readonly Handler[]
+}
+
 /**
  * The studio: its page and a small JSON API over the owner's data functions. No CORS headers: only
  * the page itself, from the same origin, may read the answers. The same app serves the local
- * studio (`waitlist studio`, behind its token) and the team studio at /studio (behind a passkey
- * and a role): only the guard differs, and it names who asks (studio-actor.ts) for the record.
- * Each route either reads (GET) or changes (POST: remove, tag, note, invite). Every body is bounded
- * (body-limits.ts), this app's routes and those `extend` adds alike, once the guard has passed it:
- * the guard reads no body, so one it refuses is never read.
+ * studio (`waitlist studio`) and the team studio at /studio, behind the one guard
+ * (owner/team-studio/team-guard.ts), which checks the session, the Origin and the role each route
+ * needs in the route table (owner/team-studio/studio-routes.ts), and names who asks for the record.
+ * This file mounts the rows it is given and registers no route of its own. Every body is bounded
+ * (body-limits.ts) once the guard has passed it: the guard reads no body, so one it refuses is
+ * never read. Any other GET is one of the page's files.
  */
 export function createStudioApp(options: {
-  db: Database
-  /** Runs before every route: refuses what it must, and names the actor (studio-guard.ts, the team's guard). */
+  /** Runs before every route: refuses what it must, and names the actor. */
   guard: MiddlewareHandler
-  /** More routes, after the guard and before the page's files (the team studio's own). */
-  extend?: (app: Hono) => void
+  /** The route tables' rows: the API, and the sign-in's or the local link's own. */
+  routes: readonly StudioRoute[]
   files: ReadonlyMap<string, StudioFile>
-  /** "Invite the next N"; absent, the studio has no invite routes. */
-  invite?: StudioInvite
   /** No server runs the embedded database now (studio-database.ts). */
   stopped?: () => Promise<boolean>
 }): Hono {
-  const { db, files } = options
+  const { files } = options
   const app = new Hono()
 
   app.use(async (c, next) => {
@@ -88,29 +86,10 @@ export function createStudioApp(options: {
   })
   app.use(options.guard, bodyLimits())
   app.use('/api/*', printableJson())
+  for (const route of options.routes) app.on(route.method, route.path, ...(route.handlers as [Handler]))
 
-  app.get('/api/summary', (c) => summary(c, db))
-  app.get('/api/sources', async (c) => {
-    const days = parseRange(c.req.query('days'))
-    if (days === undefined) return c.json({ error: 'days must be 30, 90 or all' }, 400)
-    return c.json(await sourcesSummary(db, days))
-  })
-  app.get('/api/entries', (c) => entries(c, db))
-  app.get('/api/export.csv', (c) => downloadCsv(c, db))
-  app.post('/api/remove', (c) => remove(c, db))
-  routeStudioEntry(app, db)
-  routeStudioMarks(app, db)
-  routeStudioFunnel(app, db)
-  if (options.invite) {
-    routeStudioInvite(app, db, options.invite)
-    routeStudioInviteSelected(app, db, options.invite)
-    routeStudioTestSend(app, db, options.invite)
-  }
-  routeStudioSendHealth(app, db)
-  options.extend?.(app)
-
-  app.get('*', (c) => {
-    const file = files.get(c.req.path)
+  app.notFound((c) => {
+    const file = c.req.method === 'GET' || c.req.method === 'HEAD' ? files.get(c.req.path) : undefined
     if (!file) return c.text('Not found', 404)
     return c.body(new Uint8Array(file.body), 200, { 'Content-Type': file.contentType })
   })
@@ -126,8 +105,15 @@ export function createStudioApp(options: {
   return app
 }
 
+/** The sources by visits and signups over 30 or 90 days, or all. */
+export async function sources(c: Context, db: Database): Promise<Response> {
+  const days = parseRange(c.req.query('days'))
+  if (days === undefined) return c.json({ error: 'days must be 30, 90 or all' }, 400)
+  return c.json(await sourcesSummary(db, days))
+}
+
 /** The total, the entries by status, the chart's days, and the sources and tags the filters offer. */
-async function summary(c: Context, db: Database): Promise<Response> {
+export async function summary(c: Context, db: Database): Promise<Response> {
   const days = parseRange(c.req.query('days'))
   if (days === undefined) return c.json({ error: 'days must be 30, 90 or all' }, 400)
   const [total, statuses, perDay, sources, tags] = await Promise.all([
@@ -153,7 +139,7 @@ async function summary(c: Context, db: Database): Promise<Response> {
  * of the entries the search (`q`) and the filter (studio-filter.ts) match, in the order asked
  * (`sort` a column, `order` asc or desc; newest first without them), with how many match.
  */
-async function entries(c: Context, db: Database): Promise<Response> {
+export async function entries(c: Context, db: Database): Promise<Response> {
   const search = c.req.query('q')?.trim() ?? ''
   const after = c.req.query('after')
   const before = c.req.query('before')
@@ -177,7 +163,7 @@ async function entries(c: Context, db: Database): Promise<Response> {
  * The same file as `export`, streamed from the database as it is read. The answer starts once the
  * database has sent its first rows, so one that cannot be read gets a 500, not an empty 200 file.
  */
-async function downloadCsv(c: Context, db: Database): Promise<Response> {
+export async function downloadCsv(c: Context, db: Database): Promise<Response> {
   const body = new PassThrough()
   const done = exportCsv(db, body, { actor: actorOf(c), detail: 'the whole list, from the studio' })
   await Promise.race([once(body, 'readable'), done])
@@ -192,7 +178,7 @@ async function downloadCsv(c: Context, db: Database): Promise<Response> {
   })
 }
 
-async function remove(c: Context, db: Database): Promise<Response> {
+export async function remove(c: Context, db: Database): Promise<Response> {
   // A form on another site cannot send JSON without a preflight, which gets no CORS answer.
   if (!c.req.header('content-type')?.startsWith('application/json'))
     return c.json({ error: 'send JSON: {"email": "…"}' }, 415)

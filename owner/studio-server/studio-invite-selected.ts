@@ -1,4 +1,4 @@
-import type { Context, Hono } from 'hono'
+import type { Context } from 'hono'
 import type { Database } from '../../server/admin/runtime'
 import { previewInvite } from '../../server/admin/sending'
 import { actorOf } from './studio-actor'
@@ -23,10 +23,10 @@ const SEND_JSON = `send JSON: {"emails": ["…"]}, 1 to ${MAX_SELECTED} addresse
  * entries are invited; the others are named with the CLI's reason. Both bodies are bounded with
  * room for MAX_SELECTED addresses (body-limits.ts).
  */
-export function routeStudioInviteSelected(app: Hono, db: Database, invite: StudioInvite): void {
-  app.post('/api/invite/selected/preview', (c) => previewSelected(c, db, invite))
-  app.post('/api/invite/selected', (c) => queueSelected(c, db, invite))
-}
+export const studioInviteSelected = (db: Database, invite: StudioInvite) => ({
+  preview: (c: Context) => previewSelected(c, db, invite),
+  queue: (c: Context) => queueSelected(c, db, invite),
+})
 
 /** The addresses in the body, each once in any letter case, or the answer that refuses the body. */
 async function readEmails(c: Context): Promise<string[] | Response> {

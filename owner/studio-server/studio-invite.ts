@@ -1,4 +1,4 @@
-import type { Context, Hono } from 'hono'
+import type { Context } from 'hono'
 import {
   countEntries,
   type EntryFilter,
@@ -49,17 +49,17 @@ function countOf(value: unknown): number | undefined {
  * many, of how many shown, the message) that changes nothing, the message's HTML part for the
  * preview's frame (no address in it, so no token needed), and the POST that queues.
  */
-export function routeStudioInvite(app: Hono, db: Database, invite: StudioInvite): void {
-  app.get('/invite-preview.html', async (c) => {
+export const studioInvite = (db: Database, invite: StudioInvite) => ({
+  previewHtml: async (c: Context) => {
     const html = (await previewMessage(db, invite.fallback)).html
     return c.body(html, 200, {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': PREVIEW_CSP,
     })
-  })
-  app.get('/api/invite/preview', (c) => preview(c, db, invite))
-  app.post('/api/invite', (c) => queue(c, db, invite))
-}
+  },
+  preview: (c: Context) => preview(c, db, invite),
+  queue: (c: Context) => queue(c, db, invite),
+})
 
 /** What every preview shows beside its people: the message as the first of them gets it, From, the pace, and why it might not leave yet. */
 export const messageJson = (preview: InvitePreview) => ({

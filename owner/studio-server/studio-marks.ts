@@ -1,4 +1,4 @@
-import type { Context, Hono } from 'hono'
+import type { Context } from 'hono'
 import { readNote, readTag, setNote, tagEntries, untagEntries } from '../../server/admin/entries'
 import type { Database } from '../../server/admin/runtime'
 import { actorOf } from './studio-actor'
@@ -17,11 +17,11 @@ const SEND_NOTE = 'send JSON: {"email": "…", "note": "…"} ("" clears it)'
  * reads only JSON, which a form on another site cannot send without a preflight that gets no CORS
  * answer, of a bounded size (body-limits.ts: "Tag selected" may send 1,000 addresses).
  */
-export function routeStudioMarks(app: Hono, db: Database): void {
-  app.post('/api/tag', (c) => tagging(c, db, false))
-  app.post('/api/untag', (c) => tagging(c, db, true))
-  app.post('/api/note', (c) => note(c, db))
-}
+export const studioMarks = (db: Database) => ({
+  tag: (c: Context) => tagging(c, db, false),
+  untag: (c: Context) => tagging(c, db, true),
+  note: (c: Context) => note(c, db),
+})
 
 async function jsonBody(c: Context): Promise<Record<string, unknown> | undefined> {
   if (!c.req.header('content-type')?.startsWith('application/json')) return undefined

@@ -1,4 +1,4 @@
-import type { Hono } from 'hono'
+import type { Context } from 'hono'
 import type { Database } from '../../server/admin/runtime'
 import { readSendReport, resumeSending } from '../../server/admin/sending'
 import { actorOf } from './studio-actor'
@@ -8,10 +8,10 @@ import { actorOf } from './studio-actor'
  * confirmations wait, as `deliveries` prints them, and the POST that resumes every paused lane and
  * network, as `deliveries --resume` does.
  */
-export function routeStudioSendHealth(app: Hono, db: Database): void {
-  app.get('/api/send-health', async (c) => c.json(await readSendReport(db)))
-  app.post('/api/send-health/resume', async (c) => {
+export const studioSendHealth = (db: Database) => ({
+  report: async (c: Context) => c.json(await readSendReport(db)),
+  resume: async (c: Context) => {
     const { lanes, networks } = await resumeSending(db, actorOf(c))
     return c.json({ resumed: lanes.length + networks.length > 0 })
-  })
-}
+  },
+})

@@ -1,4 +1,4 @@
-import type { Hono } from 'hono'
+import type { Handler } from 'hono'
 import { emailProblem } from '../../server/admin/basics'
 import type { Database } from '../../server/admin/runtime'
 import { sendTest } from '../../server/admin/sending'
@@ -10,8 +10,8 @@ import type { StudioInvite } from './studio-invite'
  * the same service, queued for the running server to send, refused in the same words for an address
  * that unsubscribed, complained or bounced. Adds nobody; its links change nothing.
  */
-export function routeStudioTestSend(app: Hono, db: Database, invite: StudioInvite): void {
-  app.post('/api/invite/test', async (c) => {
+export function studioTestSend(db: Database, invite: StudioInvite): Handler {
+  return async (c) => {
     // A form on another site cannot send JSON without a preflight, which gets no CORS answer.
     if (!c.req.header('content-type')?.startsWith('application/json'))
       return c.json({ error: 'send JSON: {"email": "…"}' }, 415)
@@ -25,5 +25,5 @@ export function routeStudioTestSend(app: Hono, db: Database, invite: StudioInvit
       { queued: true, senderConfigured: sent.senderConfigured, placeholder: sent.placeholder },
       202,
     )
-  })
+  }
 }

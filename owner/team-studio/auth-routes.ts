@@ -1,4 +1,4 @@
-import type { Context, Hono, MiddlewareHandler } from 'hono'
+import type { Context, Handler, MiddlewareHandler } from 'hono'
 import { recordAudit } from '../../server/admin/audit'
 import type { Database } from '../../server/admin/runtime'
 import {
@@ -16,6 +16,9 @@ import {
   startSession,
 } from '../../server/admin/sign-in'
 import { enrolling, spendEnrolment } from '../../server/admin/team'
+import type { StudioRoute } from '../studio-server/studio-app'
+import type { StudioFile } from '../studio-server/studio-files'
+import type { LocalSessions } from './local-session'
 import type { SessionCookie } from './session-cookie'
 import { CROSS_ORIGIN, crossOrigin, networkOfRequest } from './team-guard'
 
@@ -44,49 +47,99 @@ async function jsonBody(c: Context): Promise<Record<string, unknown> | undefined
 export const passkeyName = (given: unknown, fallback: string) =>
   typeof given === 'string' && given.trim() !== '' ? given.trim().slice(0, MAX_NAME) : fallback
 
+/** The page's paths on the team studio, each serving the page, which shows what the path names. */
+export const TEAM_PAGES = ['/', '/sign-in', '/enrol', '/activity', '/team', '/passkeys'] as const
+/** The pages a visitor who is not signed in may open. */
+export const OPEN_PAGES: ReadonlySet<string> = new Set(['/sign-in', '/enrol'])
+/** The local studio's pages: the list, and the record of who did what. */
+export const LOCAL_PAGES = ['/', '/activity'] as const
+
+const route = (method: StudioRoute['method'], path: string, ...handlers: Handler[]): StudioRoute => ({
+  method,
+  path,
+  handlers,
+})
+
+/** Each of the page's own paths but '/' (one of its files) serves the page. */
+const pageRoutes = (paths: readonly string[], page: StudioFile | undefined): StudioRoute[] =>
+  page
+    ? paths
+        .filter((path) => path !== '/')
+        .map((path) =>
+          route('GET', path, (c) =>
+            c.body(new Uint8Array(page.body), 200, { 'Content-Type': page.contentType }),
+          ),
+        )
+    : []
+
 /**
- * Signing in and enrolling (ADR 099): each POST checks its Origin, then goes through the site's
- * rate limit (the same store and limit as the signup's writes). A ceremony's answer is a few
- * kilobytes: the studio's app bounds the body (body-limits.ts) before these routes see it.
- * Challenges are single-use and short-lived (challenges.ts); the library checks every ceremony.
+ * The team studio's sign-in and enrolment, one row a route (ADR 099): each POST checks its Origin,
+ * then goes through the site's rate limit (the same store and limit as the signup's writes). A
+ * ceremony's answer is a few kilobytes: the studio's app bounds the body (body-limits.ts) before
+ * these routes see it. Challenges are single-use and short-lived (challenges.ts); the library checks
+ * every ceremony. The one guard (team-guard.ts) lets /auth/* through: these are how a session starts.
  */
-export function routeAuth(app: Hono, deps: AuthDeps): void {
+export function authRoutes(deps: AuthDeps, page: StudioFile | undefined): StudioRoute[] {
   const { db, cookie } = deps
   const rp = deps.relyingParty
   const sameOrigin: MiddlewareHandler = async (c, next) =>
-    crossOrigin(c, rp().origin) ? c.json({ error: CROSS_ORIGIN }, 403) : next()
+    crossOrigin(c, [rp().origin]) ? c.json({ error: CROSS_ORIGIN }, 403) : next()
   const limit = rateLimit(deps.rateLimiter, deps.trustProxyHeader, {
     refuse: (refusal, c) =>
       c.json({ error: `${refusal.message}. ${refusal.hint}.` }, 429, retryAfterHeader(refusal)),
   })
-  app.use('/auth/*', sameOrigin, limit)
   const from = (c: Context): SignInFrom => ({
     network: networkOfRequest(c, deps.trustProxyHeader),
     device: sessionDevice(c.req.header('user-agent')),
   })
+  const post = (path: string, handler: Handler) => route('POST', path, sameOrigin, limit, handler)
 
-  app.post('/auth/sign-in/options', async (c) => c.json(await signInOptions(db, rp())))
-  app.post('/auth/sign-in/verify', async (c) => {
-    const body = await jsonBody(c)
-    const signedIn = await signIn(db, rp(), body?.response, from(c))
-    if (!signedIn.ok) return c.json({ error: NOT_SIGNED_IN }, 401)
-    cookie.set(c, signedIn.token)
-    return c.json({ email: signedIn.member.email, role: signedIn.member.role })
-  })
+  return [
+    post('/auth/sign-in/options', async (c) => c.json(await signInOptions(db, rp()))),
+    post('/auth/sign-in/verify', async (c) => {
+      const body = await jsonBody(c)
+      const signedIn = await signIn(db, rp(), body?.response, from(c))
+      if (!signedIn.ok) return c.json({ error: NOT_SIGNED_IN }, 401)
+      cookie.set(c, signedIn.token)
+      return c.json({ email: signedIn.member.email, role: signedIn.member.role })
+    }),
+    post('/auth/enrol/options', async (c) => {
+      const member = await enrolling(db, (await jsonBody(c))?.token)
+      if (!member) return c.json({ error: LINK_GONE }, 410)
+      const options = await registrationOptions(db, rp(), member)
+      return c.json({ email: member.email, role: member.role, options })
+    }),
+    post('/auth/enrol/verify', (c) => enrol(c, deps, from(c))),
+    post('/auth/sign-out', async (c) => {
+      await endSession(db, cookie.read(c))
+      cookie.clear(c)
+      return c.json({ signedOut: true })
+    }),
+    ...pageRoutes(TEAM_PAGES, page),
+  ]
+}
 
-  app.post('/auth/enrol/options', async (c) => {
-    const member = await enrolling(db, (await jsonBody(c))?.token)
-    if (!member) return c.json({ error: LINK_GONE }, 410)
-    const options = await registrationOptions(db, rp(), member)
-    return c.json({ email: member.email, role: member.role, options })
-  })
-  app.post('/auth/enrol/verify', (c) => enrol(c, deps, from(c)))
+const LINK_USED =
+  'Wrong token, or a link used already: each link opens one session. ' +
+  'Open the newest link that `npm run waitlist -- studio` printed.'
 
-  app.post('/auth/sign-out', async (c) => {
-    await endSession(db, cookie.read(c))
-    cookie.clear(c)
-    return c.json({ signedOut: true })
-  })
+/**
+ * The local studio's one way in (ADR 112): its page trades the link's token, once, for a session's
+ * (local-session.ts), from its own origin only. The one guard checks the Host before this runs.
+ */
+export function localAuthRoutes(
+  sessions: LocalSessions,
+  origins: () => readonly string[],
+  page: StudioFile | undefined,
+): StudioRoute[] {
+  return [
+    route('POST', '/auth/local', async (c) => {
+      if (crossOrigin(c, origins())) return c.json({ error: CROSS_ORIGIN }, 403)
+      const session = sessions.open((await jsonBody(c))?.token)
+      return session ? c.json({ session }) : c.json({ error: LINK_USED }, 403)
+    }),
+    ...pageRoutes(LOCAL_PAGES, page),
+  ]
 }
 
 class LinkUsed extends Error {}

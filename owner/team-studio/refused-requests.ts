@@ -1,6 +1,5 @@
 import { recordFolded } from '../../server/admin/audit'
 import type { Database } from '../../server/admin/runtime'
-import { needOf } from '../studio-server/route-needs'
 
 /** Who asked, when no live session names a member: no cookie at all, or one whose session ended. */
 export const NO_SESSION = '(no session)'
@@ -14,15 +13,17 @@ export interface Refusal {
   path: string
   /** In a few words: `signed out`, `from another origin`, `a viewer may not invite people`. */
   why: string
+  /** The route table has a row for the method and path (studio-routes.ts). */
+  known: boolean
 }
 
 /**
- * What was asked, as the record keeps it: the route as the table of needs names it (`POST
+ * What was asked, as the record keeps it: the route as the route table names it (`POST
  * /api/invite`), never the query string or the body; anything the table does not hold is "an
  * unknown request", so a stranger's made-up paths and methods cannot write their own lines.
  */
-function askedFor(method: string, path: string): string {
-  return needOf(method, path) ? `${method === 'HEAD' ? 'GET' : method} ${path}` : 'an unknown request'
+function askedFor({ method, path, known }: Refusal): string {
+  return known ? `${method === 'HEAD' ? 'GET' : method} ${path}` : 'an unknown request'
 }
 
 /**
@@ -34,6 +35,6 @@ export function recordRefusal(db: Database, refusal: Refusal): Promise<void> {
   return recordFolded(
     db,
     { name: refusal.who, network: refusal.network },
-    { action: 'refused', detail: `${askedFor(refusal.method, refusal.path)}: ${refusal.why}` },
+    { action: 'refused', detail: `${askedFor(refusal)}: ${refusal.why}` },
   )
 }

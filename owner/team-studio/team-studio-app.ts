@@ -1,13 +1,13 @@
 import type { Hono } from 'hono'
 import type { Database } from '../../server/admin/runtime'
-import type { RateLimitStore, RelyingParty } from '../../server/admin/sign-in'
+import { type RateLimitStore, type RelyingParty, sessionMember } from '../../server/admin/sign-in'
 import { createStudioApp } from '../studio-server/studio-app'
 import { loadStudioFiles, type StudioFile } from '../studio-server/studio-files'
 import type { StudioInvite } from '../studio-server/studio-invite'
-import { routeAuth } from './auth-routes'
-import { sessionCookie } from './session-cookie'
-import { PAGE_PATHS, teamGuard } from './team-guard'
-import { routeTeam } from './team-routes'
+import { authRoutes, OPEN_PAGES, TEAM_PAGES } from './auth-routes'
+import { type SessionCookie, sessionCookie } from './session-cookie'
+import { needsOf, studioRoutes } from './studio-routes'
+import { type Sessions, teamGuard } from './team-guard'
 
 export interface TeamStudioDeps {
   db: Database
@@ -21,35 +21,38 @@ export interface TeamStudioDeps {
   invite: StudioInvite
 }
 
+const SIGNED_OUT = 'You are signed out (or your session ended): sign in again with your passkey.'
+
+/** The team's sessions: a cookie, its member read against the database on every request. */
+const teamSessions = (db: Database, cookie: SessionCookie): Sessions => ({
+  read: (c) => cookie.read(c),
+  member: (token, network) => sessionMember(db, token, network),
+  actor: (member, network) => ({ name: member.email, network }),
+  signedOut: SIGNED_OUT,
+})
+
 /**
  * The team studio, as the site's server mounts it at /studio (server/boot/team-studio-mount.ts):
- * the local studio's app and page, behind a passkey and a role instead of a token (ADR 099, 100).
- * Its paths here are the local studio's (`/api/…`); the mount takes /studio off.
+ * the studio's app, routes and page behind the one guard, with a passkey's session and a role
+ * (ADR 099, 100, 112). Its paths here are the local studio's (`/api/…`); the mount takes /studio off.
  */
 export function createTeamStudio(deps: TeamStudioDeps): Hono {
   const { db, files } = deps
   const cookie = sessionCookie(deps.secure)
-  const origin = () => deps.relyingParty().origin
-  const page = files.get('/')
+  const api = studioRoutes({ db, invite: deps.invite, team: { db, relyingParty: deps.relyingParty } })
   return createStudioApp({
-    db,
     files,
-    invite: deps.invite,
+    routes: [...api, ...authRoutes({ ...deps, cookie }, files.get('/'))],
     guard: teamGuard({
       db,
-      cookie,
-      origin,
+      sessions: teamSessions(db, cookie),
+      needOf: needsOf(api),
+      origins: () => [deps.relyingParty().origin],
       trustProxyHeader: deps.trustProxyHeader,
       isFile: (path) => files.has(path),
+      pages: TEAM_PAGES,
+      signIn: { path: '/sign-in', open: OPEN_PAGES },
     }),
-    extend(app) {
-      routeAuth(app, { ...deps, cookie })
-      routeTeam(app, { db, relyingParty: deps.relyingParty })
-      // Each of the page's own paths serves the page; it shows what the path names.
-      for (const path of PAGE_PATHS)
-        if (path !== '/' && page)
-          app.get(path, (c) => c.body(new Uint8Array(page.body), 200, { 'Content-Type': page.contentType }))
-    },
   })
 }
 

@@ -5,6 +5,8 @@
  */
 export { normalizeSiteUrl } from '../base/normalize-site-url'
 export { ENROLMENT_HOURS, enrolling, enrolmentLink, spendEnrolment } from '../team/enrolment-links'
+// The local studio's one-use links (owner/team-studio/local-session.ts).
+export { looksLikeToken, newToken, tokenHash } from '../team/secret-token'
 export {
   addMember,
   type LinkEnded,

@@ -7,30 +7,26 @@ import type { MailEventProviders } from '../mail/events/event-settings'
 import { linkKeys } from '../mail/messages/link-seals'
 import { clientAddress } from '../rate-limit/client-address'
 import { signupNetwork } from '../rate-limit/client-network'
-import { type RateLimitStore, rateLimit, retryAfterHeader } from '../rate-limit/rate-limit'
+import { type RateLimitStore, rateLimit } from '../rate-limit/rate-limit'
 import type { AddressPolicy } from '../waitlist/address-policy/address-policy'
 import type { HealthCheck } from '../waitlist/apply-mail-event'
 import type { DoorWords } from '../waitlist/consent/door-words'
-import type { SignupConsent, SignupDeps } from '../waitlist/signup'
-import { AGENT_FILES, agentCors } from './agent-cors'
-import { answerPageFor } from './answer-pages'
-import { serveHome } from './home-page'
+import type { SignupDeps } from '../waitlist/signup'
 import type { HttpSourceCounter } from './http-source-counter'
-import { routeMailEvents } from './mail-events-app'
-import { routeMailLinks } from './mail-links/mail-links-app'
+import { createMailEventsApp } from './mail-events-app'
 import { createMcpApp } from './mcp/mcp-app'
 import { jsonError } from './middleware/json-error'
-import { type DbGate, dbGate, readBody, urlLengthLimit } from './middleware/request-guards'
+import { type DbGate, dbGate, urlLengthLimit } from './middleware/request-guards'
 import { type SecurityHeaderOptions, securityHeaders } from './middleware/security-headers'
 import { unlessServiceRole } from './middleware/unless-service-role'
-import { submitNativeForm } from './native-form'
 import { accessLine } from './raw-path'
 import { refuseAsPostgrest } from './rest/postgrest-error'
-import { createRestApp, MAX_BODY_BYTES } from './rest/rest-app'
+import { createRestApp } from './rest/rest-app'
 import { rowsToCharge } from './rest/rest-request'
 import type { SchemaCache } from './rest/table-sql'
 import { SiteCors } from './site-cors'
-import { type StaticSite, serveFile } from './static-site'
+import { routeSite } from './site-routes'
+import type { StaticSite } from './static-site'
 import { WARM_UP_HEADER } from './warm-up'
 
 export interface AppDeps {
@@ -97,7 +93,11 @@ const queueFull = (cors: SiteCors) => (c: Context) =>
     ...cors.headersFor(c.req.header('origin')),
   })
 
-/** The whole HTTP surface, apart from `serve()` so tests can call `app.request()` without a port. */
+/**
+ * The whole HTTP surface, apart from `serve()` so tests can call `app.request()` without a port.
+ * It mounts each surface's route table (ADR 112): `/healthz`, REST, MCP, provider events, the
+ * team studio, then the public site's table (site-routes.ts), whose catch-all answers the rest.
+ */
 export function createApp(deps: AppDeps): Hono {
   const { db, log } = deps
   const protections = deps.protections ?? DEFAULT_PROTECTIONS
@@ -136,13 +136,13 @@ export function createApp(deps: AppDeps): Hono {
       confirmSignups: deps.confirmSignups,
     }),
   )
-  routeNativeForm(app, { ...deps, signup }, protections, gate, cors)
-  routeMailLinks(app, { db, log, keys: linkKeys(deps.keys.secret), rateLimiter, trustProxyHeader, gate })
   const { sendHealth: health } = deps
-  routeMailEvents(app, { db, log, providers: deps.mailEvents ?? {}, trustProxyHeader, gate, health })
+  const providers = deps.mailEvents ?? {}
+  app.route('/mail-events', createMailEventsApp({ db, log, providers, trustProxyHeader, gate, health }))
   const { studio } = deps
   if (studio) app.use('/studio/*', async (c, next) => (await studio(c.req.raw, c.env)) ?? next())
-  if (deps.site) routeSite(app, deps.site, deps, sources)
+  const keys = linkKeys(deps.keys.secret)
+  routeSite(app, { ...deps, keys, signup, gate, cors, rateLimiter, trustProxyHeader, sources })
   return app
 }
 
@@ -183,72 +183,4 @@ function healthCheck(db: Database, log: Logger, gate: DbGate, startUp: StartUp |
       return c.json({ status: 'unavailable' }, 503)
     }
   }
-}
-
-/** The no-script form's consent record: an agent filling it before the page's script ran reads as a person. */
-const FORM: SignupConsent = { door: 'form' }
-
-function routeNativeForm(
-  app: Hono,
-  { log, sources, signup }: AppDeps & { signup: SignupDeps },
-  { rateLimiter, trustProxyHeader }: AppProtections,
-  gate: DbGate,
-  cors: SiteCors,
-): void {
-  app.post(
-    '/',
-    // Another site's form posting here would sign its visitors up for whoever it likes (ADR 059).
-    async (c, next) =>
-      cors.writeAllowed(c.req.header('origin')) ? next() : c.redirect('/?waitlist=error', 303),
-    readBody(MAX_BODY_BYTES, (c) => c.redirect('/?waitlist=error', 303)),
-    gate,
-    // The no-script form is a write like any other: same limit, and the page shows its Error toast.
-    rateLimit(rateLimiter, trustProxyHeader, {
-      refuse: (refusal) =>
-        new Response(null, {
-          status: 303,
-          headers: { Location: '/?waitlist=error', ...retryAfterHeader(refusal) },
-        }),
-    }),
-    async (c) => {
-      const form = await formOf(c)
-      const origin = {
-        source: sources?.sourceOfSignup(c, 'form'),
-        network: signupNetwork(clientAddress(c, trustProxyHeader)),
-        consent: FORM,
-      }
-      const result = await submitNativeForm(signup, log, form, origin)
-      return c.redirect(`/?waitlist=${result}`, 303)
-    },
-  )
-}
-
-/** The form's fields, from the body read before the gate (readBody keeps it as text). */
-async function formOf(c: Context): Promise<FormData> {
-  const type = c.req.header('content-type') ?? ''
-  const body = await c.req.text()
-  return new Response(body, { headers: { 'Content-Type': type } }).formData().catch(() => new FormData())
-}
-
-function routeSite(
-  app: Hono,
-  site: StaticSite,
-  { webmcpOriginTrialToken }: AppDeps,
-  sources?: HttpSourceCounter,
-): void {
-  for (const path of AGENT_FILES) app.use(path, agentCors)
-  app.on(['GET', 'HEAD'], '*', (c) => {
-    if (c.req.path === '/') {
-      // After a no-script submit (/?waitlist=…), the same page with the outcome's words in it.
-      const answer = site.answers && answerPageFor(site.answers, c.req.query('waitlist'))
-      const page = serveHome(c, site, webmcpOriginTrialToken, answer)
-      sources?.countVisit(c, page.status)
-      return page
-    }
-    const file = site.files.get(c.req.path)
-    if (file) return serveFile(c.req.raw, file)
-    return serveFile(c.req.raw, site.notFound, 404)
-  })
-  app.options('*', (c) => serveFile(c.req.raw, site.notFound, 404))
-  app.all('*', (c) => serveFile(c.req.raw, site.notFound, 404))
 }

@@ -80,12 +80,12 @@ function providerBody(providers: MailEventProviders): MiddlewareHandler {
 }
 
 /**
- * POST /mail-events/{provider} (ADR 043): the body is read (capped per provider) before anything
+ * POST /mail-events/{provider} (ADR 043), mounted at /mail-events by the app (app.ts): the body is read (capped per provider) before anything
  * else, the provider's own file verifies it and maps it to MailEvents, and each is applied in its
  * own transaction. A provider without its setting is 404; a refusal is a 4xx and changes nothing;
  * an event about an address the lab never mailed is acknowledged and counted as not-listed.
  */
-export function routeMailEvents(app: Hono, deps: MailEventDeps): void {
+export function createMailEventsApp(deps: MailEventDeps): Hono<VerifiedEnv> {
   const limited = rateLimit(new MemoryStore(EVENT_LIMITS), deps.trustProxyHeader, { refuse: busy })
   // Verified before the database gate: a slow body or a certificate fetch holds no database slot.
   const events = new Hono<VerifiedEnv>()
@@ -119,5 +119,5 @@ export function routeMailEvents(app: Hono, deps: MailEventDeps): void {
     deps.log.info(`Mail events from ${name}: ${summary(applied)}`)
     return c.json({ received: verified.length })
   })
-  app.route('/mail-events', events)
+  return events
 }

@@ -78,7 +78,7 @@ test.describe
       page,
     }) => {
       const problems = watchConsole(page)
-      await page.goto(`${studio.origin}/?answer=role%3DResearch#token=${studio.token}`)
+      await page.goto(studio.at('answer=role%3DResearch'))
       const list = page.getByRole('region', { name: 'Signups, newest first' })
       const selected = list.getByRole('region', { name: 'Invite selected' })
       await expect(selected.getByRole('button', { name: 'Invite selected' })).toBeDisabled()

@@ -148,9 +148,7 @@ test.describe
 
     test('invites the next N of the people the filters show, and mails only them', async ({ page }) => {
       const problems = watchConsole(page)
-      await page.goto(
-        `${studio.origin}/?answer=role%3DResearch&tag=shortlist&sort=created_at&order=asc#token=${studio.token}`,
-      )
+      await page.goto(studio.at('answer=role%3DResearch&tag=shortlist&sort=created_at&order=asc'))
       const list = page.getByRole('region', { name: /^Signups/ })
       await expect(list.getByText('Page 1 of 1 · 3 matching')).toBeVisible()
       const panel = list.getByRole('region', { name: 'Invite the next N' })

@@ -81,11 +81,12 @@ for (const { name } of STUDIO_E2E_BACKENDS) {
         const page = await fetch(`${studio.origin}/`)
         expect(page.status).toBe(200)
         expect(await page.text()).not.toContain('@example.com')
+        // A Bearer that is no session it opened is no session: the same 401.
         const wrongBearer = await fetch(`${studio.origin}/api/entries`, {
           headers: { ...SAME_ORIGIN, Authorization: 'Bearer not-the-token' },
         })
-        expect(wrongBearer.status).toBe(403)
-        expect(await wrongBearer.text()).toContain('Wrong token')
+        expect(wrongBearer.status).toBe(401)
+        expect(await wrongBearer.text()).toContain('needs its token')
         const removal = await fetch(`${studio.origin}/api/remove`, {
           method: 'POST',
           headers: { ...SAME_ORIGIN, 'Content-Type': 'application/json' },
@@ -94,9 +95,9 @@ for (const { name } of STUDIO_E2E_BACKENDS) {
         expect(removal.status).toBe(401)
       })
 
-      test('its API wants Sec-Fetch-Site: same-origin, even with the token', async () => {
+      test('its API refuses any other Sec-Fetch-Site than same-origin, even with the token', async () => {
         const auth = { Authorization: `Bearer ${studio.token}` }
-        for (const site of [undefined, 'cross-site', 'same-site', 'none']) {
+        for (const site of ['cross-site', 'same-site', 'none']) {
           const headers: Record<string, string> = site ? { ...auth, 'Sec-Fetch-Site': site } : auth
           const response = await fetch(`${studio.origin}/api/entries`, { headers })
           expect(response.status, String(site)).toBe(403)
@@ -104,12 +105,20 @@ for (const { name } of STUDIO_E2E_BACKENDS) {
           expect(body).toContain('answers only its own page')
           expect(body).not.toContain('@example.com')
         }
-        const removal = await fetch(`${studio.origin}/api/remove`, {
-          method: 'POST',
-          headers: { ...auth, 'Sec-Fetch-Site': 'same-site', 'Content-Type': 'application/json' },
-          body: JSON.stringify({ email: NEWEST }),
-        })
-        expect(removal.status).toBe(403)
+        // A change wants its own page's Sec-Fetch-Site or Origin: neither, or another's, is refused.
+        const refused: Record<string, string>[] = [
+          { 'Sec-Fetch-Site': 'same-site' },
+          {},
+          { Origin: 'http://evil.example' },
+        ]
+        for (const headers of refused) {
+          const removal = await fetch(`${studio.origin}/api/remove`, {
+            method: 'POST',
+            headers: { ...auth, ...headers, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ email: NEWEST }),
+          })
+          expect(removal.status).toBe(403)
+        }
       })
 
       test('the page without its token, or with a wrong one, says so and shows no address', async ({
@@ -219,6 +228,17 @@ for (const { name } of STUDIO_E2E_BACKENDS) {
         ])
         expect(download.suggestedFilename()).toBe('waitlist.csv')
         expect(await readFile((await download.path()) ?? '', 'utf8')).toBe(exported)
+      })
+
+      test('has the Activity page, as its owner cli:USER, beside the list (ADR 112)', async ({ page }) => {
+        await page.goto(studio.url)
+        await expect(page.getByText(/^cli:\S+ · owner$/)).toBeVisible()
+        await page.getByRole('link', { name: 'Activity' }).click()
+        await expect(page).toHaveURL(`${studio.origin}/activity`)
+        // The tab keeps its session: the record's page reads with it, the link already spent.
+        await expect(page.getByRole('heading', { name: 'Activity', level: 1 })).toBeVisible()
+        await expect(page.getByRole('alert')).toHaveCount(0)
+        await expect(page.getByRole('link', { name: 'Your passkeys' })).toHaveCount(0)
       })
 
       test('passes axe, with the entry’s panel and the removal’s dialog open', async ({ page }) => {

@@ -62,7 +62,7 @@ function layerOf(path: string): Layer | undefined {
 
 /** The owner's rooms that may use another outer room: the CLI reads the assembly's env and starts the local studio; the team studio wraps the studio's app. */
 const OWNER_USES: Readonly<Record<string, readonly string[]>> = {
-  'owner/cli': ['boot', 'owner/studio-server'],
+  'owner/cli': ['boot', 'owner/studio-server', 'owner/team-studio'],
   'owner/team-studio': ['owner/studio-server'],
 }
 
@@ -278,6 +278,45 @@ const ownerIntoWaitlistAdmin = (root: string = ROOT) =>
     .flatMap(([module, files]) => files.map((file) => `${file} -> ${module}`))
     .sort()
 
+/** Hono's methods (and a route table's row helpers) that register a route: a path, then what answers it. */
+const REGISTERS = new Set(['get', 'post', 'put', 'patch', 'delete', 'all', 'on', 'options', 'route'])
+
+/**
+ * Whether a file registers routes, and so is a route table: it calls a registering method (or a
+ * row helper of that name) with a path written out ('/…' or '*') as its first or second argument,
+ * beside at least one more (a Map's get(key) takes one). A file that mounts rows handed to it in a
+ * loop registers none of its own.
+ */
+function registersRoutes(file: string): boolean {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true)
+  const isPath = (node: ts.Node | undefined) =>
+    node !== undefined &&
+    (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) &&
+    /^[`'"]?[/*]/.test(node.getText(source))
+  let found = false
+  const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node) && node.arguments.length >= 2) {
+      const callee = node.expression
+      const name = ts.isPropertyAccessExpression(callee)
+        ? callee.name.text
+        : ts.isIdentifier(callee)
+          ? callee.text
+          : ''
+      if (REGISTERS.has(name) && (isPath(node.arguments[0]) || isPath(node.arguments[1]))) found = true
+    }
+    if (!found) ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return found
+}
+
+/** The route tables of a zone: the files that register routes, as paths from the root. */
+const routeTables = (root: string, zone: string) =>
+  sourceFiles(join(root, zone))
+    .filter(registersRoutes)
+    .map((file) => relative(root, file).split(/[\\/]/).join('/'))
+    .sort()
+
 describe('folder boundaries', () => {
   it('reads the imports it judges (dynamic and type-only ones too)', () => {
     const app = importsOf(join(ROOT, 'server/http/app.ts'))
@@ -411,7 +450,54 @@ describe('folder boundaries', () => {
       rmSync(root, { recursive: true, force: true })
     }
   })
+})
 
+it("keeps each surface's routes in one table: at most 6 in server/, 2 in owner/ (ADR 112)", () => {
+  const server = routeTables(ROOT, 'server')
+  const owner = routeTables(ROOT, 'owner')
+  expect(server.length, server.join(', ')).toBeLessThanOrEqual(6)
+  expect(owner.length, owner.join(', ')).toBeLessThanOrEqual(2)
+  expect(server).toContain('server/http/site-routes.ts')
+  expect(owner).toEqual(['owner/team-studio/auth-routes.ts', 'owner/team-studio/studio-routes.ts'])
+})
+
+it('finds a file that registers a route, written out or as a row, and not a Map read or a loop over rows', () => {
+  const root = mkdtempSync(join(tmpdir(), 'boundaries-'))
+  try {
+    const files: Record<string, string> = {
+      'server/http/a.ts': "app.get('/healthz', (c) => c.text('ok'))",
+      'server/http/b.ts': "app.on(['GET', 'HEAD'], '*', serve)",
+      'server/http/c.ts': "const row = post('/api/tag', need, tag)",
+      'server/http/d.ts':
+        "const file = files.get('/')\nfor (const r of rows) app.on(r.method, r.path, r.handler)",
+      'server/http/e.ts': 'app.route(`/mail-events`, events)',
+    }
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true })
+      writeFileSync(join(root, path), text)
+    }
+    expect(routeTables(root, 'server')).toEqual([
+      'server/http/a.ts',
+      'server/http/b.ts',
+      'server/http/c.ts',
+      'server/http/e.ts',
+    ])
+  } finally {
+    rmSync(root, { recursive: true, force: true })
+  }
+})
+
+it('has one guard: every studio app is built behind the team guard, and no other guard file exists', () => {
+  // The admin surfaces' guards (server/'s request guards and /mcp's Origin check guard no studio).
+  const guards = sourceFiles(join(ROOT, 'owner'))
+    .map((file) => relative(ROOT, file).split(/[\\/]/).join('/'))
+    .filter((path) => /guard/.test(path.split('/').at(-1) ?? ''))
+  expect(guards).toEqual(['owner/team-studio/team-guard.ts'])
+  const built = sourceFiles(join(ROOT, 'owner')).flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(/\bguard: (\w+)\(/g)].map((match) => match[1]),
+  )
+  expect(built.length).toBeGreaterThanOrEqual(2)
+  expect(new Set(built)).toEqual(new Set(['teamGuard']))
   it("has the owner's tools come in through the door: at most 12 server modules, none of server/waitlist/admin", () => {
     const modules = [...serverModulesOfOwner().keys()].sort()
     expect(modules.length, modules.join('\n')).toBeLessThanOrEqual(OWNER_SERVER_MODULES)

@@ -7,7 +7,7 @@ import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Logger } from '../../server/base/log'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
-import { routeMailEvents } from '../../server/http/mail-events-app'
+import { createMailEventsApp } from '../../server/http/mail-events-app'
 import { loadMailEventProviders } from '../../server/mail/events/event-settings'
 import { insertStatus } from '../reliability/support'
 import { entryStatus } from '../support/entry-status'
@@ -84,7 +84,10 @@ beforeAll(async () => {
     agent,
   )
   const app = new Hono()
-  routeMailEvents(app, { db: opened.db, log, providers, gate: async (_c, next) => next() })
+  app.route(
+    '/mail-events',
+    createMailEventsApp({ db: opened.db, log, providers, gate: async (_c, next) => next() }),
+  )
   await new Promise<void>((resolve) => {
     routes = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
       routesUrl = `http://127.0.0.1:${info.port}`

@@ -48,7 +48,7 @@ describe.each(BACKENDS)('the studio API on $name', ({ name }) => {
     for (const [path, status] of fromPublicSite) expect(status, path).toBe(404)
   })
 
-  it('takes the token as a Bearer only from its own page: no cookie, no query, no other site', async () => {
+  it('opens a session once per link, and takes it as a Bearer only from its own page: no cookie, no query, no other site', async () => {
     expect((await api('/api/summary')).status).toBe(200)
     expect((await api('/api/summary', { headers: { 'Sec-Fetch-Site': 'cross-site' } })).status).toBe(403)
     const noBearer = { 'Sec-Fetch-Site': 'same-origin' }
@@ -58,8 +58,23 @@ describe.each(BACKENDS)('the studio API on $name', ({ name }) => {
     expect(asCookie.status).toBe(401)
     const inQuery = await fetch(`${studio.origin}/api/summary?token=${studio.token}`, { headers: noBearer })
     expect(inQuery.status).toBe(401)
-    // The printed URL carries it in the fragment, which no request sends; the page sets no cookie.
-    expect(studio.url).toBe(`${studio.origin}/#token=${studio.token}`)
+    // The printed link carries its token in the fragment, which no request sends; it opens one
+    // session, once, and the page sets no cookie.
+    expect(studio.url).toMatch(new RegExp(`^${studio.origin}/#token=[\\w-]{43}$`))
+    const link = new URL(studio.url).hash.slice('#token='.length)
+    const open = () =>
+      fetch(`${studio.origin}/auth/local`, {
+        method: 'POST',
+        headers: { 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token: link }),
+      })
+    const first = await open()
+    expect(first.status).toBe(200)
+    const { session } = (await first.json()) as { session: string }
+    expect(session).not.toBe(link)
+    const me = await api('/api/me', { headers: { Authorization: `Bearer ${session}` } })
+    expect(await me.json()).toEqual({ email: expect.stringMatching(/^cli:/), role: 'owner' })
+    expect((await open()).status).toBe(403)
     const page = await fetch(studio.url)
     expect(page.status).toBe(200)
     expect(page.headers.get('set-cookie')).toBeNull()
@@ -145,6 +160,18 @@ describe.each(BACKENDS)('the studio API on $name', ({ name }) => {
     const summary = (await (await api('/api/summary')).json()) as { total: number; days: unknown[] }
     expect(summary.total).toBe(2)
     expect(summary.days).toHaveLength(30)
+  })
+
+  it('has the Activity page: the record names the one who started it, cli: and the OS user', async () => {
+    const page = await fetch(`${studio.origin}/activity`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+    const activity = await api('/api/activity')
+    expect(activity.status).toBe(200)
+    const { lines } = (await activity.json()) as { lines: { actor: string; action: string }[] }
+    expect(lines.find((line) => line.action === 'remove')?.actor).toMatch(/^cli:/)
+    // The team's own rows are the team studio's: the local studio has no member to run them.
+    expect((await api('/api/team')).status).toBe(404)
   })
 })
 

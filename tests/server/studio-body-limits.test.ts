@@ -7,7 +7,7 @@ import { type StudioProcess, startStudioProcess } from '../../harness/studio-pro
 import { storedPasskey } from '../../harness/team-session'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { bodyLimitOf, LARGER_BODIES } from '../../owner/studio-server/body-limits'
-import { createStudioApp } from '../../owner/studio-server/studio-app'
+import { createLocalStudio } from '../../owner/team-studio/local-studio'
 import { createTeamStudio } from '../../owner/team-studio/team-studio-app'
 import { relyingPartyOf } from '../../server/boot/team-studio-mount'
 import type { Database } from '../../server/db/database'
@@ -85,12 +85,13 @@ const TARGETS: Target[] = [
     headers: () => studioHeaders,
     routes: () =>
       bodyRoutes(
-        createStudioApp({
-          db,
-          guard: (_c, next) => next(),
+        createLocalStudio({
+          database: { db, stopped: async () => false },
           files: new Map(),
           invite: { fallback: FALLBACK },
-        }),
+          port: () => studio.port,
+          announce: () => {},
+        }).app,
       ),
   },
 ]

@@ -2,11 +2,12 @@ import { tmpdir } from 'node:os'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { studioReturn } from '../../contract/studio-return'
+import { ROLES } from '../../contract/team-roles'
 import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import { sessionCookieOf, storedPasskey, teamMember } from '../../harness/team-session'
 import { runCli } from '../../harness/waitlist-cli'
-import { ROUTE_NEEDS } from '../../owner/studio-server/route-needs'
 import { sessionCookie } from '../../owner/team-studio/session-cookie'
+import { studioRoutes } from '../../owner/team-studio/studio-routes'
 import { createTeamStudio } from '../../owner/team-studio/team-studio-app'
 import { auditOfEntry, readAudit } from '../../server/audit/audit-report'
 import { relyingPartyOf } from '../../server/boot/team-studio-mount'
@@ -69,13 +70,27 @@ const post = (path: string, cookie: string, body: unknown, origin: string | null
   })
 
 describe('the team studio', () => {
-  it('reads every route of its API in one table of needs, and no row is left without a route', () => {
+  it('answers its API from one route table, each row with the role it needs, and nothing outside it', () => {
     const routes = app.routes
       .filter(
         (route) => route.method !== 'ALL' && (route.path.startsWith('/api/') || route.path.endsWith('.html')),
       )
       .map((route) => `${route.method} ${route.path}`)
-    expect([...new Set(routes)].sort()).toEqual(Object.keys(ROUTE_NEEDS).sort())
+    const relyingParty = () => relyingPartyOf(SITE)
+    const table = studioRoutes({ db, invite: { fallback: { PORT: 3000 } }, team: { db, relyingParty } })
+    const rows = table.map((route) => `${route.method} ${route.path}`)
+    expect([...new Set(routes)].sort()).toEqual([...rows].sort())
+    expect(new Set(rows).size).toBe(rows.length)
+    for (const route of table) expect(ROLES, `${route.method} ${route.path}`).toContain(route.need.role)
+    // The local studio's table: the same rows, but the team's own (it has no member to run them).
+    const local = studioRoutes({ db, invite: { fallback: { PORT: 3000 } } }).map(
+      (r) => `${r.method} ${r.path}`,
+    )
+    expect(local.length).toBeGreaterThan(15)
+    expect(
+      rows.filter((row) => !local.includes(row)).every((row) => /\/api\/(team|passkeys|sessions)/.test(row)),
+    ).toBe(true)
+    expect(local).toContain('GET /api/activity')
   })
 
   it("refuses by role in the member's words, the Origin of a change, and a session that has ended", async () => {

@@ -1,4 +1,4 @@
-import type { Context, Hono, MiddlewareHandler } from 'hono'
+import type { Context, Handler, MiddlewareHandler } from 'hono'
 import { checkAnswers } from '../../../contract/signup-questions'
 import { mailWords, signupQuestions } from '../../../contract/site-config'
 import type { Logger } from '../../base/log'
@@ -21,9 +21,9 @@ import {
   unsubscribe,
 } from '../../waitlist/link-actions'
 import { readBody } from '../middleware/request-guards'
-import { routeYourData, YOUR_DATA_PATH } from '../your-data/your-data-app'
+import { YOUR_DATA_PATH } from '../your-data/your-data-app'
 import { FROM_PAGE, type MailLinkPage, renderMailLinkPage } from './mail-link-page'
-import { MAIL_LINK_CSS_PATH, serveMailLinkCss } from './mail-link-style'
+import { serveMailLinkCss } from './mail-link-style'
 import { ANSWERS_PATH, MAX_ANSWERS_BODY } from './questions-form'
 
 export interface MailLinkDeps {
@@ -50,17 +50,21 @@ interface LinkKind {
   linksYourData?: boolean
 }
 
-const KINDS: LinkKind[] = [
-  {
-    path: '/unsubscribe',
-    key: (keys) => keys.unsubscribe,
-    words: mailWords.pages.unsubscribe,
-    act: unsubscribe,
-    done: alreadyUnsubscribed,
-    linksYourData: true,
-  },
-  { path: '/confirm', key: (keys) => keys.confirm, words: mailWords.pages.confirm, act: confirm, asks: true },
-]
+const UNSUBSCRIBE: LinkKind = {
+  path: '/unsubscribe',
+  key: (keys) => keys.unsubscribe,
+  words: mailWords.pages.unsubscribe,
+  act: unsubscribe,
+  done: alreadyUnsubscribed,
+  linksYourData: true,
+}
+const CONFIRM: LinkKind = {
+  path: '/confirm',
+  key: (keys) => keys.confirm,
+  words: mailWords.pages.confirm,
+  act: confirm,
+  asks: true,
+}
 
 // A one-click body is 26 bytes; nothing a link's POST needs is larger.
 const MAX_LINK_BODY = 1024
@@ -131,23 +135,25 @@ async function fromPage(c: Context): Promise<boolean> {
 }
 
 /**
- * The pages mail links open. A GET (a person, or a mail system's link scanner) shows one button and
- * changes nothing, or says the unsubscribe is done already; its POST acts. The unsubscribe URL is
- * also List-Unsubscribe's: a mail client's one-click POST (RFC 8058) needs no cookie or login and is
+ * The pages mail links open, as handlers the site's route table (server/http/site-routes.ts)
+ * mounts. A GET (a person, or a mail system's link scanner) shows one button and changes nothing,
+ * or says the unsubscribe is done already; its POST acts. The unsubscribe URL is also
+ * List-Unsubscribe's: a mail client's one-click POST (RFC 8058) needs no cookie or login and is
  * answered 200 at once. A token not sealed by this installation gets 400 and changes nothing. No
- * address is logged.
+ * address is logged. Every POST reads its bounded body (`body`) before the database gate, and is
+ * limited as the signup's writes are (`limited`).
  */
-export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
-  app.get(MAIL_LINK_CSS_PATH, () => serveMailLinkCss())
+export function mailLinkHandlers(deps: MailLinkDeps) {
   const limited = rateLimit(deps.rateLimiter, deps.trustProxyHeader, { refuse: busy })
   // Read before the database gate, as every write's body: a slow client holds no database slot.
   const body = readBody(MAX_LINK_BODY, () => renderMailLinkPage({ ...INVALID, status: 413 }))
   // A test send's link (`invite --test`): sealed with the test key, shown as any, acting on nothing.
   const isTest = (c: Context) => openAddress(deps.keys.testLink, c.req.query('t') ?? '') !== undefined
-  for (const kind of KINDS) {
-    const emailOf = (c: Context) => openAddress(kind.key(deps.keys), c.req.query('t') ?? '')
-    app.get(kind.path, deps.gate, async (c) => {
-      const email = emailOf(c)
+  const emailOf = (kind: LinkKind, c: Context) => openAddress(kind.key(deps.keys), c.req.query('t') ?? '')
+  const show =
+    (kind: LinkKind): Handler =>
+    async (c) => {
+      const email = emailOf(kind, c)
       if (!email && !isTest(c)) return renderMailLinkPage(INVALID)
       const found = email ? await foundAtGet(kind, deps, email) : 'to do'
       if (found === 'gone') return renderMailLinkPage(GONE)
@@ -156,34 +162,48 @@ export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
       const action = `${kind.path}?t=${c.req.query('t')}`
       const form = { action, button: kind.words.button, fromPage: kind.linksYourData }
       return renderMailLinkPage({ status: 200, ...kind.words, form })
-    })
-    app.post(kind.path, body, deps.gate, limited, async (c) => {
-      const email = emailOf(c)
+    }
+  const act =
+    (kind: LinkKind): Handler =>
+    async (c) => {
+      const email = emailOf(kind, c)
       if (!email && isTest(c))
         return renderMailLinkPage({ status: 200, title: kind.words.title, line: pages.test })
       if (!email) return renderMailLinkPage(INVALID)
       try {
-        const network = signupNetwork(clientAddress(c, deps.trustProxyHeader))
-        const outcome = await kind.act(deps.db, email, network)
-        const page = outcomePage(kind, outcome)
-        if (kind.linksYourData && outcome !== 'not-listed' && (await fromPage(c)))
-          page.body = yourDataLink(deps.keys, email)
-        if (kind.asks && (outcome === 'done' || outcome === 'already') && (await asking(deps.db))) {
-          // The person's kept answers, else an agent's proposed ones, for the person to keep,
-          // change or clear; none once invited, when they no longer change.
-          const held = await heldAnswers(deps.db, email)
-          if (held && !held.fixed)
-            page.questions = { action: `${ANSWERS_PATH}?t=${c.req.query('t')}`, given: held.given }
-        }
-        return renderMailLinkPage(page)
+        return renderMailLinkPage(await acted(c, kind, deps, email))
       } catch (error) {
         deps.log.error(`${kind.path}: the database did not answer`, error)
         return renderMailLinkPage(UNANSWERED)
       }
-    })
+    }
+  return {
+    css: () => serveMailLinkCss(),
+    body,
+    limited,
+    unsubscribePage: show(UNSUBSCRIBE),
+    unsubscribe: act(UNSUBSCRIBE),
+    confirmPage: show(CONFIRM),
+    confirm: act(CONFIRM),
+    ...answerHandlers(deps, isTest),
   }
-  routeAnswers(app, deps, limited, isTest)
-  routeYourData(app, { ...deps, limited })
+}
+
+/** What the link's POST did, as its page shows it; the confirmation's goes on to the questions. */
+async function acted(c: Context, kind: LinkKind, deps: MailLinkDeps, email: string): Promise<MailLinkPage> {
+  const network = signupNetwork(clientAddress(c, deps.trustProxyHeader))
+  const outcome = await kind.act(deps.db, email, network)
+  const page = outcomePage(kind, outcome)
+  if (kind.linksYourData && outcome !== 'not-listed' && (await fromPage(c)))
+    page.body = yourDataLink(deps.keys, email)
+  if (kind.asks && (outcome === 'done' || outcome === 'already') && (await asking(deps.db))) {
+    // The person's kept answers, else an agent's proposed ones, for the person to keep,
+    // change or clear; none once invited, when they no longer change.
+    const held = await heldAnswers(deps.db, email)
+    if (held && !held.fixed)
+      page.questions = { action: `${ANSWERS_PATH}?t=${c.req.query('t')}`, given: held.given }
+  }
+  return page
 }
 
 /**
@@ -193,38 +213,35 @@ export function routeMailLinks(app: Hono, deps: MailLinkDeps): void {
  * the form again with the reason (400) and stores nothing; answering again replaces the answers,
  * until the entry is invited. Its GET changes nothing: it leads back to the confirmation link's page.
  */
-function routeAnswers(
-  app: Hono,
-  deps: MailLinkDeps,
-  limited: MiddlewareHandler,
-  isTest: (c: Context) => boolean,
-) {
+function answerHandlers(deps: MailLinkDeps, isTest: (c: Context) => boolean) {
   const token = (c: Context) => c.req.query('t') ?? ''
   const emailOf = (c: Context) => openAddress(deps.keys.confirm, token(c))
-  const body = readBody(MAX_ANSWERS_BODY, () => renderMailLinkPage({ ...INVALID, status: 413 }))
-  app.get(ANSWERS_PATH, (c) => {
-    if (!emailOf(c) && !isTest(c)) return renderMailLinkPage(INVALID)
-    return c.redirect(`/confirm?t=${token(c)}`, 303)
-  })
-  app.post(ANSWERS_PATH, body, deps.gate, limited, async (c) => {
-    const email = emailOf(c)
-    if (!email && isTest(c))
-      return renderMailLinkPage({ status: 200, title: answerWords.unchanged, line: pages.test })
-    if (!email) return renderMailLinkPage(INVALID)
-    const given = await formOf(c)
-    const checked = given ? checkAnswers(signupQuestions, given) : { problem: NOT_A_FORM }
-    if ('problem' in checked) {
-      const line = `${answerWords.problemLine} ${checked.problem}.`
-      const questions = { action: `${ANSWERS_PATH}?t=${token(c)}`, given }
-      return renderMailLinkPage({ status: 400, title: answerWords.problem, line, questions })
-    }
-    try {
-      return renderMailLinkPage(answeredPage(await answer(deps.db, email, checked.answers)))
-    } catch (error) {
-      deps.log.error(`${ANSWERS_PATH}: the database did not answer`, error)
-      return renderMailLinkPage(UNANSWERED)
-    }
-  })
+  return {
+    answersBody: readBody(MAX_ANSWERS_BODY, () => renderMailLinkPage({ ...INVALID, status: 413 })),
+    answersPage: (c: Context) => {
+      if (!emailOf(c) && !isTest(c)) return renderMailLinkPage(INVALID)
+      return c.redirect(`/confirm?t=${token(c)}`, 303)
+    },
+    answer: async (c: Context) => {
+      const email = emailOf(c)
+      if (!email && isTest(c))
+        return renderMailLinkPage({ status: 200, title: answerWords.unchanged, line: pages.test })
+      if (!email) return renderMailLinkPage(INVALID)
+      const given = await formOf(c)
+      const checked = given ? checkAnswers(signupQuestions, given) : { problem: NOT_A_FORM }
+      if ('problem' in checked) {
+        const line = `${answerWords.problemLine} ${checked.problem}.`
+        const questions = { action: `${ANSWERS_PATH}?t=${token(c)}`, given }
+        return renderMailLinkPage({ status: 400, title: answerWords.problem, line, questions })
+      }
+      try {
+        return renderMailLinkPage(answeredPage(await answer(deps.db, email, checked.answers)))
+      } catch (error) {
+        deps.log.error(`${ANSWERS_PATH}: the database did not answer`, error)
+        return renderMailLinkPage(UNANSWERED)
+      }
+    },
+  }
 }
 
 const answerWords = pages.answers

@@ -32,7 +32,7 @@ import {
   type RestEnv,
   searchParamsOf,
 } from './rest-request'
-import { routeRpc } from './rpc-routes'
+import { rpcHandlers } from './rpc-routes'
 import type { SchemaCache } from './table-sql'
 import { readStatement, type TableStatement } from './table-sql'
 
@@ -132,6 +132,7 @@ async function run<Result>(db: Database, { claims }: TableRequest, statement: Ta
 export function createRestApp(deps: RestDeps): Hono<RestEnv> {
   const verify = cachedVerifier(deps.keys.secret)
   const app = new Hono<RestEnv>()
+  // A browser's preflight, before any step: it carries no body, key or row.
   app.options('*', deps.cors.preflight())
   // The body is in, and its size checked, before the request takes a database slot (ADR 024).
   const tooLarge = refuse.payloadTooLarge(MAX_BODY_BYTES)
@@ -146,47 +147,62 @@ export function createRestApp(deps: RestDeps): Hono<RestEnv> {
   if (deps.rateLimit) app.use(deps.rateLimit)
   app.onError(errorAnswer(deps.log, deps.cors))
 
-  // The REST room answers the documented contract; the waitlist's own rules are the signup's.
-  app.post('/:table', async (c) => {
-    const request = await open(c, deps, verify)
-    const { table, known, preferences, claims } = request
-    if (table !== 'waitlist') throw refuse.methodNotAllowed('POST')
-    const select = parseSelect(request.params.get('select'), table, known)
-    const { rows, keys } = knownColumns(await insertRows(c), table, known)
-    const returning = preferences.return === 'representation' ? select : undefined
-    const consent = consentOf(c.req.raw.headers)
-    const origin = { source: deps.sourceOf?.(c), network: deps.networkOf?.(c), consent }
-    const result = await signUp(deps.signup, { rows, columns: keys, claims, returning, ...origin })
-    return answer(result.body, 201, request, preferences.count ? `*/${result.affected}` : '*/*')
-  })
-  // GET, and HEAD, which Hono routes here and answers without the body.
-  app.get('/:table', async (c) => {
-    const request = await open(c, deps, verify)
-    const query = parseReadQuery(request.params, request.table, request.known)
-    const statement = readStatement(request.table, query, request.preferences.count !== undefined)
-    const { body, returned, count } = await run(deps.db, request, statement)
-    const first = query.offset ?? 0
-    const range = `${returned === 0 ? '*' : `${first}-${first + returned - 1}`}/${count ?? '*'}`
-    return answer(body, 200, request, range)
-  })
-  // redeem_invite, the beta product's call (rpc-routes.ts); any other function is PostgREST's 404.
-  const secret = deps.keys.secret
-  routeRpc(app, {
-    db: deps.db,
-    cors: deps.cors,
-    secret,
+  const table = tableHandlers(deps, verify)
+  const { db, cors } = deps
+  const rpc = rpcHandlers({
+    db,
+    cors,
+    secret: deps.keys.secret,
     authenticate: (request) => authenticate(verify, request),
   })
-  // The gateway checks the key before anything else, so even a refusal needs one.
-  app.all('/:table', async (c) => {
-    await authenticate(verify, c.req.raw)
-    throw refuse.methodNotAllowed(c.req.method)
-  })
-  app.all('*', async (c) => {
-    await authenticate(verify, c.req.raw)
-    throw refuse.unknownTable(c.req.path.replace(/^\/(rest\/v1\/?)?/, ''))
-  })
+
+  // The REST room's table: the insert and the owner's read, in PostgREST's words, beside the beta
+  // product's one call (rpc-routes.ts); any other method is a 405, any other path a 404. The
+  // gateway checks the key before anything else, so even a refusal needs one.
+  app.post('/:table', table.insert)
+  app.get('/:table', table.read) // and HEAD, which Hono routes here and answers without the body
+  app.post('/rpc/:name', rpc.call)
+  app.get('/rpc/:name', rpc.read)
+  app.all('/rpc/:name', rpc.other)
+  app.all('/:table', table.other)
+  app.all('*', table.unknown)
   return app
+}
+
+/** The table routes' handlers: the waitlist's insert through the signup, the owner's read, the refusals. */
+function tableHandlers(deps: RestDeps, verify: Verifier) {
+  return {
+    // The REST room answers the documented contract; the waitlist's own rules are the signup's.
+    insert: async (c: Context<RestEnv>) => {
+      const request = await open(c, deps, verify)
+      const { table, known, preferences, claims } = request
+      if (table !== 'waitlist') throw refuse.methodNotAllowed('POST')
+      const select = parseSelect(request.params.get('select'), table, known)
+      const { rows, keys } = knownColumns(await insertRows(c), table, known)
+      const returning = preferences.return === 'representation' ? select : undefined
+      const consent = consentOf(c.req.raw.headers)
+      const origin = { source: deps.sourceOf?.(c), network: deps.networkOf?.(c), consent }
+      const result = await signUp(deps.signup, { rows, columns: keys, claims, returning, ...origin })
+      return answer(result.body, 201, request, preferences.count ? `*/${result.affected}` : '*/*')
+    },
+    read: async (c: Context<RestEnv>) => {
+      const request = await open(c, deps, verify)
+      const query = parseReadQuery(request.params, request.table, request.known)
+      const statement = readStatement(request.table, query, request.preferences.count !== undefined)
+      const { body, returned, count } = await run(deps.db, request, statement)
+      const first = query.offset ?? 0
+      const range = `${returned === 0 ? '*' : `${first}-${first + returned - 1}`}/${count ?? '*'}`
+      return answer(body, 200, request, range)
+    },
+    other: async (c: Context<RestEnv>) => {
+      await authenticate(verify, c.req.raw)
+      throw refuse.methodNotAllowed(c.req.method)
+    },
+    unknown: async (c: Context<RestEnv>) => {
+      await authenticate(verify, c.req.raw)
+      throw refuse.unknownTable(c.req.path.replace(/^\/(rest\/v1\/?)?/, ''))
+    },
+  }
 }
 
 /** Checks a token and returns its claims (server/auth/verify-key.ts, possibly cached). */

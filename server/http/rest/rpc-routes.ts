@@ -1,4 +1,4 @@
-import type { Context, Hono } from 'hono'
+import type { Context } from 'hono'
 import type { Database } from '../../db/database'
 import type { JwtClaims } from '../../db/jwt-claims'
 import { type LinkKeys, linkKeys } from '../../mail/messages/link-seals'
@@ -125,27 +125,34 @@ async function redeem(db: Database, keys: LinkKeys, { code }: Record<string, unk
   return JSON.stringify(result)
 }
 
-/** The rpc routes, on the REST room's app after its body limit, CORS, gate and rate limit. */
-export function routeRpc(app: Hono<RestEnv>, deps: RpcDeps): void {
+/**
+ * The rpc routes' handlers; their rows are in the REST room's table (rest-app.ts), after its body
+ * limit, CORS, gate and rate limit.
+ */
+export function rpcHandlers(deps: RpcDeps) {
   const keys = linkKeys(deps.secret)
-  app.post('/rpc/:name', async (c) => {
-    const call = await openCall(c, deps)
-    const args = parseArguments(c.req.header('content-type') ?? null, await c.req.text())
-    findFunction(c.req.param('name'), Object.keys(args), true)
-    mayExecute(call.claims)
-    const body = await redeem(deps.db, keys, args)
-    return new Response(body, { status: 200, headers: { ...call.headers, 'Content-Type': JSON_TYPE } })
-  })
-  // GET, and HEAD: supabase.rpc(…, { get: true }) puts the arguments in the query.
-  app.get('/rpc/:name', async (c) => {
-    const call = await openCall(c, deps)
-    const args = [...new Set(searchParamsOf(c.req.url).keys())].filter((key) => key !== 'apikey')
-    findFunction(c.req.param('name'), args, false)
-    mayExecute(call.claims)
-    throw readOnlyCall(`${REDEEM} changes the entry: call it with POST (supabase.rpc without { get: true }).`)
-  })
-  app.all('/rpc/:name', async (c) => {
-    await deps.authenticate(c.req.raw)
-    throw methodNotAllowed(c.req.method)
-  })
+  return {
+    call: async (c: Context<RestEnv>) => {
+      const call = await openCall(c, deps)
+      const args = parseArguments(c.req.header('content-type') ?? null, await c.req.text())
+      findFunction(c.req.param('name') ?? '', Object.keys(args), true)
+      mayExecute(call.claims)
+      const body = await redeem(deps.db, keys, args)
+      return new Response(body, { status: 200, headers: { ...call.headers, 'Content-Type': JSON_TYPE } })
+    },
+    // GET, and HEAD: supabase.rpc(…, { get: true }) puts the arguments in the query.
+    read: async (c: Context<RestEnv>) => {
+      const call = await openCall(c, deps)
+      const args = [...new Set(searchParamsOf(c.req.url).keys())].filter((key) => key !== 'apikey')
+      findFunction(c.req.param('name') ?? '', args, false)
+      mayExecute(call.claims)
+      throw readOnlyCall(
+        `${REDEEM} changes the entry: call it with POST (supabase.rpc without { get: true }).`,
+      )
+    },
+    other: async (c: Context<RestEnv>) => {
+      await deps.authenticate(c.req.raw)
+      throw methodNotAllowed(c.req.method)
+    },
+  }
 }

@@ -1,4 +1,4 @@
-import type { Context, Hono, MiddlewareHandler } from 'hono'
+import type { Context } from 'hono'
 import { mailWords } from '../../../contract/site-config'
 import type { Logger } from '../../base/log'
 import type { Database } from '../../db/database'
@@ -14,9 +14,6 @@ export interface YourDataDeps {
   db: Database
   log: Logger
   keys: LinkKeys
-  gate: MiddlewareHandler
-  /** The links' write limit (the mail-link pages'), for the erasure's POST. */
-  limited: MiddlewareHandler
 }
 
 export const YOUR_DATA_PATH = '/your-data'
@@ -45,8 +42,9 @@ function addressOf(c: Context, keys: LinkKeys): { email?: string; test: boolean 
  * all of it as JSON; neither changes anything (ADR 037). "Erase me" is a POST whose first answer
  * asks again; the POST with `confirm=yes` erases (erasure.ts), as `remove` does, and tells the
  * webhook. Once erased, the link says the address is no longer on the list. No address is logged.
+ * Its rows, with the gate and the links' write limit before each, are in server/http/site-routes.ts.
  */
-export function routeYourData(app: Hono, deps: YourDataDeps): void {
+export function yourDataHandlers(deps: YourDataDeps) {
   const answer = async (c: Context, show: (email: string) => Promise<Response>) => {
     const { email, test } = addressOf(c, deps.keys)
     if (test) return renderMailLinkPage(TEST)
@@ -60,36 +58,35 @@ export function routeYourData(app: Hono, deps: YourDataDeps): void {
   }
   const token = (c: Context) => c.req.query('t') ?? ''
 
-  app.get(YOUR_DATA_PATH, deps.gate, (c) =>
-    answer(c, async (email) => {
-      const data = await personData(deps.db, email)
-      return renderMailLinkPage(data ? yourDataPage(data, token(c)) : GONE)
-    }),
-  )
-  app.get(`${YOUR_DATA_PATH}/download`, deps.gate, (c) =>
-    answer(c, async (email) => {
-      const data = await personData(deps.db, email)
-      if (!data) return renderMailLinkPage(GONE)
-      const body = JSON.stringify({ downloaded_at: new Date().toISOString(), ...data }, null, 2)
-      return new Response(`${body}\n`, {
-        headers: {
-          'Content-Type': 'application/json; charset=utf-8',
-          'Content-Disposition': 'attachment; filename="your-data.json"',
-          'Cache-Control': 'no-store',
-          'Referrer-Policy': 'no-referrer',
-          'X-Robots-Tag': 'noindex',
-        },
-      })
-    }),
-  )
-  const body = readBody(MAX_ERASE_BODY, () => renderMailLinkPage({ ...INVALID, status: 413 }))
-  app.post(`${YOUR_DATA_PATH}/erase`, body, deps.gate, deps.limited, (c) =>
-    answer(c, async (email) => {
-      const form = new URLSearchParams(await c.req.text())
-      if (form.get('confirm') !== 'yes') return renderMailLinkPage(confirmErasurePage(token(c)))
-      const erased = await eraseEntry(deps.db, email, 'erased', PERSON)
-      if (!erased) return renderMailLinkPage(GONE)
-      return renderMailLinkPage({ status: 200, title: words.erased, line: words.erasedLine })
-    }),
-  )
+  return {
+    eraseBody: readBody(MAX_ERASE_BODY, () => renderMailLinkPage({ ...INVALID, status: 413 })),
+    page: (c: Context) =>
+      answer(c, async (email) => {
+        const data = await personData(deps.db, email)
+        return renderMailLinkPage(data ? yourDataPage(data, token(c)) : GONE)
+      }),
+    download: (c: Context) =>
+      answer(c, async (email) => {
+        const data = await personData(deps.db, email)
+        if (!data) return renderMailLinkPage(GONE)
+        const body = JSON.stringify({ downloaded_at: new Date().toISOString(), ...data }, null, 2)
+        return new Response(`${body}\n`, {
+          headers: {
+            'Content-Type': 'application/json; charset=utf-8',
+            'Content-Disposition': 'attachment; filename="your-data.json"',
+            'Cache-Control': 'no-store',
+            'Referrer-Policy': 'no-referrer',
+            'X-Robots-Tag': 'noindex',
+          },
+        })
+      }),
+    erase: (c: Context) =>
+      answer(c, async (email) => {
+        const form = new URLSearchParams(await c.req.text())
+        if (form.get('confirm') !== 'yes') return renderMailLinkPage(confirmErasurePage(token(c)))
+        const erased = await eraseEntry(deps.db, email, 'erased', PERSON)
+        if (!erased) return renderMailLinkPage(GONE)
+        return renderMailLinkPage({ status: 200, title: words.erased, line: words.erasedLine })
+      }),
+  }
 }
