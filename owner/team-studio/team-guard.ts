@@ -100,8 +100,10 @@ export function teamGuard(deps: GuardDeps): MiddlewareHandler {
     const member = await deps.sessions.member(token, network)
     if (deps.pages.includes(path)) {
       const { signIn } = deps
-      if (signIn && path === signIn.path && member) return c.redirect(`${MOUNT}/`, 303)
-      if (signIn && !member && !signIn.open.has(path)) return c.redirect(`${MOUNT}${signIn.path}`, 303)
+      // A page opened signed out (a bookmark, its filters in the query) is where the sign-in returns.
+      if (signIn && path === signIn.path && member) return c.redirect(studioReturn(c.req.query('next')), 303)
+      if (signIn && !member && !signIn.open.has(path))
+        return c.redirect(signInAddress(`${MOUNT}${path}${new URL(c.req.url).search}`), 303)
       return next()
     }
     const need = deps.needOf(method, path)

@@ -1,13 +1,8 @@
 import { Readable } from 'node:stream'
 import type { BackupStore } from './backup-store'
 
-/**
- * A bucket and prefix (BACKUP_URL=s3://bucket/prefix), any S3-compatible store (AWS, R2, B2, MinIO),
- * with the AWS SDK's own settings from the environment: AWS_ENDPOINT_URL, AWS_REGION,
- * AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY. Checksums only when the operation requires them: third-
- * party stores refuse the SDK's newer defaults. Loaded only when a backup goes to S3.
- */
-export async function s3Store(bucket: string, prefix: string): Promise<BackupStore> {
+/** The SDK, loaded on first use (some 3 MiB), and a client from the environment's settings. */
+async function s3Client() {
   const s3 = await import('@aws-sdk/client-s3')
   const { Upload } = await import('@aws-sdk/lib-storage')
   const client = new s3.S3Client({
@@ -17,6 +12,43 @@ export async function s3Store(bucket: string, prefix: string): Promise<BackupSto
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   })
+  return { s3, Upload, client }
+}
+
+/** A piece's bytes from `start` to `end` (exclusive) as a stream, and its size; undefined when it is not there. */
+async function rangeOf(
+  client: import('@aws-sdk/client-s3').S3Client,
+  s3: typeof import('@aws-sdk/client-s3'),
+  bucket: string,
+  key: string,
+  start?: number,
+  end?: number,
+): Promise<{ body: Readable; size: number } | undefined> {
+  try {
+    const head = await client.send(new s3.HeadObjectCommand({ Bucket: bucket, Key: key }))
+    const size = head.ContentLength ?? 0
+    const from = start ?? 0
+    const to = (end ?? size) - 1
+    if (to < from) return { body: Readable.from([]), size }
+    const answer = await client.send(
+      new s3.GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${from}-${to}` }),
+    )
+    return { body: answer.Body as Readable, size }
+  } catch (error) {
+    const name = (error as { name?: string }).name
+    if (name === 'NoSuchKey' || name === 'NotFound') return undefined
+    throw error
+  }
+}
+
+/**
+ * A bucket and prefix (BACKUP_URL=s3://bucket/prefix), any S3-compatible store (AWS, R2, B2, MinIO),
+ * with the AWS SDK's own settings from the environment: AWS_ENDPOINT_URL, AWS_REGION,
+ * AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY. Checksums only when the operation requires them: third-
+ * party stores refuse the SDK's newer defaults. Loaded only when a backup goes to S3.
+ */
+export async function s3Store(bucket: string, prefix: string): Promise<BackupStore> {
+  const { s3, Upload, client } = await s3Client()
   const key = (name: string) => (prefix ? `${prefix}/${name}` : name)
   const missing = (error: unknown) => (error as { name?: string }).name === 'NoSuchKey'
   return {
@@ -43,22 +75,7 @@ export async function s3Store(bucket: string, prefix: string): Promise<BackupSto
         throw error
       }
     },
-    async getStream(name, start, end) {
-      try {
-        const head = await client.send(new s3.HeadObjectCommand({ Bucket: bucket, Key: key(name) }))
-        const size = head.ContentLength ?? 0
-        const from = start ?? 0
-        const to = (end ?? size) - 1
-        if (to < from) return { body: Readable.from([]), size }
-        const answer = await client.send(
-          new s3.GetObjectCommand({ Bucket: bucket, Key: key(name), Range: `bytes=${from}-${to}` }),
-        )
-        return { body: answer.Body as Readable, size }
-      } catch (error) {
-        if (missing(error) || (error as { name?: string }).name === 'NotFound') return undefined
-        throw error
-      }
-    },
+    getStream: (name, start, end) => rangeOf(client, s3, bucket, key(name), start, end),
     async list(under) {
       const names: string[] = []
       let token: string | undefined

@@ -450,54 +450,55 @@ describe('folder boundaries', () => {
       rmSync(root, { recursive: true, force: true })
     }
   })
-})
 
-it("keeps each surface's routes in one table: at most 6 in server/, 2 in owner/ (ADR 112)", () => {
-  const server = routeTables(ROOT, 'server')
-  const owner = routeTables(ROOT, 'owner')
-  expect(server.length, server.join(', ')).toBeLessThanOrEqual(6)
-  expect(owner.length, owner.join(', ')).toBeLessThanOrEqual(2)
-  expect(server).toContain('server/http/site-routes.ts')
-  expect(owner).toEqual(['owner/team-studio/auth-routes.ts', 'owner/team-studio/studio-routes.ts'])
-})
+  it("keeps each surface's routes in one table: at most 6 in server/, 2 in owner/ (ADR 112)", () => {
+    const server = routeTables(ROOT, 'server')
+    const owner = routeTables(ROOT, 'owner')
+    expect(server.length, server.join(', ')).toBeLessThanOrEqual(6)
+    expect(owner.length, owner.join(', ')).toBeLessThanOrEqual(2)
+    expect(server).toContain('server/http/site-routes.ts')
+    expect(owner).toEqual(['owner/team-studio/auth-routes.ts', 'owner/team-studio/studio-routes.ts'])
+  })
 
-it('finds a file that registers a route, written out or as a row, and not a Map read or a loop over rows', () => {
-  const root = mkdtempSync(join(tmpdir(), 'boundaries-'))
-  try {
-    const files: Record<string, string> = {
-      'server/http/a.ts': "app.get('/healthz', (c) => c.text('ok'))",
-      'server/http/b.ts': "app.on(['GET', 'HEAD'], '*', serve)",
-      'server/http/c.ts': "const row = post('/api/tag', need, tag)",
-      'server/http/d.ts':
-        "const file = files.get('/')\nfor (const r of rows) app.on(r.method, r.path, r.handler)",
-      'server/http/e.ts': 'app.route(`/mail-events`, events)',
+  it('finds a file that registers a route, written out or as a row, and not a Map read or a loop over rows', () => {
+    const root = mkdtempSync(join(tmpdir(), 'boundaries-'))
+    try {
+      const files: Record<string, string> = {
+        'server/http/a.ts': "app.get('/healthz', (c) => c.text('ok'))",
+        'server/http/b.ts': "app.on(['GET', 'HEAD'], '*', serve)",
+        'server/http/c.ts': "const row = post('/api/tag', need, tag)",
+        'server/http/d.ts':
+          "const file = files.get('/')\nfor (const r of rows) app.on(r.method, r.path, r.handler)",
+        'server/http/e.ts': 'app.route(`/mail-events`, events)',
+      }
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(root, path)), { recursive: true })
+        writeFileSync(join(root, path), text)
+      }
+      expect(routeTables(root, 'server')).toEqual([
+        'server/http/a.ts',
+        'server/http/b.ts',
+        'server/http/c.ts',
+        'server/http/e.ts',
+      ])
+    } finally {
+      rmSync(root, { recursive: true, force: true })
     }
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(root, path)), { recursive: true })
-      writeFileSync(join(root, path), text)
-    }
-    expect(routeTables(root, 'server')).toEqual([
-      'server/http/a.ts',
-      'server/http/b.ts',
-      'server/http/c.ts',
-      'server/http/e.ts',
-    ])
-  } finally {
-    rmSync(root, { recursive: true, force: true })
-  }
-})
+  })
 
-it('has one guard: every studio app is built behind the team guard, and no other guard file exists', () => {
-  // The admin surfaces' guards (server/'s request guards and /mcp's Origin check guard no studio).
-  const guards = sourceFiles(join(ROOT, 'owner'))
-    .map((file) => relative(ROOT, file).split(/[\\/]/).join('/'))
-    .filter((path) => /guard/.test(path.split('/').at(-1) ?? ''))
-  expect(guards).toEqual(['owner/team-studio/team-guard.ts'])
-  const built = sourceFiles(join(ROOT, 'owner')).flatMap((file) =>
-    [...readFileSync(file, 'utf8').matchAll(/\bguard: (\w+)\(/g)].map((match) => match[1]),
-  )
-  expect(built.length).toBeGreaterThanOrEqual(2)
-  expect(new Set(built)).toEqual(new Set(['teamGuard']))
+  it('has one guard: every studio app is built behind the team guard, and no other guard file exists', () => {
+    // The admin surfaces' guards (server/'s request guards and /mcp's Origin check guard no studio).
+    const guards = sourceFiles(join(ROOT, 'owner'))
+      .map((file) => relative(ROOT, file).split(/[\\/]/).join('/'))
+      .filter((path) => /guard/.test(path.split('/').at(-1) ?? ''))
+    expect(guards).toEqual(['owner/team-studio/team-guard.ts'])
+    const built = sourceFiles(join(ROOT, 'owner')).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/\bguard: (\w+)\(/g)].map((match) => match[1]),
+    )
+    expect(built.length).toBeGreaterThanOrEqual(2)
+    expect(new Set(built)).toEqual(new Set(['teamGuard']))
+  })
+
   it("has the owner's tools come in through the door: at most 12 server modules, none of server/waitlist/admin", () => {
     const modules = [...serverModulesOfOwner().keys()].sort()
     expect(modules.length, modules.join('\n')).toBeLessThanOrEqual(OWNER_SERVER_MODULES)
