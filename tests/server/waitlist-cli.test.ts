@@ -8,7 +8,7 @@ import { freshDataDir } from '../../harness/data-dir'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { type CliResult, runCli } from '../../harness/waitlist-cli'
 import { parseCsv } from '../../owner/cli/csv-reader'
-import { importRecords } from '../../owner/cli/import-records'
+import { checkImportFile, importRecords } from '../../owner/cli/import-records'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { verifyKey } from '../../server/auth/verify-key'
 import { openPostgres } from '../../server/db/postgres-driver'
@@ -308,11 +308,11 @@ describe('CSV for spreadsheets (formula injection)', () => {
       )
       const read = await readRecords(exported)
       expect(read.filter((record) => record.problems.length > 0)).toEqual([])
-      expect(read.map((record) => record.fields[0])).toEqual(FORMULAS)
+      expect(read.map((record) => record.staged?.[0])).toEqual(FORMULAS)
       // A file saved by a spreadsheet (or an older export) has no quotes: nothing is taken off.
       const plain = join(dir, 'plain.csv')
       await writeFile(plain, `email,created_at\r\n'x@example.com,${WHEN}\r\n''=y@example.com,${WHEN}\r\n`)
-      expect((await readRecords(plain)).map((record) => record.fields[0])).toEqual([
+      expect((await readRecords(plain)).map((record) => record.staged?.[0])).toEqual([
         "'x@example.com",
         "''=y@example.com",
       ])
@@ -325,7 +325,7 @@ describe('CSV for spreadsheets (formula injection)', () => {
 /** What import reads from a file, without a database. */
 async function readRecords(path: string) {
   const records = []
-  for await (const chunk of importRecords(path)) records.push(...chunk)
+  for await (const chunk of importRecords(path, await checkImportFile(path))) records.push(...chunk)
   return records
 }
 
