@@ -183,6 +183,9 @@ export function readLayout(
   if (missing.length > 0)
     return { problem: `--column names ${missing.join(', ')}, which it has no column called` }
   let found: string | undefined
+  // A header that is itself an address is a list without a header: its first address is not a name.
+  if (!slots.has('email') && header.some((given) => emailProblem(given.trim()) === undefined))
+    return { problem: 'it has no email column' }
   if (!slots.has('email')) {
     const index = emailByContents(uses, sample)
     const email = columnNamed('email')

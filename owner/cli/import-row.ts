@@ -142,7 +142,9 @@ export function readRow(given: readonly string[], context: RowContext): RowReadi
     const value = 'value' in read ? read.value : raw
     const problem = 'problem' in read ? read.problem : value === '' ? undefined : column.problem(value)
     if (problem) {
-      problems.push(`${use?.header ?? column.name} ${quoted(raw)}: ${problem}`)
+      const map =
+        column.question?.kind === 'choice' ? ` (--map ${column.question.id}:${raw}=CHOICE maps it)` : ''
+      problems.push(`${use?.header ?? column.name} ${quoted(raw)}: ${problem}${map}`)
       return ''
     }
     const kept = value === '' ? '' : (column.stage ?? String)(value)
@@ -163,14 +165,28 @@ export function readRow(given: readonly string[], context: RowContext): RowReadi
   return { staged: [...staged, name ? givenName : '', details], problems: [] }
 }
 
-/** A staged row as it will be stored, for the dry run: the entry's fields by name, empty ones left out. */
+/**
+ * A staged row as it will be stored, for the dry run: the address and name first, times in UTC,
+ * the answers and tags as `show --json` has them, the consent record left out; empty fields too.
+ */
 export function storedView(staged: readonly string[]): Record<string, unknown> {
-  const view: Record<string, unknown> = {}
-  const names = [...ENTRY_COLUMNS.map((column) => column.name), ...STAGED_EXTRAS]
-  for (const [index, name] of names.entries()) {
-    const value = staged[index] ?? ''
-    if (value === '' || name.startsWith('consent_') || name === 'confirmed_from') continue
-    view[name] = name === 'details' ? JSON.parse(value) : value
+  const named = new Map(
+    [...ENTRY_COLUMNS.map((column) => column.name), ...STAGED_EXTRAS].map((name, index) => [
+      name,
+      staged[index] ?? '',
+    ]),
+  )
+  const view: Record<string, unknown> = { email: named.get('email'), name: named.get('name') }
+  const answers: Record<string, string> = {}
+  for (const [name, value] of named) {
+    if (value === '' || name in view || name.startsWith('consent_') || name === 'confirmed_from') continue
+    if (name.startsWith('answer_')) answers[name.slice('answer_'.length)] = value
+    else if (name === 'tags') view.tags = value.split(' ')
+    else if (name === 'details') view.details = JSON.parse(value)
+    else if (name.endsWith('_at')) view[name] = new Date(value).toISOString()
+    else view[name] = value
   }
+  if (!view.name) delete view.name
+  if (Object.keys(answers).length > 0) view.answers = answers
   return view
 }
