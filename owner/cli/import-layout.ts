@@ -181,7 +181,7 @@ export function readLayout(
     (asked) => !header.some((given) => foldHeader(given) === asked),
   )
   if (missing.length > 0)
-    return { problem: `--column names ${missing.join(', ')}, which it has no column called` }
+    return { problem: `--column names a header it does not have: ${missing.join(', ')}` }
   let found: string | undefined
   // A header that is itself an address is a list without a header: its first address is not a name.
   if (!slots.has('email') && header.some((given) => emailProblem(given.trim()) === undefined))
