@@ -18,7 +18,7 @@ export const foldHeader = (header: string) =>
     .trim()
 
 const ALIASES: Readonly<Record<string, readonly string[]>> = {
-  email: ['email', 'e mail', 'email address', 'e mail address', 'your email', 'work email', 'mail'],
+  email: ['email', 'e mail', 'email address', 'e mail address', 'your email', 'work email'],
   name: ['name', 'full name', 'your name', 'contact name'],
   first_name: ['first name', 'firstname', 'given name', 'fname', 'first'],
   last_name: ['last name', 'lastname', 'surname', 'family name', 'lname', 'last'],

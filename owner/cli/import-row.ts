@@ -54,6 +54,8 @@ function placesOf(layout: FileLayout): Places {
   return found
 }
 
+const headersOf = (layout: FileLayout) => layout.uses.map((use) => use.header).join(',')
+
 const quoted = (value: string) => `${JSON.stringify(value.slice(0, 60))}${value.length > 60 ? '…' : ''}`
 
 /** Tags as Mailchimp, Airtable or a sheet write them, space-separated for the tags column. */
@@ -122,8 +124,9 @@ function detailsOf(fields: readonly string[], layout: FileLayout, at: Places): s
 /** Every value of a row as staged, or every problem with it; a row without a usable address is skipped. */
 export function readRow(given: readonly string[], context: RowContext): RowReading {
   const at = placesOf(context.layout)
-  if (given.length > at.width && given.slice(at.width).some((cell) => cell.trim() !== ''))
-    return { problems: [`expected ${at.width} fields, found ${given.length}`] }
+  // A spreadsheet may end a row with empty cells to spare; a row short of cells lost some.
+  if (given.length < at.width || given.slice(at.width).some((cell) => cell.trim() !== ''))
+    return { problems: [`expected ${at.width} fields (${headersOf(context.layout)}), found ${given.length}`] }
   const fields = given.map((cell) => cell.trim())
   const emailAt = at.at[EMAIL] ?? -1
   const email = fields[emailAt] ?? ''

@@ -47,7 +47,7 @@ export interface ReadAccount {
 }
 
 export type ImportOutcome =
-  | { kind: 'refused'; problems: LineProblem[]; count: number; lines: number }
+  | ({ kind: 'refused'; problems: LineProblem[]; count: number; lines: number } & ReadAccount)
   | ({ kind: 'dry-run'; entries: number; listed: number; suppressed: number } & ReadAccount)
   | ({
       kind: 'imported'
@@ -164,7 +164,13 @@ export async function importFile(
   const outcome = await db.copyTransaction(async (tx): Promise<ImportOutcome> => {
     const staged = await stageFile(tx, path, options, wordsVersion(fileWords).version)
     if (staged.count > 0)
-      return { kind: 'refused', problems: staged.shown, count: staged.count, lines: staged.lines }
+      return {
+        kind: 'refused',
+        problems: staged.shown,
+        count: staged.count,
+        lines: staged.lines,
+        ...staged.account,
+      }
     const suppressed = await skipSuppressed(tx, !dryRun)
     if (dryRun)
       return {
@@ -210,7 +216,13 @@ async function checkAlone(path: string, options: ImportOptions): Promise<ImportO
       if (address !== undefined && first === undefined) firstLine.set(address, record.line)
     }
   if (problems.count > 0)
-    return { kind: 'refused', problems: problems.shown, count: problems.count, lines: problems.lines }
+    return {
+      kind: 'refused',
+      problems: problems.shown,
+      count: problems.count,
+      lines: problems.lines,
+      ...problems.account,
+    }
   return { kind: 'dry-run', entries: firstLine.size, listed: 0, suppressed: 0, ...problems.account }
 }
 
@@ -238,7 +250,7 @@ function firstRowLines(account: ReadAccount): string[] {
 }
 
 function report(path: string, outcome: ImportOutcome): number {
-  if (outcome.kind !== 'refused') reportSkipped(path, outcome, outcome.kind === 'dry-run')
+  reportSkipped(path, outcome, outcome.kind !== 'imported')
   if (outcome.kind === 'refused') {
     // The file's own values, printed, not obeyed (ADR 082).
     const lines = outcome.problems.map(

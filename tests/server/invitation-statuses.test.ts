@@ -144,11 +144,11 @@ describe('entry statuses', () => {
     const csv = await exported(source)
     expect(csv.split('\r\n')[0]).toBe(
       'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
-        'answer_role,answer_organisation,answer_use_case,tags,note,consent_at,consent_door,consent_words,consent_agent,confirmed_from',
+        'answer_role,answer_organisation,answer_use_case,tags,note,consent_at,consent_door,consent_words,consent_agent,confirmed_from,name',
     )
     // Added by the owner's SQL: a program's door (api), no words.
     expect(csv).toMatch(
-      /\r\nunsub@example\.com,[^,]+,unsubscribed,,\d{4}-[^,]+Z,\d{4}-[^,]+Z,,,,,,,,,[^,]+Z,api,,,\r\n/,
+      /\r\nunsub@example\.com,[^,]+,unsubscribed,,\d{4}-[^,]+Z,\d{4}-[^,]+Z,,,,,,,,,[^,]+Z,api,,,,\r\n/,
     )
     const file = await csvFile(csv)
 

@@ -163,6 +163,7 @@ describe('the waitlist CLI', () => {
       'consent_words',
       'consent_agent',
       'confirmed_from',
+      'name',
     ])
     // The database keeps the letter case it was given; uniqueness ignores it.
     expect(rows.map((row) => row[0])).toEqual(TRICKY)
@@ -175,7 +176,7 @@ describe('the waitlist CLI', () => {
     expect(await cli(server.dataDir, 'export', '--out', out)).toMatchObject({ code: 0 })
     expect(((await stat(out)).mode & 0o777).toString(8)).toBe('600')
     expect(await readFile(out, 'utf8')).toMatch(
-      /^email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,answer_role,answer_organisation,answer_use_case,tags,note,consent_at,consent_door,consent_words,consent_agent,confirmed_from\r\n/,
+      /^email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,answer_role,answer_organisation,answer_use_case,tags,note,consent_at,consent_door,consent_words,consent_agent,confirmed_from,name\r\n/,
     )
     const fresh = join(server.dataDir, 'fresh.csv')
     expect(await cli(server.dataDir, 'export', '--out', fresh)).toMatchObject({ code: 0 })
@@ -211,7 +212,7 @@ describe('the waitlist CLI on an empty data dir', () => {
       expect((await cli(fresh.dir, 'export')).stdout).toBe(
         'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
           'answer_role,answer_organisation,answer_use_case,tags,note,consent_at,consent_door,consent_words,' +
-          'consent_agent,confirmed_from\r\n',
+          'consent_agent,confirmed_from,name\r\n',
       )
     } finally {
       await fresh.cleanup()
