@@ -84,11 +84,12 @@ function cellValue(
   raw: string,
   context: RowContext,
   approval: boolean,
-): { value: string } | { problem: string } {
+): { value: string; final?: true } | { problem: string } {
   if (raw === '') return { value: raw }
   if (column.type.startsWith('timestamptz')) {
+    // Read once, into the form the column stages: its own check and staging would read it again.
     const read = readDate(raw, context.dates)
-    return 'time' in read ? { value: read.time } : read
+    return 'time' in read ? { value: read.time, final: true } : read
   }
   if (approval) return { value: raw.toLowerCase() === 'declined' ? 'unsubscribed' : '' }
   if (column.name === 'tags') return { value: tagWords(raw) }
@@ -102,6 +103,7 @@ const LEFT = ['unsubscribed_at', 'bounced_at'].map((name) => ENTRY_COLUMNS.findI
 
 /** The row's name and first name: its name column, else its first and last names joined. */
 function nameOf(fields: readonly string[], at: Places, named: string): { name: string; given: string } {
+  if (at.first < 0 && at.last < 0) return { name: named, given: '' }
   const first = plainLine(fields[at.first] ?? '').trim()
   const last = plainLine(fields[at.last] ?? '').trim()
   const name = named || [first, last].filter(Boolean).join(' ')
@@ -142,6 +144,7 @@ export function readRow(given: readonly string[], context: RowContext): RowReadi
     const raw = place < 0 ? '' : (fields[place] ?? '')
     const use = context.layout.uses[place]
     const read = cellValue(column, raw, context, use !== undefined && 'approval' in use)
+    if ('final' in read) return read.value
     const value = 'value' in read ? read.value : raw
     const problem = 'problem' in read ? read.problem : value === '' ? undefined : column.problem(value)
     if (problem) {
