@@ -1,10 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
 import { parseCsv } from '../../owner/cli/csv-reader'
+import { runningClusterUrl } from '../../server/db/embedded/embedded-cluster'
 
 /**
  * Issue 64: the exports labs hold import as exported. Each file below is written as its tool writes
@@ -347,5 +349,25 @@ describe('the exports labs hold import as exported', () => {
         status: 'waiting',
       },
     ])
+  })
+
+  it('keeps the first name for the greeting where the file split the name, and none where it did not', async () => {
+    const client = new pg.Client({ connectionString: await runningClusterUrl(server.dataDir) })
+    await client.connect()
+    try {
+      const { rows } = await client.query(
+        `select w.email::text as email, n.name, n.given_name from private.entry_names n
+           join public.waitlist w on w.id = n.waitlist_id
+          where w.email::text in ('barbara@tally.example', 'katherine@luma.example', 'ada@forms.example')
+          order by 1`,
+      )
+      expect(rows).toEqual([
+        { email: 'ada@forms.example', name: 'Ada Lovelace', given_name: null },
+        { email: 'barbara@tally.example', name: 'Barbara Liskov', given_name: 'Barbara' },
+        { email: 'katherine@luma.example', name: 'Katherine Johnson', given_name: 'Katherine' },
+      ])
+    } finally {
+      await client.end()
+    }
   })
 })
