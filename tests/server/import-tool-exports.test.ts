@@ -370,4 +370,19 @@ describe('the exports labs hold import as exported', () => {
       await client.end()
     }
   })
+
+  it('an entry listed before takes the name and details it lacks; its own are kept', async () => {
+    expect(await cli('import', await file('bare.csv', lf(['email', 'ida@fill.example'])))).toMatchObject({
+      code: 0,
+    })
+    const later = await file('later.csv', lf(['Name,Email,Badge', 'Ida Rhodes,ida@fill.example,B-7']))
+    const filled = await cli('import', later)
+    expect(filled.stdout).toContain('1 listed entry took the file')
+    const again = await file('again.csv', lf(['Name,Email,Badge', 'Someone Else,ida@fill.example,B-8']))
+    expect((await cli('import', again)).code).toBe(1)
+    expect(await exported('fill.example', 'email', 'name')).toEqual([
+      { email: 'ida@fill.example', name: 'Ida Rhodes' },
+    ])
+    expect(await details('ida@fill.example')).toEqual({ Badge: 'B-7' })
+  })
 })

@@ -252,9 +252,9 @@ const LISTED_STAGED = `pg_temp.import_rows staged
 /**
  * For entries listed before the import: what they lack, the file gives; what they have, they
  * keep. An entry without answers takes the file's, one without a source takes the file's source,
- * one without a note the file's note, one without a name or details the file's; the file's tags are added to its own. Answers, a source or a
- * note of their own (newer than a backup, most likely) are never overwritten. Returns how many
- * listed entries took any of them.
+ * one without a note the file's note, one without a name or details the file's; the file's tags
+ * are added to its own. Answers, a source, a note, a name or details of their own (newer than a
+ * backup, most likely) are never overwritten. Returns how many listed entries took any of them.
  */
 export async function fillListed(tx: Queryable): Promise<number> {
   const [row] = await tx.query<{ filled: number }>(
