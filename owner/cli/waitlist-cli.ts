@@ -80,9 +80,9 @@ Commands:
                                        10/14/2024 or 14.10.2024, the order told by the first 1,000 rows or
                                        --dates; a time without a zone is UTC unless --timezone. A choice
                                        matches in any letter case; --map role:Engineer=Engineering, or a
-                                       --map-file of id,value,choice lines, maps the sheet's words. Mailchimp's
-                                       UNSUB_TIME and CLEAN_TIME, and Luma's declined, are unsubscribed or
-                                       bounced. A row without a usable address is named and skipped; any
+                                       --map-file of id,value,choice lines, maps the sheet's words.
+                                       Mailchimp's UNSUB_TIME and CLEAN_TIME, and Luma's declined, are
+                                       unsubscribed or bounced. A row without a usable address is named and skipped; any
                                        other bad row stops it all, every error listed (100 at most, then a
                                        count). Listed addresses are skipped but take a further status from
                                        the file (never an earlier one), and what they lack; no
