@@ -148,6 +148,8 @@ describe("import reads the lab's own sheet", () => {
       'a date or time such as 2024-09-01, 2024-09-01 09:00 (UTC), 2024-09-01T09:00:00+02:00, 09/14/2024, 14.09.2024 or Unix seconds'
     const choices = 'Research, Engineering, Product, Founder or executive, Other'
     expect(refused.stderr.split('\n')).toEqual([
+      `${bad}: 1 row without a usable address would be skipped:`,
+      '  line 3: email "bad one": not a valid e-mail address; skipped',
       `${bad}: 5 errors on 2 lines; nothing was imported.`,
       `  line 4: created_at "2024-02-30": not ${forms}`,
       `  line 4: role "Engineer": not one of ${choices} (--map role:Engineer=CHOICE maps it)`,

@@ -3,7 +3,7 @@ import { escapeLiteral } from 'pg'
 import { type CopyTransaction, isPgError, type Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
 import { ANSWER_COLUMNS, ENTRY_COLUMNS, type EntryColumn } from './entry-columns'
-import { detailsSql, namesSql, STAGED_EXTRAS } from './import-people'
+import { detailsSql, namesSql, peopleSql, STAGED_EXTRAS } from './import-people'
 
 /**
  * `import`'s SQL. The file's checked rows are streamed by COPY into a temporary table inside the
@@ -185,8 +185,7 @@ export async function addStaged(tx: Queryable, staged: number): Promise<number> 
       await tx.run(statusesSql(byAddress))
       await tx.run(answersSql(byAddress))
       await tx.run(`with ${marksSql(byAddress)} ${MARKS_TOLD}`)
-      await tx.run(namesSql(byAddress))
-      await tx.run(detailsSql(byAddress))
+      await tx.run(peopleSql(byAddress))
       return added
     }
   }
