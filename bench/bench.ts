@@ -13,6 +13,7 @@ import { insertFigures } from './insert-figures'
 import { SPIKE_DEFAULTS, spikeFigures } from './launch-spike'
 import { CATEGORIES, type LighthouseRun, launchLighthouseBrowser, summarise } from './lighthouse-runs'
 import { mailFigures } from './mail-figures'
+import { mailchimpImportFigures } from './mailchimp-import'
 import { cohortOnlyFigures, millionFigures } from './million-figures'
 import { NGINX_HINT, startNginx } from './nginx'
 import { startupFigures } from './startup-figures'
@@ -30,6 +31,7 @@ import { visitFigures } from './visit-figures'
  *
  *   npm run bench [-- --only visits,inserts,mail,startup] [--rows N (the million section's list, default 1,000,000)]
  *   npm run bench -- --only cohort   (the million's list and only the cohort figures)
+ *   npm run bench -- --only mailchimp [--rows N]   (a Mailchimp export's import against a bare load)
  */
 const LIGHTHOUSE_RUNS = 3
 const CONNECTIONS = 50
@@ -44,6 +46,7 @@ const SECTIONS = [
   'startup',
   'container',
   'million',
+  'mailchimp',
   'spike',
   // The million's list and its cohort figures alone (issues 43 and 50); not in the default run,
   // where `million` measures them already.
@@ -140,6 +143,12 @@ async function main() {
     const figures = await cohortOnlyFigures(Number(options.rows ?? 1_000_000), track, log)
     rows.push(...figures.rows)
     results.cohort = figures.results
+  }
+
+  if (sections.has('mailchimp')) {
+    const figures = await mailchimpImportFigures(Number(options.rows ?? 1_000_000), track, log)
+    rows.push(...figures.rows)
+    results.mailchimp = figures.results
   }
 
   if (sections.has('spike')) {

@@ -37,6 +37,10 @@ export interface CliArgs {
     'no-tag'?: string[]
     batch?: string[]
     map?: string[]
+    'map-file'?: string
+    column?: string[]
+    dates?: string
+    timezone?: string
     'ignore-unknown'?: boolean
     by?: string
     'show-addresses'?: boolean
@@ -116,10 +120,9 @@ async function unsuppressAddress({ positionals }: CliArgs): Promise<number> {
 async function importFile({ positionals, values }: CliArgs): Promise<number> {
   const file = positionals[1]
   if (!file)
-    return usageError('import needs the CSV file to read: import FILE [--dry-run] [--map ID:VALUE=CHOICE]')
-  const read = (await import('./import-layout')).readMaps(values.map ?? [])
-  if ('problem' in read) return usageError(read.problem)
-  const options = { maps: read.maps, ignoreUnknown: values['ignore-unknown'] === true }
+    return usageError('import needs the CSV file to read: import FILE [--dry-run] [--column "HEADER=FIELD"]')
+  const options = await (await import('./import-options')).readImportOptions(values)
+  if ('problem' in options) return usageError(options.problem)
   const { importCommand } = await import('./import')
   return importCommand(file, values['dry-run'] === true, (await database()).withKeyedDatabase, options)
 }

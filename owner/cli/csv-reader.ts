@@ -1,6 +1,7 @@
 /**
- * Reading back the CSV that csv.ts writes (RFC 4180), a chunk at a time, with the line each record
- * starts on. A line without a quote, as nearly every line of an export is, is split with one
+ * Reading back the CSV that csv.ts writes (RFC 4180), or that a spreadsheet saves (`;` or a tab
+ * between cells in many locales, spaces around a quoted cell), a chunk at a time, with the line each
+ * record starts on. A line without a quote, as nearly every line of an export is, is split with one
  * native call; a line with one is read character by character.
  */
 
@@ -62,23 +63,42 @@ function quotedField(text: string, at: number, final: boolean, line: number) {
   }
 }
 
-const FIELD_END = /[,\r\n"]/g
+/** The delimiters import reads: a comma, a semicolon (a spreadsheet in a decimal-comma locale), a tab. */
+export type Delimiter = ',' | ';' | '\t'
+
+const fieldEnds: Record<Delimiter, RegExp> = { ',': /[,\r\n"]/g, ';': /[;\r\n"]/g, '\t': /[\t\r\n"]/g }
+const lineEnd = /[\r\n]/g
+
+/** Where spaces before a quote or after one end: a spreadsheet's `a; "b" ;c` is the cell b. */
+function pastSpaces(text: string, at: number): number {
+  let i = at
+  while (text[i] === ' ') i++
+  return i
+}
 
 /** A record with a quote somewhere, read field by field from `at`. */
-function quotedRecord(text: string, at: number, final: boolean, line: number): Parsed | undefined {
+function quotedRecord(
+  text: string,
+  at: number,
+  final: boolean,
+  line: number,
+  delimiter: Delimiter,
+): Parsed | undefined {
   const fields: string[] = []
+  const fieldEnd = fieldEnds[delimiter]
   let lines = 1
   for (let i = at; ; ) {
     let end: number
-    if (text[i] === '"') {
-      const field = quotedField(text, i, final, line)
+    const start = pastSpaces(text, i)
+    if (text[start] === '"') {
+      const field = quotedField(text, start, final, line)
       if (!field) return undefined
       fields.push(fromCsvField(field.value, true))
       lines += field.lines
-      end = field.end
+      end = pastSpaces(text, field.end)
     } else {
-      FIELD_END.lastIndex = i
-      end = FIELD_END.exec(text)?.index ?? text.length
+      fieldEnd.lastIndex = i
+      end = fieldEnd.exec(text)?.index ?? text.length
       if (text[end] === '"')
         throw new CsvSyntaxError(
           `Invalid Opening Quote: a quote inside field ${fields.length + 1} at line ${line}`,
@@ -86,7 +106,7 @@ function quotedRecord(text: string, at: number, final: boolean, line: number): P
       fields.push(text.slice(i, end))
     }
     if (end === text.length) return final ? { fields, next: end, lines } : undefined
-    if (text[end] === ',') {
+    if (text[end] === delimiter) {
       i = end + 1
       continue
     }
@@ -99,13 +119,13 @@ function quotedRecord(text: string, at: number, final: boolean, line: number): P
   }
 }
 
-const LINE_END = /[\r\n]/g
-
 /** Reads CSV text pushed a chunk at a time; records come out whole, blank lines skipped. */
 export class CsvReader {
   private rest = ''
   private line = 1
   private started = false
+
+  constructor(private readonly delimiter: Delimiter = ',') {}
 
   /** The records complete in the text so far. */
   push(text: string): CsvRecord[] {
@@ -145,17 +165,37 @@ export class CsvReader {
   }
 
   private record(text: string, at: number, quote: number, final: boolean): Parsed | undefined {
-    LINE_END.lastIndex = at
-    const end = LINE_END.exec(text)?.index ?? (final ? text.length : -1)
-    if (quote >= 0 && (end < 0 || quote < end)) return quotedRecord(text, at, final, this.line)
+    lineEnd.lastIndex = at
+    const end = lineEnd.exec(text)?.index ?? (final ? text.length : -1)
+    if (quote >= 0 && (end < 0 || quote < end))
+      return quotedRecord(text, at, final, this.line, this.delimiter)
     if (end < 0) return undefined
     const next = end === text.length ? end : afterLineEnd(text, end, final)
-    return next === undefined ? undefined : { fields: text.slice(at, end).split(','), next, lines: 1 }
+    return next === undefined
+      ? undefined
+      : { fields: text.slice(at, end).split(this.delimiter), next, lines: 1 }
   }
 }
 
+/**
+ * The delimiter a file's first line uses: whichever of `,` `;` and a tab it holds most of outside
+ * quotes (a comma when none), as a spreadsheet saved in any locale writes its header.
+ */
+export function delimiterOf(head: string): Delimiter {
+  const counts = { ',': 0, ';': 0, '\t': 0 }
+  let quoted = false
+  for (const char of head) {
+    if (char === '"') quoted = !quoted
+    else if (!quoted && (char === '\n' || char === '\r')) break
+    else if (!quoted && (char === ',' || char === ';' || char === '\t')) counts[char]++
+  }
+  const most = Math.max(counts[';'], counts['\t'])
+  if (most <= counts[',']) return ','
+  return counts[';'] === most ? ';' : '\t'
+}
+
 /** The records of a whole CSV text (the inverse of toCsv), for tests and for reading an export back. */
-export function parseCsv(text: string): string[][] {
-  const reader = new CsvReader()
+export function parseCsv(text: string, delimiter: Delimiter = ','): string[][] {
+  const reader = new CsvReader(delimiter)
   return [...reader.push(text), ...reader.end()].map((record) => record.fields)
 }

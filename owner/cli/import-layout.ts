@@ -1,14 +1,17 @@
 import type { SignupQuestion } from '../../contract/signup-questions'
 import { signupQuestions } from '../../contract/site-config'
-import { readNote } from '../../server/admin/entries'
+import { emailProblem } from '../../server/admin/basics'
 import { ENTRY_COLUMNS, type EntryColumn } from '../../server/admin/import'
+import type { Delimiter } from './csv-reader'
+import type { DateOrder } from './import-dates'
+import { fieldOfHeader, foldHeader } from './import-headers'
 
 /**
- * How `import` reads a file's columns, an export's or the lab's own sheet as it is: the export's
- * names, a question's column by its bare id (`role` as `answer_role`), a choice in any letter case
- * or through the owner's `--map role:Engineer=Engineering`, and every column it does not know
- * (`name`, `notes`, `company`) into the entry's note as `name: Ada Lovelace; notes: met at NeurIPS`,
- * unless `--ignore-unknown`. Each line's every problem is named with the value refused.
+ * How `import` reads a file's columns (ADR 116): an export's own names, a question's column by its
+ * bare id (`role` as `answer_role`), the headers the tools labs use write (import-headers.ts), the
+ * owner's `--column "HEADER=FIELD"`, and the address by its contents when no header names it. A
+ * column none of these places is kept on the entry as its own detail (header → value), unless
+ * `--ignore-unknown`. What a row then becomes is import-row.ts's.
  */
 
 /** The lab's own words for a question's choices: question id → the word in lower case → the choice. */
@@ -16,18 +19,48 @@ export type ChoiceMaps = ReadonlyMap<string, ReadonlyMap<string, string>>
 
 export interface ImportOptions {
   maps: ChoiceMaps
-  /** Columns import does not know are left out, rather than written into the note. */
+  /** Columns import does not place are left out, rather than kept as the entry's details. */
   ignoreUnknown: boolean
+  /** `--column "HEADER=FIELD"`: the folded header → the field, `-` for left out. */
+  columns: ReadonlyMap<string, string>
+  /** `--dates`: how a slashed date reads, when the file cannot tell. */
+  dates?: DateOrder
+  /** `--timezone`: the zone of a time written without one (UTC when none). */
+  timeZone?: string
 }
 
-export const PLAIN_IMPORT: ImportOptions = { maps: new Map(), ignoreUnknown: false }
+export const PLAIN_IMPORT: ImportOptions = { maps: new Map(), ignoreUnknown: false, columns: new Map() }
 
 /** What one column of the file is read as. */
-export type FieldUse = { header: string; column: EntryColumn } | { header: string; into: 'note' | 'ignored' }
+export type FieldUse =
+  | { header: string; column: EntryColumn; approval?: true }
+  | { header: string; part: 'first_name' | 'last_name' }
+  | { header: string; into: 'details' | 'ignored' | 'left out' | 'bookkeeping' }
 
-export type FileLayout = readonly FieldUse[]
+/** A file's columns, as its header and first rows give them, and the delimiter between its cells. */
+export interface FileLayout {
+  uses: readonly FieldUse[]
+  delimiter: Delimiter
+  /** The header line's cells, NUL between: the file read again must start with it. */
+  header: string
+  /** Why a column went where it did when its header alone did not say (the address by its contents). */
+  found?: string
+}
 
 const fold = (text: string) => text.trim().toLowerCase()
+
+/** The fields `--column` may name, besides a question's id. */
+export const COLUMN_FIELDS = [
+  'email',
+  'name',
+  'first_name',
+  'last_name',
+  'created_at',
+  'source',
+  'tags',
+  'note',
+  'status',
+]
 
 /** `--map ID:VALUE=CHOICE`, each naming a choice question and one of its choices (any letter case). */
 export function readMaps(given: readonly string[]): { maps: ChoiceMaps } | { problem: string } {
@@ -52,46 +85,120 @@ export function readMaps(given: readonly string[]): { maps: ChoiceMaps } | { pro
   return { maps }
 }
 
-/** The column a header names: the export's own name in any letter case, or a question's bare id. */
-function columnNamed(header: string): EntryColumn | undefined {
-  const name = fold(header)
+/** The entry column a field names: a column's own name, or a question's bare id. */
+function columnNamed(field: string): EntryColumn | undefined {
+  const name = fold(field)
   return ENTRY_COLUMNS.find((column) => column.name === name || column.question?.id === name)
 }
 
+/** `--column "HEADER=FIELD"`, repeatable: the header in any letter case → a field, or `-`. */
+export function readColumns(
+  given: readonly string[],
+): { columns: Map<string, string> } | { problem: string } {
+  const columns = new Map<string, string>()
+  for (const text of given) {
+    const at = text.lastIndexOf('=')
+    const header = text.slice(0, Math.max(at, 0)).trim()
+    const field = fold(text.slice(at + 1))
+    const known = field === '-' || COLUMN_FIELDS.includes(field) || columnNamed(field) !== undefined
+    if (at < 1 || !header || !known) {
+      const ids = signupQuestions.map((question) => question.id).join(', ')
+      return {
+        problem: `--column needs "HEADER=FIELD" with FIELD one of ${COLUMN_FIELDS.join(', ')}, a question's id (${ids}) or - to leave it out, not ${JSON.stringify(text.slice(0, 80))}`,
+      }
+    }
+    columns.set(foldHeader(header), field)
+  }
+  return { columns }
+}
+
+/** Where a field puts a column: an entry column, a part of the name, or left out. */
+function placeOf(header: string, field: string): FieldUse | undefined {
+  if (field === '-') return { header, into: 'left out' }
+  if (field === 'first_name' || field === 'last_name') return { header, part: field }
+  if (field === 'approval_status') {
+    const status = columnNamed('status')
+    return status && { header, column: status, approval: true }
+  }
+  const column = columnNamed(field)
+  return column && { header, column }
+}
+
+/** The key a use fills: two columns may not fill the same one. */
+const slotOf = (use: FieldUse) => ('column' in use ? use.column.name : 'part' in use ? use.part : undefined)
+
+// Enough of a file's first rows to tell its address column by what it holds.
+const EMAIL_SHARE = 0.5
+
+/** The column most of whose sample cells are addresses, when no header named one. */
+function emailByContents(uses: FieldUse[], sample: readonly (readonly string[])[]): number {
+  let best = -1
+  let bestShare = EMAIL_SHARE
+  for (const [index, use] of uses.entries()) {
+    if (!('into' in use) || use.into === 'left out') continue
+    const cells = sample.map((fields) => (fields[index] ?? '').trim()).filter(Boolean)
+    const share = cells.filter((cell) => emailProblem(cell) === undefined).length / Math.max(cells.length, 1)
+    if (share > bestShare) [best, bestShare] = [index, share]
+  }
+  return best
+}
+
 /**
- * The header read into a layout: every known column once, `email` among them; the others into the
- * note (or ignored). Else what is wrong with it.
+ * The header read into a layout, with the first rows (`sample`) to find the address column by its
+ * contents if no header names it. Else what is wrong with it.
  */
 export function readLayout(
   header: readonly string[],
   options: ImportOptions,
+  delimiter: Delimiter = ',',
+  sample: readonly (readonly string[])[] = [],
 ): FileLayout | { problem: string } {
-  const layout: FieldUse[] = []
+  const uses: FieldUse[] = []
+  const slots = new Map<string, string>()
+  const unplaced = options.ignoreUnknown ? 'ignored' : 'details'
   for (const given of header) {
-    const column = columnNamed(given)
-    if (!column) {
-      layout.push({
-        header: given.trim() || `column ${layout.length + 1}`,
-        into: options.ignoreUnknown ? 'ignored' : 'note',
-      })
+    const label = given.trim() || `column ${uses.length + 1}`
+    const asked = options.columns.get(foldHeader(given))
+    const exact = columnNamed(given)
+    const byTool = asked || exact ? undefined : fieldOfHeader(given)
+    const use =
+      byTool === 'bookkeeping'
+        ? { header: label, into: 'bookkeeping' as const }
+        : placeOf(label, asked ?? exact?.name ?? byTool ?? '')
+    const slot = use && slotOf(use)
+    const twice = slot ? slots.get(slot) : undefined
+    // Two columns the owner or the export named alike is a mistake; a tool's second alike is a detail.
+    if (twice && !byTool)
+      return { problem: `${JSON.stringify(twice)} and ${JSON.stringify(given)} both name ${slot}` }
+    if (!use || twice) {
+      uses.push({ header: label, into: unplaced })
       continue
     }
-    const twice = layout.find((use) => 'column' in use && use.column === column)
-    if (twice)
-      return {
-        problem: `${JSON.stringify(twice.header)} and ${JSON.stringify(given)} both name ${column.name}`,
-      }
-    layout.push({ header: given.trim(), column })
+    if (slot) slots.set(slot, label)
+    uses.push(use)
   }
-  const named = new Set(layout.flatMap((use) => ('column' in use ? [use.column] : [])))
-  const required = ENTRY_COLUMNS.filter((column) => !column.whenMissing && !named.has(column))
-  if (required.length > 0)
-    return { problem: `it has no ${required.map((column) => column.name).join(', ')} column` }
-  return layout
+  const missing = [...options.columns.keys()].filter(
+    (asked) => !header.some((given) => foldHeader(given) === asked),
+  )
+  if (missing.length > 0)
+    return { problem: `--column names a header it does not have: ${missing.join(', ')}` }
+  let found: string | undefined
+  // A header that is itself an address is a list without a header: its first address is not a name.
+  if (!slots.has('email') && header.some((given) => emailProblem(given.trim()) === undefined))
+    return { problem: 'it has no email column' }
+  if (!slots.has('email')) {
+    const index = emailByContents(uses, sample)
+    const email = columnNamed('email')
+    const use = uses[index]
+    if (!use || !email) return { problem: 'it has no email column, by its header or its contents' }
+    uses[index] = { header: use.header, column: email }
+    found = `${use.header} holds addresses`
+  }
+  return { uses, delimiter, header: header.join('\u0000'), found }
 }
 
 /** A choice as the question names it: the owner's --map first, then the choice in any letter case. */
-function choiceOf(question: SignupQuestion, value: string, maps: ChoiceMaps): string {
+export function choiceOf(question: SignupQuestion, value: string, maps: ChoiceMaps): string {
   if (question.kind !== 'choice') return value
   const word = fold(value)
   const mapped = maps.get(question.id)?.get(word)
@@ -99,109 +206,38 @@ function choiceOf(question: SignupQuestion, value: string, maps: ChoiceMaps): st
   return question.choices.find((choice) => fold(choice) === word) ?? value
 }
 
-/** A cell's value as its column checks and stages it. */
-function cellValue(column: EntryColumn, raw: string, options: ImportOptions): string {
-  return column.question ? choiceOf(column.question, raw, options.maps) : raw
+const PLACES: Readonly<Record<string, string>> = {
+  email: 'the address',
+  created_at: 'when they signed up (a date is midnight; a time without a zone is UTC unless --timezone)',
+  status: 'the status',
+  name: 'the name',
+  source: 'the source',
+  tags: 'the tags (split at commas and spaces, quotes removed)',
+  note: "the team's note",
+  confirmed_at: 'when they confirmed',
+  unsubscribed_at: 'when they unsubscribed (so: unsubscribed)',
+  bounced_at: 'when their address bounced (so: bounced)',
+  consent_at: 'the consent record: when',
+  consent_door: 'the consent record: the door (none: import, now, naming the file)',
+  consent_words: "the consent record: the words' version",
+  consent_agent: 'the consent record: the agent, as it declared itself',
+  confirmed_from: 'the consent record: the network the confirmation came from',
 }
 
-/** The note a line gives: its note column, then each other column's `name: value`, `; ` between. */
-function noteOf(fields: readonly string[], layout: FileLayout): { note: string; from: string[] } {
-  const parts: string[] = []
-  const from: string[] = []
-  for (const [index, use] of layout.entries()) {
-    const value = (fields[index] ?? '').trim()
-    if (value === '') continue
-    if ('column' in use && use.column.name === 'note') parts.unshift(value)
-    else if ('into' in use && use.into === 'note') parts.push(`${use.header}: ${value}`)
-    else continue
-    from.push(use.header)
-  }
-  return { note: parts.join('; '), from }
-}
-
-const quoted = (value: string) => `${JSON.stringify(value.slice(0, 60))}${value.length > 60 ? '…' : ''}`
-
-/** Every problem of a record of a file with this layout, each with the value refused; none when it is good. */
-export function recordProblems(
-  fields: readonly string[],
-  layout: FileLayout,
-  options: ImportOptions,
-): string[] {
-  if (fields.length !== layout.length)
-    return [
-      `expected ${layout.length} fields (${layout.map((use) => use.header).join(',')}), found ${fields.length}`,
-    ]
-  const problems: string[] = []
-  for (const [index, use] of layout.entries()) {
-    if (!('column' in use) || use.column.name === 'note') continue
-    const raw = fields[index] ?? ''
-    const problem = use.column.problem(cellValue(use.column, raw, options))
-    if (!problem) continue
-    const map =
-      use.column.question?.kind === 'choice'
-        ? ` (--map ${use.column.question.id}:${raw.trim()}=CHOICE maps it)`
-        : ''
-    problems.push(`${use.header} ${quoted(raw)}: ${problem}${map}`)
-  }
-  if (!placesOf(layout).noted) return problems
-  const { note, from } = noteOf(fields, layout)
-  const read = readNote(note)
-  if ('problem' in read) problems.push(`the note from ${from.join(', ')} ${quoted(note)}: ${read.problem}`)
-  return problems
-}
-
-/**
- * A good record as import stages it: every one of ENTRY_COLUMNS, in their order, each empty or
- * absent one as its `whenMissing` says, the note made of the note column and the unknown ones.
- */
-export function stagedRecord(
-  fields: readonly string[],
-  layout: FileLayout,
-  options: ImportOptions,
-  importTime: string,
-): string[] {
-  const { at: places, noted } = placesOf(layout)
-  return ENTRY_COLUMNS.map((column, at) => {
-    const index = places[at] ?? -1
-    const raw =
-      column.name === 'note'
-        ? noted
-          ? noteOf(fields, layout).note
-          : ''
-        : index < 0
-          ? ''
-          : (fields[index] ?? '')
-    const value = raw === '' ? '' : (column.stage ?? String)(cellValue(column, raw, options))
-    return value === '' && column.whenMissing ? column.whenMissing(importTime) : value
-  })
-}
-
-/** Where each of ENTRY_COLUMNS sits in a file's records (-1: absent), and whether any column makes a note. */
-interface Places {
-  at: number[]
-  noted: boolean
-}
-
-// Found once per file, not per line: a million lines read the same layout.
-const places = new WeakMap<FileLayout, Places>()
-
-function placesOf(layout: FileLayout): Places {
-  let found = places.get(layout)
-  if (!found) {
-    found = {
-      at: ENTRY_COLUMNS.map((column) => layout.findIndex((use) => 'column' in use && use.column === column)),
-      noted: layout.some((use) => ('into' in use ? use.into === 'note' : use.column.name === 'note')),
-    }
-    places.set(layout, found)
-  }
-  return found
+const INTO: Readonly<Record<string, string>> = {
+  details: 'kept as a detail of the entry',
+  ignored: 'left out (--ignore-unknown)',
+  'left out': 'left out (--column)',
+  bookkeeping: "left out: the tool's own bookkeeping",
 }
 
 /** What each kind of column becomes, as the dry run says it. */
 function destination(use: FieldUse, options: ImportOptions): string {
-  if ('into' in use)
-    return use.into === 'note' ? `the note, as "${use.header}: …"` : 'ignored (--ignore-unknown)'
+  if ('into' in use) return INTO[use.into] ?? use.into
+  if ('part' in use)
+    return `the name: its ${use.part === 'first_name' ? 'first (the greeting)' : 'last'} part`
   const { column } = use
+  if (use.approval) return 'the status: declined → unsubscribed, else waiting'
   if (column.question) {
     const mapped = [...(options.maps.get(column.question.id) ?? new Map<string, string>())]
     const maps =
@@ -209,24 +245,12 @@ function destination(use: FieldUse, options: ImportOptions): string {
     const how = column.question.kind === 'choice' ? ', a choice in any letter case' : ''
     return `the answer to "${column.question.label}" (${column.name}${how}${maps})`
   }
-  const words: Record<string, string> = {
-    email: 'the address',
-    created_at: 'when they signed up (a date is midnight UTC; a time without a zone is UTC)',
-    status: 'the status',
-    source: 'the source',
-    tags: 'the tags (space-separated)',
-    note: 'the note',
-    consent_at: 'the consent record: when',
-    consent_door: 'the consent record: the door (none: import, now, naming the file)',
-    consent_words: "the consent record: the words' version",
-    consent_agent: 'the consent record: the agent, as it declared itself',
-    confirmed_from: 'the consent record: the network the confirmation came from',
-  }
-  return words[column.name] ?? column.name
+  return PLACES[column.name] ?? column.name
 }
 
 /** The dry run's account of the file's columns, one line each: where each goes. */
 export function layoutLines(layout: FileLayout, options: ImportOptions): string[] {
-  const width = Math.min(24, Math.max(...layout.map((use) => use.header.length)))
-  return layout.map((use) => `  ${use.header.padEnd(width)}  → ${destination(use, options)}`)
+  const width = Math.min(24, Math.max(...layout.uses.map((use) => use.header.length)))
+  const lines = layout.uses.map((use) => `  ${use.header.padEnd(width)}  → ${destination(use, options)}`)
+  return layout.found ? [...lines, `  (${layout.found})`] : lines
 }

@@ -1,12 +1,13 @@
 import { basename } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { escapeUnprinted } from '../../contract/clean-text'
+import { escapeUnprinted, escapeUnprintedJson } from '../../contract/clean-text'
 import { cliActor, recordAudit } from '../../server/admin/audit'
 import {
   addStaged,
   copyTextLine,
   createStage,
+  ENTRY_COLUMNS,
   fillListed,
   importText,
   moveImported,
@@ -21,13 +22,16 @@ import {
 import type { CopyTransaction, Database } from '../../server/admin/runtime'
 import { exitFor } from './exit-status'
 import { withImportConsent } from './import-consent'
-import { type FileLayout, type ImportOptions, layoutLines, PLAIN_IMPORT, stagedRecord } from './import-layout'
-import { checkImportFile, importRecords } from './import-records'
+import { type FileLayout, type ImportOptions, layoutLines, PLAIN_IMPORT } from './import-layout'
+import { checkImportFile, type ImportRecord, importRecords } from './import-records'
+import { storedView } from './import-row'
 import { plural } from './plural'
 import { withDatabaseAsIs } from './with-database'
 
 // Enough to fix a sheet in one pass without flooding the terminal; the rest are counted.
 const SHOWN_PROBLEMS = 100
+// The rows a dry run shows as they will be stored.
+const SHOWN_ROWS = 3
 // COPY data leaves in chunks of about this many characters, not a message per line.
 const COPY_CHUNK = 64 * 1024
 
@@ -36,10 +40,17 @@ export interface LineProblem {
   message: string
 }
 
+/** The rows skipped for want of a usable address (the first SHOWN_PROBLEMS), how many, and the first rows staged. */
+export interface ReadAccount {
+  skipped: LineProblem[]
+  skippedCount: number
+  firstRows: string[][]
+}
+
 export type ImportOutcome =
-  | { kind: 'refused'; problems: LineProblem[]; count: number; lines: number }
-  | { kind: 'dry-run'; entries: number; listed: number; suppressed: number }
-  | {
+  | ({ kind: 'refused'; problems: LineProblem[]; count: number; lines: number } & ReadAccount)
+  | ({ kind: 'dry-run'; entries: number; listed: number; suppressed: number } & ReadAccount)
+  | ({
       kind: 'imported'
       entries: number
       /** Lines whose address was erased or removed before (ADR 098): not imported. */
@@ -49,13 +60,31 @@ export type ImportOutcome =
       raised: number
       /** Of the entries already listed, how many took the file's answers or source, having none. */
       filled: number
-    }
+    } & ReadAccount)
 
 /** The problems of the lines, the first SHOWN_PROBLEMS kept, every one counted, and the lines they are on. */
 class Problems {
   shown: LineProblem[] = []
   count = 0
   lines = 0
+  skipped: LineProblem[] = []
+  skippedCount = 0
+  firstRows: string[][] = []
+
+  /** A record read: its problems counted, its skipping noted, or its staged values (the first few kept). */
+  add(record: ImportRecord) {
+    if (record.skipped !== undefined) {
+      this.skippedCount++
+      if (this.skipped.length < SHOWN_PROBLEMS)
+        this.skipped.push({ line: record.line, message: record.skipped })
+    } else if (record.problems.length > 0) this.addLine(record.line, record.problems)
+    else if (record.staged && this.firstRows.length < SHOWN_ROWS) this.firstRows.push(record.staged)
+  }
+
+  get account(): ReadAccount {
+    return { skipped: this.skipped, skippedCount: this.skippedCount, firstRows: this.firstRows }
+  }
+
   addLine(line: number, messages: readonly string[]) {
     if (messages.length > 0) this.lines++
     for (const message of messages) {
@@ -78,17 +107,14 @@ interface StagedFile {
 /** The good records as COPY text for the staging table, in chunks; the bad ones go to `problems`. */
 async function* stagedLines(file: StagedFile, problems: Problems, counted: { entries: number }) {
   let chunk = ''
-  for await (const records of importRecords(file.path, file.layout, file.options)) {
+  for await (const records of importRecords(file.path, file.layout, file.options, file.importTime)) {
     for (const record of records) {
-      if (record.problems.length > 0) {
-        problems.addLine(record.line, record.problems)
-        continue
-      }
+      problems.add(record)
+      if (!record.staged) continue
       counted.entries++
-      const fields = stagedRecord(record.fields, file.layout, file.options, file.importTime)
       chunk += copyTextLine([
         String(record.line),
-        ...withImportConsent(fields, file.fileWords, file.importTime),
+        ...withImportConsent(record.staged, file.fileWords, file.importTime),
       ])
     }
     if (chunk.length >= COPY_CHUNK) {
@@ -117,6 +143,7 @@ async function stageFile(tx: CopyTransaction, path: string, options: ImportOptio
     shown: shown.slice(0, SHOWN_PROBLEMS),
     count: problems.count + duplicates.count,
     lines: problems.lines + duplicates.count,
+    account: problems.account,
   }
 }
 
@@ -138,10 +165,22 @@ export async function importFile(
   const outcome = await db.copyTransaction(async (tx): Promise<ImportOutcome> => {
     const staged = await stageFile(tx, path, options, wordsVersion(fileWords).version)
     if (staged.count > 0)
-      return { kind: 'refused', problems: staged.shown, count: staged.count, lines: staged.lines }
+      return {
+        kind: 'refused',
+        problems: staged.shown,
+        count: staged.count,
+        lines: staged.lines,
+        ...staged.account,
+      }
     const suppressed = await skipSuppressed(tx, !dryRun)
     if (dryRun)
-      return { kind: 'dry-run', entries: staged.entries, listed: await stagedListed(tx), suppressed }
+      return {
+        kind: 'dry-run',
+        entries: staged.entries,
+        listed: await stagedListed(tx),
+        suppressed,
+        ...staged.account,
+      }
     await registerWords(tx, [fileWords])
     const kept = staged.entries - suppressed
     const added = await addStaged(tx, kept)
@@ -153,7 +192,7 @@ export async function importFile(
     const skipped = suppressed > 0 ? `, ${suppressed} erased before skipped` : ''
     const detail = `${basename(path)}: ${added} added, ${raised} moved on, ${filled} filled in${skipped}`
     await recordAudit(tx, cliActor(), { action: 'import', detail, count: added + raised + filled })
-    return { kind: 'imported', entries: staged.entries, suppressed, added, raised, filled }
+    return { kind: 'imported', entries: staged.entries, suppressed, added, raised, filled, ...staged.account }
   })
   if (outcome.kind === 'imported') await settleImport(db, outcome.added)
   return outcome
@@ -167,26 +206,52 @@ async function checkAlone(path: string, options: ImportOptions): Promise<ImportO
   const problems = new Problems()
   const firstLine = new Map<string, number>()
   const layout = await checkImportFile(path, options)
-  const email = layout.findIndex((use) => 'column' in use && use.column.name === 'email')
+  const email = ENTRY_COLUMNS.findIndex((column) => column.name === 'email')
   for await (const records of importRecords(path, layout, options))
-    for (const { line, fields, problems: found } of records) {
+    for (const record of records) {
       // citext's rule, as the staging table's lower(): addresses are ASCII (the address rule).
-      const address = fields[email]?.toLowerCase() ?? ''
-      const first = found.length > 0 ? undefined : firstLine.get(address)
-      if (first !== undefined) problems.addLine(line, [`the same address as line ${first}`])
-      else if (found.length > 0) problems.addLine(line, found)
-      else firstLine.set(address, line)
+      const address = record.staged?.[email]?.toLowerCase()
+      const first = address === undefined ? undefined : firstLine.get(address)
+      if (first !== undefined) problems.addLine(record.line, [`the same address as line ${first}`])
+      else problems.add(record)
+      if (address !== undefined && first === undefined) firstLine.set(address, record.line)
     }
   if (problems.count > 0)
-    return { kind: 'refused', problems: problems.shown, count: problems.count, lines: problems.lines }
-  return { kind: 'dry-run', entries: firstLine.size, listed: 0, suppressed: 0 }
+    return {
+      kind: 'refused',
+      problems: problems.shown,
+      count: problems.count,
+      lines: problems.lines,
+      ...problems.account,
+    }
+  return { kind: 'dry-run', entries: firstLine.size, listed: 0, suppressed: 0, ...problems.account }
 }
 
 /** "1 is", "2 are": a count as the subject of a sentence. */
 const counted = (count: number, one: string, many: string) =>
   `${count.toLocaleString('en')} ${count === 1 ? one : many}`
 
+/** The rows skipped for want of an address, each by its line, on standard error: the rest went in. */
+function reportSkipped(path: string, account: ReadAccount, would: boolean) {
+  if (account.skippedCount === 0) return
+  const lines = account.skipped.map((row) => `  line ${row.line}: ${escapeUnprinted(row.message)}`)
+  if (account.skippedCount > SHOWN_PROBLEMS)
+    lines.push(`  … and ${plural(account.skippedCount - SHOWN_PROBLEMS, 'more row', 'more rows')}`)
+  const rows = plural(account.skippedCount, 'row')
+  console.error(
+    `${path}: ${rows} without a usable address ${would ? 'would be' : account.skippedCount === 1 ? 'was' : 'were'} skipped:\n${lines.join('\n')}`,
+  )
+}
+
+/** The first rows as they will be stored, one JSON object a line, the file's values escaped (ADR 082). */
+function firstRowLines(account: ReadAccount): string[] {
+  if (account.firstRows.length === 0) return []
+  const rows = account.firstRows.map((row) => `  ${escapeUnprintedJson(JSON.stringify(storedView(row)))}`)
+  return [`The first ${plural(rows.length, 'row')} as they will be stored:`, ...rows, '']
+}
+
 function report(path: string, outcome: ImportOutcome): number {
+  reportSkipped(path, outcome, outcome.kind !== 'imported')
   if (outcome.kind === 'refused') {
     // The file's own values, printed, not obeyed (ADR 082).
     const lines = outcome.problems.map(
@@ -205,7 +270,8 @@ function report(path: string, outcome: ImportOutcome): number {
     const { entries, listed, suppressed } = outcome
     const added = entries - listed - suppressed
     console.log(
-      `Dry run: ${path} holds ${plural(entries, 'entry', 'entries')}; ${added.toLocaleString('en')} would be added, ` +
+      `${firstRowLines(outcome).join('\n')}` +
+        `Dry run: ${path} holds ${plural(entries, 'entry', 'entries')}; ${added.toLocaleString('en')} would be added, ` +
         `${counted(listed, 'is already on the list', 'are already on the list')} and would be skipped` +
         `${suppressedWords(suppressed, 'would be')}. Nothing was written.`,
     )

@@ -1,6 +1,6 @@
 import { escapeUnprinted, escapeUnprintedJson } from '../../contract/clean-text'
 import type { Answers } from '../../contract/signup-questions'
-import { entryHistory, type HistoryItem } from '../../server/admin/entries'
+import { entryDetails, entryHistory, type HistoryItem } from '../../server/admin/entries'
 import type { Database } from '../../server/admin/runtime'
 import { consentLines } from './consent-lines'
 
@@ -29,10 +29,20 @@ function noteLines(note: string | null): string[] {
     .map((line, index) => `  ${index === 0 ? 'note' : ''}`.padEnd(11) + escapeUnprinted(line))
 }
 
+/** The details an import kept (header → value), one a line under their label. */
+function detailLines(details: Record<string, string>): string[] {
+  const given = Object.entries(details)
+  if (given.length === 0) return []
+  return given.map(
+    ([header, value], index) =>
+      `  ${(index === 0 ? 'details' : '').padEnd(8)} ${escapeUnprinted(header)}: ${escapeUnprinted(value.replace(/\s+/g, ' '))}`,
+  )
+}
+
 /**
  * `show EMAIL [--json]`: one entry as a person asking about it would want it told: the address,
  * its status, where the signup came from, its answers (the person's, then any an agent proposed that
- * do not count), the team's tags and note, its consent record (consent-lines.ts), and its history
+ * do not count), the details an import kept, the team's tags and note, its consent record (consent-lines.ts), and its history
  * oldest first (entry-history.ts).
  * `--json` prints entryHistory's object as it is. What a stranger stored is printed, not obeyed: a
  * control character in an answer or a bounce's words is shown as its escape (`\x1b`; in JSON,
@@ -44,8 +54,9 @@ export async function showCommand(db: Database, email: string, json: boolean): P
     console.error(`${email} is not on the waitlist (in any letter case).`)
     return 1
   }
+  const details = await entryDetails(db, email)
   if (json) {
-    console.log(escapeUnprintedJson(JSON.stringify(entry, null, 2)))
+    console.log(escapeUnprintedJson(JSON.stringify({ ...entry, details }, null, 2)))
     return 0
   }
   const proposed = Object.keys(entry.proposed).length > 0
@@ -60,6 +71,7 @@ export async function showCommand(db: Database, email: string, json: boolean): P
           "           (an agent's, not counted until the person keeps them on the confirmation page)",
         ]
       : []),
+    ...detailLines(details),
     `  tags     ${entry.tags.length > 0 ? entry.tags.join(' ') : '(none)'}`,
     ...noteLines(entry.note),
     ...consentLines(entry.consent),

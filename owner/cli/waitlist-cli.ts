@@ -74,23 +74,29 @@ Commands:
   suppressed                           how many erased or removed addresses imports skip
   unsuppress EMAIL                     let an erased or removed address be imported again; exits 1 when it
                                        was not kept out
-  import FILE [--dry-run] [--map ID:VALUE=CHOICE]… [--ignore-unknown]
+  import FILE [--dry-run] [--column "HEADER=FIELD"]… [--map ID:VALUE=CHOICE]… [--map-file FILE]
+         [--dates mdy|dmy] [--timezone ZONE] [--ignore-unknown]
                                        add the entries of a CSV of any size in one transaction: an export
-                                       (created_at, statuses, source, answers, tags, note and consent record
-                                       kept), or the lab's own sheet with an email column (any of the
-                                       export's columns, in any order; a question's column by its id too,
-                                       role for answer_role; created_at a date (midnight UTC), a time with
-                                       or without a zone (UTC), or Unix seconds; none is now, no status
-                                       waiting). A choice matches in any letter case; --map
-                                       role:Engineer=Engineering maps the sheet's own words. Other columns
-                                       (name, notes…) go into the note as "name: …; notes: …", unless
-                                       --ignore-unknown. Nothing is added unless every line is good: every
-                                       error is listed (100 at most, then a count). Listed addresses are
-                                       skipped but take a further status from the file (never an earlier
-                                       one), and its answers, source and note where they have none, and its
-                                       tags; no notifications, no mail. Erased or removed addresses are
-                                       skipped (and counted); lines without a consent record get door
-                                       import with the file's name. --dry-run says where each column goes
+                                       (statuses, source, answers, tags, note, consent record and name kept),
+                                       or any list as exported: Google Forms, Typeform, Tally, Mailchimp,
+                                       Luma, Airtable, a spreadsheet in any locale (, ; or tab, a BOM).
+                                       The address, name (or first and last), company, sign-up time and
+                                       tags are found by their headers (the address by its contents too);
+                                       --column "HEADER=FIELD" points any other column at email, name,
+                                       first_name, last_name, created_at, source, tags, note, status or a
+                                       question's id (=- leaves it out). Other columns are kept as the
+                                       entry's details, unless --ignore-unknown. Dates: ISO, Unix seconds,
+                                       10/14/2024 or 14.10.2024, the order told by the first 1,000 rows or
+                                       --dates; a time without a zone is UTC unless --timezone. A choice
+                                       matches in any letter case; --map role:Engineer=Engineering, or a
+                                       --map-file of id,value,choice lines, maps the sheet's words.
+                                       Mailchimp's UNSUB_TIME and CLEAN_TIME, and Luma's declined, are
+                                       unsubscribed or bounced. A row without a usable address is named and skipped; any
+                                       other bad row stops it all, every error listed (100 at most, then a
+                                       count). Listed addresses are skipped but take a further status from
+                                       the file (never an earlier one), and what they lack; no
+                                       notifications, no mail. Erased or removed addresses are skipped.
+                                       --dry-run says where each column goes and shows three rows as stored
   stats [--days N|all]                 signups per day (UTC) as a bar chart, and the total (default 30 days)
   sources [--days N|all] [--json]      visits, visitors, signups and conversion (signups per visit, as the
                                        funnel's) per source (utm_source, else the referring site, else
@@ -208,6 +214,10 @@ const OPTIONS = {
   'no-tag': { type: 'string', multiple: true },
   batch: { type: 'string', multiple: true },
   map: { type: 'string', multiple: true },
+  'map-file': { type: 'string' },
+  column: { type: 'string', multiple: true },
+  dates: { type: 'string' },
+  timezone: { type: 'string' },
   'ignore-unknown': { type: 'boolean' },
   by: { type: 'string' },
   'show-addresses': { type: 'boolean' },

@@ -7,6 +7,7 @@
 export { CopyTextRows } from '../db/copy-text'
 export { isoUtc } from '../db/iso-utc'
 export { columnsNamed, copyEntries } from '../waitlist/admin/entry-columns'
+export { entryDetails } from '../waitlist/admin/entry-details'
 export {
   type EntryFilter,
   filterWords,

@@ -4,7 +4,7 @@
  * listed (entry-status.ts, which writes every status, the restored ones included).
  */
 export { copyTextLine } from '../db/copy-text'
-export { columnIndex, ENTRY_COLUMNS, type EntryColumn } from '../waitlist/admin/entry-columns'
+export { columnIndex, ENTRY_COLUMNS, type EntryColumn, readTime } from '../waitlist/admin/entry-columns'
 export {
   addStaged,
   createStage,

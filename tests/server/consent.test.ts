@@ -133,7 +133,7 @@ describe('the consent record', () => {
   it('export writes the consent columns, and import brings them back; a file without them records its name', async () => {
     const exported = await runCli(server.env, 'export')
     const [header, ...lines] = exported.stdout.split('\r\n')
-    expect(header).toMatch(/,consent_at,consent_door,consent_words,consent_agent,confirmed_from$/)
+    expect(header).toMatch(/,consent_at,consent_door,consent_words,consent_agent,confirmed_from,name$/)
     const agentLine = lines.find((line) => line.startsWith('agent.2025@example.com,'))
     expect(agentLine).toContain(`,mcp,${TOOL.version},"{""name"": ""Claude Code"", ""version"": ""3.1.4""}",`)
 

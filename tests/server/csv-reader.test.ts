@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { CsvReader, type CsvRecord, CsvSyntaxError, parseCsv } from '../../owner/cli/csv-reader'
+import { CsvReader, type CsvRecord, CsvSyntaxError, delimiterOf, parseCsv } from '../../owner/cli/csv-reader'
 import { CopyTextRows, copyTextLine } from '../../server/db/copy-text'
 import { csvRecord } from '../../server/waitlist/admin/csv'
 
@@ -100,5 +100,22 @@ describe("COPY's text format", () => {
     expect(header).toBe('header')
     expect(lines.map((line) => JSON.parse(line))).toEqual(written)
     expect(rows.rows).toBe(written.length)
+  })
+})
+
+describe('reading a spreadsheet saved in any locale', () => {
+  it('takes the delimiter the header uses most: a comma, a semicolon or a tab', () => {
+    expect(delimiterOf('email,name\r\n')).toBe(',')
+    expect(delimiterOf('Name;E-Mail;"Firma, Ort"\r\na;b;c')).toBe(';')
+    expect(delimiterOf('email\tname\tx;y\n')).toBe('\t')
+    expect(delimiterOf('email\n')).toBe(',')
+  })
+
+  it('reads semicolons and tabs, quoted cells with spaces around them, CRLF', () => {
+    expect(parseCsv('a; "b;c" ;d\r\n"e";;f\r\n', ';')).toEqual([
+      ['a', 'b;c', 'd'],
+      ['e', '', 'f'],
+    ])
+    expect(parseCsv('a\t"b\tc"\td\n', '\t')).toEqual([['a', 'b\tc', 'd']])
   })
 })

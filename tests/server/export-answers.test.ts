@@ -14,10 +14,11 @@ import { runCli } from '../../harness/waitlist-cli'
 const HEADER =
   'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
   'answer_role,answer_organisation,answer_use_case,tags,note'
-// What export writes after them: the consent record (issue 53).
-const CONSENT_HEADER = ',consent_at,consent_door,consent_words,consent_agent,confirmed_from'
-// The consent record a line of a file without one gets (issue 53): the import's time, its file.
-const IMPORTED = String.raw`,\d{4}-\d\d-\d\dT[\d:.]+Z,import,[0-9a-f]{16},,`
+// What export writes after them: the consent record (issue 53), then the name (issue 64).
+const CONSENT_HEADER = ',consent_at,consent_door,consent_words,consent_agent,confirmed_from,name'
+// The consent record a line of a file without one gets (issue 53): the import's time, its file;
+// then no name.
+const IMPORTED = String.raw`,\d{4}-\d\d-\d\dT[\d:.]+Z,import,[0-9a-f]{16},,,`
 const at = (hour: number) =>
   `2024-11-0${1 + Math.floor(hour / 24)}T${String(hour % 24).padStart(2, '0')}:00:00.000000Z`
 // Texts a CSV and COPY must both carry: a comma, quotes, a line break, a tab, a formula, unicode.
@@ -67,7 +68,7 @@ describe('export and import with sources and answers', () => {
         String.raw`\r\nbo@lab\.org,${at(2)},joined,,${at(3)},,,${at(4)},linkedin,Founder or executive,"'=SUM\(A1\)",,,${IMPORTED}\r\n`,
       ),
     )
-    expect(first).toMatch(/\r\napi@lab\.org,[^,]+,waiting,,,,,,\(api\),,,,,,[^,]+,api,,,\r\n$/)
+    expect(first).toMatch(/\r\napi@lab\.org,[^,]+,waiting,,,,,,\(api\),,,,,,[^,]+,api,,,,\r\n$/)
 
     const moved = join(scratch, 'moved.csv')
     await writeFile(moved, first)

@@ -3,7 +3,8 @@ import { pipeline } from 'node:stream/promises'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
-import { PLAIN_IMPORT, readLayout, stagedRecord } from '../../owner/cli/import-layout'
+import { PLAIN_IMPORT, readLayout } from '../../owner/cli/import-layout'
+import { readRow } from '../../owner/cli/import-row'
 import { copyTextLine } from '../../server/db/copy-text'
 import type { Database } from '../../server/db/database'
 import { openPostgres } from '../../server/db/postgres-driver'
@@ -53,9 +54,12 @@ describe('an import beside a signup', () => {
       await signup.query("insert into public.waitlist (email) values ('RACE.TWO@example.com')")
       const importing = db.copyTransaction(async (tx) => {
         const now = await createStage(tx)
-        const lines = FILE.map((fields, index) =>
-          copyTextLine([String(index + 2), ...stagedRecord(fields, layout, PLAIN_IMPORT, now)]),
-        )
+        const dates = { order: undefined, decided: undefined, timeZone: undefined }
+        const lines = FILE.map((fields, index) => {
+          const row = readRow(fields, { layout, options: PLAIN_IMPORT, importTime: now, dates })
+          if (!('staged' in row)) throw new Error(`line ${index + 2} is not good`)
+          return copyTextLine([String(index + 2), ...row.staged])
+        })
         await pipeline(Readable.from(lines), stageRows(tx))
         return addStaged(tx, FILE.length)
       })

@@ -144,11 +144,11 @@ describe('entry statuses', () => {
     const csv = await exported(source)
     expect(csv.split('\r\n')[0]).toBe(
       'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
-        'answer_role,answer_organisation,answer_use_case,tags,note,consent_at,consent_door,consent_words,consent_agent,confirmed_from',
+        'answer_role,answer_organisation,answer_use_case,tags,note,consent_at,consent_door,consent_words,consent_agent,confirmed_from,name',
     )
     // Added by the owner's SQL: a program's door (api), no words.
     expect(csv).toMatch(
-      /\r\nunsub@example\.com,[^,]+,unsubscribed,,\d{4}-[^,]+Z,\d{4}-[^,]+Z,,,,,,,,,[^,]+Z,api,,,\r\n/,
+      /\r\nunsub@example\.com,[^,]+,unsubscribed,,\d{4}-[^,]+Z,\d{4}-[^,]+Z,,,,,,,,,[^,]+Z,api,,,,\r\n/,
     )
     const file = await csvFile(csv)
 
@@ -209,7 +209,7 @@ describe('entry statuses', () => {
     // A line without a consent record: door import, the version naming the file.
     expect(await exported(live)).toMatch(
       new RegExp(
-        String.raw`\r\nnew\.bounced@example\.com,${when},bounced,${at(3)},${at(4)},,${at(5)},,,,,,,,[^,]+Z,import,[0-9a-f]{16},,\r\n`,
+        String.raw`\r\nnew\.bounced@example\.com,${when},bounced,${at(3)},${at(4)},,${at(5)},,,,,,,,[^,]+Z,import,[0-9a-f]{16},,,\r\n`,
       ),
     )
     expect(await pendingMailTo(live, 'listed.wait@example.com'), 'moving nobody back').toBe(1)
@@ -245,10 +245,13 @@ describe('entry statuses', () => {
         {
           line: 3,
           message:
-            'invited_at "yesterday": not a date or time such as 2026-09-01, 2026-09-01 09:00 (UTC), 2026-09-01T09:00:00+02:00 or Unix seconds',
+            'invited_at "yesterday": not a date or time such as 2024-09-01, 2024-09-01 09:00 (UTC), 2024-09-01T09:00:00+02:00, 09/14/2024, 14.09.2024 or Unix seconds',
         },
         { line: 4, message: `expected 7 fields (${header}), found 3` },
       ],
+      skipped: [],
+      skippedCount: 0,
+      firstRows: [],
     })
   })
 })

@@ -97,10 +97,10 @@ describe('list, count and export choose by source, answer, domain and date', () 
     expect(header).toBe(
       'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
         'answer_role,answer_organisation,answer_use_case,tags,note,consent_at,consent_door,consent_words,' +
-        'consent_agent,confirmed_from',
+        'consent_agent,confirmed_from,name',
     )
     // Each then carries the consent record its import gave it: door import, the version naming the file.
-    const imported = /,\d{4}-[^,]+Z,import,[0-9a-f]{16},,$/
+    const imported = /,\d{4}-[^,]+Z,import,[0-9a-f]{16},,,$/
     for (const row of rows) expect(row).toMatch(imported)
     expect(rows.map((row) => row.replace(imported, ''))).toEqual([
       `ada.research@lab.org,${at(0)},waiting,,,,,,hackernews,Research,CERN,"Protein folding, at scale",,`,
@@ -220,6 +220,7 @@ describe('show and funnel after the batch, one invitee joined', () => {
       'note',
       'consent',
       'history',
+      'details',
     ])
     expect(entry).toMatchObject({
       email: 'ada.research@lab.org',

@@ -161,10 +161,10 @@ describe('filters that reach everywhere', () => {
     expect((await cli('count', '--tag', 'SHORTLIST')).stdout).toBe('3\n')
     const exported = (await cli('export', '--tag', 'ask-again')).stdout.trim().split('\r\n')
     expect(exported[0]).toMatch(
-      /,tags,note,consent_at,consent_door,consent_words,consent_agent,confirmed_from$/,
+      /,tags,note,consent_at,consent_door,consent_words,consent_agent,confirmed_from,name$/,
     )
     // Then the consent record their import gave them (issue 53): door import, the file's words.
-    const imported = /,\d{4}-[^,]+Z,import,[0-9a-f]{16},,$/
+    const imported = /,\d{4}-[^,]+Z,import,[0-9a-f]{16},,,$/
     expect(exported.slice(1).map((row) => row.replace(imported, ''))).toEqual([
       `percy@cs.stanford.edu,${at(0)},waiting,,,,,,,,,,ask-again shortlist,${NOTE}`,
       `dan@ox.ac.uk,${at(4)},waiting,,,,,,,,,,ask-again,`,

@@ -100,7 +100,7 @@ describe('list, count and export by status', () => {
     expect(header).toBe(
       'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
         'answer_role,answer_organisation,answer_use_case,tags,note,consent_at,consent_door,consent_words,' +
-        'consent_agent,confirmed_from',
+        'consent_agent,confirmed_from,name',
     )
     expect(
       rows.map((row) =>

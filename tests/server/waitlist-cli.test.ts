@@ -8,7 +8,7 @@ import { freshDataDir } from '../../harness/data-dir'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { type CliResult, runCli } from '../../harness/waitlist-cli'
 import { parseCsv } from '../../owner/cli/csv-reader'
-import { importRecords } from '../../owner/cli/import-records'
+import { checkImportFile, importRecords } from '../../owner/cli/import-records'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { verifyKey } from '../../server/auth/verify-key'
 import { openPostgres } from '../../server/db/postgres-driver'
@@ -163,6 +163,7 @@ describe('the waitlist CLI', () => {
       'consent_words',
       'consent_agent',
       'confirmed_from',
+      'name',
     ])
     // The database keeps the letter case it was given; uniqueness ignores it.
     expect(rows.map((row) => row[0])).toEqual(TRICKY)
@@ -175,7 +176,7 @@ describe('the waitlist CLI', () => {
     expect(await cli(server.dataDir, 'export', '--out', out)).toMatchObject({ code: 0 })
     expect(((await stat(out)).mode & 0o777).toString(8)).toBe('600')
     expect(await readFile(out, 'utf8')).toMatch(
-      /^email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,answer_role,answer_organisation,answer_use_case,tags,note,consent_at,consent_door,consent_words,consent_agent,confirmed_from\r\n/,
+      /^email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,answer_role,answer_organisation,answer_use_case,tags,note,consent_at,consent_door,consent_words,consent_agent,confirmed_from,name\r\n/,
     )
     const fresh = join(server.dataDir, 'fresh.csv')
     expect(await cli(server.dataDir, 'export', '--out', fresh)).toMatchObject({ code: 0 })
@@ -211,7 +212,7 @@ describe('the waitlist CLI on an empty data dir', () => {
       expect((await cli(fresh.dir, 'export')).stdout).toBe(
         'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at,joined_at,source,' +
           'answer_role,answer_organisation,answer_use_case,tags,note,consent_at,consent_door,consent_words,' +
-          'consent_agent,confirmed_from\r\n',
+          'consent_agent,confirmed_from,name\r\n',
       )
     } finally {
       await fresh.cleanup()
@@ -308,11 +309,11 @@ describe('CSV for spreadsheets (formula injection)', () => {
       )
       const read = await readRecords(exported)
       expect(read.filter((record) => record.problems.length > 0)).toEqual([])
-      expect(read.map((record) => record.fields[0])).toEqual(FORMULAS)
+      expect(read.map((record) => record.staged?.[0])).toEqual(FORMULAS)
       // A file saved by a spreadsheet (or an older export) has no quotes: nothing is taken off.
       const plain = join(dir, 'plain.csv')
       await writeFile(plain, `email,created_at\r\n'x@example.com,${WHEN}\r\n''=y@example.com,${WHEN}\r\n`)
-      expect((await readRecords(plain)).map((record) => record.fields[0])).toEqual([
+      expect((await readRecords(plain)).map((record) => record.staged?.[0])).toEqual([
         "'x@example.com",
         "''=y@example.com",
       ])
@@ -325,7 +326,7 @@ describe('CSV for spreadsheets (formula injection)', () => {
 /** What import reads from a file, without a database. */
 async function readRecords(path: string) {
   const records = []
-  for await (const chunk of importRecords(path)) records.push(...chunk)
+  for await (const chunk of importRecords(path, await checkImportFile(path))) records.push(...chunk)
   return records
 }
 

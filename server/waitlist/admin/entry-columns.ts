@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream'
 import { escapeLiteral } from 'pg'
+import { plainLine } from '../../../contract/clean-text'
 import { ENTRY_STATUSES, isEntryStatus } from '../../../contract/entry-statuses'
 import { checkAnswers, type SignupQuestion } from '../../../contract/signup-questions'
 import { signupQuestions } from '../../../contract/site-config'
@@ -27,9 +28,9 @@ export interface EntryColumn {
   /**
    * The table it lives in: import adds the entry to the first (its consent record too:
    * consent-columns.ts), restores its status in the second, its answers (one jsonb object, a key
-   * per question) in the third, and the team's tags and note in the fourth.
+   * per question) in the third, the team's tags and note in the fourth, and the name in the fifth.
    */
-  table: 'waitlist' | 'entry_status' | 'entry_answers' | 'entry_marks'
+  table: 'waitlist' | 'entry_status' | 'entry_answers' | 'entry_marks' | 'entry_names'
   /**
    * What import takes for an empty cell, or for a file without this column (a plain list of
    * addresses, or an export from before statuses), given the import's own time: '' is none. A
@@ -56,7 +57,8 @@ export interface EntryColumn {
 export const ENTRY_SOURCE =
   'public.waitlist left join private.entry_status on entry_status.waitlist_id = waitlist.id' +
   ' left join private.entry_answers on entry_answers.waitlist_id = waitlist.id' +
-  ' left join private.entry_marks on entry_marks.waitlist_id = waitlist.id'
+  ' left join private.entry_marks on entry_marks.waitlist_id = waitlist.id' +
+  ' left join private.entry_names on entry_names.waitlist_id = waitlist.id'
 
 /** UTC with microseconds, e.g. 2026-11-01T09:00:00.123456Z: exact, so a file round-trips. */
 export const CREATED_AT_UTC = isoUtc('created_at')
@@ -200,6 +202,20 @@ const NOTE: EntryColumn = {
   },
 }
 
+/**
+ * The person's name (private.entry_names), one line of at most 200 characters; an import joins a
+ * first and a last name into it (owner/cli/import-row.ts).
+ */
+const NAME: EntryColumn = {
+  name: 'name',
+  read: `coalesce(entry_names.name, '')`,
+  type: 'text',
+  table: 'entry_names',
+  whenMissing: () => '',
+  problem: (value) => (value.trim().length > 200 ? 'over 200 characters' : undefined),
+  stage: (value) => plainLine(value).trim(),
+}
+
 /** The question each answer column stands for, by column name. */
 export const ANSWER_COLUMNS: ReadonlyMap<string, SignupQuestion> = new Map(
   signupQuestions.map((question) => [`answer_${question.id}`, question]),
@@ -208,7 +224,7 @@ export const ANSWER_COLUMNS: ReadonlyMap<string, SignupQuestion> = new Map(
 /**
  * In file order. The columns of earlier exports come first, where they always were, so a script
  * that reads a column by its place still finds it; joined_at, the source, the answers, the team's
- * tags and note, then the consent record follow.
+ * tags and note, then the consent record and the name follow.
  */
 export const ENTRY_COLUMNS: readonly EntryColumn[] = [
   { name: 'email', read: 'email::text', type: 'text not null', table: 'waitlist', problem: emailProblem },
@@ -235,6 +251,8 @@ export const ENTRY_COLUMNS: readonly EntryColumn[] = [
   TAGS,
   NOTE,
   ...consentColumns({ problem: timeProblem, stage: timeStage }),
+  // Last, so that a script reading an earlier export's columns by place still finds them.
+  NAME,
 ]
 
 /** Where each named column sits in a row of ENTRY_COLUMNS. */

@@ -4,6 +4,7 @@ import { type CopyTransaction, isPgError, type Queryable } from '../../db/databa
 import { isoUtc } from '../../db/iso-utc'
 import { restoredStatusesSql, restoreImported } from '../entry-status'
 import { ANSWER_COLUMNS, ENTRY_COLUMNS, type EntryColumn } from './entry-columns'
+import { detailsSql, namesSql, peopleSql, STAGED_EXTRAS } from './import-people'
 
 /**
  * `import`'s SQL. The file's checked rows are streamed by COPY into a temporary table inside the
@@ -11,7 +12,11 @@ import { ANSWER_COLUMNS, ENTRY_COLUMNS, type EntryColumn } from './entry-columns
  * INSERT … SELECT adds them all, or nothing is added at all. The table goes with the transaction.
  */
 
-const names = (columns: readonly EntryColumn[]) => columns.map((column) => column.name).join(', ')
+const names = (columns: readonly Pick<EntryColumn, 'name'>[]) =>
+  columns.map((column) => column.name).join(', ')
+
+/** Every staged column: ENTRY_COLUMNS, then the name's first part and the details (import-people.ts). */
+const STAGED = [...ENTRY_COLUMNS, ...STAGED_EXTRAS]
 
 /** What import adds to public.waitlist; the rest is the entry's status (entry-status.ts writes it) and answers. */
 const WAITLIST_NAMES = names(ENTRY_COLUMNS.filter((column) => column.table === 'waitlist'))
@@ -31,11 +36,11 @@ const MARKED = 'staged.tags is not null or staged.note is not null'
 
 /**
  * The staging table's COPY (text format): the file's line number, then every one of ENTRY_COLUMNS,
- * whichever the file has (allColumns fills in the others). An empty field is NULL: only a status
+ * whichever the file has (import-row.ts fills in the others), then STAGED_EXTRAS. An empty field is NULL: only a status
  * date may be empty by then.
  */
 export const stageRows = (tx: CopyTransaction): Writable =>
-  tx.copyFrom(`copy pg_temp.import_rows (line, ${names(ENTRY_COLUMNS)}) from stdin with (null '')`)
+  tx.copyFrom(`copy pg_temp.import_rows (line, ${names(STAGED)}) from stdin with (null '')`)
 
 /**
  * Marks the transaction as an import, which the signup trigger reads: the entries it adds carry
@@ -55,7 +60,7 @@ export async function createStage(tx: Queryable): Promise<string> {
   // so does the staging table (set before its first use in the session, as temp_buffers must be).
   await tx.exec(`set local work_mem = '64MB'`)
   await tx.exec(`set local temp_buffers = '256MB'`)
-  const columns = ENTRY_COLUMNS.map((column) => `${column.name} ${column.type}`).join(', ')
+  const columns = STAGED.map((column) => `${column.name} ${column.type}`).join(', ')
   await tx.exec(`create temp table import_rows (line integer not null, ${columns}) on commit drop`)
   // The time a plain list's addresses join the list: the import transaction's own, as the database has it.
   const [row] = await tx.query<{ now: string }>(`select ${isoUtc('now()')} as now`)
@@ -174,6 +179,7 @@ export async function addStaged(tx: Queryable, staged: number): Promise<number> 
       await restoreImported(tx, byAddress)
       await tx.run(answersSql(byAddress))
       await tx.run(`with ${marksSql(byAddress)} ${MARKS_TOLD}`)
+      await tx.run(peopleSql(byAddress))
       return added
     }
   }
@@ -214,18 +220,24 @@ async function addSkippingListed(tx: Queryable): Promise<number> {
      statuses as (${restoredStatusesSql(byReturning)}),
      answered as (${answersSql(byReturning)}),
      ${marksSql(byReturning)},
-     told as (${MARKS_TOLD})
+     told as (${MARKS_TOLD}),
+     named as (${namesSql(byReturning)}),
+     detailed as (${detailsSql(byReturning)})
      select count(*)::int as added from added`,
   )
   return row?.added ?? 0
 }
 
+/** A staged row and the entry listed before with its address, as `added` (import-people.ts's SQL). */
+const LISTED_STAGED = `pg_temp.import_rows staged
+  join public.waitlist added on added.email operator(extensions.=) staged.email::extensions.citext`
+
 /**
  * For entries listed before the import: what they lack, the file gives; what they have, they
  * keep. An entry without answers takes the file's, one without a source takes the file's source,
- * one without a note the file's note; the file's tags are added to its own. Answers, a source or a
- * note of their own (newer than a backup, most likely) are never overwritten. Returns how many
- * listed entries took any of them.
+ * one without a note the file's note, one without a name or details the file's; the file's tags
+ * are added to its own. Answers, a source, a note, a name or details of their own (newer than a
+ * backup, most likely) are never overwritten. Returns how many listed entries took any of them.
  */
 export async function fillListed(tx: Queryable): Promise<number> {
   const [row] = await tx.query<{ filled: number }>(
@@ -258,9 +270,12 @@ export async function fillListed(tx: Queryable): Promise<number> {
      told as (
        insert into private.entry_events (waitlist_id, event, detail)
        select waitlist_id, 'marked', '(import)' from marked
-     )
+     ),
+     named as (${namesSql(LISTED_STAGED, true)} returning waitlist_id),
+     detailed as (${detailsSql(LISTED_STAGED, true)} returning waitlist_id)
      select count(distinct id)::int as filled
-       from (select id from answered union all select id from sourced union all select waitlist_id from marked) as took`,
+       from (select id from answered union all select id from sourced union all select waitlist_id from marked
+             union all select waitlist_id from named union all select waitlist_id from detailed) as took`,
   )
   return row?.filled ?? 0
 }

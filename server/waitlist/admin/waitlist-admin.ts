@@ -32,6 +32,8 @@ export interface Entry {
   /** The team's tags, space-separated, and its note: '' for none (entry-marks.ts). */
   tags: string
   note: string
+  /** The person's name, '' for none. */
+  name: string
 }
 
 /**
