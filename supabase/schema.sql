@@ -1,4 +1,4 @@
--- The schema as supabase/migrations/ leaves it, through 20261207500000_entry_names_and_details.sql.
+-- The schema as supabase/migrations/ leaves it, through 20261207530000_source_one_form.sql.
 -- Generated from the catalogs of a database the migrations built (harness/schema-sql.ts): do not edit.
 -- After changing a migration, regenerate it with `npm run schema` and commit it with the migration;
 -- tests/server/schema-file.test.ts fails while it is out of date. It is for reading: the migrations
@@ -448,7 +448,8 @@ CASE family((signup_network)::inet)
     WHEN 4 THEN 24
     ELSE 64
 END))),
-    CONSTRAINT waitlist_source_check CHECK (((source IS NULL) OR ((char_length(source) >= 1) AND (char_length(source) <= 100))))
+    CONSTRAINT waitlist_source_check CHECK (((source IS NULL) OR ((char_length(source) >= 1) AND (char_length(source) <= 100)))),
+    CONSTRAINT waitlist_source_one_form CHECK ((source = lower(btrim(source))))
 );
 
 -- Indexes

@@ -49,10 +49,9 @@ export async function giveAnswers(tx: Queryable, waitlistId: string, given: Answ
      ), proposed as (
        insert into private.proposed_answers (waitlist_id, answers)
        select $1::bigint, $2::jsonb from entry where unconfirmed
-     )
      ), named as (
        insert into private.entry_names (waitlist_id, name)
-       select $1::bigint, $4 from entry where not unconfirmed and $4::text is not null
+       select $1::bigint, $4::text from entry where not unconfirmed and $4::text is not null
      )
      insert into private.entry_answers (waitlist_id, answers)
      select $1::bigint, $3::jsonb from entry where not unconfirmed and $3::jsonb <> '{}'::jsonb`,

@@ -77,6 +77,7 @@ describe('the tool’s answers', () => {
         type: 'object',
         properties: {
           email: expect.objectContaining({ type: 'string', format: 'email' }),
+          name: { type: 'string', maxLength: 200, description: expect.stringContaining("the person's own name") },
           role: {
             type: 'string',
             enum: ['Research', 'Engineering', 'Product', 'Founder or executive', 'Other'],
@@ -200,7 +201,7 @@ describe('the tool’s answers', () => {
     const result = await callWith({ email, company: 'Acme' })
     expect(result.isError).toBe(true)
     expect(result.structuredContent?.reason).toBe(
-      'Invalid arguments: unexpected argument "company": the tool takes only "email", "role", "organisation", "use_case". Call it with {"email": "…"}.',
+      'Invalid arguments: unexpected argument "company": the tool takes only "email", "name", "role", "organisation", "use_case". Call it with {"email": "…"}.',
     )
     expect(await entryStatus(database.db, email)).toBeUndefined()
   })
