@@ -77,7 +77,11 @@ describe('the tool’s answers', () => {
         type: 'object',
         properties: {
           email: expect.objectContaining({ type: 'string', format: 'email' }),
-          name: { type: 'string', maxLength: 200, description: expect.stringContaining("the person's own name") },
+          name: {
+            type: 'string',
+            maxLength: 200,
+            description: expect.stringContaining("the person's own name"),
+          },
           role: {
             type: 'string',
             enum: ['Research', 'Engineering', 'Product', 'Founder or executive', 'Other'],
