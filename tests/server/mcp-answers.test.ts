@@ -129,6 +129,20 @@ describe('the tool’s answers', () => {
     expect(picked.stdout).toContain('mcp.answers.2025@example.com')
   })
 
+  it('take the person’s name, kept with no confirmation to wait for, apart from the answers (issue 64)', async () => {
+    const email = 'mcp.named@example.com'
+    const result = await callWith({ email, name: '  Ada Lovelace ', role: 'Research' })
+    expect([result.isError, result.structuredContent?.status]).toEqual([false, 'submitted'])
+    expect(await answersOf(database.db, email)).toEqual({ role: 'Research' })
+    const shown = JSON.parse((await runCli(server.env, 'show', email, '--json')).stdout)
+    expect([shown.name, shown.proposed]).toEqual(['Ada Lovelace', {}])
+    // A name alone is stored too, with no answers row.
+    const alone = 'mcp.named.alone@example.com'
+    expect((await callWith({ email: alone, name: 'Grace' })).structuredContent?.status).toBe('submitted')
+    expect(JSON.parse((await runCli(server.env, 'show', alone, '--json')).stdout).name).toBe('Grace')
+    expect(await answersOf(database.db, alone)).toBeUndefined()
+  })
+
   it('are not stored for an address already on the list: its answers stay as they were', async () => {
     const email = 'mcp.answers.again@example.com'
     expect((await callWith({ email, role: 'Engineering' })).structuredContent?.status).toBe('submitted')
