@@ -196,6 +196,13 @@ export const mailWords = {
       status: 'Status',
       signedUp: 'Signed up',
       source: 'Came from',
+      /** The counters' own names for a signup that came with no visit to the page: what they mean. */
+      sources: {
+        '(api)': "a program, not the site's page",
+        '(other)': 'another site',
+        mcp: 'an agent',
+        direct: 'the site itself, with no link from elsewhere',
+      },
       answers: 'Your answers',
       noAnswers: 'None given.',
       proposed: 'Proposed by an agent, not kept unless you keep them',

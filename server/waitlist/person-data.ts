@@ -3,7 +3,7 @@ import type { Answers } from '../../contract/signup-questions'
 import type { Queryable } from '../db/database'
 import { entryHistory } from './admin/entry-history'
 import type { ConsentRecord } from './consent/consent-record'
-import { type PersonHistoryItem, personConsent, personHistory } from './person-history'
+import { type PersonHistoryItem, personConsent, personHistory, personSource } from './person-history'
 
 /**
  * What the lab holds about one address, as the person's own page shows it and its download gives
@@ -41,7 +41,7 @@ export async function personData(db: Queryable, email: string): Promise<PersonDa
     name: entry.name,
     status: entry.status,
     signed_up_at: signedUp?.at ?? null,
-    source: entry.source,
+    source: personSource(entry.source),
     answers: entry.answers,
     proposed: entry.proposed,
     details: entry.details,

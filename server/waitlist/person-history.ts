@@ -58,3 +58,9 @@ export function personConsent(consent: ConsentRecord | null): ConsentRecord | nu
   if (consent?.door !== 'import' || !consent.words) return consent
   return { ...consent, words: { ...consent.words, text: lab(words.importWords) } }
 }
+
+const sourceWords: Readonly<Record<string, string | undefined>> = words.sources
+
+/** Where the signup came from, as the person reads it: the counters' markers (`(api)`) in words. */
+export const personSource = (source: string | null): string | null =>
+  source === null ? null : (sourceWords[source] ?? source)

@@ -184,7 +184,7 @@ describe("the person's own page", () => {
     expect(JSON.stringify(data)).not.toContain('203.0.113.9')
     for (const shown of ['shortlist-zq', 'met at NeurIPS, keen', html(words.marks)])
       expect(page).toContain(shown)
-    for (const team of ['cli:', 'tagged', 'note written', '(cli)', '"by"']) {
+    for (const team of ['cli:', 'tagged', 'note written', '(cli)', '(api)', '"by"']) {
       expect(JSON.stringify(data)).not.toContain(team)
       expect(page).not.toContain(team)
     }
