@@ -73,6 +73,7 @@ describe("import reads the lab's own sheet", () => {
     expect(lines).toEqual([
       {
         email: 'ada@lab.org',
+        name: null,
         status: 'waiting',
         source: null,
         answers: { role: 'Engineering', organisation: 'Analytical Engines' },
@@ -82,6 +83,7 @@ describe("import reads the lab's own sheet", () => {
       },
       {
         email: 'grace@lab.org',
+        name: null,
         status: 'waiting',
         source: null,
         answers: { role: 'Research', organisation: 'Navy' },
@@ -91,6 +93,7 @@ describe("import reads the lab's own sheet", () => {
       },
       {
         email: 'alan@lab.org',
+        name: null,
         status: 'waiting',
         source: null,
         answers: { role: 'Product' },
@@ -100,6 +103,7 @@ describe("import reads the lab's own sheet", () => {
       },
       {
         email: 'edsger@lab.org',
+        name: null,
         status: 'waiting',
         source: null,
         answers: { role: 'Engineering' },

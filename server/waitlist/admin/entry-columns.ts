@@ -121,7 +121,7 @@ const SOURCE: EntryColumn = {
   type: 'text',
   table: 'waitlist',
   whenMissing: () => '',
-  problem: (value) => (cleanSource(value).length > 100 ? 'over 100 characters' : undefined),
+  problem: (value) => (value.trim().length > 100 ? 'over 100 characters' : undefined),
   // One source, one spelling (migration 20261207530000): "Newsletter" is the page's "newsletter".
   stage: cleanSource,
 }
