@@ -37,21 +37,3 @@ export async function keepName(tx: Queryable, waitlistId: string, name: string |
     [waitlistId, name],
   )
 }
-
-/** The name an entry has, with the first name its greeting uses; undefined when it has none. */
-export interface EntryName {
-  name: string
-  /** The imported first name, else the name's first word. */
-  first: string
-}
-
-/** The SQL of the first name of the name row `n`: the imported one, else the name's first word. */
-export const FIRST_NAME = `coalesce(n.given_name, split_part(n.name, ' ', 1))`
-
-export async function nameOf(db: Queryable, waitlistId: string): Promise<EntryName | undefined> {
-  const [row] = await db.query<EntryName>(
-    `select n.name, ${FIRST_NAME} as first from private.entry_names n where n.waitlist_id = $1::bigint`,
-    [waitlistId],
-  )
-  return row
-}

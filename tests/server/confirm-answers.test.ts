@@ -544,6 +544,19 @@ describe('a name per person (issue 64, item 2)', () => {
     expect(invitation).not.toContain(`${mailWords.invitation.greeting}\n`)
   })
 
+  it('greets by the first name a list gave, where it had one, before the name’s first word', async () => {
+    const email = 'named.by.list@example.com'
+    await follow(await signUpAndGetLink(email))
+    // As an import writes a sheet's first- and last-name columns (migration 20261207500000).
+    await db().query(
+      `insert into private.entry_names (waitlist_id, name, given_name)
+       select id, 'Dr. Grace B. Hopper', 'Grace' from public.waitlist where email = $1`,
+      [email],
+    )
+    expect((await runCli(mail.server.env, 'invite', email)).code).toBe(0)
+    expect(await messageText(email, 2)).toContain(`${mailWords.greetingNamed.replace('{name}', 'Grace')}\n`)
+  })
+
   it('is only proposed when an agent gives it, until the person keeps it; a wrong one is refused; cleared, it goes', async () => {
     const email = 'named.by.agent@example.com'
     const link = await agentSignupLink(email, { name: 'Mallory Stranger', role: 'Research' })
