@@ -77,6 +77,7 @@ async function rowsOf(id: string): Promise<Record<string, number>> {
             (select count(*) from private.entry_answers where waitlist_id = $1)::int as answers,
             (select count(*) from private.entry_events where waitlist_id = $1)::int as history,
             (select count(*) from private.entry_marks where waitlist_id = $1)::int as marks,
+            (select count(*) from private.entry_names where waitlist_id = $1)::int as names,
             (select count(*) from private.mail_outbox where waitlist_id = $1)::int as mail`,
     [id],
   )
@@ -237,12 +238,20 @@ describe("the person's own page", () => {
     expect((await fetch(links.yourData.replace('/your-data?', '/your-data/erase?'))).status).toBe(404)
     const asked = await post(erase, {})
     expect(await asked.text()).toContain(`<h1>${words.confirmTitle}</h1>`)
-    expect((await rowsOf(id)).waitlist, 'the first POST only asks').toBe(1)
+    expect(await rowsOf(id), 'the first POST only asks').toMatchObject({ waitlist: 1, names: 1 })
 
     const erased = await post(erase, { confirm: 'yes' })
     expect(await erased.text()).toContain(`<h1>${words.erased}</h1>`)
     // The consent record is the entry's own row's: it went with it.
-    expect(await rowsOf(id)).toEqual({ waitlist: 0, status: 0, answers: 0, history: 0, marks: 0, mail: 0 })
+    expect(await rowsOf(id)).toEqual({
+      waitlist: 0,
+      status: 0,
+      answers: 0,
+      history: 0,
+      marks: 0,
+      names: 0,
+      mail: 0,
+    })
     expect(await cli('show', email)).toMatchObject({ code: 1 })
     // The team's record says an erasure happened and who asked, never the address.
     const lines = await auditRecord(mail.server.env)
