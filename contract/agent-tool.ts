@@ -1,6 +1,6 @@
 import { requestAccessWords } from './request-access-words.ts'
 import { answerSchema } from './signup-questions.ts'
-import { signupQuestions } from './site-config.ts'
+import { nameQuestion, signupQuestions } from './site-config.ts'
 
 export { type RequestAccessResult, toolResultOf } from './request-access-words.ts'
 
@@ -21,11 +21,18 @@ export const requestAccessTool = {
         format: 'email',
         description: requestAccessWords.emailDescription,
       },
+      // The person's name, if they gave it: proposed, as the answers are, until they keep it.
+      [nameQuestion.id]: {
+        type: 'string',
+        maxLength: nameQuestion.maxLength,
+        description:
+          "Optional: the person's own name, as they gave it, if they did. The lab greets them by it.",
+      },
       // The lab's optional questions (signupQuestions), by id: the person's own answers, if they gave any.
       ...Object.fromEntries(signupQuestions.map((question) => [question.id, answerSchema(question)])),
     },
     required: ['email'],
-    // The address and the answers, nothing else; the MCP server refuses any other field.
+    // The address, the name and the answers, nothing else; the MCP server refuses any other field.
     additionalProperties: false,
   },
 } as const

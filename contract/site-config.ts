@@ -98,6 +98,19 @@ export const signupQuestions: readonly SignupQuestion[] = [
 ]
 
 /**
+ * The person's name (optional), asked first on the confirmation page and taken by the agents'
+ * tools as their `name` argument: stored beside the entry (private.entry_names), not as an answer,
+ * and greeted by in the mails (mailWords.greetingNamed). Its id is the form field's and the
+ * argument's name. CHANGE ME: the label is the lab's to word.
+ */
+export const nameQuestion = {
+  id: 'name',
+  label: 'Your name',
+  kind: 'text',
+  maxLength: 200,
+} as const satisfies SignupQuestion
+
+/**
  * The words of the mail the server sends (server/mail/) and of the pages its links
  * open (server/http/mail-links/). A separate export, which the page never imports, so it adds no byte
  * to it. CHANGE ME with the lab's own words; `{lab}` is replaced by siteConfig.labName.
@@ -124,6 +137,11 @@ export const mailWords = {
     ],
     button: 'Confirm my address',
   },
+  /**
+   * The greeting where the person's first name is known (the imported first name, else the first
+   * word of their name); `greeting` above where it is not. `{name}` is the first name.
+   */
+  greetingNamed: 'Hello {name},',
   signOff: 'The {lab} team',
   /** Under every message, beside the unsubscribe link. */
   footer: 'You are receiving this because this address asked for beta access at {site}.',
@@ -178,6 +196,13 @@ export const mailWords = {
       status: 'Status',
       signedUp: 'Signed up',
       source: 'Came from',
+      /** The counters' own names for a signup that came with no visit to the page: what they mean. */
+      sources: {
+        '(api)': "a program, not the site's page",
+        '(other)': 'another site',
+        mcp: 'an agent',
+        direct: 'the site itself, with no link from elsewhere',
+      },
       answers: 'Your answers',
       noAnswers: 'None given.',
       proposed: 'Proposed by an agent, not kept unless you keep them',
@@ -201,7 +226,42 @@ export const mailWords = {
       declared: '(as it named itself; not verified)',
       confirmed: 'Confirmed',
       notConfirmed: 'Not confirmed',
+      name: 'Name',
+      noName: 'None given.',
+      details: "From the lab's earlier list",
+      /** The team's tags and note: the person's to read too (GDPR Art. 15; ADR 117). */
+      marks: "The team's notes about you",
+      marksLine: 'What the {lab} team noted about you is yours to read too.',
+      tags: 'Tags',
+      note: 'Note',
+      noMarks: 'None.',
+      /** The consent an import records, in place of its words: the lab's file is the lab's own. */
+      importWords: '{lab} added you from its earlier list; the words you were shown there are not held here.',
       history: 'History',
+      /** The history's lines, in the person's words: no file, no marker, no team member. */
+      events: {
+        'signed up': 'Signed up',
+        added: "Added from the lab's earlier list",
+        confirmed: 'Confirmed your address',
+        invited: 'Invited',
+        joined: 'Joined the beta',
+        unsubscribed: 'Unsubscribed',
+        bounced: 'Mail to your address bounced',
+        complained: 'Marked a message as spam',
+        'soft bounce': 'A message could not be delivered this time',
+        delivered: 'A message was delivered',
+        imported: "Status taken from the lab's earlier list",
+        marked: "The team's tags or note taken from the lab's earlier list",
+        tagged: 'The team added the tag {tag}',
+        untagged: 'The team removed the tag {tag}',
+        'note written': 'The team wrote its note',
+        'note cleared': 'The team cleared its note',
+        message: 'A {kind} message: {outcome}',
+        /** A status whose date alone is known (it came before the history was kept, or from a list). */
+        dateOnly: 'the day only',
+        /** Anything else that happened to the entry. */
+        other: 'Changed by {lab}',
+      },
       download: 'Download (JSON)',
       erase: 'Erase me',
       eraseLine: 'Erasing takes the address off the waitlist with everything above.',

@@ -474,7 +474,8 @@ CASE family((signup_network)::inet)
     WHEN 4 THEN 24
     ELSE 64
 END))),
-    CONSTRAINT waitlist_source_check CHECK (((source IS NULL) OR ((char_length(source) >= 1) AND (char_length(source) <= 100))))
+    CONSTRAINT waitlist_source_check CHECK (((source IS NULL) OR ((char_length(source) >= 1) AND (char_length(source) <= 100)))),
+    CONSTRAINT waitlist_source_one_form CHECK ((source = lower(btrim(source))))
 );
 
 -- Indexes

@@ -33,11 +33,12 @@ const LIST_COLUMNS = columnsNamed('created_at', 'email', 'status')
 /**
  * `list --json`: an entry as `show --json` gives it, without its history, one JSON object a line
  * (JSON Lines), built by the database as the rows stream out: the answers in the order the lab asks
- * its questions, the tags as an array, no note as null.
+ * its questions, the tags as an array, no name or note as null.
  */
 const JSON_LINE = {
   read: `json_build_object(
     'email', waitlist.email::text,
+    'name', (select n.name from private.entry_names n where n.waitlist_id = waitlist.id),
     'status', coalesce(entry_status.status, 'waiting'),
     'source', waitlist.source,
     'answers', json_strip_nulls(json_build_object(${signupQuestions

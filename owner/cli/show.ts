@@ -21,7 +21,7 @@ function answerLines(label: 'answers' | 'proposed', answers: Answers): string[] 
   )
 }
 
-/** The team's note, its lines under its label; the lab's, never the person's. */
+/** The team's note, its lines under its label: the lab's, which the person's own copy shows too (ADR 117). */
 function noteLines(note: string | null): string[] {
   if (note === null) return ['  note     (none)']
   return note
@@ -41,7 +41,7 @@ function detailLines(details: Record<string, string>): string[] {
 
 /**
  * `show EMAIL [--json]`: one entry as a person asking about it would want it told: the address,
- * its status, where the signup came from, its answers (the person's, then any an agent proposed that
+ * the person's name, its status, where the signup came from, its answers (the person's, then any an agent proposed that
  * do not count), the details an import kept, the team's tags and note, its consent record (consent-lines.ts), and its history
  * oldest first (entry-history.ts).
  * `--json` prints entryHistory's object as it is. What a stranger stored is printed, not obeyed: a
@@ -62,6 +62,7 @@ export async function showCommand(db: Database, email: string, json: boolean): P
   const proposed = Object.keys(entry.proposed).length > 0
   const lines = [
     escapeUnprinted(entry.email),
+    `  name     ${escapeUnprinted(entry.name ?? '(none)')}`,
     `  status   ${entry.status}`,
     `  source   ${escapeUnprinted(entry.source ?? '(none kept)')}`,
     ...answerLines('answers', entry.answers),

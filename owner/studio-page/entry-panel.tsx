@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { signupQuestions } from '../../contract/site-config'
+import { nameQuestion, signupQuestions } from '../../contract/site-config'
 import type { HistoryItem } from '../../server/admin/entries'
 import { type EntryHistory, fetchEntry } from './choose-api'
 import { ConsentDetails } from './consent-details'
@@ -114,10 +114,15 @@ function RemoveButton({ email, onRemove }: { email: string; onRemove(email: stri
 
 function EntryDetails({ entry }: { entry: EntryHistory }) {
   const answered = signupQuestions.filter((question) => entry.answers[question.id] !== undefined)
-  const proposed = signupQuestions.filter((question) => entry.proposed[question.id] !== undefined)
+  // An agent's proposed name is held with its answers (server/waitlist/entry-name.ts).
+  const proposed = [nameQuestion, ...signupQuestions].filter(
+    (question) => entry.proposed[question.id] !== undefined,
+  )
   return (
     <>
       <dl className="mt-4 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
+        <dt className="font-medium">Name</dt>
+        <dd className="[overflow-wrap:anywhere]">{entry.name ?? 'none given'}</dd>
         <dt className="font-medium">Status</dt>
         <dd>{entry.status}</dd>
         <dt className="font-medium">Source</dt>

@@ -8,7 +8,8 @@ const MAX_NOTE = 1000
 
 /**
  * The team's note on an entry, edited in its panel and saved as `note EMAIL TEXT` saves it (empty
- * clears it). The lab's own words: no mail, webhook or page the person sees shows it.
+ * clears it). The lab's own words, but not a secret from the person: their own page and its
+ * download show it, with the tags (GDPR Art. 15; ADR 117), so the box says so.
  */
 export function NoteEditor(props: { email: string; note: string | null; onSaved(): void }) {
   const id = useId()
@@ -31,7 +32,8 @@ export function NoteEditor(props: { email: string; note: string | null; onSaved(
         The team's note
       </label>
       <p id={`${id}-rule`} className="text-soft">
-        Only the lab sees it. Up to {MAX_NOTE.toLocaleString('en-US')} characters; empty clears it.
+        The person can read it, with the tags, on their own data page. Up to{' '}
+        {MAX_NOTE.toLocaleString('en-US')} characters; empty clears it.
       </p>
       <textarea
         id={id}

@@ -4,7 +4,7 @@ import type { PageEntry, SortColumn } from '../../server/admin/entries'
 
 /**
  * The columns of the studio's table of people, each also an order of the list (entry-sort.ts):
- * the address, when they signed up, the status, the source, one per question the lab asks, the
+ * the address, the person's name, when they signed up, the status, the source, one per question the lab asks, the
  * team's tags, the batch that last invited them, and when they joined.
  */
 export interface TableColumn {
@@ -41,6 +41,7 @@ const plain = (column: Omit<TableColumn, 'heading'>): TableColumn => ({ ...colum
 
 export const TABLE_COLUMNS: readonly TableColumn[] = [
   plain({ id: 'email', label: 'Address', text: (entry) => entry.email, orders: ALPHABET }),
+  plain({ id: 'name', label: 'Name', text: (entry) => entry.name, orders: ALPHABET }),
   plain({
     id: 'created_at',
     label: 'Signed up',

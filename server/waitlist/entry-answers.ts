@@ -1,5 +1,6 @@
 import type { Answers } from '../../contract/signup-questions'
 import type { Queryable } from '../db/database'
+import { keepName, NAME_KEY, splitName } from './entry-name'
 
 /**
  * An entry's answers to the lab's optional questions (owner-only, never readable with a public
@@ -23,10 +24,12 @@ export async function saveAnswers(tx: Queryable, waitlistId: string, answers: An
 }
 
 /**
- * What the person posted on the confirmation page: kept as it is, and whatever an agent proposed
- * is gone, answered one way or the other.
+ * What the person posted on the confirmation page: kept as it is, their name too (entry-name.ts),
+ * and whatever an agent proposed is gone, answered one way or the other.
  */
-export async function keepAnswers(tx: Queryable, waitlistId: string, answers: Answers): Promise<void> {
+export async function keepAnswers(tx: Queryable, waitlistId: string, given: Answers): Promise<void> {
+  const { name, answers } = splitName(given)
+  await keepName(tx, waitlistId, name)
   await saveAnswers(tx, waitlistId, answers)
   await tx.run('delete from private.proposed_answers where waitlist_id = $1::bigint', [waitlistId])
 }
@@ -36,7 +39,9 @@ export async function keepAnswers(tx: Queryable, waitlistId: string, answers: An
  * run): proposed while the entry waits for its confirmation, since nobody has asked the person yet;
  * kept when there is no confirmation to wait for (CONFIRM_SIGNUPS off), as no one else will be asked.
  */
-export async function giveAnswers(tx: Queryable, waitlistId: string, answers: Answers): Promise<void> {
+export async function giveAnswers(tx: Queryable, waitlistId: string, given: Answers): Promise<void> {
+  // Proposed, the name stays among the answers (under `name`); kept, it goes to its own table.
+  const { name, answers } = splitName(given)
   await tx.run(
     `with entry as (
        select exists (select 1 from private.entry_status s
@@ -44,10 +49,13 @@ export async function giveAnswers(tx: Queryable, waitlistId: string, answers: An
      ), proposed as (
        insert into private.proposed_answers (waitlist_id, answers)
        select $1::bigint, $2::jsonb from entry where unconfirmed
+     ), named as (
+       insert into private.entry_names (waitlist_id, name)
+       select $1::bigint, $4::text from entry where not unconfirmed and $4::text is not null
      )
      insert into private.entry_answers (waitlist_id, answers)
-     select $1::bigint, $2::jsonb from entry where not unconfirmed`,
-    [waitlistId, JSON.stringify(answers)],
+     select $1::bigint, $3::jsonb from entry where not unconfirmed and $3::jsonb <> '{}'::jsonb`,
+    [waitlistId, JSON.stringify(given), JSON.stringify(answers), name ?? null],
   )
 }
 
@@ -61,7 +69,10 @@ export async function answersOf(db: Queryable, email: string): Promise<Answers |
   return row?.answers
 }
 
-/** What the confirmation page shows the person: their kept answers, else an agent's proposed ones. */
+/**
+ * What the confirmation page shows the person: their kept answers, else an agent's proposed ones,
+ * and their name (under `name`): kept, else proposed.
+ */
 export interface HeldAnswers {
   given: Answers | undefined
   /** Invited (or joined): the answers went to the lab with the entry and no longer change. */
@@ -70,16 +81,26 @@ export interface HeldAnswers {
 
 /** The answers the confirmation page fills its form with, and whether they may still change. */
 export async function heldAnswers(db: Queryable, email: string): Promise<HeldAnswers | undefined> {
-  const [row] = await db.query<{ kept: Answers | null; proposed: Answers | null; fixed: boolean }>(
-    `select a.answers as kept, p.answers as proposed, ${ANSWERS_FIXED} as fixed
+  const [row] = await db.query<{
+    kept: Answers | null
+    proposed: Answers | null
+    name: string | null
+    fixed: boolean
+  }>(
+    `select a.answers as kept, p.answers as proposed, n.name, ${ANSWERS_FIXED} as fixed
        from public.waitlist w
        left join private.entry_status s on s.waitlist_id = w.id
        left join private.entry_answers a on a.waitlist_id = w.id
        left join private.proposed_answers p on p.waitlist_id = w.id
+       left join private.entry_names n on n.waitlist_id = w.id
       where w.email operator(extensions.=) $1::extensions.citext`,
     [email],
   )
-  return row && { given: row.kept ?? row.proposed ?? undefined, fixed: row.fixed }
+  if (!row) return undefined
+  const answers = row.kept ?? (row.proposed && splitName(row.proposed).answers)
+  const name = row.name ?? row.proposed?.[NAME_KEY]
+  const given = answers || name ? { ...(name ? { [NAME_KEY]: name } : {}), ...answers } : undefined
+  return { given, fixed: row.fixed }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { MCP_PATH, requestAccessTool } from '../../contract/agent-tool'
 import { type Answers, type CheckedAnswers, checkAnswers } from '../../contract/signup-questions'
-import { signupQuestions } from '../../contract/site-config'
+import { nameQuestion, signupQuestions } from '../../contract/site-config'
 import type { WaitlistOutcome } from '../../contract/waitlist-outcome'
 
 /**
@@ -10,9 +10,12 @@ import type { WaitlistOutcome } from '../../contract/waitlist-outcome'
  * server-side check (the same checkAnswers) decides and stores them with a new entry.
  */
 
-/** The answers an agent gave, checked here first: a wrong one is refused before any request. */
+/** What the tool takes besides the address: the person's name, then the lab's questions. */
+export const TOOL_FIELDS = [nameQuestion, ...signupQuestions]
+
+/** The name and answers an agent gave, checked here first: a wrong one is refused before any request. */
 export const checkToolAnswers = (input: Readonly<Record<string, unknown>>): CheckedAnswers =>
-  checkAnswers(signupQuestions, input)
+  checkAnswers(TOOL_FIELDS, input)
 
 // MCP 2026-07-28: no handshake, each request names its revision and its caller in `_meta` and in headers.
 const REVISION = '2026-07-28'

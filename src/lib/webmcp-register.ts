@@ -1,9 +1,8 @@
 import { type RequestAccessResult, requestAccessTool, toolResultOf } from '../../contract/agent-tool'
-import { signupQuestions } from '../../contract/site-config'
 import type { WaitlistOutcome } from '../../contract/waitlist-outcome'
 import { confirmSignups } from './confirm-signups'
 import { findModelContext, type ToolCall } from './model-context'
-import { checkToolAnswers, signUpWithAnswers } from './webmcp-answers'
+import { checkToolAnswers, signUpWithAnswers, TOOL_FIELDS } from './webmcp-answers'
 
 /** The form's submit; `send` replaces the page's insert for this one call (the answers' path). */
 export type Submit = (
@@ -41,7 +40,8 @@ const inputSchema = TAKES_ANSWERS
   ? requestAccessTool.inputSchema
   : { ...requestAccessTool.inputSchema, properties: { email: emailProperty } }
 
-const givesAnswers = (input: Input) => signupQuestions.some((question) => input?.[question.id] !== undefined)
+// A name counts as an answer: it too goes through the site's MCP tool, which stores it.
+const givesAnswers = (input: Input) => TOOL_FIELDS.some((question) => input?.[question.id] !== undefined)
 
 /**
  * What the agent reads: the outcome in the page's words (with confirmation on, to confirm from the

@@ -82,6 +82,7 @@ for (const [colorScheme, background] of SCHEME_BACKGROUNDS) {
       expect(body, 'the stylesheet loaded under the CSP').toBe(background)
       await expectNoAxeViolations(page)
 
+      await page.getByLabel('Your name').fill('Ada Lovelace')
       await page.getByLabel('Your role').selectOption('Research')
       await page.getByLabel('Organisation').fill('Acme Lab')
       await page.getByLabel('What would you use it for?').fill('Routing tools for support agents')
@@ -93,6 +94,12 @@ for (const [colorScheme, background] of SCHEME_BACKGROUNDS) {
         organisation: 'Acme Lab',
         use_case: 'Routing tools for support agents',
       })
+      const [named] = await mail.database.db.query<{ name: string }>(
+        `select n.name from private.entry_names n join public.waitlist w on w.id = n.waitlist_id
+          where w.email = $1`,
+        [email],
+      )
+      expect(named?.name, 'the name is kept apart from the answers').toBe('Ada Lovelace')
       expect(problems).toEqual([])
     } finally {
       await context.close()

@@ -58,6 +58,7 @@ test.describe
       await expect(table.getByRole('columnheader')).toHaveText([
         'Selected',
         /^Address/,
+        /^Name/,
         /^Signed up/,
         /^Status/,
         /^Source/,

@@ -92,6 +92,29 @@ test.describe('the WebMCP tool with answers', () => {
     }
   })
 
+  test('takes the person’s name alone through the site’s MCP tool, kept apart from the answers (issue 64)', async ({
+    page,
+    server,
+  }) => {
+    const seen = watchRequests(page)
+    await page.goto('/')
+    const email = uniqueEmail('webmcp-name')
+    expect(await callTool(page, { email, name: ' Ada Lovelace ' })).toMatchObject({ status: 'submitted' })
+    expect(seen).toEqual({ rest: [], mcp: ['POST'] })
+    const database = await openDatabase({ dataDir: server.dataDir, purpose: 'test', besideServer: true })
+    try {
+      const [row] = await database.db.query<{ name: string }>(
+        `select n.name from private.entry_names n join public.waitlist w on w.id = n.waitlist_id
+          where w.email = $1`,
+        [email],
+      )
+      expect(row?.name).toBe('Ada Lovelace')
+      expect(await answersOf(database.db, email)).toBeUndefined()
+    } finally {
+      await database.close()
+    }
+  })
+
   test('refuses a role outside the choices in the page: a tool error with the reason, no request at all', async ({
     page,
     server,

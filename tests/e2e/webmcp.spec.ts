@@ -109,9 +109,10 @@ test.describe('the request_beta_access WebMCP tool', () => {
       annotations: { readOnlyHint: false, consequentialHint: true, untrustedContentHint: false },
       inputSchema: requestAccessTool.inputSchema,
     })
-    // The address, then the lab's optional questions by id; nothing else.
+    // The address, the person's name, then the lab's optional questions by id; nothing else.
     expect(Object.keys(requestAccessTool.inputSchema.properties)).toEqual([
       'email',
+      'name',
       'role',
       'organisation',
       'use_case',

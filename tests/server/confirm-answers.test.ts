@@ -505,3 +505,81 @@ describe('a server with CONFIRM_SIGNUPS off and a rate limit', () => {
     expect(await third.text()).toContain(words.busy)
   })
 })
+
+/** The text part of the `nth` message (from 1) the sink received for `email`. */
+async function messageText(email: string, nth: number): Promise<string> {
+  await mail.sink.waitFor(() => mail.sink.countFor(email) >= nth, `message ${nth} for ${email}`)
+  const messages = await Promise.all(
+    mail.sink.received.filter((m) => m.to.includes(email)).map(mail.sink.parse),
+  )
+  return messages[nth - 1]?.text ?? ''
+}
+
+describe('a name per person (issue 64, item 2)', () => {
+  it('is asked first on the confirmation page, kept as given, and greets the person in the invitation', async () => {
+    const email = 'named.person@example.com'
+    const link = await signUpAndGetLink(email)
+    expect(await messageText(email, 1), 'no name yet: the greeting as before').toContain(
+      `${mailWords.confirmation.greeting}\n`,
+    )
+    const confirmed = await follow(link)
+    expect(confirmed.html).toMatch(
+      /<label for="answer-name">Your name<\/label><input id="answer-name" name="name" type="text" maxlength="200" value="">/,
+    )
+    expect(confirmed.html.indexOf('answer-name')).toBeLessThan(confirmed.html.indexOf('answer-role'))
+    const action = questionsAction(confirmed.html)
+    expect((await send(action, { name: '  Ada Lovelace ', role: 'Research' })).status).toBe(200)
+    expect(await shown(email)).toMatchObject({ name: 'Ada Lovelace', answers: { role: 'Research' } })
+    const listed = (await runCli(mail.server.env, 'list', '--json')).stdout.split('\n')
+    expect(JSON.parse(listed.find((line) => line.includes(email)) ?? '{}')).toMatchObject({
+      name: 'Ada Lovelace',
+    })
+    // The form shows it again, for the person to keep or change.
+    expect((await follow(link)).html).toContain(
+      'name="name" type="text" maxlength="200" value="Ada Lovelace"',
+    )
+
+    expect((await runCli(mail.server.env, 'invite', email)).code).toBe(0)
+    const invitation = await messageText(email, 2)
+    expect(invitation).toContain(`${mailWords.greetingNamed.replace('{name}', 'Ada')}\n`)
+    expect(invitation).not.toContain(`${mailWords.invitation.greeting}\n`)
+  })
+
+  it('greets by the first name a list gave, where it had one, before the name’s first word', async () => {
+    const email = 'named.by.list@example.com'
+    await follow(await signUpAndGetLink(email))
+    // As an import writes a sheet's first- and last-name columns (migration 20261207500000).
+    await db().query(
+      `insert into private.entry_names (waitlist_id, name, given_name)
+       select id, 'Dr. Grace B. Hopper', 'Grace' from public.waitlist where email = $1`,
+      [email],
+    )
+    expect((await runCli(mail.server.env, 'invite', email)).code).toBe(0)
+    expect(await messageText(email, 2)).toContain(`${mailWords.greetingNamed.replace('{name}', 'Grace')}\n`)
+  })
+
+  it('is only proposed when an agent gives it, until the person keeps it; a wrong one is refused; cleared, it goes', async () => {
+    const email = 'named.by.agent@example.com'
+    const link = await agentSignupLink(email, { name: 'Mallory Stranger', role: 'Research' })
+    expect(await shown(email)).toMatchObject({
+      name: null,
+      answers: {},
+      proposed: { name: 'Mallory Stranger', role: 'Research' },
+    })
+    const page = await follow(link)
+    expect(page.html).toContain('value="Mallory Stranger"')
+    const action = questionsAction(page.html)
+    const tooLong = await send(action, { name: 'A'.repeat(201) })
+    expect(tooLong.status).toBe(400)
+    expect(tooLong.html).toContain('&quot;name&quot; must be at most 200 characters')
+    expect(await shown(email)).toMatchObject({ name: null })
+    expect((await send(action, { name: 'Grace Hopper', role: 'Research' })).status).toBe(200)
+    expect(await shown(email)).toMatchObject({
+      name: 'Grace Hopper',
+      answers: { role: 'Research' },
+      proposed: {},
+    })
+    expect((await send(action, { name: '', role: 'Research' })).status).toBe(200)
+    expect(await shown(email)).toMatchObject({ name: null, answers: { role: 'Research' } })
+  })
+})

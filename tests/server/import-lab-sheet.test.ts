@@ -77,6 +77,7 @@ describe("import reads the lab's own sheet", () => {
     expect(lines).toMatchObject([
       {
         email: 'ada@lab.org',
+        name: null,
         status: 'waiting',
         source: null,
         answers: { role: 'Engineering', organisation: 'Analytical Engines' },
@@ -86,6 +87,7 @@ describe("import reads the lab's own sheet", () => {
       },
       {
         email: 'grace@lab.org',
+        name: null,
         status: 'waiting',
         source: null,
         answers: { role: 'Research', organisation: 'Navy' },
@@ -95,6 +97,7 @@ describe("import reads the lab's own sheet", () => {
       },
       {
         email: 'alan@lab.org',
+        name: null,
         status: 'waiting',
         source: null,
         answers: { role: 'Product' },
@@ -104,6 +107,7 @@ describe("import reads the lab's own sheet", () => {
       },
       {
         email: 'edsger@lab.org',
+        name: null,
         status: 'waiting',
         source: null,
         answers: { role: 'Engineering' },

@@ -77,6 +77,11 @@ describe('the tool’s answers', () => {
         type: 'object',
         properties: {
           email: expect.objectContaining({ type: 'string', format: 'email' }),
+          name: {
+            type: 'string',
+            maxLength: 200,
+            description: expect.stringContaining("the person's own name"),
+          },
           role: {
             type: 'string',
             enum: ['Research', 'Engineering', 'Product', 'Founder or executive', 'Other'],
@@ -122,6 +127,20 @@ describe('the tool’s answers', () => {
     expect([shown.answers.role, shown.proposed]).toEqual(['Research', {}])
     const picked = await runCli(server.env, 'list', '--answer', 'organisation=Acme Lab')
     expect(picked.stdout).toContain('mcp.answers.2025@example.com')
+  })
+
+  it('take the person’s name, kept with no confirmation to wait for, apart from the answers (issue 64)', async () => {
+    const email = 'mcp.named@example.com'
+    const result = await callWith({ email, name: '  Ada Lovelace ', role: 'Research' })
+    expect([result.isError, result.structuredContent?.status]).toEqual([false, 'submitted'])
+    expect(await answersOf(database.db, email)).toEqual({ role: 'Research' })
+    const shown = JSON.parse((await runCli(server.env, 'show', email, '--json')).stdout)
+    expect([shown.name, shown.proposed]).toEqual(['Ada Lovelace', {}])
+    // A name alone is stored too, with no answers row.
+    const alone = 'mcp.named.alone@example.com'
+    expect((await callWith({ email: alone, name: 'Grace' })).structuredContent?.status).toBe('submitted')
+    expect(JSON.parse((await runCli(server.env, 'show', alone, '--json')).stdout).name).toBe('Grace')
+    expect(await answersOf(database.db, alone)).toBeUndefined()
   })
 
   it('are not stored for an address already on the list: its answers stay as they were', async () => {
@@ -200,7 +219,7 @@ describe('the tool’s answers', () => {
     const result = await callWith({ email, company: 'Acme' })
     expect(result.isError).toBe(true)
     expect(result.structuredContent?.reason).toBe(
-      'Invalid arguments: unexpected argument "company": the tool takes only "email", "role", "organisation", "use_case". Call it with {"email": "…"}.',
+      'Invalid arguments: unexpected argument "company": the tool takes only "email", "name", "role", "organisation", "use_case". Call it with {"email": "…"}.',
     )
     expect(await entryStatus(database.db, email)).toBeUndefined()
   })

@@ -248,7 +248,7 @@ const reasonResult = (reason: string) => ({
 })
 const refusals = [
   reasonResult(
-    'Invalid arguments: unexpected argument "website": the tool takes only "email", "role", "organisation", "use_case". Call it with {"email": "…"}.',
+    'Invalid arguments: unexpected argument "website": the tool takes only "email", "name", "role", "organisation", "use_case". Call it with {"email": "…"}.',
   ),
   reasonResult(
     'The address was refused: the waitlist takes one valid e-mail address (as an HTML e-mail field defines it), without surrounding spaces, of at most 254 characters.',

@@ -152,7 +152,7 @@ describe.each(BACKENDS)('/mcp on $name', ({ name }) => {
       [{}, /"email" is required/],
       [undefined, /"email" is required/],
       [{ email: 42 }, /"email" must be a string/],
-      [{ email: `mcp.extra.${unique}@example.com`, name: 'Ada' }, /unexpected argument "name"/],
+      [{ email: `mcp.extra.${unique}@example.com`, nickname: 'Ada' }, /unexpected argument "nickname"/],
       [{ email: 'not-an-address' }, /address was refused/],
       [{ email: ` mcp.spaces.${unique}@example.com ` }, /address was refused/],
       [{ email: `${'a'.repeat(300 - '@example.com'.length)}@example.com` }, /at most 254 characters/],

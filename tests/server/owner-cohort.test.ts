@@ -212,10 +212,12 @@ describe('show and funnel after the batch, one invitee joined', () => {
     const entry = JSON.parse(shown.stdout)
     expect(Object.keys(entry)).toEqual([
       'email',
+      'name',
       'status',
       'source',
       'answers',
       'proposed',
+      'details',
       'tags',
       'note',
       'consent',
@@ -237,7 +239,9 @@ describe('show and funnel after the batch, one invitee joined', () => {
 
   it('show tells it in lines; an address not listed exits 1', async () => {
     const shown = await cli('show', 'eve.research@lab.org')
-    expect(shown.stdout).toMatch(/^eve\.research@lab\.org\n {2}status {3}invited\n {2}source {3}hackernews\n/)
+    expect(shown.stdout).toMatch(
+      /^eve\.research@lab\.org\n {2}name {5}\(none\)\n {2}status {3}invited\n {2}source {3}hackernews\n/,
+    )
     expect(shown.stdout).toContain('  answers  role: Research\n           use_case: Build agents\n')
     expect(shown.stdout).toMatch(/\n {2}\S+Z {2}message \(invitation\): sent {2}left at /)
     const unknown = await cli('show', 'nobody@example.com')

@@ -199,6 +199,7 @@ describe('filters that reach everywhere', () => {
     expect(lines).toEqual([
       {
         email: 'percy@cs.stanford.edu',
+        name: null,
         status: 'waiting',
         source: null,
         answers: {},
@@ -208,6 +209,7 @@ describe('filters that reach everywhere', () => {
       },
       {
         email: 'ann@stanford.edu',
+        name: null,
         status: 'waiting',
         source: null,
         answers: {},

@@ -6,7 +6,7 @@ import { mailWords } from '../../contract/site-config'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { auditRecord, runCli } from '../../harness/waitlist-cli'
 import { composeMessage } from '../../server/mail/messages/compose-message'
-import { linkKeys, openAddress } from '../../server/mail/messages/link-seals'
+import { linkKeys, openAddress, sealAddress } from '../../server/mail/messages/link-seals'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
 
@@ -17,6 +17,8 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
  * tells the webhook; the address then stays out of imports until it signs up again and confirms.
  */
 const words = mailWords.pages.yourData
+/** Words as the page writes them: an apostrophe as its character reference. */
+const html = (text: string) => text.replaceAll("'", '&#39;')
 const SUBJECT = mailWords.confirmation.subject.replaceAll('{lab}', 'Tessel Labs')
 
 let mail: MailTestServer
@@ -75,6 +77,7 @@ async function rowsOf(id: string): Promise<Record<string, number>> {
             (select count(*) from private.entry_answers where waitlist_id = $1)::int as answers,
             (select count(*) from private.entry_events where waitlist_id = $1)::int as history,
             (select count(*) from private.entry_marks where waitlist_id = $1)::int as marks,
+            (select count(*) from private.entry_names where waitlist_id = $1)::int as names,
             (select count(*) from private.mail_outbox where waitlist_id = $1)::int as mail`,
     [id],
   )
@@ -96,7 +99,10 @@ describe("the person's own page", () => {
     // The unsubscribe link's GET does not: scanners open it (issue 61; "the List-Unsubscribe address" below).
     expect(await (await fetch(links.unsubscribe)).text()).not.toContain('/your-data')
     expect((await post(links.confirm, { 'List-Unsubscribe': 'One-Click' })).status).toBe(200)
-    const answered = await post(links.confirm.replace('/confirm?', '/confirm/answers?'), { role: 'Research' })
+    const answered = await post(links.confirm.replace('/confirm?', '/confirm/answers?'), {
+      name: ' Ada Person ',
+      role: 'Research',
+    })
     expect(answered.status).toBe(200)
     const [row] = await db().query<{ id: string }>(
       'select id::text as id from public.waitlist where email = $1',
@@ -111,6 +117,7 @@ describe("the person's own page", () => {
     for (const part of [
       `<h1>${words.title}</h1>`,
       `<dd>${email}</dd>`,
+      `<dt>${words.name}</dt><dd>Ada Person</dd>`,
       '<dd>waiting</dd>',
       '<dt>Your role</dt><dd>Research</dd>',
       `<dd>${words.doors.page}</dd>`,
@@ -118,13 +125,15 @@ describe("the person's own page", () => {
       ', 198.51.100.0/24</dd>',
       'Button: Request Access',
       'confirmation message: sent',
+      words.events['signed up'],
+      words.events.confirmed,
       `<form method="post" action="/your-data/erase?t=`,
     ])
       expect(html).toContain(part)
   })
 
-  it('downloads all of it as JSON, and no more than the person’s own data', async () => {
-    // The team's marks are the lab's (issue 50): neither they nor who set them reach the person.
+  it('downloads all of it as JSON: their name, the team’s tags and note (ADR 117), but not who on the team', async () => {
+    // GDPR Art. 15 (issue 64): the team's marks are the person's to read; who set them is not.
     expect((await cli('tag', email, 'shortlist-zq')).code).toBe(0)
     expect((await cli('note', email, 'met at NeurIPS, keen')).code).toBe(0)
     const page = await (await fetch(links.yourData)).text()
@@ -134,18 +143,25 @@ describe("the person's own page", () => {
     expect(Object.keys(data)).toEqual([
       'downloaded_at',
       'email',
+      'name',
       'status',
       'signed_up_at',
       'source',
       'answers',
       'proposed',
+      'details',
+      'tags',
+      'note',
       'consent',
       'history',
     ])
     expect(data).toMatchObject({
       email,
+      name: 'Ada Person',
       status: 'waiting',
       answers: { role: 'Research' },
+      tags: ['shortlist-zq'],
+      note: 'met at NeurIPS, keen',
       consent: {
         door: 'page',
         words: { text: expect.stringContaining('Check your inbox to confirm your address.') },
@@ -155,12 +171,65 @@ describe("the person's own page", () => {
         confirmed_from: '198.51.100.0/24',
       },
     })
-    const events = data.history.map((item: { event: string; kind?: string }) => item.kind ?? item.event)
-    expect(events).toEqual(expect.arrayContaining(['signed up', 'confirmation', 'confirmed']))
+    // The history in the person's words: no event names, no door markers, no team member.
+    const lines = data.history.map((item: { what: string }) => item.what)
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        words.events['signed up'],
+        expect.stringMatching(/^A confirmation message: sent/),
+        words.events.confirmed,
+        'The team added the tag shortlist-zq',
+        words.events['note written'],
+      ]),
+    )
     expect(JSON.stringify(data)).not.toContain('203.0.113.9')
-    for (const team of ['shortlist-zq', 'NeurIPS', 'cli:', 'tagged', 'note written']) {
+    for (const shown of ['shortlist-zq', 'met at NeurIPS, keen', html(words.marks)])
+      expect(page).toContain(shown)
+    for (const team of ['cli:', 'tagged', 'note written', '(cli)', '(api)', '"by"']) {
       expect(JSON.stringify(data)).not.toContain(team)
       expect(page).not.toContain(team)
+    }
+  })
+
+  it('tells an entry from the lab’s earlier list in plain words, with its details, naming no file', async () => {
+    const listed = 'grace.listed@example.com'
+    const file = join(scratch, 'lab-list-2026-FINAL.csv')
+    await writeFile(file, `email,tags,note\r\n${listed},alumni,Met at the open day\r\n`)
+    expect((await cli('import', file)).code).toBe(0)
+    // What the import helper's reading of a file's other columns and names writes (migration 20261207500000).
+    await db().query(
+      `insert into private.entry_details (waitlist_id, details)
+       select id, '{"How did you hear": "A friend", "Team size": "4"}'::jsonb from public.waitlist where email = $1`,
+      [listed],
+    )
+    await db().query(
+      `insert into private.entry_names (waitlist_id, name, given_name)
+       select id, 'Grace B. Hopper', 'Grace' from public.waitlist where email = $1`,
+      [listed],
+    )
+    const keys = linkKeys(mail.server.secret)
+    const token = sealAddress(keys.yourData, listed)
+    const page = await (await fetch(`${mail.server.url}/your-data?t=${token}`)).text()
+    const download = await (await fetch(`${mail.server.url}/your-data/download?t=${token}`)).json()
+    expect(download).toMatchObject({
+      name: 'Grace B. Hopper',
+      details: { 'How did you hear': 'A friend', 'Team size': '4' },
+      tags: ['alumni'],
+      note: 'Met at the open day',
+    })
+    for (const part of [
+      `<dd>Grace B. Hopper</dd>`,
+      '<dt>How did you hear</dt><dd>A friend</dd>',
+      '<dd>alumni</dd>',
+      'Met at the open day',
+      html(words.events.added),
+      'The team added the tag alumni',
+    ])
+      expect(page).toContain(part)
+    for (const text of [page, JSON.stringify(download)]) {
+      expect(text).not.toContain('lab-list-2026-FINAL')
+      expect(text).not.toContain('.csv')
+      expect(text).not.toMatch(/\(import\)|\(api\)|\(cli\)|\bmarked\b/)
     }
   })
 
@@ -169,12 +238,20 @@ describe("the person's own page", () => {
     expect((await fetch(links.yourData.replace('/your-data?', '/your-data/erase?'))).status).toBe(404)
     const asked = await post(erase, {})
     expect(await asked.text()).toContain(`<h1>${words.confirmTitle}</h1>`)
-    expect((await rowsOf(id)).waitlist, 'the first POST only asks').toBe(1)
+    expect(await rowsOf(id), 'the first POST only asks').toMatchObject({ waitlist: 1, names: 1 })
 
     const erased = await post(erase, { confirm: 'yes' })
     expect(await erased.text()).toContain(`<h1>${words.erased}</h1>`)
     // The consent record is the entry's own row's: it went with it.
-    expect(await rowsOf(id)).toEqual({ waitlist: 0, status: 0, answers: 0, history: 0, marks: 0, mail: 0 })
+    expect(await rowsOf(id)).toEqual({
+      waitlist: 0,
+      status: 0,
+      answers: 0,
+      history: 0,
+      marks: 0,
+      names: 0,
+      mail: 0,
+    })
     expect(await cli('show', email)).toMatchObject({ code: 1 })
     // The team's record says an erasure happened and who asked, never the address.
     const lines = await auditRecord(mail.server.env)

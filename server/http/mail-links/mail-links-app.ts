@@ -1,6 +1,6 @@
 import type { Context, Handler, MiddlewareHandler } from 'hono'
 import { checkAnswers } from '../../../contract/signup-questions'
-import { mailWords, signupQuestions } from '../../../contract/site-config'
+import { mailWords } from '../../../contract/site-config'
 import type { Logger } from '../../base/log'
 import type { Database } from '../../db/database'
 import type { LinkKeys } from '../../mail/messages/link-seals'
@@ -24,7 +24,7 @@ import { readBody } from '../middleware/request-guards'
 import { YOUR_DATA_PATH } from '../your-data/your-data-app'
 import { FROM_PAGE, type MailLinkPage, renderMailLinkPage } from './mail-link-page'
 import { serveMailLinkCss } from './mail-link-style'
-import { ANSWERS_PATH, MAX_ANSWERS_BODY } from './questions-form'
+import { ANSWERS_PATH, ASKED, MAX_ANSWERS_BODY } from './questions-form'
 
 export interface MailLinkDeps {
   db: Database
@@ -87,13 +87,12 @@ function outcomePage(kind: LinkKind, outcome: LinkOutcome): MailLinkPage {
 }
 
 /**
- * Whether the confirmation page asks the lab's questions: while signups are confirmed by mail, as
+ * Whether the confirmation page asks the person's name and the lab's questions: while signups are confirmed by mail, as
  * the database's switch has it (the one the signup trigger reads; every server writes it at start).
  * With confirmation off there is no confirmation to ask after (docs/invitations.md). A database
  * that does not answer here asks nothing: the confirmation itself is done.
  */
 async function asking(db: Database): Promise<boolean> {
-  if (signupQuestions.length === 0) return false
   return readMailSettings(db).then(
     (settings) => settings.confirmSignups,
     () => false,
@@ -228,7 +227,7 @@ function answerHandlers(deps: MailLinkDeps, isTest: (c: Context) => boolean) {
         return renderMailLinkPage({ status: 200, title: answerWords.unchanged, line: pages.test })
       if (!email) return renderMailLinkPage(INVALID)
       const given = await formOf(c)
-      const checked = given ? checkAnswers(signupQuestions, given) : { problem: NOT_A_FORM }
+      const checked = given ? checkAnswers(ASKED, given) : { problem: NOT_A_FORM }
       if ('problem' in checked) {
         const line = `${answerWords.problemLine} ${checked.problem}.`
         const questions = { action: `${ANSWERS_PATH}?t=${token(c)}`, given }

@@ -1,10 +1,16 @@
 import type { SignupQuestion } from '../../../contract/signup-questions'
-import { mailWords, signupQuestions } from '../../../contract/site-config'
+import { mailWords, nameQuestion, signupQuestions } from '../../../contract/site-config'
 import { OWN_PAGE_HOME } from '../../analytics/source-of'
 import { escapeHtml } from '../../mail/messages/message-html'
 
 /** Where the confirmation page's questions are sent: with the link's own token, as the link's POST. */
 export const ANSWERS_PATH = '/confirm/answers'
+
+/**
+ * What the page asks, each optional: the person's name (form field `name`), then the lab's
+ * questions. The name is kept apart from the answers (server/waitlist/entry-name.ts).
+ */
+export const ASKED: readonly SignupQuestion[] = [nameQuestion, ...signupQuestions]
 
 /**
  * The confirmation page's form of the lab's questions, filled in with `given`: what was typed, when
@@ -29,8 +35,8 @@ function choiceHtml(question: SignupQuestion & { kind: 'choice' }, id: string, g
   return `<select id="${id}" name="${escapeHtml(question.id)}">${options.join('')}</select>`
 }
 
-// Up to a line's worth, a one-line field; a longer text, a box of a few lines.
-const ONE_LINE = 100
+// Up to a line's worth (a name, an organisation), a one-line field; a longer text, a box of a few lines.
+const ONE_LINE = 200
 
 function textHtml(question: SignupQuestion & { kind: 'text' }, id: string, given: string): string {
   const name = escapeHtml(question.id)
@@ -47,7 +53,7 @@ function fieldHtml(question: SignupQuestion, given: string): string {
 }
 
 /**
- * The questions (contract/site-config.ts, signupQuestions), each optional, named by its id: a choice
+ * The name and the questions (contract/site-config.ts, ASKED), each optional, named by its id: a choice
  * is a select of its choices, a text a field as long as its limit allows. "Skip" leaves, sending
  * nothing, so keeping nothing: an agent's proposed answers stay proposed.
  */
@@ -56,7 +62,7 @@ export function questionsFormHtml(form: QuestionsForm): string {
   return [
     `<form class="questions" method="post" action="${escapeHtml(form.action)}">`,
     `<p class="intro">${escapeHtml(words.intro)}</p>`,
-    ...signupQuestions.map((question) => fieldHtml(question, textOf(given[question.id]))),
+    ...ASKED.map((question) => fieldHtml(question, textOf(given[question.id]))),
     `<div class="actions"><button type="submit">${escapeHtml(words.button)}</button>`,
     `<a class="skip" href="${OWN_PAGE_HOME}">${escapeHtml(words.skip)}</a></div>`,
     '</form>',
@@ -74,7 +80,7 @@ const longest = (question: SignupQuestion) =>
  * percent-encoded (at most 9 bytes), its name, and room for a multipart form's boundaries. Derived
  * from the questions, so a longer question raises it and nothing a client sends does.
  */
-export const MAX_ANSWERS_BODY = signupQuestions.reduce(
+export const MAX_ANSWERS_BODY = ASKED.reduce(
   (bytes, question) => bytes + question.id.length + 2 + 9 * longest(question),
   2048,
 )

@@ -2,7 +2,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/server'
 import * as z from 'zod'
 import { type RequestAccessResult, requestAccessTool, toolResultOf } from '../../../contract/agent-tool'
 import { checkAnswers } from '../../../contract/signup-questions'
-import { signupQuestions } from '../../../contract/site-config'
+import { nameQuestion, signupQuestions } from '../../../contract/site-config'
 import type { Logger } from '../../base/log'
 import { type SignupDeps, type SignupOrigin, signUpOne } from '../../waitlist/signup'
 
@@ -46,8 +46,11 @@ const ARGUMENT_NAMES = Object.keys(requestAccessTool.inputSchema.properties)
   .map((name) => JSON.stringify(name))
   .join(', ')
 
-// The declared input schema, as a check: the address, a string; the answers, each checked below
-// by checkAnswers (the one check every door makes); no other field.
+// What the tool takes besides the address: the person's name, then the lab's questions.
+const ASKED = [nameQuestion, ...signupQuestions]
+
+// The declared input schema, as a check: the address, a string; the name and the answers, each
+// checked below by checkAnswers (the one check every door makes); no other field.
 const Arguments = z.strictObject(
   {
     email: z.string({
@@ -56,7 +59,7 @@ const Arguments = z.strictObject(
           ? 'the argument "email" is required'
           : 'the argument "email" must be a string',
     }),
-    ...Object.fromEntries(signupQuestions.map((question) => [question.id, z.unknown().optional()])),
+    ...Object.fromEntries(ASKED.map((question) => [question.id, z.unknown().optional()])),
   },
   {
     error: (issue) =>
@@ -94,7 +97,7 @@ export interface ToolDeps {
 
 /**
  * Runs `request_beta_access`: a door to the one signup (server/waitlist/signup.ts), as anon, with
- * the person's optional answers, stored with a new entry only, and only proposed while the person
+ * the person's optional name and answers, stored with a new entry only, and only proposed while the person
  * has not confirmed the address (entry-answers.ts). A wrong answer, a refused address or
  * a database failure is a tool result with isError, so the agent reads why instead of a protocol error.
  */
@@ -108,7 +111,7 @@ export async function callRequestAccess(
     return errorResult(`Invalid arguments: ${problems}. Call it with {"email": "…"}.`)
   }
   // Checked before the signup: a wrong answer stores nothing, not even the address.
-  const checked = checkAnswers(signupQuestions, parsed.data)
+  const checked = checkAnswers(ASKED, parsed.data)
   if ('problem' in checked) return errorResult(`Invalid arguments: ${checked.problem}. Nothing was stored.`)
   const outcome = await signUpOne(signup, parsed.data.email, origin, checked.answers)
   switch (outcome.status) {

@@ -1,9 +1,9 @@
 import type { Answers } from '../../../contract/signup-questions'
-import { mailWords, signupQuestions, siteConfig } from '../../../contract/site-config'
+import { mailWords, nameQuestion, signupQuestions, siteConfig } from '../../../contract/site-config'
 import { escapeHtml } from '../../mail/messages/message-html'
-import type { HistoryItem } from '../../waitlist/admin/entry-history'
 import type { ConsentRecord } from '../../waitlist/consent/consent-record'
 import type { PersonData } from '../../waitlist/person-data'
+import type { PersonHistoryItem } from '../../waitlist/person-history'
 import type { MailLinkPage } from '../mail-links/mail-link-page'
 
 const words = mailWords.pages.yourData
@@ -27,6 +27,7 @@ function entrySection(data: PersonData): string {
     words.entry,
     `<dl>${[
       pair(words.address, escapeHtml(data.email)),
+      pair(words.name, data.name ? escapeHtml(data.name) : say(words.noName)),
       pair(words.status, escapeHtml(data.status)),
       data.signed_up_at ? pair(words.signedUp, time(data.signed_up_at)) : '',
       data.source ? pair(words.source, escapeHtml(data.source)) : '',
@@ -34,9 +35,11 @@ function entrySection(data: PersonData): string {
   )
 }
 
+const ASKED = [nameQuestion, ...signupQuestions]
+
 /** Answers by the question's label, in the lab's order; an answer to no current question by its id. */
 function answerList(answers: Answers): string {
-  const labelOf = (id: string) => signupQuestions.find((question) => question.id === id)?.label ?? id
+  const labelOf = (id: string) => ASKED.find((question) => question.id === id)?.label ?? id
   const given = Object.entries(answers)
   if (given.length === 0) return `<p>${say(words.noAnswers)}</p>`
   return `<dl>${given.map(([id, value]) => pair(labelOf(id), escapeHtml(value))).join('')}</dl>`
@@ -48,6 +51,27 @@ function answersSection(data: PersonData): string {
     section(words.answers, answerList(data.answers)) +
     (proposed ? section(words.proposed, answerList(data.proposed)) : '')
   )
+}
+
+/** What the lab's earlier list held besides, by its column's header, as the list had it. */
+function detailsSection(details: Record<string, unknown>): string {
+  const given = Object.entries(details)
+  if (given.length === 0) return ''
+  const text = (value: unknown) => escapeHtml(typeof value === 'string' ? value : JSON.stringify(value))
+  return section(
+    words.details,
+    `<dl>${given.map(([header, value]) => pair(header, text(value))).join('')}</dl>`,
+  )
+}
+
+/** The team's tags and note: the person's to read (GDPR Art. 15; ADR 117). */
+function marksSection(data: PersonData): string {
+  const marks = [
+    data.tags.length > 0 ? pair(words.tags, escapeHtml(data.tags.join(', '))) : '',
+    data.note ? pair(words.note, escapeHtml(data.note), true) : '',
+  ].join('')
+  const content = marks === '' ? `<p>${say(words.noMarks)}</p>` : `<dl>${marks}</dl>`
+  return section(words.marks, `<p>${say(words.marksLine)}</p>${content}`)
 }
 
 function wordsShown(consent: ConsentRecord): string {
@@ -77,11 +101,9 @@ function consentSection(consent: ConsentRecord | null): string {
   )
 }
 
-/** A history line: when, and what (a message's kind and what became of it), with its detail. */
-function historyLine(item: HistoryItem): string {
-  const what = item.event === 'message' ? `${item.kind ?? ''} message: ${item.outcome ?? ''}` : item.event
-  const detail = item.detail ? ` (${item.detail})` : ''
-  return `<li>${time(item.at)} ${escapeHtml(what + detail)}</li>`
+/** A history line: when, and what, in the person's words (person-history.ts). */
+function historyLine(item: PersonHistoryItem): string {
+  return `<li>${time(item.at)} ${escapeHtml(item.what)}</li>`
 }
 
 function actions(token: string): string {
@@ -105,6 +127,8 @@ export function yourDataPage(data: PersonData, token: string): MailLinkPage {
     body: [
       entrySection(data),
       answersSection(data),
+      detailsSection(data.details),
+      marksSection(data),
       consentSection(data.consent),
       section(words.history, history),
       actions(token),

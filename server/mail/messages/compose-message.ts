@@ -22,6 +22,8 @@ export interface QueuedMessage {
   /** The outbox row's UUID: the Message-ID's left part and the invite code's subject. */
   uuid: string
   email: string
+  /** The person's first name, when the lab knows it (private.entry_names): the greeting names them. */
+  firstName?: string | null
   queuedAt: Date
   /** MAIL_FROM's domain when it was queued: the Message-ID's right part. */
   messageDomain: string
@@ -54,6 +56,12 @@ export function betaLink(context: MessageContext, message: QueuedMessage): { url
   return { url: url.toString(), code }
 }
 
+/** "Hello Ada," where the first name is known, else the kind's own greeting ("Hello,"). */
+function greetingOf(message: QueuedMessage, greeting: string): string {
+  const first = message.firstName?.trim()
+  return first ? mailWords.greetingNamed.replaceAll('{name}', first) : greeting
+}
+
 function partsOf(context: MessageContext, message: QueuedMessage, unsubscribe: string): MessageParts {
   const say = (text: string) => words(text, context.siteUrl)
   const common = {
@@ -71,7 +79,7 @@ function partsOf(context: MessageContext, message: QueuedMessage, unsubscribe: s
     return {
       ...common,
       subject: say(subject),
-      greeting,
+      greeting: greetingOf(message, greeting),
       paragraphs: paragraphs.map(say),
       button: { label: button, url },
     }
@@ -81,7 +89,7 @@ function partsOf(context: MessageContext, message: QueuedMessage, unsubscribe: s
   return {
     ...common,
     subject: say(subject),
-    greeting,
+    greeting: greetingOf(message, greeting),
     paragraphs: paragraphs.map(say),
     button: { label: button, url: link.url },
     code: { label: codeLabel, value: link.code },

@@ -13,6 +13,8 @@ export interface ClaimedMail {
   /** Null for a test send, which names no entry. */
   waitlistId: string | null
   email: string
+  /** The first name the greeting uses (the imported one, else the name's first word); null for none. */
+  firstName: string | null
   queuedAt: Date
   messageDomain: string
   /** This attempt's number, from 1; it fences the attempt's outcome, as for the webhooks. */
@@ -84,6 +86,8 @@ export async function claimMail(
       leaseMs,
       returning: `o.id::text as id, o.uuid::text as uuid, o.kind, o.waitlist_id::text as "waitlistId",
                   coalesce((select w.email::text from public.waitlist w where w.id = o.waitlist_id), o.test_address) as email,
+                  (select coalesce(n.given_name, split_part(n.name, ' ', 1)) from private.entry_names n
+                    where n.waitlist_id = o.waitlist_id) as "firstName",
                   o.queued_at as "queuedAt", o.message_domain as "messageDomain", o.attempts as attempt`,
     })
     return { items, slotInMs: 0 }

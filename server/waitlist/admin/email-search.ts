@@ -1,5 +1,8 @@
 /**
- * How a studio search matches an address, in any letter case, `%`, `_` and `\` matching themselves:
+ * How a studio search matches an address or a person's name, in any letter case, `%`, `_` and `\`
+ * matching themselves. A name (private.entry_names) matches where its lower case holds the search
+ * (its start, for one or two characters), read from that table alone, which holds only the named:
+ * the address's indexes below stay the plan for the address. For the address:
  * - one or two characters: the start of the address or the start of its domain, through two btree
  *   indexes (20261130200000_short_search_prefix.sql); such a term has no trigram, and as a
  *   substring it was a scan of the list;
@@ -31,7 +34,13 @@ export interface EmailSearch {
    * from the table until it has enough, and a rare one through the index.
    */
   candidates(param: number): string
+  /** The names the search matches: its LIKE pattern on lower(name), and the condition on public.waitlist. */
+  name?: { pattern: string; condition(param: number): string }
 }
+
+/** The entries whose name's lower case is like the pattern $param (entry_names_sort holds lower(name)). */
+const nameCondition = (param: number) =>
+  `waitlist.id in (select n.waitlist_id from private.entry_names n where lower(n.name) like $${param})`
 
 /** `%`, `_` and `\` match themselves in the search, not as LIKE wildcards. */
 function likePattern(search: string): string {
@@ -60,14 +69,16 @@ function prefixSearch(search: string): EmailSearch {
   const domain = (param: number) => `lower(split_part(email::text, '@', 2)) like $${param}`
   const starts = (param: number) =>
     domainOnly ? domain(param) : `(lower(email::text) like $${param} or ${domain(param)})`
-  return { pattern, prefix: true, condition: starts, candidates: starts, exact: starts }
+  const name = domainOnly ? undefined : { pattern, condition: nameCondition }
+  return { pattern, prefix: true, condition: starts, candidates: starts, exact: starts, name }
 }
 
 export function emailSearch(search: string): EmailSearch {
   if ([...search].length <= PREFIX_SEARCH_CHARS) return prefixSearch(search)
   const pattern = likePattern(search)
   const exact = (param: number) => `email::text ilike $${param}`
-  if (!hasTrigram(search)) return { pattern, prefix: false, condition: exact, candidates: exact, exact }
+  const name = { pattern: likePattern(search.toLowerCase()), condition: nameCondition }
+  if (!hasTrigram(search)) return { pattern, prefix: false, condition: exact, candidates: exact, exact, name }
   // lower() is ILIKE's own folding, so no match is missed; the exact ilike drops what only collided
   // in the mapping (a real "q" where the search has a dot).
   const candidates = (param: number) => `${INDEXED} like ${mapped(`$${param}::text`)}`
@@ -77,5 +88,6 @@ export function emailSearch(search: string): EmailSearch {
     condition: (param) => `${candidates(param)} and ${exact(param)}`,
     candidates,
     exact,
+    name,
   }
 }

@@ -4,6 +4,7 @@ import { plainLine } from '../../../contract/clean-text'
 import { ENTRY_STATUSES, isEntryStatus } from '../../../contract/entry-statuses'
 import { checkAnswers, type SignupQuestion } from '../../../contract/signup-questions'
 import { signupQuestions } from '../../../contract/site-config'
+import { cleanSource } from '../../analytics/source-of'
 import type { CopyTransaction } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
 import { consentColumns } from './consent-columns'
@@ -123,7 +124,9 @@ const SOURCE: EntryColumn = {
   type: 'text',
   table: 'waitlist',
   whenMissing: () => '',
-  problem: (value) => (value.length > 100 ? 'over 100 characters' : undefined),
+  problem: (value) => (value.trim().length > 100 ? 'over 100 characters' : undefined),
+  // One source, one spelling (migration 20261207530000): "Newsletter" is the page's "newsletter".
+  stage: cleanSource,
 }
 
 // A question's id names a column of the CSV and of import's staging table.

@@ -2,6 +2,7 @@ import { escapeLiteral } from 'pg'
 import { ENTRY_STATUSES, type EntryStatus, isEntryStatus } from '../../../contract/entry-statuses'
 import type { SignupQuestion } from '../../../contract/signup-questions'
 import { signupQuestions } from '../../../contract/site-config'
+import { cleanSource } from '../../analytics/source-of'
 import { readTag } from './entry-marks'
 
 /**
@@ -87,7 +88,8 @@ export function readFilter(given: GivenFilter): { filter: EntryFilter } | { prob
   const filter: EntryFilter = {
     statuses: statuses && [...new Set(statuses.filter(isEntryStatus))],
     since,
-    sources: sources && sources.length > 0 ? [...new Set(sources.map((source) => source.trim()))] : undefined,
+    // Stored in one form (migration 20261207530000): `--source Newsletter` is "newsletter".
+    sources: sources && sources.length > 0 ? [...new Set(sources.map(cleanSource))] : undefined,
     domains:
       domains && domains.length > 0
         ? [...new Set(domains.map((domain) => readDomain(domain) ?? ''))]

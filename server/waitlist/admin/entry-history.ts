@@ -24,13 +24,17 @@ export interface HistoryItem {
 /** One entry as the owner would ask about it: `show EMAIL --json` prints this, the studio's panel shows it. */
 export interface EntryHistory {
   email: string
+  /** The person's name (private.entry_names), null for none. */
+  name: string | null
   status: EntryStatus
   source: string | null
   /** The person's own answers: what filters, export and the funnel read. */
   answers: Answers
   /** An agent's answers, held until the person keeps them on the confirmation page (ADR 084). */
   proposed: Answers
-  /** The team's tags, alphabetical (entry-marks.ts): the lab's, never the person's. */
+  /** What an import brought that has no field of its own, header → value (private.entry_details). */
+  details: Record<string, unknown>
+  /** The team's tags, alphabetical (entry-marks.ts), which the person's own copy holds too (ADR 117). */
   tags: string[]
   /** The team's note, null for none. */
   note: string | null
@@ -42,6 +46,8 @@ export interface EntryHistory {
 interface EntryRow {
   id: string
   email: string
+  name: string | null
+  details: Record<string, unknown> | null
   status: EntryStatus
   source: string | null
   createdAt: string
@@ -67,7 +73,8 @@ async function entryRow(db: Queryable, email: string): Promise<EntryRow | undefi
     .map((column) => `'${column}', ${isoUtc(`s.${column}`)}`)
     .join(', ')
   const [row] = await db.query<EntryRow>(
-    `select w.id::text as id, w.email::text as email, coalesce(s.status, 'waiting') as status, w.source,
+    `select w.id::text as id, w.email::text as email, n.name, d.details,
+            coalesce(s.status, 'waiting') as status, w.source,
             ${isoUtc('w.created_at')} as "createdAt", a.answers, p.answers as proposed,
             m.tags, m.note, json_build_object(${dates}) as dates
        from public.waitlist w
@@ -75,6 +82,8 @@ async function entryRow(db: Queryable, email: string): Promise<EntryRow | undefi
        left join private.entry_answers a on a.waitlist_id = w.id
        left join private.proposed_answers p on p.waitlist_id = w.id
        left join private.entry_marks m on m.waitlist_id = w.id
+       left join private.entry_names n on n.waitlist_id = w.id
+       left join private.entry_details d on d.waitlist_id = w.id
       where w.email operator(extensions.=) $1::extensions.citext`,
     [email.trim()],
   )
@@ -113,15 +122,12 @@ async function messages(db: Queryable, id: string): Promise<HistoryItem[]> {
   })
 }
 
-/** The history's lines that are the team's marks (entry-marks.ts): the lab's, never the person's. */
-const MARK_EVENTS: ReadonlySet<string> = new Set(['tagged', 'untagged', 'note written', 'note cleared'])
-
 /**
  * The entry with this address (any letter case), its source, its answers kept and proposed, and its history oldest
  * first: the signup, each status change with how it came, each provider event, each message. No
  * address other than its own appears: details are masked as the log masks them. For the team, the
- * history also says who did what and holds its tags and notes; for the person's own page
- * (`person`), neither.
+ * history also says who did what; for the person's own page (`person`), it does not (their copy
+ * holds the team's marks, ADR 117, but not the team's own members).
  */
 export async function entryHistory(
   db: Queryable,
@@ -132,8 +138,7 @@ export async function entryHistory(
   if (!row) return undefined
   const signedUp: HistoryItem = { at: row.createdAt, event: 'signed up' }
   if (row.source) signedUp.detail = `from ${row.source}`
-  const all = await events(db, row.id)
-  const told = view === 'team' ? all : all.filter((item) => !MARK_EVENTS.has(item.event))
+  const told = await events(db, row.id)
   const dated = Object.entries(DATE_EVENTS).flatMap(([column, event]) => {
     const at = row.dates[column]
     return at && !told.some((item) => item.event === event) ? [{ at, event, detail: 'date only' }] : []
@@ -144,10 +149,12 @@ export async function entryHistory(
   )
   return {
     email: row.email,
+    name: row.name,
     status: row.status,
     source: row.source,
     answers: inQuestionOrder(row.answers),
     proposed: inQuestionOrder(row.proposed),
+    details: row.details ?? {},
     tags: row.tags ?? [],
     note: row.note,
     consent: await consentOf(db, row.id),

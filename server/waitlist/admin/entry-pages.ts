@@ -21,8 +21,11 @@ export { BadCursorError }
 /** A search matching more than this many entries says "more than" rather than count them all. */
 export const MATCHING_CAP = 10_000
 
-/** A row of the studio's table: the entry as export writes it, and its batch (the latest invitation's). */
-export type PageEntry = Entry & { batch: string }
+/**
+ * A row of the studio's table: the entry as export writes it, the person's name ('' for none), and
+ * its batch (the latest invitation's).
+ */
+export type PageEntry = Entry & { name: string; batch: string }
 
 export interface EntryPage {
   entries: PageEntry[]
@@ -69,7 +72,9 @@ function whereClause(
   const conditions: string[] = []
   if (search !== null) {
     params.push(search.pattern)
-    conditions.push(search.condition(params.length))
+    const address = search.condition(params.length)
+    if (search.name) params.push(search.name.pattern)
+    conditions.push(search.name ? `(${address} or ${search.name.condition(params.length)})` : address)
   }
   conditions.push(...filterConditions(filter, bindParameters(params)))
   if (past) {

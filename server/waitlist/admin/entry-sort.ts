@@ -15,6 +15,7 @@ import { LATEST_BATCH } from './entry-filter'
 export type SortColumn =
   | 'created_at'
   | 'email'
+  | 'name'
   | 'status'
   | 'source'
   | `answer_${string}`
@@ -35,11 +36,16 @@ export const OLDEST_FIRST: EntrySort = { column: 'created_at', descending: false
 
 export const isOldestFirst = (sort: EntrySort) => sort.column === 'created_at' && !sort.descending
 
+/** The name's sort key: lower case, as the index entry_names_sort holds it; null for none. */
+export const NAME_KEY = '(select lower(n.name) from private.entry_names n where n.waitlist_id = waitlist.id)'
+
 const STATUS_ORDER = `array[${ENTRY_STATUSES.map((status) => escapeLiteral(status)).join(', ')}]`
 
 /** Each column's key over ENTRY_SOURCE, as text; null where the entry has no value. */
 const TEXT_KEYS: Readonly<Record<string, string>> = {
   email: 'lower(waitlist.email::text)',
+  // The person's name, beside the entry (private.entry_names): its row found by its key.
+  name: NAME_KEY,
   // The statuses' own order (contract/entry-statuses.ts), not the alphabet's.
   status: `lpad(array_position(${STATUS_ORDER}, coalesce(entry_status.status, 'waiting'))::text, 2, '0')`,
   source: 'lower(waitlist.source)',

@@ -35,10 +35,34 @@ export async function allMatching(
     params,
   )
   if (rows.length > cap) return undefined
-  return rows
-    .filter((row) => row.exact)
-    .map(({ value, id }) => ({ value, id }))
-    .sort((a, b) => compareKeys(sort, a, b))
+  const named = search.name ? await namedMatching(db, search.name, filter, sort, cap) : []
+  if (named === undefined) return undefined
+  const found = new Map(rows.filter((row) => row.exact).map(({ value, id }) => [id, { value, id }]))
+  for (const key of named) found.set(key.id, key)
+  if (found.size > cap) return undefined
+  return [...found.values()].sort((a, b) => compareKeys(sort, a, b))
+}
+
+/**
+ * The entries whose name matches, from the names' own table (only the named are in it), with the
+ * filter; undefined past `cap`.
+ */
+async function namedMatching(
+  db: Queryable,
+  name: NonNullable<EmailSearch['name']>,
+  filter: EntryFilter,
+  sort: EntrySort,
+  cap: number,
+): Promise<Key[] | undefined> {
+  const params: unknown[] = [name.pattern]
+  const conditions = [name.condition(1), ...filterConditions(filter, bindParameters(params))]
+  params.push(cap + 1)
+  const rows = await db.query<Key>(
+    `select ${sortKeyText(sort)} as value, waitlist.id::text as id
+       from ${ENTRY_SOURCE} ${whereOf(conditions)} limit $${params.length}`,
+    params,
+  )
+  return rows.length > cap ? undefined : rows
 }
 
 export interface KeyPage {
