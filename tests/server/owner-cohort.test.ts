@@ -222,7 +222,6 @@ describe('show and funnel after the batch, one invitee joined', () => {
       'note',
       'consent',
       'history',
-      'details',
     ])
     expect(entry).toMatchObject({
       email: 'ada.research@lab.org',
