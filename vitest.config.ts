@@ -37,6 +37,7 @@ const SLOW_SUITES = [
   'tests/reliability/backup-restore.test.ts',
   'tests/reliability/continuous-backup.test.ts',
   'tests/reliability/lost-disk.test.ts',
+  'tests/reliability/backup-to-s3.test.ts',
 ]
 
 /** `vitest run --project slow` or `--project container`: the long suites, which time themselves. */

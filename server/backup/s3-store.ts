@@ -3,8 +3,13 @@ import type { BackupStore } from './backup-store'
 
 /** The SDK, loaded on first use (some 3 MiB), and a client from the environment's settings. */
 async function s3Client() {
-  const s3 = await import('@aws-sdk/client-s3')
-  const { Upload } = await import('@aws-sdk/lib-storage')
+  // CommonJS packages: Node's import() gives their exports as `default` where it cannot list them.
+  const sdk = await import('@aws-sdk/client-s3')
+  const s3 = ('S3Client' in sdk ? sdk : (sdk as { default: typeof sdk }).default) as typeof sdk
+  const storage = await import('@aws-sdk/lib-storage')
+  const { Upload } = (
+    'Upload' in storage ? storage : (storage as { default: typeof storage }).default
+  ) as typeof storage
   const client = new s3.S3Client({
     region: process.env.AWS_REGION || 'us-east-1',
     // A store at its own address (MinIO, a test's) names buckets in the path, as every one accepts.
