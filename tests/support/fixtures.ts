@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { test } from 'vitest'
 import type { SmtpSinkOptions } from '../../harness/smtp-sink'
 import { startTestServer, type TestServerOptions } from '../../harness/test-server'
@@ -9,6 +12,28 @@ import { type ReceiverMode, startWebhookReceiver } from './webhook-receiver'
 /** `npm run waitlist -- …args` against the file's server's database. */
 export type Cli = (...args: string[]) => Promise<CliResult>
 
+/** A folder of the file's own for the files its tests write (CSV lists, exports), removed after. */
+export interface Scratch {
+  dir: string
+  /** Writes `content` to `name` in the folder; returns its path. */
+  file(name: string, content: string | Buffer): Promise<string>
+}
+
+/** Every test of ours: `scratch`, made for the first test that asks for it. */
+// biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's needs from this pattern.
+const base = test.extend('scratch', { scope: 'file' }, async ({}, { onCleanup }): Promise<Scratch> => {
+  const dir = await mkdtemp(join(tmpdir(), 'lab-test-'))
+  onCleanup(() => rm(dir, { recursive: true, force: true }))
+  return {
+    dir,
+    async file(name, content) {
+      const path = join(dir, name)
+      await writeFile(path, content)
+      return path
+    },
+  }
+})
+
 /**
  * The tests of one file, on one real server started for the first test that asks for it and
  * stopped after the file's last (Vitest's file-scoped fixtures): `server`, and `cli` on its
@@ -16,7 +41,7 @@ export type Cli = (...args: string[]) => Promise<CliResult>
  */
 export function serverTest(options: TestServerOptions = {}) {
   return (
-    test
+    base
       // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's needs from this pattern.
       .extend('server', { scope: 'file' }, async ({}, { onCleanup }) => {
         const server = await startTestServer(options)
@@ -46,7 +71,7 @@ export interface MailTestOptions {
  */
 export function mailTest(env: Record<string, string>, options: MailTestOptions = {}) {
   return (
-    test
+    base
       // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's needs from this pattern.
       .extend('receiver', { scope: 'file' }, async ({}, { onCleanup }) => {
         const mode = options.webhook === true ? undefined : options.webhook
