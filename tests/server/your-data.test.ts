@@ -1,14 +1,13 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { mailWords } from '../../contract/site-config'
 import { postWaitlist } from '../../harness/waitlist-api'
-import { auditRecord, runCli } from '../../harness/waitlist-cli'
+import { auditRecord } from '../../harness/waitlist-cli'
+import type { Queryable } from '../../server/db/database'
 import { composeMessage } from '../../server/mail/messages/compose-message'
 import { linkKeys, openAddress } from '../../server/mail/messages/link-seals'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+import { mailTest } from '../support/fixtures'
+import type { MailTestServer } from '../support/mail-test-server'
+import { postForm as post } from '../support/requests'
 
 /**
  * Issue 53, items 2 and 3, on a real server that confirms signups through a real SMTP server and
@@ -19,37 +18,23 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 const words = mailWords.pages.yourData
 const SUBJECT = mailWords.confirmation.subject.replaceAll('{lab}', 'Tessel Labs')
 
-let mail: MailTestServer
-let receiver: WebhookReceiver
-let scratch: string
-
-beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-  mail = await startMailTestServer({
+const it = mailTest(
+  {
     CONFIRM_SIGNUPS: 'true',
     MAIL_PER_MINUTE: '0',
     TRUST_PROXY_HEADER: 'x-forwarded-for',
-    SIGNUP_WEBHOOK_URL: receiver.url,
     SIGNUP_WEBHOOK_EVENTS: 'entry.erased',
     SIGNUP_WEBHOOK_DETAILS: 'source,answers',
-  })
-  scratch = await mkdtemp(join(tmpdir(), 'your-data-'))
-})
-
-afterAll(async () => {
-  await mail?.close()
-  await receiver?.close()
-  await rm(scratch, { recursive: true, force: true })
-})
-
-const db = () => mail.database.db
-const cli = (...args: string[]) => runCli(mail.server.env, ...args)
+  },
+  { webhook: true },
+)
 
 /**
  * The links of the `nth` message (the first by default) `email` was sent, a confirmation, from its
  * text part (the sink keeps recipients lower-cased).
  */
 async function linksOf(
+  mail: MailTestServer,
   email: string,
   nth = 1,
 ): Promise<{ confirm: string; yourData: string; unsubscribe: string }> {
@@ -64,12 +49,9 @@ async function linksOf(
   return { confirm, yourData, unsubscribe }
 }
 
-const post = (url: string, fields: Record<string, string>, from = '198.51.100.77') =>
-  fetch(url, { method: 'POST', headers: { 'x-forwarded-for': from }, body: new URLSearchParams(fields) })
-
 /** Every row the entry `id` has in any table that holds something of an entry. */
-async function rowsOf(id: string): Promise<Record<string, number>> {
-  const [row] = await db().query<Record<string, number>>(
+async function rowsOf(db: Queryable, id: string): Promise<Record<string, number>> {
+  const [row] = await db.query<Record<string, number>>(
     `select (select count(*) from public.waitlist where id = $1)::int as waitlist,
             (select count(*) from private.entry_status where waitlist_id = $1)::int as status,
             (select count(*) from private.entry_answers where waitlist_id = $1)::int as answers,
@@ -86,10 +68,12 @@ describe("the person's own page", () => {
   let links: { confirm: string; yourData: string; unsubscribe: string }
   let id: string
 
-  it('is linked from the confirmation, and shows the entry, answers, consent and history', async () => {
+  it('is linked from the confirmation, and shows the entry, answers, consent and history', async ({
+    mail,
+  }) => {
     const page = { Origin: mail.server.url, 'x-forwarded-for': '203.0.113.9' }
     expect((await postWaitlist(mail.server, { email }, page)).status).toBe(201)
-    links = await linksOf(email)
+    links = await linksOf(mail, email)
     expect(
       openAddress(linkKeys(mail.server.secret).yourData, new URL(links.yourData).searchParams.get('t') ?? ''),
     ).toBe(email.toLowerCase())
@@ -98,7 +82,7 @@ describe("the person's own page", () => {
     expect((await post(links.confirm, { 'List-Unsubscribe': 'One-Click' })).status).toBe(200)
     const answered = await post(links.confirm.replace('/confirm?', '/confirm/answers?'), { role: 'Research' })
     expect(answered.status).toBe(200)
-    const [row] = await db().query<{ id: string }>(
+    const [row] = await mail.database.db.query<{ id: string }>(
       'select id::text as id from public.waitlist where email = $1',
       [email],
     )
@@ -123,7 +107,7 @@ describe("the person's own page", () => {
       expect(html).toContain(part)
   })
 
-  it('downloads all of it as JSON, and no more than the person’s own data', async () => {
+  it('downloads all of it as JSON, and no more than the person’s own data', async ({ cli }) => {
     // The team's marks are the lab's (issue 50): neither they nor who set them reach the person.
     expect((await cli('tag', email, 'shortlist-zq')).code).toBe(0)
     expect((await cli('note', email, 'met at NeurIPS, keen')).code).toBe(0)
@@ -164,17 +148,28 @@ describe("the person's own page", () => {
     }
   })
 
-  it('erases after its confirmation step: everything goes, the webhook hears entry.erased, the links say so', async () => {
+  it('erases after its confirmation step: everything goes, the webhook hears entry.erased, the links say so', async ({
+    mail,
+    cli,
+    receiver,
+  }) => {
     const erase = links.yourData.replace('/your-data?', '/your-data/erase?')
     expect((await fetch(links.yourData.replace('/your-data?', '/your-data/erase?'))).status).toBe(404)
     const asked = await post(erase, {})
     expect(await asked.text()).toContain(`<h1>${words.confirmTitle}</h1>`)
-    expect((await rowsOf(id)).waitlist, 'the first POST only asks').toBe(1)
+    expect((await rowsOf(mail.database.db, id)).waitlist, 'the first POST only asks').toBe(1)
 
     const erased = await post(erase, { confirm: 'yes' })
     expect(await erased.text()).toContain(`<h1>${words.erased}</h1>`)
     // The consent record is the entry's own row's: it went with it.
-    expect(await rowsOf(id)).toEqual({ waitlist: 0, status: 0, answers: 0, history: 0, marks: 0, mail: 0 })
+    expect(await rowsOf(mail.database.db, id)).toEqual({
+      waitlist: 0,
+      status: 0,
+      answers: 0,
+      history: 0,
+      marks: 0,
+      mail: 0,
+    })
     expect(await cli('show', email)).toMatchObject({ code: 1 })
     // The team's record says an erasure happened and who asked, never the address.
     const lines = await auditRecord(mail.server.env)
@@ -194,7 +189,7 @@ describe("the person's own page", () => {
     expect(told?.body.data).not.toHaveProperty('source')
     expect(told?.body.data).not.toHaveProperty('answers')
     const kept = () =>
-      db().query(
+      mail.database.db.query(
         `select erased_email from private.webhook_deliveries where event = 'entry.erased' and status = 'delivered'`,
       )
     await expect.poll(kept, { timeout: 10_000 }).toEqual([{ erased_email: null }])
@@ -204,15 +199,18 @@ describe("the person's own page", () => {
     expect(await (await post(erase, { confirm: 'yes' })).text()).toContain(`<h1>${words.notListed}</h1>`)
   })
 
-  it('keeps the address out of imports, erased or removed, until it signs up again and confirms', async () => {
+  it('keeps the address out of imports, erased or removed, until it signs up again and confirms', async ({
+    mail,
+    cli,
+    scratch,
+  }) => {
     expect((await cli('suppressed')).stdout).toBe(
       '1 address is kept out of imports (0 removed by the owner, 1 erased by the person).\n',
     )
     expect((await postWaitlist(mail.server, { email: 'removed.one@example.com' })).status).toBe(201)
     expect((await cli('remove', 'removed.one@example.com')).code).toBe(0)
-    const file = join(scratch, 'old-list.csv')
-    await writeFile(
-      file,
+    const file = await scratch.file(
+      'old-list.csv',
       'email\r\nADA.PERSON@example.com\r\nremoved.one@example.com\r\nnew.one@example.com\r\n',
     )
     const imported = await cli('import', file)
@@ -226,7 +224,7 @@ describe("the person's own page", () => {
     expect((await postWaitlist(mail.server, { email })).status).toBe(201)
     expect((await cli('suppressed')).stdout).toMatch(/^2 addresses are kept out of imports \(1 removed/)
     expect((await cli('show', email, '--json')).stdout).toContain('"door": "api"')
-    const { confirm } = await linksOf(email, sent + 1)
+    const { confirm } = await linksOf(mail, email, sent + 1)
     expect((await post(confirm, {})).status).toBe(200)
     expect((await cli('suppressed')).stdout).toMatch(/^1 address is kept out of imports \(1 removed/)
   })
@@ -234,7 +232,7 @@ describe("the person's own page", () => {
 
 describe('the List-Unsubscribe address (issue 61, item 7)', () => {
   /** The List-Unsubscribe URL of the confirmation sent to `email`, as a mail system reads it. */
-  async function listUnsubscribe(email: string): Promise<string> {
+  async function listUnsubscribe(mail: MailTestServer, email: string): Promise<string> {
     expect((await postWaitlist(mail.server, { email })).status).toBe(201)
     await mail.sink.waitFor(() => mail.sink.countFor(email) > 0, `no confirmation for ${email}`, 30_000)
     const [sent] = await Promise.all(
@@ -246,37 +244,43 @@ describe('the List-Unsubscribe address (issue 61, item 7)', () => {
     return url
   }
   /** Every token on the page that opens with the key of the person's page: none, or the address's. */
-  const dataKeysIn = (html: string) =>
+  const dataKeysIn = (mail: MailTestServer, html: string) =>
     [...html.matchAll(/t=([\w-]+)/g)]
       .map((match) => openAddress(linkKeys(mail.server.secret).yourData, match[1] ?? ''))
       .filter((opened) => opened !== undefined)
 
-  it('opened with a plain GET, before and after a one-click POST, shows no link to the data and no key', async () => {
+  it('opened with a plain GET, before and after a one-click POST, shows no link to the data and no key', async ({
+    mail,
+    cli,
+  }) => {
     const email = 'scanned.link@example.com'
-    const url = await listUnsubscribe(email)
+    const url = await listUnsubscribe(mail, email)
     const asked = await fetch(url)
     const page = await asked.text()
     expect(asked.status).toBe(200)
     expect(page).toContain('<form method="post"')
     expect(page).not.toContain('/your-data')
     expect(page).not.toContain(words.link)
-    expect(dataKeysIn(page)).toEqual([])
+    expect(dataKeysIn(mail, page)).toEqual([])
     // RFC 8058: the mail system's POST still unsubscribes, and its answer carries no key either.
     const oneClick = await fetch(url, { method: 'POST', body: 'List-Unsubscribe=One-Click' })
     expect(oneClick.status).toBe(200)
     const answered = await oneClick.text()
     expect(answered).not.toContain('/your-data')
-    expect(dataKeysIn(answered)).toEqual([])
+    expect(dataKeysIn(mail, answered)).toEqual([])
     expect((await cli('show', email, '--json')).stdout).toContain('"status": "unsubscribed"')
     const done = await (await fetch(url)).text()
     expect(done).toContain(`<h1>${mailWords.pages.unsubscribe.done}</h1>`)
     expect(done).not.toContain('/your-data')
-    expect(dataKeysIn(done)).toEqual([])
+    expect(dataKeysIn(mail, done)).toEqual([])
   })
 
-  it('after the person unsubscribes there by hand, the answer links to their data, sealed for them', async () => {
+  it('after the person unsubscribes there by hand, the answer links to their data, sealed for them', async ({
+    mail,
+    cli,
+  }) => {
     const email = 'by.hand@example.com'
-    const url = await listUnsubscribe(email)
+    const url = await listUnsubscribe(mail, email)
     const page = await (await fetch(url)).text()
     // The page's form as a browser submits it: its action, its hidden fields.
     const action = /<form method="post" action="([^"]+)"/.exec(page)?.[1]?.replaceAll('&amp;', '&') ?? ''
@@ -288,7 +292,7 @@ describe('the List-Unsubscribe address (issue 61, item 7)', () => {
     const html = await answer.text()
     expect(html).toContain(`<h1>${mailWords.pages.unsubscribe.done}</h1>`)
     expect(html).toContain(`>${words.link}</a>`)
-    expect(dataKeysIn(html)).toEqual([email])
+    expect(dataKeysIn(mail, html)).toEqual([email])
     expect((await cli('show', email, '--json')).stdout).toContain('"status": "unsubscribed"')
   })
 })
