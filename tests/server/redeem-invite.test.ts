@@ -5,7 +5,7 @@ import { promisify } from 'node:util'
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { SignJWT } from 'jose'
 import { Webhook } from 'standardwebhooks'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import WebSocket from 'ws'
 import type { TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
@@ -13,8 +13,9 @@ import type { Database } from '../../server/db/database'
 import { linkKeys } from '../../server/mail/messages/link-seals'
 import { inviteNamed, queueTestInvitation } from '../../server/waitlist/invite/invitations'
 import { REDEEM_REFUSALS } from '../../server/waitlist/redeem-invite'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+import { mailTest } from '../support/fixtures'
+import type { MailTestServer } from '../support/mail-test-server'
+import type { WebhookReceiver } from '../support/webhook-receiver'
 
 /**
  * `supabase.rpc('redeem_invite', { code })` (issue 43, item 4): the beta product tells the
@@ -35,26 +36,26 @@ let receiver: WebhookReceiver
 let service: SupabaseClient
 let anon: SupabaseClient
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-  mail = await startMailTestServer({
+const it = mailTest(
+  {
     MAIL_PER_MINUTE: '0',
-    SIGNUP_WEBHOOK_URL: receiver.url,
     SIGNUP_WEBHOOK_SECRET: SECRET,
     SIGNUP_WEBHOOK_EVENTS: 'entry.joined',
     RATE_LIMIT_PER_MINUTE: '1',
     RATE_LIMIT_BURST: String(BURST),
     TRUST_PROXY_HEADER: 'x-forwarded-for',
-  })
+  },
+  { webhook: true },
+)
+
+// The file's helpers and its two supabase-js clients read these, set once from the fixtures.
+it.beforeAll(async ({ mail: started, receiver: listening }) => {
+  mail = started
+  receiver = listening
   server = mail.server
   db = mail.database.db
   service = client(server.serviceKey)
   anon = client(server.anonKey)
-})
-
-afterAll(async () => {
-  await mail?.close()
-  await receiver?.close()
 })
 
 function client(key: string): SupabaseClient {

@@ -66,8 +66,9 @@ export interface MailTestOptions {
 
 /**
  * The tests of one file, on one server that mails through a real SMTP server of its own
- * (startMailTestServer, `env` on top): `mail` (its sink, server and database), `receiver` (the
- * webhook receiver), `cli` and `statusOf` on its database. Each is started once for the file.
+ * (startMailTestServer, `env` on top): `mail`, and its parts as `server`, `sink` and `database`;
+ * `receiver` (the webhook receiver); `cli` and `statusOf` on its database. Each is started once
+ * for the file.
  */
 export function mailTest(env: Record<string, string>, options: MailTestOptions = {}) {
   return (
@@ -85,6 +86,9 @@ export function mailTest(env: Record<string, string>, options: MailTestOptions =
         onCleanup(() => mail.close())
         return mail
       })
+      .extend('server', { scope: 'file' }, async ({ mail }) => mail.server)
+      .extend('sink', { scope: 'file' }, async ({ mail }) => mail.sink)
+      .extend('database', { scope: 'file' }, async ({ mail }) => mail.database)
       .extend('cli', { scope: 'file' }, async ({ mail }): Promise<Cli> => {
         return (...args) => runCli(mail.server.env, ...args)
       })
