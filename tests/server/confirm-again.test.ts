@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { mailWords } from '../../contract/site-config'
 import type { SmtpSink } from '../../harness/smtp-sink'
 import type { TestServer } from '../../harness/test-server'
@@ -8,7 +8,8 @@ import type { OpenedDatabase } from '../../server/db/open-database'
 import { whyNotInvited } from '../../server/waitlist/entry-status'
 import { unsubscribe } from '../../server/waitlist/link-actions'
 import { entryStatus } from '../support/entry-status'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { mailTest } from '../support/fixtures'
+import type { MailTestServer } from '../support/mail-test-server'
 import { requestAccessOverMcp } from '../support/mcp-raw'
 
 /**
@@ -25,20 +26,19 @@ let sink: SmtpSink
 let server: TestServer
 let database: OpenedDatabase
 
-beforeAll(async () => {
-  mail = await startMailTestServer({
-    CONFIRM_SIGNUPS: 'true',
-    MAIL_PER_MINUTE: '0',
-    CONFIRM_EXPIRE_CHECK_MS: '200',
-    RATE_LIMIT_PER_MINUTE: '0',
-  })
+const it = mailTest({
+  CONFIRM_SIGNUPS: 'true',
+  MAIL_PER_MINUTE: '0',
+  CONFIRM_EXPIRE_CHECK_MS: '200',
+  RATE_LIMIT_PER_MINUTE: '0',
+})
+
+// The file's helpers read these, set once from the fixtures.
+it.beforeAll(async ({ mail: started }) => {
+  mail = started
   sink = mail.sink
   server = mail.server
   database = mail.database
-})
-
-afterAll(async () => {
-  await mail?.close()
 })
 
 /** Waits until no message is pending for any of `emails` (as typed), then counts the confirmations that arrived for them. */

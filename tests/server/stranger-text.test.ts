@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect } from 'vitest'
 import { mailWords } from '../../contract/site-config'
 import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
 import { entryArgs } from '../../harness/test-bundle'
@@ -12,8 +12,9 @@ import { runCli } from '../../harness/waitlist-cli'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
 import { answersOf } from '../../server/waitlist/entry-answers'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+import { mailTest } from '../support/fixtures'
+import type { MailTestServer } from '../support/mail-test-server'
+import type { WebhookReceiver } from '../support/webhook-receiver'
 
 /**
  * Text from strangers (issue 48, items 2 and 6), on one real server with confirmation on: the
@@ -27,19 +28,19 @@ const exec = promisify(execFile)
 let mail: MailTestServer
 let receiver: WebhookReceiver
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-  mail = await startMailTestServer({
+const it = mailTest(
+  {
     CONFIRM_SIGNUPS: 'true',
     MAIL_PER_MINUTE: '0',
     RATE_LIMIT_PER_MINUTE: '0',
-    SIGNUP_WEBHOOK_URL: receiver.url,
-  })
-})
+  },
+  { webhook: true },
+)
 
-afterAll(async () => {
-  await mail?.close()
-  await receiver?.close()
+// The file's helpers read these, set once from the fixtures.
+it.beforeAll(async ({ mail: started, receiver: listening }) => {
+  mail = started
+  receiver = listening
 })
 
 const db = () => mail.database.db

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { mailTest } from '../support/fixtures'
+import type { MailTestServer } from '../support/mail-test-server'
 import { requestAccessOverMcp } from '../support/mcp-raw'
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+import type { WebhookReceiver } from '../support/webhook-receiver'
 
 /**
  * Webhooks that tell the chat who (issue 51, item 6): with SIGNUP_WEBHOOK_DETAILS=source,answers
@@ -20,20 +21,20 @@ const AGENT_SIGNUP = 'proposed.only@example.org'
 let receiver: WebhookReceiver
 let mail: MailTestServer
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-  mail = await startMailTestServer({
+const it = mailTest(
+  {
     CONFIRM_SIGNUPS: 'true',
     MAIL_PER_MINUTE: '0',
-    SIGNUP_WEBHOOK_URL: receiver.url,
     SIGNUP_WEBHOOK_DETAILS: 'source,answers',
     LOG_LEVEL: 'info',
-  })
-})
+  },
+  { webhook: true },
+)
 
-afterAll(async () => {
-  await mail?.close()
-  await receiver?.close()
+// The file's helpers read these, set once from the fixtures.
+it.beforeAll(async ({ mail: started, receiver: listening }) => {
+  mail = started
+  receiver = listening
 })
 
 /** A confirmation link's POST for `email`, or the answers' POST on that link with `answers`. */
