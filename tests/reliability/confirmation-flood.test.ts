@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import type { SmtpSink } from '../../harness/smtp-sink'
 import type { TestServer } from '../../harness/test-server'
 import type { OpenedDatabase } from '../../server/db/open-database'
 import { inviteNamed } from '../../server/waitlist/invite/invitations'
 import { confirm } from '../../server/waitlist/link-actions'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { mailTest } from '../support/fixtures'
+import type { MailTestServer } from '../support/mail-test-server'
 import { insertStatus } from './support'
 
 /**
@@ -24,19 +25,18 @@ let sink: SmtpSink
 let server: TestServer
 let database: OpenedDatabase
 
-beforeAll(async () => {
-  mail = await startMailTestServer({
-    CONFIRM_SIGNUPS: 'true',
-    MAIL_PER_MINUTE: String(PER_MINUTE),
-    TRUST_PROXY_HEADER: 'X-Forwarded-For',
-  })
+const it = mailTest({
+  CONFIRM_SIGNUPS: 'true',
+  MAIL_PER_MINUTE: String(PER_MINUTE),
+  TRUST_PROXY_HEADER: 'X-Forwarded-For',
+})
+
+// The file's helpers read these, set once from the fixtures.
+it.beforeAll(async ({ mail: started }) => {
+  mail = started
   sink = mail.sink
   server = mail.server
   database = mail.database
-})
-
-afterAll(async () => {
-  await mail?.close()
 })
 
 const arrivedFor = (addresses: string[]) =>

@@ -1,12 +1,13 @@
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect } from 'vitest'
 import type { SmtpSink } from '../../harness/smtp-sink'
 import type { TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
 import type { OpenedDatabase } from '../../server/db/open-database'
 import { inviteNext } from '../../server/waitlist/invite/invitations'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { mailTest } from '../support/fixtures'
+import type { MailTestServer } from '../support/mail-test-server'
 import { standardHeaders, webhookSecret } from '../support/provider-signing'
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+import type { WebhookReceiver } from '../support/webhook-receiver'
 import { insertStatus } from './support'
 
 /**
@@ -26,23 +27,23 @@ let receiver: WebhookReceiver
 let server: TestServer
 let database: OpenedDatabase
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-  mail = await startMailTestServer({
+const it = mailTest(
+  {
     // One message every 200 ms: the batch takes some 8 s, long enough to bounce in.
     MAIL_PER_MINUTE: '300',
     MAIL_EVENTS_SECRET: SECRET,
-    SIGNUP_WEBHOOK_URL: receiver.url,
     RATE_LIMIT_PER_MINUTE: '0',
-  })
+  },
+  { webhook: true },
+)
+
+// The file's helpers read these, set once from the fixtures.
+it.beforeAll(async ({ mail: started, receiver: listening }) => {
+  mail = started
+  receiver = listening
   sink = mail.sink
   server = mail.server
   database = mail.database
-})
-
-afterAll(async () => {
-  await mail?.close()
-  await receiver?.close()
 })
 
 async function bounce(email: string): Promise<void> {

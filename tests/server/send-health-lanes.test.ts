@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import type { SmtpSink } from '../../harness/smtp-sink'
 import { startStudioProcess } from '../../harness/studio-process'
 import type { TestServer } from '../../harness/test-server'
@@ -9,9 +9,10 @@ import type { SendHealth } from '../../server/mail/queue/send-health'
 import { markImport } from '../../server/waitlist/admin/import-staging'
 import { inviteNamed } from '../../server/waitlist/invite/invitations'
 import { confirm } from '../../server/waitlist/link-actions'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { mailTest } from '../support/fixtures'
+import type { MailTestServer } from '../support/mail-test-server'
 import { standardHeaders, webhookSecret } from '../support/provider-signing'
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+import type { WebhookReceiver } from '../support/webhook-receiver'
 
 /**
  * Send health judges the two lanes apart, on a real server, a real SMTP server that answers 550
@@ -31,27 +32,24 @@ let sink: SmtpSink
 let server: TestServer
 let database: OpenedDatabase
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-  mail = await startMailTestServer(
-    {
-      CONFIRM_SIGNUPS: 'true',
-      MAIL_PER_MINUTE: '0',
-      MAIL_EVENTS_SECRET: SECRET,
-      SIGNUP_WEBHOOK_URL: receiver.url,
-      RATE_LIMIT_PER_MINUTE: '0',
-      TRUST_PROXY_HEADER: 'X-Forwarded-For',
-    },
-    { rcptReply: (address) => (address.startsWith('nobody') ? 550 : undefined) },
-  )
+const it = mailTest(
+  {
+    CONFIRM_SIGNUPS: 'true',
+    MAIL_PER_MINUTE: '0',
+    MAIL_EVENTS_SECRET: SECRET,
+    RATE_LIMIT_PER_MINUTE: '0',
+    TRUST_PROXY_HEADER: 'X-Forwarded-For',
+  },
+  { sink: { rcptReply: (address) => (address.startsWith('nobody') ? 550 : undefined) }, webhook: true },
+)
+
+// The file's helpers read these, set once from the fixtures.
+it.beforeAll(async ({ mail: started, receiver: listening }) => {
+  mail = started
+  receiver = listening
   sink = mail.sink
   server = mail.server
   database = mail.database
-})
-
-afterAll(async () => {
-  await mail?.close()
-  await receiver?.close()
 })
 
 /** A signup through the REST insert, from `from` as the trusted proxy names the client (else 127.0.0.1). */
