@@ -34,6 +34,9 @@ const base = test.extend('scratch', { scope: 'file' }, async ({}, { onCleanup })
   }
 })
 
+/** Tests that need no server, only `scratch`. */
+export const scratchTest = base
+
 /**
  * The tests of one file, on one real server started for the first test that asks for it and
  * stopped after the file's last (Vitest's file-scoped fixtures): `server`, and `cli` on its
