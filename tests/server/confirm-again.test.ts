@@ -5,7 +5,7 @@ import { runCli } from '../../harness/waitlist-cli'
 import { whyNotInvited } from '../../server/waitlist/entry-status'
 import { unsubscribe } from '../../server/waitlist/link-actions'
 import { entryStatus } from '../support/entry-status'
-import { mailTest } from '../support/fixtures'
+import { CONFIRMING, mailTest } from '../support/fixtures'
 import type { MailTestServer } from '../support/mail-test-server'
 import { requestAccessOverMcp } from '../support/mcp-raw'
 
@@ -20,12 +20,7 @@ const SUBJECT = mailWords.confirmation.subject.replaceAll('{lab}', 'Tessel Labs'
 
 let mail: MailTestServer
 
-const it = mailTest({
-  CONFIRM_SIGNUPS: 'true',
-  MAIL_PER_MINUTE: '0',
-  CONFIRM_EXPIRE_CHECK_MS: '200',
-  RATE_LIMIT_PER_MINUTE: '0',
-})
+const it = mailTest({ ...CONFIRMING, CONFIRM_EXPIRE_CHECK_MS: '200' })
 
 // The file's helpers read these, set once from the fixtures.
 it.beforeAll(async ({ mail: started }) => {

@@ -12,7 +12,7 @@ import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
 import { answersOf } from '../../server/waitlist/entry-answers'
 import { unsubscribe } from '../../server/waitlist/link-actions'
 import { entryStatus } from '../support/entry-status'
-import { mailTest } from '../support/fixtures'
+import { CONFIRMING, mailTest } from '../support/fixtures'
 import type { MailTestServer } from '../support/mail-test-server'
 import { MODERN_MCP, requestAccessOverMcp } from '../support/mcp-raw'
 
@@ -29,12 +29,7 @@ const SECRET_PLAN = 'Evaluating tool routing for the Zanzibar-7 project'
 
 let mail: MailTestServer
 
-const it = mailTest({
-  CONFIRM_SIGNUPS: 'true',
-  MAIL_PER_MINUTE: '0',
-  CONFIRM_EXPIRE_CHECK_MS: '200',
-  RATE_LIMIT_PER_MINUTE: '0',
-})
+const it = mailTest({ ...CONFIRMING, CONFIRM_EXPIRE_CHECK_MS: '200' })
 
 // The file's helpers read these, set once from the fixtures.
 it.beforeAll(async ({ mail: started }) => {

@@ -12,7 +12,7 @@ import { runCli } from '../../harness/waitlist-cli'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
 import { answersOf } from '../../server/waitlist/entry-answers'
-import { mailTest } from '../support/fixtures'
+import { CONFIRMING, mailTest } from '../support/fixtures'
 import type { MailTestServer } from '../support/mail-test-server'
 
 /**
@@ -24,14 +24,7 @@ import type { MailTestServer } from '../support/mail-test-server'
  */
 const exec = promisify(execFile)
 
-const it = mailTest(
-  {
-    CONFIRM_SIGNUPS: 'true',
-    MAIL_PER_MINUTE: '0',
-    RATE_LIMIT_PER_MINUTE: '0',
-  },
-  { webhook: true },
-)
+const it = mailTest(CONFIRMING, { webhook: true })
 
 const answerWords = mailWords.pages.answers
 

@@ -57,6 +57,13 @@ export function serverTest(options: TestServerOptions = {}) {
   )
 }
 
+/** The settings of a server that asks each new signup to confirm, mails at once, and limits no one. */
+export const CONFIRMING: Record<string, string> = {
+  CONFIRM_SIGNUPS: 'true',
+  MAIL_PER_MINUTE: '0',
+  RATE_LIMIT_PER_MINUTE: '0',
+}
+
 export interface MailTestOptions {
   /** How the file's SMTP server answers (a refusal, a delay, AUTH). */
   sink?: SmtpSinkOptions
