@@ -9,7 +9,7 @@ import type { OpenedDatabase } from '../../server/db/open-database'
 import { checkInviteCode, linkKeys } from '../../server/mail/messages/link-seals'
 import { inviteNext } from '../../server/waitlist/invite/invitations'
 import { insertStatus } from '../reliability/support'
-import { mailTest } from '../support/fixtures'
+import { CONFIRMING, mailTest } from '../support/fixtures'
 import { requestAccessOverMcp } from '../support/mcp-raw'
 import type { WebhookReceiver } from '../support/webhook-receiver'
 
@@ -30,10 +30,7 @@ let receiver: WebhookReceiver
 let server: TestServer
 let database: OpenedDatabase
 
-const it = mailTest(
-  { CONFIRM_SIGNUPS: 'true', MAIL_PER_MINUTE: '0', SIGNUP_WEBHOOK_SECRET: SECRET },
-  { webhook: true },
-)
+const it = mailTest({ ...CONFIRMING, SIGNUP_WEBHOOK_SECRET: SECRET }, { webhook: true })
 
 // The file's helpers read these, set once from the fixtures.
 it.beforeAll(async ({ mail, receiver: listening }) => {

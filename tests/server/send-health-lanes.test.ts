@@ -6,7 +6,7 @@ import type { SendHealth } from '../../server/mail/queue/send-health'
 import { markImport } from '../../server/waitlist/admin/import-staging'
 import { inviteNamed } from '../../server/waitlist/invite/invitations'
 import { confirm } from '../../server/waitlist/link-actions'
-import { mailTest } from '../support/fixtures'
+import { CONFIRMING, mailTest } from '../support/fixtures'
 import type { MailTestServer } from '../support/mail-test-server'
 import { standardHeaders, webhookSecret } from '../support/provider-signing'
 import type { WebhookReceiver } from '../support/webhook-receiver'
@@ -27,13 +27,7 @@ let receiver: WebhookReceiver
 let mail: MailTestServer
 
 const it = mailTest(
-  {
-    CONFIRM_SIGNUPS: 'true',
-    MAIL_PER_MINUTE: '0',
-    MAIL_EVENTS_SECRET: SECRET,
-    RATE_LIMIT_PER_MINUTE: '0',
-    TRUST_PROXY_HEADER: 'X-Forwarded-For',
-  },
+  { ...CONFIRMING, MAIL_EVENTS_SECRET: SECRET, TRUST_PROXY_HEADER: 'X-Forwarded-For' },
   { sink: { rcptReply: (address) => (address.startsWith('nobody') ? 550 : undefined) }, webhook: true },
 )
 

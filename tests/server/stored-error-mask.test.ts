@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest'
 import type { OpenedDatabase } from '../../server/db/open-database'
 import { insertStatus } from '../reliability/support'
-import { mailTest } from '../support/fixtures'
+import { CONFIRMING, mailTest } from '../support/fixtures'
 
 /**
  * The review found `550 no such user jane.doe'<email:…>` in private.mail_outbox.last_error and in
@@ -13,12 +13,7 @@ const EMAIL = "jane.doe'o/x=y?z&w@example.com"
 const PIECES = ['jane.doe', "jane.doe'o", 'x=y', 'z&w', 'o/x=y?z&w@example.com']
 
 const it = mailTest(
-  {
-    CONFIRM_SIGNUPS: 'true',
-    MAIL_PER_MINUTE: '0',
-    SIGNUP_WEBHOOK_RETRY_BASE_MS: '200',
-    LOG_LEVEL: 'info',
-  },
+  { ...CONFIRMING, SIGNUP_WEBHOOK_RETRY_BASE_MS: '200', LOG_LEVEL: 'info' },
   {
     sink: { rcptReply: (to) => ({ code: 550, text: `no such user ${to}` }) },
     webhook: {

@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
-import { mailTest } from '../support/fixtures'
+import { CONFIRMING, mailTest } from '../support/fixtures'
 import type { MailTestServer } from '../support/mail-test-server'
 import { requestAccessOverMcp } from '../support/mcp-raw'
 import type { WebhookReceiver } from '../support/webhook-receiver'
@@ -19,12 +19,7 @@ const ADA = 'ada@deepmind-lab.org'
 const AGENT_SIGNUP = 'proposed.only@example.org'
 
 const it = mailTest(
-  {
-    CONFIRM_SIGNUPS: 'true',
-    MAIL_PER_MINUTE: '0',
-    SIGNUP_WEBHOOK_DETAILS: 'source,answers',
-    LOG_LEVEL: 'info',
-  },
+  { ...CONFIRMING, SIGNUP_WEBHOOK_DETAILS: 'source,answers', LOG_LEVEL: 'info' },
   { webhook: true },
 )
 

@@ -4,7 +4,7 @@ import { loadApiKeys } from '../../server/auth/api-keys'
 import { ConfigError, loadServerEnv } from '../../server/boot/env'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
 import { WEBHOOK_EVENTS } from '../../server/webhooks/delivery-queue'
-import { mailTest } from '../support/fixtures'
+import { CONFIRMING, mailTest } from '../support/fixtures'
 import type { MailTestServer } from '../support/mail-test-server'
 import type { WebhookReceiver } from '../support/webhook-receiver'
 
@@ -15,12 +15,7 @@ import type { WebhookReceiver } from '../support/webhook-receiver'
  */
 // The server and its receiver start for the first test that asks for them.
 const it = mailTest(
-  {
-    CONFIRM_SIGNUPS: 'true',
-    MAIL_PER_MINUTE: '0',
-    SIGNUP_WEBHOOK_EVENTS: 'entry.confirmed',
-    LOG_LEVEL: 'info',
-  },
+  { ...CONFIRMING, SIGNUP_WEBHOOK_EVENTS: 'entry.confirmed', LOG_LEVEL: 'info' },
   { webhook: true },
 )
 

@@ -5,7 +5,7 @@ import { auditRecord } from '../../harness/waitlist-cli'
 import type { Queryable } from '../../server/db/database'
 import { composeMessage } from '../../server/mail/messages/compose-message'
 import { linkKeys, openAddress } from '../../server/mail/messages/link-seals'
-import { mailTest } from '../support/fixtures'
+import { CONFIRMING, mailTest } from '../support/fixtures'
 import type { MailTestServer } from '../support/mail-test-server'
 import { postForm as post } from '../support/requests'
 
@@ -20,8 +20,7 @@ const SUBJECT = mailWords.confirmation.subject.replaceAll('{lab}', 'Tessel Labs'
 
 const it = mailTest(
   {
-    CONFIRM_SIGNUPS: 'true',
-    MAIL_PER_MINUTE: '0',
+    ...CONFIRMING,
     TRUST_PROXY_HEADER: 'x-forwarded-for',
     SIGNUP_WEBHOOK_EVENTS: 'entry.erased',
     SIGNUP_WEBHOOK_DETAILS: 'source,answers',
