@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { SmtpSink } from '../../harness/smtp-sink'
-import type { TestServer } from '../../harness/test-server'
-import type { OpenedDatabase } from '../../server/db/open-database'
+import { describe, expect } from 'vitest'
 import { inviteNamed } from '../../server/waitlist/invite/invitations'
 import { confirm } from '../../server/waitlist/link-actions'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { mailTest } from '../support/fixtures'
+import type { MailTestServer } from '../support/mail-test-server'
 import { insertStatus } from './support'
 
 /**
@@ -20,53 +18,46 @@ const PER_CLIENT = 5
 const invitees = ['ivy.flood@example.com', 'jon.flood@example.com', 'kim.flood@example.com']
 
 let mail: MailTestServer
-let sink: SmtpSink
-let server: TestServer
-let database: OpenedDatabase
 
-beforeAll(async () => {
-  mail = await startMailTestServer({
-    CONFIRM_SIGNUPS: 'true',
-    MAIL_PER_MINUTE: String(PER_MINUTE),
-    TRUST_PROXY_HEADER: 'X-Forwarded-For',
-  })
-  sink = mail.sink
-  server = mail.server
-  database = mail.database
+const it = mailTest({
+  CONFIRM_SIGNUPS: 'true',
+  MAIL_PER_MINUTE: String(PER_MINUTE),
+  TRUST_PROXY_HEADER: 'X-Forwarded-For',
 })
 
-afterAll(async () => {
-  await mail?.close()
+// The file's helpers read these, set once from the fixtures.
+it.beforeAll(async ({ mail: started }) => {
+  mail = started
 })
 
 const arrivedFor = (addresses: string[]) =>
-  sink.received.filter((mail) => mail.to.some((to) => addresses.includes(to)))
+  mail.sink.received.filter((mail) => mail.to.some((to) => addresses.includes(to)))
 
 describe('a confirmation flood while invitations wait', () => {
   it('sends the invitations within 30 s, the confirmations taking only every other slot', async () => {
     // The invitees signed up and confirmed before the flood.
-    for (const email of invitees) expect(await insertStatus(server, email)).toBe(201)
+    for (const email of invitees) expect(await insertStatus(mail.server, email)).toBe(201)
     // Each follows the link in the confirmation they got (a confirmation goes only to the unconfirmed).
-    await sink.waitFor(() => arrivedFor(invitees).length === 3, 'the invitees’ confirmations')
-    for (const email of invitees) expect(await confirm(database.db, email)).toBe('done')
+    await mail.sink.waitFor(() => arrivedFor(invitees).length === 3, 'the invitees’ confirmations')
+    for (const email of invitees) expect(await confirm(mail.database.db, email)).toBe('done')
 
     const flood = Array.from({ length: CLIENTS }, (_, client) =>
       (async () => {
         const headers = { 'X-Forwarded-For': `198.51.100.${client + 1}` }
         for (let i = 0; i < PER_CLIENT; i++)
-          expect(await insertStatus(server, `stranger${client}-${i}@example.net`, headers)).toBe(201)
+          expect(await insertStatus(mail.server, `stranger${client}-${i}@example.net`, headers)).toBe(201)
       })(),
     )
     await Promise.all(flood)
-    const sentBefore = sink.received.length
+    const sentBefore = mail.sink.received.length
 
     const queuedAt = Date.now()
-    const queued = await inviteNamed(database.db, invitees, {
+    const queued = await inviteNamed(mail.database.db, invitees, {
       resend: false,
       messageDomain: 'tessel-labs.example',
     })
     expect(queued.queued).toHaveLength(3)
-    await sink.waitFor(
+    await mail.sink.waitFor(
       () => arrivedFor(invitees).length >= 6,
       'three confirmations and three invitations',
       60_000,
@@ -77,33 +68,41 @@ describe('a confirmation flood while invitations wait', () => {
 
     // Counted in slots rather than seconds: after the invitations were queued, no more than one
     // confirmation went between two of them (the one in flight at queueing may add one).
-    const after = sink.received.slice(sentBefore)
+    const after = mail.sink.received.slice(sentBefore)
     const third = lastInvitation ? after.indexOf(lastInvitation) : -1
     const strangers = after.slice(0, third).filter((mail) => mail.to[0]?.startsWith('stranger')).length
     expect(strangers).toBeLessThanOrEqual(4)
     expect(seconds).toBeLessThan(30)
     // The flood is still being confirmed, at half the pace, not dropped.
-    const [pending] = await database.db.query<{ n: number }>(
+    const [pending] = await mail.database.db.query<{ n: number }>(
       `select count(*)::int as n from private.mail_outbox where kind = 'confirmation' and status = 'pending'`,
     )
     expect(pending?.n).toBeGreaterThan(100)
   })
 
   it('gives a new signup its confirmation in turn while a batch of invitations waits', async () => {
-    await database.db.query(`update private.mail_outbox set status = 'cancelled' where status = 'pending'`)
+    await mail.database.db.query(
+      `update private.mail_outbox set status = 'cancelled' where status = 'pending'`,
+    )
     const batch = Array.from({ length: 40 }, (_, i) => `batch${i}@example.org`)
-    await database.db.query(`insert into public.waitlist (email) select unnest($1::text[])`, [batch])
-    await database.db.query(
+    await mail.database.db.query(`insert into public.waitlist (email) select unnest($1::text[])`, [batch])
+    await mail.database.db.query(
       `update private.entry_status set status = 'waiting' where waitlist_id in
          (select id from public.waitlist where email like 'batch%')`,
     )
-    await database.db.query(`update private.mail_outbox set status = 'cancelled' where status = 'pending'`)
-    const sentBefore = sink.received.length
-    await inviteNamed(database.db, batch, { resend: false, messageDomain: 'tessel-labs.example' })
+    await mail.database.db.query(
+      `update private.mail_outbox set status = 'cancelled' where status = 'pending'`,
+    )
+    const sentBefore = mail.sink.received.length
+    await inviteNamed(mail.database.db, batch, { resend: false, messageDomain: 'tessel-labs.example' })
     const late = 'late.signup@example.com'
-    expect(await insertStatus(server, late, { 'X-Forwarded-For': '203.0.113.9' })).toBe(201)
-    await sink.waitFor(() => sink.countFor(late) === 1, 'the confirmation of the late signup', 60_000)
-    const after = sink.received.slice(sentBefore)
+    expect(await insertStatus(mail.server, late, { 'X-Forwarded-For': '203.0.113.9' })).toBe(201)
+    await mail.sink.waitFor(
+      () => mail.sink.countFor(late) === 1,
+      'the confirmation of the late signup',
+      60_000,
+    )
+    const after = mail.sink.received.slice(sentBefore)
     const index = after.findIndex((mail) => mail.to.includes(late))
     expect(index, 'at most two invitations went before it').toBeLessThanOrEqual(2)
   })

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { SmtpSink } from '../../harness/smtp-sink'
-import type { TestServer } from '../../harness/test-server'
+import { expect } from 'vitest'
 import { runCli } from '../../harness/waitlist-cli'
-import type { OpenedDatabase } from '../../server/db/open-database'
 import { inviteNext } from '../../server/waitlist/invite/invitations'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { mailTest } from '../support/fixtures'
+import type { MailTestServer } from '../support/mail-test-server'
 import { standardHeaders, webhookSecret } from '../support/provider-signing'
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+import type { WebhookReceiver } from '../support/webhook-receiver'
 import { insertStatus } from './support'
 
 /**
@@ -21,33 +19,27 @@ const BATCH = 40
 const BOUNCING = 6
 
 let mail: MailTestServer
-let sink: SmtpSink
 let receiver: WebhookReceiver
-let server: TestServer
-let database: OpenedDatabase
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-  mail = await startMailTestServer({
+const it = mailTest(
+  {
     // One message every 200 ms: the batch takes some 8 s, long enough to bounce in.
     MAIL_PER_MINUTE: '300',
     MAIL_EVENTS_SECRET: SECRET,
-    SIGNUP_WEBHOOK_URL: receiver.url,
     RATE_LIMIT_PER_MINUTE: '0',
-  })
-  sink = mail.sink
-  server = mail.server
-  database = mail.database
-})
+  },
+  { webhook: true },
+)
 
-afterAll(async () => {
-  await mail?.close()
-  await receiver?.close()
+// The file's helpers read these, set once from the fixtures.
+it.beforeAll(async ({ mail: started, receiver: listening }) => {
+  mail = started
+  receiver = listening
 })
 
 async function bounce(email: string): Promise<void> {
   const body = JSON.stringify({ type: 'bounce', email, bounce: 'hard', reason: '550 5.1.1 user unknown' })
-  const response = await fetch(`${server.url}/mail-events/generic`, {
+  const response = await fetch(`${mail.server.url}/mail-events/generic`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...standardHeaders(SECRET, body) },
     body,
@@ -56,7 +48,7 @@ async function bounce(email: string): Promise<void> {
 }
 
 const pending = async () => {
-  const [row] = await database.db.query<{ n: number }>(
+  const [row] = await mail.database.db.query<{ n: number }>(
     `select count(*)::int as n from private.mail_outbox where status = 'pending'`,
   )
   return row?.n ?? 0
@@ -64,8 +56,8 @@ const pending = async () => {
 
 it('pauses a bouncing batch before it ends, says why, and --resume sends the rest', async () => {
   const emails = Array.from({ length: BATCH }, (_, i) => `pause.${String(i).padStart(2, '0')}@example.com`)
-  for (const email of emails) expect(await insertStatus(server, email)).toBe(201)
-  const { messageIds } = await inviteNext(database.db, BATCH, {
+  for (const email of emails) expect(await insertStatus(mail.server, email)).toBe(201)
+  const { messageIds } = await inviteNext(mail.database.db, BATCH, {
     resend: false,
     messageDomain: 'tessel-labs.example',
   })
@@ -75,35 +67,35 @@ it('pauses a bouncing batch before it ends, says why, and --resume sends the res
   const bounced = new Set<string>()
   const sentTo = new Set<string>()
   const watch = setInterval(async () => {
-    const rows = await database.db.query<{ email: string }>(
+    const rows = await mail.database.db.query<{ email: string }>(
       `select w.email from private.mail_outbox o join public.waitlist w on w.id = o.waitlist_id where o.status = 'sent'`,
     )
     for (const row of rows) sentTo.add(row.email)
   }, 20)
   while (bounced.size < BOUNCING) {
-    await sink.waitFor(() => sink.received.length > bounced.size, 'the batch did not start')
-    for (const mail of sink.received.slice(bounced.size, BOUNCING)) {
-      const to = mail.to[0] ?? ''
+    await mail.sink.waitFor(() => mail.sink.received.length > bounced.size, 'the batch did not start')
+    for (const received of mail.sink.received.slice(bounced.size, BOUNCING)) {
+      const to = received.to[0] ?? ''
       // As a relay reports: after it accepted the message (and the sender recorded it sent).
-      await sink.waitFor(() => sentTo.has(to), 'the message was not recorded as sent')
+      await mail.sink.waitFor(() => sentTo.has(to), 'the message was not recorded as sent')
       await bounce(to)
       bounced.add(to)
     }
   }
 
   clearInterval(watch)
-  await sink.waitFor(
-    () => server.output().includes('Sending paused for invitations:'),
+  await mail.sink.waitFor(
+    () => mail.server.output().includes('Sending paused for invitations:'),
     'sending did not pause',
     60_000,
   )
-  const sentAtPause = sink.received.length
+  const sentAtPause = mail.sink.received.length
   expect(sentAtPause).toBeLessThan(BATCH)
   // Paused, not slowed: nothing more goes out, and what is queued stays queued.
   await new Promise((resolve) => setTimeout(resolve, 1500))
-  expect(sink.received.length).toBeLessThanOrEqual(sentAtPause + 1)
-  expect(await pending()).toBe(BATCH - sink.received.length)
-  expect(server.output().match(/Sending paused for /g)).toHaveLength(1)
+  expect(mail.sink.received.length).toBeLessThanOrEqual(sentAtPause + 1)
+  expect(await pending()).toBe(BATCH - mail.sink.received.length)
+  expect(mail.server.output().match(/Sending paused for /g)).toHaveLength(1)
   await receiver.waitFor(
     () =>
       receiver
@@ -116,20 +108,24 @@ it('pauses a bouncing batch before it ends, says why, and --resume sends the res
     'no mail.paused webhook',
   )
 
-  const report = await runCli(server.env, 'deliveries')
+  const report = await runCli(mail.server.env, 'deliveries')
   expect(report.code).toBe(0)
   expect(report.stdout).toMatch(
     /Invitations are paused since .*: hard bounces are \d+\.\d% of the last \d+ messages \(\d\), past MAIL_PAUSE_BOUNCE_RATE 0\.05/,
   )
   expect(report.stdout).toMatch(/hard bounces \d \(/)
 
-  const resumed = await runCli(server.env, 'deliveries', '--resume')
+  const resumed = await runCli(mail.server.env, 'deliveries', '--resume')
   expect(resumed.stdout).toContain('Invitations resumed (they were paused: hard bounces are')
-  await sink.waitFor(() => sink.received.length === BATCH, 'the rest of the batch was not sent', 60_000)
+  await mail.sink.waitFor(
+    () => mail.sink.received.length === BATCH,
+    'the rest of the batch was not sent',
+    60_000,
+  )
   // The relay has the last message a moment before the server records it sent (CI read 1 pending).
   await expect.poll(pending, { timeout: 10_000 }).toBe(0)
-  expect(new Set(sink.received.map((mail) => mail.to[0])).size).toBe(BATCH)
-  const after = await runCli(server.env, 'deliveries')
+  expect(new Set(mail.sink.received.map((mail) => mail.to[0])).size).toBe(BATCH)
+  const after = await runCli(mail.server.env, 'deliveries')
   expect(after.stdout).not.toContain('are paused since')
   console.info(`pause test: ${sentAtPause} of ${BATCH} sent when sending paused; ${BATCH} after --resume`)
 }, 120_000)

@@ -1,5 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect } from 'vitest'
 import { requestAccessTool } from '../../contract/agent-tool'
 import type { Answers } from '../../contract/signup-questions'
 import { mailWords, signupQuestions } from '../../contract/site-config'
@@ -13,7 +13,8 @@ import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
 import { answersOf } from '../../server/waitlist/entry-answers'
 import { unsubscribe } from '../../server/waitlist/link-actions'
 import { entryStatus } from '../support/entry-status'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { CONFIRMING, mailTest } from '../support/fixtures'
+import type { MailTestServer } from '../support/mail-test-server'
 import { MODERN_MCP, requestAccessOverMcp } from '../support/mcp-raw'
 
 /**
@@ -29,17 +30,11 @@ const SECRET_PLAN = 'Evaluating tool routing for the Zanzibar-7 project'
 
 let mail: MailTestServer
 
-beforeAll(async () => {
-  mail = await startMailTestServer({
-    CONFIRM_SIGNUPS: 'true',
-    MAIL_PER_MINUTE: '0',
-    CONFIRM_EXPIRE_CHECK_MS: '200',
-    RATE_LIMIT_PER_MINUTE: '0',
-  })
-})
+const it = mailTest({ ...CONFIRMING, CONFIRM_EXPIRE_CHECK_MS: '200' })
 
-afterAll(async () => {
-  await mail?.close()
+// The file's helpers read these, set once from the fixtures.
+it.beforeAll(async ({ mail: started }) => {
+  mail = started
 })
 
 const db = () => mail.database.db

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../harness/test-server'
+import { describe, expect } from 'vitest'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
 import { whyNotInvited } from '../../server/waitlist/entry-status'
+import { serverTest } from '../support/fixtures'
 
 /**
  * Exit statuses a script can trust (issue 51, item 3; owner/cli/exit-status.ts): for every command
@@ -14,22 +14,16 @@ const PEOPLE = ['ann', 'ben', 'cat', 'dan', 'eve', 'fox'].map((name) => `${name}
 const [ann, ben, cat, dan, eve, fox] = PEOPLE as [string, string, string, string, string, string]
 const NOBODY = 'nobody@exit-status.example.org'
 
-let server: TestServer
-const cli = (...args: string[]) => runCli(server.env, ...args)
+const it = serverTest()
 
-beforeAll(async () => {
-  server = await startTestServer()
+it.beforeAll(async ({ server, cli }) => {
   for (const email of PEOPLE) expect((await postWaitlist(server, { email })).status).toBe(201)
   // Two of them invited already: a later batch naming them leaves them alone.
   expect(await cli('invite', cat, dan)).toMatchObject({ code: 0 })
 })
 
-afterAll(async () => {
-  await server?.cleanup()
-})
-
 describe('invite', () => {
-  it('a batch with some refused is a good batch: 0, each one left alone named with why', async () => {
+  it('a batch with some refused is a good batch: 0, each one left alone named with why', async ({ cli }) => {
     const dry = await cli('invite', ann, ben, cat, dan, eve, fox, '--dry-run')
     expect(dry.code, 'the dry run, as the real run').toBe(0)
     const batch = await cli('invite', ann, ben, cat, dan, eve, fox)
@@ -39,7 +33,7 @@ describe('invite', () => {
     expect(batch.stdout).toContain('Queued 4 invitations.')
   })
 
-  it('nothing of what was asked: 1, with why, and its dry run says so too', async () => {
+  it('nothing of what was asked: 1, with why, and its dry run says so too', async ({ cli }) => {
     const again = await cli('invite', ann, NOBODY)
     expect(again).toMatchObject({ code: 1 })
     expect(again.stdout).toContain(`${ann} ${whyNotInvited('invited')}`)
@@ -50,14 +44,14 @@ describe('invite', () => {
     expect(await cli('invite', '--next', '5')).toMatchObject({ code: 1 })
   })
 
-  it('invite --confirm: 1 when every address needed none, each named', async () => {
+  it('invite --confirm: 1 when every address needed none, each named', async ({ cli }) => {
     const confirm = await cli('invite', '--confirm', ann, NOBODY)
     expect(confirm.code).toBe(1)
     expect(confirm.stdout).toContain(`${ann} is invited: it needs no confirmation`)
     expect(confirm.stdout).toContain(`${NOBODY} is not on the waitlist`)
   })
 
-  it('usage and configuration errors: 2, and nothing tried', async () => {
+  it('usage and configuration errors: 2, and nothing tried', async ({ server, cli }) => {
     expect(await cli('invite')).toMatchObject({ code: 2, stdout: '' })
     expect(await cli('invite', '--next', 'ten')).toMatchObject({ code: 2, stdout: '' })
     expect(await cli('invite', ann, '--everyone')).toMatchObject({
@@ -74,7 +68,7 @@ describe('invite', () => {
 })
 
 describe('remove EMAIL…', () => {
-  it('0 when it removed any, naming the addresses not listed; 1 when none was listed', async () => {
+  it('0 when it removed any, naming the addresses not listed; 1 when none was listed', async ({ cli }) => {
     const removed = await cli('remove', fox, NOBODY)
     expect(removed).toMatchObject({ code: 0 })
     expect(removed.stdout).toBe(
@@ -87,7 +81,7 @@ describe('remove EMAIL…', () => {
 })
 
 describe('--help', () => {
-  it('states the rule once, for every command', async () => {
+  it('states the rule once, for every command', async ({ cli }) => {
     const help = await cli('--help')
     expect(help.code).toBe(0)
     expect(help.stdout).toContain('Exit status, for every command: 0 when it did everything it could')

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { postWaitlist } from '../../harness/waitlist-api'
-import { runCli } from '../../harness/waitlist-cli'
+import { mailTest } from '../support/fixtures'
 import { API_SIGNUPS, CHROME, FUNNEL_LIST_ENV, listWithAResend, VISITS } from '../support/funnel-list'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 
 /**
  * The funnel counts each person once, in every view (issue 51, item 1): on one list with a resend
@@ -11,25 +10,23 @@ import { type MailTestServer, startMailTestServer } from '../support/mail-test-s
  * Through the real server (a browser's page visits and signups, the API's, invitations mailed to a
  * real SMTP server, a code redeemed over REST) and the CLI as a process.
  */
-let mail: MailTestServer
-const cli = (...args: string[]) => runCli(mail.server.env, ...args)
-const json = async (...args: string[]) => {
-  const result = await cli(...args, '--json')
-  expect(result, args.join(' ')).toMatchObject({ code: 0, stderr: '' })
-  return JSON.parse(result.stdout)
-}
+/** `json(...args)`: what the command prints with --json, parsed, once it exited 0. */
+const it = mailTest(FUNNEL_LIST_ENV).extend('json', async ({ cli }) => {
+  return async (...args: string[]) => {
+    const result = await cli(...args, '--json')
+    expect(result, args.join(' ')).toMatchObject({ code: 0, stderr: '' })
+    return JSON.parse(result.stdout)
+  }
+})
 
-beforeAll(async () => {
-  mail = await startMailTestServer(FUNNEL_LIST_ENV)
+it.beforeAll(async ({ mail }) => {
   await listWithAResend(mail)
 })
 
-afterAll(async () => {
-  await mail?.close()
-})
-
 describe('one list, a resend in a second batch', () => {
-  it('funnel: the page’s signups a rate of its visits, the API’s in their own row; the total’s rate of visits is the page’s', async () => {
+  it('funnel: the page’s signups a rate of its visits, the API’s in their own row; the total’s rate of visits is the page’s', async ({
+    json,
+  }) => {
     const funnel = await json('funnel')
     expect(funnel.window).toBe('all')
     expect(funnel.rows).toEqual([
@@ -66,7 +63,10 @@ describe('one list, a resend in a second batch', () => {
     expect(await json('funnel', '--days', '90')).toEqual({ ...funnel, window: '90' })
   })
 
-  it('funnel --by batch: Ann counts once, in the batch she joined by; the rows and the total count people', async () => {
+  it('funnel --by batch: Ann counts once, in the batch she joined by; the rows and the total count people', async ({
+    cli,
+    json,
+  }) => {
     const { rows, total } = await json('funnel', '--by', 'batch')
     expect(rows).toEqual([
       expect.objectContaining({
@@ -93,7 +93,7 @@ describe('one list, a resend in a second batch', () => {
     expect((await cli('count', '--status', 'invited')).stdout).toBe('1\n')
   })
 
-  it('prints the same in its tables', async () => {
+  it('prints the same in its tables', async ({ cli }) => {
     const table = (await cli('funnel')).stdout
     console.log(`$ npm run waitlist -- funnel\n${table}`)
     expect(table).toMatch(/^direct +4 +3 \(75\.0%\) +3 \(100\.0%\) +2 \(66\.7%\) +1 \(50\.0%\)$/m)
@@ -123,7 +123,10 @@ function ratesIn(value: unknown): number[] {
 }
 
 describe('no rate above 1 in any JSON', () => {
-  it('even where a source’s signups outnumber its visits (an untagged link’s readers sign up as direct)', async () => {
+  it('even where a source’s signups outnumber its visits (an untagged link’s readers sign up as direct)', async ({
+    mail,
+    json,
+  }) => {
     // Two more people sign up on the page, having come by a link counted under another site.
     for (const email of ['hn.one@funnel.example.org', 'hn.two@funnel.example.org']) {
       const signup = await postWaitlist(

@@ -1,9 +1,7 @@
-import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { text } from 'node:stream/consumers'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { ENTRY_STATUSES } from '../../contract/entry-statuses'
 import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import { importFile } from '../../owner/cli/import'
@@ -13,6 +11,7 @@ import { exportCsv } from '../../server/waitlist/admin/export-csv'
 import { removeEntry } from '../../server/waitlist/admin/waitlist-admin'
 import { inviteNamed, inviteNext } from '../../server/waitlist/invite/invitations'
 import { confirm, unsubscribe } from '../../server/waitlist/link-actions'
+import { scratchTest as it } from '../support/fixtures'
 
 /**
  * Statuses beside the waitlist: what `invite` picks and refuses, what erasure leaves (nothing), and
@@ -61,13 +60,6 @@ async function exported(db: Database): Promise<string> {
   const out = new PassThrough()
   const [csv] = await Promise.all([text(out), exportCsv(db, out, { actor: { name: 'cli:test' } })])
   return csv
-}
-
-let files = 0
-async function csvFile(csv: string): Promise<string> {
-  const file = join(tmpdir(), `statuses-${process.pid}-${Date.now()}-${files++}.csv`)
-  await writeFile(file, csv)
-  return file
 }
 
 async function pendingMailTo(db: Database, email: string): Promise<number> {
@@ -133,7 +125,9 @@ describe('entry statuses', () => {
     }
   })
 
-  it('export carries statuses and dates; import restores them, and never moves a listed entry back', async () => {
+  it('export carries statuses and dates; import restores them, and never moves a listed entry back', async ({
+    scratch,
+  }) => {
     const source = await freshDb()
     await add(source, 'inv@example.com', 'unsub@example.com', 'wait@example.com', 'unconf@example.com')
     await inviteNamed(source, ['inv@example.com', 'unsub@example.com'], QUEUE)
@@ -150,7 +144,7 @@ describe('entry statuses', () => {
     expect(csv).toMatch(
       /\r\nunsub@example\.com,[^,]+,unsubscribed,,\d{4}-[^,]+Z,\d{4}-[^,]+Z,,,,,,,,,[^,]+Z,api,,,,\r\n/,
     )
-    const file = await csvFile(csv)
+    const file = await scratch.file('export.csv', csv)
 
     // Restored into an empty database: the same file comes back out.
     const restored = await freshDb()
@@ -180,14 +174,17 @@ describe('entry statuses', () => {
     ])
   })
 
-  it('import adds new entries with their statuses beside listed ones moving on, reads an export from before statuses as waiting, and checks each status line', async () => {
+  it('import adds new entries with their statuses beside listed ones moving on, reads an export from before statuses as waiting, and checks each status line', async ({
+    scratch,
+  }) => {
     const when = '2024-11-01T09:00:00.000000Z'
     const at = (hour: number) => `2024-11-02T${String(hour).padStart(2, '0')}:00:00.000000Z`
     const live = await freshDb()
     await add(live, 'listed.unsub@example.com', 'listed.wait@example.com')
     await inviteNamed(live, ['listed.wait@example.com'], QUEUE)
     const header = 'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at'
-    const file = await csvFile(
+    const file = await scratch.file(
+      'new.csv',
       [
         header,
         `listed.unsub@example.com,${when},unsubscribed,,${at(1)},${at(2)},`,
@@ -215,7 +212,8 @@ describe('entry statuses', () => {
     expect(await pendingMailTo(live, 'listed.wait@example.com'), 'moving nobody back').toBe(1)
 
     // An export written before statuses: its entries are waiting, and listed ones keep theirs.
-    const old = await csvFile(
+    const old = await scratch.file(
+      'old.csv',
       `email,created_at\r\nlisted.unsub@example.com,${when}\r\nold@example.com,${when}\r\n`,
     )
     expect(await importFile(live, old, false)).toMatchObject({ entries: 2, added: 1, raised: 0 })
@@ -224,7 +222,8 @@ describe('entry statuses', () => {
       'old@example.com': 'waiting',
     })
 
-    const bad = await csvFile(
+    const bad = await scratch.file(
+      'bad.csv',
       [
         header,
         `a@example.com,${when},gone,,,,`,

@@ -1,6 +1,6 @@
 import type { ParsedMail } from 'mailparser'
 import { Webhook } from 'standardwebhooks'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { mailWords } from '../../contract/site-config'
 import type { SmtpSink } from '../../harness/smtp-sink'
 import { TEST_BETA_URL, type TestServer } from '../../harness/test-server'
@@ -9,9 +9,9 @@ import type { OpenedDatabase } from '../../server/db/open-database'
 import { checkInviteCode, linkKeys } from '../../server/mail/messages/link-seals'
 import { inviteNext } from '../../server/waitlist/invite/invitations'
 import { insertStatus } from '../reliability/support'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { CONFIRMING, mailTest } from '../support/fixtures'
 import { requestAccessOverMcp } from '../support/mcp-raw'
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+import type { WebhookReceiver } from '../support/webhook-receiver'
 
 /**
  * The whole path on one server with CONFIRM_SIGNUPS on and a real SMTP server: signups by the three
@@ -25,38 +25,18 @@ const cy = 'cy.invite@example.com'
 
 const SECRET = `whsec_${Buffer.alloc(32, 'invitation-events').toString('base64')}`
 
-let mail: MailTestServer
 let sink: SmtpSink
 let receiver: WebhookReceiver
 let server: TestServer
 let database: OpenedDatabase
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-  mail = await startMailTestServer({
-    CONFIRM_SIGNUPS: 'true',
-    MAIL_PER_MINUTE: '0',
-    SIGNUP_WEBHOOK_URL: receiver.url,
-    SIGNUP_WEBHOOK_SECRET: SECRET,
-  })
-  sink = mail.sink
-  server = mail.server
-  database = mail.database
-})
+const it = mailTest({ ...CONFIRMING, SIGNUP_WEBHOOK_SECRET: SECRET }, { webhook: true })
 
-afterAll(async () => {
-  await mail?.close()
-  await receiver?.close()
+// The file's helpers read these, set once from the fixtures.
+it.beforeAll(async ({ mail, receiver: listening }) => {
+  ;({ sink, server, database } = mail)
+  receiver = listening
 })
-
-async function statusOf(email: string): Promise<string | undefined> {
-  const [row] = await database.db.query<{ status: string }>(
-    `select coalesce(s.status, 'waiting') as status from public.waitlist w
-       left join private.entry_status s on s.waitlist_id = w.id where w.email = $1`,
-    [email],
-  )
-  return row?.status
-}
 
 /** The first message to `email` with this subject, once it has arrived. */
 async function mailTo(email: string, subject: string): Promise<ParsedMail> {
@@ -104,7 +84,9 @@ async function signUpThreeWays(): Promise<void> {
 }
 
 describe('invitations with confirmation on, over real SMTP and HTTP', () => {
-  it('confirms by POST only, invites with both parts and RFC 8058 headers, and unsubscribes in one click', async () => {
+  it('confirms by POST only, invites with both parts and RFC 8058 headers, and unsubscribes in one click', async ({
+    statusOf,
+  }) => {
     await signUpThreeWays()
     const confirmSubject = lab(mailWords.confirmation.subject)
     const confirmations = await Promise.all([ada, bob, cy].map((email) => mailTo(email, confirmSubject)))

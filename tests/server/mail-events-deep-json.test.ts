@@ -41,7 +41,8 @@ beforeEach(() => {
   client++
 })
 
-function post(provider: string, body: string, chunked = false): Promise<number | 'closed'> {
+/** POSTs `body` on a connection of its own (chunked: in two writes): its status, or 'closed'. */
+function postRaw(provider: string, body: string, chunked = false): Promise<number | 'closed'> {
   return new Promise((resolve) => {
     const sent = request(
       `${server.url}/mail-events/${provider}`,
@@ -89,7 +90,7 @@ async function watch(done: Promise<unknown>): Promise<{ slowestMs: number; peakK
 /** Sends the bodies, AT_ONCE at a time, while /healthz is timed and RSS sampled; what they got. */
 async function flood(bodies: { provider: string; body: string; chunked?: boolean }[]) {
   // Warm: the routes and the health check have run once.
-  for (const provider of ['ses', 'mailgun']) expect(await post(provider, '{}')).toBeGreaterThanOrEqual(400)
+  for (const provider of ['ses', 'mailgun']) expect(await postRaw(provider, '{}')).toBeGreaterThanOrEqual(400)
   await (await fetch(`${server.url}/healthz`)).arrayBuffer()
   const baseKiB = rssKiB(server)
   const statuses = pool(
@@ -97,7 +98,7 @@ async function flood(bodies: { provider: string; body: string; chunked?: boolean
     bodies.map(
       ({ provider, body, chunked }) =>
         () =>
-          post(provider, body, chunked),
+          postRaw(provider, body, chunked),
     ),
   )
   const { slowestMs, peakKiB } = await watch(statuses)
@@ -142,8 +143,8 @@ describe('unauthenticated deep JSON on /mail-events/ses and /mailgun', () => {
   }, 120_000)
 
   it("a body over its route's limit is 413: 512 KiB for SES, 64 KiB for Mailgun (docs/mail-setup.md)", async () => {
-    expect(await post('ses', '['.repeat(512 * 1024 + 1))).toBe(413)
-    expect(await post('mailgun', '['.repeat(64 * 1024 + 1))).toBe(413)
-    expect(await post('mailgun', '['.repeat(64 * 1024 + 1), true)).not.toBe(200)
+    expect(await postRaw('ses', '['.repeat(512 * 1024 + 1))).toBe(413)
+    expect(await postRaw('mailgun', '['.repeat(64 * 1024 + 1))).toBe(413)
+    expect(await postRaw('mailgun', '['.repeat(64 * 1024 + 1), true)).not.toBe(200)
   })
 })

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { insertStatus } from '../reliability/support'
-import { entryStatus } from '../support/entry-status'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { mailTest } from '../support/fixtures'
+import type { MailTestServer } from '../support/mail-test-server'
 import { mailedEntry } from '../support/mailed-entry'
-import { mailgunSignature, sendgridKeys, standardHeaders, webhookSecret } from '../support/provider-signing'
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+import { mailgunSignature, sendgridKeys, webhookSecret } from '../support/provider-signing'
+import { postGenericEvent, postMailEvent } from '../support/requests'
 
 /**
  * An event changes an entry only if the lab mailed that address: matched by our own Message-ID
@@ -17,39 +17,18 @@ const GENERIC = webhookSecret()
 const MAILGUN = randomBytes(16).toString('hex')
 const sendgrid = sendgridKeys()
 
-let mail: MailTestServer
-let receiver: WebhookReceiver
-
-beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-  mail = await startMailTestServer({
+const it = mailTest(
+  {
     MAIL_PER_MINUTE: '0',
     MAIL_EVENTS_SECRET: GENERIC,
     MAIL_EVENTS_MAILGUN_KEY: MAILGUN,
     MAIL_EVENTS_SENDGRID_KEY: sendgrid.verificationKey,
-    SIGNUP_WEBHOOK_URL: receiver.url,
-  })
-})
-
-afterAll(async () => {
-  await mail?.close()
-  await receiver?.close()
-})
-
-const post = (provider: string, body: string, headers: Record<string, string>) =>
-  fetch(`${mail.server.url}/mail-events/${provider}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body,
-  })
-
-const generic = (event: object) => {
-  const body = JSON.stringify(event)
-  return post('generic', body, standardHeaders(GENERIC, body))
-}
+  },
+  { webhook: true },
+)
 
 /** A Mailgun permanent failure for `email`, naming the message it is about by `messageId`. */
-const mailgunFailure = (email: string, messageId: string) => {
+const mailgunFailure = (mail: MailTestServer, email: string, messageId: string) => {
   const body = JSON.stringify({
     signature: mailgunSignature(MAILGUN),
     'event-data': {
@@ -62,11 +41,11 @@ const mailgunFailure = (email: string, messageId: string) => {
       'delivery-status': { code: 550, description: '550 5.1.1 mailbox unavailable' },
     },
   })
-  return post('mailgun', body, {})
+  return postMailEvent(mail.server, 'mailgun', body)
 }
 
 /** What a change would have left: status rows, remembered event ids, the lab's webhook events. */
-const traces = () =>
+const traces = (mail: MailTestServer) =>
   mail.database.db.query<{ statuses: number; events: number; hooks: number }>(
     `select (select count(*) from private.entry_status where status in ('bounced', 'complained'))::int as statuses,
             (select count(*) from private.mail_event_ids)::int as events,
@@ -74,7 +53,7 @@ const traces = () =>
   )
 
 /** Makes every message sent to `email` `days` old, as if the test ran that much later. */
-const age = (email: string, days: number) =>
+const age = (mail: MailTestServer, email: string, days: number) =>
   mail.database.db.query(
     `update private.mail_outbox set sent_at = sent_at - make_interval(days => $2)
       where waitlist_id = (select id from public.waitlist where email = $1)`,
@@ -82,13 +61,16 @@ const age = (email: string, days: number) =>
   )
 
 describe('events about addresses the lab never mailed', () => {
-  it('a signed hard bounce and a SendGrid spamreport for listed, never-mailed addresses: 200, not-listed, nothing changes', async () => {
+  it('a signed hard bounce and a SendGrid spamreport for listed, never-mailed addresses: 200, not-listed, nothing changes', async ({
+    mail,
+    statusOf,
+  }) => {
     const bounced = 'ann.unmailed@example.com'
     const reported = 'bob.unmailed@example.com'
     for (const email of [bounced, reported]) expect(await insertStatus(mail.server, email)).toBe(201)
-    const before = await traces()
+    const before = await traces(mail)
 
-    const hard = await generic({
+    const hard = await postGenericEvent(mail.server, GENERIC, {
       type: 'bounce',
       email: bounced,
       bounce: 'hard',
@@ -103,46 +85,52 @@ describe('events about addresses the lab never mailed', () => {
         sg_event_id: '37nvH5QBz858KGVYCM4uOA==',
       },
     ])
-    expect((await post('sendgrid', batch, sendgrid.headers(batch))).status).toBe(200)
+    expect((await postMailEvent(mail.server, 'sendgrid', batch, sendgrid.headers(batch))).status).toBe(200)
 
-    expect(await entryStatus(mail.database.db, bounced)).toBe('waiting')
-    expect(await entryStatus(mail.database.db, reported)).toBe('waiting')
-    expect(await traces()).toEqual(before)
+    expect(await statusOf(bounced)).toBe('waiting')
+    expect(await statusOf(reported)).toBe('waiting')
+    expect(await traces(mail)).toEqual(before)
     expect(mail.server.output()).toMatch(/Mail events from generic: 1 not-listed\n/)
     expect(mail.server.output()).toMatch(/Mail events from sendgrid: 1 not-listed\n/)
   })
 
-  it("our Message-ID of another address's message does not make an unmailed address bounced", async () => {
+  it("our Message-ID of another address's message does not make an unmailed address bounced", async ({
+    mail,
+    statusOf,
+  }) => {
     const mailed = 'cy.mailed@example.com'
     const stranger = 'dee.unmailed@example.com'
     const messageId = await mailedEntry(mail, mailed)
     expect(await insertStatus(mail.server, stranger)).toBe(201)
-    expect((await mailgunFailure(stranger, messageId)).status).toBe(200)
-    expect(await entryStatus(mail.database.db, stranger)).toBe('waiting')
-    expect(await entryStatus(mail.database.db, mailed)).toBe('invited')
+    expect((await mailgunFailure(mail, stranger, messageId)).status).toBe(200)
+    expect(await statusOf(stranger)).toBe('waiting')
+    expect(await statusOf(mailed)).toBe('invited')
   })
 })
 
 describe('events about addresses the lab mailed', () => {
-  it('by address: within 30 days of the message, not after', async () => {
+  it('by address: within 30 days of the message, not after', async ({ mail, statusOf }) => {
     const recent = 'eve.mailed@example.com'
     const old = 'fay.mailed@example.com'
     await mailedEntry(mail, recent)
     await mailedEntry(mail, old)
-    await age(recent, 29)
-    await age(old, 31)
-    expect((await generic({ type: 'bounce', email: recent, bounce: 'hard' })).status).toBe(200)
-    expect((await generic({ type: 'complaint', email: old })).status).toBe(200)
-    expect(await entryStatus(mail.database.db, recent)).toBe('bounced')
-    expect(await entryStatus(mail.database.db, old)).toBe('invited')
+    await age(mail, recent, 29)
+    await age(mail, old, 31)
+    expect(
+      (await postGenericEvent(mail.server, GENERIC, { type: 'bounce', email: recent, bounce: 'hard' }))
+        .status,
+    ).toBe(200)
+    expect((await postGenericEvent(mail.server, GENERIC, { type: 'complaint', email: old })).status).toBe(200)
+    expect(await statusOf(recent)).toBe('bounced')
+    expect(await statusOf(old)).toBe('invited')
   })
 
-  it('by our own Message-ID, however old the message', async () => {
+  it('by our own Message-ID, however old the message', async ({ mail, statusOf }) => {
     const email = 'gil.mailed@example.com'
     const messageId = await mailedEntry(mail, email)
-    await age(email, 90)
-    expect((await mailgunFailure(email, messageId)).status).toBe(200)
-    expect(await entryStatus(mail.database.db, email)).toBe('bounced')
+    await age(mail, email, 90)
+    expect((await mailgunFailure(mail, email, messageId)).status).toBe(200)
+    expect(await statusOf(email)).toBe('bounced')
     const [message] = await mail.database.db.query<{ outcome: string }>(
       `select outcome from private.mail_outbox where uuid = $1::uuid`,
       [/^<([^@]+)@/.exec(messageId)?.[1]],

@@ -12,6 +12,7 @@ import {
   standardHeaders,
   webhookSecret,
 } from '../support/provider-signing'
+import { postMailEvent } from '../support/requests'
 
 /**
  * A captured signature cannot carry another event. Mailgun signs only a timestamp and a token, not
@@ -49,13 +50,6 @@ afterAll(async () => {
   await mail?.close()
 })
 
-const post = (server: TestServer, provider: string, body: string, headers: Record<string, string> = {}) =>
-  fetch(`${server.url}/mail-events/${provider}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body,
-  })
-
 /** A Mailgun webhook: the signature object and an event about `email`. */
 const mailgunEvent = (signature: object, email: string, event: Record<string, unknown>) =>
   JSON.stringify({
@@ -84,25 +78,33 @@ describe('Mailgun: a token is accepted once', () => {
     const email = 'ann.replay@example.com'
     await mailedEntry(mail, email)
     const captured = mailgunSignature(MAILGUN)
-    expect((await post(mail.server, 'mailgun', mailgunEvent(captured, email, delivered))).status).toBe(200)
+    expect(
+      (await postMailEvent(mail.server, 'mailgun', mailgunEvent(captured, email, delivered))).status,
+    ).toBe(200)
 
     const forged = mailgunEvent(captured, email, complained)
-    const replayed = await post(mail.server, 'mailgun', forged)
+    const replayed = await postMailEvent(mail.server, 'mailgun', forged)
     expect(replayed.status).toBe(401)
     expect((await replayed.json()).hint).toBe('this signature was used before: a replay changes nothing')
-    expect((await post(other, 'mailgun', forged)).status).toBe(401)
+    expect((await postMailEvent(other, 'mailgun', forged)).status).toBe(401)
     expect(await entryStatus(mail.database.db, email)).toBe('invited')
 
     // Seen first by the other server: refused by this one.
     const elsewhere = mailgunSignature(MAILGUN)
-    expect((await post(other, 'mailgun', mailgunEvent(elsewhere, email, delivered))).status).toBe(200)
-    expect((await post(mail.server, 'mailgun', mailgunEvent(elsewhere, email, failed))).status).toBe(401)
+    expect((await postMailEvent(other, 'mailgun', mailgunEvent(elsewhere, email, delivered))).status).toBe(
+      200,
+    )
+    expect((await postMailEvent(mail.server, 'mailgun', mailgunEvent(elsewhere, email, failed))).status).toBe(
+      401,
+    )
     expect(await entryStatus(mail.database.db, email)).toBe('invited')
     expect(mail.server.output()).toContain('Mail events from mailgun refused: this signature was used before')
 
     // A signature of its own still works.
     const fresh = mailgunSignature(MAILGUN)
-    expect((await post(mail.server, 'mailgun', mailgunEvent(fresh, email, complained))).status).toBe(200)
+    expect((await postMailEvent(mail.server, 'mailgun', mailgunEvent(fresh, email, complained))).status).toBe(
+      200,
+    )
     expect(await entryStatus(mail.database.db, email)).toBe('complained')
   })
 
@@ -111,7 +113,9 @@ describe('Mailgun: a token is accepted once', () => {
     await mailedEntry(mail, email)
     // Captured: a delivery whose token happens to start with "e0", signed as Mailgun signs.
     const captured = mailgunSignature(MAILGUN, now(), `e0${randomBytes(24).toString('hex')}`)
-    expect((await post(mail.server, 'mailgun', mailgunEvent(captured, email, delivered))).status).toBe(200)
+    expect(
+      (await postMailEvent(mail.server, 'mailgun', mailgunEvent(captured, email, delivered))).status,
+    ).toBe(200)
     // The same bytes signed, split elsewhere: Number("1795882580e0") is the same time.
     const split = { ...captured, timestamp: `${captured.timestamp}e0`, token: captured.token.slice(2) }
     expect(
@@ -119,11 +123,11 @@ describe('Mailgun: a token is accepted once', () => {
         .update(split.timestamp + split.token)
         .digest('hex'),
     ).toBe(captured.signature)
-    const moved = await post(mail.server, 'mailgun', mailgunEvent(split, email, complained))
+    const moved = await postMailEvent(mail.server, 'mailgun', mailgunEvent(split, email, complained))
     expect(moved.status).toBe(401)
     expect(await entryStatus(mail.database.db, email)).toBe('invited')
     // And the plain replay, as before.
-    const replayed = await post(mail.server, 'mailgun', mailgunEvent(captured, email, complained))
+    const replayed = await postMailEvent(mail.server, 'mailgun', mailgunEvent(captured, email, complained))
     expect(replayed.status).toBe(401)
     expect((await replayed.json()).hint).toBe('this signature was used before: a replay changes nothing')
     expect(await entryStatus(mail.database.db, email)).toBe('invited')
@@ -139,7 +143,9 @@ describe('Mailgun: a token is accepted once', () => {
     const email = 'bea.replay@example.com'
     await mailedEntry(mail, email)
     const signature = mailgunSignature(MAILGUN)
-    expect((await post(mail.server, 'mailgun', mailgunEvent(signature, email, delivered))).status).toBe(200)
+    expect(
+      (await postMailEvent(mail.server, 'mailgun', mailgunEvent(signature, email, delivered))).status,
+    ).toBe(200)
     const [kept] = await mail.database.db.query<{ seconds: number }>(
       `select extract(epoch from expires_at)::int - $1::int as seconds from private.mail_event_tokens
         order by expires_at desc limit 1`,
@@ -152,7 +158,9 @@ describe('Mailgun: a token is accepted once', () => {
       `update private.mail_event_tokens set expires_at = now() - interval '1 second'`,
     )
     const next = mailgunSignature(MAILGUN)
-    expect((await post(mail.server, 'mailgun', mailgunEvent(next, email, delivered))).status).toBe(200)
+    expect((await postMailEvent(mail.server, 'mailgun', mailgunEvent(next, email, delivered))).status).toBe(
+      200,
+    )
     expect(await tokens(), 'its token and its signature').toBe(2)
   })
 })
@@ -171,25 +179,33 @@ describe('every provider’s timestamp: digits only, 1 to 12 of them, read befor
     await mailedEntry(mail, email)
     for (const timestamp of loose(now())) {
       const signed = mailgunSignature(MAILGUN, timestamp)
-      const mailgun = await post(mail.server, 'mailgun', mailgunEvent(signed, email, complained))
+      const mailgun = await postMailEvent(mail.server, 'mailgun', mailgunEvent(signed, email, complained))
       expect([timestamp, mailgun.status]).toEqual([timestamp, 401])
       expect((await mailgun.json()).hint).toBe('the Mailgun timestamp is not 1 to 12 digits')
 
       const batch = JSON.stringify([
         { email, event: 'spamreport', sg_event_id: `spm-${timestamp}`, timestamp: 1 },
       ])
-      const sendgridAnswer = await post(mail.server, 'sendgrid', batch, sendgrid.headers(batch, timestamp))
+      const sendgridAnswer = await postMailEvent(
+        mail.server,
+        'sendgrid',
+        batch,
+        sendgrid.headers(batch, timestamp),
+      )
       expect([timestamp, sendgridAnswer.status]).toEqual([timestamp, 401])
 
       // Standard Webhooks (and Svix) sign the timestamp as their library reads it: parseInt.
       const complaint = JSON.stringify({ type: 'complaint', email })
       const standard = { ...standardHeaders(GENERIC, complaint), 'webhook-timestamp': timestamp }
-      const generic = await post(mail.server, 'generic', complaint, standard)
+      const generic = await postMailEvent(mail.server, 'generic', complaint, standard)
       expect([timestamp, generic.status]).toEqual([timestamp, 401])
 
       const resendBody = JSON.stringify({ type: 'email.complained', data: { to: [email] } })
       const svix = standardHeaders(RESEND, resendBody, { prefix: 'svix' })
-      const resend = await post(mail.server, 'resend', resendBody, { ...svix, 'svix-timestamp': timestamp })
+      const resend = await postMailEvent(mail.server, 'resend', resendBody, {
+        ...svix,
+        'svix-timestamp': timestamp,
+      })
       expect([timestamp, resend.status]).toEqual([timestamp, 401])
     }
     expect(await entryStatus(mail.database.db, email)).toBe('invited')
@@ -205,15 +221,15 @@ describe('the providers that sign the body', () => {
     await mailedEntry(mail, email)
     const delivery = JSON.stringify({ type: 'bounce', email, bounce: 'soft', reason: '452 mailbox full' })
     const headers = standardHeaders(GENERIC, delivery)
-    expect((await post(mail.server, 'generic', delivery, headers)).status).toBe(200)
+    expect((await postMailEvent(mail.server, 'generic', delivery, headers)).status).toBe(200)
     const complaint = JSON.stringify({ type: 'complaint', email })
-    expect((await post(mail.server, 'generic', complaint, headers)).status).toBe(401)
+    expect((await postMailEvent(mail.server, 'generic', complaint, headers)).status).toBe(401)
 
     const batch = JSON.stringify([{ email, event: 'delivered', sg_event_id: 'dlv-1', timestamp: 1 }])
     const signed = sendgrid.headers(batch)
-    expect((await post(mail.server, 'sendgrid', batch, signed)).status).toBe(200)
+    expect((await postMailEvent(mail.server, 'sendgrid', batch, signed)).status).toBe(200)
     const report = JSON.stringify([{ email, event: 'spamreport', sg_event_id: 'spm-1', timestamp: 1 }])
-    expect((await post(mail.server, 'sendgrid', report, signed)).status).toBe(401)
+    expect((await postMailEvent(mail.server, 'sendgrid', report, signed)).status).toBe(401)
     expect(await entryStatus(mail.database.db, email)).toBe('invited')
   })
 })

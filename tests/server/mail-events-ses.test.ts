@@ -108,7 +108,8 @@ const trapUrl = (path: string) => `https://127.0.0.1:${(trap.address() as Addres
 
 const statusOf = (email: string) => entryStatus(opened.db, email)
 
-const post = (message: Record<string, string>) =>
+/** POSTs an SNS message to /mail-events/ses as SNS sends it. */
+const postSns = (message: Record<string, string>) =>
   fetch(`${routesUrl}/mail-events/ses`, {
     method: 'POST',
     headers: { 'content-type': 'text/plain; charset=UTF-8', 'x-amz-sns-message-type': message.Type ?? '' },
@@ -189,9 +190,9 @@ describe('SES through SNS', () => {
         },
         signing.key,
       )
-    expect((await post(confirmation('arn:aws:sns:us-east-1:123456789012:someone-else'))).status).toBe(403)
+    expect((await postSns(confirmation('arn:aws:sns:us-east-1:123456789012:someone-else'))).status).toBe(403)
     expect(snsRequests).toEqual([])
-    expect((await post(confirmation(TOPIC))).status).toBe(200)
+    expect((await postSns(confirmation(TOPIC))).status).toBe(200)
     expect(snsRequests).toEqual([CERT_PATH, subscribe.slice(`https://${SNS_HOST}`.length)])
   })
 
@@ -200,7 +201,7 @@ describe('SES through SNS', () => {
     const complained = 'ben.ses@example.com'
     await mailedEntry(mail, bounced)
     await mailedEntry(mail, complained)
-    expect((await post(notification(sesBounce(bounced)))).status).toBe(200)
+    expect((await postSns(notification(sesBounce(bounced)))).status).toBe(200)
     expect(await statusOf(bounced)).toBe('bounced')
     const complaint = {
       notificationType: 'Complaint',
@@ -214,7 +215,7 @@ describe('SES through SNS', () => {
       },
       mail: sesBounce(complained).mail,
     }
-    expect((await post(notification(complaint))).status).toBe(200)
+    expect((await postSns(notification(complaint))).status).toBe(200)
     expect(await statusOf(complained)).toBe('complained')
     expect(snsRequests.filter((path) => path === CERT_PATH)).toHaveLength(1)
     expect(logged.join('\n')).not.toContain('.ses@example.com')
@@ -223,10 +224,10 @@ describe('SES through SNS', () => {
   it('a forged, stale or foreign-topic notification changes nothing', async () => {
     const email = 'cal.ses@example.com'
     await mailedEntry(mail, email)
-    expect((await post(notification(sesBounce(email), { key: stranger.key }))).status).toBe(401)
+    expect((await postSns(notification(sesBounce(email), { key: stranger.key }))).status).toBe(401)
     const stale = new Date(Date.now() - 6 * 60_000)
-    expect((await post(notification(sesBounce(email), { at: stale }))).status).toBe(401)
-    expect((await post(notification(sesBounce(email), { topic: `${TOPIC}-other` }))).status).toBe(403)
+    expect((await postSns(notification(sesBounce(email), { at: stale }))).status).toBe(401)
+    expect((await postSns(notification(sesBounce(email), { topic: `${TOPIC}-other` }))).status).toBe(403)
     expect(await statusOf(email)).toBe('invited')
   })
 
@@ -239,7 +240,7 @@ describe('SES through SNS', () => {
       `${Date.now()}`,
     ]
     for (const at of spellings) {
-      const answer = await post(notification(sesBounce(email), { at }))
+      const answer = await postSns(notification(sesBounce(email), { at }))
       expect(answer.status, at).toBe(401)
       expect((await answer.json()).hint).toBe(
         'the SNS timestamp is not a time such as 2026-12-01T10:00:00.000Z',
@@ -257,7 +258,7 @@ describe('SES through SNS', () => {
       `http://${SNS_HOST}${CERT_PATH}`,
     ]
     for (const certUrl of offAmazon)
-      expect((await post(notification(sesBounce(email), { certUrl }))).status).toBe(400)
+      expect((await postSns(notification(sesBounce(email), { certUrl }))).status).toBe(400)
     const subscription = signSnsMessage(
       {
         Type: 'SubscriptionConfirmation',
@@ -271,7 +272,7 @@ describe('SES through SNS', () => {
       },
       signing.key,
     )
-    expect((await post(subscription)).status).toBe(400)
+    expect((await postSns(subscription)).status).toBe(400)
     expect(trapConnections).toBe(0)
     expect(await statusOf(email)).toBe('waiting')
   })
@@ -292,7 +293,7 @@ describe('SES through SNS', () => {
       [notification(sesBounce(email), { certUrl: unseen(), at: new Date(Date.now() - 6 * 60_000) }), 401],
     ]
     const asked = snsRequests.length
-    for (const [message, status] of cases) expect((await post(message)).status).toBe(status)
+    for (const [message, status] of cases) expect((await postSns(message)).status).toBe(status)
     expect(snsRequests.slice(asked)).toEqual([])
     expect(await statusOf(email)).toBe('invited')
   })
@@ -303,11 +304,11 @@ describe('SES through SNS', () => {
     const certUrl = `https://${SNS_HOST}${BROKEN_PATH}`
     const statuses = await Promise.all(
       Array.from({ length: 3 }, () =>
-        post(notification(sesBounce(email), { certUrl })).then((r) => r.status),
+        postSns(notification(sesBounce(email), { certUrl })).then((r) => r.status),
       ),
     )
     for (let i = 0; i < 3; i++)
-      statuses.push((await post(notification(sesBounce(email), { certUrl }))).status)
+      statuses.push((await postSns(notification(sesBounce(email), { certUrl }))).status)
     expect(statuses).toEqual([503, 503, 503, 503, 503, 503])
     expect(snsRequests.filter((path) => path === BROKEN_PATH)).toHaveLength(1)
     expect(await statusOf(email)).toBe('invited')

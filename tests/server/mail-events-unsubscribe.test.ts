@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { inviteNamed } from '../../server/waitlist/invite/invitations'
 import { entryStatus } from '../support/entry-status'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { mailTest } from '../support/fixtures'
+import type { MailTestServer } from '../support/mail-test-server'
 import { mailedEntry } from '../support/mailed-entry'
 import { mailgunSignature, sendgridKeys } from '../support/provider-signing'
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+import { postMailEvent, postmarkAuth } from '../support/requests'
+import type { WebhookReceiver } from '../support/webhook-receiver'
 
 /**
  * Each provider's unsubscribe is an unsubscribe: the entry becomes `unsubscribed` as through our
@@ -17,34 +19,18 @@ const POSTMARK = `postmark-hook:${randomBytes(12).toString('hex')}`
 const MAILGUN = randomBytes(16).toString('hex')
 const sendgrid = sendgridKeys()
 
-let mail: MailTestServer
-let receiver: WebhookReceiver
-
-beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-  mail = await startMailTestServer({
+const it = mailTest(
+  {
     MAIL_PER_MINUTE: '0',
     MAIL_EVENTS_POSTMARK_AUTH: POSTMARK,
     MAIL_EVENTS_MAILGUN_KEY: MAILGUN,
     MAIL_EVENTS_SENDGRID_KEY: sendgrid.verificationKey,
-    SIGNUP_WEBHOOK_URL: receiver.url,
-  })
-})
-
-afterAll(async () => {
-  await mail?.close()
-  await receiver?.close()
-})
-
-const post = (provider: string, body: string, headers: Record<string, string> = {}) =>
-  fetch(`${mail.server.url}/mail-events/${provider}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body,
-  })
+  },
+  { webhook: true },
+)
 
 /** Mailed, with one more invitation queued for an hour from now. */
-async function mailedWithMailQueued(email: string): Promise<void> {
+async function mailedWithMailQueued(mail: MailTestServer, email: string): Promise<void> {
   await mailedEntry(mail, email)
   await mail.database.db.query(
     `insert into private.mail_outbox (waitlist_id, kind, message_domain, run_at)
@@ -54,7 +40,11 @@ async function mailedWithMailQueued(email: string): Promise<void> {
 }
 
 /** Unsubscribed as the link leaves it: the status, the queued mail cancelled, no bounce counted, the webhook. */
-async function expectUnsubscribed(email: string): Promise<void> {
+async function expectUnsubscribed(
+  mail: MailTestServer,
+  receiver: WebhookReceiver,
+  email: string,
+): Promise<void> {
   expect(await entryStatus(mail.database.db, email)).toBe('unsubscribed')
   const messages = await mail.database.db.query<{ status: string; outcome: string | null }>(
     `select o.status, o.outcome from private.mail_outbox o join public.waitlist w on w.id = o.waitlist_id
@@ -81,7 +71,7 @@ const hasEmail = (body: Record<string, unknown>, email: string) =>
   (body.data as { email?: string } | undefined)?.email === email
 
 describe('Postmark Subscription Change', () => {
-  const basic = { authorization: `Basic ${Buffer.from(POSTMARK).toString('base64')}` }
+  const basic = postmarkAuth(POSTMARK)
   // Postmark's documented subscription change payload, the recipient and reason ours.
   const change = (email: string, reason: string, origin: string) =>
     JSON.stringify({
@@ -98,35 +88,53 @@ describe('Postmark Subscription Change', () => {
       Metadata: { example: 'value', example_2: 'value' },
     })
 
-  it('ManualSuppression by the Recipient is an unsubscribe, not a bounce', async () => {
+  it('ManualSuppression by the Recipient is an unsubscribe, not a bounce', async ({ mail, receiver }) => {
     const email = 'ann.postmark-stop@example.com'
-    await mailedWithMailQueued(email)
-    expect((await post('postmark', change(email, 'ManualSuppression', 'Recipient'), basic)).status).toBe(200)
-    await expectUnsubscribed(email)
+    await mailedWithMailQueued(mail, email)
+    expect(
+      (await postMailEvent(mail.server, 'postmark', change(email, 'ManualSuppression', 'Recipient'), basic))
+        .status,
+    ).toBe(200)
+    await expectUnsubscribed(mail, receiver, email)
     expect(mail.server.output()).toMatch(/Mail events from postmark: 1 unsubscribed\n/)
   })
 
-  it('ManualSuppression by the lab (Customer) stops mail too; HardBounce is bounced; SpamComplaint complained', async () => {
+  it('ManualSuppression by the lab (Customer) stops mail too; HardBounce is bounced; SpamComplaint complained', async ({
+    mail,
+    statusOf,
+  }) => {
     const manual = 'bob.postmark-stop@example.com'
     const hard = 'cy.postmark-stop@example.com'
     const spam = 'dee.postmark-stop@example.com'
     for (const email of [manual, hard, spam]) await mailedEntry(mail, email)
-    expect((await post('postmark', change(manual, 'ManualSuppression', 'Customer'), basic)).status).toBe(200)
-    expect((await post('postmark', change(hard, 'HardBounce', 'Recipient'), basic)).status).toBe(200)
-    expect((await post('postmark', change(spam, 'SpamComplaint', 'Recipient'), basic)).status).toBe(200)
-    expect(await entryStatus(mail.database.db, manual)).toBe('unsubscribed')
-    expect(await entryStatus(mail.database.db, hard)).toBe('bounced')
-    expect(await entryStatus(mail.database.db, spam)).toBe('complained')
+    expect(
+      (await postMailEvent(mail.server, 'postmark', change(manual, 'ManualSuppression', 'Customer'), basic))
+        .status,
+    ).toBe(200)
+    expect(
+      (await postMailEvent(mail.server, 'postmark', change(hard, 'HardBounce', 'Recipient'), basic)).status,
+    ).toBe(200)
+    expect(
+      (await postMailEvent(mail.server, 'postmark', change(spam, 'SpamComplaint', 'Recipient'), basic))
+        .status,
+    ).toBe(200)
+    expect(await statusOf(manual)).toBe('unsubscribed')
+    expect(await statusOf(hard)).toBe('bounced')
+    expect(await statusOf(spam)).toBe('complained')
   })
 })
 
 describe('SendGrid unsubscribe and group_unsubscribe', () => {
-  it('both unsubscribe; a drop for an unsubscribed address too; a drop for spam content changes nothing', async () => {
+  it('both unsubscribe; a drop for an unsubscribed address too; a drop for spam content changes nothing', async ({
+    mail,
+    receiver,
+    statusOf,
+  }) => {
     const all = 'eve.sendgrid-stop@example.com'
     const group = 'fay.sendgrid-stop@example.com'
     const dropped = 'gil.sendgrid-stop@example.com'
     const content = 'hal.sendgrid-stop@example.com'
-    await mailedWithMailQueued(all)
+    await mailedWithMailQueued(mail, all)
     for (const email of [group, dropped, content]) await mailedEntry(mail, email)
     const common = { timestamp: 1513299569, category: 'cat facts' }
     // SendGrid's documented events, the recipients ours.
@@ -153,19 +161,23 @@ describe('SendGrid unsubscribe and group_unsubscribe', () => {
       { ...common, email: dropped, event: 'dropped', reason: 'Unsubscribed Address', sg_event_id: 'drp-1' },
       { ...common, email: content, event: 'dropped', reason: 'Spam Content', sg_event_id: 'drp-2' },
     ])
-    expect((await post('sendgrid', body, sendgrid.headers(body))).status).toBe(200)
-    await expectUnsubscribed(all)
-    expect(await entryStatus(mail.database.db, group)).toBe('unsubscribed')
-    expect(await entryStatus(mail.database.db, dropped)).toBe('unsubscribed')
-    expect(await entryStatus(mail.database.db, content)).toBe('invited')
+    expect((await postMailEvent(mail.server, 'sendgrid', body, sendgrid.headers(body))).status).toBe(200)
+    await expectUnsubscribed(mail, receiver, all)
+    expect(await statusOf(group)).toBe('unsubscribed')
+    expect(await statusOf(dropped)).toBe('unsubscribed')
+    expect(await statusOf(content)).toBe('invited')
   })
 })
 
 describe('Mailgun unsubscribed', () => {
-  it('the unsubscribed event, and a failure for an address Mailgun suppresses as unsubscribed', async () => {
+  it('the unsubscribed event, and a failure for an address Mailgun suppresses as unsubscribed', async ({
+    mail,
+    receiver,
+    statusOf,
+  }) => {
     const email = 'ivy.mailgun-stop@example.com'
     const suppressed = 'jo.mailgun-stop@example.com'
-    await mailedWithMailQueued(email)
+    await mailedWithMailQueued(mail, email)
     await mailedEntry(mail, suppressed)
     // Mailgun's documented unsubscribed event, the recipient ours.
     const unsubscribed = JSON.stringify({
@@ -186,8 +198,8 @@ describe('Mailgun unsubscribed', () => {
         geolocation: { country: 'US', region: 'CA', city: 'San Francisco' },
       },
     })
-    expect((await post('mailgun', unsubscribed)).status).toBe(200)
-    await expectUnsubscribed(email)
+    expect((await postMailEvent(mail.server, 'mailgun', unsubscribed)).status).toBe(200)
+    await expectUnsubscribed(mail, receiver, email)
     const failure = JSON.stringify({
       signature: mailgunSignature(MAILGUN),
       'event-data': {
@@ -199,7 +211,7 @@ describe('Mailgun unsubscribed', () => {
         'delivery-status': { code: 607, description: 'Not delivering to a user who unsubscribed' },
       },
     })
-    expect((await post('mailgun', failure)).status).toBe(200)
-    expect(await entryStatus(mail.database.db, suppressed)).toBe('unsubscribed')
+    expect((await postMailEvent(mail.server, 'mailgun', failure)).status).toBe(200)
+    expect(await statusOf(suppressed)).toBe('unsubscribed')
   })
 })

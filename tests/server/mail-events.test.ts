@@ -3,12 +3,11 @@ import { randomBytes } from 'node:crypto'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { startStudioProcess } from '../../harness/studio-process'
-import type { TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
-import type { OpenedDatabase } from '../../server/db/open-database'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { mailTest } from '../support/fixtures'
+import type { MailTestServer } from '../support/mail-test-server'
 import { mailedEntry } from '../support/mailed-entry'
 import {
   mailgunSignature,
@@ -17,7 +16,8 @@ import {
   standardHeaders,
   webhookSecret,
 } from '../support/provider-signing'
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+import { postMailEvent } from '../support/requests'
+import type { WebhookReceiver } from '../support/webhook-receiver'
 
 /**
  * POST /mail-events/{provider} on a real server, with each provider's documented payloads signed
@@ -33,28 +33,24 @@ const MAILGUN = randomBytes(16).toString('hex')
 const sendgrid = sendgridKeys()
 
 let mail: MailTestServer
-let server: TestServer
-let database: OpenedDatabase
 let receiver: WebhookReceiver
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-  mail = await startMailTestServer({
+const it = mailTest(
+  {
     MAIL_PER_MINUTE: '0',
     MAIL_EVENTS_RESEND_SECRET: RESEND,
     MAIL_EVENTS_POSTMARK_AUTH: POSTMARK,
     MAIL_EVENTS_SENDGRID_KEY: sendgrid.verificationKey,
     MAIL_EVENTS_MAILGUN_KEY: MAILGUN,
     MAIL_EVENTS_SECRET: GENERIC,
-    SIGNUP_WEBHOOK_URL: receiver.url,
-  })
-  server = mail.server
-  database = mail.database
-})
+  },
+  { webhook: true },
+)
 
-afterAll(async () => {
-  await mail?.close()
-  await receiver?.close()
+// The file's helpers read these, set once from the fixtures.
+it.beforeAll(async ({ mail: started, receiver: listening }) => {
+  mail = started
+  receiver = listening
 })
 
 /** On the list, and sent an invitation by the server. */
@@ -63,21 +59,15 @@ async function mailed(email: string): Promise<string> {
   return email
 }
 
-async function statusOf(email: string): Promise<{ status: string; softBounces: number } | undefined> {
-  const [row] = await database.db.query<{ status: string; softBounces: number }>(
+/** The entry's status and the soft bounces counted toward it. */
+async function statusAndBounces(email: string): Promise<{ status: string; softBounces: number } | undefined> {
+  const [row] = await mail.database.db.query<{ status: string; softBounces: number }>(
     `select coalesce(s.status, 'waiting') as status, coalesce(s.soft_bounces, 0)::int as "softBounces"
        from public.waitlist w left join private.entry_status s on s.waitlist_id = w.id where w.email = $1`,
     [email],
   )
   return row
 }
-
-const post = (provider: string, body: string, headers: Record<string, string> = {}) =>
-  fetch(`${server.url}/mail-events/${provider}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body,
-  })
 
 describe('Resend (Svix signature)', () => {
   // Resend's documented email.bounced payload, the recipient ours.
@@ -104,15 +94,15 @@ describe('Resend (Svix signature)', () => {
     const email = await mailed('ada.resend@example.com')
     const body = bounced(email)
     const headers = standardHeaders(RESEND, body, { prefix: 'svix', id: 'msg_resend_bounce_1' })
-    expect((await post('resend', body, headers)).status).toBe(200)
-    expect(await statusOf(email)).toEqual({ status: 'bounced', softBounces: 0 })
+    expect((await postMailEvent(mail.server, 'resend', body, headers)).status).toBe(200)
+    expect(await statusAndBounces(email)).toEqual({ status: 'bounced', softBounces: 0 })
     await receiver.waitFor(
       () => receiver.delivered().some(({ body }) => body.type === 'entry.bounced'),
       'no entry.bounced webhook',
     )
     // Resent by the provider: accepted, and no second entry.bounced.
-    expect((await post('resend', body, headers)).status).toBe(200)
-    const [row] = await database.db.query<{ n: number }>(
+    expect((await postMailEvent(mail.server, 'resend', body, headers)).status).toBe(200)
+    const [row] = await mail.database.db.query<{ n: number }>(
       `select count(*)::int as n from private.webhook_deliveries where event = 'entry.bounced'`,
     )
     expect(row?.n).toBe(1)
@@ -130,14 +120,19 @@ describe('Resend (Svix signature)', () => {
       },
     })
     const forged = standardHeaders(webhookSecret(), body, { prefix: 'svix' })
-    expect((await post('resend', body, forged)).status).toBe(401)
+    expect((await postMailEvent(mail.server, 'resend', body, forged)).status).toBe(401)
     const stale = standardHeaders(RESEND, body, { prefix: 'svix', at: new Date(Date.now() - 6 * 60_000) })
-    expect((await post('resend', body, stale)).status).toBe(401)
+    expect((await postMailEvent(mail.server, 'resend', body, stale)).status).toBe(401)
     // The right signature, posted to another provider's route.
-    expect((await post('generic', body, standardHeaders(RESEND, body))).status).toBe(401)
-    expect((await statusOf(email))?.status).toBe('invited')
-    expect((await post('resend', body, standardHeaders(RESEND, body, { prefix: 'svix' }))).status).toBe(200)
-    expect((await statusOf(email))?.status).toBe('complained')
+    expect((await postMailEvent(mail.server, 'generic', body, standardHeaders(RESEND, body))).status).toBe(
+      401,
+    )
+    expect((await statusAndBounces(email))?.status).toBe('invited')
+    expect(
+      (await postMailEvent(mail.server, 'resend', body, standardHeaders(RESEND, body, { prefix: 'svix' })))
+        .status,
+    ).toBe(200)
+    expect((await statusAndBounces(email))?.status).toBe('complained')
   })
 })
 
@@ -168,17 +163,30 @@ describe('Postmark (HTTP Basic auth)', () => {
   it('three soft bounces in a row make the entry bounced; a wrong password changes nothing', async () => {
     const email = await mailed('cy.postmark@example.com')
     expect(
-      (await post('postmark', bounce(email, 'SoftBounce', 101), basic('postmark-hook:wrong'))).status,
+      (
+        await postMailEvent(
+          mail.server,
+          'postmark',
+          bounce(email, 'SoftBounce', 101),
+          basic('postmark-hook:wrong'),
+        )
+      ).status,
     ).toBe(401)
-    expect((await post('postmark', bounce(email, 'SoftBounce', 101))).status).toBe(401)
-    expect(await statusOf(email)).toEqual({ status: 'invited', softBounces: 0 })
-    expect((await post('postmark', bounce(email, 'SoftBounce', 101), basic(POSTMARK))).status).toBe(200)
-    expect((await post('postmark', bounce(email, 'SoftBounce', 101), basic(POSTMARK))).status).toBe(200)
-    expect(await statusOf(email)).toEqual({ status: 'invited', softBounces: 1 })
-    await post('postmark', bounce(email, 'Transient', 102), basic(POSTMARK))
-    expect(await statusOf(email)).toEqual({ status: 'invited', softBounces: 2 })
-    await post('postmark', bounce(email, 'SoftBounce', 103), basic(POSTMARK))
-    expect((await statusOf(email))?.status).toBe('bounced')
+    expect((await postMailEvent(mail.server, 'postmark', bounce(email, 'SoftBounce', 101))).status).toBe(401)
+    expect(await statusAndBounces(email)).toEqual({ status: 'invited', softBounces: 0 })
+    expect(
+      (await postMailEvent(mail.server, 'postmark', bounce(email, 'SoftBounce', 101), basic(POSTMARK)))
+        .status,
+    ).toBe(200)
+    expect(
+      (await postMailEvent(mail.server, 'postmark', bounce(email, 'SoftBounce', 101), basic(POSTMARK)))
+        .status,
+    ).toBe(200)
+    expect(await statusAndBounces(email)).toEqual({ status: 'invited', softBounces: 1 })
+    await postMailEvent(mail.server, 'postmark', bounce(email, 'Transient', 102), basic(POSTMARK))
+    expect(await statusAndBounces(email)).toEqual({ status: 'invited', softBounces: 2 })
+    await postMailEvent(mail.server, 'postmark', bounce(email, 'SoftBounce', 103), basic(POSTMARK))
+    expect((await statusAndBounces(email))?.status).toBe('bounced')
   })
 
   it('a spam complaint makes the entry complained; an address not listed adds nothing', async () => {
@@ -198,16 +206,19 @@ describe('Postmark (HTTP Basic auth)', () => {
         BouncedAt: '2019-11-05T16:33:54.9070259Z',
         Subject: 'Test subject',
       })
-    const before = await database.db.query<{ n: number }>(
+    const before = await mail.database.db.query<{ n: number }>(
       'select (select count(*) from private.entry_status)::int + (select count(*) from private.mail_event_ids)::int as n',
     )
-    expect((await post('postmark', complaint('nobody.listed@example.com'), basic(POSTMARK))).status).toBe(200)
-    const after = await database.db.query<{ n: number }>(
+    expect(
+      (await postMailEvent(mail.server, 'postmark', complaint('nobody.listed@example.com'), basic(POSTMARK)))
+        .status,
+    ).toBe(200)
+    const after = await mail.database.db.query<{ n: number }>(
       'select (select count(*) from private.entry_status)::int + (select count(*) from private.mail_event_ids)::int as n',
     )
     expect(after).toEqual(before)
-    expect((await post('postmark', complaint(email), basic(POSTMARK))).status).toBe(200)
-    expect((await statusOf(email))?.status).toBe('complained')
+    expect((await postMailEvent(mail.server, 'postmark', complaint(email), basic(POSTMARK))).status).toBe(200)
+    expect((await statusAndBounces(email))?.status).toBe('complained')
   })
 })
 
@@ -241,15 +252,19 @@ describe('SendGrid (ECDSA P-256 signature)', () => {
       event(reported, { event: 'spamreport', sg_event_id: '37nvH5QBz858KGVYCM4uOA==' }),
       event(bounced, { event: 'open', sg_event_id: 'FOTFFO0ecsBE-zxFXfs6WA==', useragent: 'Mozilla/4.0' }),
     ])
-    expect((await post('sendgrid', body, sendgrid.headers(body, now() - 301))).status).toBe(401)
-    expect((await post('sendgrid', body, sendgridKeys().headers(body))).status).toBe(401)
+    expect(
+      (await postMailEvent(mail.server, 'sendgrid', body, sendgrid.headers(body, now() - 301))).status,
+    ).toBe(401)
+    expect((await postMailEvent(mail.server, 'sendgrid', body, sendgridKeys().headers(body))).status).toBe(
+      401,
+    )
     const tampered = body.replace('spamreport', 'delivered')
-    expect((await post('sendgrid', tampered, sendgrid.headers(body))).status).toBe(401)
-    expect((await statusOf(bounced))?.status).toBe('invited')
-    expect((await post('sendgrid', body, sendgrid.headers(body))).status).toBe(200)
-    expect((await statusOf(bounced))?.status).toBe('bounced')
-    expect((await statusOf(dropped))?.status).toBe('bounced')
-    expect((await statusOf(reported))?.status).toBe('complained')
+    expect((await postMailEvent(mail.server, 'sendgrid', tampered, sendgrid.headers(body))).status).toBe(401)
+    expect((await statusAndBounces(bounced))?.status).toBe('invited')
+    expect((await postMailEvent(mail.server, 'sendgrid', body, sendgrid.headers(body))).status).toBe(200)
+    expect((await statusAndBounces(bounced))?.status).toBe('bounced')
+    expect((await statusAndBounces(dropped))?.status).toBe('bounced')
+    expect((await statusAndBounces(reported))?.status).toBe('complained')
   })
 })
 
@@ -288,11 +303,19 @@ describe('Mailgun (HMAC of timestamp and token)', () => {
 
   it('a permanent failure makes the entry bounced; a wrong key or an old timestamp changes nothing', async () => {
     const email = await mailed('hal.mailgun@example.com')
-    expect((await post('mailgun', failed(email, mailgunSignature('not-the-key-at-all')))).status).toBe(401)
-    expect((await post('mailgun', failed(email, mailgunSignature(MAILGUN, now() - 600)))).status).toBe(401)
-    expect((await statusOf(email))?.status).toBe('invited')
-    expect((await post('mailgun', failed(email, mailgunSignature(MAILGUN)))).status).toBe(200)
-    expect((await statusOf(email))?.status).toBe('bounced')
+    expect(
+      (await postMailEvent(mail.server, 'mailgun', failed(email, mailgunSignature('not-the-key-at-all'))))
+        .status,
+    ).toBe(401)
+    expect(
+      (await postMailEvent(mail.server, 'mailgun', failed(email, mailgunSignature(MAILGUN, now() - 600))))
+        .status,
+    ).toBe(401)
+    expect((await statusAndBounces(email))?.status).toBe('invited')
+    expect(
+      (await postMailEvent(mail.server, 'mailgun', failed(email, mailgunSignature(MAILGUN)))).status,
+    ).toBe(200)
+    expect((await statusAndBounces(email))?.status).toBe('bounced')
   })
 
   it('a complaint makes the entry complained', async () => {
@@ -306,8 +329,8 @@ describe('Mailgun (HMAC of timestamp and token)', () => {
         recipient: email,
       },
     })
-    expect((await post('mailgun', body)).status).toBe(200)
-    expect((await statusOf(email))?.status).toBe('complained')
+    expect((await postMailEvent(mail.server, 'mailgun', body)).status).toBe(200)
+    expect((await statusAndBounces(email))?.status).toBe('complained')
   })
 })
 
@@ -316,17 +339,18 @@ describe('generic (Standard Webhooks)', () => {
     const hard = await mailed('jo.generic@example.com')
     const soft = await mailed('kim.generic@example.com')
     const body = (event: object) => JSON.stringify(event)
-    const send = (event: object) => post('generic', body(event), standardHeaders(GENERIC, body(event)))
+    const send = (event: object) =>
+      postMailEvent(mail.server, 'generic', body(event), standardHeaders(GENERIC, body(event)))
     expect(
       (await send({ type: 'bounce', email: hard, bounce: 'hard', reason: '550 5.1.1 no such user' })).status,
     ).toBe(200)
     expect(
       (await send({ type: 'bounce', email: soft, bounce: 'soft', reason: '452 mailbox full' })).status,
     ).toBe(200)
-    expect(await statusOf(hard)).toEqual({ status: 'bounced', softBounces: 0 })
-    expect(await statusOf(soft)).toEqual({ status: 'invited', softBounces: 1 })
+    expect(await statusAndBounces(hard)).toEqual({ status: 'bounced', softBounces: 0 })
+    expect(await statusAndBounces(soft)).toEqual({ status: 'invited', softBounces: 1 })
     expect((await send({ type: 'complaint', email: soft })).status).toBe(200)
-    expect((await statusOf(soft))?.status).toBe('complained')
+    expect((await statusAndBounces(soft))?.status).toBe('complained')
     expect((await send({ type: 'unsubscribe', email: hard })).status).toBe(400)
   })
 
@@ -369,9 +393,12 @@ describe('generic (Standard Webhooks)', () => {
       '',
     ].join('\r\n')
     const headers = { ...standardHeaders(GENERIC, dsn), 'content-type': 'message/rfc822' }
-    expect((await post('generic', dsn, { ...headers, 'webhook-signature': 'v1,AAAA' })).status).toBe(401)
-    expect((await post('generic', dsn, headers)).status).toBe(200)
-    expect((await statusOf(email))?.status).toBe('bounced')
+    expect(
+      (await postMailEvent(mail.server, 'generic', dsn, { ...headers, 'webhook-signature': 'v1,AAAA' }))
+        .status,
+    ).toBe(401)
+    expect((await postMailEvent(mail.server, 'generic', dsn, headers)).status).toBe(200)
+    expect((await statusAndBounces(email))?.status).toBe('bounced')
   })
 })
 
@@ -384,12 +411,12 @@ describe('generic: a bounce message postal-mime cannot read', () => {
     )
     const closing = Array.from({ length: depth }, (_, i) => `\r\n--n${depth - 1 - i}--`)
     const nested = `From: MAILER-DAEMON@mx.lab.example\r\n${opening.join('')}Content-Type: text/plain\r\n\r\nx${closing.join('')}\r\n`
-    const logged = server.output().length
+    const logged = mail.server.output().length
     const headers = { ...standardHeaders(GENERIC, nested), 'content-type': 'message/rfc822' }
-    const response = await post('generic', nested, headers)
+    const response = await postMailEvent(mail.server, 'generic', nested, headers)
     expect(response.status).toBe(400)
     expect((await response.json()).hint).toMatch(/^the bounce message cannot be read/)
-    const lines = server.output().slice(logged).split('\n')
+    const lines = mail.server.output().slice(logged).split('\n')
     expect(lines.filter((line) => line.includes('Mail events from generic'))).toEqual([
       'Mail events from generic refused: the bounce message cannot be read: MIME nested too deep, or malformed',
     ])
@@ -403,7 +430,7 @@ describe('the Postfix pipe in docs/mail-setup.md', () => {
     const script =
       /```sh\n(#!\/bin\/sh\n# Signs the bounce[\s\S]*?)```/
         .exec(guide)?.[1]
-        ?.replace('https://YOUR-SITE', server.url) ?? ''
+        ?.replace('https://YOUR-SITE', mail.server.url) ?? ''
     expect(script).toContain('curl')
     const email = await mailed('max.pipe@example.com')
     const dsn = [
@@ -432,25 +459,29 @@ describe('the Postfix pipe in docs/mail-setup.md', () => {
       )
       child.stdin?.end(dsn)
     })
-    expect((await statusOf(email))?.status).toBe('bounced')
+    expect((await statusAndBounces(email))?.status).toBe('bounced')
   })
 })
 
 describe('the route', () => {
   it('a provider without its setting answers 404; an oversized body 413; no address in the log', async () => {
-    expect((await post('ses', '{}')).status).toBe(404)
-    expect((await post('brevo', '{}')).status).toBe(404)
+    expect((await postMailEvent(mail.server, 'ses', '{}')).status).toBe(404)
+    expect((await postMailEvent(mail.server, 'brevo', '{}')).status).toBe(404)
     const huge = 'x'.repeat(1024 * 1024 + 1)
-    expect((await post('generic', huge, standardHeaders(GENERIC, huge))).status).toBe(413)
-    expect(server.output()).not.toMatch(/[a-z]+\.(resend|postmark|sendgrid|mailgun|generic)@example\.com/)
-    expect(server.output()).toMatch(/Mail events from sendgrid: 2 bounced, 1 complained\n/)
+    expect((await postMailEvent(mail.server, 'generic', huge, standardHeaders(GENERIC, huge))).status).toBe(
+      413,
+    )
+    expect(mail.server.output()).not.toMatch(
+      /[a-z]+\.(resend|postmark|sendgrid|mailgun|generic)@example\.com/,
+    )
+    expect(mail.server.output()).toMatch(/Mail events from sendgrid: 2 bounced, 1 complained\n/)
   })
 
   it('export writes complained and import keeps it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mail-events-export-'))
     try {
       const file = join(dir, 'list.csv')
-      expect((await runCli(server.env, 'export', '--out', file)).code).toBe(0)
+      expect((await runCli(mail.server.env, 'export', '--out', file)).code).toBe(0)
       expect(await readFile(file, 'utf8')).toMatch(
         /\r\nivy\.mailgun@example\.com,[^,]+,complained,,[^,]+,\d{4}-[^,]+Z,,,[^,]*,,,,,,[^,]+,api,,,\r\n/,
       )
@@ -460,18 +491,18 @@ describe('the route', () => {
         'email,created_at,status,confirmed_at,invited_at,unsubscribed_at,bounced_at\r\n' +
           'moved.complained@example.com,2024-11-01T09:00:00.000000Z,complained,,,2024-11-02T09:00:00.000000Z,\r\n',
       )
-      expect((await runCli(server.env, 'import', moved)).code).toBe(0)
-      expect((await statusOf('moved.complained@example.com'))?.status).toBe('complained')
+      expect((await runCli(mail.server.env, 'import', moved)).code).toBe(0)
+      expect((await statusAndBounces('moved.complained@example.com'))?.status).toBe('complained')
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
   })
 
   it("the studio shows a pause's reason and resumes it, as deliveries --resume does", async () => {
-    await database.db.query(
+    await mail.database.db.query(
       `update private.mail_health set paused_at = now(), pause_reason = 'complaints are 1.0% of the last 100 messages (1), past MAIL_PAUSE_COMPLAINT_RATE 0.003'`,
     )
-    const studio = await startStudioProcess(server.env)
+    const studio = await startStudioProcess(mail.server.env)
     try {
       const api = (path: string, init: RequestInit = {}) =>
         fetch(`${studio.origin}${path}`, {
@@ -481,7 +512,7 @@ describe('the route', () => {
       expect((await api('/api/send-health')).invitations.paused.reason).toMatch(/^complaints are 1\.0% /)
       expect(await api('/api/send-health/resume', { method: 'POST' })).toEqual({ resumed: true })
       expect((await api('/api/send-health')).invitations.paused).toBeUndefined()
-      expect((await runCli(server.env, 'deliveries')).stdout).not.toContain('are paused since')
+      expect((await runCli(mail.server.env, 'deliveries')).stdout).not.toContain('are paused since')
     } finally {
       await studio.stop()
     }

@@ -70,8 +70,6 @@ type Kind = keyof typeof CLIENTS
 
 const connect = (kind: Kind, name = 'mcp-eras') => CLIENTS[kind](name, `198.51.100.${++addresses}`)
 
-const post = (body: unknown, headers: Record<string, string> = {}) => postMcp(server.url, body, headers)
-
 beforeAll(async () => {
   const url = await sharedPostgresUrl()
   server = await startTestServer({
@@ -113,7 +111,8 @@ describe('a client pinned to MCP 2026-07-28', () => {
       await client.close()
     }
     // On the wire: no initialize, the envelope and headers in, resultType and cache fields out.
-    const discover = await post(
+    const discover = await postMcp(
+      server.url,
       { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: modernEnvelope() } },
       modernHeaders('server/discover'),
     )
@@ -125,7 +124,8 @@ describe('a client pinned to MCP 2026-07-28', () => {
       cacheScope: 'public',
       ttlMs: 3_600_000,
     })
-    const listed = await post(
+    const listed = await postMcp(
+      server.url,
       { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: modernEnvelope() } },
       modernHeaders('tools/list'),
     )
@@ -300,7 +300,12 @@ describe('a malformed MCP request', () => {
         /params\.protocolVersion: expected string, received number; .*\(and \d+ more\)$/,
       ],
     ] as const) {
-      const { status, body } = await post({ jsonrpc: '2.0', id: 4, method: 'initialize', params })
+      const { status, body } = await postMcp(server.url, {
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'initialize',
+        params,
+      })
       expect([params, status, body.id, body.error?.code]).toEqual([params, 200, 4, -32602])
       oneLine(body.error?.message)
       expect(body.error?.message).toMatch(named)
@@ -309,12 +314,18 @@ describe('a malformed MCP request', () => {
 
   it('other malformed requests of either era get one line too', async () => {
     const answers = [
-      await post({ jsonrpc: '2.0', id: 5, method: 'tools/list', params: 'all' }),
-      await post({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: TOOL, arguments: 'x' } }),
-      await post('{"jsonrpc": "2.0", "id": 7, "method": '),
-      await post({ jsonrpc: '1.0', method: 5 }),
+      await postMcp(server.url, { jsonrpc: '2.0', id: 5, method: 'tools/list', params: 'all' }),
+      await postMcp(server.url, {
+        jsonrpc: '2.0',
+        id: 6,
+        method: 'tools/call',
+        params: { name: TOOL, arguments: 'x' },
+      }),
+      await postMcp(server.url, '{"jsonrpc": "2.0", "id": 7, "method": '),
+      await postMcp(server.url, { jsonrpc: '1.0', method: 5 }),
       // 2026-07-28 requests with a broken envelope, an unknown revision, or headers that disagree.
-      await post(
+      await postMcp(
+        server.url,
         {
           jsonrpc: '2.0',
           id: 8,
@@ -323,7 +334,8 @@ describe('a malformed MCP request', () => {
         },
         modernHeaders('tools/list'),
       ),
-      await post(
+      await postMcp(
+        server.url,
         {
           jsonrpc: '2.0',
           id: 9,
@@ -332,7 +344,8 @@ describe('a malformed MCP request', () => {
         },
         { ...modernHeaders('tools/list'), 'Mcp-Protocol-Version': '2099-01-01' },
       ),
-      await post(
+      await postMcp(
+        server.url,
         { jsonrpc: '2.0', id: 10, method: 'tools/list', params: { _meta: modernEnvelope() } },
         modernHeaders('tools/call'),
       ),

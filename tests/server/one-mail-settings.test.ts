@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { freshDataDir } from '../../harness/data-dir'
-import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
-import { startTestServer, type TestServer } from '../../harness/test-server'
+import type { SmtpSink } from '../../harness/smtp-sink'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
+import { mailTest } from '../support/fixtures'
 
 /**
  * One set of mail settings: the server's. The owner's CLI, from a shell with only DATA_DIR, queues
@@ -16,29 +16,17 @@ const BETA_URL = 'https://beta-from-server.example.com/start'
 // A shell with none of the mail settings (empty is unset, as for every variable).
 const NO_MAIL = { SMTP_URL: '', MAIL_FROM: '', SITE_URL: '', BETA_URL: '' }
 
-let sink: SmtpSink
-let server: TestServer
+const it = mailTest({ MAIL_FROM: FROM, SITE_URL, BETA_URL, MAIL_PER_MINUTE: '0' })
 
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  server = await startTestServer({
-    env: { SMTP_URL: sink.url, MAIL_FROM: FROM, SITE_URL, BETA_URL, MAIL_PER_MINUTE: '0' },
-  })
+it.beforeAll(async ({ mail }) => {
   for (const email of ['first@example.com', 'second@example.com'])
-    expect((await postWaitlist(server, { email })).status).toBe(201)
+    expect((await postWaitlist(mail.server, { email })).status).toBe(201)
 })
 
-afterAll(async () => {
-  await server?.cleanup()
-  await sink?.close()
-})
-
-const cli = (...args: string[]) => runCli({ ...NO_MAIL, DATA_DIR: server.dataDir }, ...args)
-
-async function mailTo(email: string) {
+async function mailTo(sink: SmtpSink, email: string) {
   const deadline = Date.now() + 30_000
   for (;;) {
-    const found = sink.received.find((mail) => mail.to.includes(email))
+    const found = sink.received.find((received) => received.to.includes(email))
     if (found) return sink.parse(found)
     if (Date.now() > deadline) throw new Error(`no message to ${email}`)
     await new Promise((resolve) => setTimeout(resolve, 25))
@@ -46,10 +34,10 @@ async function mailTo(email: string) {
 }
 
 describe('the CLI with only DATA_DIR, beside a server that sends', () => {
-  it("previews with the server's SITE_URL, BETA_URL and MAIL_FROM, not its own", async () => {
+  it("previews with the server's SITE_URL, BETA_URL and MAIL_FROM, not its own", async ({ mail }) => {
     // The shell's own SITE_URL decides nothing: the server's links are what goes out.
     const dryRun = await runCli(
-      { ...NO_MAIL, DATA_DIR: server.dataDir, SITE_URL: 'https://cli-only.example.com' },
+      { ...NO_MAIL, DATA_DIR: mail.server.dataDir, SITE_URL: 'https://cli-only.example.com' },
       'invite',
       'first@example.com',
       '--dry-run',
@@ -63,15 +51,15 @@ describe('the CLI with only DATA_DIR, beside a server that sends', () => {
     expect(dryRun.stdout).not.toContain('No server has started')
   })
 
-  it('queues, and the server sends the message the preview showed', async () => {
-    const queued = await cli('invite', 'second@example.com')
+  it('queues, and the server sends the message the preview showed', async ({ mail }) => {
+    const queued = await runCli({ ...NO_MAIL, DATA_DIR: mail.server.dataDir }, 'invite', 'second@example.com')
     expect(queued).toMatchObject({ code: 0, stderr: '' })
     expect(queued.stdout).toBe('Queued 1 invitation.\n')
-    const mail = await mailTo('second@example.com')
-    expect(mail.from?.text).toBe('"Tessel Labs" <beta@tessel-labs.example>')
-    expect(mail.text).toContain(`${SITE_URL}/unsubscribe?t=`)
-    expect(mail.text).toContain(`${BETA_URL}?invite=`)
-    expect(mail.messageId).toMatch(/@tessel-labs\.example>$/)
+    const sent = await mailTo(mail.sink, 'second@example.com')
+    expect(sent.from?.text).toBe('"Tessel Labs" <beta@tessel-labs.example>')
+    expect(sent.text).toContain(`${SITE_URL}/unsubscribe?t=`)
+    expect(sent.text).toContain(`${BETA_URL}?invite=`)
+    expect(sent.messageId).toMatch(/@tessel-labs\.example>$/)
   })
 })
 

@@ -1,12 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
+import type { SmtpSink } from '../../harness/smtp-sink'
 import { postWaitlist } from '../../harness/waitlist-api'
-import { runCli } from '../../harness/waitlist-cli'
 import { linkKeys } from '../../server/mail/messages/link-seals'
 import { redeemInvite } from '../../server/waitlist/redeem-invite'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { mailTest } from '../support/fixtures'
 import { utcDay } from '../support/relative-dates'
 
 /**
@@ -31,37 +28,31 @@ const LIST = [
 ]
 const API_SIGNUP = 'hal.api@example.com'
 
-let mail: MailTestServer
-let scratch: string
+/** `listed(...filter)`: the names `list` prints for these flags, oldest first. */
+const it = mailTest({ MAIL_PER_MINUTE: '0' }).extend('listed', async ({ cli }) => {
+  return async (...filter: string[]) => {
+    const result = await cli('list', ...filter)
+    expect(result, filter.join(' ')).toMatchObject({ code: 0, stderr: '' })
+    return result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split('  ')[1]?.split('.')[0])
+  }
+})
 
-beforeAll(async () => {
-  mail = await startMailTestServer({ MAIL_PER_MINUTE: '0' })
-  scratch = await mkdtemp(join(tmpdir(), 'owner-cohort-'))
-  const file = join(scratch, 'cohort.csv')
-  await writeFile(file, `${HEADER}\r\n${LIST.join('\r\n')}\r\n`)
-  const imported = await runCli(mail.server.env, 'import', file)
+it.beforeAll(async ({ mail, cli, scratch }) => {
+  const file = await scratch.file('cohort.csv', `${HEADER}\r\n${LIST.join('\r\n')}\r\n`)
+  const imported = await cli('import', file)
   expect(imported).toMatchObject({ code: 0 })
   expect(imported.stdout).toContain('7 added')
   expect((await postWaitlist(mail.server, { email: API_SIGNUP })).status).toBe(201)
 })
 
-afterAll(async () => {
-  await mail?.close()
-  await rm(scratch, { recursive: true, force: true })
-})
-
-const cli = (...args: string[]) => runCli(mail.server.env, ...args)
-const listed = async (...filter: string[]) => {
-  const result = await cli('list', ...filter)
-  expect(result, filter.join(' ')).toMatchObject({ code: 0, stderr: '' })
-  return result.stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => line.split('  ')[1]?.split('.')[0])
-}
-
 describe('list, count and export choose by source, answer, domain and date', () => {
-  it('an answer to a choice exactly; several values of one flag: any; different flags: all', async () => {
+  it('an answer to a choice exactly; several values of one flag: any; different flags: all', async ({
+    cli,
+    listed,
+  }) => {
     expect(await listed('--answer', 'role=Research')).toEqual(['ada', 'cy', 'eve', 'gus'])
     expect(await listed('--answer', 'role=Research', '--source', 'hackernews')).toEqual(['ada', 'eve'])
     expect(await listed('--answer', 'role=Research', '--answer', 'role=Engineering')).toEqual([
@@ -85,13 +76,13 @@ describe('list, count and export choose by source, answer, domain and date', () 
     expect((await cli('count', '--answer', 'role=Product')).stdout).toBe('0\n')
   })
 
-  it('a text answer as a part of it, in any letter case', async () => {
+  it('a text answer as a part of it, in any letter case', async ({ listed }) => {
     expect(await listed('--answer', 'organisation=cern')).toEqual(['ada', 'cy'])
     expect(await listed('--answer', 'use_case=AGENTS')).toEqual(['eve'])
     expect(await listed('--answer', 'organisation=%')).toEqual([])
   })
 
-  it('export writes the matching entries with their source and answers', async () => {
+  it('export writes the matching entries with their source and answers', async ({ cli }) => {
     const exported = await cli('export', '--answer', 'organisation=cern')
     const [header, ...rows] = exported.stdout.trim().split('\r\n')
     expect(header).toBe(
@@ -108,7 +99,9 @@ describe('list, count and export choose by source, answer, domain and date', () 
     ])
   })
 
-  it('refuses a bad value in the words of its flag, and a filter where nothing filters (exit 2)', async () => {
+  it('refuses a bad value in the words of its flag, and a filter where nothing filters (exit 2)', async ({
+    cli,
+  }) => {
     const refusals: [string[], string][] = [
       [['--answer', 'role=Astronaut'], '--answer role needs one of "Research", "Engineering", "Product"'],
       [['--answer', 'colour=red'], '--answer needs ID=VALUE with ID one of role, organisation, use_case'],
@@ -130,7 +123,7 @@ describe('list, count and export choose by source, answer, domain and date', () 
 })
 
 describe('invite --next N with a filter, through a real SMTP server', () => {
-  it('a dry run says how many match and shows the first, writing nothing', async () => {
+  it('a dry run says how many match and shows the first, writing nothing', async ({ cli }) => {
     const dry = await cli('invite', '--next', '3', '--answer', 'role=Research', '--dry-run')
     expect(dry).toMatchObject({ code: 0 })
     const lines = dry.stdout.split('\n')
@@ -145,7 +138,11 @@ describe('invite --next N with a filter, through a real SMTP server', () => {
     expect((await cli('funnel', '--by', 'batch', '--json')).stdout).toContain('"rows": []')
   })
 
-  it('queues only the matching entries, as one batch, and says so when fewer match than asked', async () => {
+  it('queues only the matching entries, as one batch, and says so when fewer match than asked', async ({
+    mail,
+    cli,
+    listed,
+  }) => {
     const queued = await cli(
       'invite',
       '--next',
@@ -169,7 +166,9 @@ describe('invite --next N with a filter, through a real SMTP server', () => {
     expect(await listed('--status', 'invited')).toEqual(['ada', 'eve'])
   })
 
-  it('--status only where --next may invite: invited with --resend; a named invite takes no filter', async () => {
+  it('--status only where --next may invite: invited with --resend; a named invite takes no filter', async ({
+    cli,
+  }) => {
     const bounced = await cli('invite', '--next', '5', '--status', 'bounced')
     expect(bounced).toMatchObject({
       code: 2,
@@ -187,26 +186,26 @@ describe('invite --next N with a filter, through a real SMTP server', () => {
 })
 
 /** The invite code in the invitation the sink received for `email`. */
-async function inviteCodeOf(email: string): Promise<string> {
-  const received = mail.sink.received.find((message) => message.to.includes(email))
+async function inviteCodeOf(sink: SmtpSink, email: string): Promise<string> {
+  const received = sink.received.find((message) => message.to.includes(email))
   if (!received) throw new Error(`no mail to ${email}`)
-  const parsed = await mail.sink.parse(received)
+  const parsed = await sink.parse(received)
   const code = /[?&]invite=([\w-]{50})/.exec(parsed.text ?? '')?.[1]
   if (!code) throw new Error(`no invite code in:\n${parsed.text}`)
   return code
 }
 
 describe('show and funnel after the batch, one invitee joined', () => {
-  beforeAll(async () => {
+  it.beforeAll(async ({ mail }) => {
     const redeemed = await redeemInvite(
       mail.database.db,
       linkKeys(mail.server.secret),
-      await inviteCodeOf('ada.research@lab.org'),
+      await inviteCodeOf(mail.sink, 'ada.research@lab.org'),
     )
     expect(redeemed).toMatchObject({ email: 'ada.research@lab.org', first: true })
   })
 
-  it('show --json gives the entry, its answers and its history, oldest first', async () => {
+  it('show --json gives the entry, its answers and its history, oldest first', async ({ cli }) => {
     const shown = await cli('show', 'ADA.research@lab.org', '--json')
     expect(shown).toMatchObject({ code: 0, stderr: '' })
     const entry = JSON.parse(shown.stdout)
@@ -236,7 +235,7 @@ describe('show and funnel after the batch, one invitee joined', () => {
     expect(history.map((item) => item.at)).toEqual(history.map((item) => item.at).sort())
   })
 
-  it('show tells it in lines; an address not listed exits 1', async () => {
+  it('show tells it in lines; an address not listed exits 1', async ({ cli }) => {
     const shown = await cli('show', 'eve.research@lab.org')
     expect(shown.stdout).toMatch(
       /^eve\.research@lab\.org\n {2}name {5}\(none\)\n {2}status {3}invited\n {2}source {3}hackernews\n/,
@@ -248,7 +247,7 @@ describe('show and funnel after the batch, one invitee joined', () => {
     expect(unknown.stderr).toContain('nobody@example.com is not on the waitlist')
   })
 
-  it('funnel --json by batch: when, by the CLI, chosen how, and who of it joined', async () => {
+  it('funnel --json by batch: when, by the CLI, chosen how, and who of it joined', async ({ cli }) => {
     const funnel = JSON.parse((await cli('funnel', '--by', 'batch', '--json')).stdout)
     expect(funnel.rows).toEqual([
       expect.objectContaining({
@@ -265,7 +264,9 @@ describe('show and funnel after the batch, one invitee joined', () => {
     expect(funnel.total).toMatchObject({ invited: 2, joined: 1 })
   })
 
-  it('funnel --json by source: imports and a script’s insert have no counted visit: one row of their own', async () => {
+  it('funnel --json by source: imports and a script’s insert have no counted visit: one row of their own', async ({
+    cli,
+  }) => {
     const funnel = JSON.parse((await cli('funnel', '--json')).stdout)
     expect(funnel.window).toBe('all')
     // The imported entries keep their sources, but no visit of theirs was counted here; nor the API's.
@@ -300,7 +301,7 @@ describe('show and funnel after the batch, one invitee joined', () => {
 })
 
 describe('--help', () => {
-  it('describes every new command and flag', async () => {
+  it('describes every new command and flag', async ({ cli }) => {
     const help = (await cli('--help')).stdout
     for (const words of [
       'show EMAIL [--json]',

@@ -1,11 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { TEST_BETA_URL } from '../../harness/test-server'
-import { runCli } from '../../harness/waitlist-cli'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+import { mailTest } from '../support/fixtures'
 
 /**
  * Issue 50 from the CLI: the team's tags and note (`tag`, `untag`, `note`), shown by `show` and
@@ -25,45 +20,31 @@ const LIST = [
 ]
 const NOTE = 'Met at NeurIPS; wants the agents track'
 
-let mail: MailTestServer
-let receiver: WebhookReceiver
-let scratch: string
+/** `listed(...flags)`: the addresses `list` prints for these flags, oldest first. */
+const it = mailTest({ MAIL_PER_MINUTE: '0', BETA_URL: TEST_BETA_URL }, { webhook: true }).extend(
+  'listed',
+  async ({ cli }) => {
+    return async (...flags: string[]) => {
+      const result = await cli('list', ...flags)
+      expect(result, flags.join(' ')).toMatchObject({ code: 0, stderr: '' })
+      return result.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split('  ')[1])
+    }
+  },
+)
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-  mail = await startMailTestServer({
-    MAIL_PER_MINUTE: '0',
-    SIGNUP_WEBHOOK_URL: receiver.url,
-    BETA_URL: TEST_BETA_URL,
-  })
-  scratch = await mkdtemp(join(tmpdir(), 'owner-marks-'))
-  const file = join(scratch, 'list.csv')
-  await writeFile(
-    file,
-    `email,created_at\n${LIST.map((email, index) => `${email},${at(index)}`).join('\n')}\n`,
-  )
-  expect(await runCli(mail.server.env, 'import', file)).toMatchObject({ code: 0 })
+it.beforeAll(async ({ cli, scratch }) => {
+  const rows = LIST.map((email, index) => `${email},${at(index)}`)
+  const file = await scratch.file('list.csv', `email,created_at\n${rows.join('\n')}\n`)
+  expect(await cli('import', file)).toMatchObject({ code: 0 })
 })
-
-afterAll(async () => {
-  await mail?.close()
-  await receiver?.close()
-  await rm(scratch, { recursive: true, force: true })
-})
-
-const cli = (...args: string[]) => runCli(mail.server.env, ...args)
-/** The addresses `list` prints for these flags, oldest first. */
-const listed = async (...flags: string[]) => {
-  const result = await cli('list', ...flags)
-  expect(result, flags.join(' ')).toMatchObject({ code: 0, stderr: '' })
-  return result.stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => line.split('  ')[1])
-}
 
 describe('tag, untag and note', () => {
-  it('tags several addresses at once, says which had it already and which are not listed', async () => {
+  it('tags several addresses at once, says which had it already and which are not listed', async ({
+    cli,
+  }) => {
     const first = await cli('tag', 'percy@cs.stanford.edu', 'ANN@stanford.edu', 'shortlist')
     expect(first).toMatchObject({ code: 0, stdout: 'Tagged 2 entries shortlist.\n', stderr: '' })
     const again = await cli('tag', 'percy@cs.stanford.edu', 'bo@mit.edu', 'nobody@example.com', 'Shortlist')
@@ -75,7 +56,7 @@ describe('tag, untag and note', () => {
     expect(await cli('tag', 'nobody@example.com', 'shortlist')).toMatchObject({ code: 1, stdout: '' })
   })
 
-  it('refuses a tag that is not one word, and a command without its parts (exit 2)', async () => {
+  it('refuses a tag that is not one word, and a command without its parts (exit 2)', async ({ cli }) => {
     const refusals: [string[], string][] = [
       [
         ['tag', 'bo@mit.edu', 'short list'],
@@ -95,7 +76,9 @@ describe('tag, untag and note', () => {
     }
   })
 
-  it('writes, keeps and clears a note; show and show --json tell the tags and the note, and the history each change', async () => {
+  it('writes, keeps and clears a note; show and show --json tell the tags and the note, and the history each change', async ({
+    cli,
+  }) => {
     expect(await cli('note', 'percy@cs.stanford.edu', NOTE)).toMatchObject({
       code: 0,
       stdout: 'Wrote the note of percy@cs.stanford.edu.\n',
@@ -141,7 +124,7 @@ describe('tag, untag and note', () => {
 })
 
 describe('filters that reach everywhere', () => {
-  it('--tag (all must match) and --no-tag on list, count and export', async () => {
+  it('--tag (all must match) and --no-tag on list, count and export', async ({ cli, listed }) => {
     await cli('tag', 'percy@cs.stanford.edu', 'dan@ox.ac.uk', 'ask-again')
     expect(await listed('--tag', 'shortlist')).toEqual([
       'percy@cs.stanford.edu',
@@ -171,7 +154,10 @@ describe('filters that reach everywhere', () => {
     ])
   })
 
-  it('--domain is the domain and every subdomain; a bare suffix finds its domains, not a name that ends alike', async () => {
+  it('--domain is the domain and every subdomain; a bare suffix finds its domains, not a name that ends alike', async ({
+    cli,
+    listed,
+  }) => {
     expect(await listed('--domain', 'stanford.edu')).toEqual(['percy@cs.stanford.edu', 'ann@stanford.edu'])
     expect(await listed('--domain', 'edu')).toEqual([
       'percy@cs.stanford.edu',
@@ -189,7 +175,7 @@ describe('filters that reach everywhere', () => {
     expect((await cli('count', '--domain', '.edu', '--tag', 'shortlist')).stdout).toBe('3\n')
   })
 
-  it('list --json prints one entry a line, as show --json without its history', async () => {
+  it('list --json prints one entry a line, as show --json without its history', async ({ cli }) => {
     const result = await cli('list', '--json', '--domain', 'stanford.edu')
     expect(result).toMatchObject({ code: 0, stderr: '' })
     const lines = result.stdout
@@ -222,7 +208,11 @@ describe('filters that reach everywhere', () => {
 })
 
 describe('invite --next by tag, then --batch, through a real SMTP server', () => {
-  it('invites only the tagged; --batch N finds the entries whose latest invitation was in batch N', async () => {
+  it('invites only the tagged; --batch N finds the entries whose latest invitation was in batch N', async ({
+    mail,
+    cli,
+    listed,
+  }) => {
     const first = await cli('invite', '--next', '10', '--tag', 'shortlist', '--domain', 'edu', '--wait')
     expect(first.code, first.stderr).toBe(0)
     expect(first.stdout).toContain('Only 3 entries may be invited and match --domain edu --tag shortlist.')
@@ -255,7 +245,7 @@ describe('invite --next by tag, then --batch, through a real SMTP server', () =>
     expect(await cli('count', '--batch', 'first')).toMatchObject({ code: 2 })
   })
 
-  it('no message and no webhook carries a tag or the note', async () => {
+  it('no message and no webhook carries a tag or the note', async ({ mail, receiver }) => {
     const { sink } = mail
     await sink.waitFor(() => sink.received.length >= 5, 'the invitation sent again')
     for (const received of sink.received) {
@@ -267,7 +257,7 @@ describe('invite --next by tag, then --batch, through a real SMTP server', () =>
     for (const request of receiver.requests) expect(request.body).not.toMatch(/NeurIPS|shortlist|ask-again/)
   })
 
-  it('remove erases the tags and the note with the entry', async () => {
+  it('remove erases the tags and the note with the entry', async ({ mail, cli }) => {
     const { db } = mail.database
     const marksOf = async () =>
       (
@@ -292,11 +282,13 @@ describe('invite --next by tag, then --batch, through a real SMTP server', () =>
 })
 
 describe('a 51st tag (issue 61, item 8)', () => {
-  it('is refused for the entry that has 50, naming it; the others are tagged; exit 0, or 1 when none could be', async () => {
+  it('is refused for the entry that has 50, naming it; the others are tagged; exit 0, or 1 when none could be', async ({
+    cli,
+    scratch,
+  }) => {
     const fifty = Array.from({ length: 50 }, (_, n) => `t${String(n + 1).padStart(2, '0')}`)
-    const file = join(scratch, 'fifty.csv')
-    await writeFile(
-      file,
+    const file = await scratch.file(
+      'fifty.csv',
       `email,tags\nfull.tags@example.org,${fifty.join(' ')}\nroomy.tags@example.org,t01\n`,
     )
     expect(await cli('import', file)).toMatchObject({ code: 0 })

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { ENTRY_STATUSES } from '../../contract/entry-statuses'
 import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
+import type { TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
-import { runCli } from '../../harness/waitlist-cli'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { emailMask, emailMaskKey } from '../../server/base/log'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { mailTest } from '../support/fixtures'
+import { postMailEvent, postmarkAuth } from '../support/requests'
 
 /**
  * Issue 41: statuses at a glance. After a first batch through Postmark, the lab's engineer read
@@ -25,10 +26,10 @@ const [complained = ''] = people.slice(3, 4)
 const invited = people.slice(4, 8)
 const waiting = people.slice(8)
 
-let mail: MailTestServer
+const it = mailTest({ MAIL_PER_MINUTE: '0', MAIL_EVENTS_POSTMARK_AUTH: POSTMARK })
 
 /** What Postmark posts for a hard bounce or a spam complaint of a message to `email`. */
-function postmarkEvent(email: string, kind: 'HardBounce' | 'SpamComplaint', id: number) {
+function postmarkEvent(server: TestServer, email: string, kind: 'HardBounce' | 'SpamComplaint', id: number) {
   const body = JSON.stringify({
     RecordType: kind === 'HardBounce' ? 'Bounce' : 'SpamComplaint',
     MessageStream: 'broadcast',
@@ -43,31 +44,18 @@ function postmarkEvent(email: string, kind: 'HardBounce' | 'SpamComplaint', id: 
     BouncedAt: new Date().toISOString(),
     Subject: 'Your invitation to the Tessel Labs private beta',
   })
-  return fetch(`${mail.server.url}/mail-events/postmark`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Basic ${Buffer.from(POSTMARK).toString('base64')}`,
-    },
-    body,
-  })
+  return postMailEvent(server, 'postmark', body, postmarkAuth(POSTMARK))
 }
 
-beforeAll(async () => {
-  mail = await startMailTestServer({ MAIL_PER_MINUTE: '0', MAIL_EVENTS_POSTMARK_AUTH: POSTMARK })
+it.beforeAll(async ({ mail, cli }) => {
   for (const email of people) expect((await postWaitlist(mail.server, { email })).status).toBe(201)
-  const batch = await runCli(mail.server.env, 'invite', '--next', '8', '--wait')
+  const batch = await cli('invite', '--next', '8', '--wait')
   expect(batch.stdout).toContain('Sent 8 of 8')
   for (const [index, email] of bounced.entries())
-    expect((await postmarkEvent(email, 'HardBounce', 100 + index)).status).toBe(200)
-  expect((await postmarkEvent(complained, 'SpamComplaint', 200)).status).toBe(200)
+    expect((await postmarkEvent(mail.server, email, 'HardBounce', 100 + index)).status).toBe(200)
+  expect((await postmarkEvent(mail.server, complained, 'SpamComplaint', 200)).status).toBe(200)
 })
 
-afterAll(async () => {
-  await mail?.close()
-})
-
-const cli = (...args: string[]) => runCli(mail.server.env, ...args)
 const addressesIn = (stdout: string) =>
   stdout
     .trim()
@@ -76,7 +64,7 @@ const addressesIn = (stdout: string) =>
     .map((line) => line.split('  ')[1])
 
 describe('list, count and export by status', () => {
-  it('count --status counts one status, or any of several; without it, everyone', async () => {
+  it('count --status counts one status, or any of several; without it, everyone', async ({ cli }) => {
     expect((await cli('count')).stdout).toBe('12\n')
     expect((await cli('count', '--status', 'bounced')).stdout).toBe('3\n')
     expect((await cli('count', '--status', 'waiting')).stdout).toBe('4\n')
@@ -85,7 +73,7 @@ describe('list, count and export by status', () => {
     expect((await cli('count', '--status', 'unsubscribed')).stdout).toBe('0\n')
   })
 
-  it('list --status lists the entries of those statuses, oldest first', async () => {
+  it('list --status lists the entries of those statuses, oldest first', async ({ cli }) => {
     const refused = await cli('list', '--status', 'complained', '--status', 'bounced')
     expect(refused).toMatchObject({ code: 0, stderr: '' })
     expect(addressesIn(refused.stdout)).toEqual([...bounced, complained])
@@ -94,7 +82,7 @@ describe('list, count and export by status', () => {
     expect(addressesIn((await cli('list', '--status', 'invited')).stdout)).toEqual(invited)
   })
 
-  it('export --status writes those entries only, under the usual header', async () => {
+  it('export --status writes those entries only, under the usual header', async ({ cli }) => {
     const exported = await cli('export', '--status', 'complained')
     const [header, ...rows] = exported.stdout.trim().split('\r\n')
     expect(header).toBe(
@@ -112,7 +100,9 @@ describe('list, count and export by status', () => {
     ).toEqual([[complained, 'complained']])
   })
 
-  it('refuses a status that is not one, naming them all, and --status where nothing filters (exit 2)', async () => {
+  it('refuses a status that is not one, naming them all, and --status where nothing filters (exit 2)', async ({
+    cli,
+  }) => {
     const wrong = await cli('list', '--status', 'bouncing')
     expect(wrong).toMatchObject({ code: 2, stdout: '' })
     expect(wrong.stderr).toContain(`--status needs one of ${ENTRY_STATUSES.join(', ')}, not "bouncing"`)
@@ -129,14 +119,17 @@ describe('list, count and export by status', () => {
     })
   })
 
-  it('--help names every status, complained among them', async () => {
+  it('--help names every status, complained among them', async ({ cli }) => {
     const help = await cli('--help')
     expect(help.stdout).toContain(`S is a status: ${ENTRY_STATUSES.join(', ')}`)
   })
 })
 
 describe('deliveries after the batch', () => {
-  it('tells who bounced or complained since the batch, masked as the log masks them; its counts agree', async () => {
+  it('tells who bounced or complained since the batch, masked as the log masks them; its counts agree', async ({
+    mail,
+    cli,
+  }) => {
     const report = await cli('deliveries')
     expect(report).toMatchObject({ code: 0, stderr: '' })
     expect(report.stdout).toMatch(/hard bounces 3 \(/)
@@ -171,7 +164,7 @@ describe('the studio by status', () => {
     })
     return { status: answer.status, body: (await answer.json()) as Record<string, unknown> }
   }
-  beforeAll(async () => {
+  it.beforeAll(async ({ mail }) => {
     studio = await startStudioProcess(mail.server.env)
   })
   afterAll(async () => {

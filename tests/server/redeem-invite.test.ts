@@ -5,16 +5,16 @@ import { promisify } from 'node:util'
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { SignJWT } from 'jose'
 import { Webhook } from 'standardwebhooks'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import WebSocket from 'ws'
-import type { TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
 import type { Database } from '../../server/db/database'
 import { linkKeys } from '../../server/mail/messages/link-seals'
 import { inviteNamed, queueTestInvitation } from '../../server/waitlist/invite/invitations'
 import { REDEEM_REFUSALS } from '../../server/waitlist/redeem-invite'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+import { mailTest } from '../support/fixtures'
+import type { MailTestServer } from '../support/mail-test-server'
+import type { WebhookReceiver } from '../support/webhook-receiver'
 
 /**
  * `supabase.rpc('redeem_invite', { code })` (issue 43, item 4): the beta product tells the
@@ -29,36 +29,34 @@ const LIMITED_CLIENT = '203.0.113.43'
 const BURST = 5
 
 let mail: MailTestServer
-let server: TestServer
 let db: Database
 let receiver: WebhookReceiver
 let service: SupabaseClient
 let anon: SupabaseClient
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-  mail = await startMailTestServer({
+const it = mailTest(
+  {
     MAIL_PER_MINUTE: '0',
-    SIGNUP_WEBHOOK_URL: receiver.url,
     SIGNUP_WEBHOOK_SECRET: SECRET,
     SIGNUP_WEBHOOK_EVENTS: 'entry.joined',
     RATE_LIMIT_PER_MINUTE: '1',
     RATE_LIMIT_BURST: String(BURST),
     TRUST_PROXY_HEADER: 'x-forwarded-for',
-  })
-  server = mail.server
-  db = mail.database.db
-  service = client(server.serviceKey)
-  anon = client(server.anonKey)
-})
+  },
+  { webhook: true },
+)
 
-afterAll(async () => {
-  await mail?.close()
-  await receiver?.close()
+// The file's helpers and its two supabase-js clients read these, set once from the fixtures.
+it.beforeAll(async ({ mail: started, receiver: listening }) => {
+  mail = started
+  receiver = listening
+  db = mail.database.db
+  service = client(mail.server.serviceKey)
+  anon = client(mail.server.anonKey)
 })
 
 function client(key: string): SupabaseClient {
-  return createClient(server.url, key, {
+  return createClient(mail.server.url, key, {
     realtime: { transport: WebSocket as never },
     auth: { persistSession: false, autoRefreshToken: false },
   })
@@ -110,7 +108,7 @@ const entryDates = async (email: string) =>
 /** The code with one character changed, as a hand or a mangling mail client might. */
 const tamper = (code: string) => `${code.slice(0, 20)}${code[20] === 'A' ? 'B' : 'A'}${code.slice(21)}`
 
-const rpcUrl = (name: string) => `${server.url}/rest/v1/rpc/${name}`
+const rpcUrl = (name: string) => `${mail.server.url}/rest/v1/rpc/${name}`
 const keyHeaders = (key: string) => ({ apikey: key, Authorization: `Bearer ${key}` })
 
 async function expectRefusal(
@@ -218,7 +216,7 @@ describe('redeem_invite refuses, in PostgREST’s shape, and changes nothing', (
     await expectRefusal(refused, 401, '42501', 'permission denied for function redeem_invite')
     const raw = await fetch(rpcUrl('redeem_invite'), {
       method: 'POST',
-      headers: { ...keyHeaders(server.anonKey), 'Content-Type': 'application/json' },
+      headers: { ...keyHeaders(mail.server.anonKey), 'Content-Type': 'application/json' },
       body: JSON.stringify({ code }),
     })
     expect(raw.headers.get('www-authenticate')).toBe('Bearer')
@@ -227,7 +225,7 @@ describe('redeem_invite refuses, in PostgREST’s shape, and changes nothing', (
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuedAt()
       .setExpirationTime('1h')
-      .sign(server.secret)
+      .sign(mail.server.secret)
     await expectRefusal(await client(userKey).rpc('redeem_invite', { code }), 403, '42501', /redeem_invite/)
     expect(await stateOf(email)).toEqual(before)
   })
@@ -245,7 +243,9 @@ describe('redeem_invite refuses, in PostgREST’s shape, and changes nothing', (
         REDEEM_REFUSALS.invalid,
       )
     // A code made with another installation's key is as foreign as a changed one.
-    expect(linkKeys(new Uint8Array(32)).inviteCode.equals(linkKeys(server.secret).inviteCode)).toBe(false)
+    expect(linkKeys(new Uint8Array(32)).inviteCode.equals(linkKeys(mail.server.secret).inviteCode)).toBe(
+      false,
+    )
     expect(await stateOf(email)).toEqual(before)
   })
 
@@ -265,7 +265,7 @@ describe('redeem_invite refuses, in PostgREST’s shape, and changes nothing', (
   it('the code of an entry `remove` erased: 404 PT404, and no entry comes back', async () => {
     const email = 'gus.erased@example.com'
     const code = await invitedCode(email)
-    const removed = await runCli(server.env, 'remove', email)
+    const removed = await runCli(mail.server.env, 'remove', email)
     expect(removed).toMatchObject({
       code: 0,
       stdout: expect.stringContaining(`Removed ${email} from the waitlist.`),
@@ -306,7 +306,7 @@ describe('redeem_invite refuses, in PostgREST’s shape, and changes nothing', (
       )
     const notJson = await fetch(rpcUrl('redeem_invite'), {
       method: 'POST',
-      headers: { ...keyHeaders(server.serviceKey), 'Content-Type': 'application/json' },
+      headers: { ...keyHeaders(mail.server.serviceKey), 'Content-Type': 'application/json' },
       body: `{"code": "${code}"`,
     })
     expect(notJson.status).toBe(400)
@@ -318,7 +318,7 @@ describe('redeem_invite refuses, in PostgREST’s shape, and changes nothing', (
     const email = 'ivy.methods@example.com'
     const code = await invitedCode(email)
     const before = await stateOf(email)
-    for (const key of [server.serviceKey, server.anonKey])
+    for (const key of [mail.server.serviceKey, mail.server.anonKey])
       await expectRefusal(
         await client(key).rpc('delete_everything', { code }),
         404,
@@ -336,7 +336,7 @@ describe('redeem_invite refuses, in PostgREST’s shape, and changes nothing', (
     )
     const patch = await fetch(rpcUrl('redeem_invite'), {
       method: 'PATCH',
-      headers: { ...keyHeaders(server.serviceKey), 'Content-Type': 'application/json' },
+      headers: { ...keyHeaders(mail.server.serviceKey), 'Content-Type': 'application/json' },
       body: JSON.stringify({ code }),
     })
     expect(patch.status).toBe(405)
@@ -344,7 +344,7 @@ describe('redeem_invite refuses, in PostgREST’s shape, and changes nothing', (
     const post = (query: string, headers: Record<string, string> = {}) =>
       fetch(`${rpcUrl('redeem_invite')}${query}`, {
         method: 'POST',
-        headers: { ...keyHeaders(server.serviceKey), 'Content-Type': 'application/json', ...headers },
+        headers: { ...keyHeaders(mail.server.serviceKey), 'Content-Type': 'application/json', ...headers },
         body: JSON.stringify({ code }),
       }).then(async (answer) => [answer.status, ((await answer.json()) as { code: string }).code])
     expect(await post('?select=email')).toEqual([400, 'PGRST100'])
@@ -362,7 +362,7 @@ describe('redeem_invite refuses, in PostgREST’s shape, and changes nothing', (
     const before = await stateOf(email)
     const large = await fetch(rpcUrl('redeem_invite'), {
       method: 'POST',
-      headers: { ...keyHeaders(server.serviceKey), 'Content-Type': 'application/json' },
+      headers: { ...keyHeaders(mail.server.serviceKey), 'Content-Type': 'application/json' },
       body: JSON.stringify({ code, padding: 'x'.repeat(17 * 1024) }),
     })
     expect(large.status).toBe(413)
@@ -384,12 +384,12 @@ describe('the rate limit', () => {
         body: JSON.stringify({ code: 'x' }),
       }).then((answer) => answer.status)
     const owner: number[] = []
-    for (let i = 0; i < BURST * 3; i++) owner.push(await call(server.serviceKey))
+    for (let i = 0; i < BURST * 3; i++) owner.push(await call(mail.server.serviceKey))
     expect(new Set(owner)).toEqual(new Set([400]))
     const strangers: number[] = []
-    for (let i = 0; i <= BURST; i++) strangers.push(await call(server.anonKey))
+    for (let i = 0; i <= BURST; i++) strangers.push(await call(mail.server.anonKey))
     expect(strangers).toEqual([...Array(BURST).fill(401), 429])
-    expect(await call(server.serviceKey), 'the owner still gets through').toBe(400)
+    expect(await call(mail.server.serviceKey), 'the owner still gets through').toBe(400)
   })
 })
 
@@ -418,10 +418,10 @@ describe('the invitation guide’s code, run as a beta product runs it', () => {
       `select o.uuid::text from private.mail_outbox o join public.waitlist w on w.id = o.waitlist_id where w.email = $1`,
       [email],
     )
-    const keysOut = (await runCli(server.env, 'keys')).stdout
+    const keysOut = (await runCli(mail.server.env, 'keys')).stdout
     const env = {
       INVITE_CODE_KEY: /invite_code:\s+(\S+)/.exec(keysOut)?.[1] ?? '',
-      WAITLIST_URL: server.url,
+      WAITLIST_URL: mail.server.url,
       WAITLIST_SERVICE_ROLE_KEY: /service_role:\s+(\S+)/.exec(keysOut)?.[1] ?? '',
     }
     const print = (call: string) => `\nprocess.stdout.write(JSON.stringify(${call}))\n`

@@ -27,7 +27,8 @@ function request(
   return fetch(`${server.url}/rest/v1/${path}`, init)
 }
 
-function post(server: TestServer, body: string, headers: Record<string, string> = {}, path = 'waitlist') {
+/** A REST POST with only the anon key: no Prefer, no Content-Profile, as a bare client sends it. */
+function postRaw(server: TestServer, body: string, headers: Record<string, string> = {}, path = 'waitlist') {
   return request(server, path, {
     method: 'POST',
     headers: { apikey: server.anonKey, 'Content-Type': 'application/json', ...headers },
@@ -102,14 +103,16 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
       const result = await anon.from('waitlist').insert({ email: address('first') })
       expect(result).toMatchObject({ error: null, data: null, status: 201 })
 
-      const raw = await post(server, JSON.stringify({ email: address('raw') }), { Prefer: 'return=minimal' })
+      const raw = await postRaw(server, JSON.stringify({ email: address('raw') }), {
+        Prefer: 'return=minimal',
+      })
       expect(raw.status).toBe(201)
       expect(await raw.text()).toBe('')
       expect(raw.headers.get('content-range')).toBe('*/*')
       expect(raw.headers.get('preference-applied')).toBe('return=minimal')
       expect(raw.headers.get('content-type')).toBeNull()
 
-      const counted = await post(server, JSON.stringify({ email: address('counted') }), {
+      const counted = await postRaw(server, JSON.stringify({ email: address('counted') }), {
         Prefer: 'count=exact',
       })
       expect(counted.status).toBe(201)
@@ -123,7 +126,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
       expect(again.error).toMatchObject({ code: '23505', message: EMAIL_KEY_MESSAGE, hint: null })
       // Postgres leaves out the "Key (email)=(…)" detail for a role that may not read the table.
       expect(again.error?.details).toBeNull()
-      const raw = await post(server, JSON.stringify({ email: address('case') }))
+      const raw = await postRaw(server, JSON.stringify({ email: address('case') }))
       await expectPostgrestError(raw, 409, '23505', EMAIL_KEY_MESSAGE)
     })
 
@@ -137,7 +140,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
       expect(denied.error?.code).toBe('42501')
       expect(denied.data).toBeNull()
 
-      const raw = await post(server, JSON.stringify({ email: address('peek') }), {
+      const raw = await postRaw(server, JSON.stringify({ email: address('peek') }), {
         Prefer: 'return=representation',
       })
       expect(raw.headers.get('www-authenticate')).toBe('Bearer')
@@ -153,7 +156,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
         { email: address('owner'), created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+\+00:00$/) },
       ])
 
-      const rawOwner = await post(server, JSON.stringify({ email: address('owner2') }), {
+      const rawOwner = await postRaw(server, JSON.stringify({ email: address('owner2') }), {
         ...serviceHeaders(),
         Prefer: 'return=representation',
         'Content-Profile': 'public',
@@ -191,9 +194,9 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
       expect(partial.error?.code).toBe('23502')
       expect(await count()).toBe(before + 2)
 
-      const mismatched = await post(server, JSON.stringify([{ email: address('b4') }, { other: 1 }]))
+      const mismatched = await postRaw(server, JSON.stringify([{ email: address('b4') }, { other: 1 }]))
       await expectPostgrestError(mismatched, 400, 'PGRST102', 'All object keys must match')
-      const empty = await post(server, '[]')
+      const empty = await postRaw(server, '[]')
       expect(empty.status).toBe(201)
       expect(await count()).toBe(before + 2)
     })
@@ -207,7 +210,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
         expect(upsert).toMatchObject({ status: 400, error: { code: 'PGRST100' } })
       }
       const headers = { ...serviceHeaders(), Prefer: 'resolution=merge-duplicates' }
-      const merged = await post(server, JSON.stringify({ email: address('first') }), headers)
+      const merged = await postRaw(server, JSON.stringify({ email: address('first') }), headers)
       expect(merged.status).toBe(409)
       expect(merged.headers.get('preference-applied')).toBeNull()
       expect(await count()).toBe(before)
@@ -222,23 +225,27 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
         'a b@example.com',
       ]
       for (const email of refused) {
-        const body = await expectPostgrestError(await post(server, JSON.stringify({ email })), 400, '23514')
+        const body = await expectPostgrestError(
+          await postRaw(server, JSON.stringify({ email })),
+          400,
+          '23514',
+        )
         expect(body.message).toMatch(
           /^new row for relation "waitlist" violates check constraint "waitlist_email_\w+"$/,
         )
       }
       // In an array, the same refusal word for word, decided before the insert (server/waitlist/signup.ts).
       for (const email of [...refused, null, 5]) {
-        const alone = await (await post(server, JSON.stringify({ email }))).json()
-        const inArray = await post(server, JSON.stringify([{ email: address('fine') }, { email }]))
+        const alone = await (await postRaw(server, JSON.stringify({ email }))).json()
+        const inArray = await postRaw(server, JSON.stringify([{ email: address('fine') }, { email }]))
         expect(inArray.status, String(email)).toBe(400)
         expect(await inArray.json(), String(email)).toEqual(alone)
       }
       const viaClient = await anon.from('waitlist').insert({ email: 'nope' })
       expect(viaClient).toMatchObject({ status: 400, error: { code: '23514' } })
-      await expectPostgrestError(await post(server, '{}'), 400, '23502', /null value in column "email"/)
-      await expectPostgrestError(await post(server, '{"email":null}'), 400, '23502')
-      const badDate = await post(
+      await expectPostgrestError(await postRaw(server, '{}'), 400, '23502', /null value in column "email"/)
+      await expectPostgrestError(await postRaw(server, '{"email":null}'), 400, '23502')
+      const badDate = await postRaw(
         server,
         JSON.stringify({ email: address('dated'), created_at: 'soon' }),
         serviceHeaders(),
@@ -249,9 +256,9 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
         '22007',
         'invalid input syntax for type timestamp with time zone: "soon"',
       )
-      const ownId = await post(server, JSON.stringify({ id: 7, email: address('id') }), serviceHeaders())
+      const ownId = await postRaw(server, JSON.stringify({ id: 7, email: address('id') }), serviceHeaders())
       await expectPostgrestError(ownId, 400, '428C9', /cannot insert a non-DEFAULT value into column "id"/)
-      const anonDate = await post(
+      const anonDate = await postRaw(
         server,
         JSON.stringify({ email: address('dated'), created_at: '2020-01-01' }),
       )
@@ -259,28 +266,28 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
     })
 
     it('answers malformed requests with PostgREST errors', async () => {
-      await expectPostgrestError(await post(server, '{"email":'), 400, 'PGRST102', 'Empty or invalid json')
-      await expectPostgrestError(await post(server, ''), 400, 'PGRST102', 'Empty or invalid json')
+      await expectPostgrestError(await postRaw(server, '{"email":'), 400, 'PGRST102', 'Empty or invalid json')
+      await expectPostgrestError(await postRaw(server, ''), 400, 'PGRST102', 'Empty or invalid json')
       await expectPostgrestError(
-        await post(server, '"just a string"'),
+        await postRaw(server, '"just a string"'),
         400,
         'PGRST102',
         'Empty or invalid json',
       )
       await expectPostgrestError(
-        await post(server, 'email=x@y.co', { 'Content-Type': 'text/plain' }),
+        await postRaw(server, 'email=x@y.co', { 'Content-Type': 'text/plain' }),
         400,
         'PGRST102',
         'Content-Type not acceptable: text/plain',
       )
       await expectPostgrestError(
-        await post(server, 'email=x', { 'Content-Type': 'application/x-www-form-urlencoded' }),
+        await postRaw(server, 'email=x', { 'Content-Type': 'application/x-www-form-urlencoded' }),
         400,
         'PGRST102',
         'Content-Type not acceptable: application/x-www-form-urlencoded',
       )
       await expectPostgrestError(
-        await post(server, JSON.stringify({ email: address('x'), nickname: 'x' })),
+        await postRaw(server, JSON.stringify({ email: address('x'), nickname: 'x' })),
         400,
         'PGRST204',
         "Could not find the 'nickname' column of 'waitlist' in the schema cache",
@@ -288,27 +295,27 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
       const viaClient = await anon.from('waitlist').insert({ email: address('y'), nickname: 'y' } as never)
       expect(viaClient).toMatchObject({ status: 400, error: { code: 'PGRST204' } })
 
-      const typo = await expectPostgrestError(await post(server, '{}', {}, 'waitlists'), 404, 'PGRST205')
+      const typo = await expectPostgrestError(await postRaw(server, '{}', {}, 'waitlists'), 404, 'PGRST205')
       expect(typo).toMatchObject({
         message: "Could not find the table 'public.waitlists' in the schema cache",
         hint: null,
       })
       // The one function served is redeem_invite (tests/server/redeem-invite.test.ts): others, PostgREST's 404.
       await expectPostgrestError(
-        await post(server, '{}', {}, 'rpc/delete_everything'),
+        await postRaw(server, '{}', {}, 'rpc/delete_everything'),
         404,
         'PGRST202',
         'Could not find the function public.delete_everything without parameters in the schema cache',
       )
 
       await expectPostgrestError(
-        await post(server, JSON.stringify({ email: address('schema') }), { 'Content-Profile': 'private' }),
+        await postRaw(server, JSON.stringify({ email: address('schema') }), { 'Content-Profile': 'private' }),
         406,
         'PGRST106',
         'The schema must be one of the following: public',
       )
       await expectPostgrestError(
-        await post(server, JSON.stringify({ email: address('csv') }), { Accept: 'text/csv' }),
+        await postRaw(server, JSON.stringify({ email: address('csv') }), { Accept: 'text/csv' }),
         406,
         'PGRST107',
         'None of these media types are available: text/csv',
@@ -324,7 +331,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
     it('refuses bodies over 16 KiB with 413 and a JSON message, inserting nothing', async () => {
       const before = await count()
       const huge = JSON.stringify({ email: `${'a'.repeat(17 * 1024)}@example.com` })
-      const response = await post(server, huge, { Origin: ORIGIN })
+      const response = await postRaw(server, huge, { Origin: ORIGIN })
       expect(response.status).toBe(413)
       expect(response.headers.get('access-control-allow-origin')).toBe(ORIGIN)
       expect(await response.json()).toEqual({
@@ -334,7 +341,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
         message: 'Request size limit exceeded',
       })
       const justUnder = JSON.stringify({ email: `${'a'.repeat(16 * 1024 - 40)}@example.com` })
-      expect((await post(server, justUnder)).status).toBe(400) // read, then refused by the 254-char check
+      expect((await postRaw(server, justUnder)).status).toBe(400) // read, then refused by the 254-char check
       expect(await count()).toBe(before)
     })
   })
@@ -362,7 +369,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
         hint: 'Double check your Supabase `anon` or `service_role` API key.',
       }
       for (const apikey of ['not-a-key', 'a.b.c', unsigned({ role: 'service_role', iss: 'supabase' })]) {
-        const invalid = await post(server, '{}', { apikey })
+        const invalid = await postRaw(server, '{}', { apikey })
         expect(invalid.status).toBe(401)
         expect(await invalid.json()).toEqual(invalidBody)
       }
@@ -380,11 +387,11 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
 
     it('refuses a forged service_role key, as apikey or as bearer, and reveals nothing', async () => {
       const forged = await sign('a-different-secret-that-is-long-enough-1234', { role: 'service_role' })
-      const asKey = await post(server, '{}', { apikey: forged })
+      const asKey = await postRaw(server, '{}', { apikey: forged })
       expect(asKey.status).toBe(401)
       expect(((await asKey.json()) as { message: string }).message).toBe('Invalid API key')
 
-      const asBearer = await post(server, '{}', { Authorization: `Bearer ${forged}` })
+      const asBearer = await postRaw(server, '{}', { Authorization: `Bearer ${forged}` })
       expect(asBearer.headers.get('www-authenticate')).toBe(
         'Bearer error="invalid_token", error_description="No suitable key or wrong key type"',
       )
@@ -405,26 +412,26 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
       const { secret } = server
       const expired = await sign(secret, { role: 'anon' }, Math.floor(Date.now() / 1000) - 3600)
       await expectPostgrestError(
-        await post(server, '{}', { Authorization: `Bearer ${expired}` }),
+        await postRaw(server, '{}', { Authorization: `Bearer ${expired}` }),
         401,
         'PGRST303',
         'JWT expired',
       )
       await expectPostgrestError(
-        await post(server, '{}', { Authorization: 'Bearer garbage' }),
+        await postRaw(server, '{}', { Authorization: 'Bearer garbage' }),
         401,
         'PGRST301',
         'Expected 3 parts in JWT; got 1',
       )
       await expectPostgrestError(
-        await post(server, '{}', { Authorization: 'Bearer ' }),
+        await postRaw(server, '{}', { Authorization: 'Bearer ' }),
         401,
         'PGRST301',
         'Empty JWT is sent in Authorization header',
       )
       // A user token of the project (role authenticated) is honoured: insert yes, read no (403, not 401).
       const user = await sign(secret, { role: 'authenticated', sub: 'user-1' })
-      const asUser = await post(server, JSON.stringify({ email: address('user') }), {
+      const asUser = await postRaw(server, JSON.stringify({ email: address('user') }), {
         Authorization: `Bearer ${user}`,
       })
       expect(asUser.status).toBe(201)
@@ -557,7 +564,7 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
         await expectPostgrestError(read, 400, 'PGRST100', /^Unsupported query parameter: /)
       }
       for (const query of ['on_conflict=email', 'order=id', 'limit=1', 'email=eq.x']) {
-        const insert = await post(
+        const insert = await postRaw(
           server,
           JSON.stringify({ email: address('param') }),
           {},
@@ -591,18 +598,18 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
       expect(preflight.headers.get('access-control-allow-headers')).toBe(
         'apikey, authorization, content-type, content-profile, x-client-info',
       )
-      const created = await post(server, JSON.stringify({ email: address('cors') }), { Origin: ORIGIN })
+      const created = await postRaw(server, JSON.stringify({ email: address('cors') }), { Origin: ORIGIN })
       expect(created.status).toBe(201)
       expect(created.headers.get('access-control-allow-origin')).toBe(ORIGIN)
       expect(created.headers.get('access-control-expose-headers')).toContain('Content-Range')
-      const refused = await post(server, JSON.stringify({ email: address('cors') }), { Origin: ORIGIN })
+      const refused = await postRaw(server, JSON.stringify({ email: address('cors') }), { Origin: ORIGIN })
       expect(refused.status).toBe(409)
       expect(refused.headers.get('access-control-allow-origin')).toBe(ORIGIN)
       // Answers made before the table is reached carry it too: a refused key, an oversized body.
       const keyless = await fetch(`${server.url}/rest/v1/waitlist`, { headers: { Origin: ORIGIN } })
       expect(keyless.status).toBe(401)
       expect(keyless.headers.get('access-control-allow-origin')).toBe(ORIGIN)
-      const oversized = await post(server, JSON.stringify({ email: 'x'.repeat(20_000) }), {
+      const oversized = await postRaw(server, JSON.stringify({ email: 'x'.repeat(20_000) }), {
         Origin: ORIGIN,
       })
       expect(oversized.status).toBe(413)
@@ -629,12 +636,12 @@ describe.each(BACKENDS)('the /rest/v1 contract on $name', ({ name }) => {
       const { server: orphan, stopPostgres } = await startServerOnOwnPostgres()
       try {
         // Served first, so the pool holds connections when the database goes.
-        expect((await post(orphan, JSON.stringify({ email: address('before') }))).status).toBe(201)
+        expect((await postRaw(orphan, JSON.stringify({ email: address('before') }))).status).toBe(201)
         await stopPostgres()
         const health = await fetch(`${orphan.url}/healthz`)
         expect(health.status).toBe(503)
         expect(await health.json()).toEqual({ status: 'unavailable' })
-        const insert = await post(orphan, JSON.stringify({ email: address('down') }))
+        const insert = await postRaw(orphan, JSON.stringify({ email: address('down') }))
         await expectPostgrestError(
           insert,
           503,

@@ -37,7 +37,8 @@ afterAll(async () => {
   await stopBackends()
 })
 
-async function get(server: TestServer, path: string, headers: Record<string, string>): Promise<void> {
+/** A page visit as a browser makes it: answered 200, its answer kept for the no-cookie check. */
+async function visit(server: TestServer, path: string, headers: Record<string, string>): Promise<void> {
   const response = await fetch(`${server.url}${path}`, { headers })
   expect(response.status).toBe(200)
   answers.push(response)
@@ -70,14 +71,14 @@ describe('visits and signups by source, on two servers sharing one database', ()
   it('counts them on either server, sums them, and sets no cookie', async () => {
     const [first = '', second = '', third = ''] = ADDRESSES
     // One visitor through both servers, then a second one: two visitors, three visits.
-    await get(one, '/?utm_source=HN&utm_medium=social', browser(first))
-    await get(two, '/?utm_source=hn&utm_medium=social', browser(first))
-    await get(two, '/?utm_source=hn&utm_medium=social', browser(second))
-    await get(one, '/', browser(third, { referer: 'https://www.linkedin.com/' }))
-    await get(two, '/', browser(third, { referer: 'https://www.linkedin.com/', 'sec-gpc': '1' }))
+    await visit(one, '/?utm_source=HN&utm_medium=social', browser(first))
+    await visit(two, '/?utm_source=hn&utm_medium=social', browser(first))
+    await visit(two, '/?utm_source=hn&utm_medium=social', browser(second))
+    await visit(one, '/', browser(third, { referer: 'https://www.linkedin.com/' }))
+    await visit(two, '/', browser(third, { referer: 'https://www.linkedin.com/', 'sec-gpc': '1' }))
     // Not visits: a crawler, a prefetch.
-    await get(one, '/?utm_source=hn', { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' })
-    await get(two, '/?utm_source=hn', browser(first, { 'sec-purpose': 'prefetch' }))
+    await visit(one, '/?utm_source=hn', { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' })
+    await visit(two, '/?utm_source=hn', browser(first, { 'sec-purpose': 'prefetch' }))
 
     const page = { referer: `${one.url}/?utm_source=hn&utm_medium=social` }
     const insert = await postWaitlist(one, { email: 'hn.reader@example.com' }, browser(first, page))

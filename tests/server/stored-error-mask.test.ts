@@ -1,10 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { SmtpSink } from '../../harness/smtp-sink'
-import type { TestServer } from '../../harness/test-server'
+import { describe, expect } from 'vitest'
 import type { OpenedDatabase } from '../../server/db/open-database'
 import { insertStatus } from '../reliability/support'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+import { CONFIRMING, mailTest } from '../support/fixtures'
 
 /**
  * The review found `550 no such user jane.doe'<email:…>` in private.mail_outbox.last_error and in
@@ -15,39 +12,20 @@ const EMAIL = "jane.doe'o/x=y?z&w@example.com"
 // Every run of the local part between the characters the old mask stopped at.
 const PIECES = ['jane.doe', "jane.doe'o", 'x=y', 'z&w', 'o/x=y?z&w@example.com']
 
-let mail: MailTestServer
-let sink: SmtpSink
-let receiver: WebhookReceiver
-let server: TestServer
-let database: OpenedDatabase
-
-beforeAll(async () => {
-  receiver = await startWebhookReceiver({
-    kind: 'status',
-    status: 500,
-    body: JSON.stringify({ error: `unknown subscriber ${EMAIL}, try again` }),
-  })
-  mail = await startMailTestServer(
-    {
-      CONFIRM_SIGNUPS: 'true',
-      MAIL_PER_MINUTE: '0',
-      SIGNUP_WEBHOOK_URL: receiver.url,
-      SIGNUP_WEBHOOK_RETRY_BASE_MS: '200',
-      LOG_LEVEL: 'info',
+const it = mailTest(
+  { ...CONFIRMING, SIGNUP_WEBHOOK_RETRY_BASE_MS: '200', LOG_LEVEL: 'info' },
+  {
+    sink: { rcptReply: (to) => ({ code: 550, text: `no such user ${to}` }) },
+    webhook: {
+      kind: 'status',
+      status: 500,
+      body: JSON.stringify({ error: `unknown subscriber ${EMAIL}, try again` }),
     },
-    { rcptReply: (to) => ({ code: 550, text: `no such user ${to}` }) },
-  )
-  sink = mail.sink
-  server = mail.server
-  database = mail.database
-})
-
-afterAll(async () => {
-  await mail?.close()
-  await receiver?.close()
-})
+  },
+)
 
 async function lastError(
+  database: OpenedDatabase,
   table: 'private.mail_outbox' | 'private.webhook_deliveries',
 ): Promise<string | null> {
   const [row] = await database.db.query<{ last_error: string | null }>(
@@ -62,13 +40,19 @@ function expectMasked(text: string, where: string): void {
 }
 
 describe("stored error texts and the log, for an address with ' / = ? & in its local part", () => {
-  it('the SMTP 550 in mail_outbox.last_error and the webhook answer in webhook_deliveries.last_error are masked', async () => {
+  it('the SMTP 550 in mail_outbox.last_error and the webhook answer in webhook_deliveries.last_error are masked', async ({
+    server,
+    sink,
+    database,
+  }) => {
     expect(await insertStatus(server, EMAIL)).toBe(201)
     await sink.waitFor(() => sink.refused.includes(EMAIL), 'the SMTP server refused the confirmation')
-    await expect.poll(() => lastError('private.mail_outbox'), { timeout: 15_000 }).not.toBeNull()
-    await expect.poll(() => lastError('private.webhook_deliveries'), { timeout: 15_000 }).not.toBeNull()
-    const mail = (await lastError('private.mail_outbox')) ?? ''
-    const webhook = (await lastError('private.webhook_deliveries')) ?? ''
+    await expect.poll(() => lastError(database, 'private.mail_outbox'), { timeout: 15_000 }).not.toBeNull()
+    await expect
+      .poll(() => lastError(database, 'private.webhook_deliveries'), { timeout: 15_000 })
+      .not.toBeNull()
+    const mail = (await lastError(database, 'private.mail_outbox')) ?? ''
+    const webhook = (await lastError(database, 'private.webhook_deliveries')) ?? ''
     console.log(`mail_outbox.last_error: ${mail}\nwebhook_deliveries.last_error: ${webhook}`)
     expectMasked(mail, 'mail_outbox.last_error')
     expectMasked(webhook, 'webhook_deliveries.last_error')

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { mailWords } from '../../contract/site-config'
 import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
 import { entryArgs } from '../../harness/test-bundle'
@@ -12,8 +12,8 @@ import { runCli } from '../../harness/waitlist-cli'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
 import { answersOf } from '../../server/waitlist/entry-answers'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+import { CONFIRMING, mailTest } from '../support/fixtures'
+import type { MailTestServer } from '../support/mail-test-server'
 
 /**
  * Text from strangers (issue 48, items 2 and 6), on one real server with confirmation on: the
@@ -24,29 +24,14 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
  */
 const exec = promisify(execFile)
 
-let mail: MailTestServer
-let receiver: WebhookReceiver
+const it = mailTest(CONFIRMING, { webhook: true })
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-  mail = await startMailTestServer({
-    CONFIRM_SIGNUPS: 'true',
-    MAIL_PER_MINUTE: '0',
-    RATE_LIMIT_PER_MINUTE: '0',
-    SIGNUP_WEBHOOK_URL: receiver.url,
-  })
-})
-
-afterAll(async () => {
-  await mail?.close()
-  await receiver?.close()
-})
-
-const db = () => mail.database.db
 const answerWords = mailWords.pages.answers
 
 describe('the confirmation page’s answers', () => {
-  it('refuse a NUL, beside the bytes of half a character, with the form’s own words: 400, nothing stored', async () => {
+  it('refuse a NUL, beside the bytes of half a character, with the form’s own words: 400, nothing stored', async ({
+    mail,
+  }) => {
     const email = 'nul.answer@example.com'
     expect((await postWaitlist(mail.server, { email })).status).toBe(201)
     const keys = linkKeys(
@@ -68,11 +53,11 @@ describe('the confirmation page’s answers', () => {
     expect(html).toContain(
       `${answerWords.problemLine} &quot;organisation&quot; holds an invisible control character (U+0000) that cannot be stored; type it again without it.`,
     )
-    expect(await answersOf(db(), email)).toBeUndefined()
+    expect(await answersOf(mail.database.db, email)).toBeUndefined()
     // The bytes alone decode to U+FFFD, which is text: stored as such, never half a character.
     const replaced = await answer('use_case=Agents%ED%A0%80')
     expect(replaced.status).toBe(200)
-    expect(await answersOf(db(), email)).toEqual({ use_case: 'Agents\uFFFD\uFFFD\uFFFD' })
+    expect(await answersOf(mail.database.db, email)).toEqual({ use_case: 'Agents\uFFFD\uFFFD\uFFFD' })
     expect(mail.server.output()).not.toMatch(/\\n\s+at /)
   })
 })
@@ -83,7 +68,7 @@ const DIRTY = '\u001b]0;owned\u0007\u001b[2J\u001b[31mRED\u009b31m \u202eevil\u0
 const DIRTY_SOURCE = 'hn\u001b[8m'
 
 /** `npm run waitlist -- …args` against the server's database, its standard output as bytes. */
-async function cliBytes(...args: string[]): Promise<Buffer> {
+async function cliBytes(mail: MailTestServer, ...args: string[]): Promise<Buffer> {
   const { stdout } = await exec(process.execPath, [...entryArgs('waitlist-cli'), ...args], {
     env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: '', ...mail.server.env },
     encoding: 'buffer',
@@ -111,15 +96,18 @@ describe('what is in the database all the same', () => {
   const email = 'dirty.row@example.com'
   let studio: StudioProcess
 
-  beforeAll(async () => {
+  it.beforeAll(async ({ mail }) => {
     expect((await postWaitlist(mail.server, { email })).status).toBe(201)
-    await db().query(
+    await mail.database.db.query(
       `insert into private.entry_answers (waitlist_id, answers)
        select id, jsonb_build_object('organisation', $2::text, 'use_case', $2::text) from public.waitlist where email = $1`,
       [email, DIRTY],
     )
-    await db().query('update public.waitlist set source = $2 where email = $1', [email, DIRTY_SOURCE])
-    await db().query(
+    await mail.database.db.query('update public.waitlist set source = $2 where email = $1', [
+      email,
+      DIRTY_SOURCE,
+    ])
+    await mail.database.db.query(
       `insert into private.entry_events (waitlist_id, event, detail)
        select id, 'soft bounce', $2 from public.waitlist where email = $1`,
       [email, '452 \u001b[5mmailbox full\u0007'],
@@ -130,8 +118,8 @@ describe('what is in the database all the same', () => {
     await studio?.stop()
   })
 
-  it('`show` prints it escaped, visibly; `show --json` as JSON escapes, the same data', async () => {
-    const shown = await cliBytes('show', email)
+  it('`show` prints it escaped, visibly; `show --json` as JSON escapes, the same data', async ({ mail }) => {
+    const shown = await cliBytes(mail, 'show', email)
     expect(actedOn(shown)).toEqual([])
     const text = shown.toString('utf8')
     expect(text).toContain('  source   hn\\x1b[8m')
@@ -140,17 +128,19 @@ describe('what is in the database all the same', () => {
     )
     expect(text).toContain('soft bounce  452 \\x1b[5mmailbox full\\x07')
 
-    const json = await cliBytes('show', email, '--json')
+    const json = await cliBytes(mail, 'show', email, '--json')
     expect(actedOn(json)).toEqual([])
     const read = JSON.parse(json.toString('utf8'))
     expect(read.answers).toEqual({ organisation: DIRTY, use_case: DIRTY })
     expect(read.source).toBe(DIRTY_SOURCE)
   })
 
-  it('`list` and `export` carry no byte a terminal acts on; export keeps CSV’s line breaks and typed tabs', async () => {
-    expect(actedOn(await cliBytes('list'))).toEqual([])
-    expect(actedOn(await cliBytes('list', '--source', DIRTY_SOURCE))).toEqual([])
-    const exported = await cliBytes('export')
+  it('`list` and `export` carry no byte a terminal acts on; export keeps CSV’s line breaks and typed tabs', async ({
+    mail,
+  }) => {
+    expect(actedOn(await cliBytes(mail, 'list'))).toEqual([])
+    expect(actedOn(await cliBytes(mail, 'list', '--source', DIRTY_SOURCE))).toEqual([])
+    const exported = await cliBytes(mail, 'export')
     expect(actedOn(exported, true)).toEqual([])
     const row = exported
       .toString('utf8')
@@ -180,21 +170,23 @@ describe('what is in the database all the same', () => {
     expect(list.entries[0]).toMatchObject({ email, source: 'hn\\x1b[8m', answer_organisation: escaped })
   })
 
-  it('an export imported again stores the escapes as text, and exports as the same line', async () => {
+  it('an export imported again stores the escapes as text, and exports as the same line', async ({
+    mail,
+  }) => {
     const dir = await mkdtemp(join(tmpdir(), 'stranger-text-'))
     try {
-      const first = (await cliBytes('export')).toString('utf8')
+      const first = (await cliBytes(mail, 'export')).toString('utf8')
       const line = first.split('\r\n').find((row) => row.startsWith(email)) ?? ''
       const [header] = first.split('\r\n')
       await writeFile(join(dir, 'one.csv'), `${header}\r\n${line}\r\n`)
-      await db().query('delete from public.waitlist where email = $1', [email])
+      await mail.database.db.query('delete from public.waitlist where email = $1', [email])
       const imported = await runCli(mail.server.env, 'import', join(dir, 'one.csv'))
       expect(imported.code, imported.stderr).toBe(0)
-      const stored = await answersOf(db(), email)
+      const stored = await answersOf(mail.database.db, email)
       expect(stored?.organisation).toBe(
         '\\x1b]0;owned\\x07\\x1b[2J\\x1b[31mRED\\x9b31m \\u202eevil\\x85 tab\there',
       )
-      const again = (await cliBytes('export')).toString('utf8')
+      const again = (await cliBytes(mail, 'export')).toString('utf8')
       expect(again.split('\r\n').find((row) => row.startsWith(email))).toBe(line)
     } finally {
       await rm(dir, { recursive: true, force: true })
@@ -203,7 +195,10 @@ describe('what is in the database all the same', () => {
 })
 
 describe('a Slack receiver', () => {
-  it('gets the address as inline code, with &, < and > escaped: *, _ and ~ in it are not formatting', async () => {
+  it('gets the address as inline code, with &, < and > escaped: *, _ and ~ in it are not formatting', async ({
+    mail,
+    receiver,
+  }) => {
     const email = 'a*b_c~d`e&f@example.com'
     expect((await postWaitlist(mail.server, { email })).status).toBe(201)
     const signup = () =>

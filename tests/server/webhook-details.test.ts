@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { CONFIRMING, mailTest } from '../support/fixtures'
+import type { MailTestServer } from '../support/mail-test-server'
 import { requestAccessOverMcp } from '../support/mcp-raw'
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+import type { WebhookReceiver } from '../support/webhook-receiver'
 
 /**
  * Webhooks that tell the chat who (issue 51, item 6): with SIGNUP_WEBHOOK_DETAILS=source,answers
@@ -17,27 +18,17 @@ const CHROME =
 const ADA = 'ada@deepmind-lab.org'
 const AGENT_SIGNUP = 'proposed.only@example.org'
 
-let receiver: WebhookReceiver
-let mail: MailTestServer
-
-beforeAll(async () => {
-  receiver = await startWebhookReceiver()
-  mail = await startMailTestServer({
-    CONFIRM_SIGNUPS: 'true',
-    MAIL_PER_MINUTE: '0',
-    SIGNUP_WEBHOOK_URL: receiver.url,
-    SIGNUP_WEBHOOK_DETAILS: 'source,answers',
-    LOG_LEVEL: 'info',
-  })
-})
-
-afterAll(async () => {
-  await mail?.close()
-  await receiver?.close()
-})
+const it = mailTest(
+  { ...CONFIRMING, SIGNUP_WEBHOOK_DETAILS: 'source,answers', LOG_LEVEL: 'info' },
+  { webhook: true },
+)
 
 /** A confirmation link's POST for `email`, or the answers' POST on that link with `answers`. */
-async function postLink(email: string, answers?: Record<string, string>): Promise<void> {
+async function postLink(
+  mail: MailTestServer,
+  email: string,
+  answers?: Record<string, string>,
+): Promise<void> {
   const token = sealAddress(linkKeys(mail.server.secret).confirm, email)
   const path = answers ? '/confirm/answers' : '/confirm'
   const body = answers ? new URLSearchParams(answers) : undefined
@@ -47,7 +38,7 @@ async function postLink(email: string, answers?: Record<string, string>): Promis
 type Delivered = { type: string; data: Record<string, unknown>; text: string; content: string }
 
 /** The event of `type` the receiver got about `email`, once it arrives. */
-async function eventOf(type: string, email: string): Promise<Delivered> {
+async function eventOf(receiver: WebhookReceiver, type: string, email: string): Promise<Delivered> {
   const find = () =>
     receiver
       .delivered()
@@ -58,19 +49,22 @@ async function eventOf(type: string, email: string): Promise<Delivered> {
 }
 
 describe('SIGNUP_WEBHOOK_DETAILS=source,answers', () => {
-  it('entry.answered: the kept answers and the source, in the data and in the chat’s line', async () => {
+  it('entry.answered: the kept answers and the source, in the data and in the chat’s line', async ({
+    mail,
+    receiver,
+  }) => {
     const signedUp = await postWaitlist(
       mail.server,
       { email: ADA },
       { 'user-agent': CHROME, referer: `${mail.server.url}/?ref=hn` },
     )
     expect(signedUp.status).toBe(201)
-    const signup = await eventOf('waitlist.signup', ADA)
+    const signup = await eventOf(receiver, 'waitlist.signup', ADA)
     expect(signup.data).toMatchObject({ email: ADA, source: 'hn', answers: expect.any(Object) })
-    await postLink(ADA)
-    expect((await eventOf('entry.confirmed', ADA)).data).toMatchObject({ source: 'hn' })
-    await postLink(ADA, { role: 'Research', organisation: 'DeepMind', use_case: '' })
-    const answered = await eventOf('entry.answered', ADA)
+    await postLink(mail, ADA)
+    expect((await eventOf(receiver, 'entry.confirmed', ADA)).data).toMatchObject({ source: 'hn' })
+    await postLink(mail, ADA, { role: 'Research', organisation: 'DeepMind', use_case: '' })
+    const answered = await eventOf(receiver, 'entry.answered', ADA)
     expect(answered.data).toEqual({
       email: ADA,
       created_at: expect.stringMatching(/Z$/),
@@ -85,13 +79,13 @@ describe('SIGNUP_WEBHOOK_DETAILS=source,answers', () => {
     expect(mail.server.output()).toContain("with each entry's source and answers")
   })
 
-  it('never carries an agent’s proposed answers, only what the person kept', async () => {
+  it('never carries an agent’s proposed answers, only what the person kept', async ({ mail, receiver }) => {
     await requestAccessOverMcp(mail.server.url, AGENT_SIGNUP, {
       role: 'Product',
       organisation: 'Planted Inc',
     })
-    await postLink(AGENT_SIGNUP)
-    const confirmed = await eventOf('entry.confirmed', AGENT_SIGNUP)
+    await postLink(mail, AGENT_SIGNUP)
+    const confirmed = await eventOf(receiver, 'entry.confirmed', AGENT_SIGNUP)
     expect(confirmed.data).toMatchObject({ source: 'mcp', answers: {} })
     expect(JSON.stringify(confirmed)).not.toContain('Planted')
     expect(confirmed.text).toMatch(
@@ -99,12 +93,12 @@ describe('SIGNUP_WEBHOOK_DETAILS=source,answers', () => {
     )
   })
 
-  it('skipping the questions (nothing kept) sends no entry.answered', async () => {
+  it('skipping the questions (nothing kept) sends no entry.answered', async ({ mail, receiver }) => {
     const skipper = 'skips@example.org'
     expect((await postWaitlist(mail.server, { email: skipper })).status).toBe(201)
-    await postLink(skipper)
-    await postLink(skipper, { role: '', organisation: '' })
-    await eventOf('entry.confirmed', skipper)
+    await postLink(mail, skipper)
+    await postLink(mail, skipper, { role: '', organisation: '' })
+    await eventOf(receiver, 'entry.confirmed', skipper)
     const queued = await mail.database.db.query<{ event: string }>(
       `select d.event from private.webhook_deliveries d join public.waitlist w on w.id = d.waitlist_id
         where w.email = $1 order by d.id`,

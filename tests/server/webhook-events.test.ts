@@ -1,17 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { ConfigError, loadServerEnv } from '../../server/boot/env'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
 import { WEBHOOK_EVENTS } from '../../server/webhooks/delivery-queue'
-import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
+import { CONFIRMING, mailTest } from '../support/fixtures'
+import type { MailTestServer } from '../support/mail-test-server'
+import type { WebhookReceiver } from '../support/webhook-receiver'
 
 /**
  * SIGNUP_WEBHOOK_EVENTS: with confirmation on, a lab's chat gets only the confirmed people, not
  * every typo and bot that signs up. Through the real server, a real webhook receiver and the
  * confirmation and unsubscribe links' POSTs: an event type not chosen is not even queued.
  */
+// The server and its receiver start for the first test that asks for them.
+const it = mailTest(
+  { ...CONFIRMING, SIGNUP_WEBHOOK_EVENTS: 'entry.confirmed', LOG_LEVEL: 'info' },
+  { webhook: true },
+)
+
 describe('SIGNUP_WEBHOOK_EVENTS at start-up', () => {
   it('takes a comma list of event types; unset, every one; an unknown name lists the valid ones', () => {
     expect(loadServerEnv({}).SIGNUP_WEBHOOK_EVENTS).toEqual([...WEBHOOK_EVENTS])
@@ -32,21 +39,11 @@ describe('SIGNUP_WEBHOOK_EVENTS at start-up', () => {
 describe('SIGNUP_WEBHOOK_EVENTS=entry.confirmed, with confirmation on', () => {
   let receiver: WebhookReceiver
   let mail: MailTestServer
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver()
-    mail = await startMailTestServer({
-      CONFIRM_SIGNUPS: 'true',
-      MAIL_PER_MINUTE: '0',
-      SIGNUP_WEBHOOK_URL: receiver.url,
-      SIGNUP_WEBHOOK_EVENTS: 'entry.confirmed',
-      LOG_LEVEL: 'info',
-    })
+  // The file's helpers read these, set once from the fixtures.
+  it.beforeAll(async ({ mail: started, receiver: listening }) => {
+    mail = started
+    receiver = listening
   })
-  afterAll(async () => {
-    await mail?.close()
-    await receiver?.close()
-  })
-
   async function postLink(path: '/confirm' | '/unsubscribe', email: string): Promise<void> {
     const keys = linkKeys(
       (await loadApiKeys({ dataDir: mail.server.dataDir, databaseUrl: undefined })).secret,

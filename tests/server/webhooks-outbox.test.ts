@@ -21,9 +21,6 @@ function openServerDatabase(server: TestServer): Promise<OpenedDatabase> {
   })
 }
 
-/** The waitlist CLI against a test server's database (its env names DATA_DIR and any DATABASE_URL). */
-const cli = (server: TestServer, ...args: string[]) => runCli(server.env, ...args)
-
 async function sqlError(tx: Queryable, sql: string): Promise<string> {
   try {
     await tx.query(sql)
@@ -170,7 +167,7 @@ describe.each(BACKENDS)('the signup outbox on $name', ({ name }) => {
       await database.db.query('insert into public.waitlist (email) values ($1)', [pending])
       await database.close()
 
-      const listed = await cli(server, 'deliveries')
+      const listed = await runCli(server.env, 'deliveries')
       expect(listed.code, listed.stderr).toBe(0)
       expect(listed.stdout).toContain('1 pending, 1 failed. Notifications are on for this database.')
       expect(listed.stdout).toMatch(
@@ -183,11 +180,13 @@ describe.each(BACKENDS)('the signup outbox on $name', ({ name }) => {
       )
       expect(listed.stdout).toContain('npm run waitlist -- deliveries --retry')
 
-      const retried = await cli(server, 'deliveries', '--retry')
+      const retried = await runCli(server.env, 'deliveries', '--retry')
       expect(retried.code, retried.stderr).toBe(0)
       expect(retried.stdout).toContain('Re-queued 1 failed delivery')
-      expect((await cli(server, 'deliveries')).stdout).toContain('2 pending, 0 failed.')
-      expect((await cli(server, 'deliveries', '--retry')).stdout).toContain('No failed deliveries to retry.')
+      expect((await runCli(server.env, 'deliveries')).stdout).toContain('2 pending, 0 failed.')
+      expect((await runCli(server.env, 'deliveries', '--retry')).stdout).toContain(
+        'No failed deliveries to retry.',
+      )
 
       receiver.answer({ kind: 'status', status: 204 })
       restarted = await startTestServer({
@@ -199,7 +198,7 @@ describe.each(BACKENDS)('the signup outbox on $name', ({ name }) => {
       // The server records each delivery done just after the receiver answers; stopped in between,
       // it would send that one again later (at least once), so wait for the record.
       const recorded = Date.now() + 20_000
-      while (!(await cli(server, 'deliveries')).stdout.includes('0 pending, 0 failed.')) {
+      while (!(await runCli(server.env, 'deliveries')).stdout.includes('0 pending, 0 failed.')) {
         if (Date.now() > recorded) throw new Error(`deliveries never recorded:\n${restarted.output()}`)
       }
       await restarted.stop()
