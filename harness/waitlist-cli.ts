@@ -31,6 +31,15 @@ export async function runCli(env: Record<string, string>, ...args: string[]): Pr
   }
 }
 
+/**
+ * The CLI on a server a file starts in its beforeAll: `target` is read at each call, so the helper
+ * can be made at the top of the file, before the server exists.
+ */
+export const cliOf =
+  (target: () => { env: Record<string, string> }) =>
+  (...args: string[]): Promise<CliResult> =>
+    runCli(target().env, ...args)
+
 /** The team's record as `audit --json` prints it, a line each; throws when the command fails. */
 export async function auditRecord(env: Record<string, string>): Promise<AuditEntry[]> {
   const audit = await runCli(env, 'audit', '--json')

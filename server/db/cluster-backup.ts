@@ -45,7 +45,8 @@ export const walSpool = (dataDir: string) => clusterFiles(dataDir).spool
  */
 export async function setWalSpool(dataDir: string, on: boolean): Promise<void> {
   const spool = walSpool(dataDir)
-  if (!on) return rm(spool, { recursive: true, force: true })
+  // A DATA_DIR that cannot hold the spool is the database's to name (open-database.ts), not this.
+  if (!on) return rm(spool, { recursive: true, force: true }).catch(() => {})
   await mkdir(spool, { recursive: true, mode: 0o700 })
   const account = clusterAccount()
   if (account) await chown(spool, account.uid, account.gid)

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../harness/postgres-cluster'
 import { storedPasskey } from '../../harness/team-session'
 import { startTestServer, type TestServer } from '../../harness/test-server'
-import { auditRecord, runCli } from '../../harness/waitlist-cli'
+import { auditRecord, cliOf } from '../../harness/waitlist-cli'
 import type { AuditEntry } from '../../server/audit/audit-report'
 import type { Database } from '../../server/db/database'
 import { openPostgres } from '../../server/db/postgres-driver'
@@ -22,7 +22,7 @@ let base: string
 let db: Database
 let viewer: string
 
-const cli = (...args: string[]) => runCli(server.env, ...args)
+const cli = cliOf(() => server)
 
 const record = () => auditRecord(server.env)
 

@@ -1,8 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../harness/waitlist-cli'
+import { writeCsv } from '../support/csv-files'
 
 /**
  * Issue 64: a file's dates in the order its first 1,000 rows show (a later row against it is named
@@ -21,12 +22,6 @@ beforeAll(async () => {
 
 afterAll(() => rm(scratch, { recursive: true, force: true }))
 
-async function csvFile(name: string, lines: readonly string[]): Promise<string> {
-  const path = join(scratch, name)
-  await writeFile(path, `${lines.join('\n')}\n`)
-  return path
-}
-
 const dryRun = (...args: string[]) => runCli(env, 'import', ...args, '--dry-run')
 
 /** The rows the dry run shows as they will be stored. */
@@ -39,7 +34,11 @@ const shownRows = (stdout: string) =>
 describe('dates as the file has them', () => {
   it('decides month-first from the first 1,000 rows, and names a later row that is day-first', async () => {
     const rows = Array.from({ length: 1000 }, (_, n) => `p${n}@dates.example,10/${(n % 17) + 13}/2024`)
-    const path = await csvFile('us.csv', ['email,created_at', ...rows, 'late@dates.example,14/10/2024'])
+    const path = await writeCsv(scratch, 'us.csv', [
+      'email,created_at',
+      ...rows,
+      'late@dates.example,14/10/2024',
+    ])
     const refused = await dryRun(path)
     expect(refused.code).toBe(1)
     expect(refused.stderr).toContain(
@@ -47,13 +46,13 @@ describe('dates as the file has them', () => {
         '  line 1002: created_at "14/10/2024": not a date in this file\'s order, month first ' +
         '(as its first 1,000 rows have it); --dates dmy reads the file day first',
     )
-    const first = await dryRun(await csvFile('us-good.csv', ['email,created_at', ...rows]))
+    const first = await dryRun(await writeCsv(scratch, 'us-good.csv', ['email,created_at', ...rows]))
     expect(first.code).toBe(0)
     expect(shownRows(first.stdout)[0]).toMatchObject({ created_at: '2024-10-13T00:00:00.000Z' })
   })
 
   it('asks for --dates when no row tells, and reads the order given', async () => {
-    const path = await csvFile('either.csv', [
+    const path = await writeCsv(scratch, 'either.csv', [
       'email,created_at',
       'a@dates.example,01/02/2024',
       'b@dates.example,03/04/2024 18:00',
@@ -74,7 +73,7 @@ describe('dates as the file has them', () => {
   })
 
   it('reads a time without a zone in --timezone, one with a zone as it says', async () => {
-    const path = await csvFile('vienna.csv', [
+    const path = await writeCsv(scratch, 'vienna.csv', [
       'email,created_at',
       'summer@dates.example,2024-07-01 12:00',
       'winter@dates.example,2024-01-15 12:00:30',
@@ -97,7 +96,7 @@ describe('dates as the file has them', () => {
 
 describe('placing what the headers do not', () => {
   it('--column points a column at a field, or leaves it out; a header it names must be there', async () => {
-    const path = await csvFile('columns.csv', [
+    const path = await writeCsv(scratch, 'columns.csv', [
       'Contact,Who are you?,Where from,Badge',
       'ada@flags.example,Ada Lovelace,Meetup,B-12',
     ])
@@ -123,7 +122,7 @@ describe('placing what the headers do not', () => {
         name: 'Ada Lovelace',
         created_at: expect.any(String),
         status: 'waiting',
-        source: 'Meetup',
+        source: 'meetup', // one source, one spelling (issue 64, item 4)
       },
     ])
     const missing = await dryRun(path, '--column', 'Company=organisation')
@@ -137,7 +136,7 @@ describe('placing what the headers do not', () => {
   })
 
   it('finds the address by its contents when no header names it', async () => {
-    const path = await csvFile('contents.csv', [
+    const path = await writeCsv(scratch, 'contents.csv', [
       'Person,Reach',
       'Ada,ada@flags.example',
       'Grace,grace@flags.example',
@@ -152,13 +151,13 @@ describe('placing what the headers do not', () => {
   })
 
   it('--map-file maps many job titles at once; a tab-separated file reads as well', async () => {
-    const roles = await csvFile('roles.csv', [
+    const roles = await writeCsv(scratch, 'roles.csv', [
       'id,value,choice',
       'role,Staff Engineer,Engineering',
       'role,"Head of Research, EMEA",research',
       'role,CTO,Founder or executive',
     ])
-    const path = await csvFile('titles.tsv', [
+    const path = await writeCsv(scratch, 'titles.tsv', [
       'email\tjob title',
       'a@flags.example\tStaff Engineer',
       'b@flags.example\tHead of Research, EMEA',
@@ -171,7 +170,7 @@ describe('placing what the headers do not', () => {
       { role: 'Research' },
       { role: 'Founder or executive' },
     ])
-    const bad = await csvFile('bad-roles.csv', ['role,Staff Engineer'])
+    const bad = await writeCsv(scratch, 'bad-roles.csv', ['role,Staff Engineer'])
     expect(await dryRun(path, '--map-file', bad)).toMatchObject({ code: 2 })
   })
 })

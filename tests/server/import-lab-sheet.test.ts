@@ -77,7 +77,7 @@ describe("import reads the lab's own sheet", () => {
     expect(lines).toMatchObject([
       {
         email: 'ada@lab.org',
-        name: null,
+        name: 'Ada Lovelace',
         status: 'waiting',
         source: null,
         answers: { role: 'Engineering', organisation: 'Analytical Engines' },
@@ -87,7 +87,7 @@ describe("import reads the lab's own sheet", () => {
       },
       {
         email: 'grace@lab.org',
-        name: null,
+        name: 'Grace Hopper',
         status: 'waiting',
         source: null,
         answers: { role: 'Research', organisation: 'Navy' },
@@ -107,7 +107,7 @@ describe("import reads the lab's own sheet", () => {
       },
       {
         email: 'edsger@lab.org',
-        name: null,
+        name: 'Edsger',
         status: 'waiting',
         source: null,
         answers: { role: 'Engineering' },

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../harness/test-server'
-import { runCli } from '../../harness/waitlist-cli'
+import { cliOf } from '../../harness/waitlist-cli'
 import { parseCsv } from '../../owner/cli/csv-reader'
 import { runningClusterUrl } from '../../server/db/embedded/embedded-cluster'
 
@@ -27,7 +27,7 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true })
 })
 
-const cli = (...args: string[]) => runCli(server.env, ...args)
+const cli = cliOf(() => server)
 
 async function file(name: string, text: string): Promise<string> {
   const path = join(scratch, name)

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { stopBackends } from '../../harness/backends'
 import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
-import { runCli } from '../../harness/waitlist-cli'
+import { cliOf } from '../../harness/waitlist-cli'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { addCohort, queuedInvitations } from '../support/studio-cohort'
 
@@ -27,7 +27,7 @@ afterAll(async () => {
   await stopBackends()
 })
 
-const cli = (...args: string[]) => runCli(mail.server.env, ...args)
+const cli = cliOf(() => mail.server)
 const names = (stdout: string) =>
   stdout
     .split('\n')

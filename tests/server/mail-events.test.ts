@@ -483,7 +483,7 @@ describe('the route', () => {
       const file = join(dir, 'list.csv')
       expect((await runCli(mail.server.env, 'export', '--out', file)).code).toBe(0)
       expect(await readFile(file, 'utf8')).toMatch(
-        /\r\nivy\.mailgun@example\.com,[^,]+,complained,,[^,]+,\d{4}-[^,]+Z,,,[^,]*,,,,,,[^,]+,api,,,\r\n/,
+        /\r\nivy\.mailgun@example\.com,[^,]+,complained,,[^,]+,\d{4}-[^,]+Z,,,[^,]*,,,,,,[^,]+,api,,,,\r\n/,
       )
       const moved = join(dir, 'moved.csv')
       await writeFile(

@@ -6,7 +6,7 @@ import { stopBackends } from '../../harness/backends'
 import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
-import { runCli } from '../../harness/waitlist-cli'
+import { cliOf } from '../../harness/waitlist-cli'
 import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { CHROME } from '../support/funnel-list'
 
@@ -34,7 +34,7 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true })
 })
 
-const cli = (...args: string[]) => runCli(server.env, ...args)
+const cli = cliOf(() => server)
 
 describe('a source', () => {
   it('is stored trimmed and in lower case, from the page and from an import', async () => {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { auditRecord, runCli } from '../../harness/waitlist-cli'
+import { auditRecord, cliOf } from '../../harness/waitlist-cli'
 import { OWN_PAGE_HOME } from '../../server/analytics/source-of'
 import { questionsFormHtml } from '../../server/http/mail-links/questions-form'
 import { takeBackSignups } from '../../server/waitlist/erased-counts'
@@ -26,7 +26,7 @@ import { utcDay } from '../support/relative-dates'
  * and a person's own pages link home without counting a visit.
  */
 let mail: MailTestServer
-const cli = (...args: string[]) => runCli(mail.server.env, ...args)
+const cli = cliOf(() => mail.server)
 const json = async (...args: string[]) => {
   const result = await cli(...args, '--json')
   expect(result, args.join(' ')).toMatchObject({ code: 0, stderr: '' })

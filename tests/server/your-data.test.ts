@@ -4,10 +4,11 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mailWords } from '../../contract/site-config'
 import { postWaitlist } from '../../harness/waitlist-api'
-import { auditRecord, runCli } from '../../harness/waitlist-cli'
+import { auditRecord, cliOf } from '../../harness/waitlist-cli'
 import { composeMessage } from '../../server/mail/messages/compose-message'
 import { linkKeys, openAddress, sealAddress } from '../../server/mail/messages/link-seals'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
+import { postForm as post } from '../support/requests'
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver'
 
 /**
@@ -45,7 +46,7 @@ afterAll(async () => {
 })
 
 const db = () => mail.database.db
-const cli = (...args: string[]) => runCli(mail.server.env, ...args)
+const cli = cliOf(() => mail.server)
 
 /**
  * The links of the `nth` message (the first by default) `email` was sent, a confirmation, from its
@@ -65,9 +66,6 @@ async function linksOf(
   if (!confirm || !yourData || !unsubscribe) throw new Error(`no links in:\n${text}`)
   return { confirm, yourData, unsubscribe }
 }
-
-const post = (url: string, fields: Record<string, string>, from = '198.51.100.77') =>
-  fetch(url, { method: 'POST', headers: { 'x-forwarded-for': from }, body: new URLSearchParams(fields) })
 
 /** Every row the entry `id` has in any table that holds something of an entry. */
 async function rowsOf(id: string): Promise<Record<string, number>> {
