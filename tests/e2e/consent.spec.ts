@@ -6,7 +6,7 @@ import { startStudioProcess } from '../../harness/studio-process'
 import type { TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
-import { expect, expectNoAxeViolations, expectServerPageLook, test, toasts, uniqueEmail } from './fixtures'
+import { expect, expectServerPageLook, test, toasts, uniqueEmail } from './fixtures'
 
 /**
  * Issue 53 in Chromium: a signup on the page and one by the page's WebMCP tool leave the consent

@@ -5,7 +5,7 @@ import { postWaitlist } from '../../harness/waitlist-api'
 import { OWN_PAGE_HOME } from '../../server/analytics/source-of'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
-import { expect, expectNoAxeViolations, expectServerPageLook, test, uniqueEmail } from './fixtures'
+import { expect, expectServerPageLook, test, uniqueEmail } from './fixtures'
 
 /** An unsubscribe link for a new signup on this server, as an invitation carries it. */
 async function unsubscribeUrl(server: TestServer): Promise<string> {

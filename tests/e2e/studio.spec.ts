@@ -371,7 +371,7 @@ for (const { name } of STUDIO_E2E_BACKENDS) {
         test('invites the next N only after showing the count and the message', async ({ page }) => {
           const problems = watchConsole(page)
           // The table oldest first: "the next N" are its first rows.
-          await page.goto(`${studio.origin}/?sort=created_at&order=asc#token=${studio.token}`)
+          await page.goto(studio.at('sort=created_at&order=asc'))
           const panel = page.getByRole('region', { name: 'Invite the next N' })
           await panel.getByLabel('People to invite (oldest first)').fill('3')
           await panel.getByRole('button', { name: 'Preview' }).click()
