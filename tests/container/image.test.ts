@@ -70,9 +70,10 @@ if (engine && !caddy)
   console.warn('Skipping the test through Caddy: caddy is not installed (Debian: apt-get install caddy).')
 
 /** A plain HTTP GET with a chosen Host header, as a browser behind an SSH tunnel to port 3001 sends it. */
-function getWithHost(url: string, host: string, headers: Record<string, string> = {}) {
+function getWithHost(url: string, host: string, headers: Record<string, string> = {}, body?: string) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = httpRequest(url, { headers: { ...headers, Host: host } }, (response) => {
+    const method = body === undefined ? 'GET' : 'POST'
+    const req = httpRequest(url, { method, headers: { ...headers, Host: host } }, (response) => {
       let body = ''
       response.on('data', (chunk: Buffer) => {
         body += chunk.toString()
@@ -80,7 +81,7 @@ function getWithHost(url: string, host: string, headers: Record<string, string> 
       response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
     })
     req.on('error', reject)
-    req.end()
+    req.end(body)
   })
 }
 
@@ -237,7 +238,16 @@ describe.skipIf(!engine)('the container image', () => {
     const studio = `http://127.0.0.1:${studioPort}`
     expect((await getWithHost(`${studio}/`, '127.0.0.1:3001')).status).toBe(200)
     expect((await getWithHost(`${studio}/`, 'evil.example:3001')).status).toBe(403)
-    const apiHeaders = { 'Sec-Fetch-Site': 'same-origin', Authorization: `Bearer ${token}` }
+    // The printed link's token opens one owner session, as the studio's page does (ADR 112).
+    const opened = await getWithHost(
+      `${studio}/auth/local`,
+      '127.0.0.1:3001',
+      { 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'application/json' },
+      JSON.stringify({ token }),
+    )
+    const session = (JSON.parse(opened.body) as { session?: string }).session
+    expect(session, opened.body).toBeDefined()
+    const apiHeaders = { 'Sec-Fetch-Site': 'same-origin', Authorization: `Bearer ${session}` }
     const summary = await getWithHost(`${studio}/api/summary`, '127.0.0.1:3001', apiHeaders)
     expect(summary.status).toBe(200)
     expect(summary.body).toContain('"total":1')
