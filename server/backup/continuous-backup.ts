@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createGzip } from 'node:zlib'
 import type { Logger } from '../base/log'
 import { startSweep } from '../base/periodic-sweep'
-import { backUpCluster, walSpool } from '../db/cluster-backup'
+import { backUpCluster, SPOOL_NEW, walSpool } from '../db/cluster-backup'
 import type { Database } from '../db/database'
 import type { BackupStore } from './backup-store'
 import { ledgerDigest, readLedger } from './erasure-ledger'
@@ -52,8 +53,9 @@ export const backupStatusFile = (dataDir: string) => join(dataDir, 'backup-statu
 /** The spool's finished segments to the store, oldest first, each removed once it is there. */
 async function uploadSpool(options: ContinuousBackupOptions): Promise<number> {
   const spool = walSpool(options.dataDir)
+  // Finished segments (and timeline histories) only: not a copy under way, nor the spool's own marker.
   const names = (await readdir(spool).catch(() => [] as string[]))
-    .filter((name) => !name.endsWith('.partial'))
+    .filter((name) => WAL_SEGMENT.test(name) || name.endsWith('.history'))
     .sort()
   for (const name of names) {
     const piece = `wal/${name}`
@@ -129,9 +131,11 @@ export function startContinuousBackup(options: ContinuousBackupOptions) {
       let pieces = await uploadSpool(options)
       const bases = (await options.store.list('base')).filter((name) => name.endsWith('.json'))
       const latest = bases.at(-1)?.slice(5, -5)
-      if (!latest || latest < stamp(new Date(Date.now() - DAY_MS))) {
+      const fresh = existsSync(join(walSpool(options.dataDir), SPOOL_NEW))
+      if (fresh || !latest || latest < stamp(new Date(Date.now() - DAY_MS))) {
         status.lastBaseAt = await uploadBase(options)
         options.log.info(`Backup: a base backup as of ${status.lastBaseAt} reached ${options.store.where}.`)
+        await rm(join(walSpool(options.dataDir), SPOOL_NEW), { force: true })
         pieces += 1 + (await uploadSpool(options))
       }
       const ledger = await readLedger(options.db)

@@ -1,4 +1,6 @@
-import { chown, mkdir, rm } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { chown, mkdir, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { CopyTransaction, Database } from './database'
 import { type BackupManifest, layOutBaseBackup, takeBaseBackup } from './embedded/base-backup'
 import { clusterAccount } from './embedded/cluster-account'
@@ -36,6 +38,9 @@ export function layOutCluster(dir: string, dataDir: string): Promise<void> {
   })
 }
 
+/** In a spool just made: no base is current for the WAL it will hold. */
+export const SPOOL_NEW = '.new'
+
 /** Where PostgreSQL's archive_command leaves finished WAL segments while continuous backup is on. */
 export const walSpool = (dataDir: string) => clusterFiles(dataDir).spool
 
@@ -47,7 +52,11 @@ export async function setWalSpool(dataDir: string, on: boolean): Promise<void> {
   const spool = walSpool(dataDir)
   // A DATA_DIR that cannot hold the spool is the database's to name (open-database.ts), not this.
   if (!on) return rm(spool, { recursive: true, force: true }).catch(() => {})
+  if (existsSync(spool)) return
   await mkdir(spool, { recursive: true, mode: 0o700 })
+  // Archiving was off until now: the WAL kept off the machine has a gap, so the next base must be
+  // taken at once, or a restore would stop at the gap (server/backup/continuous-backup.ts).
+  await writeFile(join(spool, SPOOL_NEW), '')
   const account = clusterAccount()
   if (account) await chown(spool, account.uid, account.gid)
 }
