@@ -155,7 +155,7 @@ export async function sortReadableAsIs(db: Queryable): Promise<boolean> {
   return row?.missing === '0'
 }
 
-/** The entries of these addresses (any letter case); an address not on the list is absent. */
+/** The entries of these addresses (any letter case), oldest first; an address not on the list is absent. */
 export function entriesOf(
   db: Queryable,
   emails: readonly string[],
@@ -164,7 +164,8 @@ export function entriesOf(
   return db.query<Candidate>(
     `select ${CANDIDATE_COLUMNS}
        from ${source}
-      where w.email operator(extensions.=) any($1::text[]::extensions.citext[])`,
+      where w.email operator(extensions.=) any($1::text[]::extensions.citext[])
+      order by w.id`,
     [emails.map((email) => email.trim())],
   )
 }
