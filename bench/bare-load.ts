@@ -12,24 +12,38 @@ import { ENTRY_COLUMNS } from '../server/waitlist/admin/entry-columns'
  * skip, as import tells it), nothing else. The file is read into an unlogged table first, untimed:
  * what is timed is the load itself, which import cannot do with less.
  */
-export async function timeBareLoad(file: string): Promise<number> {
+export function timeBareLoad(file: string): Promise<number> {
+  return timeBareStatement(
+    file,
+    ENTRY_COLUMNS.map((column) => column.name),
+    `insert into public.waitlist (email, created_at, source)
+     select email, created_at::timestamptz, nullif(source, '') from bare_rows`,
+  )
+}
+
+/**
+ * The bare load's mechanism, for any file and statement: the file's `columns` (as text) into the
+ * unlogged table bare_rows, untimed, then `statement` timed in one transaction, as an import runs.
+ */
+export async function timeBareStatement(
+  file: string,
+  columns: readonly string[],
+  statement: string,
+): Promise<number> {
   const server = await startTestServer({ env: { LOG_LEVEL: 'error' }, bundled: true })
-  const url = await runningClusterUrl(server.dataDir)
-  const client = new pg.Client({ connectionString: url })
+  const client = new pg.Client({ connectionString: await runningClusterUrl(server.dataDir) })
   try {
     await client.connect()
-    const columns = ENTRY_COLUMNS.map((column) => `${column.name} text`).join(', ')
-    await client.query(`create unlogged table bare_rows (${columns})`)
+    await client.query(
+      `create unlogged table bare_rows (${columns.map((name) => `${name} text`).join(', ')})`,
+    )
     const copy = client.query(from('copy bare_rows from stdin with (format csv, header true)'))
     await pipeline(createReadStream(file), copy)
     await client.query('vacuum analyze bare_rows')
     const started = performance.now()
     await client.query('begin')
     await client.query("set local waitlist.importing = 'on'")
-    await client.query(
-      `insert into public.waitlist (email, created_at, source)
-       select email, created_at::timestamptz, nullif(source, '') from bare_rows`,
-    )
+    await client.query(statement)
     await client.query('commit')
     return performance.now() - started
   } finally {

@@ -1,14 +1,11 @@
 import { once } from 'node:events'
-import { createReadStream, createWriteStream } from 'node:fs'
+import { createWriteStream } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pipeline } from 'node:stream/promises'
-import pg from 'pg'
-import { from } from 'pg-copy-streams'
 import { runMeasured } from '../harness/measured-cli'
 import { startTestServer } from '../harness/test-server'
-import { runningClusterUrl } from '../server/db/embedded/embedded-cluster'
+import { timeBareStatement } from './bare-load'
 import type { Row, Track } from './table'
 
 /**
@@ -45,21 +42,12 @@ async function writeExport(path: string, rows: number): Promise<void> {
 }
 
 /** The same rows, already in an unlogged table, put into the same tables by plain INSERT … SELECT. */
-async function timeBareMailchimpLoad(file: string): Promise<number> {
-  const server = await startTestServer({ env: { LOG_LEVEL: 'error' }, bundled: true })
-  const client = new pg.Client({ connectionString: await runningClusterUrl(server.dataDir) })
-  try {
-    await client.connect()
-    const columns = HEADER.split(',').map((_, index) => `c${index} text`)
-    await client.query(`create unlogged table bare_rows (${columns.join(', ')})`)
-    const copy = client.query(from('copy bare_rows from stdin with (format csv, header true)'))
-    await pipeline(createReadStream(file), copy)
-    await client.query('vacuum analyze bare_rows')
-    const started = performance.now()
-    await client.query('begin')
-    await client.query("set local waitlist.importing = 'on'")
-    await client.query(
-      `with added as (
+function timeBareMailchimpLoad(file: string): Promise<number> {
+  const columns = HEADER.split(',').map((_, index) => `c${index}`)
+  return timeBareStatement(
+    file,
+    columns,
+    `with added as (
          insert into public.waitlist (email, created_at)
          select c0, (c4 || 'Z')::timestamptz from bare_rows returning id, email::text as email
        ),
@@ -70,13 +58,7 @@ async function timeBareMailchimpLoad(file: string): Promise<number> {
                      select id, 'waiting', (c6 || 'Z')::timestamptz from joined)
        insert into private.entry_marks (waitlist_id, tags)
        select id, string_to_array(replace(c19, '"', ''), ',') from joined`,
-    )
-    await client.query('commit')
-    return performance.now() - started
-  } finally {
-    await client.end().catch(() => {})
-    await server.cleanup()
-  }
+  )
 }
 
 /** The Mailchimp-shaped import against its bare load, and its peak memory. */
