@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database'
+import { DAY_SIGNUPS, foldKept, keptRows } from './kept-counts'
 
 /**
  * The per-day counts that triggers keep (20261125210000_waitlist_day_counts.sql): each write
@@ -6,23 +7,10 @@ import type { Queryable } from '../../db/database'
  * adds up both, so it reads a row per day and per write since the last fold, never the list.
  */
 
-/**
- * Moves the deltas into the counts, in one statement. Beside another fold, each takes only the rows
- * it deleted (a row being deleted by the other is waited for, then skipped); deltas appended
- * meanwhile stay for the next one.
- */
-export async function foldDayCounts(db: Queryable): Promise<void> {
-  await db.query(
-    `with moved as (delete from private.waitlist_day_deltas returning day, signups)
-     insert into private.waitlist_day_counts as counts (day, signups)
-     select day, sum(signups) from moved group by day
-     on conflict (day) do update set signups = counts.signups + excluded.signups`,
-  )
-}
+/** Moves the days' deltas into their counts (kept-counts.ts). */
+export const foldDayCounts = (db: Queryable) => foldKept(db, DAY_SIGNUPS)
 
-const DAYS = `(select day, signups from private.waitlist_day_counts
-               union all
-               select day, signups from private.waitlist_day_deltas) as days`
+const DAYS = keptRows(DAY_SIGNUPS, 'days')
 
 /**
  * Every signup on the list, as a subquery for a statement of its own: the counts and the deltas not

@@ -1,6 +1,7 @@
 import { cleanText } from '../../../contract/clean-text'
 import { type Actor, recordAudit } from '../../audit/audit-record'
 import type { Database, Queryable } from '../../db/database'
+import { foldKept, keptRows, TAG_ENTRIES } from './kept-counts'
 
 /**
  * The team's own marks on entries: tags (`shortlist`, `ask-again`) and one note each, kept in
@@ -215,17 +216,9 @@ export async function setNote(
  * deltas folded first, then a row per tag and per write since, never the marks themselves.
  */
 export async function tagsPresent(db: Queryable, limit: number): Promise<{ tag: string; entries: number }[]> {
-  await db.query(
-    `with moved as (delete from private.entry_tag_deltas returning tag, entries)
-     insert into private.entry_tag_counts as counts (tag, entries)
-     select tag, sum(entries) from moved group by tag
-     on conflict (tag) do update set entries = counts.entries + excluded.entries`,
-  )
+  await foldKept(db, TAG_ENTRIES)
   return db.query(
-    `select tag, sum(entries)::int as entries
-       from (select tag, entries from private.entry_tag_counts
-             union all
-             select tag, entries from private.entry_tag_deltas) as kept
+    `select tag, sum(entries)::int as entries from ${keptRows(TAG_ENTRIES, 'kept')}
       group by tag having sum(entries) > 0 order by tag limit $1`,
     [limit],
   )

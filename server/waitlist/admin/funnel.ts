@@ -153,16 +153,7 @@ async function bySource(db: Queryable, from: string | null, window: FunnelWindow
  * steps are its people.
  */
 async function byBatch(db: Queryable, from: string | null, window: FunnelWindow): Promise<Funnel> {
-  const batches = await db.query<{
-    id: number
-    at: string
-    by: 'cli' | 'studio'
-    size: number
-    chosenBy: string | null
-    erased: number
-    invited: number
-    joined: number
-  }>(
+  const batches = await db.query<NonNullable<FunnelRow['batch']> & { invited: number; joined: number }>(
     `with person as (
        select distinct on (o.waitlist_id) o.waitlist_id, o.batch_id
          from private.mail_outbox o

@@ -1,6 +1,7 @@
 import { ENTRY_STATUSES, type EntryStatus } from '../../../contract/entry-statuses'
 import type { Queryable } from '../../db/database'
 import { TOTAL_SQL } from './day-counts'
+import { foldKept, keptRows, STATUS_ENTRIES } from './kept-counts'
 
 /** How many entries have each status. */
 export type StatusCounts = Record<EntryStatus, number>
@@ -12,18 +13,8 @@ export type StatusCounts = Record<EntryStatus, number>
  * status and per write since the last fold, never the status table.
  */
 
-/**
- * Moves the deltas into the counts, in one statement. Beside another fold, each takes only the rows
- * it deleted; deltas appended meanwhile stay for the next one.
- */
-export async function foldStatusCounts(db: Queryable): Promise<void> {
-  await db.query(
-    `with moved as (delete from private.entry_status_deltas returning status, entries)
-     insert into private.entry_status_counts as counts (status, entries)
-     select status, sum(entries) from moved group by status
-     on conflict (status) do update set entries = counts.entries + excluded.entries`,
-  )
-}
+/** Moves the statuses' deltas into their counts (kept-counts.ts). */
+export const foldStatusCounts = (db: Queryable) => foldKept(db, STATUS_ENTRIES)
 
 /**
  * Entries by status, from the counts kept beside the list: the statuses with a row of their own
@@ -47,10 +38,7 @@ export async function countByStatusAsIs(db: Queryable): Promise<StatusCounts> {
   return readCounts(db, row?.kept ? KEPT : COUNTED)
 }
 
-const KEPT = `(select status, sum(entries)::int as n
-                 from (select status, entries from private.entry_status_counts
-                       union all
-                       select status, entries from private.entry_status_deltas) as kept
+const KEPT = `(select status, sum(entries)::int as n from ${keptRows(STATUS_ENTRIES, 'kept')}
                 where status <> 'waiting' group by status having sum(entries) <> 0)`
 
 const COUNTED = `(select status, count(*)::int as n from private.entry_status
