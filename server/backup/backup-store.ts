@@ -15,6 +15,8 @@ export interface BackupStore {
   /** Writes a piece from a stream (a base backup), whole or not at all. */
   putStream(name: string, body: Readable): Promise<void>
   get(name: string): Promise<Buffer | undefined>
+  /** A piece's size in bytes; undefined when it is not there. */
+  size(name: string): Promise<number | undefined>
   /** A piece as a stream from `start` to `end` (exclusive, else to its end), and its size. */
   getStream(name: string, start?: number, end?: number): Promise<{ body: Readable; size: number } | undefined>
   /** The names under `prefix`, sorted. */
@@ -48,6 +50,7 @@ export function fileStore(root: string): BackupStore {
       await syncDirectory(dirname(target))
     },
     get: (name) => readFile(path(name)).catch(() => undefined),
+    size: async (name) => (await stat(path(name)).catch(() => undefined))?.size,
     async getStream(name, start, end) {
       const size = (await stat(path(name)).catch(() => undefined))?.size
       if (size === undefined) return undefined

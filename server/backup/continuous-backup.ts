@@ -28,6 +28,8 @@ export interface ContinuousBackupOptions {
   retentionDays: number
   log: Logger
   everyMs?: number
+  /** What the last start wrote of its backup (backup-status.json), kept until this one does better. */
+  previous?: BackupStatus
 }
 
 const DAY_MS = 86_400_000
@@ -98,6 +100,12 @@ async function uploadBase(options: ContinuousBackupOptions): Promise<string> {
   return manifest.endedAt
 }
 
+/** The newest base's stamp in the store, if it holds one. */
+async function latestBase(store: BackupStore): Promise<string | undefined> {
+  const bases = (await store.list('base')).filter((name) => name.endsWith('.json'))
+  return bases.at(-1)?.slice(5, -5)
+}
+
 /** Bases past the retention go (never the latest), then the WAL and ledgers older than the oldest base kept. */
 async function prune(options: ContinuousBackupOptions): Promise<void> {
   const bases = (await options.store.list('base')).filter((name) => name.endsWith('.json'))
@@ -122,21 +130,26 @@ async function prune(options: ContinuousBackupOptions): Promise<void> {
 }
 
 export function startContinuousBackup(options: ContinuousBackupOptions) {
-  const status: BackupStatus = { store: options.store.where }
+  const { lastPieceAt, lastBaseAt } = options.previous ?? {}
+  const status: BackupStatus = { store: options.store.where, lastPieceAt, lastBaseAt }
   let ledgerUploaded = ''
+  // The latest base's stamp, read from the store once, then known: a base is this server's to take.
+  let latest: string | null | undefined
   const save = () =>
     writeFile(backupStatusFile(options.dataDir), `${JSON.stringify(status)}\n`, { mode: 0o600 })
   const pass = async (): Promise<number> => {
     try {
       let pieces = await uploadSpool(options)
-      const bases = (await options.store.list('base')).filter((name) => name.endsWith('.json'))
-      const latest = bases.at(-1)?.slice(5, -5)
+      if (latest === undefined) latest = (await latestBase(options.store)) ?? null
       const fresh = existsSync(join(walSpool(options.dataDir), SPOOL_NEW))
       if (fresh || !latest || latest < stamp(new Date(Date.now() - DAY_MS))) {
         status.lastBaseAt = await uploadBase(options)
+        latest = stamp(new Date(status.lastBaseAt))
         options.log.info(`Backup: a base backup as of ${status.lastBaseAt} reached ${options.store.where}.`)
         await rm(join(walSpool(options.dataDir), SPOOL_NEW), { force: true })
         pieces += 1 + (await uploadSpool(options))
+        // Only a new base changes which pieces the retention keeps: pruned then, once a day.
+        await prune(options)
       }
       const ledger = await readLedger(options.db)
       const digest = ledgerDigest(ledger)
@@ -146,7 +159,6 @@ export function startContinuousBackup(options: ContinuousBackupOptions) {
         ledgerUploaded = digest
         pieces++
       }
-      await prune(options)
       if (pieces > 0) status.lastPieceAt = new Date().toISOString()
       if (status.failing) options.log.info(`Backup to ${options.store.where} works again.`)
       status.failing = undefined
@@ -182,10 +194,13 @@ export async function startBackupIfSet(
   if (env.DATABASE_URL || !env.BACKUP_URL || !env.BACKUP_KEY) return undefined
   const { openBackupStore } = await import('./open-store')
   const store = await openBackupStore(env.BACKUP_URL)
-  const last = await readFile(backupStatusFile(env.DATA_DIR), 'utf8').then(
-    (text) => (JSON.parse(text) as BackupStatus).lastPieceAt,
+  // What the last start wrote, if it was of this store (BACKUP_URL may have changed since).
+  const previous = await readFile(backupStatusFile(env.DATA_DIR), 'utf8').then(
+    (text) => JSON.parse(text) as BackupStatus,
     () => undefined,
   )
+  if (previous && previous.store !== store.where) previous.lastPieceAt = previous.lastBaseAt = undefined
+  const last = previous?.lastPieceAt
   log.info(
     `Continuous backup to ${store.where}: ${last ? `the last piece reached it at ${last}` : 'nothing has reached it yet'}; ` +
       'a base each day, the WAL within 60 s of a commit.',
@@ -197,5 +212,6 @@ export async function startBackupIfSet(
     key: env.BACKUP_KEY,
     retentionDays: env.BACKUP_RETENTION_DAYS,
     log,
+    previous,
   })
 }

@@ -20,6 +20,10 @@ async function s3Client() {
   return { s3, Upload, client }
 }
 
+/** GET answers NoSuchKey for a piece that is not there, HEAD a bare NotFound. */
+const notFound = (error: unknown) =>
+  ['NoSuchKey', 'NotFound'].includes((error as { name?: string }).name ?? '')
+
 /** A piece's bytes from `start` to `end` (exclusive) as a stream, and its size; undefined when it is not there. */
 async function rangeOf(
   client: import('@aws-sdk/client-s3').S3Client,
@@ -40,8 +44,7 @@ async function rangeOf(
     )
     return { body: answer.Body as Readable, size }
   } catch (error) {
-    const name = (error as { name?: string }).name
-    if (name === 'NoSuchKey' || name === 'NotFound') return undefined
+    if (notFound(error)) return undefined
     throw error
   }
 }
@@ -55,7 +58,6 @@ async function rangeOf(
 export async function s3Store(bucket: string, prefix: string): Promise<BackupStore> {
   const { s3, Upload, client } = await s3Client()
   const key = (name: string) => (prefix ? `${prefix}/${name}` : name)
-  const missing = (error: unknown) => (error as { name?: string }).name === 'NoSuchKey'
   return {
     where: `s3://${bucket}${prefix ? `/${prefix}` : ''}`,
     async put(name, body) {
@@ -76,7 +78,16 @@ export async function s3Store(bucket: string, prefix: string): Promise<BackupSto
           await (answer.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
         )
       } catch (error) {
-        if (missing(error)) return undefined
+        if (notFound(error)) return undefined
+        throw error
+      }
+    },
+    async size(name) {
+      try {
+        const head = await client.send(new s3.HeadObjectCommand({ Bucket: bucket, Key: key(name) }))
+        return head.ContentLength ?? 0
+      } catch (error) {
+        if (notFound(error)) return undefined
         throw error
       }
     },
