@@ -331,7 +331,7 @@ async function deliveries({ values }: CliArgs): Promise<number> {
   return (await database()).withDatabase((db) => deliveriesCommand(db, options, print))
 }
 
-/** The CLI's commands by name; the usage text in waitlist-cli.ts describes each. */
+/** The CLI's commands by name; the usage text in run-command.ts describes each. */
 export const COMMANDS: Readonly<Record<string, Command>> = {
   count: filtered(async (filter) => (await import('./list')).countCommand(filter)),
   list: filtered(async (filter, { values }) => {

@@ -5,10 +5,10 @@ import { startTestServer, type TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
 import { loadApiKeys } from '../../server/auth/api-keys'
 import type { Database } from '../../server/db/database'
-import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
 import { createSmtpTransport } from '../../server/mail/smtp-transport'
 import { parseMailFrom, parseSmtpUrl } from '../../server/mail/transport-config'
+import { openBesideServer } from '../support/file-server'
 
 /**
  * Invitations through failures, with a real SMTP server (smtp-server) and the real server process:
@@ -22,15 +22,6 @@ const FROM = 'Tessel Labs <beta@tessel-labs.example>'
 const FAST = { MAIL_FROM: FROM, MAIL_RETRY_BASE_MS: '200', SMTP_TIMEOUT_MS: '2000', LOG_LEVEL: 'info' }
 
 const address = (prefix: string, i: number) => `${prefix}.${String(i).padStart(3, '0')}@example.com`
-
-function openBeside(server: TestServer): Promise<OpenedDatabase> {
-  return openDatabase({
-    databaseUrl: server.env.DATABASE_URL,
-    dataDir: server.dataDir,
-    purpose: 'test',
-    besideServer: true,
-  })
-}
 
 /** Adds addresses as the owner would import them: no notification, no confirmation. */
 async function addEntries(db: Database, emails: string[]): Promise<void> {
@@ -54,7 +45,7 @@ describe('the mail outbox through failures', () => {
     let server = await startTestServer({ env })
     const emails = Array.from({ length: 200 }, (_, i) => address('crash', i))
     try {
-      const opened = await openBeside(server)
+      const opened = await openBesideServer(server)
       await addEntries(opened.db, emails)
       await opened.close()
       const queued = await runCli(server.env, 'invite', '--next', '200')
@@ -65,7 +56,7 @@ describe('the mail outbox through failures', () => {
       server = await startTestServer({ dataDir: server.dataDir, env })
       await sink.waitFor(() => emails.every((email) => sink.countFor(email) >= 1), 'every invitation', 90_000)
       // Messages the dead server had in flight are due again once their lease (3 x SMTP_TIMEOUT_MS) ends.
-      const database = await openBeside(server)
+      const database = await openBesideServer(server)
       await expect.poll(() => outboxStatuses(database.db), { timeout: 60_000 }).toEqual({ sent: 200 })
       const twice = duplicates(sink, emails)
       console.log(
@@ -88,7 +79,7 @@ describe('the mail outbox through failures', () => {
       env: { ...FAST, SMTP_URL: sink.url, MAIL_PER_MINUTE: '0' },
     })
     const emails = Array.from({ length: 20 }, (_, i) => address('outage', i))
-    const database = await openBeside(server)
+    const database = await openBesideServer(server)
     try {
       await addEntries(database.db, emails)
       expect((await runCli(server.env, 'invite', ...emails)).stdout).toContain('Queued 20 invitations.')
@@ -128,7 +119,7 @@ describe('the mail outbox through failures', () => {
       'busy.box@example.com',
       ...Array.from({ length: 8 }, (_, i) => address('fine', i)),
     ]
-    const database = await openBeside(server)
+    const database = await openBesideServer(server)
     try {
       await addEntries(database.db, emails)
       await runCli(server.env, 'invite', '--next', '10')
@@ -162,7 +153,7 @@ describe('the mail outbox through failures', () => {
     const env = { ...FAST, SMTP_URL: sink.url, MAIL_PER_MINUTE: '120', DATABASE_URL: url }
     const servers = [await startTestServer({ env }), await startTestServer({ env })]
     const emails = Array.from({ length: 12 }, (_, i) => address('paced', i))
-    const database = await openBeside(servers[0] as TestServer)
+    const database = await openBesideServer(servers[0] as TestServer)
     try {
       await addEntries(database.db, emails)
       await runCli({ DATABASE_URL: url, ...FAST, SMTP_URL: sink.url }, 'invite', '--next', '12')
@@ -195,7 +186,7 @@ describe('the owner commands around mail', () => {
     await sink.close()
     const env = { ...FAST, SMTP_URL: sink.url, MAIL_PER_MINUTE: '0', MAIL_RETRY_FOR_MS: '0' }
     const server = await startServerOn('postgres', { env })
-    const database = await openBeside(server)
+    const database = await openBesideServer(server)
     try {
       await addEntries(database.db, ['retried.later@example.com'])
       await runCli(server.env, 'invite', '--next', '1')
@@ -236,7 +227,7 @@ describe('the owner commands around mail', () => {
 
   it('with no server that can send, --dry-run changes nothing and invite queues, saying they wait', async () => {
     const server = await startServerOn('postgres', { env: { MAIL_FROM: FROM } })
-    const database = await openBeside(server)
+    const database = await openBesideServer(server)
     try {
       await addEntries(database.db, ['first.dry@example.com', 'second.dry@example.com'])
       const dry = await runCli(server.env, 'invite', '--next', '1', '--dry-run')
@@ -267,7 +258,7 @@ describe('the owner commands around mail', () => {
     const server = await startServerOn('postgres', {
       env: { ...FAST, SMTP_URL: wrong, MAIL_PER_MINUTE: '0' },
     })
-    const database = await openBeside(server)
+    const database = await openBesideServer(server)
     try {
       await addEntries(database.db, ['waited.one@example.com', 'waited.two@example.com'])
       await runCli({ ...server.env, SMTP_URL: sink.url }, 'invite', '--next', '1')

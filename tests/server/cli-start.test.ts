@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
-import { runCli } from '../../harness/waitlist-cli'
+import { runCliProcess } from '../../harness/waitlist-cli'
 
 /**
  * The CLI loads each command's modules when that command runs (owner/cli/commands.ts): the suites
@@ -39,7 +39,7 @@ afterAll(async () => {
 async function loaded(env: Record<string, string>, ...args: string[]) {
   const log = join(dir, `${args.join('-')}.log`)
   const register = pathToFileURL(join(dir, 'register.mjs')).href
-  const result = await runCli({ ...env, NODE_OPTIONS: `--import ${register}`, CLI_START_LOG: log }, ...args)
+  const result = await runCliProcess({ ...env, NODE_OPTIONS: `--import ${register}`, CLI_START_LOG: log }, ...args)
   const files = (await readFile(log, 'utf8'))
     .split('\n')
     .filter((url) => url.startsWith('file:') && !url.includes(dir))

@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../harness/test-server'
+import { describe, expect, it } from 'vitest'
 import { postWaitlist } from '../../harness/waitlist-api'
-import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import {
   networkOf,
   SHOWN_NETWORK,
@@ -10,6 +8,7 @@ import {
   signupNetwork,
 } from '../../server/rate-limit/client-network'
 import { requestAccessOverMcp } from '../support/mcp-raw'
+import { fileServer } from '../support/file-server'
 
 /**
  * The network a signup is kept under (issue 48, item 4): the rate limiter's reading of the client
@@ -48,20 +47,10 @@ describe('networkOf', () => {
 })
 
 describe('each door keeps the network of the signup', () => {
-  let server: TestServer
-  let database: OpenedDatabase
-
-  beforeAll(async () => {
-    server = await startTestServer({ env: { TRUST_PROXY_HEADER: 'X-Forwarded-For' } })
-    database = await openDatabase({ dataDir: server.dataDir, purpose: 'test', besideServer: true })
-  })
-  afterAll(async () => {
-    await database?.close()
-    await server?.cleanup()
-  })
+  const live = fileServer({ env: { TRUST_PROXY_HEADER: 'X-Forwarded-For' }, database: true })
 
   const networkKept = async (email: string) => {
-    const [row] = await database.db.query<{ network: string | null }>(
+    const [row] = await live.database.db.query<{ network: string | null }>(
       'select signup_network::text as network from public.waitlist where email = $1',
       [email],
     )
@@ -70,25 +59,28 @@ describe('each door keeps the network of the signup', () => {
 
   it('the REST insert, the no-script form and the MCP tool; a client cannot name one', async () => {
     const rest = await postWaitlist(
-      server,
+      live.server,
       { email: 'rest@example.com' },
       { 'X-Forwarded-For': '198.51.100.23' },
     )
     expect(rest.status).toBe(201)
-    const form = await fetch(`${server.url}/`, {
+    const form = await fetch(`${live.server.url}/`, {
       method: 'POST',
       headers: { 'X-Forwarded-For': '2001:db8:7:8::1' },
       body: new URLSearchParams({ email: 'form@example.com' }),
       redirect: 'manual',
     })
     expect(form.headers.get('location')).toBe('/?waitlist=submitted')
-    expect(await requestAccessOverMcp(server.url, 'mcp@example.com')).toContain('"status":"submitted"')
+    expect(await requestAccessOverMcp(live.server.url, 'mcp@example.com')).toContain('"status":"submitted"')
     expect(await networkKept('rest@example.com')).toBe('198.51.100.0/24')
     expect(await networkKept('form@example.com')).toBe('2001:db8:7:8::/64')
     // No header through the trusted proxy here: the socket's own loopback address.
     expect(await networkKept('mcp@example.com')).toBe('127.0.0.0/24')
 
-    const named = await postWaitlist(server, { email: 'named@example.com', signup_network: '10.0.0.0/24' })
+    const named = await postWaitlist(live.server, {
+      email: 'named@example.com',
+      signup_network: '10.0.0.0/24',
+    })
     expect(named.status, 'not a column anon may write').toBe(401)
     expect(await networkKept('named@example.com')).toBeUndefined()
   })

@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
-import type { Database } from '../../server/db/database'
-import { openPostgres } from '../../server/db/postgres-driver'
+import { describe, expect, it } from 'vitest'
 import { registerWords } from '../../server/waitlist/consent/consent-record'
+import { sharedPostgres } from '../support/file-server'
 
 /**
  * Several servers start on one database at once (scale-out), and each stores the words its doors
@@ -11,24 +9,17 @@ import { registerWords } from '../../server/waitlist/consent/consent-record'
  * either is the same text held, not an error. CI caught three servers behind PgBouncer failing to
  * start on `consent_words_hash_key`; eight connections at once, 300 times, met it within a second.
  */
-let db: Database
-beforeAll(async () => {
-  db = await openPostgres(await sharedPostgresUrl(), 8)
-})
-afterAll(async () => {
-  await db?.close()
-  await stopBackends()
-})
+const shared = sharedPostgres(8)
 
 describe('servers storing the same words at once', () => {
   it('eight at a time, 300 texts: every one gets the version, and each text is held once', async () => {
     const rounds = 300
     for (let round = 0; round < rounds; round++) {
       const text = `The words of round ${round}.`
-      const versions = await Promise.all(Array.from({ length: 8 }, () => registerWords(db, [text])))
+      const versions = await Promise.all(Array.from({ length: 8 }, () => registerWords(shared.db, [text])))
       expect(new Set(versions.map(([held]) => held?.version)).size).toBe(1)
     }
-    const [row] = await db.query<{ texts: number; versions: number }>(
+    const [row] = await shared.db.query<{ texts: number; versions: number }>(
       `select count(distinct text)::int as texts, count(*)::int as versions
          from private.consent_words where text like 'The words of round %'`,
     )

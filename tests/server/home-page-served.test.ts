@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../harness/test-server'
+import { describe, expect, it } from 'vitest'
 import { runCli } from '../../harness/waitlist-cli'
+import { fileServer } from '../support/file-server'
 
 /**
  * '/' as browsers load it, through the one app (ADR 111), where it was once answered beside it:
@@ -12,27 +12,19 @@ const BROWSER =
 const TRIAL_TOKEN = 'A1b2C3d4E5f6G7h8I9j0K+lM/nO0pQ=='
 const HTML_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'
 
-let server: TestServer
-
-beforeAll(async () => {
-  server = await startTestServer({
-    env: {
-      TRUST_PROXY_HEADER: 'x-forwarded-for',
-      COUNT_SOURCES_FLUSH_MS: '100',
-      WEBMCP_ORIGIN_TRIAL_TOKEN: TRIAL_TOKEN,
-    },
-  })
-})
-
-afterAll(async () => {
-  await server?.cleanup()
+const live = fileServer({
+  env: {
+    TRUST_PROXY_HEADER: 'x-forwarded-for',
+    COUNT_SOURCES_FLUSH_MS: '100',
+    WEBMCP_ORIGIN_TRIAL_TOKEN: TRIAL_TOKEN,
+  },
 })
 
 const load = (method: string, headers: Record<string, string>) =>
-  fetch(`${server.url}/`, { method, headers: { accept: HTML_ACCEPT, ...headers } })
+  fetch(`${live.server.url}/`, { method, headers: { accept: HTML_ACCEPT, ...headers } })
 
 async function visits(): Promise<{ visits: number; visitors: number }> {
-  const result = await runCli(server.env, 'sources', '--json')
+  const result = await runCli(live.server.env, 'sources', '--json')
   expect(result.code).toBe(0)
   const rows = JSON.parse(result.stdout) as { source: string; visits: number; visitors: number }[]
   const direct = rows.find((row) => row.source === 'direct')
@@ -41,7 +33,7 @@ async function visits(): Promise<{ visits: number; visitors: number }> {
 
 /** The access log's lines for '/' with this status. */
 const logged = (status: number) =>
-  server
+  live.server
     .output()
     .split('\n')
     .filter((line) => new RegExp(`\\bGET / ${status} [\\d.]+ms`).test(line)).length

@@ -1,34 +1,26 @@
 import { request } from 'node:http'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startTestServer, type TestServer } from '../../harness/test-server'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { MAX_EVENT_BODY } from '../../server/http/mail-events-app'
 import { pool, rssKiB } from '../reliability/support'
+import { fileServer } from '../support/file-server'
 
 /**
  * SES and Mailgun carry their signature inside the body, so the body is read before anyone is
  * known. A stranger's megabyte of nested brackets must cost the server neither memory nor time:
- * the real server, its resident memory read from /proc while the bodies arrive, /healthz timed
+ * the real live.server, its resident memory read from /proc while the bodies arrive, /healthz timed
  * beside them.
  */
 const BODIES = 60
 const AT_ONCE = 8
 const MIB = 1024 * 1024
 
-let server: TestServer
-
-beforeAll(async () => {
-  server = await startTestServer({
-    env: {
-      MAIL_EVENTS_SES_TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:ses-events',
-      MAIL_EVENTS_MAILGUN_KEY: 'mailgun-signing-key-0123456789',
-      // Each test posts from an address of its own, so no test meets the route's rate limit.
-      TRUST_PROXY_HEADER: 'X-Forwarded-For',
-    },
-  })
-})
-
-afterAll(async () => {
-  await server?.cleanup()
+const live = fileServer({
+  env: {
+    MAIL_EVENTS_SES_TOPIC_ARN: 'arn:aws:sns:us-east-1:123456789012:ses-events',
+    MAIL_EVENTS_MAILGUN_KEY: 'mailgun-signing-key-0123456789',
+    // Each test posts from an address of its own, so no test meets the route's rate limit.
+    TRUST_PROXY_HEADER: 'X-Forwarded-For',
+  },
 })
 
 /**
@@ -45,7 +37,7 @@ beforeEach(() => {
 function postRaw(provider: string, body: string, chunked = false): Promise<number | 'closed'> {
   return new Promise((resolve) => {
     const sent = request(
-      `${server.url}/mail-events/${provider}`,
+      `${live.server.url}/mail-events/${provider}`,
       {
         method: 'POST',
         agent: false,
@@ -69,14 +61,14 @@ async function watch(done: Promise<unknown>): Promise<{ slowestMs: number; peakK
     finished = true
   })
   let slowestMs = 0
-  let peakKiB = rssKiB(server)
+  let peakKiB = rssKiB(live.server)
   const sampler = setInterval(() => {
-    peakKiB = Math.max(peakKiB, rssKiB(server))
+    peakKiB = Math.max(peakKiB, rssKiB(live.server))
   }, 20)
   try {
     while (!finished) {
       const started = performance.now()
-      const response = await fetch(`${server.url}/healthz`)
+      const response = await fetch(`${live.server.url}/healthz`)
       await response.arrayBuffer()
       slowestMs = Math.max(slowestMs, performance.now() - started)
       await new Promise((resolve) => setTimeout(resolve, 20))
@@ -84,15 +76,15 @@ async function watch(done: Promise<unknown>): Promise<{ slowestMs: number; peakK
   } finally {
     clearInterval(sampler)
   }
-  return { slowestMs, peakKiB: Math.max(peakKiB, rssKiB(server)) }
+  return { slowestMs, peakKiB: Math.max(peakKiB, rssKiB(live.server)) }
 }
 
 /** Sends the bodies, AT_ONCE at a time, while /healthz is timed and RSS sampled; what they got. */
 async function flood(bodies: { provider: string; body: string; chunked?: boolean }[]) {
   // Warm: the routes and the health check have run once.
   for (const provider of ['ses', 'mailgun']) expect(await postRaw(provider, '{}')).toBeGreaterThanOrEqual(400)
-  await (await fetch(`${server.url}/healthz`)).arrayBuffer()
-  const baseKiB = rssKiB(server)
+  await (await fetch(`${live.server.url}/healthz`)).arrayBuffer()
+  const baseKiB = rssKiB(live.server)
   const statuses = pool(
     AT_ONCE,
     bodies.map(
@@ -134,8 +126,10 @@ describe('unauthenticated deep JSON on /mail-events/ses and /mailgun', () => {
       `deep JSON, at each limit: RSS ${(baseKiB / 1024).toFixed(0)} → peak ${(peakKiB / 1024).toFixed(0)} MiB (+${grownMiB.toFixed(0)}), slowest /healthz ${slowestMs.toFixed(0)} ms`,
     )
     expect(new Set(statuses)).toEqual(new Set([400]))
-    expect(server.output()).toContain('Mail events from ses refused: the JSON nests deeper than 64 levels')
-    expect(server.output()).toContain(
+    expect(live.server.output()).toContain(
+      'Mail events from ses refused: the JSON nests deeper than 64 levels',
+    )
+    expect(live.server.output()).toContain(
       'Mail events from mailgun refused: the JSON nests deeper than 64 levels',
     )
     expect(grownMiB).toBeLessThanOrEqual(64)

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { mailWords } from '../../contract/site-config'
-import { startTestServer, type TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { loadApiKeys } from '../../server/auth/api-keys'
-import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
 import { entryStatus } from '../support/entry-status'
+import { fileServer } from '../support/file-server'
 
 /**
  * An unsubscribe link opened again, after it did its work (or after a complaint did the same):
@@ -14,21 +13,12 @@ import { entryStatus } from '../support/entry-status'
 const words = mailWords.pages.unsubscribe
 const lab = (text: string) => text.replaceAll('{lab}', 'Tessel Labs')
 
-let server: TestServer
-let database: OpenedDatabase
-beforeAll(async () => {
-  server = await startTestServer({ env: { LOG_LEVEL: 'error' } })
-  database = await openDatabase({ dataDir: server.dataDir, purpose: 'test', besideServer: true })
-})
-afterAll(async () => {
-  await database?.close()
-  await server?.cleanup()
-})
+const live = fileServer({ env: { LOG_LEVEL: 'error' }, database: true })
 
 async function unsubscribeUrl(email: string): Promise<string> {
-  expect((await postWaitlist(server, { email })).status).toBe(201)
-  const keys = linkKeys((await loadApiKeys({ dataDir: server.dataDir, databaseUrl: undefined })).secret)
-  return `${server.url}/unsubscribe?t=${sealAddress(keys.unsubscribe, email)}`
+  expect((await postWaitlist(live.server, { email })).status).toBe(201)
+  const keys = linkKeys((await loadApiKeys({ dataDir: live.server.dataDir, databaseUrl: undefined })).secret)
+  return `${live.server.url}/unsubscribe?t=${sealAddress(keys.unsubscribe, email)}`
 }
 
 async function page(url: string): Promise<{ status: number; html: string }> {
@@ -46,25 +36,25 @@ describe('GET of an unsubscribe link', () => {
     const url = await unsubscribeUrl(email)
     const first = await page(url)
     expect([first.status, asks(first.html)]).toEqual([200, true])
-    expect(await entryStatus(database.db, email)).toBe('waiting')
+    expect(await entryStatus(live.database.db, email)).toBe('waiting')
     expect((await fetch(url, { method: 'POST', body: 'List-Unsubscribe=One-Click' })).status).toBe(200)
     for (let i = 0; i < 2; i++) {
       const again = await page(url)
       expect([again.status, saysDone(again.html), asks(again.html)]).toEqual([200, true, false])
     }
-    expect(await entryStatus(database.db, email)).toBe('unsubscribed')
+    expect(await entryStatus(live.database.db, email)).toBe('unsubscribed')
   })
 
   it('says it is done for an address that complained, and leaves it complained', async () => {
     const email = 'complained.link@example.com'
     const url = await unsubscribeUrl(email)
-    await database.db.query(
+    await live.database.db.query(
       `insert into private.entry_status (waitlist_id, status)
        select id, 'complained' from public.waitlist where email = $1`,
       [email],
     )
     const shown = await page(url)
     expect([shown.status, saysDone(shown.html)]).toEqual([200, true])
-    expect(await entryStatus(database.db, email)).toBe('complained')
+    expect(await entryStatus(live.database.db, email)).toBe('complained')
   })
 })

@@ -4,13 +4,12 @@ import {
 } from '@modelcontextprotocol/client'
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { requestAccessTool } from '../../contract/agent-tool'
-import { startTestServer, type TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
-import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { answersOf } from '../../server/waitlist/entry-answers'
 import { entryStatus } from '../support/entry-status'
+import { fileServer } from '../support/file-server'
 import { MODERN_MCP } from '../support/mcp-raw'
 
 /**
@@ -23,8 +22,7 @@ const TOOL = requestAccessTool.name
 // An answer's text, which no log line may carry.
 const PRIVATE_USE = 'Benchmarking the Quetzal-9 agent on long support threads'
 
-let server: TestServer
-let database: OpenedDatabase
+const live = fileServer({ env: { RATE_LIMIT_PER_MINUTE: '0' }, database: true })
 
 type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; content?: unknown }
 interface AnyClient {
@@ -35,7 +33,7 @@ interface AnyClient {
 
 /** A client pinned to 2026-07-28 (the v2 SDK), or a 2025 one (SDK v1). */
 async function connect(era: '2026' | '2025' = '2026'): Promise<AnyClient> {
-  const url = new URL(`${server.url}/mcp`)
+  const url = new URL(`${live.server.url}/mcp`)
   if (era === '2025') {
     const client = new ClientV1({ name: 'answers-2025', version: '1.0.0' })
     await client.connect(new TransportV1(url))
@@ -57,16 +55,6 @@ async function callWith(args: Record<string, unknown>, era: '2026' | '2025' = '2
     await client.close()
   }
 }
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { RATE_LIMIT_PER_MINUTE: '0' } })
-  database = await openDatabase({ dataDir: server.dataDir, purpose: 'test', besideServer: true })
-})
-
-afterAll(async () => {
-  await database?.close()
-  await server?.cleanup()
-})
 
 describe('the tool’s answers', () => {
   it('are listed in its published input schema, by question id, optional, and nothing else is taken', async () => {
@@ -114,7 +102,7 @@ describe('the tool’s answers', () => {
         era,
       )
       expect([result.isError, result.structuredContent?.status]).toEqual([false, 'submitted'])
-      expect(await answersOf(database.db, email)).toEqual({
+      expect(await answersOf(live.database.db, email)).toEqual({
         role: 'Research',
         organisation: 'Acme Lab',
         use_case: PRIVATE_USE,
@@ -122,10 +110,10 @@ describe('the tool’s answers', () => {
     }
     // Kept, as the owner reads them: not merely proposed, and the filters pick them.
     const shown = JSON.parse(
-      (await runCli(server.env, 'show', 'mcp.answers.2026@example.com', '--json')).stdout,
+      (await runCli(live.server.env, 'show', 'mcp.answers.2026@example.com', '--json')).stdout,
     )
     expect([shown.answers.role, shown.proposed]).toEqual(['Research', {}])
-    const picked = await runCli(server.env, 'list', '--answer', 'organisation=Acme Lab')
+    const picked = await runCli(live.server.env, 'list', '--answer', 'organisation=Acme Lab')
     expect(picked.stdout).toContain('mcp.answers.2025@example.com')
   })
 
@@ -133,14 +121,14 @@ describe('the tool’s answers', () => {
     const email = 'mcp.named@example.com'
     const result = await callWith({ email, name: '  Ada Lovelace ', role: 'Research' })
     expect([result.isError, result.structuredContent?.status]).toEqual([false, 'submitted'])
-    expect(await answersOf(database.db, email)).toEqual({ role: 'Research' })
-    const shown = JSON.parse((await runCli(server.env, 'show', email, '--json')).stdout)
+    expect(await answersOf(live.database.db, email)).toEqual({ role: 'Research' })
+    const shown = JSON.parse((await runCli(live.server.env, 'show', email, '--json')).stdout)
     expect([shown.name, shown.proposed]).toEqual(['Ada Lovelace', {}])
     // A name alone is stored too, with no answers row.
     const alone = 'mcp.named.alone@example.com'
     expect((await callWith({ email: alone, name: 'Grace' })).structuredContent?.status).toBe('submitted')
-    expect(JSON.parse((await runCli(server.env, 'show', alone, '--json')).stdout).name).toBe('Grace')
-    expect(await answersOf(database.db, alone)).toBeUndefined()
+    expect(JSON.parse((await runCli(live.server.env, 'show', alone, '--json')).stdout).name).toBe('Grace')
+    expect(await answersOf(live.database.db, alone)).toBeUndefined()
   })
 
   it('are not stored for an address already on the list: its answers stay as they were', async () => {
@@ -148,7 +136,7 @@ describe('the tool’s answers', () => {
     expect((await callWith({ email, role: 'Engineering' })).structuredContent?.status).toBe('submitted')
     const again = await callWith({ email: email.toUpperCase(), role: 'Other', organisation: 'Elsewhere' })
     expect([again.isError, again.structuredContent?.status]).toEqual([false, 'already_registered'])
-    expect(await answersOf(database.db, email)).toEqual({ role: 'Engineering' })
+    expect(await answersOf(live.database.db, email)).toEqual({ role: 'Engineering' })
   })
 
   it('leave no row when every answer is blank', async () => {
@@ -156,8 +144,8 @@ describe('the tool’s answers', () => {
     expect((await callWith({ email, role: '', organisation: '   ' })).structuredContent?.status).toBe(
       'submitted',
     )
-    expect(await entryStatus(database.db, email)).toBe('waiting')
-    expect(await answersOf(database.db, email)).toBeUndefined()
+    expect(await entryStatus(live.database.db, email)).toBe('waiting')
+    expect(await answersOf(live.database.db, email)).toBeUndefined()
   })
 
   it('refuse a role outside the choices, an over-long text or a non-string as a tool error, storing nothing', async () => {
@@ -182,12 +170,12 @@ describe('the tool’s answers', () => {
       expect(result.isError).toBe(true)
       expect(result.structuredContent).toMatchObject({ status: 'error', reason })
       expect((result.content as { text: string }[])[0]?.text).toContain(reason)
-      expect(await entryStatus(database.db, email), 'not even the address').toBeUndefined()
+      expect(await entryStatus(live.database.db, email), 'not even the address').toBeUndefined()
     }
   })
 
   it('refuse a control character or half a character in words, never "could not be stored"; drop format characters', async () => {
-    const before = server.output().length
+    const before = live.server.output().length
     const refused: [Record<string, unknown>, string][] = [
       [{ organisation: '\u001b[31mAcme\u0007' }, 'an invisible control character (U+001B)'],
       [{ organisation: 'Ac\u0000me' }, 'an invisible control character (U+0000)'],
@@ -202,14 +190,17 @@ describe('the tool’s answers', () => {
       expect(result.structuredContent?.reason).toBe(
         `Invalid arguments: "${id}" holds ${what} that cannot be stored; type it again without it. Nothing was stored.`,
       )
-      expect(await entryStatus(database.db, email), 'not even the address').toBeUndefined()
+      expect(await entryStatus(live.database.db, email), 'not even the address').toBeUndefined()
     }
     // A direction override or a zero-width space draws as nothing: dropped, the rest kept.
     const email = 'mcp.answers.format@example.com'
     const result = await callWith({ email, organisation: 'Acme \u202egnp.exe\u200b', role: '\u2066Research' })
     expect([result.isError, result.structuredContent?.status]).toEqual([false, 'submitted'])
-    expect(await answersOf(database.db, email)).toEqual({ role: 'Research', organisation: 'Acme gnp.exe' })
-    const log = server.output().slice(before)
+    expect(await answersOf(live.database.db, email)).toEqual({
+      role: 'Research',
+      organisation: 'Acme gnp.exe',
+    })
+    const log = live.server.output().slice(before)
     expect(log).not.toContain('could not be stored')
     expect(log).not.toMatch(/request_beta_access failed|\\n\s+at /)
   })
@@ -221,12 +212,12 @@ describe('the tool’s answers', () => {
     expect(result.structuredContent?.reason).toBe(
       'Invalid arguments: unexpected argument "company": the tool takes only "email", "name", "role", "organisation", "use_case". Call it with {"email": "…"}.',
     )
-    expect(await entryStatus(database.db, email)).toBeUndefined()
+    expect(await entryStatus(live.database.db, email)).toBeUndefined()
   })
 
   it('never appear in the server’s log, nor does the address', () => {
-    expect(server.output()).not.toContain(PRIVATE_USE)
-    expect(server.output()).not.toContain('Acme Lab')
-    expect(server.output()).not.toContain('mcp.answers.2026@example.com')
+    expect(live.server.output()).not.toContain(PRIVATE_USE)
+    expect(live.server.output()).not.toContain('Acme Lab')
+    expect(live.server.output()).not.toContain('mcp.answers.2026@example.com')
   })
 })

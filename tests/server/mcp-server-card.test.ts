@@ -1,11 +1,10 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { MCP_PROTOCOL_VERSIONS } from '../../contract/agent-tool'
 import { siteConfig } from '../../contract/site-config'
-import { startTestServer, type TestServer } from '../../harness/test-server'
 import packageJson from '../../package.json' with { type: 'json' }
-import { buildIfStale } from '../../server/boot/build-if-stale'
 import { modernEnvelope, modernHeaders, postMcp } from '../support/mcp-raw'
+import { fileServer } from '../support/file-server'
 
 /**
  * /mcp's server card as an agent finds it: from the catalog's entry, at `/mcp/server-card`, with
@@ -14,18 +13,11 @@ import { modernEnvelope, modernHeaders, postMcp } from '../support/mcp-raw'
  */
 const SITE = 'https://lab.example.com'
 const CARD_TYPE = 'application/mcp-server-card+json'
-let server: TestServer
-
-beforeAll(async () => {
-  await buildIfStale(() => {})
-  server = await startTestServer({ env: { SITE_URL: SITE, LOG_LEVEL: 'error' } })
-})
-afterAll(async () => {
-  await server?.cleanup()
-})
+// The site is built once for the run, before any file (tests/setup/global-setup.ts).
+const live = fileServer({ env: { SITE_URL: SITE, LOG_LEVEL: 'error' } })
 
 const getCard = (headers: Record<string, string> = {}) =>
-  fetch(`${server.url}/mcp/server-card`, { headers: { Accept: CARD_TYPE, ...headers } })
+  fetch(`${live.server.url}/mcp/server-card`, { headers: { Accept: CARD_TYPE, ...headers } })
 
 describe('GET /mcp/server-card', () => {
   it('is the card, as application/mcp-server-card+json, for any origin, cacheable, with an ETag', async () => {
@@ -83,7 +75,7 @@ describe('GET /mcp/server-card', () => {
     // Every icon it names is served.
     for (const icon of card.icons) {
       const path = new URL(icon.src).pathname
-      const served = await fetch(`${server.url}${path}`)
+      const served = await fetch(`${live.server.url}${path}`)
       await served.arrayBuffer()
       expect([path, served.status]).toEqual([path, 200])
     }
@@ -102,7 +94,7 @@ describe('GET /mcp/server-card', () => {
   })
 
   it("answers a browser's preflight for a revalidating GET", async () => {
-    const preflight = await fetch(`${server.url}/mcp/server-card`, {
+    const preflight = await fetch(`${live.server.url}/mcp/server-card`, {
       method: 'OPTIONS',
       headers: {
         Origin: 'https://agent.example',
@@ -122,7 +114,8 @@ describe('GET /mcp/server-card', () => {
       remotes: { supportedProtocolVersions: string[] }[]
     }
     const versions = card.remotes[0]?.supportedProtocolVersions ?? []
-    const post = (body: unknown, headers: Record<string, string> = {}) => postMcp(server.url, body, headers)
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      postMcp(live.server.url, body, headers)
     const discover = await post(
       { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: modernEnvelope('card-test') } },
       modernHeaders('server/discover'),

@@ -1,30 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { outcomeMessageFor, outcomeMessages } from '../../contract/waitlist-outcome'
-import { startTestServer, type TestServer } from '../../harness/test-server'
 import { DIST_DIR } from '../../server/base/paths'
-import { buildIfStale } from '../../server/boot/build-if-stale'
 import { loadStaticSite } from '../../server/http/static-site'
+import { fileServer } from '../support/file-server'
 
 /**
  * With scripts off, the form's POST is answered by a redirect to /?waitlist=<outcome>. That page
  * must say, in the specification's words, what happened; the plain page stays as it was.
  */
 const SITE = 'https://lab.example.com'
-let server: TestServer
-
-beforeAll(async () => {
-  await buildIfStale(() => {})
-  server = await startTestServer({ env: { SITE_URL: SITE, LOG_LEVEL: 'error' } })
-})
-afterAll(async () => {
-  await server?.cleanup()
-})
+// The site is built once for the run, before any file (tests/setup/global-setup.ts).
+const live = fileServer({ env: { SITE_URL: SITE, LOG_LEVEL: 'error' } })
 
 const decode = (html: string) =>
   html.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
 
 async function page(path: string, headers: Record<string, string> = {}) {
-  const response = await fetch(`${server.url}${path}`, { headers })
+  const response = await fetch(`${live.server.url}${path}`, { headers })
   return { response, html: await response.text() }
 }
 
@@ -41,7 +33,7 @@ function answerOf(html: string) {
 }
 
 async function submit(email: string) {
-  const response = await fetch(`${server.url}/`, {
+  const response = await fetch(`${live.server.url}/`, {
     method: 'POST',
     body: new URLSearchParams({ email }),
     redirect: 'manual',
@@ -95,7 +87,7 @@ describe('the page a no-script submit lands on', () => {
       expect(answerOf(html)?.words).toContain(outcomeMessages.error.description)
     }
     const first = await page('/?waitlist=already_registered')
-    const again = await fetch(`${server.url}/?waitlist=already_registered`, {
+    const again = await fetch(`${live.server.url}/?waitlist=already_registered`, {
       headers: { 'If-None-Match': first.response.headers.get('etag') ?? '' },
     })
     expect(again.status).toBe(304)

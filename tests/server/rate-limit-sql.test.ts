@@ -1,25 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
-import type { Database } from '../../server/db/database'
-import { openPostgres } from '../../server/db/postgres-driver'
 import { MemoryStore } from '../../server/rate-limit/memory-store'
 import { PostgresStore } from '../../server/rate-limit/postgres-store'
+import { sharedPostgres } from '../support/file-server'
 
 // A rate so slow that nothing refills while the test runs: the database's clock cannot be stopped.
 const LIMITS = { perMinute: 0.0001, burst: 7 }
 
 describe('the database store takes what the memory store takes (postgres backend)', () => {
-  let db: Database
+  const shared = sharedPostgres(2)
   let database: PostgresStore
-  beforeAll(async () => {
-    db = await openPostgres(await sharedPostgresUrl(), 2)
-    database = new PostgresStore(db, LIMITS)
+  beforeAll(() => {
+    database = new PostgresStore(shared.db, LIMITS)
   })
-  afterAll(async () => {
-    database?.close()
-    await db?.close()
-    await stopBackends()
-  })
+  afterAll(() => database?.close())
 
   it('the same answers, refusal or not, over a long mixed sequence of single writes and arrays', async () => {
     const memory = new MemoryStore({ ...LIMITS, now: () => 0 })

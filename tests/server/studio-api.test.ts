@@ -6,7 +6,7 @@ import { BACKENDS, startServerOn, stopBackends } from '../../harness/backends'
 import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
 import type { TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
-import { runCli } from '../../harness/waitlist-cli'
+import { runCliProcess } from '../../harness/waitlist-cli'
 import { STUDIO_DIST_DIR } from '../../owner/studio-server/studio-files'
 
 afterAll(async () => {
@@ -186,11 +186,11 @@ describe.each(BACKENDS)('the studio command on $name', ({ name }) => {
     const server = await startServerOn(name)
     await server.stop()
     try {
-      const result = await runCli(server.env, 'studio', '--port', String(port))
+      const result = await runCliProcess(server.env, 'studio', '--port', String(port))
       expect(result.code).toBe(1)
       expect(result.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`)
       expect(result.stderr).toContain('--port 3002')
-      const bad = await runCli(server.env, 'studio', '--port', 'eighty')
+      const bad = await runCliProcess(server.env, 'studio', '--port', 'eighty')
       expect(bad.code).toBe(2)
       expect(bad.stderr).toContain('--port needs a port number')
     } finally {

@@ -1,25 +1,17 @@
 import { createHash } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
-import type { Database, Queryable } from '../../server/db/database'
-import { openPostgres } from '../../server/db/postgres-driver'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { Queryable } from '../../server/db/database'
 import { type EntryPage, pageEntries } from '../../server/waitlist/admin/entry-pages'
 import type { EntrySort } from '../../server/waitlist/admin/entry-sort'
 import { countEntries, removeEntry, signupsPerDay } from '../../server/waitlist/admin/waitlist-admin'
 import { plansOf } from '../support/query-plans'
+import { sharedPostgres } from '../support/file-server'
 
-let db: Database
-beforeAll(async () => {
-  db = await openPostgres(await sharedPostgresUrl(), 4)
-})
-afterAll(async () => {
-  await db?.close()
-  await stopBackends()
-})
+const shared = sharedPostgres(4)
 
 /** Rows inserted as the owner, notifications off, as import and the bench do. */
 async function insertRows(rows: [email: string, createdAt: string][]) {
-  await db.transaction(async (tx) => {
+  await shared.db.transaction(async (tx) => {
     await tx.exec("set local waitlist.importing = 'on'")
     await tx.query(
       'insert into public.waitlist (email, created_at) select * from unnest($1::text[], $2::timestamptz[])',
@@ -34,12 +26,12 @@ async function walk(
   limit: number,
   more: Pick<Parameters<typeof pageEntries>[1], 'sort' | 'filter'> = {},
 ) {
-  const forward: EntryPage[] = [await pageEntries(db, { search, limit, ...more })]
+  const forward: EntryPage[] = [await pageEntries(shared.db, { search, limit, ...more })]
   for (let page = forward[0]; page?.next; page = forward.at(-1))
-    forward.push(await pageEntries(db, { search, after: page.next, limit, ...more }))
+    forward.push(await pageEntries(shared.db, { search, after: page.next, limit, ...more }))
   const backward: EntryPage[] = [forward.at(-1) as EntryPage]
   for (let page = backward[0]; page?.previous; page = backward.at(-1))
-    backward.push(await pageEntries(db, { search, before: page.previous, limit, ...more }))
+    backward.push(await pageEntries(shared.db, { search, before: page.previous, limit, ...more }))
   const emails = (pages: EntryPage[]) => pages.flatMap((page) => page.entries.map((entry) => entry.email))
   return { forward, backward, down: emails(forward), up: emails(backward.reverse()) }
 }
@@ -55,7 +47,7 @@ describe('the studio list, paged by keyset', () => {
 
   beforeAll(async () => {
     await insertRows([...rows.slice(30), ...rows.slice(0, 30)])
-    const ordered = await db.query<{ email: string }>(
+    const ordered = await shared.db.query<{ email: string }>(
       'select email::text as email from public.waitlist order by created_at desc, id desc',
     )
     newestFirst = ordered.map((row) => row.email)
@@ -78,7 +70,7 @@ describe('the studio list, paged by keyset', () => {
     expect(down).toEqual(matching)
     expect(up).toEqual(matching)
     expect(forward[0]?.matching).toBe(16)
-    expect((await pageEntries(db, { search: 'match%', limit: 4 })).matching).toBe(0)
+    expect((await pageEntries(shared.db, { search: 'match%', limit: 4 })).matching).toBe(0)
   })
 
   it('pages a search of one or two characters (the start of an address or its domain) as the others', async () => {
@@ -90,16 +82,16 @@ describe('the studio list, paged by keyset', () => {
       expect(short.backward, `limit ${limit}`).toEqual(long.backward)
       expect(short.up, `limit ${limit}`).toEqual(long.down)
     }
-    const none = await pageEntries(db, { search: 'q', limit: 4 })
+    const none = await pageEntries(shared.db, { search: 'q', limit: 4 })
     expect(none).toEqual({ entries: [], matching: 0, capped: false, next: null, previous: null })
   })
 
   it('neither skips nor repeats an entry when one is removed between two pages', async () => {
-    const first = await pageEntries(db, { limit: 5 })
-    const second = await pageEntries(db, { after: first.next ?? '', limit: 5 })
+    const first = await pageEntries(shared.db, { limit: 5 })
+    const second = await pageEntries(shared.db, { after: first.next ?? '', limit: 5 })
     const gone = second.entries[0]?.email ?? ''
-    expect(await removeEntry(db, gone, { name: 'cli:test' })).toBe(true)
-    const again = await pageEntries(db, { after: first.next ?? '', limit: 5 })
+    expect(await removeEntry(shared.db, gone, { name: 'cli:test' })).toBe(true)
+    const again = await pageEntries(shared.db, { after: first.next ?? '', limit: 5 })
     expect(again.entries.map((entry) => entry.email)).toEqual(
       newestFirst.filter((email) => email !== gone).slice(5, 10),
     )
@@ -108,7 +100,7 @@ describe('the studio list, paged by keyset', () => {
 
   it('refuses a cursor it did not write', async () => {
     for (const cursor of ['', 'page=2', '2024-11-01T09:00:00Z_1', '2024-11-01T09:00:00.123456Z_x'])
-      await expect(pageEntries(db, { after: cursor, limit: 5 })).rejects.toThrow(/cursor/)
+      await expect(pageEntries(shared.db, { after: cursor, limit: 5 })).rejects.toThrow(/cursor/)
   })
 })
 
@@ -124,7 +116,7 @@ describe('the studio list, sorted by any column', () => {
       `2024-11-0${1 + (index % 5)}T09:00:00.000000Z`,
     ])
     await insertRows(rows)
-    entries = await db.query(
+    entries = await shared.db.query(
       `select w.email::text as email, w.id::int as id, ($1::text[])[1 + w.id % 6] as organisation,
               case when w.id % 4 = 0 then 'shortlist' when w.id % 4 = 1 then 'ask-again shortlist' else '' end as tags
          from public.waitlist w where w.email::text like '%@sorting.example'`,
@@ -132,12 +124,12 @@ describe('the studio list, sorted by any column', () => {
     )
     for (const entry of entries) {
       if (entry.organisation !== '')
-        await db.query(`insert into private.entry_answers (waitlist_id, answers) values ($1, $2::jsonb)`, [
-          entry.id,
-          JSON.stringify({ organisation: entry.organisation }),
-        ])
+        await shared.db.query(
+          `insert into private.entry_answers (waitlist_id, answers) values ($1, $2::jsonb)`,
+          [entry.id, JSON.stringify({ organisation: entry.organisation })],
+        )
       if (entry.tags !== '')
-        await db.query(`insert into private.entry_marks (waitlist_id, tags) values ($1, $2::text[])`, [
+        await shared.db.query(`insert into private.entry_marks (waitlist_id, tags) values ($1, $2::text[])`, [
           entry.id,
           entry.tags.split(' '),
         ])
@@ -180,22 +172,22 @@ describe('the studio list, sorted by any column', () => {
 
   it('refuses a cursor it did not write for the order', async () => {
     const sort: EntrySort = { column: 'answer_organisation', descending: false }
-    const first = await pageEntries(db, { limit: 5, sort, filter })
+    const first = await pageEntries(shared.db, { limit: 5, sort, filter })
     expect(first.next).toMatch(/_\d+$/)
-    await expect(pageEntries(db, { after: first.next ?? '', limit: 5 })).rejects.toThrow(/cursor/)
-    await expect(pageEntries(db, { after: `${'x'.repeat(2001)}_1`, limit: 5, sort })).rejects.toThrow(
+    await expect(pageEntries(shared.db, { after: first.next ?? '', limit: 5 })).rejects.toThrow(/cursor/)
+    await expect(pageEntries(shared.db, { after: `${'x'.repeat(2001)}_1`, limit: 5, sort })).rejects.toThrow(
       /cursor/,
     )
   })
 })
 
 /** The plan of each statement `call` sends (query-plans.ts). */
-const plans = (call: (tx: Queryable) => Promise<unknown>) => plansOf(db, call)
+const plans = (call: (tx: Queryable) => Promise<unknown>) => plansOf(shared.db, call)
 
 describe('on a larger list, the indexes serve every studio request', () => {
   beforeAll(async () => {
-    await db.exec('truncate public.waitlist cascade')
-    await db.transaction(async (tx) => {
+    await shared.db.exec('truncate public.waitlist cascade')
+    await shared.db.transaction(async (tx) => {
       await tx.exec("set local waitlist.importing = 'on'")
       await tx.exec(
         `insert into public.waitlist (email, created_at)
@@ -205,14 +197,14 @@ describe('on a larger list, the indexes serve every studio request', () => {
       )
     })
     // As autovacuum leaves it: the trigram index's pending list merged, the statistics fresh.
-    await db.exec('vacuum analyze public.waitlist')
+    await shared.db.exec('vacuum analyze public.waitlist')
   })
 
   it('a search for a substring uses the trigram index; no request reads the whole table', async () => {
     // Six characters of one address's random part: a rare substring, as a search for someone is.
     const rare = createHash('md5').update('1234').digest('hex').slice(2, 8)
     expect(
-      (await pageEntries(db, { search: rare, limit: 25 })).entries.map((entry) => entry.email),
+      (await pageEntries(shared.db, { search: rare, limit: 25 })).entries.map((entry) => entry.email),
     ).toContain(`${createHash('md5').update('1234').digest('hex').slice(0, 10)}.1234@example.org`)
     const hit = await plans((tx) => pageEntries(tx, { search: rare, limit: 25 }))
     expect(hit.some((plan) => plan.includes('waitlist_email_search_trgm'))).toBe(true)
@@ -222,7 +214,7 @@ describe('on a larger list, the indexes serve every studio request', () => {
     // Across a dot and an @: trigrams that span them, not "com"-like ones common to every address.
     const punctuated = await plans((tx) => pageEntries(tx, { search: '.1234@', limit: 25 }))
     const first = await plans((tx) => pageEntries(tx, { limit: 25 }))
-    const page = await pageEntries(db, { limit: 25 })
+    const page = await pageEntries(shared.db, { limit: 25 })
     const deep = await plans((tx) => pageEntries(tx, { after: page.next ?? '', limit: 25 }))
     const counts = await plans(async (tx) => [await countEntries(tx), await signupsPerDay(tx, 'all')])
     for (const plan of [...hit, ...miss, ...punctuated, ...first, ...deep, ...counts])
@@ -236,37 +228,37 @@ describe('on a larger list, the indexes serve every studio request', () => {
 
   it('the counts kept by triggers match the rows, after inserts, removals, moves and a truncate', async () => {
     const truth = async () =>
-      db.query<{ day: string; count: number }>(
+      shared.db.query<{ day: string; count: number }>(
         `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as count
            from public.waitlist group by 1 order by 1`,
       )
-    const kept = async () => (await signupsPerDay(db, 'all')).filter((day) => day.count > 0)
+    const kept = async () => (await signupsPerDay(shared.db, 'all')).filter((day) => day.count > 0)
     expect(await kept()).toEqual(await truth())
-    expect(await countEntries(db)).toBe(20000)
+    expect(await countEntries(shared.db)).toBe(20000)
     // Ten connections inserting at once, as a busy server's pool does.
     const many = Array.from({ length: 10 }, (_, connection) =>
       Promise.all(
         Array.from({ length: 20 }, (_, index) =>
-          db.query('insert into public.waitlist (email) values ($1)', [
+          shared.db.query('insert into public.waitlist (email) values ($1)', [
             `busy.${connection}.${index}@example.com`,
           ]),
         ),
       ),
     )
     // Readers fold the deltas meanwhile, several at once.
-    const readers = Array.from({ length: 6 }, () => countEntries(db))
+    const readers = Array.from({ length: 6 }, () => countEntries(shared.db))
     await Promise.all([...many, ...readers])
-    await db.exec(`delete from public.waitlist where email::text like '1%'`)
-    await db.exec(
+    await shared.db.exec(`delete from public.waitlist where email::text like '1%'`)
+    await shared.db.exec(
       `update public.waitlist set created_at = created_at - interval '400 days' where email::text like '2%'`,
     )
     expect(await kept()).toEqual(await truth())
-    const [{ count } = { count: -1 }] = await db.query<{ count: number }>(
+    const [{ count } = { count: -1 }] = await shared.db.query<{ count: number }>(
       'select count(*)::int as count from public.waitlist',
     )
-    expect(await countEntries(db)).toBe(count)
-    await db.exec('truncate public.waitlist cascade')
-    expect(await countEntries(db)).toBe(0)
+    expect(await countEntries(shared.db)).toBe(count)
+    await shared.db.exec('truncate public.waitlist cascade')
+    expect(await countEntries(shared.db)).toBe(0)
   })
 })
 
@@ -286,7 +278,7 @@ describe('a search finds exactly the addresses that contain it', () => {
   ]
 
   beforeAll(async () => {
-    await db.exec('truncate public.waitlist cascade')
+    await shared.db.exec('truncate public.waitlist cascade')
     await insertRows(
       emails.map((email, index) => [email, `2024-11-20T09:00:${String(index).padStart(2, '0')}Z`]),
     )
@@ -310,7 +302,7 @@ describe('a search finds exactly the addresses that contain it', () => {
       'me', // short: the start of thirty addresses
       'xexample', // matches nothing, though "@example" maps to it
     ]) {
-      const page = await pageEntries(db, { search, limit: 100 })
+      const page = await pageEntries(shared.db, { search, limit: 100 })
       const term = search.toLowerCase()
       // One or two characters: the start of the address or of its domain; more: anywhere in it.
       const matches = (email: string) =>

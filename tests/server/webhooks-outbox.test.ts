@@ -3,23 +3,13 @@ import { BACKENDS, startServerOn, stopBackends } from '../../harness/backends'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
 import { isPgError, type Queryable } from '../../server/db/database'
-import { type OpenedDatabase, openDatabase } from '../../server/db/open-database'
 import { markImport } from '../../server/waitlist/admin/import-staging'
 import { dropDeliveries } from '../../server/webhooks/webhook-events'
 import { expectNoEmail, insertStatus } from '../reliability/support'
 import { deliveredEmails, startWebhookReceiver } from '../support/webhook-receiver'
+import { openBesideServer } from '../support/file-server'
 
 afterAll(stopBackends)
-
-/** A test server's database (its data dir, or its DATABASE_URL), as the owner, running or not. */
-function openServerDatabase(server: TestServer): Promise<OpenedDatabase> {
-  return openDatabase({
-    databaseUrl: server.env.DATABASE_URL,
-    dataDir: server.dataDir,
-    purpose: 'test',
-    besideServer: true,
-  })
-}
 
 async function sqlError(tx: Queryable, sql: string): Promise<string> {
   try {
@@ -62,7 +52,7 @@ describe.each(BACKENDS)('the signup outbox on $name', ({ name }) => {
       await receiver.close()
     }
 
-    const database = await openServerDatabase(server)
+    const database = await openBesideServer(server)
     try {
       for (const role of ['anon', 'authenticated'] as const) {
         await database.db.asRole({ role }, async (tx) => {
@@ -99,7 +89,7 @@ describe.each(BACKENDS)('the signup outbox on $name', ({ name }) => {
     const server = await startServerOn(name, { env: { SIGNUP_WEBHOOK_URL: receiver.url } })
     await server.stop()
     await receiver.close()
-    let database = await openServerDatabase(server)
+    let database = await openBesideServer(server)
     try {
       const db = database.db
       await db.transaction(async (tx) => {
@@ -131,7 +121,7 @@ describe.each(BACKENDS)('the signup outbox on $name', ({ name }) => {
     })
     expect(await insertStatus(plain, `unannounced.${name}@example.com`)).toBe(201)
     await plain.stop()
-    database = await openServerDatabase(server)
+    database = await openBesideServer(server)
     try {
       expect(await outboxCount(database.db), 'nothing accrues where no deliverer runs').toBe(0)
     } finally {
@@ -163,7 +153,7 @@ describe.each(BACKENDS)('the signup outbox on $name', ({ name }) => {
       await server.stop()
       const attempts = receiver.requests.length
       // A signup the stopped server never got to: queued, since notifications are still on.
-      const database = await openServerDatabase(server)
+      const database = await openBesideServer(server)
       await database.db.query('insert into public.waitlist (email) values ($1)', [pending])
       await database.close()
 
