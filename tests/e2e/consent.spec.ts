@@ -6,7 +6,15 @@ import { startStudioProcess } from '../../harness/studio-process'
 import type { TestServer } from '../../harness/test-server'
 import { runCli } from '../../harness/waitlist-cli'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
-import { expect, expectServerPageLook, test, toasts, uniqueEmail } from './fixtures'
+import {
+  callPageTool,
+  expect,
+  expectServerPageLook,
+  offerModelContext,
+  test,
+  toasts,
+  uniqueEmail,
+} from './fixtures'
 
 /**
  * Issue 53 in Chromium: a signup on the page and one by the page's WebMCP tool leave the consent
@@ -40,32 +48,10 @@ test('a signup by the page’s WebMCP tool records door webmcp and the tool’s 
   page,
   server,
 }) => {
-  // A model context as an agent-enabled browser offers one (Chromium has none without its flag).
-  await page.addInitScript(() => {
-    const tools: Record<string, { execute(input: object): Promise<unknown> }> = {}
-    Object.assign(window, { agentTools: tools })
-    Object.defineProperty(navigator, 'modelContext', {
-      configurable: true,
-      value: {
-        registerTool(tool: { name: string; execute(input: object): Promise<unknown> }) {
-          tools[tool.name] = tool
-          return Promise.resolve()
-        },
-      },
-    })
-  })
+  await offerModelContext(page)
   const email = uniqueEmail('consent.webmcp')
   await page.goto('/')
-  const result = await page.evaluate(
-    async ([name, address]) => {
-      const tools = (
-        window as unknown as { agentTools: Record<string, { execute(input: object): Promise<unknown> }> }
-      ).agentTools
-      for (let tries = 0; !tools[name] && tries < 100; tries++) await new Promise((r) => setTimeout(r, 50))
-      return tools[name]?.execute({ email: address })
-    },
-    [requestAccessTool.name, email] as const,
-  )
+  const result = await callPageTool(page, requestAccessTool.name, { email })
   expect(result).toMatchObject({ status: 'submitted' })
   const consent = await consentOf(server, email)
   expect(consent).toMatchObject({ door: 'webmcp', agent: { name: 'webmcp', verified: false } })

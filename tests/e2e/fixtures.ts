@@ -146,3 +146,45 @@ export function uniqueEmail(prefix = 'visitor'): string {
 export function toasts(page: Page): Locator {
   return page.getByRole('region', { name: /Notifications/ })
 }
+
+type PageTools = Record<string, { execute(input: object): Promise<unknown> }>
+
+/**
+ * A stand-in model context, as an agent-enabled browser offers one (Chromium has none without its
+ * flag): the tools the page registers are kept by name for callPageTool. webmcp.spec.ts has the full one.
+ */
+export async function offerModelContext(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const tools: PageTools = {}
+    Object.assign(window, { agentTools: tools })
+    Object.defineProperty(navigator, 'modelContext', {
+      configurable: true,
+      value: {
+        registerTool(tool: { name: string; execute(input: object): Promise<unknown> }) {
+          tools[tool.name] = tool
+          return Promise.resolve()
+        },
+      },
+    })
+  })
+}
+
+/** The page's WebMCP tool `name` called as an agent calls it, once the page has registered it. */
+export async function callPageTool(page: Page, name: string, input: object): Promise<unknown> {
+  await page.waitForFunction(
+    (tool) => Boolean((window as unknown as { agentTools: PageTools }).agentTools[tool]),
+    name,
+  )
+  return page.evaluate(
+    ([tool, given]) => (window as unknown as { agentTools: PageTools }).agentTools[tool]?.execute(given),
+    [name, input] as const,
+  )
+}
+
+/** Ticks `choice` in the studio's filter group whose name starts with `group` (Source, Status…). */
+export function tickFilter(list: Locator, group: string, choice: string): Promise<void> {
+  return list
+    .getByRole('group', { name: new RegExp(`^${group}`) })
+    .getByRole('checkbox', { name: choice })
+    .check()
+}

@@ -1,10 +1,19 @@
+import type { Route } from '@playwright/test'
 import { requestAccessTool } from '../../contract/agent-tool'
 import { siteConfig } from '../../contract/site-config'
 import { withServerDatabase } from '../../harness/server-database'
 import { type SmtpSink, startSmtpSink } from '../../harness/smtp-sink'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
-import { expect, expectNoAxeViolations, test, toasts, uniqueEmail } from './fixtures'
+import {
+  callPageTool,
+  expect,
+  expectNoAxeViolations,
+  offerModelContext,
+  test,
+  toasts,
+  uniqueEmail,
+} from './fixtures'
 
 const WAITLIST = '**/rest/v1/waitlist'
 
@@ -169,39 +178,39 @@ test.describe('the access-request form', () => {
     expect(consoleLog.expect(/status of 409/)).toBe(1)
   })
 
-  test('a network failure gives Error, keeps the input and logs the error', async ({ page, consoleLog }) => {
-    await page.route(WAITLIST, (route) => route.abort('internetdisconnected'))
-    await page.goto('/')
-    const input = page.getByPlaceholder('Enter your email')
-    const email = uniqueEmail('offline')
-    await input.fill(email)
-    await page.getByRole('button', { name: 'Request Access' }).click()
-    await expect(
-      toasts(page).getByText('There was an issue submitting your request. Please try again.'),
-    ).toBeVisible()
-    await expect(toasts(page).getByText('Error', { exact: true })).toBeVisible()
-    await expect(input).toHaveValue(email)
-    await expect.poll(() => consoleLog.expect(/Waitlist request failed/)).toBeGreaterThan(0)
-    // The aborted request itself is reported by the browser.
-    consoleLog.expect(/Failed to load resource|ERR_INTERNET_DISCONNECTED/)
-  })
-
-  test('a 500 from the server gives Error and keeps the input', async ({ page, consoleLog }) => {
-    await page.route(WAITLIST, (route) =>
-      route.fulfill({ status: 500, contentType: 'text/html', body: '<h1>Internal Server Error</h1>' }),
-    )
-    await page.goto('/')
-    const input = page.getByPlaceholder('Enter your email')
-    const email = uniqueEmail('fivehundred')
-    await input.fill(email)
-    await page.getByRole('button', { name: 'Request Access' }).click()
-    await expect(
-      toasts(page).getByText('There was an issue submitting your request. Please try again.'),
-    ).toBeVisible()
-    await expect(input).toHaveValue(email)
-    await expect.poll(() => consoleLog.expect(/Waitlist request failed/)).toBeGreaterThan(0)
-    consoleLog.expect(/status of 500/)
-  })
+  const FAILURES = [
+    {
+      name: 'a network failure gives Error, keeps the input and logs the error',
+      prefix: 'offline',
+      answer: (route: Route) => route.abort('internetdisconnected'),
+      // The aborted request itself is reported by the browser.
+      browserLine: /Failed to load resource|ERR_INTERNET_DISCONNECTED/,
+    },
+    {
+      name: 'a 500 from the server gives Error and keeps the input',
+      prefix: 'fivehundred',
+      answer: (route: Route) =>
+        route.fulfill({ status: 500, contentType: 'text/html', body: '<h1>Internal Server Error</h1>' }),
+      browserLine: /status of 500/,
+    },
+  ]
+  for (const failure of FAILURES) {
+    test(failure.name, async ({ page, consoleLog }) => {
+      await page.route(WAITLIST, failure.answer)
+      await page.goto('/')
+      const input = page.getByPlaceholder('Enter your email')
+      const email = uniqueEmail(failure.prefix)
+      await input.fill(email)
+      await page.getByRole('button', { name: 'Request Access' }).click()
+      await expect(
+        toasts(page).getByText('There was an issue submitting your request. Please try again.'),
+      ).toBeVisible()
+      await expect(toasts(page).getByText('Error', { exact: true })).toBeVisible()
+      await expect(input).toHaveValue(email)
+      await expect.poll(() => consoleLog.expect(/Waitlist request failed/)).toBeGreaterThan(0)
+      consoleLog.expect(failure.browserLine)
+    })
+  }
 
   test('an address at a disposable service gives Error, keeps the input and stores nothing', async ({
     page,
@@ -383,30 +392,9 @@ test.describe('a server that confirms signups (CONFIRM_SIGNUPS)', () => {
   })
 
   test('an agent through WebMCP is told the same, with the next step named', async ({ page }) => {
-    type Tools = Record<string, { execute(input: object): Promise<unknown> }>
-    // A stand-in model context, as an agent-enabled browser offers one (webmcp.spec.ts has the full one).
-    await page.addInitScript(() => {
-      const tools: Tools = {}
-      Object.assign(window, { agentTools: tools })
-      Object.defineProperty(navigator, 'modelContext', {
-        configurable: true,
-        value: {
-          registerTool(tool: { name: string; execute(input: object): Promise<unknown> }) {
-            tools[tool.name] = tool
-            return Promise.resolve()
-          },
-        },
-      })
-    })
+    await offerModelContext(page)
     await page.goto(confirming.url)
-    await page.waitForFunction(
-      (name) => Boolean((window as unknown as { agentTools: Tools }).agentTools[name]),
-      requestAccessTool.name,
-    )
-    const result = await page.evaluate(
-      ([name, email]) => (window as unknown as { agentTools: Tools }).agentTools[name]?.execute({ email }),
-      [requestAccessTool.name, uniqueEmail('agent-confirm')] as const,
-    )
+    const result = await callPageTool(page, requestAccessTool.name, { email: uniqueEmail('agent-confirm') })
     expect(result).toEqual({
       status: 'submitted',
       message: 'Request submitted! Check your inbox to confirm your address.',

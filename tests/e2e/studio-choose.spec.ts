@@ -2,7 +2,7 @@ import { expect } from '@playwright/test'
 import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { addCohort, queuedInvitations } from '../support/studio-cohort'
-import { expectNoAxeViolations, workerTest as test, watchConsole } from './fixtures'
+import { expectNoAxeViolations, workerTest as test, tickFilter, watchConsole } from './fixtures'
 
 /**
  * Issue 43 in the studio, as an owner chooses a cohort: filters by status, source and answers that
@@ -39,14 +39,8 @@ test.describe
       await expect(statuses.getByRole('checkbox', { name: 'waiting (5)' })).toBeVisible()
       await expect(statuses.getByRole('checkbox', { name: 'unsubscribed (1)' })).toBeVisible()
 
-      await list
-        .getByRole('group', { name: /^Source/ })
-        .getByRole('checkbox', { name: 'launch-post' })
-        .check()
-      await list
-        .getByRole('group', { name: /^Your role/ })
-        .getByRole('checkbox', { name: 'Research' })
-        .check()
+      await tickFilter(list, 'Source', 'launch-post')
+      await tickFilter(list, 'Your role', 'Research')
       await expect(list.getByText('Page 1 of 1 · 2 matching')).toBeVisible()
       await expect(rows).toHaveCount(3)
       await expect(rows.nth(1)).toContainText('ed@example.com')

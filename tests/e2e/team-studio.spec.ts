@@ -5,7 +5,7 @@ import { addVirtualAuthenticator, type VirtualCredential } from '../../harness/v
 import { auditRecord, runCli } from '../../harness/waitlist-cli'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { addCohort } from '../support/studio-cohort'
-import { expectNoAxeViolations, workerTest as test, watchConsole } from './fixtures'
+import { expectNoAxeViolations, workerTest as test, tickFilter, watchConsole } from './fixtures'
 
 /**
  * Issue 54: the team studio at /studio on the site's own server, in Chromium with a virtual
@@ -171,14 +171,8 @@ test.describe
       await enrol(member, links.member ?? '', 'member@lab.example')
       const { page } = member
       const list = page.getByRole('region', { name: 'Signups, newest first' })
-      await list
-        .getByRole('group', { name: /^Source/ })
-        .getByRole('checkbox', { name: 'launch-post' })
-        .check()
-      await list
-        .getByRole('group', { name: /^Your role/ })
-        .getByRole('checkbox', { name: 'Research' })
-        .check()
+      await tickFilter(list, 'Source', 'launch-post')
+      await tickFilter(list, 'Your role', 'Research')
       await expect(list.getByText('Page 1 of 1 · 2 matching')).toBeVisible()
       // A member chooses and invites; exporting and removing are an owner's.
       await expect(page.getByRole('link', { name: 'Download CSV' })).toHaveCount(0)

@@ -31,6 +31,14 @@ const READS = [
   '?select=*&apikey=ANON',
 ]
 
+/** A write to the list with the anon key, asking for rows back in `prefer`'s way. */
+const write = (method: string, query: string, prefer: string, email: string): Shape => ({
+  method,
+  path: `/rest/v1/waitlist${query}`,
+  headers: { Prefer: prefer },
+  body: { email },
+})
+
 const SHAPES: Shape[] = [
   ...READS.flatMap((query): Shape[] => [
     { method: 'GET', path: `/rest/v1/waitlist${query}` },
@@ -50,42 +58,22 @@ const SHAPES: Shape[] = [
   { method: 'POST', path: '/rest/v1/rpc/redeem_invite', body: { code: 'x' } },
   { method: 'POST', path: '/rest/v1/rpc/redeem_invite', body: {} },
   { method: 'GET', path: '/rest/v1/rpc/redeem_invite?code=x' },
-  {
-    method: 'POST',
-    path: '/rest/v1/waitlist',
-    headers: { Prefer: 'return=representation' },
-    body: { email: 'probe.one@example.org' },
-  },
-  {
-    method: 'POST',
-    path: '/rest/v1/waitlist?select=*',
-    headers: { Prefer: 'return=representation,count=exact' },
-    body: { email: 'probe.two@example.org' },
-  },
-  {
-    method: 'POST',
-    path: '/rest/v1/waitlist',
-    headers: { Prefer: 'return=headers-only' },
-    body: { email: 'probe.three@example.org' },
-  },
-  {
-    method: 'POST',
-    path: '/rest/v1/waitlist?on_conflict=email',
-    headers: { Prefer: 'resolution=merge-duplicates,return=representation' },
-    body: { email: 'HIDDEN.person1@example.net' },
-  },
-  {
-    method: 'POST',
-    path: '/rest/v1/waitlist?on_conflict=email',
-    headers: { Prefer: 'resolution=ignore-duplicates,return=representation' },
-    body: { email: 'hidden.person2@example.net' },
-  },
-  {
-    method: 'PATCH',
-    path: '/rest/v1/waitlist?id=gt.0',
-    headers: { Prefer: 'return=representation' },
-    body: { email: 'overwrite@example.org' },
-  },
+  write('POST', '', 'return=representation', 'probe.one@example.org'),
+  write('POST', '?select=*', 'return=representation,count=exact', 'probe.two@example.org'),
+  write('POST', '', 'return=headers-only', 'probe.three@example.org'),
+  write(
+    'POST',
+    '?on_conflict=email',
+    'resolution=merge-duplicates,return=representation',
+    'HIDDEN.person1@example.net',
+  ),
+  write(
+    'POST',
+    '?on_conflict=email',
+    'resolution=ignore-duplicates,return=representation',
+    'hidden.person2@example.net',
+  ),
+  write('PATCH', '?id=gt.0', 'return=representation', 'overwrite@example.org'),
   { method: 'DELETE', path: '/rest/v1/waitlist?id=gt.0', headers: { Prefer: 'return=representation' } },
   { method: 'GET', path: '/rest/v1/waitlist?select=*', headers: { Authorization: 'Bearer ANON' } },
 ]

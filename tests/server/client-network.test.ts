@@ -17,32 +17,40 @@ import { fileServer } from '../support/file-server'
  */
 describe('networkOf', () => {
   it('cuts IPv4 to /24 and IPv6 to /64 for a signup, as the rate limiter reads an address', () => {
-    expect(signupNetwork('203.0.113.7')).toBe('203.0.113.0/24')
-    expect(signupNetwork('::ffff:203.0.113.7')).toBe('203.0.113.0/24')
-    // A proxy's port, and the hex-mapped form, are the same client, as for the rate limit.
-    expect(signupNetwork('10.0.0.9:40001')).toBe('10.0.0.0/24')
-    expect(signupNetwork('::ffff:a00:9')).toBe('10.0.0.0/24')
-    expect(signupNetwork('[2001:db8:1:2::1]:443')).toBe('2001:db8:1:2::/64')
-    expect(signupNetwork('2001:0db8:0001:0002:ffff:1:2:3')).toBe('2001:db8:1:2::/64')
-    expect(signupNetwork('[2001:db8:1:2::1]')).toBe('2001:db8:1:2::/64')
-    // The limiter's own /64 key, as it writes it; PostgreSQL's cidr reads it as fe80::/64 and ::/64.
-    expect(signupNetwork('fe80::1%eth0')).toBe('fe80:0:0:0::/64')
-    expect(signupNetwork('::1')).toBe('0:0:0:0::/64')
+    const kept: [string, string | undefined][] = [
+      ['203.0.113.7', '203.0.113.0/24'],
+      ['::ffff:203.0.113.7', '203.0.113.0/24'],
+      // A proxy's port, and the hex-mapped form, are the same client, as for the rate limit.
+      ['10.0.0.9:40001', '10.0.0.0/24'],
+      ['::ffff:a00:9', '10.0.0.0/24'],
+      ['[2001:db8:1:2::1]:443', '2001:db8:1:2::/64'],
+      ['2001:0db8:0001:0002:ffff:1:2:3', '2001:db8:1:2::/64'],
+      ['[2001:db8:1:2::1]', '2001:db8:1:2::/64'],
+      // The limiter's own /64 key, as it writes it; PostgreSQL's cidr reads it as fe80::/64 and ::/64.
+      ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+      ['::1', '0:0:0:0::/64'],
+      ['256.1.1.1', undefined],
+      ['010.1.1.1', undefined],
+      ['unknown', undefined],
+      ['x'.repeat(500), undefined],
+    ]
+    for (const [address, network] of kept) expect(signupNetwork(address), address).toBe(network)
     expect(networkOf('0:0:0:0::/64', SIGNUP_NETWORK)).toBe('::/64')
-    expect(signupNetwork('256.1.1.1')).toBeUndefined()
-    expect(signupNetwork('010.1.1.1')).toBeUndefined()
-    expect(signupNetwork('unknown')).toBeUndefined()
-    expect(signupNetwork('x'.repeat(500))).toBeUndefined()
   })
 
   it('shows a kept network cut to /48 (IPv6) and never wider than it was kept', () => {
     expect(shownNetwork('2001:db8:1:2::/64')).toBe('2001:db8:1::/48')
     expect(shownNetwork('203.0.113.0/24')).toBe('203.0.113.0/24')
-    expect(networkOf('10.1.2.3', { ipv4: 8, ipv6: 32 })).toBe('10.0.0.0/8')
-    expect(networkOf('2001:db8:ffff::/40', SHOWN_NETWORK)).toBe('2001:db8:ff00::/40')
-    expect(networkOf('64:ff9b::192.0.2.33', SIGNUP_NETWORK)).toBe('64:ff9b::/64')
-    expect(networkOf('1:0:0:1:0:0:0:1', { ipv4: 32, ipv6: 128 })).toBe('1:0:0:1::1/128')
-    expect(networkOf('1:0:0:1:0:0:1:1', { ipv4: 32, ipv6: 128 })).toBe('1::1:0:0:1:1/128')
+    const whole = { ipv4: 32, ipv6: 128 }
+    const cut: [string, { ipv4: number; ipv6: number }, string][] = [
+      ['10.1.2.3', { ipv4: 8, ipv6: 32 }, '10.0.0.0/8'],
+      ['2001:db8:ffff::/40', SHOWN_NETWORK, '2001:db8:ff00::/40'],
+      ['64:ff9b::192.0.2.33', SIGNUP_NETWORK, '64:ff9b::/64'],
+      ['1:0:0:1:0:0:0:1', whole, '1:0:0:1::1/128'],
+      ['1:0:0:1:0:0:1:1', whole, '1::1:0:0:1:1/128'],
+    ]
+    for (const [address, prefixes, network] of cut)
+      expect(networkOf(address, prefixes), address).toBe(network)
   })
 })
 
