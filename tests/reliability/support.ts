@@ -219,3 +219,23 @@ export function stalledClient(url: string, start: string): Promise<StalledClient
     socket.once('connect', () => socket.write(start, () => resolve({ socket, answer })))
   })
 }
+
+/**
+ * Eight writes in a row from one client, `write(i)` each: the burst of five goes in, the rest are
+ * refused with 429, a Retry-After of 1-60 s and PostgREST's PGRST429 body.
+ */
+export async function expectBurstThenRefused(write: (i: number) => Promise<Response>): Promise<void> {
+  const statuses: number[] = []
+  let refused: Response | undefined
+  for (let i = 0; i < 8; i++) {
+    const response = await write(i)
+    statuses.push(response.status)
+    if (response.status === 429) refused ??= response
+    else await response.arrayBuffer()
+  }
+  expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429, 429])
+  const retryAfter = Number(refused?.headers.get('retry-after'))
+  expect(retryAfter).toBeGreaterThanOrEqual(1)
+  expect(retryAfter).toBeLessThanOrEqual(60)
+  expect((await expectPostgrestShape(refused as Response, '429')).code).toBe('PGRST429')
+}

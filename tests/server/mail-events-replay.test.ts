@@ -73,14 +73,20 @@ const tokens = async () => {
   return row?.n ?? 0
 }
 
+/** Mails `email`, then posts Mailgun's signed delivery of it: the signature it used, now seen. */
+async function deliveredOnce(email: string) {
+  await mailedEntry(mail, email)
+  const signature = mailgunSignature(MAILGUN)
+  expect(
+    (await postMailEvent(mail.server, 'mailgun', mailgunEvent(signature, email, delivered))).status,
+  ).toBe(200)
+  return signature
+}
+
 describe('Mailgun: a token is accepted once', () => {
   it('a signature seen on a delivery cannot carry a complaint, here or on another server of the database', async () => {
     const email = 'ann.replay@example.com'
-    await mailedEntry(mail, email)
-    const captured = mailgunSignature(MAILGUN)
-    expect(
-      (await postMailEvent(mail.server, 'mailgun', mailgunEvent(captured, email, delivered))).status,
-    ).toBe(200)
+    const captured = await deliveredOnce(email)
 
     const forged = mailgunEvent(captured, email, complained)
     const replayed = await postMailEvent(mail.server, 'mailgun', forged)
@@ -141,11 +147,7 @@ describe('Mailgun: a token is accepted once', () => {
 
   it('tokens are kept until their timestamp is too old to pass, and deleted as new ones arrive', async () => {
     const email = 'bea.replay@example.com'
-    await mailedEntry(mail, email)
-    const signature = mailgunSignature(MAILGUN)
-    expect(
-      (await postMailEvent(mail.server, 'mailgun', mailgunEvent(signature, email, delivered))).status,
-    ).toBe(200)
+    const signature = await deliveredOnce(email)
     const [kept] = await mail.database.db.query<{ seconds: number }>(
       `select extract(epoch from expires_at)::int - $1::int as seconds from private.mail_event_tokens
         order by expires_at desc limit 1`,

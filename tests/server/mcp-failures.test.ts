@@ -51,6 +51,18 @@ async function callWith(failure: unknown) {
   return { result, logged }
 }
 
+/** The app with no database behind it and no port: for what /mcp refuses before any query. */
+async function appWithoutDatabase() {
+  const keys = await loadApiKeys({
+    jwtSecret: 'x'.repeat(40),
+    dataDir: '/nonexistent',
+    databaseUrl: undefined,
+  })
+  const db = { kind: 'postgres' } as unknown as Database
+  const log: Logger = { info: () => {}, error: () => {} }
+  return createApp({ db, keys, schema: new Map(), site: stubSite, log })
+}
+
 describe('request_beta_access when the database says no', () => {
   it('a lost database is a tool result with isError and a clear reason, logged without the address', async () => {
     const { result, logged } = await callWith(new Error('connect ECONNREFUSED 127.0.0.1:5432'))
@@ -91,19 +103,7 @@ describe('request_beta_access when the database says no', () => {
   })
 
   it('a tool name that is not a string, or no params at all, gets the same clear invalid-params error', async () => {
-    const keys = await loadApiKeys({
-      jwtSecret: 'x'.repeat(40),
-      dataDir: '/nonexistent',
-      databaseUrl: undefined,
-    })
-    const db = { kind: 'postgres' } as unknown as Database
-    const app = createApp({
-      db,
-      keys,
-      schema: new Map(),
-      site: stubSite,
-      log: { info: () => {}, error: () => {} },
-    })
+    const app = await appWithoutDatabase()
     for (const [params, message] of [
       [{ name: 5, arguments: {} }, /the tool's "name" must be a string/],
       [undefined, /^Invalid params: tools\/call takes/],
@@ -121,14 +121,7 @@ describe('request_beta_access when the database says no', () => {
   })
 
   it('no site origin configured (an app without a port): any page origin is refused', async () => {
-    const keys = await loadApiKeys({
-      jwtSecret: 'x'.repeat(40),
-      dataDir: '/nonexistent',
-      databaseUrl: undefined,
-    })
-    const db = { kind: 'postgres' } as unknown as Database
-    const log: Logger = { info: () => {}, error: () => {} }
-    const app = createApp({ db, keys, schema: new Map(), site: stubSite, log })
+    const app = await appWithoutDatabase()
     const response = await app.request('http://127.0.0.1/mcp', {
       method: 'POST',
       headers: { Origin: 'http://127.0.0.1', 'Content-Type': 'application/json' },
