@@ -34,9 +34,14 @@ export function childrenOf(pid: number): number[] {
   return children
 }
 
-/** One process (with `tree`, its children too): VmRSS and the PSS of smaps_rollup, summed. */
+/** Every process below one: its children, theirs, and so on (npm start → node → postgres → backends). */
+export function descendantsOf(pid: number): number[] {
+  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)])
+}
+
+/** One process (with `tree`, every process below it too): VmRSS and the PSS of smaps_rollup, summed. */
 export function processMemory(pid: number, tree = false): ProcessMemory {
-  const pids = tree ? [pid, ...childrenOf(pid)] : [pid]
+  const pids = tree ? [pid, ...descendantsOf(pid)] : [pid]
   let processes = 0
   let rss = 0
   let pss = 0
