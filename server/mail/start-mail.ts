@@ -120,9 +120,11 @@ async function openTransport(
   const transport = createSmtpTransport(mail.smtp, mail.from, {
     timeoutMs: env.SMTP_TIMEOUT_MS,
     maxConnections: 4,
+    dkim: mail.dkim,
   })
   const messages = rehearsalMessages(warmUp.context, mail.from.domain)
-  const built = await buildInMemory(messages, mail.from, warmUp.ms)
+  // Signed as they will be: the signature is part of the path the rehearsal warms.
+  const built = await buildInMemory(messages, mail.from, warmUp.ms, mail.dkim)
   warmUp.log.info(`Warmed up the mail: ${built} messages built in memory (none sent)`)
   return transport
 }
