@@ -1,7 +1,6 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { ConfigError } from '../base/startup-error'
-import type { MailFrom } from './transport-config'
 
 /**
  * DKIM signing by the server itself, for relays that do not sign (issue 66, ADR 120): with
@@ -84,7 +83,10 @@ export interface DkimEnv {
  * The signing key, or undefined when the server does not sign. A selector without a key, a key
  * without a selector, or a file that holds no usable key stops start-up, naming the variable.
  */
-export async function loadDkimKey(env: DkimEnv, from: MailFrom | undefined): Promise<DkimKey | undefined> {
+export async function loadDkimKey(
+  env: DkimEnv,
+  fromDomain: string | undefined,
+): Promise<DkimKey | undefined> {
   const { DKIM_SELECTOR: selector, DKIM_PRIVATE_KEY_FILE: file } = env
   if (env.DKIM_PRIVATE_KEY && file)
     throw new ConfigError('Set DKIM_PRIVATE_KEY or DKIM_PRIVATE_KEY_FILE, not both')
@@ -96,9 +98,10 @@ export async function loadDkimKey(env: DkimEnv, from: MailFrom | undefined): Pro
     throw new ConfigError('DKIM_SELECTOR is set but no key: set DKIM_PRIVATE_KEY or DKIM_PRIVATE_KEY_FILE')
   const key = rsaKey(text)
   if (!key) throw new ConfigError(`DKIM_PRIVATE_KEY${file ? `_FILE (${file})` : ''} ${KEY_PROBLEM}`)
-  if (!from) throw new ConfigError('DKIM_SELECTOR signs the mail SMTP_URL and MAIL_FROM send: set them too')
+  if (!fromDomain)
+    throw new ConfigError('DKIM_SELECTOR signs the mail SMTP_URL and MAIL_FROM send: set them too')
   const privateKey = key.export({ type: 'pkcs8', format: 'pem' }).toString()
-  return { domain: from.domain, selector, privateKey, publicKey: publicKeyOf(key) }
+  return { domain: fromDomain, selector, privateKey, publicKey: publicKeyOf(key) }
 }
 
 async function readKeyFile(path: string): Promise<string> {

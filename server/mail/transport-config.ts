@@ -38,7 +38,7 @@ export async function loadMailTransportConfig(
       `MAIL_FROM ${env.MAIL_FROM ? '' : `from ${fromFile(MAIL_FROM_FILE)} `}${MAIL_FROM_PROBLEM}`,
     )
   const bounce = env.MAIL_RETURN_PATH ? bounceTo(env.MAIL_RETURN_PATH) : {}
-  const dkim = await loadDkimKey(env, from)
+  const dkim = await loadDkimKey(env, from.domain)
   return { smtp: parseSmtpUrl(smtpUrl), from: { ...from, ...bounce }, ...(dkim ? { dkim } : {}) }
 }
 
@@ -100,7 +100,7 @@ export class SmtpUrlError extends Error {
   override name = 'SmtpUrlError'
 }
 
-function isLoopback(host: string): boolean {
+export function isLoopback(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '')
   if (bare.toLowerCase() === 'localhost') return true
   if (isIP(bare) === 4) return bare.startsWith('127.')
