@@ -13,8 +13,8 @@ const NO_RECORD = new Set(['ENODATA', 'ENOTFOUND'])
 export class DnsReader {
   private readonly resolver: Resolver
 
-  constructor(servers: readonly string[], timeoutMs = 2_000) {
-    this.resolver = new Resolver({ timeout: timeoutMs, tries: 2 })
+  constructor(servers: readonly string[], timeoutMs = 2_500) {
+    this.resolver = new Resolver({ timeout: timeoutMs, tries: 1 })
     if (servers.length > 0) this.resolver.setServers([...servers])
   }
 
