@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startStudioProcess } from '../../harness/studio-process'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
 import { entryStatus } from '../support/entry-status'
@@ -66,6 +67,30 @@ describe('a batch waits for a passing preflight', () => {
     expect(await queuedMail()).toBe(0)
     expect(await entryStatus(mail.database.db, ada)).toBe('waiting')
     expect(mail.sink.countFor(ada)).toBe(0)
+  })
+
+  it('holds the studio’s invite button too, with the failing lines (409), and queues nothing', async () => {
+    const studio = await startStudioProcess(mail.server.env)
+    try {
+      const answer = await fetch(`${studio.origin}/api/invite`, {
+        method: 'POST',
+        headers: {
+          'Sec-Fetch-Site': 'same-origin',
+          Authorization: `Bearer ${studio.token}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ count: 1 }),
+      })
+      expect(answer.status).toBe(409)
+      const body = (await answer.json()) as { error: string; preflight: { check: string; status: string }[] }
+      expect(body.error).toContain('Nothing queued: the deliverability preflight does not pass')
+      expect(body.preflight).toContainEqual(
+        expect.objectContaining({ check: 'DMARC alignment', status: 'fail' }),
+      )
+    } finally {
+      await studio.stop()
+    }
+    expect(await queuedMail()).toBe(0)
   })
 
   it('sends with --skip-preflight, and the record keeps who skipped which check', async () => {
