@@ -6,7 +6,6 @@ import type { Database } from '../db/database'
 import { retryPolicy } from '../outbox/backoff'
 import { nextDueIn, OUTBOXES } from '../outbox/outbox-queries'
 import type { MailEnv } from './mail-env'
-import { runPreflight } from './preflight/preflight'
 import { startPreflightResponder } from './preflight/preflight-runs'
 import { composeMessage, type MessageContext } from './messages/compose-message'
 import type { LinkKeys } from './messages/link-seals'
@@ -97,8 +96,14 @@ export async function startMail(
   // The owner's `preflight` and `invite` ask this server, which has the settings to check with.
   const preflight = await startPreflightResponder(db, log, {
     mailFrom: mail.from.header,
-    run: () =>
-      runPreflight({ mail, providerSelectors: env.DKIM_SELECTORS, dnsServers: env.DNS_SERVERS, context }),
+    // Loaded when first asked: mailauth and its parsers are memory a server that is never asked keeps.
+    run: async () =>
+      (await import('./preflight/preflight')).runPreflight({
+        mail,
+        providerSelectors: env.DKIM_SELECTORS,
+        dnsServers: env.DNS_SERVERS,
+        context,
+      }),
   })
   const rate = env.MAIL_PER_MINUTE > 0 ? `at most ${env.MAIL_PER_MINUTE} a minute` : 'with no rate cap'
   log.info(
