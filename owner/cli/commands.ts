@@ -369,7 +369,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   sources,
   studio,
   invite,
-  preflight: async () => {
+  preflight: async ({ positionals }) => {
+    if (positionals.length > 1) return usageError('preflight takes no arguments: preflight')
     const { preflightCommand } = await import('./preflight')
     return (await database()).withDatabase((db) => preflightCommand(db))
   },

@@ -57,6 +57,12 @@ describe('a batch waits for a passing preflight', () => {
     expect(result.stdout).toMatch(/^warn +DKIM: no selector named/m)
   })
 
+  it('takes no arguments: a usage error exits 2', async () => {
+    const wrong = await cli('preflight', 'tessel-labs.org')
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toContain('preflight takes no arguments')
+  })
+
   it('holds invite: nothing queued, no mail, the failing line said', async () => {
     expect((await postWaitlist(mail.server, { email: ada })).status).toBe(201)
     const held = await cli('invite', '--next', '1')

@@ -6,7 +6,15 @@
 
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'unchecked'
 
-export type CheckName = 'SPF' | 'DKIM' | 'DMARC' | 'DMARC alignment' | 'MX' | 'one-click unsubscribe'
+export type CheckName =
+  | 'SPF'
+  | 'DKIM'
+  | 'DMARC'
+  | 'DMARC alignment'
+  | 'MX'
+  | 'one-click unsubscribe'
+  /** The asking itself: no server answered, or the check threw. */
+  | 'preflight'
 
 export interface CheckLine {
   check: CheckName

@@ -70,7 +70,7 @@ export async function recentPass(db: Queryable, mailFrom: string): Promise<Prefl
 
 /** What the tools say when no server answered: a check that could not be made. */
 export const NO_ANSWER: CheckLine = line(
-  'SPF',
+  'preflight',
   'unchecked',
   `no running server with SMTP_URL answered within ${ANSWER_WITHIN_MS / 1000} s: start it, and ask again`,
 )
@@ -109,7 +109,7 @@ export async function startPreflightResponder(
     for (let id = await claim(db); id; id = await claim(db)) {
       const lines = await check.run().catch((error: unknown) => {
         log.error('The preflight failed', error)
-        return [line('SPF', 'unchecked', `the check itself failed: ${String(error)}`)]
+        return [line('preflight', 'unchecked', `the check itself failed: ${String(error)}`)]
       })
       await answer(db, id, check.mailFrom, lines)
     }
