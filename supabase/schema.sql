@@ -1,4 +1,4 @@
--- The schema as supabase/migrations/ leaves it, through 20261207550000_batches_keep_erased_counts.sql.
+-- The schema as supabase/migrations/ leaves it, through 20261207600000_preflight_runs.sql.
 -- Generated from the catalogs of a database the migrations built (harness/schema-sql.ts): do not edit.
 -- After changing a migration, regenerate it with `npm run schema` and commit it with the migration;
 -- tests/server/schema-file.test.ts fails while it is out of date. It is for reading: the migrations
@@ -269,6 +269,19 @@ CREATE TABLE private.network_pauses (
     CONSTRAINT network_pauses_reason_check CHECK ((char_length(reason) <= 300))
 );
 
+CREATE TABLE private.preflight_runs (
+    id bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+    requested_at timestamp with time zone DEFAULT now() NOT NULL,
+    requested_by text NOT NULL,
+    claimed_at timestamp with time zone,
+    checked_at timestamp with time zone,
+    mail_from text,
+    passed boolean,
+    lines jsonb,
+    CONSTRAINT preflight_runs_pkey PRIMARY KEY (id),
+    CONSTRAINT preflight_runs_checked CHECK (((checked_at IS NULL) = (passed IS NULL)))
+);
+
 CREATE TABLE private.proposed_answers (
     waitlist_id bigint NOT NULL,
     answers jsonb NOT NULL,
@@ -496,6 +509,7 @@ CREATE INDEX mail_outbox_batch ON private.mail_outbox USING btree (batch_id) WHE
 CREATE INDEX mail_outbox_due ON private.mail_outbox USING btree (priority, run_at) WHERE (status = 'pending'::text);
 CREATE INDEX mail_outbox_entry ON private.mail_outbox USING btree (waitlist_id);
 CREATE INDEX mail_outbox_sent_by_lane ON private.mail_outbox USING btree (priority, sent_at DESC) WHERE (sent_at IS NOT NULL);
+CREATE INDEX preflight_runs_checked ON private.preflight_runs USING btree (checked_at DESC) WHERE (checked_at IS NOT NULL);
 CREATE INDEX team_challenges_expiry ON private.team_challenges USING btree (expires_at);
 CREATE INDEX team_passkeys_member ON private.team_passkeys USING btree (member_id);
 CREATE INDEX team_sessions_member ON private.team_sessions USING btree (member_id);
@@ -1007,6 +1021,7 @@ ALTER TABLE private.mail_outbox ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.mail_pace ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.mail_settings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.network_pauses ENABLE ROW LEVEL SECURITY;
+ALTER TABLE private.preflight_runs ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.proposed_answers ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.rate_limit_buckets ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.source_counts ENABLE ROW LEVEL SECURITY;

@@ -26,6 +26,7 @@ export interface CliArgs {
     next?: string
     wait?: boolean
     resend?: boolean
+    'skip-preflight'?: boolean
     json?: boolean
     test?: string
     confirm?: boolean
@@ -243,6 +244,7 @@ async function invite(args: CliArgs): Promise<number> {
     filter: read.filter,
     filterFlags,
     sort: order.sort,
+    skipPreflight: values['skip-preflight'] === true,
   }
   const { inviteCommand } = await import('./invite')
   return inviteCommand(await serverEnv(), request, (await database()).withDatabase)
@@ -367,6 +369,11 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   sources,
   studio,
   invite,
+  preflight: async ({ positionals }) => {
+    if (positionals.length > 1) return usageError('preflight takes no arguments: preflight')
+    const { preflightCommand } = await import('./preflight')
+    return (await database()).withDatabase((db) => preflightCommand(db))
+  },
   team,
   audit,
   deliveries,

@@ -8,6 +8,8 @@ import {
 } from '../../server/admin/entries'
 import type { Database } from '../../server/admin/runtime'
 import {
+  clearBatch,
+  heldWords,
   type InviteChoice,
   type InvitePreview,
   previewInvite,
@@ -34,6 +36,8 @@ export interface InviteRequest {
   filterFlags?: string
   /** With --next: the order it takes them in (`--sort`); oldest first without it. */
   sort?: EntrySort
+  /** Send although the preflight fails (the batch's record names the checks skipped). */
+  skipPreflight?: boolean
 }
 
 /** A dry run of `--next` shows this many of its entries; `list` with the same flags shows them all. */
@@ -128,13 +132,21 @@ function chosenBy(request: InviteRequest): string {
 }
 
 async function queue(db: Database, env: ServerEnv, request: InviteRequest, print: Print): Promise<number> {
+  const actor = cliActor()
+  const clearance = await clearBatch(db, actor.name, request.skipPreflight === true)
+  if (!clearance.go) {
+    for (const line of heldWords(clearance.lines)) console.error(line)
+    return EXIT.nothingDone
+  }
+  if (clearance.note) print(clearance.note)
+  const skipped = clearance.skipped ? ` --skip-preflight (failing: ${clearance.skipped})` : ''
   const outcome = await queueInvite(
     db,
     {
       choice: choiceOf(request),
       resend: request.resend,
-      actor: { via: 'cli', ...cliActor() },
-      chosenBy: chosenBy(request),
+      actor: { via: 'cli', ...actor },
+      chosenBy: `${chosenBy(request)}${skipped}`,
     },
     env,
   )

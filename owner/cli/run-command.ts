@@ -121,7 +121,12 @@ Commands:
                                        host's loopback (docs/deploy.md); the token and Host checks stay.
                                        It reads the running server's database, and says when the site is
                                        stopped
+  preflight                            the running server reads its sender's DNS (DNS_SERVERS, else the
+                                       system's): SPF, DKIM, DMARC and alignment, the bounce domain's MX,
+                                       one-click unsubscribe; one line each, with the record read and what
+                                       to publish. Exit 0 when all pass (warnings pass), 1 when any fails
   invite --next N [FILTER] [--sort COLUMN[:desc]] | EMAIL… [--dry-run] [--wait] [--resend]
+         [--skip-preflight]
                                        queue a beta invitation for the first N waiting entries the filter
                                        matches (all of them without one), oldest first or in list --sort's
                                        order, or for the addresses named, as
@@ -133,7 +138,9 @@ Commands:
                                        while the beta link is a placeholder (a reserved example name: set
                                        BETA_URL). --dry-run says how many match, prints the first 20 and
                                        the message as the server would send it, and changes nothing, not
-                                       even a migration; --wait follows the sending to the end
+                                       even a migration; --wait follows the sending to the end. A batch
+                                       waits for a passing preflight (kept an hour): --skip-preflight
+                                       sends anyway, and the record keeps which checks were skipped
   invite --test ADDRESS [--wait]       send ADDRESS the invitation exactly as the next invitee gets it; adds
                                        nobody, its links change nothing and its invite code is refused;
                                        an address listed unsubscribed, complained or bounced gets nothing
@@ -202,6 +209,7 @@ const OPTIONS = {
   next: { type: 'string' },
   wait: { type: 'boolean' },
   resend: { type: 'boolean' },
+  'skip-preflight': { type: 'boolean' },
   test: { type: 'string' },
   confirm: { type: 'boolean' },
   json: { type: 'boolean' },

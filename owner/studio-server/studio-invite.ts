@@ -10,6 +10,8 @@ import {
 } from '../../server/admin/entries'
 import type { Database } from '../../server/admin/runtime'
 import {
+  clearBatch,
+  heldWords,
   type InviteOutcome,
   type InvitePreview,
   type InviteRequest,
@@ -118,13 +120,20 @@ async function preview(c: Context, db: Database, invite: StudioInvite): Promise<
   })
 }
 
-/** Queues `request` as the studio's batch, or answers why nothing was queued (409). */
+/**
+ * Queues `request` as the studio's batch, or answers why nothing was queued (409): the placeholder
+ * link, or a preflight that does not pass (ADR 120), with its lines. The studio never skips it:
+ * an owner who sends anyway does so with `invite --skip-preflight`, on the record.
+ */
 export async function queueFromStudio(
   c: Context,
   db: Database,
   invite: StudioInvite,
   request: InviteRequest,
 ): Promise<Response | Exclude<InviteOutcome, { refusal: string }>> {
+  const clearance = await clearBatch(db, request.actor.name, false)
+  if (!clearance.go)
+    return c.json({ error: heldWords(clearance.lines).join('\n'), preflight: clearance.lines }, 409)
   const outcome = await queueInvite(db, request, invite.fallback)
   return 'refusal' in outcome ? c.json({ error: outcome.refusal }, 409) : outcome
 }

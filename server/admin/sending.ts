@@ -2,7 +2,8 @@
  * What the lab sends at the owner's word, and what became of it (ADR 113): who `invite` may pick,
  * an invitation's preview and its batch, a test send, a confirmation sent again; then a batch's
  * progress, each lane's send health and its resumption, the mail and webhooks still undelivered or
- * failed (retried on request), and the addresses refused since the last batch.
+ * failed (retried on request), and the addresses refused since the last batch; the deliverability
+ * preflight the running server answers, and whether it clears a batch (ADR 120).
  */
 export { type PreviewFallback, renderPreview } from '../mail/messages/message-preview'
 export {
@@ -11,6 +12,8 @@ export {
   listUndeliveredMail,
   retryFailedMail,
 } from '../mail/queue/mail-report'
+export { askPreflight, clearBatch, heldWords } from '../mail/preflight/preflight-gate'
+export { type CheckLine, formatLine, passes } from '../mail/preflight/preflight-lines'
 export { readMailSettings } from '../mail/queue/mail-settings'
 export type { PausedNetwork } from '../mail/queue/network-health'
 export {

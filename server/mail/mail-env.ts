@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import { type EnvOf, optional } from '../base/optional-env'
-import { MAIL_FROM_PROBLEM, parseMailFrom, smtpUrlProblem } from './transport-config'
+import { KEY_PROBLEM, privateKeyProblem, SELECTOR, SELECTOR_PROBLEM } from './dkim-signer'
+import { BARE_ADDRESS, MAIL_FROM_PROBLEM, parseMailFrom, smtpUrlProblem } from './transport-config'
 
 const rate = (fallback: number) => optional(z.coerce.number().min(0).max(1)).transform((v) => v ?? fallback)
 const count = (fallback: number) => optional(z.coerce.number().int().min(1)).transform((v) => v ?? fallback)
@@ -22,6 +23,28 @@ export const mailEnv = {
   ),
   /** The sender of every message; also read from DATA_DIR/mail-from. */
   MAIL_FROM: optional(z.string().refine((value) => parseMailFrom(value) !== undefined, MAIL_FROM_PROBLEM)),
+  /** The envelope sender (bounces go there), when not MAIL_FROM's address: SPF and MX are read at its domain. */
+  MAIL_RETURN_PATH: optional(
+    z.string().regex(BARE_ADDRESS, 'must be a bare address: bounces@mail.example.com'),
+  ),
+  // DKIM signing by the server, for relays that do not sign, and the provider's selectors otherwise.
+  /** The selector the server signs with (`SELECTOR._domainkey.` MAIL_FROM's domain); needs a key. */
+  DKIM_SELECTOR: optional(z.string().regex(SELECTOR, SELECTOR_PROBLEM)),
+  /** The signing key (PEM, RSA or Ed25519; `\n` for line breaks is read as one); or DKIM_PRIVATE_KEY_FILE. */
+  DKIM_PRIVATE_KEY: optional(
+    z.string().refine((value) => privateKeyProblem(value) === undefined, KEY_PROBLEM),
+  ),
+  /** A file holding the signing key, read at start. */
+  DKIM_PRIVATE_KEY_FILE: optional(z.string()),
+  /** The provider's selectors (comma-separated) when the relay signs: the preflight reads each key. */
+  DKIM_SELECTORS: optional(z.string())
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    )
+    .refine((list) => list.every((s) => SELECTOR.test(s)), SELECTOR_PROBLEM),
   /** How long one message may take, connection included, before the attempt counts as failed. */
   SMTP_TIMEOUT_MS: optional(z.coerce.number().int().min(100).max(600_000)).transform((v) => v ?? 30_000),
   // Invitations and confirmations.

@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer'
 import { plainLine } from '../../contract/clean-text'
+import { type DkimKey, dkimOptions } from './dkim-signer'
 import type { MailFrom } from './transport-config'
 import { type SmtpConfig, withoutPassword } from './transport-config'
 
@@ -51,9 +52,10 @@ export function classifySmtpError(error: unknown, config?: SmtpConfig): SendOutc
 export function createSmtpTransport(
   config: SmtpConfig,
   from: MailFrom,
-  options: { timeoutMs: number; maxConnections: number },
+  options: { timeoutMs: number; maxConnections: number; dkim?: DkimKey },
 ): MailTransport {
   const transport = nodemailer.createTransport({
+    ...signing(options.dkim),
     pool: true,
     maxConnections: options.maxConnections,
     maxMessages: 1_000,
@@ -87,9 +89,14 @@ export function createSmtpTransport(
  * stream transport: the same MIME composer), and keeps none: the mail path's rehearsal before the
  * first message of a launch goes out (ADR 111). Stops after withinMs; resolves to how many it built.
  */
-export async function buildInMemory(messages: Iterable<OutgoingMail>, from: MailFrom, withinMs: number) {
+export async function buildInMemory(
+  messages: Iterable<OutgoingMail>,
+  from: MailFrom,
+  withinMs: number,
+  dkim?: DkimKey,
+) {
   const deadline = performance.now() + withinMs
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true })
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, ...signing(dkim) })
   let built = 0
   for (const mail of messages) {
     if (performance.now() >= deadline) break
@@ -100,10 +107,28 @@ export async function buildInMemory(messages: Iterable<OutgoingMail>, from: Mail
   return built
 }
 
+/** Signs every message the transport sends or builds when the server has a key (dkim-signer.ts). */
+const signing = (dkim: DkimKey | undefined) => (dkim ? { dkim: dkimOptions(dkim) } : {})
+
+/**
+ * One message as the relay would receive it, built in memory with the transport's own options
+ * (signature included): what the preflight reads its headers from.
+ */
+export async function buildMessage(mail: OutgoingMail, from: MailFrom, dkim?: DkimKey): Promise<Buffer> {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, ...signing(dkim) })
+  try {
+    const info = await transport.sendMail(nodemailerMessage(mail, from))
+    return info.message as Buffer
+  } finally {
+    transport.close()
+  }
+}
+
 /** A message as nodemailer takes it, sent or built in memory: the same fields either way. */
 function nodemailerMessage(mail: OutgoingMail, from: MailFrom) {
   const { to, subject, text, html, messageId, headers } = mail
-  return { from: from.header, to, subject, text, html, messageId, headers }
+  const envelope = { from: from.bounceAddress, to }
+  return { from: from.header, to, subject, text, html, messageId, headers, envelope }
 }
 
 /** One message as the transport sends it; From is the transport's own (MAIL_FROM). */

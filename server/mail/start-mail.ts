@@ -6,6 +6,7 @@ import type { Database } from '../db/database'
 import { retryPolicy } from '../outbox/backoff'
 import { nextDueIn, OUTBOXES } from '../outbox/outbox-queries'
 import type { MailEnv } from './mail-env'
+import { startPreflightResponder } from './preflight/preflight-runs'
 import { composeMessage, type MessageContext } from './messages/compose-message'
 import type { LinkKeys } from './messages/link-seals'
 import { isReservedName } from './messages/reserved-names'
@@ -46,7 +47,7 @@ export function sendHealthOf(env: MailEnv, db: Database, log: Logger): SendHealt
  * wait for a server that can.
  */
 export async function startMail(
-  env: MailEnv,
+  env: MailEnv & { DNS_SERVERS: readonly string[] },
   mail: MailTransportConfig,
   deps: {
     db: Database
@@ -92,9 +93,22 @@ export async function startMail(
     health: deps.health,
     refused: deps.refused,
   })
+  // The owner's `preflight` and `invite` ask this server, which has the settings to check with.
+  const preflight = await startPreflightResponder(db, log, {
+    mailFrom: mail.from.header,
+    // Loaded when first asked: mailauth and its parsers are memory a server that is never asked keeps.
+    run: async () =>
+      (await import('./preflight/preflight')).runPreflight({
+        mail,
+        providerSelectors: env.DKIM_SELECTORS,
+        dnsServers: env.DNS_SERVERS,
+        context,
+      }),
+  })
   const rate = env.MAIL_PER_MINUTE > 0 ? `at most ${env.MAIL_PER_MINUTE} a minute` : 'with no rate cap'
   log.info(
     `Mail goes through ${mail.smtp.description} from an address at ${mail.from.domain}, ${rate}` +
+      (mail.dkim ? `, signed with DKIM (selector ${mail.dkim.selector})` : '') +
       (env.CONFIRM_SIGNUPS ? '; new signups get a confirmation message' : ''),
   )
   if (!deps.siteUrl.startsWith('https://'))
@@ -102,7 +116,12 @@ export async function startMail(
       `Links in mail point to ${deps.siteUrl}: set SITE_URL to the site's https address before inviting anyone`,
     )
   warnOfPlaceholders(mail, log)
-  return sender
+  return {
+    async stop() {
+      await preflight.stop()
+      await sender.stop()
+    },
+  }
 }
 
 /**
@@ -120,9 +139,11 @@ async function openTransport(
   const transport = createSmtpTransport(mail.smtp, mail.from, {
     timeoutMs: env.SMTP_TIMEOUT_MS,
     maxConnections: 4,
+    dkim: mail.dkim,
   })
   const messages = rehearsalMessages(warmUp.context, mail.from.domain)
-  const built = await buildInMemory(messages, mail.from, warmUp.ms)
+  // Signed as they will be: the signature is part of the path the rehearsal warms.
+  const built = await buildInMemory(messages, mail.from, warmUp.ms, mail.dkim)
   warmUp.log.info(`Warmed up the mail: ${built} messages built in memory (none sent)`)
   return transport
 }

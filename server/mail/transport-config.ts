@@ -2,23 +2,25 @@ import { isIP } from 'node:net'
 import { join } from 'node:path'
 import { ConfigError } from '../base/startup-error'
 import { readSecretFile } from '../db/secret-file'
+import { type DkimEnv, type DkimKey, loadDkimKey } from './dkim-signer'
 
 /** The files read when the variable is unset: one line each, mode 0600, as DATA_DIR/jwt-secret. */
 export const SMTP_URL_FILE = 'smtp-url'
 export const MAIL_FROM_FILE = 'mail-from'
 
-/** How to send: both set, or neither (no SMTP_URL: nothing can be sent, and every sender says so). */
-export type MailTransportConfig = { smtp: SmtpConfig; from: MailFrom } | undefined
+/**
+ * How to send: both set, or neither (no SMTP_URL: nothing can be sent, and every sender says so);
+ * with the key the server signs with, when it signs (dkim-signer.ts).
+ */
+export type MailTransportConfig = { smtp: SmtpConfig; from: MailFrom; dkim?: DkimKey } | undefined
 
 /**
  * SMTP_URL and MAIL_FROM from the environment, else from their secret files in DATA_DIR. A bad
  * value is a ConfigError naming the variable or the file, never quoting it.
  */
-export async function loadMailTransportConfig(env: {
-  SMTP_URL?: string
-  MAIL_FROM?: string
-  DATA_DIR: string
-}): Promise<MailTransportConfig> {
+export async function loadMailTransportConfig(
+  env: { SMTP_URL?: string; MAIL_FROM?: string; MAIL_RETURN_PATH?: string; DATA_DIR: string } & DkimEnv,
+): Promise<MailTransportConfig> {
   const smtpUrl = env.SMTP_URL ?? (await readSecretFile(join(env.DATA_DIR, SMTP_URL_FILE)))
   const mailFrom = env.MAIL_FROM ?? (await readSecretFile(join(env.DATA_DIR, MAIL_FROM_FILE)))
   const fromFile = (name: string) => `${join(env.DATA_DIR, name)} (read because the variable is unset)`
@@ -35,7 +37,9 @@ export async function loadMailTransportConfig(env: {
     throw new ConfigError(
       `MAIL_FROM ${env.MAIL_FROM ? '' : `from ${fromFile(MAIL_FROM_FILE)} `}${MAIL_FROM_PROBLEM}`,
     )
-  return { smtp: parseSmtpUrl(smtpUrl), from }
+  const bounce = env.MAIL_RETURN_PATH ? bounceTo(env.MAIL_RETURN_PATH) : {}
+  const dkim = await loadDkimKey(env, from.domain)
+  return { smtp: parseSmtpUrl(smtpUrl), from: { ...from, ...bounce }, ...(dkim ? { dkim } : {}) }
 }
 
 /** MAIL_FROM: the sender, as `Name <address>` or a bare address. */
@@ -45,10 +49,15 @@ export interface MailFrom {
   address: string
   /** The address's domain: the right part of every Message-ID. */
   domain: string
+  /** The envelope sender, where bounces go: MAIL_RETURN_PATH, else the address. */
+  bounceAddress: string
+  /** Its domain: SPF and MX are read there. */
+  bounceDomain: string
 }
 
 // One address without spaces or angle brackets; the provider checks the rest.
 const ADDRESS = /^[^\s<>@"]+@([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+)$/
+export const BARE_ADDRESS = ADDRESS
 
 /** Reads MAIL_FROM, or undefined when it is not `Name <address>` nor an address. */
 export function parseMailFrom(value: string): MailFrom | undefined {
@@ -59,11 +68,13 @@ export function parseMailFrom(value: string): MailFrom | undefined {
   if (!match?.[1]) return undefined
   const name = named?.[1]?.trim().replace(/^"(.*)"$/, '$1')
   if (name && /[\r\n"<>]/.test(name)) return undefined
-  return {
-    header: name ? `"${name}" <${address}>` : address,
-    address,
-    domain: match[1].toLowerCase(),
-  }
+  const domain = match[1].toLowerCase()
+  return { header: name ? `"${name}" <${address}>` : address, address, domain, ...bounceTo(address) }
+}
+
+/** The envelope sender and its domain. */
+export function bounceTo(address: string): Pick<MailFrom, 'bounceAddress' | 'bounceDomain'> {
+  return { bounceAddress: address, bounceDomain: (address.split('@').pop() ?? '').toLowerCase() }
 }
 
 /** Where and how to reach the SMTP server, read from SMTP_URL. The password is only in `auth`. */
@@ -89,7 +100,7 @@ export class SmtpUrlError extends Error {
   override name = 'SmtpUrlError'
 }
 
-function isLoopback(host: string): boolean {
+export function isLoopback(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '')
   if (bare.toLowerCase() === 'localhost') return true
   if (isIP(bare) === 4) return bare.startsWith('127.')

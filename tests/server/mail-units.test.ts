@@ -72,6 +72,8 @@ describe('SMTP_URL', () => {
       header: '"Tessel Labs" <beta@tessel-labs.example>',
       address: 'beta@tessel-labs.example',
       domain: 'tessel-labs.example',
+      bounceAddress: 'beta@tessel-labs.example',
+      bounceDomain: 'tessel-labs.example',
     })
     expect(parseMailFrom('beta@Example.COM')?.domain).toBe('example.com')
     for (const bad of ['', 'beta', 'Tessel <beta>', 'a"b <x@y.example>', 'x@localhost'])

@@ -14,7 +14,7 @@ function push(response: Response, record: Record<string, unknown>): void {
 
 /** How the local DNS server answers one name: its records, an error code, or never. */
 export type Zone =
-  | { mx?: string[]; a?: string[]; nullMx?: true }
+  | { mx?: string[]; a?: string[]; nullMx?: true; txt?: string[] }
   | { rcode: 'NXDOMAIN' | 'SERVFAIL' | 'REFUSED' }
   | { silent: true }
 
@@ -28,7 +28,8 @@ export interface LocalDns {
 
 /**
  * A DNS server (dns2) on 127.0.0.1 and a free UDP port: names in `zones` answer as given, any other
- * name has an MX (a domain that receives mail).
+ * name has an MX (a domain that receives mail). `zones` is read at each question: a test may
+ * change a record between two checks.
  */
 export async function startLocalDns(zones: Record<string, Zone>): Promise<LocalDns> {
   const counts = new Map<string, number>()
@@ -53,6 +54,11 @@ export async function startLocalDns(zones: Record<string, Zone>): Promise<LocalD
       if (type === Packet.TYPE.MX) {
         for (const exchange of zone.mx ?? [])
           push(response, { ...record, type: Packet.TYPE.MX, exchange, priority: 10 })
+      }
+      if (type === Packet.TYPE.TXT) {
+        // One TXT record of 255-octet strings, as a DNS host splits a long DKIM key.
+        for (const text of zone.txt ?? [])
+          push(response, { ...record, type: Packet.TYPE.TXT, data: text.match(/.{1,255}/g) ?? [''] })
       }
       if (type === Packet.TYPE.A) {
         for (const address of zone.a ?? []) push(response, { ...record, type: Packet.TYPE.A, address })
