@@ -3,7 +3,7 @@ import { startStudioProcess } from '../../harness/studio-process'
 import { runCliProcess } from '../../harness/waitlist-cli'
 import { COMMANDS } from '../../owner/cli/commands'
 import { insertStatus } from '../reliability/support'
-import { serverTest } from '../support/fixtures'
+import { mailTest } from '../support/fixtures'
 
 /**
  * Every command once as the owner starts it: `node waitlist-cli` in a process of its own, through
@@ -11,7 +11,8 @@ import { serverTest } from '../support/fixtures'
  * (harness/waitlist-cli.ts: runCli calls the same runCommandLine). A command added to COMMANDS
  * without a line here fails the first test.
  */
-const it = serverTest({ env: { RATE_LIMIT_PER_MINUTE: '0' } })
+// With a sender, so that `preflight` has a server to answer it.
+const it = mailTest({ RATE_LIMIT_PER_MINUTE: '0', MAIL_PER_MINUTE: '0' })
 
 const ADA = 'ada.process@example.com'
 const BEA = 'bea.process@example.com'
@@ -41,6 +42,7 @@ const RUNS: Record<string, { args: string[]; code: number; says: RegExp }> = {
   team: { args: ['team', 'list'], code: 0, says: /./ },
   audit: { args: ['audit', '--json'], code: 0, says: /"action" ?: ?"note/ },
   deliveries: { args: ['deliveries'], code: 0, says: /./ },
+  preflight: { args: ['preflight'], code: 0, says: /^Preflight of .*tessel-labs\.example/m },
 }
 
 it('has a process run for every command the CLI knows', () => {
