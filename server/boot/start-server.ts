@@ -1,3 +1,4 @@
+import { SignedAgents } from '../agents/verify-agent'
 import type { Server } from 'node:http'
 import { mailWords } from '../../contract/site-config'
 import { type ApiKeys, keySourcesOf, loadApiKeys } from '../auth/api-keys'
@@ -142,6 +143,7 @@ async function serve(
     ...{ siteOrigins: () => origins.site, restOrigins: () => origins.rest },
     webmcpOriginTrialToken: env.WEBMCP_ORIGIN_TRIAL_TOKEN,
     addressPolicy: addressPolicyOf(env),
+    agents: new SignedAgents({ trust: env.SIGNATURE_AGENTS, db, siteOrigins: () => origins.site }),
     confirmSignups: page.confirmSignups,
     ...{ studio, security, startUp },
   })
