@@ -5,6 +5,7 @@ import { type AgentDirectory, serveDirectory, signedHeaders, testKeyId } from '.
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
+import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
 import { modernEnvelope, modernHeaders, postMcp } from '../support/mcp-raw'
 
 /**
@@ -91,7 +92,23 @@ describe('a signed signup', () => {
     })
   })
 
-  it('the directory was fetched once for both, and kept', () => {
+  it("through the page's form POST, as a browser agent that signs sends it: verified", async () => {
+    const headers = await signedHeaders(`${server.url}/`, { signatureAgent: plain(listed.origin) })
+    const posted = await fetch(`${server.url}/`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { Origin: server.url, ...headers },
+      body: new URLSearchParams({ email: 'signed.form@example.com' }),
+    })
+    expect(posted.headers.get('location')).toBe('/?waitlist=submitted')
+    expect(await agentOf('signed.form@example.com')).toMatchObject({
+      name: null,
+      verified: true,
+      key_id: keyId,
+    })
+  })
+
+  it('the directory was fetched once for all three, and kept', () => {
     expect(listed.requests()).toBe(1)
   })
 })
@@ -166,5 +183,20 @@ describe('an unsigned signup', () => {
     const verified = await runCli(server.env, 'show', 'signed.rest@example.com')
     expect(verified.stdout).toContain('agent Test agent (verified)')
     expect(verified.stdout).toContain(`signed by ${listed.origin}, key ${keyId}`)
+  })
+
+  it("the person's own page says which agent, and whether it was verified, in plain words", async () => {
+    const page = async (email: string) => {
+      const token = sealAddress(linkKeys(server.secret).yourData, email)
+      return (await fetch(`${server.url}/your-data?t=${token}`)).text()
+    }
+    expect(await page('signed.rest@example.com')).toContain('made through Test agent (verified)')
+    expect(await page('signed.mcp@example.com')).toContain('made through Test agent (verified)')
+    expect(await page('expired@example.com')).toContain(
+      'made through Test agent (named by the program, not verified)',
+    )
+    expect(await page('unsigned@example.com')).toContain(
+      'made through webmcp (named by the program, not verified)',
+    )
   })
 })
