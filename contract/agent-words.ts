@@ -61,3 +61,28 @@ export function agentProof(agent: ConsentAgent): string {
   const named = agent.signature_agent ? ` as ${agent.signature_agent}` : ''
   return `signed${named}, not verified: ${agent.failure ?? 'not checked'}, checked ${agent.checked_at}`
 }
+
+/**
+ * The studio's Agent cell, from the record as the list carries it (its JSON text, '' for none):
+ * who, and "(verified)" only for a verified agent; '' for an entry no agent made.
+ */
+export function agentCell(json: string): string {
+  if (json === '') return ''
+  let stored: Partial<ConsentAgent>
+  try {
+    stored = JSON.parse(json) as Partial<ConsentAgent>
+  } catch {
+    return ''
+  }
+  const agent: ConsentAgent = {
+    name: stored.name ?? null,
+    version: stored.version ?? null,
+    verified: stored.verified === true,
+    signature_agent: stored.signature_agent ?? null,
+    signature_agent_name: stored.signature_agent_name ?? null,
+    key_id: stored.key_id ?? null,
+    checked_at: stored.checked_at ?? null,
+    failure: stored.failure ?? null,
+  }
+  return agent.verified ? `${agentWho(agent)} ${AGENT_VERIFIED}` : agentWho(agent)
+}

@@ -1,7 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestAccessTool } from '../../contract/agent-tool'
+import { agentCell } from '../../contract/agent-words'
 import { type AgentDirectory, serveDirectory, signedHeaders, testKeyId } from '../../harness/signing-agent'
+import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
@@ -18,16 +20,22 @@ let server: TestServer
 let listed: AgentDirectory
 let unlisted: AgentDirectory
 let keyId: string
+let studio: StudioProcess | undefined
 
 beforeAll(async () => {
   ;[listed, unlisted] = await Promise.all([serveDirectory(), serveDirectory()])
   keyId = await testKeyId()
   server = await startTestServer({
-    env: { SIGNATURE_AGENTS: `default,${listed.origin}=Test agent`, RATE_LIMIT_PER_MINUTE: '0' },
+    env: {
+      SIGNATURE_AGENTS: `default,${listed.origin}=Test agent`,
+      RATE_LIMIT_PER_MINUTE: '0',
+      COUNT_SOURCES_FLUSH_MS: '100',
+    },
   })
 })
 
 afterAll(async () => {
+  await studio?.stop()
   await server?.cleanup()
   await Promise.all([listed?.close(), unlisted?.close()])
 })
@@ -198,5 +206,67 @@ describe('an unsigned signup', () => {
     expect(await page('unsigned@example.com')).toContain(
       'made through webmcp (named by the program, not verified)',
     )
+  })
+})
+
+/** The verified signups above: the REST one, the MCP one, the form's, and the first of the nonce's two. */
+const VERIFIED = [
+  'nonce.first@example.com',
+  'signed.form@example.com',
+  'signed.mcp@example.com',
+  'signed.rest@example.com',
+]
+
+async function cliOut(...args: string[]) {
+  const result = await runCli(server.env, ...args)
+  expect(result.code, result.stderr).toBe(0)
+  return result.stdout
+}
+
+describe('the lab counts by agent', () => {
+  it('count, list and export take --agent NAME (declared, or a verified display name or origin) and --agent-verified', async () => {
+    expect((await cliOut('count', '--agent-verified')).trim()).toBe(String(VERIFIED.length))
+    expect((await cliOut('count', '--agent', 'test AGENT')).trim()).toBe(String(VERIFIED.length))
+    expect((await cliOut('count', '--agent', listed.origin)).trim()).toBe(String(VERIFIED.length))
+    expect((await cliOut('count', '--agent', 'webmcp')).trim()).toBe('1')
+    expect((await cliOut('count', '--agent', 'signed-client', '--agent-verified')).trim()).toBe('1')
+    const listedJson = (await cliOut('list', '--agent-verified', '--json')).trim().split('\n')
+    expect(listedJson.map((line) => JSON.parse(line).email).sort()).toEqual(VERIFIED)
+    const exported = await cliOut('export', '--agent-verified')
+    expect(exported.trim().split('\n')).toHaveLength(VERIFIED.length + 1)
+    expect(exported).toContain('""verified"": true')
+  })
+
+  it("the studio's Agent column and filter agree with count --agent-verified", async () => {
+    studio = await startStudioProcess(server.env)
+    const entries = async (query: string) => {
+      const response = await fetch(`${studio?.origin}/api/entries?${query}`, {
+        headers: { 'Sec-Fetch-Site': 'same-origin', Authorization: `Bearer ${studio?.token}` },
+      })
+      expect(response.status, query).toBe(200)
+      return ((await response.json()) as { entries: { email: string; consent_agent: string }[] }).entries
+    }
+    const verified = await entries('agent-verified=true')
+    expect(verified.map((entry) => entry.email).sort()).toEqual(VERIFIED)
+    expect(verified.map((entry) => agentCell(entry.consent_agent))).toEqual(
+      VERIFIED.map(() => 'Test agent (verified)'),
+    )
+    const all = await entries('sort=agent&order=asc')
+    const cells = all.map((entry) => agentCell(entry.consent_agent))
+    expect(cells.filter((cell) => cell === 'Test agent (verified)')).toHaveLength(VERIFIED.length)
+    expect(cells).toContain('webmcp')
+  })
+
+  it('funnel --by agent and sources show the verified agent apart from the names declared', async () => {
+    const funnel = JSON.parse(await cliOut('funnel', '--by', 'agent', '--json'))
+    expect(funnel.rows).toContainEqual(
+      expect.objectContaining({ agent: { name: 'Test agent', verified: true }, signups: VERIFIED.length }),
+    )
+    expect(funnel.rows).toContainEqual(
+      expect.objectContaining({ agent: { name: 'webmcp', verified: false }, signups: 1 }),
+    )
+    const sources = await cliOut('sources', '--days', 'all')
+    expect(sources).toMatch(/Test agent \(verified\)\s+4/)
+    expect(await cliOut('funnel', '--by', 'agent')).toMatch(/Test agent \(verified\)\s+4/)
   })
 })
