@@ -96,7 +96,8 @@ export function memberAlone(header: string, label: string): string | undefined {
 
 /** The Signature-Agent entry for the signature labelled `label`, in either form; undefined if none parses. */
 export function signatureAgentEntry(header: string, label: string): AgentEntry | undefined {
-  const members = dictionaryOf(header)
+  // The plain string is no dictionary: read as an item at once, not after the dictionary's parse fails.
+  const members = header.trimStart().startsWith('"') ? undefined : dictionaryOf(header)
   if (members && members.size > 0) {
     const member = members.get(label) ?? (members.size === 1 ? [...members.values()][0] : undefined)
     if (!member || isInnerList(member)) return undefined
