@@ -4,6 +4,7 @@ import { directoryResponseHeaders } from 'web-bot-auth'
 import { signerFromJWK } from 'web-bot-auth/crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RFC9421_ED25519_PUBLIC, RFC9421_ED25519_TEST_KEY, testKeyId } from '../../harness/signing-agent'
+import { storedAgentProblem } from '../../server/agents/agent-record'
 import { DIRECTORY_LIMITS, KeyDirectories, lifetimeOf } from '../../server/agents/key-directory'
 import { signatureAgentEntry } from '../../server/agents/signed-headers'
 import { DEFAULT_SIGNATURE_AGENTS, parseTrustList } from '../../server/agents/trust-list'
@@ -125,5 +126,24 @@ describe("a listed agent's directory", () => {
     const directories = new KeyDirectories(limits)
     expect((await directories.keys(url))?.size).toBe(1)
     expect(await directories.keys(`${origin}/forged`)).toBeUndefined()
+  })
+})
+
+describe("an agent record as import takes it (the table's own check)", () => {
+  it('takes a declared one and a verified one; refuses a verified one without its key, or with a failure', () => {
+    expect(storedAgentProblem({ name: 'claude-code', version: '1.0' })).toBeUndefined()
+    const verified = {
+      verified: true,
+      signature_agent: 'https://chatgpt.com',
+      signature_agent_name: 'ChatGPT agent',
+      key_id: 'poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U',
+      checked_at: '2024-12-01T09:00:00.000Z',
+    }
+    expect(storedAgentProblem(verified)).toBeUndefined()
+    const { key_id: _, ...keyless } = verified
+    expect(storedAgentProblem(keyless)).toMatch(/verified without/)
+    expect(storedAgentProblem({ ...verified, failure: 'expired' })).toMatch(/verified without/)
+    expect(storedAgentProblem({ verified: false, failure: 'forged' })).toMatch(/a failure not one of/)
+    expect(storedAgentProblem({ name: 'x', user_agent: 'curl' })).toMatch(/does not have/)
   })
 })

@@ -235,6 +235,10 @@ describe('the lab counts by agent', () => {
     const exported = await cliOut('export', '--agent-verified')
     expect(exported.trim().split('\n')).toHaveLength(VERIFIED.length + 1)
     expect(exported).toContain('""verified"": true')
+    const invite = await runCli(server.env, 'invite', '--next', '10', '--agent-verified', '--dry-run')
+    expect(invite.stdout).toContain(`Dry run: ${VERIFIED.length} invitations would be queued.`)
+    expect(invite.stdout).toContain('match --agent-verified')
+    for (const email of VERIFIED) expect(invite.stdout).toContain(`  ${email}  (waiting)`)
   })
 
   it("the studio's Agent column and filter agree with count --agent-verified", async () => {
