@@ -4,8 +4,8 @@ import { CONSENT_DOORS, isConsentDoor } from '../consent/door-words'
 
 /**
  * The consent record's columns of `export` and `import` (ADR 096), after the answers: when, the
- * door, the words' version, the agent as declared (JSON: {"name", "version"}), and the network the
- * confirmation came from. They are public.waitlist's own columns, so `import` writes them with the
+ * door, the words' version, the agent (JSON: as declared, and what its signature proved, ADR 121),
+ * and the network the confirmation came from. They are public.waitlist's own columns, so `import` writes them with the
  * entry; a line without a door gets door `import` and the version of a line naming its file
  * (owner/cli/import-consent.ts).
  */
