@@ -259,6 +259,12 @@ describe('the lab counts by agent', () => {
     const cells = all.map((entry) => agentCell(entry.consent_agent))
     expect(cells.filter((cell) => cell === 'Test agent (verified)')).toHaveLength(VERIFIED.length)
     expect(cells).toContain('webmcp')
+    const funnel = await fetch(`${studio.origin}/api/funnel?by=agent&days=all`, {
+      headers: { 'Sec-Fetch-Site': 'same-origin', Authorization: `Bearer ${studio.token}` },
+    })
+    expect(((await funnel.json()) as { rows: unknown[] }).rows).toContainEqual(
+      expect.objectContaining({ agent: { name: 'Test agent', verified: true }, signups: VERIFIED.length }),
+    )
   })
 
   it('funnel --by agent and sources show the verified agent apart from the names declared', async () => {
