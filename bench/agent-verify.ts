@@ -7,7 +7,7 @@ import type { Queryable } from '../server/db/database'
  * `npx tsx bench/agent-verify.ts [N]`: the CPU one signed signup's Web Bot Auth check costs this
  * server once the agent's directory is cached (issue 67: under 1 ms). N requests signed beforehand
  * with RFC 9421's Ed25519 test key, each with its own nonce, checked one after another; the nonce's
- * claim is PostgreSQL's work (one statement, nonce-store.ts), answered here by a stub so the figure
+ * claim is PostgreSQL's work (one statement, verify-agent.ts), answered here by a stub so the figure
  * is this process's CPU alone: parsing, the directory look-up, the signature base and Ed25519.
  */
 const count = Number(process.argv[2] ?? 2000)

@@ -1,8 +1,12 @@
 import { createPublicKey } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
 import { HTTP_MESSAGE_SIGNATURES_DIRECTORY, helpers, jwkToKeyID } from 'web-bot-auth'
-import { type DirectoryKey, type DirectoryKeys, directorySignatureHolds } from './message-signature'
-import type { AgentEntry } from './signed-headers'
+import {
+  type AgentEntry,
+  type DirectoryKey,
+  type DirectoryKeys,
+  directorySignatureHolds,
+} from './message-signature'
 import type { TrustedAgent } from './trust-list'
 
 /**

@@ -1,6 +1,6 @@
-import { SignedAgents } from '../agents/verify-agent'
 import type { Server } from 'node:http'
 import { mailWords } from '../../contract/site-config'
+import { SignedAgents } from '../agents/verify-agent'
 import { type ApiKeys, keySourcesOf, loadApiKeys } from '../auth/api-keys'
 import { startBackupIfSet } from '../backup/continuous-backup'
 import { createLogger, keyEmailMask, type Logger } from '../base/log'
