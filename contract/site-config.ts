@@ -223,7 +223,8 @@ export const mailWords = {
       unknownWords: 'Version {version}: its text is not held here.',
       network: 'Network',
       agent: 'Agent',
-      declared: '(as it named itself; not verified)',
+      /** Then agentPhrase (contract/agent-words.ts): "ChatGPT agent (verified)". */
+      madeThrough: 'made through',
       confirmed: 'Confirmed',
       notConfirmed: 'Not confirmed',
       name: 'Name',

@@ -1,4 +1,4 @@
--- The schema as supabase/migrations/ leaves it, through 20261207600000_preflight_runs.sql.
+-- The schema as supabase/migrations/ leaves it, through 20261207610000_signed_agents.sql.
 -- Generated from the catalogs of a database the migrations built (harness/schema-sql.ts): do not edit.
 -- After changing a migration, regenerate it with `npm run schema` and commit it with the migration;
 -- tests/server/schema-file.test.ts fails while it is out of date. It is for reading: the migrations
@@ -22,6 +22,13 @@ CREATE ROLE authenticated NOLOGIN NOINHERIT;
 CREATE ROLE service_role NOLOGIN NOINHERIT BYPASSRLS;
 
 -- Tables
+
+CREATE TABLE private.agent_nonces (
+    hash bytea NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    CONSTRAINT agent_nonces_pkey PRIMARY KEY (hash),
+    CONSTRAINT agent_nonces_hash_check CHECK ((octet_length(hash) = 32))
+);
 
 CREATE TABLE private.audit_entries (
     waitlist_id bigint NOT NULL,
@@ -476,7 +483,7 @@ CASE family((confirmed_from)::inet)
     WHEN 4 THEN 24
     ELSE 48
 END))),
-    CONSTRAINT waitlist_consent_agent CHECK (((jsonb_typeof(consent_agent) = 'object'::text) AND (((consent_agent - 'name'::text) - 'version'::text) = '{}'::jsonb) AND (jsonb_typeof((consent_agent -> 'name'::text)) = 'string'::text) AND ((char_length((consent_agent ->> 'name'::text)) >= 1) AND (char_length((consent_agent ->> 'name'::text)) <= 100)) AND (COALESCE(jsonb_typeof((consent_agent -> 'version'::text)), 'string'::text) = 'string'::text) AND ((COALESCE(char_length((consent_agent ->> 'version'::text)), 1) >= 1) AND (COALESCE(char_length((consent_agent ->> 'version'::text)), 1) <= 40)))),
+    CONSTRAINT waitlist_consent_agent CHECK (((jsonb_typeof(consent_agent) = 'object'::text) AND (((((((((consent_agent - 'name'::text) - 'version'::text) - 'verified'::text) - 'signature_agent'::text) - 'signature_agent_name'::text) - 'key_id'::text) - 'checked_at'::text) - 'failure'::text) = '{}'::jsonb) AND (COALESCE(jsonb_typeof((consent_agent -> 'name'::text)), 'string'::text) = 'string'::text) AND ((COALESCE(char_length((consent_agent ->> 'name'::text)), 1) >= 1) AND (COALESCE(char_length((consent_agent ->> 'name'::text)), 1) <= 100)) AND (COALESCE(jsonb_typeof((consent_agent -> 'version'::text)), 'string'::text) = 'string'::text) AND ((COALESCE(char_length((consent_agent ->> 'version'::text)), 1) >= 1) AND (COALESCE(char_length((consent_agent ->> 'version'::text)), 1) <= 40)) AND (COALESCE(jsonb_typeof((consent_agent -> 'verified'::text)), 'boolean'::text) = 'boolean'::text) AND (COALESCE(jsonb_typeof((consent_agent -> 'signature_agent'::text)), 'string'::text) = 'string'::text) AND ((COALESCE(char_length((consent_agent ->> 'signature_agent'::text)), 1) >= 1) AND (COALESCE(char_length((consent_agent ->> 'signature_agent'::text)), 1) <= 200)) AND (COALESCE(jsonb_typeof((consent_agent -> 'signature_agent_name'::text)), 'string'::text) = 'string'::text) AND ((COALESCE(char_length((consent_agent ->> 'signature_agent_name'::text)), 1) >= 1) AND (COALESCE(char_length((consent_agent ->> 'signature_agent_name'::text)), 1) <= 100)) AND (COALESCE(jsonb_typeof((consent_agent -> 'key_id'::text)), 'string'::text) = 'string'::text) AND ((COALESCE(char_length((consent_agent ->> 'key_id'::text)), 1) >= 1) AND (COALESCE(char_length((consent_agent ->> 'key_id'::text)), 1) <= 100)) AND (COALESCE(jsonb_typeof((consent_agent -> 'checked_at'::text)), 'string'::text) = 'string'::text) AND ((COALESCE(char_length((consent_agent ->> 'checked_at'::text)), 1) >= 1) AND (COALESCE(char_length((consent_agent ->> 'checked_at'::text)), 1) <= 40)) AND (COALESCE((consent_agent ->> 'failure'::text), 'expired'::text) = ANY (ARRAY['expired'::text, 'unknown key'::text, 'bad signature'::text, 'replayed nonce'::text, 'unlisted agent'::text, 'directory unreachable'::text])) AND ((COALESCE(((consent_agent ->> 'verified'::text))::boolean, false) = false) OR ((consent_agent ? 'signature_agent'::text) AND (consent_agent ? 'key_id'::text) AND (NOT (consent_agent ? 'failure'::text)))))),
     CONSTRAINT waitlist_consent_door CHECK ((consent_door = ANY (ARRAY['page'::text, 'form'::text, 'api'::text, 'mcp'::text, 'webmcp'::text, 'import'::text]))),
     CONSTRAINT waitlist_consent_words CHECK ((consent_words ~ '^[0-9a-f]{16}$'::text)),
     CONSTRAINT waitlist_email_format CHECK (((email)::text ~ '^[A-Za-z0-9.!#$%&''*+/=?^_`{|}~-]+@[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$'::text)),
@@ -493,6 +500,7 @@ END))),
 
 -- Indexes
 
+CREATE INDEX agent_nonces_expires_at ON private.agent_nonces USING btree (expires_at);
 CREATE INDEX audit_entries_line ON private.audit_entries USING btree (audit_id);
 CREATE INDEX audit_log_at ON private.audit_log USING btree (at, id);
 CREATE INDEX audit_repeats_fold ON private.audit_repeats USING btree (fold_key, audit_id);
@@ -998,6 +1006,7 @@ CREATE TRIGGER waitlist_on_insert AFTER INSERT ON public.waitlist FOR EACH ROW E
 
 -- Row-level security
 
+ALTER TABLE private.agent_nonces ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.audit_entries ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.audit_log ENABLE ROW LEVEL SECURITY;
 ALTER TABLE private.audit_repeats ENABLE ROW LEVEL SECURITY;

@@ -37,6 +37,8 @@ export interface CliArgs {
     tag?: string[]
     'no-tag'?: string[]
     batch?: string[]
+    agent?: string[]
+    'agent-verified'?: boolean
     map?: string[]
     'map-file'?: string
     column?: string[]
@@ -62,6 +64,8 @@ export const FILTER_FLAGS = [
   'no-tag',
   'batch',
   'since',
+  'agent',
+  'agent-verified',
 ] as const
 export const FILTERING_COMMANDS = ['list', 'count', 'export', 'invite']
 
@@ -70,7 +74,8 @@ function typedFilter(values: CliArgs['values']): string {
   const typed = (value: string) => (/^[\w.@=:+-]+$/.test(value) ? value : JSON.stringify(value))
   return FILTER_FLAGS.flatMap((flag) => {
     const given = values[flag]
-    const all = given === undefined ? [] : Array.isArray(given) ? given : [given]
+    if (given === true) return [`--${flag}`]
+    const all = given === undefined || given === false ? [] : Array.isArray(given) ? given : [given]
     return all.map((value) => `--${flag} ${typed(value)}`)
   }).join(' ')
 }
@@ -87,6 +92,8 @@ async function readFlags(values: CliArgs['values']) {
     tags: values.tag,
     notTags: values['no-tag'],
     batches: values.batch,
+    agents: values.agent,
+    agentVerified: values['agent-verified'],
   })
 }
 
@@ -287,7 +294,7 @@ async function show({ positionals, values }: CliArgs): Promise<number> {
 async function funnel({ values }: CliArgs): Promise<number> {
   const { FUNNEL_WINDOW_CHOICES, funnelCommand, parseBy, parseFunnelWindow } = await import('./funnel')
   const by = parseBy(values.by)
-  if (by === undefined) return usageError(`--by needs source or batch, not "${values.by}"`)
+  if (by === undefined) return usageError(`--by needs source, batch or agent, not "${values.by}"`)
   // The studio's windows, and its default: the whole list (contract/funnel-windows.ts).
   const window = parseFunnelWindow(values.days)
   if (window === undefined)

@@ -12,7 +12,7 @@ import { columns, percent } from './sources'
 /** Reads --by: source (the default) or batch; undefined when it is neither. */
 export function parseBy(value: string | undefined): FunnelBy | undefined {
   if (value === undefined) return 'source'
-  return value === 'source' || value === 'batch' ? value : undefined
+  return value === 'source' || value === 'batch' || value === 'agent' ? value : undefined
 }
 
 /** Reads --days: one of the studio's windows (30, 90, all), the whole list by default. */
@@ -54,6 +54,18 @@ function sourceTable(rows: readonly FunnelRow[], total: FunnelRow): string {
     ['total', visits(total), ...steps(total)],
   ]
   return columns(table, new Set([1, 2, 3, 4, 5]))
+}
+
+/** An agent's row: who, "(verified)" for a signature that held; the entries no agent made last. */
+function agentTable(rows: readonly FunnelRow[], total: FunnelRow): string {
+  const who = (row: FunnelRow) =>
+    row.agent?.name ? `${row.agent.name}${row.agent.verified ? ' (verified)' : ''}` : '(no agent)'
+  const table = [
+    ['agent', ...STEP_HEADINGS],
+    ...rows.map((row) => [who(row), ...steps(row)]),
+    ['total', ...steps(total)],
+  ]
+  return columns(table, new Set([1, 2, 3, 4]))
 }
 
 /** A batch's people, and how many of them were erased since (still counted, as the record counts them). */
@@ -108,6 +120,15 @@ export async function funnelCommand(
       '\nEach person counts once, in one batch: the one whose invitation they redeemed, else their ' +
         'latest (a resend moves them to its batch), and still counts once erased, as the record ' +
         'counts the batch. joined: the beta product redeemed their code (docs/invitations.md).',
+    )
+    return 0
+  }
+  if (by === 'agent') {
+    console.log(`The funnel by agent, ${range} (UTC), verified agents first:\n`)
+    console.log(agentTable(rows, total))
+    console.log(
+      '\n(verified): a Web Bot Auth signature that held, from an agent SIGNATURE_AGENTS lists; ' +
+        'any other name is what the program declared (docs/agents.md).',
     )
     return 0
   }

@@ -23,8 +23,8 @@ Commands:
   list [FILTER] [--sort COLUMN[:desc]] [--json]
                                        one line per entry: created_at (UTC), the address, its status, two
                                        spaces apart; oldest first, or by COLUMN as the studio's table sorts
-                                       (created_at, email, status, source, a question's id such as
-                                       organisation, tags, batch, joined_at; none last), :desc the other
+                                       (created_at, email, status, source, agent, a question's id such
+                                       as organisation, tags, batch, joined_at; none last), :desc the other
                                        way. --json: JSON Lines, one {email, status, source, answers, tags,
                                        note, created_at} a line
   export [FILTER] [--out FILE]         RFC 4180 CSV (header email,created_at,status,confirmed_at,invited_at,
@@ -102,7 +102,7 @@ Commands:
                                        direct; mcp for agents), most signups first, then by medium and
                                        campaign (default 30 days); --json: an array of {source, visits,
                                        visitors, signups, conversion, campaigns}
-  funnel [--by source|batch] [--days 30|90|all] [--json]
+  funnel [--by source|batch|agent] [--days 30|90|all] [--json]
                                        from visits to the beta: visits (where counted), signups, confirmed,
                                        invited, joined, each person once, each step with its rate of the
                                        step before (at most 100%); by source (the default: entries who
@@ -110,7 +110,8 @@ Commands:
                                        those with no visit counted: API, MCP, imports) or by batch (each
                                        invite run: when, by cli or studio, how chosen, the people it counts
                                        (each in one batch: the one whose code they redeemed, else their
-                                       latest), who joined); the studio's windows, the whole list unless
+                                       latest), who joined) or by agent (a verified agent apart from the
+                                       names programs declared); the studio's windows, the whole list unless
                                        --days. --json: {window, total, rows}, each row with signups,
                                        confirmed, invited, joined, rates (and kind and visits by source,
                                        batch {id, at, by, size, chosenBy, erased} by batch: a person
@@ -188,6 +189,9 @@ another value (any of them matches; --tag: all of them):
                                        match); --no-tag T: carries none of those given
   --batch N                            invited last in batch N (the numbers funnel --by batch shows)
   --since DATE                         signed up at or after DATE (once)
+  --agent NAME                         made through an agent: the name its client declared, or a
+                                       verified agent's display name or origin (SIGNATURE_AGENTS)
+  --agent-verified                     made through an agent whose Web Bot Auth signature held
 S is a status: ${ENTRY_STATUSES.join(', ')} (docs/invitations.md).
 DATE is anything Postgres reads as a timestamp, e.g. 2026-11-01 or 2026-11-01T09:00:00Z.
 Environment as the server: DATABASE_URL, DATA_DIR (default ./data; as root, see docs/operations.md), JWT_SECRET.
@@ -220,6 +224,8 @@ const OPTIONS = {
   tag: { type: 'string', multiple: true },
   'no-tag': { type: 'string', multiple: true },
   batch: { type: 'string', multiple: true },
+  agent: { type: 'string', multiple: true },
+  'agent-verified': { type: 'boolean' },
   map: { type: 'string', multiple: true },
   'map-file': { type: 'string' },
   column: { type: 'string', multiple: true },

@@ -1,7 +1,9 @@
 import {
   type CampaignCounts,
   conversionOf,
+  type SourceAgentSignups,
   type SourceCounts,
+  signupsByAgent,
   sourcesReport,
 } from '../../server/admin/funnel'
 import type { Database } from '../../server/admin/runtime'
@@ -96,11 +98,32 @@ export const NO_VISIT_NOTE =
   '(api) and mcp are signups with no counted page visit (scripts, API calls, headless browsers; agents): ' +
   'no conversion, and the total conversion counts page signups only.'
 
-/** `sources [--days N|all] [--json]`: visits, visitors, signups and conversion per source. */
+/** The signups agents made, summed over sources: a verified agent apart from a declared name. */
+export function renderAgents(agents: readonly SourceAgentSignups[]): string | undefined {
+  const byAgent = new Map<string, number>()
+  for (const { agent, verified, signups } of agents) {
+    const who = `${agent}${verified ? ' (verified)' : ''}`
+    byAgent.set(who, (byAgent.get(who) ?? 0) + signups)
+  }
+  if (byAgent.size === 0) return undefined
+  return columns(
+    [['agent', 'signups'], ...[...byAgent].map(([who, signups]) => [who, number(signups)])],
+    new Set([1]),
+  )
+}
+
+/**
+ * `sources [--days N|all] [--json]`: visits, visitors, signups and conversion per source, and the
+ * signups agents made (each source's `agents` in JSON: {agent, verified, signups}).
+ */
 export async function sourcesCommand(db: Database, days: number | 'all', json: boolean): Promise<number> {
-  const report = await sourcesReport(db, days)
+  const [report, agents] = await Promise.all([sourcesReport(db, days), signupsByAgent(db, days)])
   if (json) {
-    console.log(JSON.stringify(report, null, 2))
+    const withAgents = report.map((row) => ({
+      ...row,
+      agents: agents.filter((each) => each.source === row.source).map(({ source: _, ...each }) => each),
+    }))
+    console.log(JSON.stringify(withAgents, null, 2))
     return 0
   }
   const range = windowName(days)
@@ -115,6 +138,11 @@ export async function sourcesCommand(db: Database, days: number | 'all', json: b
   if (report.some((row) => row.kind === 'no-visit')) console.log(`\n${NO_VISIT_NOTE}`)
   const campaigns = renderCampaigns(report)
   if (campaigns) console.log(`\nBy medium and campaign:\n\n${campaigns}`)
+  const byAgent = renderAgents(agents)
+  if (byAgent)
+    console.log(
+      `\nSignups by agent ((verified): its Web Bot Auth signature held; docs/agents.md):\n\n${byAgent}`,
+    )
   console.log(
     `\n${plural(total.visits, 'visit')} from ${plural(total.visitors, 'visitor')}, ` +
       `${plural(total.signups, 'signup')} ${inWindow(days)}.`,

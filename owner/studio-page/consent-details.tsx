@@ -1,3 +1,4 @@
+import { agentPhrase, agentProof } from '../../contract/agent-words'
 import type { ConsentRecord } from '../../server/admin/entries'
 
 /** `2026-11-27 09:00:00 UTC` from the record's microsecond UTC times. */
@@ -5,7 +6,7 @@ const when = (at: string) => `${at.slice(0, 19).replace('T', ' ')} UTC`
 
 /**
  * The entry's consent record, as `show` prints it (docs/privacy.md): when, the door, the network, the
- * agent as it declared itself (never verified), the confirmation, and the words the door showed.
+ * agent (as it declared itself, and its signature's proof), the confirmation, and the words the door showed.
  */
 export function ConsentDetails({ consent }: { consent: ConsentRecord | null }) {
   if (!consent)
@@ -28,7 +29,8 @@ export function ConsentDetails({ consent }: { consent: ConsentRecord | null }) {
         <dd>{consent.network ?? 'none known'}</dd>
         <dt className="font-medium">Agent</dt>
         <dd className="[overflow-wrap:anywhere]">
-          {agent ? `${agent.name} ${agent.version ?? ''} (declared, not verified)` : 'none'}
+          {agent ? agentPhrase(agent) : 'none'}
+          {agent && agentProof(agent) ? <span className="block text-soft">{agentProof(agent)}</span> : null}
         </dd>
         <dt className="font-medium">Confirmed</dt>
         <dd>

@@ -15,6 +15,8 @@ export interface Filters {
   answers: string[]
   domains: string[]
   tags: string[]
+  /** Only entries a verified agent made (`--agent-verified`). */
+  agentVerified: boolean
 }
 
 /** The list's order: a column, either way. Newest first (signed up, descending) unless asked. */
@@ -25,7 +27,14 @@ export interface Sort {
 
 export const NEWEST_FIRST: Sort = { column: 'created_at', descending: true }
 
-export const NO_FILTERS: Filters = { statuses: [], sources: [], answers: [], domains: [], tags: [] }
+export const NO_FILTERS: Filters = {
+  statuses: [],
+  sources: [],
+  answers: [],
+  domains: [],
+  tags: [],
+  agentVerified: false,
+}
 
 const isStatus = (value: string): value is EntryStatus =>
   (ENTRY_STATUSES as readonly string[]).includes(value)
@@ -38,6 +47,7 @@ export function filtersFromQuery(search: string): Filters {
     answers: query.getAll('answer'),
     domains: query.getAll('domain'),
     tags: query.getAll('tag'),
+    agentVerified: query.get('agent-verified') === 'true',
   }
 }
 
@@ -56,6 +66,7 @@ export function filtersQuery(filters: Filters): URLSearchParams {
   for (const answer of filters.answers) query.append('answer', answer)
   for (const domain of filters.domains) query.append('domain', domain)
   for (const tag of filters.tags) query.append('tag', tag)
+  if (filters.agentVerified) query.append('agent-verified', 'true')
   return query
 }
 
@@ -71,7 +82,8 @@ export const filterCount = (filters: Filters) =>
   filters.sources.length +
   filters.answers.length +
   filters.domains.length +
-  filters.tags.length
+  filters.tags.length +
+  (filters.agentVerified ? 1 : 0)
 
 export const isFiltered = (filters: Filters) => filterCount(filters) > 0
 

@@ -24,6 +24,13 @@ const STEPS: Record<FunnelBy, { step: Step; of?: string }[]> = {
   ],
   // A batch's people had all signed up and confirmed: its steps are who it invited and who joined.
   batch: [{ step: 'invited' }, { step: 'joined', of: 'invited' }],
+  // An agent's people: its signups, and each step of them (no visit is an agent's).
+  agent: [
+    { step: 'signups' },
+    { step: 'confirmed', of: 'signups' },
+    { step: 'invited', of: 'confirmed' },
+    { step: 'joined', of: 'invited' },
+  ],
 }
 
 const WINDOW_LABELS: Record<FunnelWindow, string> = {
@@ -115,7 +122,7 @@ export function FunnelPanel(props: { version: number; onFail(reason: unknown): v
           <WindowChoice days={days} onChoose={setDays} />
           <Choice<FunnelBy>
             legend="Show the funnel"
-            options={['source', 'batch'] as const}
+            options={['source', 'batch', 'agent'] as const}
             chosen={by}
             label={(option) => `By ${option}`}
             onChoose={setBy}
@@ -125,7 +132,9 @@ export function FunnelPanel(props: { version: number; onFail(reason: unknown): v
       <p className="mt-1 text-sm text-soft">
         {by === 'source'
           ? 'Each person once; each rate is of the step before. The signups’ rate is the conversion, signups per visit, as in Sources; it is of visits only where made on a counted page visit; no visit counted: the API, agents, imports.'
-          : 'Each person once, in the batch whose invitation they redeemed, else their latest; still counted once erased, as the record counts the batch. Joined: the beta redeemed the invitation (redeem_invite).'}
+          : by === 'agent'
+            ? 'Each person once, by the agent that made the signup: a verified agent (its Web Bot Auth signature held) apart from names a program only declared.'
+            : 'Each person once, in the batch whose invitation they redeemed, else their latest; still counted once erased, as the record counts the batch. Joined: the beta redeemed the invitation (redeem_invite).'}
       </p>
       {!funnel ? (
         <p className="mt-4 text-soft">Loading…</p>
@@ -141,6 +150,7 @@ export function FunnelPanel(props: { version: number; onFail(reason: unknown): v
 const ROWS: Record<FunnelBy, string> = {
   source: 'grid grid-cols-5 gap-x-2 sm:grid-cols-[minmax(0,1fr)_repeat(5,6rem)]',
   batch: 'grid grid-cols-2 gap-x-2 sm:grid-cols-[minmax(0,1fr)_repeat(2,6rem)]',
+  agent: 'grid grid-cols-4 gap-x-2 sm:grid-cols-[minmax(0,1fr)_repeat(4,6rem)]',
 }
 
 function FunnelRows({ by, funnel }: { by: FunnelBy; funnel: Funnel }) {
@@ -148,7 +158,7 @@ function FunnelRows({ by, funnel }: { by: FunnelBy; funnel: Funnel }) {
   return (
     <div className="mt-4 text-sm">
       <div aria-hidden="true" className={`${ROWS[by]} border-b border-line py-2 font-semibold max-sm:hidden`}>
-        <span>{by === 'source' ? 'Source' : 'Batch'}</span>
+        <span>{HEADINGS[by].name}</span>
         {steps.map(({ step }) => (
           <span key={step} className="text-right capitalize">
             {step}
@@ -159,14 +169,24 @@ function FunnelRows({ by, funnel }: { by: FunnelBy; funnel: Funnel }) {
         {funnel.rows.map((row) => (
           <FunnelLine key={nameOf(row)} by={by} name={nameOf(row)} row={row} />
         ))}
-        <FunnelLine by={by} name={by === 'source' ? 'All sources' : 'All batches'} row={funnel.total} total />
+        <FunnelLine by={by} name={HEADINGS[by].all} row={funnel.total} total />
       </ul>
     </div>
   )
 }
 
 /** A source's name, the row of signups with no counted visit, or a batch's: when, by which tool, how chosen. */
+const HEADINGS: Record<FunnelBy, { name: string; all: string }> = {
+  source: { name: 'Source', all: 'All sources' },
+  batch: { name: 'Batch', all: 'All batches' },
+  agent: { name: 'Agent', all: 'All signups' },
+}
+
 function nameOf(row: FunnelRow): string {
+  if (row.agent)
+    return row.agent.name === null
+      ? 'no agent'
+      : `${row.agent.name}${row.agent.verified ? ' (verified)' : ''}`
   if (row.batch) {
     const { id, at, by, chosenBy, erased } = row.batch
     const since = erased > 0 ? ` (${number(erased)} erased since)` : ''

@@ -34,6 +34,8 @@ export function FilterFold({ filters, children }: { filters: Filters; children: 
   )
 }
 
+const VERIFIED_AGENT = 'Made through a verified agent'
+
 /** A box per tag the team has given (all ticked must match, as `--tag` does), and the domains to keep. */
 export function MarkFilters(props: {
   filters: Filters
@@ -63,6 +65,13 @@ export function MarkFilters(props: {
         empty={summary ? 'No entry has a tag yet: tick rows, then Tag selected.' : 'Loading…'}
       />
       <DomainBox value={filters.domains} onChange={(domains) => onChange({ ...filters, domains })} />
+      <FilterBoxes
+        legend="Agent"
+        options={[VERIFIED_AGENT]}
+        selected={filters.agentVerified ? [VERIFIED_AGENT] : []}
+        onChange={(ticked) => onChange({ ...filters, agentVerified: ticked.length > 0 })}
+        note="An agent whose Web Bot Auth signature held, from an agent SIGNATURE_AGENTS lists."
+      />
     </>
   )
 }

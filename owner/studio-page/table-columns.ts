@@ -1,10 +1,11 @@
 import { useCallback, useState } from 'react'
+import { agentCell } from '../../contract/agent-words'
 import { signupQuestions } from '../../contract/site-config'
 import type { PageEntry, SortColumn } from '../../server/admin/entries'
 
 /**
  * The columns of the studio's table of people, each also an order of the list (entry-sort.ts):
- * the address, the person's name, when they signed up, the status, the source, one per question the lab asks, the
+ * the address, the person's name, when they signed up, the status, the source, the agent, one per question the lab asks, the
  * team's tags, the batch that last invited them, and when they joined.
  */
 export interface TableColumn {
@@ -56,6 +57,13 @@ export const TABLE_COLUMNS: readonly TableColumn[] = [
     orders: ['waiting to complained', 'complained to waiting'],
   }),
   plain({ id: 'source', label: 'Source', text: (entry) => entry.source, long: true, orders: ALPHABET }),
+  plain({
+    id: 'agent',
+    label: 'Agent',
+    text: (entry) => agentCell(entry.consent_agent),
+    long: true,
+    orders: ALPHABET,
+  }),
   ...signupQuestions.map(
     (question): TableColumn => ({
       id: `answer_${question.id}`,

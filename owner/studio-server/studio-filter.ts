@@ -17,12 +17,12 @@ const MAX_ANSWER = Math.max(...signupQuestions.map((question) => question.id.len
 
 /** The CLI's flag words, as the studio's query names them. */
 const inQueryWords = (problem: string) =>
-  problem.replace(/--(status|source|answer|domain|tag|no-tag|batch)\b/g, '$1')
+  problem.replace(/--(status|source|answer|domain|tag|no-tag|batch|agent)\b/g, '$1')
 
 /**
  * The filter in the studio's query, as `list` reads its flags (entry-filter.ts): `status`, `source`,
  * `answer=ID=VALUE`, `domain` and `batch`, each repeatable (any of them), `tag` (all of them) and
- * `no-tag`; different ones must all match. Bounded, so what a request names never decides how much
+ * `no-tag`, `agent` (any) and `agent-verified=true`; different ones must all match. Bounded, so what a request names never decides how much
  * the server holds.
  */
 export function studioFilter(c: Context): { filter: EntryFilter } | { problem: string } {
@@ -40,6 +40,7 @@ export function studioFilter(c: Context): { filter: EntryFilter } | { problem: s
     tag: c.req.queries('tag'),
     'no-tag': c.req.queries('no-tag'),
     batch: c.req.queries('batch'),
+    agent: c.req.queries('agent'),
   }
   for (const [name, values] of Object.entries(others))
     if ((values?.length ?? 0) > MAX_OTHERS || values?.some((value) => value.length > MAX_OTHER))
@@ -52,6 +53,8 @@ export function studioFilter(c: Context): { filter: EntryFilter } | { problem: s
     tags: others.tag,
     notTags: others['no-tag'],
     batches: others.batch,
+    agents: others.agent,
+    agentVerified: c.req.query('agent-verified') === 'true',
   })
   return 'problem' in read ? { problem: inQueryWords(read.problem) } : read
 }

@@ -11,7 +11,8 @@ export function studioFunnel(db: Database): Handler {
   return async (c) => {
     const by = c.req.query('by') ?? 'source'
     const window = c.req.query('days') ?? DEFAULT_FUNNEL_WINDOW
-    if (by !== 'source' && by !== 'batch') return c.json({ error: 'by must be source or batch' }, 400)
+    if (by !== 'source' && by !== 'batch' && by !== 'agent')
+      return c.json({ error: 'by must be source, batch or agent' }, 400)
     if (!isFunnelWindow(window)) return c.json({ error: 'days must be 30, 90 or all' }, 400)
     return c.json(await funnel(db, by, window))
   }

@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { ORIGIN_TRIAL_TOKEN, ORIGIN_TRIAL_TOKEN_RULE } from '../../contract/origin-trial'
+import { signatureAgentsEnv } from '../agents/trust-list'
 import { backupEnv } from '../backup/backup-env'
 import { optional } from '../base/optional-env'
 import { ConfigError } from '../base/startup-error'
@@ -59,6 +60,7 @@ const EnvSchema = z.object({
   ...corsEnv,
   ...addressPolicyEnv,
   ...backupEnv,
+  ...signatureAgentsEnv,
 })
 
 // Node needs the whole-request timeout to be at least the headers timeout.

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http'
 import { mailWords } from '../../contract/site-config'
+import { SignedAgents } from '../agents/verify-agent'
 import { type ApiKeys, keySourcesOf, loadApiKeys } from '../auth/api-keys'
 import { startBackupIfSet } from '../backup/continuous-backup'
 import { createLogger, keyEmailMask, type Logger } from '../base/log'
@@ -142,6 +143,7 @@ async function serve(
     ...{ siteOrigins: () => origins.site, restOrigins: () => origins.rest },
     webmcpOriginTrialToken: env.WEBMCP_ORIGIN_TRIAL_TOKEN,
     addressPolicy: addressPolicyOf(env),
+    agents: new SignedAgents({ trust: env.SIGNATURE_AGENTS, db, siteOrigins: () => origins.site }),
     confirmSignups: page.confirmSignups,
     ...{ studio, security, startUp },
   })

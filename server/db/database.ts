@@ -89,7 +89,7 @@ export interface ConsentSettings {
   door: string
   /** The version of the words the door showed (private.consent_words), if it showed any. */
   words?: string
-  /** The MCP client's name and version as it declared them, as JSON: {"name", "version"}. */
+  /** The agent as it declared itself and as its signature proved it, as JSON (migration 20261207610000). */
   agent?: string
 }
 

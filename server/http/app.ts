@@ -1,5 +1,6 @@
 import { type Context, type Handler, Hono } from 'hono'
 import { MCP_PATH } from '../../contract/agent-tool'
+import type { SignedAgents } from '../agents/verify-agent'
 import type { ApiKeys } from '../auth/api-keys'
 import type { Logger } from '../base/log'
 import type { Database } from '../db/database'
@@ -53,6 +54,8 @@ export interface AppDeps {
   addressPolicy?: AddressPolicy
   /** The version of the words each door shows, for the consent record (registered at start-up). */
   consentWords?: DoorWords
+  /** Web Bot Auth, checked on every way in for a signed request (SIGNATURE_AGENTS); absent, none is checked. */
+  agents?: SignedAgents
   /** Signups are confirmed by mail (CONFIRM_SIGNUPS with SMTP_URL): the agents' tool says so, as the page does. */
   confirmSignups?: boolean
   /**
@@ -134,6 +137,7 @@ export function createApp(deps: AppDeps): Hono {
     createMcpApp({
       ...{ signup, log, allowedOrigins, rateLimiter, trustProxyHeader, gate, sources },
       confirmSignups: deps.confirmSignups,
+      agents: deps.agents,
     }),
   )
   const { sendHealth: health } = deps

@@ -1,4 +1,5 @@
 import type { Context, Hono } from 'hono'
+import { isSigned, type SignedAgents, withProof } from '../agents/verify-agent'
 import type { Logger } from '../base/log'
 import type { Database } from '../db/database'
 import type { LinkKeys } from '../mail/messages/link-seals'
@@ -35,6 +36,8 @@ export interface SiteRouteDeps {
   sources?: HttpSourceCounter
   /** WEBMCP_ORIGIN_TRIAL_TOKEN: sent with '/' as an `Origin-Trial` header (ADR 052). */
   webmcpOriginTrialToken?: string
+  /** Web Bot Auth, for a signed form POST (a browser agent that signs its requests); absent, none is checked. */
+  agents?: SignedAgents
 }
 
 /**
@@ -86,7 +89,7 @@ const FORM: SignupConsent = { door: 'form' }
 const toPage = (result: string) => `/?waitlist=${result}`
 
 /** The no-script form's steps: another site's form refused, the body read, the write limit, the signup. */
-function nativeForm({ cors, rateLimiter, trustProxyHeader, sources, signup, log }: SiteRouteDeps) {
+function nativeForm({ cors, rateLimiter, trustProxyHeader, sources, signup, log, agents }: SiteRouteDeps) {
   return {
     // Another site's form posting here would sign its visitors up for whoever it likes (ADR 059).
     sameSite: async (c: Context, next: () => Promise<void>) =>
@@ -104,7 +107,7 @@ function nativeForm({ cors, rateLimiter, trustProxyHeader, sources, signup, log 
       const origin = {
         source: sources?.sourceOfSignup(c, 'form'),
         network: signupNetwork(clientAddress(c, trustProxyHeader)),
-        consent: FORM,
+        consent: agents && isSigned(c.req.raw.headers) ? await withProof(FORM, c.req.raw, agents) : FORM,
       }
       const result = await submitNativeForm(signup, log, await formOf(c), origin)
       return c.redirect(toPage(result), 303)

@@ -1,4 +1,5 @@
 import type { Answers } from '../../contract/signup-questions'
+import type { StoredAgent } from '../agents/agent-record'
 import type { SourceKey } from '../analytics/source-of'
 import type { Logger } from '../base/log'
 import {
@@ -54,8 +55,11 @@ export interface Signup {
 /** What a door tells of a signup for its consent record (consent/door-words.ts). */
 export interface SignupConsent {
   door: ConsentDoor
-  /** An MCP client's name and version as it declared them (never verified). */
-  agent?: { name: string; version?: string }
+  /**
+   * The agent: its client's declaration (an MCP client's name and version), and, for a signed
+   * request, what the Web Bot Auth check found (server/agents/verify-agent.ts).
+   */
+  agent?: StoredAgent
 }
 
 /** Where one signup came from, as its door tells it: its source, the client's network, its consent. */
@@ -185,7 +189,8 @@ async function checkAddressPolicy(policy: AddressPolicy, rows: readonly Row[]): 
 
 /**
  * What the entry's consent columns take as its record: the door (the owner's key is a program:
- * `api`), the version of the words that door shows, the agent as it declared itself.
+ * `api`), the version of the words that door shows, the agent as it declared itself and as its
+ * signature proved it (one JSON value, written by the insert itself: no statement more).
  */
 function consentSettings(signup: Signup, words: DoorWords | undefined): ConsentSettings {
   const door = signup.claims.role === 'service_role' ? 'api' : (signup.consent?.door ?? 'api')

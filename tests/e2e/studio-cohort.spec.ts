@@ -62,6 +62,7 @@ test.describe
         /^Signed up/,
         /^Status/,
         /^Source/,
+        /^Agent/,
         /^Your role/,
         /^Organisation/,
         /^Use case/,

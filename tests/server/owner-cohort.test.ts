@@ -288,7 +288,7 @@ describe('show and funnel after the batch, one invitee joined', () => {
     expect(recent).toMatchObject({ window: '30', total: { signups: 8, invited: 2, joined: 1 } })
     expect(await cli('funnel', '--by', 'campaign')).toMatchObject({
       code: 2,
-      stderr: expect.stringContaining('--by needs source or batch, not "campaign"'),
+      stderr: expect.stringContaining('--by needs source, batch or agent, not "campaign"'),
     })
     expect(await cli('funnel', '--days', '1')).toMatchObject({
       code: 2,
@@ -305,7 +305,7 @@ describe('--help', () => {
     const help = (await cli('--help')).stdout
     for (const words of [
       'show EMAIL [--json]',
-      'funnel [--by source|batch] [--days 30|90|all] [--json]',
+      'funnel [--by source|batch|agent] [--days 30|90|all] [--json]',
       'invite --next N [FILTER]',
       'export [FILTER] [--out FILE]',
       '--source NAME',
@@ -313,6 +313,8 @@ describe('--help', () => {
       '(ID: role, organisation, use_case)',
       '--domain DOMAIN',
       '--since DATE',
+      '--agent NAME',
+      '--agent-verified',
       'unsubscribed_at,bounced_at,joined_at,source, then answer_ID for each',
     ])
       expect(help, words).toContain(words)

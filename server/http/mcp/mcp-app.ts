@@ -1,4 +1,5 @@
 import { type Context, type Handler, Hono, type MiddlewareHandler } from 'hono'
+import { isSigned, type SignedAgents, withProof } from '../../agents/verify-agent'
 import { nestsTooDeep } from '../../base/json-depth'
 import type { Logger } from '../../base/log'
 import { clientAddress, rateLimitKey } from '../../rate-limit/client-address'
@@ -36,6 +37,8 @@ export interface McpAppDeps {
   sources?: HttpSourceCounter
   /** CONFIRM_SIGNUPS is on (and can be: SMTP_URL): the tool's success says to confirm, as the page does. */
   confirmSignups?: boolean
+  /** Web Bot Auth, for a signed tool call (server/agents); absent, none is checked. */
+  agents?: SignedAgents
 }
 
 type Message = { method?: unknown; id?: unknown; params?: unknown }
@@ -151,7 +154,10 @@ function answerPost(deps: McpAppDeps, clients: DeclaredClients): Handler<McpEnv>
     const network = calls ? signupNetwork(clientAddress(c, deps.trustProxyHeader)) : undefined
     // The SDK (about 12 MiB in memory, ADR 049) loads with the first message that needs it, not at start.
     const { answerMcpMessage } = await import('./mcp-answer')
-    const consent = calls ? consentOf(c, clients, deps.trustProxyHeader, client) : undefined
+    const named = calls ? consentOf(c, clients, deps.trustProxyHeader, client) : undefined
+    const { agents } = deps
+    const signed = named && agents && isSigned(c.req.raw.headers)
+    const consent = signed ? await withProof(named, c.req.raw, agents) : named
     const tool = {
       signup: deps.signup,
       log: deps.log,

@@ -1,5 +1,6 @@
 import { type Context, Hono, type MiddlewareHandler } from 'hono'
 import { AGENT_DOOR_HEADER, WEBMCP_DOOR } from '../../../contract/agent-door'
+import { isSigned, type SignedAgents, withProof } from '../../agents/verify-agent'
 import type { SourceKey } from '../../analytics/source-of'
 import type { ApiKeys } from '../../auth/api-keys'
 import { cachedVerifier } from '../../auth/key-cache'
@@ -52,6 +53,8 @@ export interface RestDeps {
   /** The app's cap on requests in flight towards the database, taken once the body is in. */
   gate: MiddlewareHandler
   cors: SiteCors
+  /** Web Bot Auth, for a signed insert (server/agents); absent, none is checked. */
+  agents?: SignedAgents
 }
 
 export const MAX_BODY_BYTES = 16 * 1024
@@ -180,7 +183,12 @@ function tableHandlers(deps: RestDeps, verify: Verifier) {
       const select = parseSelect(request.params.get('select'), table, known)
       const { rows, keys } = knownColumns(await insertRows(c), table, known)
       const returning = preferences.return === 'representation' ? select : undefined
-      const consent = consentOf(c.req.raw.headers)
+      const declared = consentOf(c.req.raw.headers)
+      // One header look-up for an unsigned insert; a signed one is checked before its insert.
+      const consent =
+        deps.agents && isSigned(c.req.raw.headers)
+          ? await withProof(declared, c.req.raw, deps.agents)
+          : declared
       const origin = { source: deps.sourceOf?.(c), network: deps.networkOf?.(c), consent }
       const result = await signUp(deps.signup, { rows, columns: keys, claims, returning, ...origin })
       return answer(result.body, 201, request, preferences.count ? `*/${result.affected}` : '*/*')

@@ -1,3 +1,4 @@
+import { agentPhrase } from '../../../contract/agent-words'
 import type { Answers } from '../../../contract/signup-questions'
 import { mailWords, nameQuestion, signupQuestions, siteConfig } from '../../../contract/site-config'
 import { escapeHtml } from '../../mail/messages/message-html'
@@ -83,8 +84,7 @@ function wordsShown(consent: ConsentRecord): string {
 function consentSection(consent: ConsentRecord | null): string {
   if (!consent) return section(words.consent, `<p>${say(words.noConsent)}</p>`)
   const { agent } = consent
-  const agentText =
-    agent && `${escapeHtml(`${agent.name} ${agent.version ?? ''}`.trim())} ${say(words.declared)}`
+  const agentText = agent && `${say(words.madeThrough)} ${escapeHtml(agentPhrase(agent))}`
   const confirmed = consent.confirmed_at
     ? `${time(consent.confirmed_at)}${consent.confirmed_from ? `, ${escapeHtml(consent.confirmed_from)}` : ''}`
     : say(words.notConfirmed)

@@ -1,10 +1,11 @@
+import { storedAgentProblem } from '../../agents/agent-record'
 import { isoUtc } from '../../db/iso-utc'
 import { CONSENT_DOORS, isConsentDoor } from '../consent/door-words'
 
 /**
  * The consent record's columns of `export` and `import` (ADR 096), after the answers: when, the
- * door, the words' version, the agent as declared (JSON: {"name", "version"}), and the network the
- * confirmation came from. They are public.waitlist's own columns, so `import` writes them with the
+ * door, the words' version, the agent (JSON: as declared, and what its signature proved, ADR 121),
+ * and the network the confirmation came from. They are public.waitlist's own columns, so `import` writes them with the
  * entry; a line without a door gets door `import` and the version of a line naming its file
  * (owner/cli/import-consent.ts).
  */
@@ -14,23 +15,15 @@ const VERSION = /^[0-9a-f]{16}$/
 const NETWORK = /^(\d{1,3}\.\d{1,3}\.\d{1,3}\.0\/24|[0-9a-f:]+\/48)$/
 
 /**
- * An agent cell: {"name": 1-100 characters, "version"?: 1-40}, nothing else (the table's check).
- * Problems are words that follow the value, as entry-columns.ts's.
+ * An agent cell: the record as the table keeps it ({"name", "version"}, and what a signature check
+ * found, server/agents/agent-record.ts). Problems are words that follow the value, as entry-columns.ts's.
  */
 function agentProblem(value: string): string | undefined {
-  let agent: unknown
   try {
-    agent = JSON.parse(value)
+    return storedAgentProblem(JSON.parse(value))
   } catch {
     return 'not JSON such as {"name": "claude-code", "version": "1.0"}'
   }
-  const { name, version, ...rest } = (agent ?? {}) as Record<string, unknown>
-  const fits = (text: unknown, max: number) =>
-    typeof text === 'string' && text.length >= 1 && text.length <= max
-  if (typeof agent !== 'object' || Array.isArray(agent) || Object.keys(rest).length > 0 || !fits(name, 100))
-    return 'not {"name": 1-100 characters, "version": 1-40}'
-  if (version !== undefined && !fits(version, 40)) return 'a version not 1-40 characters long'
-  return undefined
 }
 
 /** A consent column of public.waitlist, in entry-columns.ts's shape (EntryColumn): empty is none. */

@@ -3,6 +3,7 @@ import { ENTRY_STATUSES, type EntryStatus, isEntryStatus } from '../../../contra
 import type { SignupQuestion } from '../../../contract/signup-questions'
 import { signupQuestions } from '../../../contract/site-config'
 import { cleanSource } from '../../analytics/source-of'
+import { agentCondition, readAgents, verifiedAgentCondition } from './agent-filter'
 import { readTag } from './entry-marks'
 
 /**
@@ -29,6 +30,10 @@ export interface EntryFilter {
   notTags?: readonly string[]
   /** Entries whose latest invitation was in any of these batches (the funnel's batch numbers). */
   batches?: readonly number[]
+  /** Entries an agent made: a declared name, or a verified agent's display name or origin (lower case). */
+  agents?: readonly string[]
+  /** Entries a verified agent made (a Web Bot Auth signature that held; agent-filter.ts). */
+  agentVerified?: true
 }
 
 /** One `--answer ID=VALUE`. */
@@ -52,6 +57,8 @@ export interface GivenFilter {
   tags?: readonly string[]
   notTags?: readonly string[]
   batches?: readonly string[]
+  agents?: readonly string[]
+  agentVerified?: boolean
 }
 
 /**
@@ -80,6 +87,8 @@ export function readFilter(given: GivenFilter): { filter: EntryFilter } | { prob
   const notTags = readTags('--no-tag', given.notTags)
   if ('problem' in tags) return tags
   if ('problem' in notTags) return notTags
+  const agents = readAgents(given.agents)
+  if ('problem' in agents) return agents
   const badBatch = given.batches?.find((batch) => !/^[1-9]\d{0,15}$/.test(batch.trim()))
   if (badBatch !== undefined)
     return {
@@ -101,6 +110,8 @@ export function readFilter(given: GivenFilter): { filter: EntryFilter } | { prob
       given.batches && given.batches.length > 0
         ? [...new Set(given.batches.map((batch) => Number(batch.trim())))]
         : undefined,
+    agents: agents.agents,
+    agentVerified: given.agentVerified ? true : undefined,
   }
   return { filter }
 }
@@ -291,6 +302,8 @@ export function filterConditions(
   if (filter.answers !== undefined) conditions.push(answerCondition(filter.answers, bind, on))
   conditions.push(...tagConditions(filter, bind, on))
   if (filter.batches !== undefined) conditions.push(batchCondition(filter.batches, bind, on))
+  if (filter.agents !== undefined) conditions.push(agentCondition(filter.agents, bind, on.list))
+  if (filter.agentVerified) conditions.push(verifiedAgentCondition(on.list))
   return conditions
 }
 
@@ -309,10 +322,12 @@ export function filterWords(filter: EntryFilter): string {
     ['no-tag', filter.notTags],
     ['batch', filter.batches?.map(String)],
     ['since', filter.since === undefined ? undefined : [filter.since]],
+    ['agent', filter.agents],
   ]
-  return flags
-    .flatMap(([flag, values]) => (values ?? []).map((value) => `--${flag} ${typed(value)}`))
-    .join(' ')
+  return [
+    ...flags.flatMap(([flag, values]) => (values ?? []).map((value) => `--${flag} ${typed(value)}`)),
+    ...(filter.agentVerified ? ['--agent-verified'] : []),
+  ].join(' ')
 }
 
 /**

@@ -18,6 +18,7 @@ export type SortColumn =
   | 'name'
   | 'status'
   | 'source'
+  | 'agent'
   | `answer_${string}`
   | 'tags'
   | 'batch'
@@ -49,6 +50,11 @@ const TEXT_KEYS: Readonly<Record<string, string>> = {
   // The statuses' own order (contract/entry-statuses.ts), not the alphabet's.
   status: `lpad(array_position(${STATUS_ORDER}, coalesce(entry_status.status, 'waiting'))::text, 2, '0')`,
   source: 'lower(waitlist.source)',
+  // Who the Agent column names (contract/agent-words.ts agentWho): a verified agent's display name,
+  // else the declared name, else the agent a signature named.
+  agent: `lower(coalesce(case when waitlist.consent_agent @> '{"verified": true}'::jsonb
+    then waitlist.consent_agent ->> 'signature_agent_name' end,
+    waitlist.consent_agent ->> 'name', waitlist.consent_agent ->> 'signature_agent'))`,
   tags: `nullif(array_to_string(entry_marks.tags, ' '), '')`,
   batch: `lpad((${LATEST_BATCH('waitlist')})::text, 19, '0')`,
   joined_at: isoUtc('entry_status.joined_at'),

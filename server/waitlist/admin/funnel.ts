@@ -4,6 +4,7 @@ import { MCP_SOURCE, NO_VISIT } from '../../analytics/source-of'
 import { windowStart } from '../../analytics/utc-day'
 import type { Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
+import { type FunnelAgent, stepsByAgent } from './funnel-by-agent'
 
 /**
  * From the list to the beta, step by step: visits (counted by source, docs/analytics.md), signups,
@@ -35,6 +36,8 @@ export interface FunnelRow {
     chosenBy: string | null
     erased: number
   }
+  /** An agent's row (funnel-by-agent.ts): who, and whether verified; name null for the entries no agent made. */
+  agent?: FunnelAgent
   /** Page visits: each page row, and the total; never for the no-visit row or a batch. */
   visits?: number
   signups: number
@@ -56,7 +59,7 @@ export interface Funnel {
   rows: FunnelRow[]
 }
 
-export type FunnelBy = 'source' | 'batch'
+export type FunnelBy = 'source' | 'batch' | 'agent'
 
 interface Steps {
   visits?: number
@@ -190,8 +193,15 @@ function sum(rows: readonly FunnelRow[], pages?: { visits: number; signupsOnVisi
   })
 }
 
-/** The funnel over a window (funnel-windows.ts: the last 30 or 90 days, or all), by source or by batch. */
+/** The funnel over a window (funnel-windows.ts: the last 30 or 90 days, or all), by source, batch or agent. */
 export function funnel(db: Queryable, by: FunnelBy, window: FunnelWindow, now = new Date()): Promise<Funnel> {
   const from = windowStart(window === 'all' ? 'all' : Number(window), now)
+  if (by === 'agent') return byAgent(db, from, window)
   return by === 'batch' ? byBatch(db, from, window) : bySource(db, from, window)
+}
+
+/** Each agent's entries, the verified apart from the declared, then those no agent made. */
+async function byAgent(db: Queryable, from: string | null, window: FunnelWindow): Promise<Funnel> {
+  const rows = (await stepsByAgent(db, from, STEPS)).map((steps) => row(steps))
+  return { window, total: sum(rows), rows }
 }

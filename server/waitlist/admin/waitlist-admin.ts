@@ -34,6 +34,8 @@ export interface Entry {
   note: string
   /** The person's name, '' for none. */
   name: string
+  /** The consent record's agent as JSON text (server/agents/agent-record.ts), '' for none. */
+  consent_agent: string
 }
 
 /**

@@ -1,3 +1,4 @@
+import { type ConsentAgent, type StoredAgent, shownAgent } from '../../agents/agent-record'
 import type { Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
 import { shownNetwork } from '../../rate-limit/client-network'
@@ -25,8 +26,11 @@ export interface ConsentRecord {
   words: { version: string; text: string | null } | null
   /** The signup's network, cut as the logs cut it (IPv4 /24, IPv6 /48); null when none was known. */
   network: string | null
-  /** The MCP client, as it declared itself; never verified. */
-  agent: { name: string; version: string | null; verified: false } | null
+  /**
+   * The agent: as its client declared itself (never verified), and what the Web Bot Auth check of
+   * a signed request found (verified only for a listed agent whose signature held; ADR 121).
+   */
+  agent: ConsentAgent | null
   confirmed_at: string | null
   /** The network the confirmation came from, cut as the logs cut it. */
   confirmed_from: string | null
@@ -69,7 +73,7 @@ interface ConsentRow {
   version: string | null
   text: string | null
   network: string | null
-  agent: { name: string; version?: string } | null
+  agent: StoredAgent | null
   confirmedAt: string | null
   confirmedFrom: string | null
 }
@@ -87,13 +91,12 @@ export async function consentOf(db: Queryable, waitlistId: string): Promise<Cons
     [waitlistId],
   )
   if (!row?.door) return null
-  const { agent } = row
   return {
     at: row.at,
     door: row.door,
     words: row.version ? { version: row.version, text: row.text } : null,
     network: row.network ? shownNetwork(row.network) : null,
-    agent: agent ? { name: agent.name, version: agent.version ?? null, verified: false } : null,
+    agent: shownAgent(row.agent),
     confirmed_at: row.confirmedAt,
     confirmed_from: row.confirmedFrom,
   }
