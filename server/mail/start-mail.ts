@@ -62,18 +62,7 @@ export async function startMail(
   },
 ): Promise<MailSender | undefined> {
   const { db, log } = deps
-  await writeMailSettings(db, {
-    confirmSignups: env.CONFIRM_SIGNUPS && mail !== undefined,
-    messageDomain: mail?.from.domain ?? 'localhost',
-    senderConfigured: mail !== undefined,
-    // So the owner's CLI and studio preview what this server sends, with no settings of their own.
-    message: {
-      siteUrl: deps.siteUrl,
-      betaUrl: env.BETA_URL ?? mailWords.betaUrl,
-      from: mail?.from.header ?? null,
-      perMinute: env.MAIL_PER_MINUTE,
-    },
-  })
+  await recordMailSettings(db, env, mail, deps.siteUrl)
   if (!mail) {
     if ((await nextDueIn(db, OUTBOXES.mail)) !== undefined)
       log.info('Mail is queued but SMTP_URL is not set: nothing is sent until a server with SMTP_URL runs')
@@ -105,23 +94,44 @@ export async function startMail(
         context,
       }),
   })
-  const rate = env.MAIL_PER_MINUTE > 0 ? `at most ${env.MAIL_PER_MINUTE} a minute` : 'with no rate cap'
-  log.info(
-    `Mail goes through ${mail.smtp.description} from an address at ${mail.from.domain}, ${rate}` +
-      (mail.dkim ? `, signed with DKIM (selector ${mail.dkim.selector})` : '') +
-      (env.CONFIRM_SIGNUPS ? '; new signups get a confirmation message' : ''),
-  )
-  if (!deps.siteUrl.startsWith('https://'))
-    log.info(
-      `Links in mail point to ${deps.siteUrl}: set SITE_URL to the site's https address before inviting anyone`,
-    )
-  warnOfPlaceholders(mail, log)
+  sayHowMailGoes(env, mail, deps.siteUrl, log)
   return {
     async stop() {
       await preflight.stop()
       await sender.stop()
     },
   }
+}
+
+/** The database's mail switches, and what the owner's CLI and studio preview this server's mail with. */
+function recordMailSettings(db: Database, env: MailEnv, mail: MailTransportConfig, siteUrl: string) {
+  return writeMailSettings(db, {
+    confirmSignups: env.CONFIRM_SIGNUPS && mail !== undefined,
+    messageDomain: mail?.from.domain ?? 'localhost',
+    senderConfigured: mail !== undefined,
+    // So the owner's CLI and studio preview what this server sends, with no settings of their own.
+    message: {
+      siteUrl,
+      betaUrl: env.BETA_URL ?? mailWords.betaUrl,
+      from: mail?.from.header ?? null,
+      perMinute: env.MAIL_PER_MINUTE,
+    },
+  })
+}
+
+/** The start's lines about mail: the relay, the sender, the pace, DKIM, and what still needs setting. */
+function sayHowMailGoes(env: MailEnv, mail: NonNullable<MailTransportConfig>, siteUrl: string, log: Logger) {
+  const rate = env.MAIL_PER_MINUTE > 0 ? `at most ${env.MAIL_PER_MINUTE} a minute` : 'with no rate cap'
+  log.info(
+    `Mail goes through ${mail.smtp.description} from an address at ${mail.from.domain}, ${rate}` +
+      (mail.dkim ? `, signed with DKIM (selector ${mail.dkim.selector})` : '') +
+      (env.CONFIRM_SIGNUPS ? '; new signups get a confirmation message' : ''),
+  )
+  if (!siteUrl.startsWith('https://'))
+    log.info(
+      `Links in mail point to ${siteUrl}: set SITE_URL to the site's https address before inviting anyone`,
+    )
+  warnOfPlaceholders(mail, log)
 }
 
 /**
