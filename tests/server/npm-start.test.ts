@@ -31,8 +31,11 @@ describe('npm start', () => {
     expect(inserted.status).toBe(201)
   })
 
-  it("holds less memory than the same server through tsx (121 MiB idle; the bundle's 82)", () => {
-    expect(processMemory(server.process.pid ?? 0).rssMiB).toBeLessThan(105)
+  it("holds less memory than the same server through tsx (121 MiB idle; the bundle's 82)", async () => {
+    // Idle, as it settles: on a busy machine the start's garbage can wait a few seconds for V8's collection.
+    await expect
+      .poll(() => processMemory(server.process.pid ?? 0).rssMiB, { timeout: 10_000, interval: 250 })
+      .toBeLessThan(105)
   })
 
   // After the memory check: the MCP SDK's chunk loads with the first /mcp message.
