@@ -4,7 +4,7 @@ import { insertStatus } from '../reliability/support'
 import { mailTest } from '../support/fixtures'
 import type { MailTestServer } from '../support/mail-test-server'
 import { mailedEntry } from '../support/mailed-entry'
-import { mailgunSignature, sendgridKeys, webhookSecret } from '../support/provider-signing'
+import { mailgunSignature, providerSecrets } from '../support/provider-signing'
 import { postGenericEvent, postMailEvent } from '../support/requests'
 
 /**
@@ -13,24 +13,15 @@ import { postGenericEvent, postMailEvent } from '../support/requests'
  * acknowledged (200, so the provider stops retrying), counted as not-listed, and changes nothing.
  * A real server over HTTP, mailing through its SMTP server; events signed as each provider signs.
  */
-const GENERIC = webhookSecret()
-const MAILGUN = randomBytes(16).toString('hex')
-const sendgrid = sendgridKeys()
+const secrets = providerSecrets()
+const { sendgrid } = secrets
 
-const it = mailTest(
-  {
-    MAIL_PER_MINUTE: '0',
-    MAIL_EVENTS_SECRET: GENERIC,
-    MAIL_EVENTS_MAILGUN_KEY: MAILGUN,
-    MAIL_EVENTS_SENDGRID_KEY: sendgrid.verificationKey,
-  },
-  { webhook: true },
-)
+const it = mailTest({ MAIL_PER_MINUTE: '0', ...secrets.env }, { webhook: true })
 
 /** A Mailgun permanent failure for `email`, naming the message it is about by `messageId`. */
 const mailgunFailure = (mail: MailTestServer, email: string, messageId: string) => {
   const body = JSON.stringify({
-    signature: mailgunSignature(MAILGUN),
+    signature: mailgunSignature(secrets.mailgun),
     'event-data': {
       event: 'failed',
       id: randomBytes(11).toString('base64url'),
@@ -70,7 +61,7 @@ describe('events about addresses the lab never mailed', () => {
     for (const email of [bounced, reported]) expect(await insertStatus(mail.server, email)).toBe(201)
     const before = await traces(mail)
 
-    const hard = await postGenericEvent(mail.server, GENERIC, {
+    const hard = await postGenericEvent(mail.server, secrets.generic, {
       type: 'bounce',
       email: bounced,
       bounce: 'hard',
@@ -117,10 +108,17 @@ describe('events about addresses the lab mailed', () => {
     await age(mail, recent, 29)
     await age(mail, old, 31)
     expect(
-      (await postGenericEvent(mail.server, GENERIC, { type: 'bounce', email: recent, bounce: 'hard' }))
-        .status,
+      (
+        await postGenericEvent(mail.server, secrets.generic, {
+          type: 'bounce',
+          email: recent,
+          bounce: 'hard',
+        })
+      ).status,
     ).toBe(200)
-    expect((await postGenericEvent(mail.server, GENERIC, { type: 'complaint', email: old })).status).toBe(200)
+    expect(
+      (await postGenericEvent(mail.server, secrets.generic, { type: 'complaint', email: old })).status,
+    ).toBe(200)
     expect(await statusOf(recent)).toBe('bounced')
     expect(await statusOf(old)).toBe('invited')
   })

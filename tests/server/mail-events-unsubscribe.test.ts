@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto'
 import { describe, expect } from 'vitest'
 import { inviteNamed } from '../../server/waitlist/invite/invitations'
 import { entryStatus } from '../support/entry-status'
 import { mailTest } from '../support/fixtures'
 import type { MailTestServer } from '../support/mail-test-server'
 import { mailedEntry } from '../support/mailed-entry'
-import { mailgunSignature, sendgridKeys } from '../support/provider-signing'
+import { mailgunSignature, providerSecrets } from '../support/provider-signing'
 import { postMailEvent, postmarkAuth } from '../support/requests'
 import type { WebhookReceiver } from '../support/webhook-receiver'
 
@@ -15,19 +14,10 @@ import type { WebhookReceiver } from '../support/webhook-receiver'
  * --resend) and no bounce is counted toward the pause; only bounce-type suppressions make it
  * `bounced`. Each provider's documented payload, signed as it signs, on a real server over HTTP.
  */
-const POSTMARK = `postmark-hook:${randomBytes(12).toString('hex')}`
-const MAILGUN = randomBytes(16).toString('hex')
-const sendgrid = sendgridKeys()
+const secrets = providerSecrets()
+const { sendgrid } = secrets
 
-const it = mailTest(
-  {
-    MAIL_PER_MINUTE: '0',
-    MAIL_EVENTS_POSTMARK_AUTH: POSTMARK,
-    MAIL_EVENTS_MAILGUN_KEY: MAILGUN,
-    MAIL_EVENTS_SENDGRID_KEY: sendgrid.verificationKey,
-  },
-  { webhook: true },
-)
+const it = mailTest({ MAIL_PER_MINUTE: '0', ...secrets.env }, { webhook: true })
 
 /** Mailed, with one more invitation queued for an hour from now. */
 async function mailedWithMailQueued(mail: MailTestServer, email: string): Promise<void> {
@@ -71,7 +61,7 @@ const hasEmail = (body: Record<string, unknown>, email: string) =>
   (body.data as { email?: string } | undefined)?.email === email
 
 describe('Postmark Subscription Change', () => {
-  const basic = postmarkAuth(POSTMARK)
+  const basic = postmarkAuth(secrets.postmark)
   // Postmark's documented subscription change payload, the recipient and reason ours.
   const change = (email: string, reason: string, origin: string) =>
     JSON.stringify({
@@ -181,7 +171,7 @@ describe('Mailgun unsubscribed', () => {
     await mailedEntry(mail, suppressed)
     // Mailgun's documented unsubscribed event, the recipient ours.
     const unsubscribed = JSON.stringify({
-      signature: mailgunSignature(MAILGUN),
+      signature: mailgunSignature(secrets.mailgun),
       'event-data': {
         tags: ['my_tag_1', 'my_tag_2'],
         timestamp: 1521243339.873676,
@@ -201,7 +191,7 @@ describe('Mailgun unsubscribed', () => {
     expect((await postMailEvent(mail.server, 'mailgun', unsubscribed)).status).toBe(200)
     await expectUnsubscribed(mail, receiver, email)
     const failure = JSON.stringify({
-      signature: mailgunSignature(MAILGUN),
+      signature: mailgunSignature(secrets.mailgun),
       'event-data': {
         event: 'failed',
         id: 'G9Bn5sl1TC6nu79C8C0bwg',

@@ -94,7 +94,7 @@ describe('waitlist preflight', () => {
     expect(signature?.signingDomain).toBe(DOMAIN)
     expect(result.spf.status.result).toBe('pass')
     expect(result.dmarc.status.result).toBe('pass')
-    const signed = /^DKIM-Signature:[^]*?\bh=([^;]+);/m.exec(raw.toString('latin1'))?.[1]?.replace(/\s+/g, '')
+    const signed = /^DKIM-Signature:[\s\S]*?\bh=([^;]+);/m.exec(raw.toString('latin1'))?.[1]?.replace(/\s+/g, '')
     expect(signed?.toLowerCase().split(':')).toEqual(
       expect.arrayContaining([
         'from',

@@ -48,6 +48,26 @@ export function sendgridKeys() {
   }
 }
 
+/**
+ * A secret for each provider, made once for a file, and the server's settings that name them:
+ * the generic webhook's, Postmark's Basic auth, Mailgun's signing key, SendGrid's key pair.
+ */
+export function providerSecrets() {
+  const secrets = {
+    generic: webhookSecret(),
+    postmark: `postmark-hook:${randomBytes(12).toString('hex')}`,
+    mailgun: randomBytes(16).toString('hex'),
+    sendgrid: sendgridKeys(),
+  }
+  const env = {
+    MAIL_EVENTS_SECRET: secrets.generic,
+    MAIL_EVENTS_POSTMARK_AUTH: secrets.postmark,
+    MAIL_EVENTS_MAILGUN_KEY: secrets.mailgun,
+    MAIL_EVENTS_SENDGRID_KEY: secrets.sendgrid.verificationKey,
+  }
+  return { ...secrets, env }
+}
+
 /** Mailgun: the `signature` object, HMAC-SHA256 of timestamp + token under the signing key. */
 export function mailgunSignature(
   key: string,
