@@ -185,7 +185,7 @@ async function studio({ values }: CliArgs): Promise<number> {
   const studioDatabase = await openStudioDatabase(env)
   try {
     // No mail settings of its own: the running server's, as it recorded them (studio-invite.ts).
-    return await studioCommand(studioDatabase, port, host, { fallback: env })
+    return await studioCommand(studioDatabase, port, host, { fallback: env }, env)
   } finally {
     await studioDatabase.close()
   }

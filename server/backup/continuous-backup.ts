@@ -46,6 +46,8 @@ export interface BackupStatus {
   store: string
   lastPieceAt?: string
   lastBaseAt?: string
+  /** When a pass last found the store holding everything the spool had: the server is at work. */
+  checkedAt?: string
   failing?: string
   failingSince?: string
 }
@@ -159,7 +161,8 @@ export function startContinuousBackup(options: ContinuousBackupOptions) {
         ledgerUploaded = digest
         pieces++
       }
-      if (pieces > 0) status.lastPieceAt = new Date().toISOString()
+      status.checkedAt = new Date().toISOString()
+      if (pieces > 0) status.lastPieceAt = status.checkedAt
       if (status.failing) options.log.info(`Backup to ${options.store.where} works again.`)
       status.failing = undefined
       status.failingSince = undefined

@@ -134,7 +134,7 @@ async function serve(
   const sources = await startSourceCounter(env, db, log, () => origins.site)
   const sendHealth = sendHealthOf(env, db, log)
   const siteUrl = () => publicUrl ?? origins.listening
-  const studio = teamStudioMount({ db, siteUrl, ...protections, fallback: env })
+  const studio = teamStudioMount({ db, siteUrl, ...protections, fallback: env, backup: env })
   const security = securityOf(env, site?.scriptHashes ?? [])
   const startUp = startingUp(env.WARM_UP_MS)
   const app = createApp({
