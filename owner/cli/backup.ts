@@ -66,17 +66,20 @@ async function backupStatusCommand(env: ReturnType<typeof loadServerEnv>): Promi
   return status.failing ? EXIT.nothingDone : EXIT.done
 }
 
-/** `waitlist restore --from DIR|URL`: rebuilds an empty DATA_DIR; a DATA_DIR that holds a list is refused untouched. */
-export async function restoreCommand(from: string | undefined): Promise<number> {
+/**
+ * `waitlist restore --from DIR|URL [--at TIME]`: rebuilds an empty DATA_DIR, to the latest point or
+ * to TIME; a DATA_DIR that holds a list is refused untouched.
+ */
+export async function restoreCommand(from: string | undefined, at?: string): Promise<number> {
   if (!from) {
     console.error(
-      'Usage: npm run waitlist -- restore --from DIR|URL (a backup directory, or BACKUP_URL: file:///PATH, s3://BUCKET/PREFIX)',
+      'Usage: npm run waitlist -- restore --from DIR|URL [--at TIME] (a backup directory, or BACKUP_URL: file:///PATH, s3://BUCKET/PREFIX; TIME in ISO 8601, as 2024-05-01T09:30:00Z)',
     )
     return EXIT.usage
   }
   const env = loadServerEnv()
   return refusals(async () => {
-    const restored = await restoreFrom(env, from, progress)
+    const restored = await restoreFrom(env, from, progress, at)
     const segments = restored.segments === undefined ? '' : ` (${restored.segments} WAL segments replayed)`
     console.log(`Restored ${env.DATA_DIR} to ${restored.asOf}${segments}: ${holdingsLine(restored.holds)}.`)
     if (restored.reapplied)

@@ -46,6 +46,7 @@ export interface CliArgs {
     'show-addresses'?: boolean
     to?: string
     from?: string
+    at?: string
     role?: string
     sort?: string
   }
@@ -348,7 +349,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   url: async () => (await import('./keys')).urlCommand(),
   backup: async ({ positionals, values }) =>
     (await import('./backup')).backupCommand(positionals[1], values.to),
-  restore: async ({ values }) => (await import('./backup')).restoreCommand(values.from),
+  restore: async ({ values }) => (await import('./backup')).restoreCommand(values.from, values.at),
   remove,
   import: importFile,
   'consent-words': async ({ values }) => {
