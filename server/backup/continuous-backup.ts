@@ -182,6 +182,17 @@ export function startContinuousBackup(options: ContinuousBackupOptions) {
   })
 }
 
+/** Whether the server keeps a continuous backup: BACKUP_URL and its key, on the embedded cluster. */
+const backsUp = (env: { DATABASE_URL?: string; BACKUP_URL?: string; BACKUP_KEY?: Buffer }) =>
+  !env.DATABASE_URL && env.BACKUP_URL !== undefined && env.BACKUP_KEY !== undefined
+
+/**
+ * How many days the store may keep an entry after it is erased (the person's page says so): the
+ * retention, and a day more, since the store is pruned when the next day's base is taken.
+ */
+export const backupKeepsDays = (env: Parameters<typeof backsUp>[0] & { BACKUP_RETENTION_DAYS: number }) =>
+  backsUp(env) ? env.BACKUP_RETENTION_DAYS + 1 : undefined
+
 /** The server's part (server/boot): continuous backup when BACKUP_URL is set on the embedded cluster. */
 export async function startBackupIfSet(
   env: {
@@ -194,7 +205,7 @@ export async function startBackupIfSet(
   db: Database,
   log: Logger,
 ): Promise<{ stop(): Promise<void> } | undefined> {
-  if (env.DATABASE_URL || !env.BACKUP_URL || !env.BACKUP_KEY) return undefined
+  if (!backsUp(env) || !env.BACKUP_URL || !env.BACKUP_KEY) return undefined
   const { openBackupStore } = await import('./open-store')
   const store = await openBackupStore(env.BACKUP_URL)
   // What the last start wrote, if it was of this store (BACKUP_URL may have changed since).

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http'
 import { mailWords } from '../../contract/site-config'
 import { type ApiKeys, keySourcesOf, loadApiKeys } from '../auth/api-keys'
-import { startBackupIfSet } from '../backup/continuous-backup'
+import { backupKeepsDays, startBackupIfSet } from '../backup/continuous-backup'
 import { createLogger, keyEmailMask, type Logger } from '../base/log'
 import { normalizeSiteUrl } from '../base/normalize-site-url'
 import { DIST_DIR } from '../base/paths'
@@ -143,6 +143,7 @@ async function serve(
     webmcpOriginTrialToken: env.WEBMCP_ORIGIN_TRIAL_TOKEN,
     addressPolicy: addressPolicyOf(env),
     confirmSignups: page.confirmSignups,
+    backupDays: backupKeepsDays(env),
     ...{ studio, security, startUp },
   })
   const { pages } = options

@@ -35,6 +35,8 @@ export interface SiteRouteDeps {
   sources?: HttpSourceCounter
   /** WEBMCP_ORIGIN_TRIAL_TOKEN: sent with '/' as an `Origin-Trial` header (ADR 052). */
   webmcpOriginTrialToken?: string
+  /** How many days backups may keep an erased entry (the person's page says so); unset without continuous backup. */
+  backupDays?: number
 }
 
 /**

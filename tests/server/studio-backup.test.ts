@@ -9,11 +9,13 @@ import { startTestServer, type TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
 import type { BackupLine } from '../../server/admin/runtime'
 import { backupLineOf } from '../../server/backup/backup-health'
+import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
 
 /**
  * The studio header's backup line (issue 65, item 2), read through the studio's API as its page
  * reads it (GET /api/backup, a viewer's route): beside a server with BACKUP_URL, when the last
  * piece reached the store; a failing store, loudly; a studio whose env has no BACKUP_URL, a warning.
+ * And what the person's own page says of backups while the server keeps one (item 6).
  */
 describe('the studio says where the backup stands', () => {
   let store: string
@@ -61,6 +63,18 @@ describe('the studio says where the backup stands', () => {
     expect(failing.level).toBe('warning')
     expect(failing.line).toMatch(
       new RegExp(`^Backup failing for \\d+ s: nothing new reaches file://${store} \\(.+\\)\\. Signups go on`),
+    )
+  })
+
+  it('tells the person on their own page how long backups keep their data, and that a restore erases again', async () => {
+    const email = 'kept-in-backups@example.org'
+    expect((await postWaitlist(server, { email })).status).toBe(201)
+    const token = sealAddress(linkKeys(server.secret).yourData, email)
+    const page = await (await fetch(`${server.url}/your-data?t=${token}`)).text()
+    // The retention (14 days by default) and the day a prune may wait for the next base.
+    expect(page).toContain(
+      'Backups keep an encrypted copy of the list for up to 15 days; then your data is gone from them too. ' +
+        'If a backup is ever restored, your erasure is made again.',
     )
   })
 
