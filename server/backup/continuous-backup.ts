@@ -63,7 +63,7 @@ async function uploadSpool(options: ContinuousBackupOptions): Promise<number> {
     .sort()
   for (const name of names) {
     const piece = `wal/${name}`
-    await options.store.put(piece, seal(await readFile(join(spool, name)), options.key, piece))
+    await options.store.put(piece, await seal(await readFile(join(spool, name)), options.key, piece))
     await unlink(join(spool, name))
   }
   return names.length
@@ -95,7 +95,7 @@ async function uploadBase(options: ContinuousBackupOptions): Promise<string> {
       failed,
     ])
     const json = Buffer.from(JSON.stringify(manifest))
-    await options.store.put(`${name}.json`, seal(json, options.key, `${name}.json`))
+    await options.store.put(`${name}.json`, await seal(json, options.key, `${name}.json`))
   } finally {
     await rm(work, { recursive: true, force: true })
   }
@@ -157,7 +157,7 @@ export function startContinuousBackup(options: ContinuousBackupOptions) {
       const digest = ledgerDigest(ledger)
       if (digest !== ledgerUploaded) {
         const name = `erasures/${stamp(new Date(ledger.at))}-${digest.slice(0, 8)}.json`
-        await options.store.put(name, seal(Buffer.from(JSON.stringify(ledger)), options.key, name))
+        await options.store.put(name, await seal(Buffer.from(JSON.stringify(ledger)), options.key, name))
         ledgerUploaded = digest
         pieces++
       }
