@@ -7,6 +7,7 @@ import { withServerDatabase } from '../../harness/server-database'
 import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
+import { runCli } from '../../harness/waitlist-cli'
 import type { BackupLine } from '../../server/admin/runtime'
 import { backupLineOf } from '../../server/backup/backup-health'
 import { linkKeys, sealAddress } from '../../server/mail/messages/link-seals'
@@ -53,6 +54,12 @@ describe('the studio says where the backup stands', () => {
     const backedUp = await until(studio, (line) => line.level === 'ok')
     expect(backedUp).toMatchObject({ level: 'ok', store: `file://${store}` })
     expect(backedUp.line).toMatch(new RegExp(`^Backed up \\d+ s ago to file://${store}\\.$`))
+    // `backup status` says it in the same words, then the exact times.
+    const said = await runCli(server.env, 'backup', 'status')
+    expect(said.code).toBe(0)
+    expect(said.stdout).toMatch(
+      new RegExp(`^Backed up \\d+ s ago to file://${store}\\.\\n.*the last piece reached it at`),
+    )
 
     // The store's disk gone (a file where its directory was): the next segment cannot reach it.
     await rename(store, `${store}.moved`)
@@ -61,6 +68,7 @@ describe('the studio says where the backup stands', () => {
     await withServerDatabase(server, (db) => db.query('select pg_switch_wal()'))
     const failing = await until(studio, (line) => line.failingSince !== undefined)
     expect(failing.level).toBe('warning')
+    expect((await runCli(server.env, 'backup', 'status')).code).toBe(1)
     expect(failing.line).toMatch(
       new RegExp(`^Backup failing for \\d+ s: nothing new reaches file://${store} \\(.+\\)\\. Signups go on`),
     )
