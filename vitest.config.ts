@@ -38,6 +38,8 @@ const SLOW_SUITES = [
   'tests/reliability/continuous-backup.test.ts',
   'tests/reliability/lost-disk.test.ts',
   'tests/reliability/backup-to-s3.test.ts',
+  // restore --at: signups, a moment, more signups, the WAL archived, restored to the moment (~40 s).
+  'tests/reliability/point-in-time.test.ts',
 ]
 
 /** `vitest run --project slow` or `--project container`: the long suites, which time themselves. */

@@ -266,6 +266,9 @@ export const mailWords = {
       download: 'Download (JSON)',
       erase: 'Erase me',
       eraseLine: 'Erasing takes the address off the waitlist with everything above.',
+      // Shown while the server keeps a continuous backup ({days}: its retention, plus the day a prune may wait).
+      backupsLine:
+        'Backups keep an encrypted copy of the list for up to {days} days; then your data is gone from them too. If a backup is ever restored, your erasure is made again.',
       confirmTitle: 'Erase all your data?',
       confirmLine:
         'This takes the address off the {lab} waitlist with its answers, its consent record and its history, and cancels any mail not yet sent. It cannot be undone: to join again, sign up again.',

@@ -1,7 +1,8 @@
 import { execFile, execFileSync } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { chown, mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { promisify } from 'node:util'
 
 const exec = promisify(execFile)
@@ -98,11 +99,37 @@ export function runArgs(options: {
   port: number
   env?: Record<string, string>
   publish?: string[]
+  /** More volumes, as `HOST:CONTAINER` (a mounted backup disk). */
+  volumes?: string[]
 }): string[] {
-  const { image, name, data, port, env = {}, publish = [] } = options
+  const { image, name, data, port, env = {}, publish = [], volumes = [] } = options
   const envArgs = Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`])
   return [
     ...['run', '-d', '--name', name, '--read-only', '--tmpfs', '/tmp', '-v', `${data}:/data`],
+    ...volumes.flatMap((volume) => ['-v', volume]),
     ...['-p', `127.0.0.1:${port}:3000`, ...publish, ...envArgs, image],
   ]
+}
+
+/** The image's node user, which owns /data and every process in the container. */
+export const NODE_UID = 1000
+
+/** A directory on the host for a container's volume, owned by the image's node user. */
+export async function volumeDir(parent: string, name: string, owner = NODE_UID): Promise<string> {
+  const dir = join(parent, name)
+  await mkdir(dir, { mode: 0o700 })
+  await chown(dir, owner, owner)
+  return dir
+}
+
+/** Waits until the site's /healthz answers 200. */
+export async function waitForHealth(url: string, ms = 90_000): Promise<void> {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(100)) {
+    const status = await fetch(`${url}/healthz`).then(
+      (response) => response.status,
+      () => 0,
+    )
+    if (status === 200) return
+  }
+  throw new Error(`${url}/healthz did not answer 200 within ${ms / 1000} s`)
 }

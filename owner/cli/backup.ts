@@ -2,6 +2,7 @@ import {
   BackupRefused,
   backUpTo,
   holdingsLine,
+  readBackupLine,
   readBackupStatus,
   restoreFrom,
 } from '../../server/admin/runtime'
@@ -45,38 +46,37 @@ export async function backupCommand(action: string | undefined, to: string | und
   })
 }
 
+/**
+ * `backup status`: the studio's line (backup-health.ts: how long ago, or why to worry), then the
+ * running server's exact times. Exit 1 when the line is a warning, for a cron job to mail.
+ */
 async function backupStatusCommand(env: ReturnType<typeof loadServerEnv>): Promise<number> {
-  const status = await readBackupStatus(env)
-  if (!env.BACKUP_URL) {
+  const line = await readBackupLine(env)
+  console.log(line.line)
+  const read = line.store ? await readBackupStatus(env) : undefined
+  const status = read?.store === line.store ? read : undefined
+  if (status?.lastPieceAt)
     console.log(
-      'Continuous backup is off (no BACKUP_URL): take copies with backup --to DIR (docs/deploy.md).',
+      `Continuous backup to ${status.store}: the last piece reached it at ${status.lastPieceAt}; the last base at ${status.lastBaseAt ?? 'an earlier start'}.`,
     )
-    return status ? EXIT.done : EXIT.nothingDone
-  }
-  if (!status?.lastPieceAt) {
-    console.log(
-      `Continuous backup to ${env.BACKUP_URL}: nothing has reached it yet (is the server running?).`,
-    )
-    return EXIT.nothingDone
-  }
-  console.log(
-    `Continuous backup to ${status.store}: the last piece reached it at ${status.lastPieceAt}; the last base at ${status.lastBaseAt ?? 'an earlier start'}.`,
-  )
-  if (status.failing) console.log(`FAILING since ${status.failingSince}: ${status.failing}`)
-  return status.failing ? EXIT.nothingDone : EXIT.done
+  if (status?.failing) console.log(`FAILING since ${status.failingSince}: ${status.failing}`)
+  return line.level === 'warning' ? EXIT.nothingDone : EXIT.done
 }
 
-/** `waitlist restore --from DIR|URL`: rebuilds an empty DATA_DIR; a DATA_DIR that holds a list is refused untouched. */
-export async function restoreCommand(from: string | undefined): Promise<number> {
+/**
+ * `waitlist restore --from DIR|URL [--at TIME]`: rebuilds an empty DATA_DIR, to the latest point or
+ * to TIME; a DATA_DIR that holds a list is refused untouched.
+ */
+export async function restoreCommand(from: string | undefined, at?: string): Promise<number> {
   if (!from) {
     console.error(
-      'Usage: npm run waitlist -- restore --from DIR|URL (a backup directory, or BACKUP_URL: file:///PATH, s3://BUCKET/PREFIX)',
+      'Usage: npm run waitlist -- restore --from DIR|URL [--at TIME] (a backup directory, or BACKUP_URL: file:///PATH, s3://BUCKET/PREFIX; TIME in ISO 8601, as 2024-05-01T09:30:00Z)',
     )
     return EXIT.usage
   }
   const env = loadServerEnv()
   return refusals(async () => {
-    const restored = await restoreFrom(env, from, progress)
+    const restored = await restoreFrom(env, from, progress, at)
     const segments = restored.segments === undefined ? '' : ` (${restored.segments} WAL segments replayed)`
     console.log(`Restored ${env.DATA_DIR} to ${restored.asOf}${segments}: ${holdingsLine(restored.holds)}.`)
     if (restored.reapplied)

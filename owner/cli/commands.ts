@@ -49,6 +49,7 @@ export interface CliArgs {
     'show-addresses'?: boolean
     to?: string
     from?: string
+    at?: string
     role?: string
     sort?: string
   }
@@ -193,7 +194,7 @@ async function studio({ values }: CliArgs): Promise<number> {
   const studioDatabase = await openStudioDatabase(env)
   try {
     // No mail settings of its own: the running server's, as it recorded them (studio-invite.ts).
-    return await studioCommand(studioDatabase, port, host, { fallback: env })
+    return await studioCommand(studioDatabase, port, host, { fallback: env }, env)
   } finally {
     await studioDatabase.close()
   }
@@ -357,7 +358,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   url: async () => (await import('./keys')).urlCommand(),
   backup: async ({ positionals, values }) =>
     (await import('./backup')).backupCommand(positionals[1], values.to),
-  restore: async ({ values }) => (await import('./backup')).restoreCommand(values.from),
+  restore: async ({ values }) => (await import('./backup')).restoreCommand(values.from, values.at),
   remove,
   import: importFile,
   'consent-words': async ({ values }) => {

@@ -60,8 +60,10 @@ Commands:
   backup --to DIR                      a consistent copy of the embedded cluster (the list, the team and its
                                        passkeys, the record, the erased list, settings, outboxes) into a new
                                        or empty DIR, taken while the site runs; says what it holds and when
-  restore --from DIR                   rebuild an empty DATA_DIR from such a copy, as of the moment it ended;
-                                       a DATA_DIR that holds a list is refused and left as it was
+  restore --from DIR|URL [--at TIME]   rebuild an empty DATA_DIR from such a copy, as of the moment it ended,
+                                       or from BACKUP_URL's store to its latest point, or --at TIME (ISO 8601
+                                       with its zone, within the store's retention); a DATA_DIR that holds a
+                                       list is refused and left as it was; erasures since are made again
   remove EMAIL…                        erase each address (any letter case) and all it holds; one not listed
                                        is named and left; a keyed hash keeps it out of later imports until
                                        it signs up again and confirms the address; entry.erased goes to
@@ -236,6 +238,7 @@ const OPTIONS = {
   'show-addresses': { type: 'boolean' },
   to: { type: 'string' },
   from: { type: 'string' },
+  at: { type: 'string' },
   role: { type: 'string' },
   sort: { type: 'string' },
   help: { type: 'boolean', short: 'h' },

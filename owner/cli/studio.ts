@@ -1,4 +1,5 @@
 import { once } from 'node:events'
+import type { BackupTarget } from '../../server/admin/runtime'
 import { buildIfStale } from '../../server/boot/owner-assembly'
 import { startStudio } from '../studio-server/start-studio'
 import type { StudioDatabase } from '../studio-server/studio-database'
@@ -21,6 +22,7 @@ export async function studioCommand(
   port: number,
   host: string,
   invite: StudioInvite,
+  backup: BackupTarget,
 ): Promise<number> {
   // The page is part of the build; a fresh clone builds it first, as `npm start` does.
   await buildIfStale((message) => console.error(message))
@@ -32,7 +34,7 @@ export async function studioCommand(
     console.log(`That link opened a session. The next one (for another browser or tab):\n  ${linkOf(token)}`)
   const studio = await startStudio(
     (listening) => {
-      local = createLocalStudio({ database, files, invite, port: listening, announce })
+      local = createLocalStudio({ database, files, invite, backup, port: listening, announce })
       return local.app
     },
     port,

@@ -8,6 +8,7 @@ import {
   SiteStopped,
   type Summary,
 } from './api'
+import { BackupLine } from './backup-line'
 import { EntryPanel } from './entry-panel'
 import { FunnelPanel } from './funnel-panel'
 import { ListSection } from './list-section'
@@ -198,6 +199,7 @@ function StudioHeader({ total, onFail }: { total: number | undefined; onFail: Fa
           <span className="text-3xl font-semibold tabular-nums">{total?.toLocaleString('en-US') ?? '…'}</span>{' '}
           {total === 1 ? 'address' : 'addresses'} on the waitlist
         </p>
+        <BackupLine />
       </div>
       {mayExport && (
         <a

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono'
 import { cliActor } from '../../server/admin/audit'
+import type { BackupTarget } from '../../server/admin/runtime'
 import { createStudioApp } from '../studio-server/studio-app'
 import type { StudioDatabase } from '../studio-server/studio-database'
 import type { StudioFile } from '../studio-server/studio-files'
@@ -28,6 +29,7 @@ export function createLocalStudio(options: {
   database: Pick<StudioDatabase, 'db' | 'stopped'>
   files: ReadonlyMap<string, StudioFile>
   invite: StudioInvite
+  backup: BackupTarget
   /** The port it listens on, known once it listens. */
   port: () => number
   /** Prints the next link once one has been used. */
@@ -38,7 +40,7 @@ export function createLocalStudio(options: {
   const sessions = localSessions(cliActor(), options.announce)
   const hosts = () => [`127.0.0.1:${options.port()}`, `localhost:${options.port()}`]
   const origins = () => hosts().map((host) => `http://${host}`)
-  const api = studioRoutes({ db, invite: options.invite })
+  const api = studioRoutes({ db, invite: options.invite, backup: options.backup })
   const app = createStudioApp({
     files,
     stopped,

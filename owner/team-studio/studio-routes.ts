@@ -1,6 +1,6 @@
 import type { Handler } from 'hono'
 import type { Role } from '../../contract/team-roles'
-import type { Database } from '../../server/admin/runtime'
+import { type BackupTarget, type Database, readBackupLine } from '../../server/admin/runtime'
 import { downloadCsv, entries, remove, type StudioRoute, sources, summary } from '../studio-server/studio-app'
 import { studioEntry } from '../studio-server/studio-entry'
 import { studioFunnel } from '../studio-server/studio-funnel'
@@ -25,6 +25,8 @@ export interface NeedingRoute extends StudioRoute {
 export interface StudioRoutesDeps {
   db: Database
   invite: StudioInvite
+  /** Where the backup goes (BACKUP_URL, DATA_DIR, DATABASE_URL): the header's backup line. */
+  backup: BackupTarget
   /** The team studio's own rows (the team, passkeys, sessions); absent on the local studio, which has no member. */
   team?: TeamRouteDeps
 }
@@ -66,6 +68,7 @@ export function studioRoutes(deps: StudioRoutesDeps): NeedingRoute[] {
     get('/api/send-health', view('see how sending goes'), health.report),
     get('/api/activity', view('read the record of who did what'), team.activity),
     get('/api/me', view('use the studio'), team.me),
+    get('/api/backup', view('see the backup'), async (c) => c.json(await readBackupLine(deps.backup))),
     get('/invite-preview.html', choose('preview an invitation'), inviting.previewHtml),
     get('/api/invite/preview', choose('preview an invitation'), inviting.preview),
     post('/api/invite', choose('invite people'), inviting.queue),

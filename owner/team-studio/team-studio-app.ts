@@ -1,5 +1,5 @@
 import type { Hono } from 'hono'
-import type { Database } from '../../server/admin/runtime'
+import type { BackupTarget, Database } from '../../server/admin/runtime'
 import { type RateLimitStore, type RelyingParty, sessionMember } from '../../server/admin/sign-in'
 import { createStudioApp } from '../studio-server/studio-app'
 import { loadStudioFiles, type StudioFile } from '../studio-server/studio-files'
@@ -19,6 +19,7 @@ export interface TeamStudioDeps {
   rateLimiter?: RateLimitStore
   trustProxyHeader?: string
   invite: StudioInvite
+  backup: BackupTarget
 }
 
 const SIGNED_OUT = 'You are signed out (or your session ended): sign in again with your passkey.'
@@ -39,7 +40,12 @@ const teamSessions = (db: Database, cookie: SessionCookie): Sessions => ({
 export function createTeamStudio(deps: TeamStudioDeps): Hono {
   const { db, files } = deps
   const cookie = sessionCookie(deps.secure)
-  const api = studioRoutes({ db, invite: deps.invite, team: { db, relyingParty: deps.relyingParty } })
+  const api = studioRoutes({
+    db,
+    invite: deps.invite,
+    backup: deps.backup,
+    team: { db, relyingParty: deps.relyingParty },
+  })
   return createStudioApp({
     files,
     routes: [...api, ...authRoutes({ ...deps, cookie }, files.get('/'))],

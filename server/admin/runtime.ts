@@ -6,7 +6,14 @@
  */
 
 // Its copies: `backup --to`, `backup status` and `restore --from` (issue 65).
-export { BackupRefused, backUpTo, readBackupStatus, restoreFrom } from '../backup/backup-and-restore'
+export {
+  BackupRefused,
+  type BackupTarget,
+  backUpTo,
+  readBackupStatus,
+  restoreFrom,
+} from '../backup/backup-and-restore'
+export { type BackupLine, readBackupLine } from '../backup/backup-health'
 export { holdingsLine } from '../backup/holdings'
 export { keyEmailMask, maskEmails, oneLine } from '../base/log'
 export { DIST_DIR } from '../base/paths'

@@ -46,6 +46,8 @@ export interface BackupStatus {
   store: string
   lastPieceAt?: string
   lastBaseAt?: string
+  /** When a pass last found the store holding everything the spool had: the server is at work. */
+  checkedAt?: string
   failing?: string
   failingSince?: string
 }
@@ -61,7 +63,7 @@ async function uploadSpool(options: ContinuousBackupOptions): Promise<number> {
     .sort()
   for (const name of names) {
     const piece = `wal/${name}`
-    await options.store.put(piece, seal(await readFile(join(spool, name)), options.key, piece))
+    await options.store.put(piece, await seal(await readFile(join(spool, name)), options.key, piece))
     await unlink(join(spool, name))
   }
   return names.length
@@ -93,7 +95,7 @@ async function uploadBase(options: ContinuousBackupOptions): Promise<string> {
       failed,
     ])
     const json = Buffer.from(JSON.stringify(manifest))
-    await options.store.put(`${name}.json`, seal(json, options.key, `${name}.json`))
+    await options.store.put(`${name}.json`, await seal(json, options.key, `${name}.json`))
   } finally {
     await rm(work, { recursive: true, force: true })
   }
@@ -155,11 +157,12 @@ export function startContinuousBackup(options: ContinuousBackupOptions) {
       const digest = ledgerDigest(ledger)
       if (digest !== ledgerUploaded) {
         const name = `erasures/${stamp(new Date(ledger.at))}-${digest.slice(0, 8)}.json`
-        await options.store.put(name, seal(Buffer.from(JSON.stringify(ledger)), options.key, name))
+        await options.store.put(name, await seal(Buffer.from(JSON.stringify(ledger)), options.key, name))
         ledgerUploaded = digest
         pieces++
       }
-      if (pieces > 0) status.lastPieceAt = new Date().toISOString()
+      status.checkedAt = new Date().toISOString()
+      if (pieces > 0) status.lastPieceAt = status.checkedAt
       if (status.failing) options.log.info(`Backup to ${options.store.where} works again.`)
       status.failing = undefined
       status.failingSince = undefined
@@ -179,6 +182,17 @@ export function startContinuousBackup(options: ContinuousBackupOptions) {
   })
 }
 
+/** Whether the server keeps a continuous backup: BACKUP_URL and its key, on the embedded cluster. */
+const backsUp = (env: { DATABASE_URL?: string; BACKUP_URL?: string; BACKUP_KEY?: Buffer }) =>
+  !env.DATABASE_URL && env.BACKUP_URL !== undefined && env.BACKUP_KEY !== undefined
+
+/**
+ * How many days the store may keep an entry after it is erased (the person's page says so): the
+ * retention, and a day more, since the store is pruned when the next day's base is taken.
+ */
+export const backupKeepsDays = (env: Parameters<typeof backsUp>[0] & { BACKUP_RETENTION_DAYS: number }) =>
+  backsUp(env) ? env.BACKUP_RETENTION_DAYS + 1 : undefined
+
 /** The server's part (server/boot): continuous backup when BACKUP_URL is set on the embedded cluster. */
 export async function startBackupIfSet(
   env: {
@@ -191,7 +205,7 @@ export async function startBackupIfSet(
   db: Database,
   log: Logger,
 ): Promise<{ stop(): Promise<void> } | undefined> {
-  if (env.DATABASE_URL || !env.BACKUP_URL || !env.BACKUP_KEY) return undefined
+  if (!backsUp(env) || !env.BACKUP_URL || !env.BACKUP_KEY) return undefined
   const { openBackupStore } = await import('./open-store')
   const store = await openBackupStore(env.BACKUP_URL)
   // What the last start wrote, if it was of this store (BACKUP_URL may have changed since).

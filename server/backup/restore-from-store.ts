@@ -25,24 +25,47 @@ export async function latestLedger(store: BackupStore, key: Buffer): Promise<Era
   return body ? (JSON.parse(openSealed(body, key, name).toString()) as ErasureLedger) : undefined
 }
 
+/** `restore --at` a moment older than every base the store keeps: nothing can reach it. */
+export class BeforeOldestBase extends Error {
+  override name = 'BeforeOldestBase'
+  constructor(readonly oldest: string) {
+    super(`the oldest base backup is of ${oldest}`)
+  }
+}
+
 /**
- * Fetches the latest base backup from the store into `work` (as `backup --to` lays one out), with
- * every WAL segment archived since its start: laid out and started, the cluster replays them all,
- * to the last segment that reached the store. Returns the base's manifest and how many segments.
+ * The base a restore starts from: the latest, or with `at` the latest that ended at or before it
+ * (a base is consistent only from its end). Its manifest name and the manifest.
  */
-export async function fetchLatest(
+async function chooseBase(store: BackupStore, key: Buffer, at?: Date) {
+  const bases = (await store.list('base')).filter((name) => name.endsWith('.json'))
+  if (bases.length === 0)
+    throw new Error(`${store.where} holds no base backup yet: a server with BACKUP_URL takes one at start.`)
+  let oldest = ''
+  for (const name of bases.reverse()) {
+    const body = await store.get(name)
+    if (!body) throw new PieceUnreadable(`${name} vanished from ${store.where}`)
+    const manifest = JSON.parse(openSealed(body, key, name).toString()) as BackupManifest
+    if (!at || Date.parse(manifest.endedAt) <= at.getTime()) return { name, manifest }
+    oldest = manifest.endedAt
+  }
+  throw new BeforeOldestBase(oldest)
+}
+
+/**
+ * Fetches a base backup from the store into `work` (as `backup --to` lays one out): the latest, or
+ * the latest before `at`, with every WAL segment archived since its start. Laid out and started,
+ * the cluster replays them, to the last segment that reached the store or to `at`. Returns the
+ * base's manifest and how many segments.
+ */
+export async function fetchBase(
   store: BackupStore,
   key: Buffer,
   work: string,
   progress: (line: string) => void,
+  at?: Date,
 ): Promise<{ manifest: BackupManifest; segments: number; lastSegment: string }> {
-  const bases = (await store.list('base')).filter((name) => name.endsWith('.json'))
-  const latest = bases.at(-1)
-  if (!latest)
-    throw new Error(`${store.where} holds no base backup yet: a server with BACKUP_URL takes one at start.`)
-  const body = await store.get(latest)
-  if (!body) throw new PieceUnreadable(`${latest} vanished from ${store.where}`)
-  const manifest = JSON.parse(openSealed(body, key, latest).toString()) as BackupManifest
+  const { name: latest, manifest } = await chooseBase(store, key, at)
   const tarName = latest.replace(/\.json$/, '.tar')
   const size = await store.size(tarName)
   if (size === undefined) throw new PieceUnreadable(`${tarName} is missing from ${store.where}`)

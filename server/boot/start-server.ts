@@ -2,7 +2,7 @@ import type { Server } from 'node:http'
 import { mailWords } from '../../contract/site-config'
 import { SignedAgents } from '../agents/verify-agent'
 import { type ApiKeys, keySourcesOf, loadApiKeys } from '../auth/api-keys'
-import { startBackupIfSet } from '../backup/continuous-backup'
+import { backupKeepsDays, startBackupIfSet } from '../backup/continuous-backup'
 import { createLogger, keyEmailMask, type Logger } from '../base/log'
 import { normalizeSiteUrl } from '../base/normalize-site-url'
 import { DIST_DIR } from '../base/paths'
@@ -135,7 +135,7 @@ async function serve(
   const sources = await startSourceCounter(env, db, log, () => origins.site)
   const sendHealth = sendHealthOf(env, db, log)
   const siteUrl = () => publicUrl ?? origins.listening
-  const studio = teamStudioMount({ db, siteUrl, ...protections, fallback: env })
+  const studio = teamStudioMount({ db, siteUrl, ...protections, fallback: env, backup: env })
   const security = securityOf(env, site?.scriptHashes ?? [])
   const startUp = startingUp(env.WARM_UP_MS)
   const app = createApp({
@@ -145,6 +145,7 @@ async function serve(
     addressPolicy: addressPolicyOf(env),
     agents: new SignedAgents({ trust: env.SIGNATURE_AGENTS, db, siteOrigins: () => origins.site }),
     confirmSignups: page.confirmSignups,
+    backupDays: backupKeepsDays(env),
     ...{ studio, security, startUp },
   })
   const { pages } = options

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono'
 import { siteConfig } from '../../contract/site-config'
+import type { BackupTarget } from '../backup/backup-and-restore'
 import type { Database } from '../db/database'
 import type { PreviewFallback } from '../mail/messages/message-preview'
 import type { RateLimitStore } from '../rate-limit/rate-limit'
@@ -16,6 +17,8 @@ export interface TeamStudioMountDeps {
   rateLimiter?: RateLimitStore
   trustProxyHeader?: string
   fallback: PreviewFallback
+  /** The server's env's backup settings: the studio's header says where the backup stands. */
+  backup: BackupTarget
 }
 
 /** What the site's app asks of a path under /studio: the team studio's answer, or none (no team: the site's 404). */
@@ -51,6 +54,7 @@ export function teamStudioMount(deps: TeamStudioMountDeps): StudioMount {
       rateLimiter: deps.rateLimiter,
       trustProxyHeader: deps.trustProxyHeader,
       invite: { fallback: deps.fallback },
+      backup: deps.backup,
     })
   }
   return async (request, env) => {

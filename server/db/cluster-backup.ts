@@ -5,6 +5,7 @@ import type { CopyTransaction, Database } from './database'
 import { type BackupManifest, layOutBaseBackup, takeBaseBackup } from './embedded/base-backup'
 import { clusterAccount } from './embedded/cluster-account'
 import { clusterFiles } from './embedded/cluster-files'
+import { clearRecoveryTarget } from './embedded/recovery-target'
 
 /**
  * The door of server/db to the embedded cluster's backups (with open-database.ts and
@@ -27,16 +28,29 @@ export function backUpCluster(options: {
   )
 }
 
-/** Lays a backup out as the cluster of an empty `dataDir`; its first start replays the WAL. */
-export function layOutCluster(dir: string, dataDir: string): Promise<void> {
+/**
+ * Lays a backup out as the cluster of an empty `dataDir`; its first start replays the WAL, to its
+ * end, or to `at` (ISO 8601) and then promotes (`restore --at`).
+ */
+export function layOutCluster(dir: string, dataDir: string, at?: string): Promise<void> {
   const files = clusterFiles(dataDir)
   return layOutBaseBackup({
     dir,
     clusterDir: files.cluster,
     dataDir: files.root,
     account: clusterAccount(),
+    recoveryTarget: at,
   })
 }
+
+/** After `restore --at`'s recovery: the cluster's own settings again, for every later start. */
+export const finishRecovery = (dataDir: string) => clearRecoveryTarget(clusterFiles(dataDir).cluster)
+
+/** A recovery that could not reach its target leaves no cluster: the restore may be tried again. */
+export const removeCluster = (dataDir: string) =>
+  rm(clusterFiles(dataDir).cluster, { recursive: true, force: true })
+
+export { isTargetPastWal } from './embedded/recovery-target'
 
 /** In a spool just made: no base is current for the WAL it will hold. */
 export const SPOOL_NEW = '.new'

@@ -67,6 +67,8 @@ export interface AppDeps {
   security?: SecurityHeaderOptions
   /** The server's start-up (server/http/warm-up.ts): whether it is done, and its requests' token. */
   startUp?: StartUp
+  /** How many days backups may keep an erased entry (the person's page says so); unset without continuous backup. */
+  backupDays?: number
 }
 
 /** What the app knows of the server's warm-up: /healthz waits for it, the access log leaves it out. */

@@ -38,6 +38,8 @@ export interface SiteRouteDeps {
   webmcpOriginTrialToken?: string
   /** Web Bot Auth, for a signed form POST (a browser agent that signs its requests); absent, none is checked. */
   agents?: SignedAgents
+  /** How many days backups may keep an erased entry (the person's page says so); unset without continuous backup. */
+  backupDays?: number
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { request as httpRequest } from 'node:http'
 import { request } from 'node:https'
 import { tmpdir } from 'node:os'
@@ -14,6 +14,8 @@ import {
   engineTry,
   imageSize,
   runArgs,
+  volumeDir,
+  waitForHealth,
 } from '../../harness/container-engine'
 import { freePort } from '../../harness/postgres-cluster'
 import { parseCsv } from '../../owner/cli/csv-reader'
@@ -29,31 +31,11 @@ const { engine, reason } = containerEngine()
 if (!engine) console.warn(`Skipping the container tests: ${reason}.`)
 
 const IMAGE = `localhost/lab-site-test:${process.pid}`
-const NODE_UID = 1000
 const MiB = 1024 * 1024
 
 interface Keys {
   anonKey: string
   serviceKey: string
-}
-
-/** A data directory on the host for the container's /data, owned by the image's node user. */
-async function volumeDir(parent: string, name: string, owner = NODE_UID): Promise<string> {
-  const dir = join(parent, name)
-  await mkdir(dir, { mode: 0o700 })
-  await chown(dir, owner, owner)
-  return dir
-}
-
-async function waitForHealth(url: string, ms = 90_000): Promise<void> {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(100)) {
-    const status = await fetch(`${url}/healthz`).then(
-      (response) => response.status,
-      () => 0,
-    )
-    if (status === 200) return
-  }
-  throw new Error(`${url}/healthz did not answer 200 within ${ms / 1000} s`)
 }
 
 /** Caddy from the machine (Debian: apt-get install caddy), to run the project's Caddyfile. */

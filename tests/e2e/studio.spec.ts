@@ -190,6 +190,9 @@ for (const { name } of STUDIO_E2E_BACKENDS) {
         expect(page.url()).toBe(`${studio.origin}/`)
         await expect(page.getByRole('heading', { name: 'Waitlist studio' })).toBeVisible()
         await expect(page.getByText(`${EMAILS.length} addresses on the waitlist`)).toBeVisible()
+        // The header's backup line: this studio's env has no BACKUP_URL (with DATABASE_URL, no warning).
+        const backup = name === 'embedded' ? 'BACKUP_URL is not set' : "your database provider's"
+        await expect(page.getByText(backup)).toBeVisible()
         await expect(page.getByRole('img', { name: new RegExp(`${EMAILS.length} in all`) })).toBeVisible()
         const rows = page.getByRole('table').getByRole('row')
         await expect(rows.nth(1)).toContainText(NEWEST)

@@ -39,6 +39,7 @@ beforeAll(async () => {
     // The proxy's header names the client, as behind Caddy: the session keeps its network.
     trustProxyHeader: 'x-forwarded-for',
     invite: { fallback: { SITE_URL: SITE, PORT: 3000 } },
+    backup: { DATA_DIR: '.' },
   })
 })
 afterAll(async () => {

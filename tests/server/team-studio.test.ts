@@ -47,6 +47,7 @@ beforeAll(async () => {
     relyingParty: () => relyingPartyOf(SITE),
     secure: true,
     invite: { fallback: { SITE_URL: SITE, BETA_URL: 'https://beta.tessel-labs.com/', PORT: 3000 } },
+    backup: { DATA_DIR: '.' },
   })
 })
 afterAll(async () => {
@@ -77,13 +78,18 @@ describe('the team studio', () => {
       )
       .map((route) => `${route.method} ${route.path}`)
     const relyingParty = () => relyingPartyOf(SITE)
-    const table = studioRoutes({ db, invite: { fallback: { PORT: 3000 } }, team: { db, relyingParty } })
+    const table = studioRoutes({
+      db,
+      invite: { fallback: { PORT: 3000 } },
+      backup: { DATA_DIR: '.' },
+      team: { db, relyingParty },
+    })
     const rows = table.map((route) => `${route.method} ${route.path}`)
     expect([...new Set(routes)].sort()).toEqual([...rows].sort())
     expect(new Set(rows).size).toBe(rows.length)
     for (const route of table) expect(ROLES, `${route.method} ${route.path}`).toContain(route.need.role)
     // The local studio's table: the same rows, but the team's own (it has no member to run them).
-    const local = studioRoutes({ db, invite: { fallback: { PORT: 3000 } } }).map(
+    const local = studioRoutes({ db, invite: { fallback: { PORT: 3000 } }, backup: { DATA_DIR: '.' } }).map(
       (r) => `${r.method} ${r.path}`,
     )
     expect(local.length).toBeGreaterThan(15)
@@ -169,6 +175,7 @@ describe('the team studio', () => {
       secure: true,
       rateLimiter: new MemoryStore({ perMinute: 1, burst: 2 }),
       invite: { fallback: { SITE_URL: SITE, PORT: 3000 } },
+      backup: { DATA_DIR: '.' },
     })
     const attempt = () =>
       limited.request('/auth/sign-in/options', { method: 'POST', headers: { Origin: SITE } })

@@ -14,6 +14,7 @@ import { basename, join } from 'node:path'
 import type { CopyTransaction } from '../database'
 import { createFileDurably, syncDirectory } from '../durable-file'
 import type { ClusterAccount } from './cluster-account'
+import { writeRecoveryTarget } from './recovery-target'
 
 /**
  * A physical copy of the embedded cluster, taken while it runs, in PostgreSQL's own format: the
@@ -237,6 +238,8 @@ export async function layOutBaseBackup(options: {
   /** Where the secrets go back: DATA_DIR. */
   dataDir: string
   account: ClusterAccount | undefined
+  /** `restore --at`: replay to this moment (ISO 8601), then promote (recovery-target.ts). */
+  recoveryTarget?: string
 }): Promise<void> {
   const files = backupFiles(options.dir)
   const building = `${options.clusterDir}.restoring`
@@ -247,6 +250,7 @@ export async function layOutBaseBackup(options: {
     await copySynced(join(files.wal, name), join(building, 'pg_wal', name))
   await syncDirectory(join(building, 'pg_wal'))
   await mkdir(join(building, 'pg_wal', 'archive_status'), { recursive: true, mode: 0o700 })
+  if (options.recoveryTarget) await writeRecoveryTarget(building, options.recoveryTarget)
   if (options.account) await giveTo(building, options.account)
   for (const name of await readdir(files.secrets))
     await createFileDurably(join(options.dataDir, name), await readFile(join(files.secrets, name)), {

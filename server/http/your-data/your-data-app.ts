@@ -14,6 +14,8 @@ export interface YourDataDeps {
   db: Database
   log: Logger
   keys: LinkKeys
+  /** How many days backups may keep an erased entry: set while the server keeps a continuous backup. */
+  backupDays?: number
 }
 
 export const YOUR_DATA_PATH = '/your-data'
@@ -63,7 +65,7 @@ export function yourDataHandlers(deps: YourDataDeps) {
     page: (c: Context) =>
       answer(c, async (email) => {
         const data = await personData(deps.db, email)
-        return renderMailLinkPage(data ? yourDataPage(data, token(c)) : GONE)
+        return renderMailLinkPage(data ? yourDataPage(data, token(c), deps.backupDays) : GONE)
       }),
     download: (c: Context) =>
       answer(c, async (email) => {

@@ -106,18 +106,25 @@ function historyLine(item: PersonHistoryItem): string {
   return `<li>${time(item.at)} ${escapeHtml(item.what)}</li>`
 }
 
-function actions(token: string): string {
+/** How long backups keep an erased entry, when the server keeps them (continuous backup). */
+const backupsLine = (days: number | undefined) =>
+  days === undefined ? '' : `<p>${say(words.backupsLine.replaceAll('{days}', String(days)))}</p>`
+
+function actions(token: string, backupDays: number | undefined): string {
   const t = encodeURIComponent(token)
   return (
     '<section><div class="actions">' +
     `<a class="button" href="/your-data/download?t=${t}" download>${say(words.download)}</a>` +
     `<form method="post" action="/your-data/erase?t=${t}"><button type="submit" class="quiet">${say(words.erase)}</button></form>` +
-    `</div><p>${say(words.eraseLine)}</p></section>`
+    `</div><p>${say(words.eraseLine)}</p>${backupsLine(backupDays)}</section>`
   )
 }
 
-/** The person's own page: what the lab holds about the address, then Download and Erase me. */
-export function yourDataPage(data: PersonData, token: string): MailLinkPage {
+/**
+ * The person's own page: what the lab holds about the address, then Download and Erase me, and
+ * how long backups keep it (`backupDays`, when the server keeps a continuous backup).
+ */
+export function yourDataPage(data: PersonData, token: string, backupDays?: number): MailLinkPage {
   const history = `<ol class="history">${data.history.map(historyLine).join('')}</ol>`
   return {
     status: 200,
@@ -131,7 +138,7 @@ export function yourDataPage(data: PersonData, token: string): MailLinkPage {
       marksSection(data),
       consentSection(data.consent),
       section(words.history, history),
-      actions(token),
+      actions(token, backupDays),
     ].join('\n'),
   }
 }
