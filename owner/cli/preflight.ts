@@ -11,6 +11,17 @@ type Print = (line: string) => void
  * pass), 1 when any fails or could not be made, or no server that sends answered.
  */
 export async function preflightCommand(db: Database, print: Print = console.log): Promise<number> {
+  const passed = await printPreflight(db, print)
+  print(
+    passed
+      ? 'The preflight passes: invitations may go.'
+      : 'The preflight does not pass: `invite` holds every batch until it does.',
+  )
+  return passed ? EXIT.done : EXIT.nothingDone
+}
+
+/** The running server's preflight, a line each, as `preflight` and `invite --test` print it; whether it passes. */
+export async function printPreflight(db: Database, print: Print): Promise<boolean> {
   const settings = await readMailSettings(db)
   const answer = await askPreflight(db, cliActor().name)
   const lines = 'run' in answer ? answer.run.lines : answer.noAnswer
@@ -18,11 +29,5 @@ export async function preflightCommand(db: Database, print: Print = console.log)
   else if (!settings.senderConfigured)
     print('No server with SMTP_URL has started on this database: there is no sender to check yet.')
   for (const line of lines) for (const text of formatLine(line)) print(text)
-  const passed = passes(lines)
-  print(
-    passed
-      ? 'The preflight passes: invitations may go.'
-      : 'The preflight does not pass: `invite` holds every batch until it does.',
-  )
-  return passed ? EXIT.done : EXIT.nothingDone
+  return passes(lines)
 }

@@ -68,6 +68,9 @@ describe('invite --test ADDRESS', () => {
     expect(sent.code).toBe(0)
     expect(sent.stdout).toContain(`Queued a test of the invitation to ${dee}`)
     expect(sent.stdout).toContain('Sent 1 of 1')
+    // What the relay answered, then what the DNS says (issue 66, item 5), in one read.
+    expect(sent.stdout.indexOf('Preflight of')).toBeGreaterThan(sent.stdout.indexOf('Sent 1 of 1'))
+    expect(sent.stdout).toMatch(/^ *(pass|warn|FAIL|could not check)\b.*SPF/im)
     const test = await invitationTo(dee, 1)
     expect(await statusOf(dee), 'the test invites nobody').toBe('waiting')
     const [count] = await database.db.query<{ n: number }>('select count(*)::int as n from public.waitlist')
