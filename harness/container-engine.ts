@@ -83,6 +83,23 @@ export async function cleanCopyOfTree(root: string): Promise<{ dir: string; remo
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) }
 }
 
+/**
+ * Builds `image` from the repository as it is (cleanCopyOfTree), in docker format (an OCI image
+ * cannot carry a HEALTHCHECK), without pulling when the base is here already.
+ */
+export async function buildImage(engine: string, image: string, root: string): Promise<void> {
+  const tree = await cleanCopyOfTree(root)
+  try {
+    const haveBase = (await engineTry(engine, ['image', 'exists', BASE_IMAGE])).code === 0
+    const pull = haveBase ? ['--pull=never'] : []
+    await engineRun(engine, ['build', ...pull, '--format', 'docker', '-t', image, tree.dir], {
+      timeoutMs: 15 * 60_000,
+    })
+  } finally {
+    await tree.remove()
+  }
+}
+
 /** Size in bytes of an image, as the engine reports it. */
 export async function imageSize(engine: string, image: string): Promise<number> {
   return Number((await engineRun(engine, ['image', 'inspect', '--format', '{{.Size}}', image])).trim())

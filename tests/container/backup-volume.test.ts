@@ -5,8 +5,7 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  BASE_IMAGE,
-  cleanCopyOfTree,
+  buildImage,
   containerEngine,
   engineRun,
   engineTry,
@@ -66,16 +65,7 @@ describe.skipIf(!engine)('backup and restore in the container image', () => {
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'lab-site-container-backup-'))
     backup = await volumeDir(work, 'backup')
-    const tree = await cleanCopyOfTree(ROOT)
-    try {
-      const haveBase = (await engineTry(engine as string, ['image', 'exists', BASE_IMAGE])).code === 0
-      await run(
-        ['build', ...(haveBase ? ['--pull=never'] : []), '--format', 'docker', '-t', IMAGE, tree.dir],
-        15 * 60_000,
-      )
-    } finally {
-      await tree.remove()
-    }
+    await buildImage(engine as string, IMAGE, ROOT)
     site = await startSite(`lab-site-backup-${process.pid}`, await volumeDir(work, 'first'), true)
     const printed = await run(['exec', site.name, 'waitlist', 'keys'])
     const [anonKey, serviceKey] = printed.match(/eyJ[\w-]+\.[\w-]+\.[\w-]+/g) ?? []

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   BASE_IMAGE,
-  cleanCopyOfTree,
+  buildImage,
   containerEngine,
   engineRun,
   engineTry,
@@ -134,17 +134,7 @@ describe.skipIf(!engine)('the container image', () => {
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'lab-site-container-'))
-    const tree = await cleanCopyOfTree(ROOT)
-    try {
-      // docker format: OCI images cannot carry a HEALTHCHECK. --pull=never when the base is here.
-      const haveBase = (await engineTry(engine as string, ['image', 'exists', BASE_IMAGE])).code === 0
-      await run(
-        ['build', ...(haveBase ? ['--pull=never'] : []), '--format', 'docker', '-t', IMAGE, tree.dir],
-        15 * 60_000,
-      )
-    } finally {
-      await tree.remove()
-    }
+    await buildImage(engine as string, IMAGE, ROOT)
   }, 16 * 60_000)
 
   afterAll(async () => {
