@@ -100,6 +100,13 @@ export async function buildImage(engine: string, image: string, root: string): P
   }
 }
 
+/** A container suite's leftovers, whatever state they are in: its containers, its image, its folder. */
+export async function removeAll(engine: string, containers: string[], image: string, work?: string) {
+  for (const name of containers) await engineTry(engine, ['rm', '-f', name])
+  await engineTry(engine, ['rmi', '-f', image])
+  if (work) await rm(work, { recursive: true, force: true })
+}
+
 /** Size in bytes of an image, as the engine reports it. */
 export async function imageSize(engine: string, image: string): Promise<number> {
   return Number((await engineRun(engine, ['image', 'inspect', '--format', '{{.Size}}', image])).trim())

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -9,6 +9,7 @@ import {
   containerEngine,
   engineRun,
   engineTry,
+  removeAll,
   runArgs,
   volumeDir,
   waitForHealth,
@@ -73,11 +74,7 @@ describe.skipIf(!engine)('backup and restore in the container image', () => {
     for (const email of EMAILS) expect(await insertStatus(target, email)).toBe(201)
   }, 20 * 60_000)
 
-  afterAll(async () => {
-    for (const name of containers) await engineTry(engine as string, ['rm', '-f', name])
-    await engineTry(engine as string, ['rmi', '-f', IMAGE])
-    if (work) await rm(work, { recursive: true, force: true })
-  }, 120_000)
+  afterAll(() => removeAll(engine as string, containers, IMAGE, work), 120_000)
 
   it('backs up to the mounted disk while it serves, and restores that copy onto a new volume', async () => {
     const said = await run(['exec', site.name, 'waitlist', 'backup', '--to', '/backup/copy'])

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { request as httpRequest } from 'node:http'
 import { request } from 'node:https'
 import { tmpdir } from 'node:os'
@@ -13,6 +13,7 @@ import {
   engineRun,
   engineTry,
   imageSize,
+  removeAll,
   runArgs,
   volumeDir,
   waitForHealth,
@@ -137,11 +138,7 @@ describe.skipIf(!engine)('the container image', () => {
     await buildImage(engine as string, IMAGE, ROOT)
   }, 16 * 60_000)
 
-  afterAll(async () => {
-    for (const name of containers) await engineTry(engine as string, ['rm', '-f', name])
-    await engineTry(engine as string, ['rmi', '-f', IMAGE])
-    if (work) await rm(work, { recursive: true, force: true })
-  }, 120_000)
+  afterAll(() => removeAll(engine as string, containers, IMAGE, work), 120_000)
 
   it('runs as the unprivileged node user and stays within 100 MiB of its base image', async () => {
     expect((await run(['image', 'inspect', '--format', '{{.Config.User}}', IMAGE])).trim()).toBe('node')

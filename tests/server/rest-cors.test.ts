@@ -187,6 +187,9 @@ const formHeaders = (origin: string, host: string) => ({
   Origin: origin,
   'Content-Type': 'application/x-www-form-urlencoded',
 })
+/** The REST insert of `email` as a page at `origin` sends it to `host`. */
+const insertAs = (target: TestServer, origin: string, host: string, email: string) =>
+  postAs(target, '/rest/v1/waitlist', restHeaders(target, origin, host), JSON.stringify({ email }))
 
 describe('with SITE_URL unset: the addresses it listens on are the site, never what Host says', () => {
   let local: TestServer
@@ -201,12 +204,7 @@ describe('with SITE_URL unset: the addresses it listens on are the site, never w
     const { port } = new URL(local.url)
     const rebound = `rebind.attacker.test:${port}`
     const origin = `http://${rebound}`
-    const insert = await postAs(
-      local,
-      '/rest/v1/waitlist',
-      restHeaders(local, origin, rebound),
-      JSON.stringify({ email: 'rebound.rest@example.com' }),
-    )
+    const insert = await insertAs(local, origin, rebound, 'rebound.rest@example.com')
     expect(insert.status).toBe(403)
     expect(JSON.parse(insert.body)).toMatchObject({ code: 'PGRST403' })
     const form = await postAs(local, '/', formHeaders(origin, rebound), 'email=rebound.form%40example.com')
@@ -235,12 +233,7 @@ describe('with SITE_URL unset: the addresses it listens on are the site, never w
     for (const [i, origin] of own.entries()) {
       const host = new URL(origin).host
       const email = `own.${i}@example.com`
-      const insert = await postAs(
-        local,
-        '/rest/v1/waitlist',
-        restHeaders(local, origin, host),
-        JSON.stringify({ email }),
-      )
+      const insert = await insertAs(local, origin, host, email)
       expect([origin, insert.status]).toEqual([origin, 201])
       const form = await postAs(local, '/', formHeaders(origin, host), `email=own.form.${i}%40example.com`)
       expect([origin, form.location]).toEqual([origin, '/?waitlist=submitted'])
@@ -260,12 +253,7 @@ describe('refused writes from other pages cost the visitor nothing', () => {
     try {
       const { host } = new URL(limited.url)
       for (let i = 0; i < 6; i++) {
-        const rest = await postAs(
-          limited,
-          '/rest/v1/waitlist',
-          restHeaders(limited, EVIL, host),
-          JSON.stringify({ email: `spent.${i}@example.com` }),
-        )
+        const rest = await insertAs(limited, EVIL, host, `spent.${i}@example.com`)
         expect(rest.status).toBe(403)
         const form = await postAs(
           limited,
@@ -275,12 +263,7 @@ describe('refused writes from other pages cost the visitor nothing', () => {
         )
         expect(form.location).toBe('/?waitlist=error')
       }
-      const own = await postAs(
-        limited,
-        '/rest/v1/waitlist',
-        restHeaders(limited, SITE, host),
-        JSON.stringify({ email: 'visitor.own@example.com' }),
-      )
+      const own = await insertAs(limited, SITE, host, 'visitor.own@example.com')
       expect(own.status).toBe(201)
       const form = await postAs(limited, '/', formHeaders(SITE, host), 'email=visitor.form%40example.com')
       expect(form.location).toBe('/?waitlist=submitted')
