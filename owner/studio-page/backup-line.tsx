@@ -2,28 +2,23 @@ import { useEffect, useState } from 'react'
 import type { BackupLine as Line } from '../../server/admin/runtime'
 import { send } from './api'
 
-/** Often enough that "40 s ago" stays near the truth, rarely enough to cost nothing (a file read). */
-const EVERY_MS = 15_000
-
 /**
  * The header's backup line (GET /api/backup): when the last piece reached the store, or a warning
- * when there is no store, nothing there yet, a failing upload or no server checking. Read again
- * every 15 s. A read that fails says nothing here: the studio's own notices say why.
+ * when there is no store, nothing there yet, a failing upload or no server checking, as of the
+ * page's opening. Read once, not polled: a page left open after its session ended (a lost device
+ * signed out) would ask again and again and be refused. A read that fails says nothing here: the
+ * studio's own notices say why.
  */
 export function BackupLine() {
   const [line, setLine] = useState<Line>()
   useEffect(() => {
     let current = true
-    const read = () =>
-      send<Line>('/api/backup').then(
-        (next) => current && setLine(next),
-        () => {},
-      )
-    void read()
-    const timer = setInterval(read, EVERY_MS)
+    send<Line>('/api/backup').then(
+      (next) => current && setLine(next),
+      () => {},
+    )
     return () => {
       current = false
-      clearInterval(timer)
     }
   }, [])
   if (!line) return null
