@@ -31,6 +31,24 @@ export interface ConsentAgent {
   failure: AgentFailure | null
 }
 
+/** A record as stored, of any era: the fields it has (`{name, version}` before signatures were checked). */
+export type StoredAgentFields = { [Field in keyof ConsentAgent]?: ConsentAgent[Field] | null }
+
+/** A stored record as every reader prints it: every field there, null where unknown; null for none. */
+export function shownAgent(stored: StoredAgentFields | null | undefined): ConsentAgent | null {
+  if (!stored) return null
+  return {
+    name: stored.name ?? null,
+    version: stored.version ?? null,
+    verified: stored.verified === true,
+    signature_agent: stored.signature_agent ?? null,
+    signature_agent_name: stored.signature_agent_name ?? null,
+    key_id: stored.key_id ?? null,
+    checked_at: stored.checked_at ?? null,
+    failure: stored.failure ?? null,
+  }
+}
+
 /**
  * Who the agent was, in a few words: a verified agent's display name; else the name its client
  * declared (with its version), else the agent its signature named.
@@ -68,21 +86,13 @@ export function agentProof(agent: ConsentAgent): string {
  */
 export function agentCell(json: string): string {
   if (json === '') return ''
-  let stored: Partial<ConsentAgent>
+  let stored: StoredAgentFields
   try {
-    stored = JSON.parse(json) as Partial<ConsentAgent>
+    stored = JSON.parse(json) as StoredAgentFields
   } catch {
     return ''
   }
-  const agent: ConsentAgent = {
-    name: stored.name ?? null,
-    version: stored.version ?? null,
-    verified: stored.verified === true,
-    signature_agent: stored.signature_agent ?? null,
-    signature_agent_name: stored.signature_agent_name ?? null,
-    key_id: stored.key_id ?? null,
-    checked_at: stored.checked_at ?? null,
-    failure: stored.failure ?? null,
-  }
+  const agent = shownAgent(stored)
+  if (!agent) return ''
   return agent.verified ? `${agentWho(agent)} ${AGENT_VERIFIED}` : agentWho(agent)
 }

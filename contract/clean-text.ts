@@ -49,6 +49,22 @@ export function plainLine(text: string): string {
   return text.replace(/\s+/g, ' ').replace(NOT_TEXT_ALL, '')
 }
 
+/**
+ * A stranger's short text as kept (an MCP client's declared name, a Signature-Agent header): what
+ * is not text removed, runs of white space as one space, trimmed, cut to `max` characters (never
+ * half of one); undefined when nothing is left.
+ */
+export function keptText(value: string, max: number): string | undefined {
+  const text = value
+    .replace(NOT_TEXT_ALL, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, max)
+    .replace(/[\uD800-\uDBFF]$/, '')
+    .trim()
+  return text === '' ? undefined : text
+}
+
 // What the owner's screens never print as it is: the above, and the two Unicode line breaks, which
 // some terminals and log readers take as the end of a line.
 const UNPRINTED_CLASS = `[${NOT_TEXT}\\u2028\\u2029]`

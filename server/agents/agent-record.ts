@@ -1,5 +1,4 @@
 import type { AgentFailure, ConsentAgent } from '../../contract/agent-words'
-import { NOT_TEXT } from '../../contract/clean-text'
 
 /**
  * The agent part of an entry's consent record (public.waitlist.consent_agent, migration
@@ -50,35 +49,6 @@ export function agentRecord(
 ): StoredAgent | undefined {
   if (!proof) return declared
   return declared ? { ...declared, ...proof } : proof
-}
-
-/** A stored record (any era) as every reader prints it; null for none. */
-export function shownAgent(stored: StoredAgent | null | undefined): ConsentAgent | null {
-  if (!stored) return null
-  return {
-    name: stored.name ?? null,
-    version: stored.version ?? null,
-    verified: stored.verified === true,
-    signature_agent: stored.signature_agent ?? null,
-    signature_agent_name: stored.signature_agent_name ?? null,
-    key_id: stored.key_id ?? null,
-    checked_at: stored.checked_at ?? null,
-    failure: stored.failure ?? null,
-  }
-}
-
-const NOT_TEXT_ALL = new RegExp(`[${NOT_TEXT}]`, 'gu')
-
-/** A stranger's header as kept: one line, printable, cut to `max` (never half a character). */
-export function keptText(value: string, max: number): string | undefined {
-  const text = value
-    .replace(NOT_TEXT_ALL, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, max)
-    .replace(/[\uD800-\uDBFF]$/, '')
-    .trim()
-  return text === '' ? undefined : text
 }
 
 /** The stored record's fields and their bounds: the table's own check (waitlist_consent_agent). */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Queryable } from '../db/database'
-import { type AgentFailure, type AgentProof, keptText } from './agent-record'
+import { keptText } from '../../contract/clean-text'
+import type { AgentFailure, AgentProof } from './agent-record'
 import { directoryUrl, KeyDirectories } from './key-directory'
 import {
   type AgentEntry,

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
-import { NOT_TEXT } from '../../../contract/clean-text'
+import { keptText } from '../../../contract/clean-text'
 
 /** An MCP client as it named itself: its `clientInfo` name and version, cleaned and cut. */
 export interface DeclaredClient {
@@ -13,20 +13,8 @@ const REMEMBERED_MS = 60 * 60_000
 // The consent record's bounds (public.waitlist's waitlist_consent_agent check): a name, a version.
 const MAX_NAME = 100
 const MAX_VERSION = 40
-const NOT_TEXT_ALL = new RegExp(`[${NOT_TEXT}]`, 'gu')
-
-/** A declared string as kept: one line of text, trimmed, cut (never half a character). */
-function kept(value: unknown, max: number): string | undefined {
-  if (typeof value !== 'string') return undefined
-  const text = value
-    .replace(NOT_TEXT_ALL, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, max)
-    .replace(/[\uD800-\uDBFF]$/, '')
-    .trim()
-  return text === '' ? undefined : text
-}
+/** A declared string as kept (keptText), or nothing when it is not a string. */
+const kept = (value: unknown, max: number) => (typeof value === 'string' ? keptText(value, max) : undefined)
 
 /** The client an `initialize`'s params (or a 2026-07-28 request's `_meta`) declare, if any. */
 export function declaredClient(params: { clientInfo?: unknown } | undefined): DeclaredClient | undefined {

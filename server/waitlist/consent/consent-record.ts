@@ -1,4 +1,5 @@
-import { type ConsentAgent, type StoredAgent, shownAgent } from '../../agents/agent-record'
+import { type ConsentAgent, shownAgent } from '../../../contract/agent-words'
+import type { StoredAgent } from '../../agents/agent-record'
 import type { Queryable } from '../../db/database'
 import { isoUtc } from '../../db/iso-utc'
 import { shownNetwork } from '../../rate-limit/client-network'
