@@ -11,7 +11,7 @@ import { type ProcessMemory, processMemory } from './process-memory'
  * /healthz first answers 200, then after 2,000 signups and after 1,000 page loads. Needs a build
  * (`npm run build`).
  *
- *   npx tsx bench/idle-stack.ts
+ *   npx tsx bench/idle-stack.ts      (BENCH_VERBOSE=1: npm start's own output too)
  */
 const SETTLE_MS = 10_000
 const dataDir = await mkdtemp(join(tmpdir(), 'idle-stack-'))
@@ -44,7 +44,6 @@ try {
   }
   await pause(SETTLE_MS)
   line(`idle (load ${loadavg()[0]?.toFixed(1)})`, processMemory(stack.pid ?? 0, true))
-  if (process.env.PSS_DETAIL) console.log((await import('node:child_process')).execSync(`python3 /tmp/pss.py ${stack.pid}`).toString())
   for (let i = 0; i < 2_000; i++) {
     const response = await fetch(`${origin}/`, {
       method: 'POST',
