@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { nameQuestion, signupQuestions } from '../../contract/site-config'
 import type { HistoryItem } from '../../server/admin/entries'
 import { type EntryHistory, fetchEntry } from './choose-api'
@@ -6,6 +6,7 @@ import { ConsentDetails } from './consent-details'
 import { NoteEditor } from './note-editor'
 import { useMay } from './role'
 import { FOCUS } from './styles'
+import { useModal } from './use-modal'
 
 /** `2026-11-27 09:00:00 UTC` from the history's microsecond UTC times. */
 const when = (at: string) => `${at.slice(0, 19).replace('T', ' ')} UTC`
@@ -25,21 +26,14 @@ export function EntryPanel(props: {
   onChanged(): void
 }) {
   const { email, onClose } = props
-  const dialog = useRef<HTMLDialogElement>(null)
-  useEffect(() => {
-    const element = dialog.current
-    if (!element) return
-    if (email && !element.open) element.showModal()
-    if (!email && element.open) element.close()
-  }, [email])
+  const modal = useModal(Boolean(email), onClose)
   const { entry, error } = useEntry(email, props.version)
   const mayMark = useMay('member')
   const mayRemove = useMay('owner')
   return (
     <dialog
-      ref={dialog}
+      {...modal}
       aria-labelledby="entry-heading"
-      onClose={onClose}
       className="m-auto w-full max-w-2xl rounded-lg border border-line bg-panel p-6 text-ink shadow-xl"
     >
       <div className="flex items-start justify-between gap-4">

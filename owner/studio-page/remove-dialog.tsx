@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react'
+import { useModal } from './use-modal'
 
 /**
  * Asks before erasing. A native modal <dialog>: the browser keeps focus inside it, Escape
@@ -10,23 +10,12 @@ export function RemoveDialog(props: {
   onConfirm(): void
   onCancel(): void
 }) {
-  const dialog = useRef<HTMLDialogElement>(null)
-  useEffect(() => {
-    const element = dialog.current
-    if (!element) return
-    if (props.email && !element.open) element.showModal()
-    if (!props.email && element.open) element.close()
-  }, [props.email])
+  const modal = useModal(Boolean(props.email), props.onCancel)
   return (
     <dialog
-      ref={dialog}
+      {...modal}
       aria-labelledby="remove-heading"
       aria-describedby="remove-description"
-      // The close event comes in a task of its own: a quick Enter may have opened the dialog again
-      // since (input outruns it on a busy page), and that close is not this one's cancel.
-      onClose={() => {
-        if (!dialog.current?.open) props.onCancel()
-      }}
       className="m-auto max-w-md rounded-lg border border-line bg-panel p-6 text-ink shadow-xl"
     >
       <h2 id="remove-heading" className="text-lg font-semibold">
