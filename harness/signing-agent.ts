@@ -28,18 +28,43 @@ export const testKeyId = () =>
 /** A key directory on 127.0.0.1: its origin, how many requests it has answered, and its stop. */
 export interface AgentDirectory {
   origin: string
-  requests(): number
+  /** Requests answered, all of them or those for one path. */
+  requests(path?: string): number
   close(): Promise<void>
 }
 
-/** Serves `keys` at /.well-known/http-message-signatures-directory, as a signer publishes them. */
+/** Where the served keys are, by each type of Signature-Agent entry (ADR 125). */
+export const KEY_PATHS = {
+  directory: '/.well-known/http-message-signatures-directory',
+  /** The same keys as a plain JWKS, for a `jwks_uri` entry. */
+  jwksUri: '/keys.jwks',
+  /** A Client ID Metadata Document whose `jwks_uri` is the JWKS above, for a `cimd` entry. */
+  cimd: '/client.json',
+  /** One that carries its keys itself (`jwks`). */
+  cimdInline: '/client-inline.json',
+} as const
+
+/** The body each path serves: the keys three ways, the documents naming their own address. */
+function served(origin: string, keys: readonly object[]): Map<string, object> {
+  const client = (path: string) => ({ client_id: `${origin}${path}`, client_name: 'Test agent' })
+  return new Map<string, object>([
+    [KEY_PATHS.directory, { keys }],
+    [KEY_PATHS.jwksUri, { keys }],
+    [KEY_PATHS.cimd, { ...client(KEY_PATHS.cimd), jwks_uri: `${origin}${KEY_PATHS.jwksUri}` }],
+    [KEY_PATHS.cimdInline, { ...client(KEY_PATHS.cimdInline), jwks: { keys } }],
+  ])
+}
+
+/** Serves `keys` at the well-known directory (and KEY_PATHS' other places), as a signer publishes them. */
 export async function serveDirectory(
   keys: readonly object[] = [RFC9421_ED25519_PUBLIC],
 ): Promise<AgentDirectory> {
-  let requests = 0
+  const asked: string[] = []
+  let bodies = new Map<string, object>()
   const server: Server = createServer((request, response) => {
-    requests += 1
-    if (request.url !== '/.well-known/http-message-signatures-directory') {
+    asked.push(request.url ?? '')
+    const body = bodies.get(request.url ?? '')
+    if (!body) {
       response.writeHead(404).end()
       return
     }
@@ -47,13 +72,15 @@ export async function serveDirectory(
       'Content-Type': 'application/http-message-signatures-directory+json',
       'Cache-Control': 'max-age=3600',
     })
-    response.end(JSON.stringify({ keys }))
+    response.end(JSON.stringify(body))
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
+  const origin = `http://127.0.0.1:${port}`
+  bodies = served(origin, keys)
   return {
-    origin: `http://127.0.0.1:${port}`,
-    requests: () => requests,
+    origin,
+    requests: (path) => (path === undefined ? asked.length : asked.filter((each) => each === path).length),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }
 }

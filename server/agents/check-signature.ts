@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { Queryable } from '../db/database'
 import { keptText } from '../../contract/clean-text'
 import type { AgentFailure, AgentProof } from './agent-record'
-import { directoryUrl, KeyDirectories } from './key-directory'
+import { KeyDirectories, keySource } from './key-directory'
 import {
   type AgentEntry,
   checkSignature,
@@ -153,9 +153,9 @@ export class SignatureCheck {
     )
       return 'bad signature'
     if (!named?.agent || !named.entry) return 'unlisted agent'
-    const url = directoryUrl(named.entry, named.agent)
-    if (!url) return 'unknown key'
-    const keys = await this.#directories.keys(url)
+    const source = keySource(named.entry, named.agent)
+    if (!source) return 'unknown key'
+    const keys = await this.#directories.keys(source.url, source.kind)
     if (!keys) return 'directory unreachable'
     const message = { request: { method: request.method, url: request.url, headers: request.headers } }
     const outcome = await checkSignature(message, input.label, input.keyid, keys)

@@ -23,11 +23,20 @@ export interface TrustedAgent {
 export type TrustList = ReadonlyMap<string, TrustedAgent>
 
 /**
- * The known public signers whose Signature-Agent origin their operators publish. Others that sign
- * (the issue names Browserbase, Goose, Anchor, Google-Agent, Amazon AgentCore Browser) are listed
- * by the lab once it has read their origin from their own documentation (docs/agents.md).
+ * The known public signers whose operator documents their Signature-Agent origin (ADR 125,
+ * docs/signed-agents.md#the-default-list), one `ORIGIN=Name` each:
+ *   - OpenAI's ChatGPT agent: `Signature-Agent: "https://chatgpt.com"`
+ *     (https://help.openai.com/en/articles/11845367-chatgpt-agent-allowlisting);
+ *   - Google-Agent, on the requests Google signs: `Signature-Agent: g="https://agent.bot.goog"`
+ *     (https://developers.google.com/crawling/docs/crawlers-fetchers/allow-google-agent).
+ * Browserbase, Goose, Anchor and Amazon AgentCore Browser sign too, but their own documentation
+ * names no origin (AgentCore's directories are one host per AWS region): the lab adds them once
+ * it has read one. Both are HTTPS origins, so their directories are fetched over HTTPS only.
  */
-export const DEFAULT_SIGNATURE_AGENTS = 'https://chatgpt.com=ChatGPT agent'
+export const DEFAULT_SIGNATURE_AGENTS = [
+  'https://chatgpt.com=ChatGPT agent',
+  'https://agent.bot.goog=Google-Agent',
+].join(',')
 
 const MAX_NAME = 100
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost'])

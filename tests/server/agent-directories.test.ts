@@ -5,7 +5,7 @@ import { directoryResponseHeaders } from 'web-bot-auth'
 import { signerFromJWK } from 'web-bot-auth/crypto'
 import { RFC9421_ED25519_PUBLIC, RFC9421_ED25519_TEST_KEY, testKeyId } from '../../harness/signing-agent'
 import { storedAgentProblem } from '../../server/agents/agent-record'
-import { DIRECTORY_LIMITS, KeyDirectories, lifetimeOf } from '../../server/agents/key-directory'
+import { DIRECTORY_LIMITS, KeyDirectories, keySource, lifetimeOf } from '../../server/agents/key-directory'
 import { signatureAgentEntry } from '../../server/agents/message-signature'
 import { DEFAULT_SIGNATURE_AGENTS, parseTrustList } from '../../server/agents/trust-list'
 import { ConfigError, loadServerEnv } from '../../server/boot/env'
@@ -40,13 +40,18 @@ const limits = { ...DIRECTORY_LIMITS, timeoutMs: 300, maxBytes: 4096 }
 
 describe('SIGNATURE_AGENTS', () => {
   it('defaults to the known public signers; `default` and `-ORIGIN` add and take away', () => {
-    expect([...parseTrustList(DEFAULT_SIGNATURE_AGENTS).values()]).toContainEqual({
-      origin: 'https://chatgpt.com',
-      name: 'ChatGPT agent',
-    })
+    expect([...parseTrustList(DEFAULT_SIGNATURE_AGENTS).values()]).toEqual([
+      { origin: 'https://chatgpt.com', name: 'ChatGPT agent' },
+      { origin: 'https://agent.bot.goog', name: 'Google-Agent' },
+    ])
     const list = parseTrustList('default,-https://chatgpt.com, https://agent.example/=Example agent')
-    expect([...list.keys()]).toEqual(['https://agent.example'])
-    expect(loadServerEnv({}).SIGNATURE_AGENTS.get('https://chatgpt.com')?.name).toBe('ChatGPT agent')
+    expect([...list.keys()]).toEqual(['https://agent.bot.goog', 'https://agent.example'])
+    const unset = loadServerEnv({}).SIGNATURE_AGENTS
+    expect(unset.get('https://chatgpt.com')?.name).toBe('ChatGPT agent')
+    expect(unset.get('https://agent.bot.goog')?.name).toBe('Google-Agent')
+    const replaced = loadServerEnv({ SIGNATURE_AGENTS: 'https://agent.example=Only this one' })
+    expect([...replaced.SIGNATURE_AGENTS.keys()]).toEqual(['https://agent.example'])
+    expect([...unset.keys()].every((origin) => origin.startsWith('https://'))).toBe(true)
   })
 
   it('takes plain http:// only for a loopback origin the lab lists, and says what is wrong', () => {
@@ -71,6 +76,14 @@ describe('Signature-Agent', () => {
     ).toEqual({
       uri: 'https://b.example',
       type: 'jwks_uri',
+    })
+    expect(signatureAgentEntry('g="https://agent.bot.goog"', 'g')).toEqual({
+      uri: 'https://agent.bot.goog',
+      type: 'directory',
+    })
+    expect(signatureAgentEntry('sig1="https://a.example/client.json";type=cimd', 'sig1')).toEqual({
+      uri: 'https://a.example/client.json',
+      type: 'cimd',
     })
     expect(signatureAgentEntry('sig1="https://a.example";type=unknown', 'sig1')).toBeUndefined()
     expect(signatureAgentEntry('not a header', 'sig1')).toBeUndefined()
@@ -126,6 +139,48 @@ describe("a listed agent's directory", () => {
     const directories = new KeyDirectories(limits)
     expect((await directories.keys(url))?.size).toBe(1)
     expect(await directories.keys(`${origin}/forged`)).toBeUndefined()
+  })
+})
+
+describe("a `jwks_uri` or `cimd` entry's keys", () => {
+  const agent = () => ({ origin, name: 'Test agent' })
+  const client = (path: string, rest: object) => ({
+    body: JSON.stringify({ client_id: `${origin}${path}`, ...rest }),
+  })
+
+  it('are read from the JWKS or the client metadata document on the listed origin, and nowhere else', () => {
+    const jwks = keySource({ uri: `${origin}/keys.jwks`, type: 'jwks_uri' }, agent())
+    expect(jwks).toEqual({ url: `${origin}/keys.jwks`, kind: 'jwks' })
+    const cimd = keySource({ uri: `${origin}/client.json`, type: 'cimd' }, agent())
+    expect(cimd).toEqual({ url: `${origin}/client.json`, kind: 'cimd' })
+    expect(
+      keySource({ uri: 'https://elsewhere.example/keys.jwks', type: 'jwks_uri' }, agent()),
+    ).toBeUndefined()
+    expect(keySource({ uri: 'https://elsewhere.example/c.json', type: 'cimd' }, agent())).toBeUndefined()
+  })
+
+  it("a document's own `jwks`, or its `jwks_uri` on its origin; one naming another client or origin gives none", async () => {
+    const keyId = await testKeyId()
+    answers.set('/keys.jwks', { body: KEYS })
+    answers.set('/inline.json', client('/inline.json', { jwks: { keys: [RFC9421_ED25519_PUBLIC] } }))
+    answers.set('/by-uri.json', client('/by-uri.json', { jwks_uri: `${origin}/keys.jwks` }))
+    answers.set('/away.json', client('/away.json', { jwks_uri: 'https://elsewhere.example/keys.jwks' }))
+    answers.set('/other.json', client('/someone-else.json', { jwks: { keys: [RFC9421_ED25519_PUBLIC] } }))
+    answers.set('/keyless.json', client('/keyless.json', { client_name: 'No keys' }))
+    const directories = new KeyDirectories(limits)
+    expect((await directories.keys(`${origin}/inline.json`, 'cimd'))?.has(keyId)).toBe(true)
+    expect((await directories.keys(`${origin}/by-uri.json`, 'cimd'))?.has(keyId)).toBe(true)
+    await directories.keys(`${origin}/by-uri.json`, 'cimd')
+    expect([asked.get('/by-uri.json'), asked.get('/keys.jwks')]).toEqual([1, 1])
+    for (const path of ['/away.json', '/other.json', '/keyless.json', '/keys.jwks'])
+      expect(await directories.keys(`${origin}${path}`, 'cimd'), path).toBeUndefined()
+  })
+
+  it("a key is named by its thumbprint, or by the directory's own kid", async () => {
+    answers.set('/with-kid', { body: JSON.stringify({ keys: [{ ...RFC9421_ED25519_PUBLIC, kid: 'g-1' }] }) })
+    const keys = await new KeyDirectories(limits).keys(`${origin}/with-kid`)
+    expect(keys?.get('g-1')).toBe(keys?.get(await testKeyId()))
+    expect(keys?.get('g-1')).toBeDefined()
   })
 })
 

@@ -2,7 +2,13 @@ import { generateKeyPairSync } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestAccessTool } from '../../contract/agent-tool'
 import { agentCell } from '../../contract/agent-words'
-import { type AgentDirectory, serveDirectory, signedHeaders, testKeyId } from '../../harness/signing-agent'
+import {
+  type AgentDirectory,
+  KEY_PATHS,
+  serveDirectory,
+  signedHeaders,
+  testKeyId,
+} from '../../harness/signing-agent'
 import { type StudioProcess, startStudioProcess } from '../../harness/studio-process'
 import { startTestServer, type TestServer } from '../../harness/test-server'
 import { postWaitlist } from '../../harness/waitlist-api'
@@ -121,6 +127,43 @@ describe('a signed signup', () => {
   })
 })
 
+describe("Signature-Agent's other entry types, at the listed agent's origin (ADR 125)", () => {
+  const entry = (path: string, type: string) => `sig1=${plain(`${listed.origin}${path}`)};type=${type}`
+  // Read when each test runs: the directory and its key are known after beforeAll.
+  const verifiedBy = () => ({ verified: true, signature_agent: listed.origin, key_id: keyId, failure: null })
+
+  it('`jwks_uri`: verified with the keys at that address', async () => {
+    const headers = await signedHeaders(restUrl(), { signatureAgent: entry(KEY_PATHS.jwksUri, 'jwks_uri') })
+    await signedRest('signed.jwks@example.com', headers)
+    expect(await agentOf('signed.jwks@example.com')).toMatchObject(verifiedBy())
+    expect(listed.requests(KEY_PATHS.jwksUri)).toBe(1)
+  })
+
+  it('`cimd`: verified with the keys its client metadata document leads to, over MCP', async () => {
+    const headers = await signedHeaders(`${server.url}/mcp`, {
+      signatureAgent: entry(KEY_PATHS.cimd, 'cimd'),
+    })
+    const call = {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: {
+        name: requestAccessTool.name,
+        arguments: { email: 'signed.cimd@example.com' },
+        _meta: modernEnvelope('cimd-client'),
+      },
+    }
+    const answer = await postMcp(server.url, call, {
+      ...modernHeaders('tools/call', requestAccessTool.name),
+      ...headers,
+    })
+    expect(answer.body.result?.isError, JSON.stringify(answer.body)).toBeFalsy()
+    expect(await agentOf('signed.cimd@example.com')).toMatchObject({ name: 'cimd-client', ...verifiedBy() })
+    // The document once, and the JWKS it names already kept from the entry above.
+    expect([listed.requests(KEY_PATHS.cimd), listed.requests(KEY_PATHS.jwksUri)]).toEqual([1, 1])
+  })
+})
+
 describe('a signature that does not hold: recorded as failed, and the signup goes in', () => {
   it('expired', async () => {
     const headers = await signedHeaders(restUrl(), {
@@ -209,10 +252,12 @@ describe('an unsigned signup', () => {
   })
 })
 
-/** The verified signups above: the REST one, the MCP one, the form's, and the first of the nonce's two. */
+/** The verified signups above: REST, MCP, the form's, `jwks_uri`'s, `cimd`'s, and the first of the nonce's two. */
 const VERIFIED = [
   'nonce.first@example.com',
+  'signed.cimd@example.com',
   'signed.form@example.com',
+  'signed.jwks@example.com',
   'signed.mcp@example.com',
   'signed.rest@example.com',
 ]
@@ -276,7 +321,9 @@ describe('the lab counts by agent', () => {
       expect.objectContaining({ agent: { name: 'webmcp', verified: false }, signups: 1 }),
     )
     const sources = await cliOut('sources', '--days', 'all')
-    expect(sources).toMatch(/Test agent \(verified\)\s+4/)
-    expect(await cliOut('funnel', '--by', 'agent')).toMatch(/Test agent \(verified\)\s+4/)
+    expect(sources).toMatch(new RegExp(`Test agent \\(verified\\)\\s+${VERIFIED.length}\\b`))
+    expect(await cliOut('funnel', '--by', 'agent')).toMatch(
+      new RegExp(`Test agent \\(verified\\)\\s+${VERIFIED.length}\\b`),
+    )
   })
 })
