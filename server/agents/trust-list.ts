@@ -24,7 +24,7 @@ export type TrustList = ReadonlyMap<string, TrustedAgent>
 
 /**
  * The known public signers whose operator documents their Signature-Agent origin (ADR 125,
- * docs/signed-agents.md#the-default-list), one `ORIGIN=Name` each:
+ * docs/signed-agents.md#the-trust-list-signature_agents), one `ORIGIN=Name` each:
  *   - OpenAI's ChatGPT agent: `Signature-Agent: "https://chatgpt.com"`
  *     (https://help.openai.com/en/articles/11845367-chatgpt-agent-allowlisting);
  *   - Google-Agent, on the requests Google signs: `Signature-Agent: g="https://agent.bot.goog"`
