@@ -5,7 +5,8 @@ import type { SortColumn } from '../../server/admin/entries'
 /**
  * Which entries the list shows, as the CLI's flags name them (server/waitlist/admin/entry-filter.ts):
  * statuses and sources (any of those ticked), answers as `ID=VALUE` (a choice exactly, a text
- * contained), domains (each with its subdomains, any of them) and tags (all of them). Kept in the
+ * contained), domains (each with its subdomains, any of them), tags (all of them), agents by name
+ * (any of them) and only those a verified agent made. Kept in the
  * page's address with the list's order (`?status=waiting&answer=role%3DResearch&sort=answer_organisation&order=asc`),
  * so a reload or a bookmark keeps them; the token never is (it lives in the tab, api.ts).
  */
@@ -15,6 +16,8 @@ export interface Filters {
   answers: string[]
   domains: string[]
   tags: string[]
+  /** Agents by name, any of them (`--agent NAME`): a declared name, or a verified agent's display name or origin. */
+  agents: string[]
   /** Only entries a verified agent made (`--agent-verified`). */
   agentVerified: boolean
 }
@@ -33,6 +36,7 @@ export const NO_FILTERS: Filters = {
   answers: [],
   domains: [],
   tags: [],
+  agents: [],
   agentVerified: false,
 }
 
@@ -47,6 +51,7 @@ export function filtersFromQuery(search: string): Filters {
     answers: query.getAll('answer'),
     domains: query.getAll('domain'),
     tags: query.getAll('tag'),
+    agents: query.getAll('agent'),
     agentVerified: query.get('agent-verified') === 'true',
   }
 }
@@ -66,6 +71,7 @@ export function filtersQuery(filters: Filters): URLSearchParams {
   for (const answer of filters.answers) query.append('answer', answer)
   for (const domain of filters.domains) query.append('domain', domain)
   for (const tag of filters.tags) query.append('tag', tag)
+  for (const agent of filters.agents) query.append('agent', agent)
   if (filters.agentVerified) query.append('agent-verified', 'true')
   return query
 }
@@ -83,6 +89,7 @@ export const filterCount = (filters: Filters) =>
   filters.answers.length +
   filters.domains.length +
   filters.tags.length +
+  filters.agents.length +
   (filters.agentVerified ? 1 : 0)
 
 export const isFiltered = (filters: Filters) => filterCount(filters) > 0

@@ -35,6 +35,9 @@ export function FilterFold({ filters, children }: { filters: Filters; children: 
 }
 
 const VERIFIED_AGENT = 'Made through a verified agent'
+/** Domains have no spaces; an agent's name may (`ChatGPT agent`), so names are split at commas only. */
+const DOMAIN_SPLIT = /[\s,]+/
+const AGENT_SPLIT = /\s*,\s*/
 
 /** A box per tag the team has given (all ticked must match, as `--tag` does), and the domains to keep. */
 export function MarkFilters(props: {
@@ -64,7 +67,22 @@ export function MarkFilters(props: {
         }
         empty={summary ? 'No entry has a tag yet: tick rows, then Tag selected.' : 'Loading…'}
       />
-      <DomainBox value={filters.domains} onChange={(domains) => onChange({ ...filters, domains })} />
+      <WordsBox
+        label="Domain, with its subdomains"
+        rule="stanford.edu also finds cs.stanford.edu; edu finds every .edu address. Several: spaces between."
+        split={DOMAIN_SPLIT}
+        joiner=" "
+        value={filters.domains}
+        onChange={(domains) => onChange({ ...filters, domains })}
+      />
+      <WordsBox
+        label="Agent, by name"
+        rule="A name the program declared, or a verified agent's display name or origin; any letter case. Several: commas between."
+        split={AGENT_SPLIT}
+        joiner=", "
+        value={filters.agents}
+        onChange={(agents) => onChange({ ...filters, agents })}
+      />
       <FilterBoxes
         legend="Agent"
         options={[VERIFIED_AGENT]}
@@ -76,21 +94,35 @@ export function MarkFilters(props: {
   )
 }
 
-/** Domains, each with its subdomains (`edu` is every .edu), spaces or commas between; the list follows a moment after typing stops. */
-function DomainBox(props: { value: readonly string[]; onChange(domains: string[]): void }) {
+/**
+ * Words to filter by, split by `split`: domains (each with its subdomains, `edu` is every .edu) or
+ * agents' names (as `--agent` takes them). The list follows a moment after typing stops.
+ */
+function WordsBox(props: {
+  label: string
+  rule: string
+  split: RegExp
+  /** How the words in the address are written back into the box. */
+  joiner: string
+  value: readonly string[]
+  onChange(words: string[]): void
+}) {
   const id = useId()
-  const [text, setText] = useState(props.value.join(' '))
-  const { value, onChange } = props
+  const { split, value, onChange } = props
+  const [text, setText] = useState(value.join(props.joiner))
   useEffect(() => {
-    const next = text.split(/[\s,]+/).filter(Boolean)
-    if (next.join(' ') === value.join(' ')) return
+    const next = text
+      .split(split)
+      .map((word) => word.trim())
+      .filter(Boolean)
+    if (next.join('\n') === value.join('\n')) return
     const timer = setTimeout(() => onChange(next), 300)
     return () => clearTimeout(timer)
-  }, [text, value, onChange])
+  }, [text, split, value, onChange])
   return (
     <div className="mt-3">
       <label htmlFor={id} className="block text-sm font-medium">
-        Domain, with its subdomains
+        {props.label}
       </label>
       <input
         id={id}
@@ -101,7 +133,7 @@ function DomainBox(props: { value: readonly string[]; onChange(domains: string[]
         className={`mt-1 w-full rounded border border-line bg-page px-3 py-2 sm:w-80 ${FOCUS}`}
       />
       <p id={`${id}-rule`} className="mt-1 text-sm text-soft">
-        stanford.edu also finds cs.stanford.edu; edu finds every .edu address. Several: spaces between.
+        {props.rule}
       </p>
     </div>
   )

@@ -1,6 +1,12 @@
 import { useEffect, useState } from 'react'
 import type { Range } from './api'
-import { fetchSources, type SourceCounts, type SourcesSummary } from './sources-api'
+import {
+  agentTotals,
+  fetchSources,
+  type SourceAgentSignups,
+  type SourceCounts,
+  type SourcesSummary,
+} from './sources-api'
 
 export const RANGE_NAMES: Record<Range, string> = {
   '30': 'the last 30 days',
@@ -28,9 +34,15 @@ export function useSources(range: Range, version: number, fail: (reason: unknown
 
 /**
  * Visits, visitors, signups and conversion per source, most signups first, each source's media and
- * campaigns beneath it. On a phone each row is a small card: the source over its four figures.
+ * campaigns beneath it; then the signups agents made, as the CLI's `sources` lists them. On a phone
+ * each row is a small card: the source over its four figures.
  */
-export function SourcesPanel({ sources, range }: { sources: SourceCounts[] | undefined; range: Range }) {
+export function SourcesPanel(props: {
+  sources: SourceCounts[] | undefined
+  agents: SourceAgentSignups[] | undefined
+  range: Range
+}) {
+  const { sources, agents, range } = props
   return (
     <section
       id="sources"
@@ -53,7 +65,42 @@ export function SourcesPanel({ sources, range }: { sources: SourceCounts[] | und
       ) : (
         <SourcesTable sources={sources} />
       )}
+      {agents && agents.length > 0 && <AgentSignupsList agents={agents} />}
     </section>
+  )
+}
+
+/**
+ * The signups agents made, summed over sources: a verified agent (its Web Bot Auth signature held)
+ * apart from a program that only declared the same name, as `sources` and the funnel count them.
+ */
+function AgentSignupsList({ agents }: { agents: SourceAgentSignups[] }) {
+  return (
+    <div className="mt-4 text-sm">
+      <h3 id="agent-signups-heading" className="font-semibold">
+        Signups by agent
+      </h3>
+      <p className="mt-1 text-soft">
+        (verified): its Web Bot Auth signature held, from an agent SIGNATURE_AGENTS lists; the others are
+        named by the program, not verified.
+      </p>
+      <ul aria-labelledby="agent-signups-heading" className="mt-2">
+        {agentTotals(agents).map(({ agent, verified, signups }) => (
+          <li
+            key={`${verified}\n${agent}`}
+            className="flex justify-between gap-4 border-b border-line py-2 [overflow-wrap:anywhere]"
+          >
+            <span>
+              {agent}
+              {verified && ' (verified)'}
+            </span>
+            <span className="tabular-nums">
+              {number(signups)} <span className="sr-only">signups</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
   )
 }
 

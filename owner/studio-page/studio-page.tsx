@@ -46,7 +46,7 @@ export function StudioPage() {
       {summary && (
         <SignupsChart days={summary.days} visits={sources?.days} range={range} onRangeChange={setRange} />
       )}
-      <SourcesPanel sources={sources?.sources} range={range} />
+      <SourcesPanel sources={sources?.sources} agents={sources?.agents} range={range} />
       <FunnelPanel version={version} onFail={fail} />
 
       <SendHealthBanner version={version} onFail={fail} />

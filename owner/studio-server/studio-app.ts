@@ -12,7 +12,7 @@ import {
   removeEntry,
   tagsPresent,
 } from '../../server/admin/entries'
-import { signupsPerDay, sourcesSummary } from '../../server/admin/funnel'
+import { signupsByAgent, signupsPerDay, sourcesSummary } from '../../server/admin/funnel'
 import {
   type Database,
   maskEmails,
@@ -105,11 +105,12 @@ export function createStudioApp(options: {
   return app
 }
 
-/** The sources by visits and signups over 30 or 90 days, or all. */
+/** The sources by visits and signups over 30 or 90 days, or all, and the signups agents made, as `sources` gives them. */
 export async function sources(c: Context, db: Database): Promise<Response> {
   const days = parseRange(c.req.query('days'))
   if (days === undefined) return c.json({ error: 'days must be 30, 90 or all' }, 400)
-  return c.json(await sourcesSummary(db, days))
+  const [summary, agents] = await Promise.all([sourcesSummary(db, days), signupsByAgent(db, days)])
+  return c.json({ ...summary, agents })
 }
 
 /** The total, the entries by status, the chart's days, and the sources and tags the filters offer. */

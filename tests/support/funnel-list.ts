@@ -42,8 +42,14 @@ async function cli(mail: MailTestServer, ...args: string[]): Promise<string> {
   return result.stdout
 }
 
-/** Builds the list on a server started with FUNNEL_LIST_ENV, through its real doors and the CLI. */
-export async function listWithAResend(mail: MailTestServer): Promise<void> {
+/**
+ * Builds the list on a server started with FUNNEL_LIST_ENV, through its real doors and the CLI.
+ * `apiHeaders` gives each API signup's further headers by its index (a signed agent's, issue 67).
+ */
+export async function listWithAResend(
+  mail: MailTestServer,
+  apiHeaders: (index: number) => Promise<Record<string, string>> = async () => ({}),
+): Promise<void> {
   const { server } = mail
   const browser = { 'user-agent': CHROME }
   for (let visit = 0; visit < VISITS; visit++)
@@ -52,8 +58,11 @@ export async function listWithAResend(mail: MailTestServer): Promise<void> {
     const signup = await postWaitlist(server, { email }, { ...browser, referer: `${server.url}/` })
     check(signup.status === 201, `the page's signup of ${email}`)
   }
-  for (const email of API_SIGNUPS)
-    check((await postWaitlist(server, { email })).status === 201, `the API's signup of ${email}`)
+  for (const [index, email] of API_SIGNUPS.entries())
+    check(
+      (await postWaitlist(server, { email }, await apiHeaders(index))).status === 201,
+      `the API's signup of ${email}`,
+    )
   await cli(mail, 'invite', ANN, BEN)
   await codeMailedTo(mail, ANN, 1)
   await cli(mail, 'invite', ANN, '--resend')
