@@ -43,8 +43,8 @@ export function InvitePanel(props: {
           {preview && <PreviewSummary preview={preview} order={order} />}
           <PreviewFrame />
           <TestSendForm />
-          {/* Read as the preview opens, beside it: the studio's first page asks nothing more. */}
-          <PreflightPanel heading="h4" />
+          {/* Read as the preview opens, and again once a send's own check held it; never on the first page. */}
+          <PreflightPanel heading="h4" since={invite.held} />
           {preview && (
             <SendButtons
               preview={preview}

@@ -30,9 +30,10 @@ const when = (at: string) => `${at.slice(0, 19).replace('T', ' ')} UTC`
 /**
  * The deliverability preflight (issue 66): when it last ran and whether it passed, each check with
  * the record read and what to publish instead, and "Check again". Read when it is shown (the
- * invite panel's preview, the Settings page), never with the studio's first page.
+ * invite panel's preview, the Settings page), never with the studio's first page, and again when
+ * `since` changes.
  */
-export function PreflightPanel({ heading }: { heading: 'h2' | 'h4' }) {
+export function PreflightPanel({ heading, since }: { heading: 'h2' | 'h4'; since?: unknown }) {
   const [shown, setShown] = useState<PreflightJson>()
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState('')
@@ -47,9 +48,11 @@ export function PreflightPanel({ heading }: { heading: 'h2' | 'h4' }) {
       setBusy(false)
     }
   }, [])
+  // `since`: something that ran a preflight meanwhile (a batch's own check): read the last run again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a change of `since` is the reason to read
   useEffect(() => {
     void load(fetchPreflight)
-  }, [load])
+  }, [load, since])
   const Heading = heading
   return (
     <section aria-labelledby={`preflight-${heading}`} className="space-y-2 rounded border border-line p-3">
