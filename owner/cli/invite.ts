@@ -16,6 +16,7 @@ import {
   queueInvite,
   type Refusal,
   renderPreview,
+  skippedRecord,
 } from '../../server/admin/sending'
 import type { ServerEnv } from '../../server/boot/owner-assembly'
 import { EXIT, exitFor } from './exit-status'
@@ -139,14 +140,13 @@ async function queue(db: Database, env: ServerEnv, request: InviteRequest, print
     return EXIT.nothingDone
   }
   if (clearance.note) print(clearance.note)
-  const skipped = clearance.skipped ? ` --skip-preflight (failing: ${clearance.skipped})` : ''
   const outcome = await queueInvite(
     db,
     {
       choice: choiceOf(request),
       resend: request.resend,
       actor: { via: 'cli', ...actor },
-      chosenBy: `${chosenBy(request)}${skipped}`,
+      chosenBy: `${chosenBy(request)}${skippedRecord(clearance)}`,
     },
     env,
   )

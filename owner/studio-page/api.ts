@@ -1,6 +1,7 @@
 import { signInAddress } from '../../contract/studio-return'
 import type { EntryPage as ListPage, StatusCounts } from '../../server/admin/entries'
 import type { DayCount } from '../../server/admin/funnel'
+import type { CheckLine } from '../../server/admin/sending'
 import { type Filters, filtersQuery, type ListView, type Sort, sortQuery } from './filters'
 
 /**
@@ -89,6 +90,19 @@ export function adoptToken(): void {
 /** The studio's answer while no server runs the database: the page says so and tries again by itself. */
 export class SiteStopped extends Error {}
 
+/**
+ * A batch refused because the deliverability preflight does not pass (409): the lines that hold it,
+ * which the invite panels show with the way past them (an owner's "Send anyway").
+ */
+export class PreflightHeld extends Error {
+  constructor(
+    message: string,
+    readonly lines: CheckLine[],
+  ) {
+    super(message)
+  }
+}
+
 async function call(url: string, init: RequestInit = {}): Promise<Response> {
   await adopted
   if (!token && refused) throw new Error(refused)
@@ -101,8 +115,14 @@ async function call(url: string, init: RequestInit = {}): Promise<Response> {
   // Signed out meanwhile: back here, with the filters shown, once the passkey signs in again.
   if (response.status === 401 && STUDIO_ROOT)
     window.location.assign(signInAddress(`${window.location.pathname}${window.location.search}`))
-  const body = (await response.json().catch(() => ({}))) as { error?: string; stopped?: boolean }
+  const body = (await response.json().catch(() => ({}))) as {
+    error?: string
+    stopped?: boolean
+    preflight?: CheckLine[]
+  }
   if (body.stopped) throw new SiteStopped(body.error ?? 'The site is stopped.')
+  // The first of the refusal's lines: the page lays out the held checks itself.
+  if (body.preflight) throw new PreflightHeld(body.error?.split('\n')[0] ?? '', body.preflight)
   throw new Error(body.error ?? `The studio answered ${response.status}`)
 }
 
@@ -194,12 +214,16 @@ export function fetchInvitePreview(count: number, view: ListView): Promise<Invit
   return send(`/api/invite/preview?${query}`)
 }
 
-/** Queues the invitations, as `npm run waitlist -- invite --next N FILTER` does; the server sends them. */
+/**
+ * Queues the invitations, as `npm run waitlist -- invite --next N FILTER` does; the server sends
+ * them. `anyway`: an owner's "Send anyway" past a failing preflight, as `--skip-preflight`.
+ */
 export function queueInvitations(
   count: number,
   view: ListView,
+  anyway = false,
 ): Promise<{ queued: number; perMinute: number; waitsForSender: boolean }> {
-  return send(`/api/invite?${viewQuery(view)}`, {
+  return send(`/api/invite${anyway ? '/anyway' : ''}?${viewQuery(view)}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ count }),

@@ -66,13 +66,16 @@ export function fetchSelectedPreview(emails: readonly string[]): Promise<Selecte
   return send('/api/invite/selected/preview', asJson(emails))
 }
 
-/** Queues the selected addresses' invitations, as `invite EMAIL…` does; the server sends them. */
-export function queueSelected(emails: readonly string[]): Promise<{
+/** Queues the selected addresses' invitations, as `invite EMAIL…` does (`anyway`: past a failing preflight, an owner's). */
+export function queueSelected(
+  emails: readonly string[],
+  anyway = false,
+): Promise<{
   queued: number
   refused: Refused[]
   unknown: number
   perMinute: number
   waitsForSender: boolean
 }> {
-  return send('/api/invite/selected', asJson(emails))
+  return send(`/api/invite/selected${anyway ? '/anyway' : ''}`, asJson(emails))
 }

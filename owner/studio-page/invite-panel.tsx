@@ -2,6 +2,8 @@ import { type FormEvent, useState } from 'react'
 import type { InvitePreview } from './api'
 import type { ListView } from './filters'
 import { Headers, InviteOutcome, PreviewFrame, people, Recipients, SendButtons } from './invite-preview'
+import { PreflightPanel } from './preflight-panel'
+import { HeldByPreflight } from './send-anyway'
 import { FOCUS } from './styles'
 import { TestSendForm } from './test-send-form'
 import { useInvite } from './use-invite'
@@ -9,8 +11,8 @@ import { useInvite } from './use-invite'
 /**
  * "Invite the next N" of the entries the list's filters match (all of them without any), the first
  * N in the order the table shows them, as `invite --next N FILTER --sort COLUMN` picks them: the
- * count, the order and the message are shown first, and nothing is queued until the owner says so;
- * the running server then sends at MAIL_PER_MINUTE.
+ * count, the order, the message and the last deliverability preflight are shown first, and nothing
+ * is queued until the owner says so; the running server then sends at MAIL_PER_MINUTE.
  */
 export function InvitePanel(props: {
   view: ListView
@@ -41,12 +43,21 @@ export function InvitePanel(props: {
           {preview && <PreviewSummary preview={preview} order={order} />}
           <PreviewFrame />
           <TestSendForm />
+          {/* Read as the preview opens, and again once a send's own check held it; never on the first page. */}
+          <PreflightPanel heading="h4" since={invite.held} />
           {preview && (
             <SendButtons
               preview={preview}
               busy={invite.busy}
               onSend={() => invite.send(preview)}
               onCancel={invite.cancel}
+            />
+          )}
+          {preview && invite.held && (
+            <HeldByPreflight
+              lines={invite.held}
+              busy={invite.busy}
+              onSendAnyway={() => invite.send(preview, true)}
             />
           )}
         </div>

@@ -9,6 +9,7 @@ import {
   Recipients,
   SendButtons,
 } from './invite-preview'
+import { HeldByPreflight } from './send-anyway'
 import { FOCUS } from './styles'
 import { useAction } from './use-invite'
 
@@ -42,9 +43,12 @@ export function InviteSelected(props: {
         <SelectedPreviewView
           preview={invite.preview}
           busy={invite.busy}
-          onSend={invite.send}
+          onSend={() => invite.send()}
           onCancel={invite.cancel}
         />
+      )}
+      {invite.preview && invite.held && (
+        <HeldByPreflight lines={invite.held} busy={invite.busy} onSendAnyway={() => invite.send(true)} />
       )}
     </section>
   )
@@ -144,7 +148,7 @@ function LeftAlone({ refused, gone }: { refused: readonly Refused[]; gone: strin
 /** The preview of the selection (closed when the selection changes), the sending, and what came of it. */
 function useInviteSelected(selected: readonly string[], clear: () => void, onQueued: () => void) {
   const [preview, setPreview] = useState<SelectedPreview>()
-  const { busy, status, setStatus, error, act } = useAction()
+  const { busy, status, setStatus, error, held, act } = useAction()
   // A preview is of the rows ticked when it was asked for: a change of them asks again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: any change of the selection closes it
   useEffect(() => setPreview(undefined), [selected])
@@ -153,9 +157,10 @@ function useInviteSelected(selected: readonly string[], clear: () => void, onQue
       setStatus('')
       setPreview(await fetchSelectedPreview(selected))
     })
-  const send = () =>
+  // `anyway`: an owner's "Send anyway" past the preflight that held the batch.
+  const send = (anyway = false) =>
     act(async () => {
-      const done = await queueSelected(selected)
+      const done = await queueSelected(selected, anyway)
       const left = done.refused.length + done.unknown
       const also = left > 0 ? ` ${count(left)} left alone (not waiting, or no longer on the list).` : ''
       setStatus(`${queuedText(done.queued, done.perMinute, done.waitsForSender)}${also}`)
@@ -163,5 +168,5 @@ function useInviteSelected(selected: readonly string[], clear: () => void, onQue
       clear()
       onQueued()
     })
-  return { preview, busy, status, error, showPreview, send, cancel: () => setPreview(undefined) }
+  return { preview, busy, status, error, held, showPreview, send, cancel: () => setPreview(undefined) }
 }

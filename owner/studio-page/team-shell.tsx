@@ -5,6 +5,7 @@ import { STUDIO_ROOT } from './api'
 import { EnrolPage } from './enrol-page'
 import { PasskeysPage } from './passkeys-page'
 import { RoleProvider, useMay } from './role'
+import { SettingsPage } from './settings-page'
 import { SignInPage } from './sign-in-page'
 import { StudioPage } from './studio-page'
 import { FOCUS } from './styles'
@@ -12,17 +13,23 @@ import { fetchMe, type Me, signOut } from './team-api'
 import { TeamPage } from './team-page'
 
 /** The studio's pages by path (owner/team-studio/auth-routes.ts serves each): the team's under /studio. */
-const PAGES = { '/activity': 'Activity', '/passkeys': 'Your passkeys', '/team': 'Team' } as const
+const PAGES = {
+  '/activity': 'Activity',
+  '/settings': 'Settings',
+  '/passkeys': 'Your passkeys',
+  '/team': 'Team',
+} as const
 type Path = '/' | keyof typeof PAGES
 /** The team studio, under /studio on the site; the local studio (`waitlist studio`) is at the root. */
 const TEAM = STUDIO_ROOT !== ''
 /** The local studio's one owner has no passkey, no other session and no team to run. */
-const LOCAL_PAGES: readonly string[] = ['/activity']
+const LOCAL_PAGES: readonly string[] = ['/activity', '/settings']
 
 /**
  * The studio: on the team studio at /studio, sign-in and enrolment for whoever is not signed in;
- * for a member, or the local studio's owner, the studio (only what their role may do) and the
- * Activity record; on the team studio, their passkeys, and for owners the team.
+ * for a member, or the local studio's owner, the studio (only what their role may do), the
+ * Activity record and, from members up, Settings; on the team studio, their passkeys, and for
+ * owners the team.
  */
 export function TeamShell() {
   const path = window.location.pathname.slice(STUDIO_ROOT.length)
@@ -60,6 +67,7 @@ function SignedIn({ path }: { path: Path }) {
             </p>
           )}
           {path === '/activity' && <ActivityPage onFail={fail} />}
+          {path === '/settings' && <SettingsPage />}
           {path === '/passkeys' && <PasskeysPage onFail={fail} />}
           {path === '/team' && <TeamPage onFail={fail} />}
         </main>
@@ -70,10 +78,13 @@ function SignedIn({ path }: { path: Path }) {
 
 function TeamNav({ me, path }: { me: Me; path: Path }) {
   const mayRunTeam = useMay('owner')
+  const mayInvite = useMay('member')
   const links: [Path, string][] = [
     ['/', 'Studio'],
     ['/activity', PAGES['/activity']],
   ]
+  // What Settings shows is the invite panel's (a member's and an owner's); the server asks the same.
+  if (mayInvite) links.push(['/settings', PAGES['/settings']])
   if (TEAM) links.push(['/passkeys', PAGES['/passkeys']])
   if (TEAM && mayRunTeam) links.push(['/team', PAGES['/team']])
   return (

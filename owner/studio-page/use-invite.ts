@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
-import { fetchInvitePreview, type InvitePreview, queueInvitations } from './api'
+import type { CheckLine } from '../../server/admin/sending'
+import { fetchInvitePreview, type InvitePreview, PreflightHeld, queueInvitations } from './api'
 import type { ListView } from './filters'
 import { queuedText } from './invite-preview'
 
@@ -7,24 +8,28 @@ const PREPARING = 'Preparing the preview…'
 
 /**
  * What both invite panels (the next N, the rows ticked) keep while they call the studio's server:
- * whether a call is on its way, the last outcome's line, and its error; `act` runs one call.
+ * whether a call is on its way, the last outcome's line, its error, and the checks of a failing
+ * preflight that held the last batch; `act` runs one call.
  */
 export function useAction() {
   const [busy, setBusy] = useState(false)
   const [status, setStatus] = useState('')
   const [error, setError] = useState('')
+  const [held, setHeld] = useState<CheckLine[]>()
   const act = async (work: () => Promise<void>) => {
     setBusy(true)
     setError('')
+    setHeld(undefined)
     try {
       await work()
     } catch (reason) {
       setError(String((reason as Error).message ?? reason))
+      if (reason instanceof PreflightHeld) setHeld(reason.lines)
     } finally {
       setBusy(false)
     }
   }
-  return { busy, status, setStatus, error, act }
+  return { busy, status, setStatus, error, held, act }
 }
 
 /**
@@ -34,7 +39,7 @@ export function useAction() {
 export function useInvite(view: ListView, onQueued: () => void) {
   const [open, setOpen] = useState(false)
   const [preview, setPreview] = useState<InvitePreview>()
-  const { busy, status, setStatus, error, act } = useAction()
+  const { busy, status, setStatus, error, held, act } = useAction()
   // The frame is asked for at once, beside the figures, and a line says the rest is on its way.
   const showPreview = (count: number) => {
     setPreview(undefined)
@@ -61,12 +66,13 @@ export function useInvite(view: ListView, onQueued: () => void) {
     setOpen(false)
     setPreview(undefined)
   }, [view])
-  const send = (shown: InvitePreview) =>
+  // `anyway`: an owner's "Send anyway" past the preflight that held the batch.
+  const send = (shown: InvitePreview, anyway = false) =>
     act(async () => {
-      const { queued, perMinute, waitsForSender } = await queueInvitations(shown.count, view)
+      const { queued, perMinute, waitsForSender } = await queueInvitations(shown.count, view, anyway)
       setStatus(queuedText(queued, perMinute, waitsForSender))
       close()
       onQueued()
     })
-  return { open, preview, busy, status, error, showPreview, send, cancel: close }
+  return { open, preview, busy, status, error, held, showPreview, send, cancel: close }
 }

@@ -17,6 +17,7 @@ export const LARGER_BODIES: Readonly<Record<string, number>> = {
   'POST /api/untag': SELECTION,
   'POST /api/invite/selected/preview': SELECTION,
   'POST /api/invite/selected': SELECTION,
+  'POST /api/invite/selected/anyway': SELECTION,
 }
 
 /** The most a route reads of a body, in bytes. */

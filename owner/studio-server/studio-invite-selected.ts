@@ -25,7 +25,9 @@ const SEND_JSON = `send JSON: {"emails": ["…"]}, 1 to ${MAX_SELECTED} addresse
  */
 export const studioInviteSelected = (db: Database, invite: StudioInvite) => ({
   preview: (c: Context) => previewSelected(c, db, invite),
-  queue: (c: Context) => queueSelected(c, db, invite),
+  queue: (c: Context) => queueSelected(c, db, invite, false),
+  // An owner's "Send anyway" past a failing preflight (studio-invite.ts queueFromStudio).
+  queueAnyway: (c: Context) => queueSelected(c, db, invite, true),
 })
 
 /** The addresses in the body, each once in any letter case, or the answer that refuses the body. */
@@ -58,15 +60,26 @@ async function previewSelected(c: Context, db: Database, invite: StudioInvite): 
   })
 }
 
-async function queueSelected(c: Context, db: Database, invite: StudioInvite): Promise<Response> {
+async function queueSelected(
+  c: Context,
+  db: Database,
+  invite: StudioInvite,
+  skip: boolean,
+): Promise<Response> {
   const emails = await readEmails(c)
   if (emails instanceof Response) return emails
-  const queued = await queueFromStudio(c, db, invite, {
-    choice: { emails },
-    resend: false,
-    actor: { via: 'studio', ...actorOf(c) },
-    chosenBy: `${emails.length} selected`,
-  })
+  const queued = await queueFromStudio(
+    c,
+    db,
+    invite,
+    {
+      choice: { emails },
+      resend: false,
+      actor: { via: 'studio', ...actorOf(c) },
+      chosenBy: `${emails.length} selected`,
+    },
+    skip,
+  )
   if (queued instanceof Response) return queued
   return c.json({
     queued: queued.queued.length,

@@ -19,6 +19,7 @@ import {
   previewInvite,
   previewMessage,
   queueInvite,
+  skippedRecord,
 } from '../../server/admin/sending'
 import { actorOf } from './studio-actor'
 import { studioFilter } from './studio-filter'
@@ -49,7 +50,8 @@ function countOf(value: unknown): number | undefined {
  * The studio's "Invite the next N", through the invite service `invite --next N` calls, with the
  * filters the list shows above it and in its order (the query's, as /api/entries reads them): a preview (who, how
  * many, of how many shown, the message) that changes nothing, the message's HTML part for the
- * preview's frame (no address in it, so no token needed), and the POST that queues.
+ * preview's frame (no address in it, so no token needed), the POST that queues, and the same POST
+ * that queues although the preflight fails (`/anyway`, an owner's row in the route table).
  */
 export const studioInvite = (db: Database, invite: StudioInvite) => ({
   previewHtml: async (c: Context) => {
@@ -60,7 +62,8 @@ export const studioInvite = (db: Database, invite: StudioInvite) => ({
     })
   },
   preview: (c: Context) => preview(c, db, invite),
-  queue: (c: Context) => queue(c, db, invite),
+  queue: (c: Context) => queue(c, db, invite, false),
+  queueAnyway: (c: Context) => queue(c, db, invite, true),
 })
 
 /** What every preview shows beside its people: the message as the first of them gets it, From, the pace, and why it might not leave yet. */
@@ -122,19 +125,22 @@ async function preview(c: Context, db: Database, invite: StudioInvite): Promise<
 
 /**
  * Queues `request` as the studio's batch, or answers why nothing was queued (409): the placeholder
- * link, or a preflight that does not pass (ADR 120), with its lines. The studio never skips it:
- * an owner who sends anyway does so with `invite --skip-preflight`, on the record.
+ * link, or a preflight that does not pass (ADR 120), with its lines. `skip` is an owner's "Send
+ * anyway": the route table lets only owners reach it (studio-routes.ts), and the batch's record
+ * names the checks skipped as `invite --skip-preflight` does, with the owner as its actor (ADR 124).
  */
 export async function queueFromStudio(
   c: Context,
   db: Database,
   invite: StudioInvite,
   request: InviteRequest,
+  skip: boolean,
 ): Promise<Response | Exclude<InviteOutcome, { refusal: string }>> {
-  const clearance = await clearBatch(db, request.actor.name, false)
+  const clearance = await clearBatch(db, request.actor.name, skip)
   if (!clearance.go)
     return c.json({ error: heldWords(clearance.lines).join('\n'), preflight: clearance.lines }, 409)
-  const outcome = await queueInvite(db, request, invite.fallback)
+  const chosenBy = `${request.chosenBy}${skippedRecord(clearance)}`
+  const outcome = await queueInvite(db, { ...request, chosenBy }, invite.fallback)
   return 'refusal' in outcome ? c.json({ error: outcome.refusal }, 409) : outcome
 }
 
@@ -144,7 +150,7 @@ export const paceJson = (outcome: { perMinute: number; noSender: string | null }
   waitsForSender: outcome.noSender !== null,
 })
 
-async function queue(c: Context, db: Database, invite: StudioInvite): Promise<Response> {
+async function queue(c: Context, db: Database, invite: StudioInvite, skip: boolean): Promise<Response> {
   // A form on another site cannot send JSON without a preflight, which gets no CORS answer.
   if (!c.req.header('content-type')?.startsWith('application/json'))
     return c.json({ error: 'send JSON: {"count": N}' }, 415)
@@ -152,13 +158,19 @@ async function queue(c: Context, db: Database, invite: StudioInvite): Promise<Re
   const next = readNext(c, body?.count)
   if (next instanceof Response) return next
   const { count, filter, sort } = next
-  const queued = await queueFromStudio(c, db, invite, {
-    choice: { next: count, filter, sort },
-    resend: false,
-    actor: { via: 'studio', ...actorOf(c) },
-    // As `invite --next N` would be typed for the same rows: the table's order is a --sort.
-    chosenBy: [`next ${count}`, filterWords(filter), `--sort ${sortFlag(sort)}`].filter(Boolean).join(' '),
-  })
+  const queued = await queueFromStudio(
+    c,
+    db,
+    invite,
+    {
+      choice: { next: count, filter, sort },
+      resend: false,
+      actor: { via: 'studio', ...actorOf(c) },
+      // As `invite --next N` would be typed for the same rows: the table's order is a --sort.
+      chosenBy: [`next ${count}`, filterWords(filter), `--sort ${sortFlag(sort)}`].filter(Boolean).join(' '),
+    },
+    skip,
+  )
   if (queued instanceof Response) return queued
   return c.json({ queued: queued.queued.length, ...paceJson(queued) })
 }

@@ -48,11 +48,11 @@ export const passkeyName = (given: unknown, fallback: string) =>
   typeof given === 'string' && given.trim() !== '' ? given.trim().slice(0, MAX_NAME) : fallback
 
 /** The page's paths on the team studio, each serving the page, which shows what the path names. */
-export const TEAM_PAGES = ['/', '/sign-in', '/enrol', '/activity', '/team', '/passkeys'] as const
+export const TEAM_PAGES = ['/', '/sign-in', '/enrol', '/activity', '/settings', '/team', '/passkeys'] as const
 /** The pages a visitor who is not signed in may open. */
 export const OPEN_PAGES: ReadonlySet<string> = new Set(['/sign-in', '/enrol'])
-/** The local studio's pages: the list, and the record of who did what. */
-export const LOCAL_PAGES = ['/', '/activity'] as const
+/** The local studio's pages: the list, the record of who did what, and Settings (the mail's preflight). */
+export const LOCAL_PAGES = ['/', '/activity', '/settings'] as const
 
 const route = (method: StudioRoute['method'], path: string, ...handlers: Handler[]): StudioRoute => ({
   method,

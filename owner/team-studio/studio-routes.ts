@@ -7,6 +7,7 @@ import { studioFunnel } from '../studio-server/studio-funnel'
 import { type StudioInvite, studioInvite } from '../studio-server/studio-invite'
 import { studioInviteSelected } from '../studio-server/studio-invite-selected'
 import { studioMarks } from '../studio-server/studio-marks'
+import { studioPreflight } from '../studio-server/studio-preflight'
 import { studioSendHealth } from '../studio-server/studio-send-health'
 import { studioTestSend } from '../studio-server/studio-test-send'
 import { passkeyHandlers, sessionHandlers, type TeamRouteDeps, teamHandlers } from './team-routes'
@@ -31,6 +32,7 @@ export interface StudioRoutesDeps {
   team?: TeamRouteDeps
 }
 
+const SEND_ANYWAY = 'send invitations although the preflight fails'
 const view = (doing: string): RouteNeed => ({ role: 'viewer', doing })
 const choose = (doing: string): RouteNeed => ({ role: 'member', doing })
 const own = (doing: string): RouteNeed => ({ role: 'owner', doing })
@@ -58,6 +60,7 @@ export function studioRoutes(deps: StudioRoutesDeps): NeedingRoute[] {
   const inviting = studioInvite(db, invite)
   const selected = studioInviteSelected(db, invite)
   const health = studioSendHealth(db)
+  const preflight = studioPreflight(db)
   const team = teamHandlers(deps.team ?? { db, relyingParty: noRelyingParty })
   const rows = [
     get('/api/summary', view('see the list'), (c) => summary(c, db)),
@@ -74,6 +77,8 @@ export function studioRoutes(deps: StudioRoutesDeps): NeedingRoute[] {
     post('/api/invite', choose('invite people'), inviting.queue),
     post('/api/invite/selected/preview', choose('preview an invitation'), selected.preview),
     post('/api/invite/selected', choose('invite people'), selected.queue),
+    get('/api/preflight', choose('see the deliverability preflight'), preflight.last),
+    post('/api/preflight', choose('run the deliverability preflight'), preflight.run),
     post('/api/invite/test', choose('send a test invitation'), studioTestSend(db, invite)),
     post('/api/send-health/resume', choose('resume sending'), health.resume),
     post('/api/tag', choose('tag entries'), marks.tag),
@@ -81,6 +86,9 @@ export function studioRoutes(deps: StudioRoutesDeps): NeedingRoute[] {
     post('/api/note', choose('write notes'), marks.note),
     get('/api/export.csv', own('export the list'), (c) => downloadCsv(c, db)),
     post('/api/remove', own('remove entries'), (c) => remove(c, db)),
+    // "Send anyway": a batch although the preflight fails, recorded with the checks skipped (ADR 124).
+    post('/api/invite/anyway', own(SEND_ANYWAY), inviting.queueAnyway),
+    post('/api/invite/selected/anyway', own(SEND_ANYWAY), selected.queueAnyway),
   ]
   return deps.team ? [...rows, ...teamRoutes(deps.team)] : rows
 }

@@ -12,8 +12,9 @@ export {
   listUndeliveredMail,
   retryFailedMail,
 } from '../mail/queue/mail-report'
-export { askPreflight, clearBatch, heldWords } from '../mail/preflight/preflight-gate'
-export { type CheckLine, formatLine, passes } from '../mail/preflight/preflight-lines'
+export { askPreflight, clearBatch, heldWords, skippedRecord } from '../mail/preflight/preflight-gate'
+export { lastRun, type PreflightRun } from '../mail/preflight/preflight-runs'
+export { type CheckLine, formatLine, holding, passes } from '../mail/preflight/preflight-lines'
 export { readMailSettings } from '../mail/queue/mail-settings'
 export type { PausedNetwork } from '../mail/queue/network-health'
 export {

@@ -242,6 +242,14 @@ for (const { name } of STUDIO_E2E_BACKENDS) {
         await expect(page.getByRole('heading', { name: 'Activity', level: 1 })).toBeVisible()
         await expect(page.getByRole('alert')).toHaveCount(0)
         await expect(page.getByRole('link', { name: 'Your passkeys' })).toHaveCount(0)
+        if (name !== 'embedded') return
+        // Settings: the mail's preflight, read as the page opens (none has run: a trial sender).
+        await page.getByRole('link', { name: 'Settings' }).click()
+        await expect(page).toHaveURL(`${studio.origin}/settings`)
+        await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible()
+        const preflight = page.getByRole('region', { name: 'Deliverability preflight' })
+        await expect(preflight).toContainText('No preflight has run yet.')
+        await expect(page.getByRole('alert')).toHaveCount(0)
       })
 
       test('passes axe, with the entry’s panel and the removal’s dialog open', async ({ page }) => {

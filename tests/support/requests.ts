@@ -47,3 +47,26 @@ export function postForm(
     body: new URLSearchParams(fields),
   })
 }
+
+/**
+ * A request as the team studio's page sends it on a plain-HTTP site (`SITE_URL` http://localhost:PORT,
+ * the server reached at 127.0.0.1): the site's Origin and the session's cookie, which has no
+ * `__Host-` prefix there; JSON when `json` is given, which makes it a POST.
+ */
+export function teamStudioCall(
+  site: string,
+  token: string,
+  path: string,
+  init: { json?: unknown; method?: 'GET' | 'POST' } = {},
+): Promise<Response> {
+  const base = site.replace('//localhost:', '//127.0.0.1:')
+  return fetch(`${base}/studio${path}`, {
+    method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
+    headers: {
+      Origin: site,
+      Cookie: `studio-session=${token}`,
+      ...(init.json === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  })
+}

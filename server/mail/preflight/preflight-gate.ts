@@ -48,6 +48,14 @@ export async function clearBatch(db: Database, requestedBy: string, skip: boolea
   }
 }
 
+/**
+ * What a batch's record (its chosen-by words, and so its audit line) adds when it went although the
+ * preflight failed: the checks skipped, in the same words whether `invite --skip-preflight` or an
+ * owner's "Send anyway" in the studio skipped them; the record's actor says who.
+ */
+export const skippedRecord = (clearance: BatchClearance): string =>
+  clearance.go && clearance.skipped ? ` --skip-preflight (failing: ${clearance.skipped})` : ''
+
 /** `invite`'s refusal: the holding lines, and the way past them. */
 export function heldWords(lines: readonly CheckLine[]): string[] {
   return [

@@ -68,6 +68,15 @@ export async function recentPass(db: Queryable, mailFrom: string): Promise<Prefl
   return run
 }
 
+/** The latest answered preflight, whoever asked and for whichever sender: the studio's "Last preflight". */
+export async function lastRun(db: Queryable): Promise<PreflightRun | undefined> {
+  const [run] = await db.query<PreflightRun>(
+    `select ${COLUMNS} from private.preflight_runs
+      where checked_at is not null order by checked_at desc limit 1`,
+  )
+  return run
+}
+
 /** What the tools say when no server answered: a check that could not be made. */
 export const NO_ANSWER: CheckLine = line(
   'preflight',
