@@ -10,7 +10,7 @@ import type { Database } from '../db/database'
 import type { BackupStore } from './backup-store'
 import { ledgerDigest, readLedger } from './erasure-ledger'
 import { countHoldings } from './holdings'
-import { openSealed, seal, sealStream } from './sealed-piece'
+import { openSealed, seal, sealFile, sealStream } from './sealed-piece'
 
 /**
  * Continuous backup of the embedded cluster (BACKUP_URL): PostgreSQL's archive_command hands each
@@ -63,7 +63,7 @@ async function uploadSpool(options: ContinuousBackupOptions): Promise<number> {
     .sort()
   for (const name of names) {
     const piece = `wal/${name}`
-    await options.store.put(piece, await seal(await readFile(join(spool, name)), options.key, piece))
+    await options.store.putStream(piece, sealFile(join(spool, name), options.key, piece))
     await unlink(join(spool, name))
   }
   return names.length

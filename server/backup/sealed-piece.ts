@@ -1,7 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
-import { Transform } from 'node:stream'
+import { createReadStream } from 'node:fs'
+import { pipeline, type Readable, Transform } from 'node:stream'
 import { promisify } from 'node:util'
-import { gunzipSync, gzip } from 'node:zlib'
+import { createGzip, gunzipSync, gzip } from 'node:zlib'
 
 /**
  * A piece of the backup as it leaves the machine: gzip, then AES-256-GCM under BACKUP_KEY, so the
@@ -46,7 +47,19 @@ export function openSealed(sealed: Buffer, key: Buffer, name: string): Buffer {
   }
 }
 
-/** seal() as a stream, for a base backup too large to hold: gzip, then AES-256-GCM, the tag last. */
+/**
+ * A file sealed as it is read, as seal() would seal it whole: a 16 MiB WAL segment goes out a chunk
+ * at a time. Read whole, each segment, its gzip and its ciphertext were in memory at once, and
+ * Node's RSS reached 190 MiB after the insert bench with BACKUP_URL on (118 MiB after 2,000).
+ */
+export function sealFile(path: string, key: Buffer, name: string): Readable {
+  const sealed = sealStream(key, name)
+  // A read or gzip failure destroys `sealed` with it, so the store's write fails and keeps nothing.
+  pipeline(createReadStream(path), createGzip({ level: LEVEL }), sealed, () => {})
+  return sealed
+}
+
+/** seal() as a stream, for a piece too large to hold: gzip (the caller's), then AES-256-GCM, the tag last. */
 export function sealStream(key: Buffer, name: string): Transform {
   const nonce = randomBytes(NONCE)
   const cipher = createCipheriv('aes-256-gcm', key, nonce)
