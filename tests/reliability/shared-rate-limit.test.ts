@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sharedPostgresUrl, stopBackends } from '../../harness/backends'
 import { startTestServer, type TestServer } from '../../harness/test-server'
-import { expectBurstThenRefused, insert, insertStatus, rowCount } from './support'
+import { expectBurstThenRefused, expectRowsCharged, insert, insertStatus, rowCount } from './support'
 
 afterAll(stopBackends)
 
@@ -27,8 +27,6 @@ describe('one rate limit across the servers of one database (postgres backend: t
   })
 
   const from = (address: string) => ({ 'X-Forwarded-For': address })
-  const rows = (count: number, tag: string) =>
-    Array.from({ length: count }, (_, i) => ({ email: `shared.${tag}.${i}@example.com` }))
 
   it('the burst is shared: alternating servers, the 6th write is refused with Retry-After, and writes nothing', async () => {
     await expectBurstThenRefused((i) =>
@@ -82,14 +80,8 @@ describe('one rate limit across the servers of one database (postgres backend: t
   })
 
   it('array inserts: one token per row, charged before the insert, the request’s token kept when the rows are refused', async () => {
-    const client = from('203.0.113.42')
     const before = await rowCount(a)
-    expect((await insert(a, rows(3, 'fits'), client)).status).toBe(201)
-    const refused = await insert(b, rows(3, 'over'), client)
-    expect(refused.status).toBe(429)
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
-    expect(await insertStatus(a, 'shared.single.1@example.com', client)).toBe(201)
-    expect(await insertStatus(b, 'shared.single.2@example.com', client)).toBe(429)
+    await expectRowsCharged(a, b, 'shared', from('203.0.113.42'))
     expect(await rowCount(a)).toBe(before + 4)
   })
 })

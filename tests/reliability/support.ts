@@ -239,3 +239,24 @@ export async function expectBurstThenRefused(write: (i: number) => Promise<Respo
   expect(retryAfter).toBeLessThanOrEqual(60)
   expect((await expectPostgrestShape(refused as Response, '429')).code).toBe('PGRST429')
 }
+
+/**
+ * A fresh client's five tokens against arrays: 3 rows take 3; the next 3-row array finds too few
+ * (429 with Retry-After, its own token spent, nothing written); one single row fits, then none.
+ * `first` and `second` may be two servers sharing one database's buckets.
+ */
+export async function expectRowsCharged(
+  first: WaitlistTarget,
+  second: WaitlistTarget,
+  prefix: string,
+  client: Record<string, string>,
+): Promise<void> {
+  const rows = (count: number, tag: string) =>
+    Array.from({ length: count }, (_, i) => ({ email: `${prefix}.${tag}.${i}@example.com` }))
+  expect((await insert(first, rows(3, 'fits'), client)).status).toBe(201)
+  const refused = await insert(second, rows(3, 'over'), client)
+  expect(refused.status).toBe(429)
+  expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+  expect(await insertStatus(first, `${prefix}.single.1@example.com`, client)).toBe(201)
+  expect(await insertStatus(second, `${prefix}.single.2@example.com`, client)).toBe(429)
+}

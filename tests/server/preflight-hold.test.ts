@@ -4,7 +4,7 @@ import { postWaitlist } from '../../harness/waitlist-api'
 import { runCli } from '../../harness/waitlist-cli'
 import { entryStatus } from '../support/entry-status'
 import { type LocalDns, startLocalDns } from '../support/local-dns'
-import { domainInPlace } from '../support/mail-dns'
+import { unalignedSender } from '../support/mail-dns'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 
 /**
@@ -21,13 +21,7 @@ let dns: LocalDns
 let mail: MailTestServer
 
 beforeAll(async () => {
-  // The bounce domain has SPF and MX in place; From's has DMARC; no DKIM key is in use.
-  const bounce = domainInPlace(BOUNCE_DOMAIN, 'unused', '')
-  const from = domainInPlace(FROM_DOMAIN, 'unused', '')
-  dns = await startLocalDns({
-    [BOUNCE_DOMAIN]: bounce[BOUNCE_DOMAIN] ?? {},
-    [`_dmarc.${FROM_DOMAIN}`]: from[`_dmarc.${FROM_DOMAIN}`] ?? {},
-  })
+  dns = await startLocalDns(unalignedSender(FROM_DOMAIN, BOUNCE_DOMAIN))
   mail = await startMailTestServer({
     MAIL_FROM: `Tessel Labs <beta@${FROM_DOMAIN}>`,
     MAIL_RETURN_PATH: `bounces@${BOUNCE_DOMAIN}`,

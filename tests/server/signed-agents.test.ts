@@ -60,6 +60,17 @@ async function signedRest(email: string, headers: Record<string, string>) {
   expect(response.status).toBe(201)
 }
 
+/** The MCP tool's signup, as `client` declares itself, with the signature's headers. */
+function signedMcp(email: string, client: string, headers: Record<string, string>) {
+  const call = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: requestAccessTool.name, arguments: { email }, _meta: modernEnvelope(client) },
+  }
+  return postMcp(server.url, call, { ...modernHeaders('tools/call', requestAccessTool.name), ...headers })
+}
+
 describe('a signed signup', () => {
   it('over REST, from a listed agent: verified, with its origin, display name and key', async () => {
     const headers = await signedHeaders(restUrl(), { signatureAgent: plain(listed.origin) })
@@ -80,20 +91,7 @@ describe('a signed signup', () => {
     const headers = await signedHeaders(`${server.url}/mcp`, {
       signatureAgent: `sig1=${plain(listed.origin)}`,
     })
-    const call = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: requestAccessTool.name,
-        arguments: { email: 'signed.mcp@example.com' },
-        _meta: modernEnvelope('signed-client'),
-      },
-    }
-    const answer = await postMcp(server.url, call, {
-      ...modernHeaders('tools/call', requestAccessTool.name),
-      ...headers,
-    })
+    const answer = await signedMcp('signed.mcp@example.com', 'signed-client', headers)
     expect(answer.status, JSON.stringify(answer.body)).toBe(200)
     expect(answer.body.result?.isError).toBeFalsy()
     expect(await agentOf('signed.mcp@example.com')).toMatchObject({
@@ -143,20 +141,7 @@ describe("Signature-Agent's other entry types, at the listed agent's origin (ADR
     const headers = await signedHeaders(`${server.url}/mcp`, {
       signatureAgent: entry(KEY_PATHS.cimd, 'cimd'),
     })
-    const call = {
-      jsonrpc: '2.0',
-      id: 2,
-      method: 'tools/call',
-      params: {
-        name: requestAccessTool.name,
-        arguments: { email: 'signed.cimd@example.com' },
-        _meta: modernEnvelope('cimd-client'),
-      },
-    }
-    const answer = await postMcp(server.url, call, {
-      ...modernHeaders('tools/call', requestAccessTool.name),
-      ...headers,
-    })
+    const answer = await signedMcp('signed.cimd@example.com', 'cimd-client', headers)
     expect(answer.body.result?.isError, JSON.stringify(answer.body)).toBeFalsy()
     expect(await agentOf('signed.cimd@example.com')).toMatchObject({ name: 'cimd-client', ...verifiedBy() })
     // The document once, and the JWKS it names already kept from the entry above.

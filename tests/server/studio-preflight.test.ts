@@ -7,7 +7,7 @@ import type { Role } from '../../contract/team-roles'
 import { startSession } from '../../server/team/team-sessions'
 import { entryStatus } from '../support/entry-status'
 import { type LocalDns, startLocalDns } from '../support/local-dns'
-import { domainInPlace } from '../support/mail-dns'
+import { unalignedSender } from '../support/mail-dns'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
 import { teamStudioCall } from '../support/requests'
 
@@ -52,12 +52,7 @@ interface Line {
 }
 
 beforeAll(async () => {
-  const bounce = domainInPlace(BOUNCE_DOMAIN, 'unused', '')
-  const from = domainInPlace(FROM_DOMAIN, 'unused', '')
-  dns = await startLocalDns({
-    [BOUNCE_DOMAIN]: bounce[BOUNCE_DOMAIN] ?? {},
-    [`_dmarc.${FROM_DOMAIN}`]: from[`_dmarc.${FROM_DOMAIN}`] ?? {},
-  })
+  dns = await startLocalDns(unalignedSender(FROM_DOMAIN, BOUNCE_DOMAIN))
   const port = await freePort()
   site = `http://localhost:${port}`
   mail = await startMailTestServer({

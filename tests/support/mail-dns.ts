@@ -33,6 +33,19 @@ export function domainInPlace(domain: string, selector: string, publicKey: strin
   }
 }
 
+/**
+ * A sender the preflight holds: the bounce domain's SPF and MX in place, From's domain with DMARC
+ * alone, and no DKIM key in use, so From aligns with neither (DMARC alignment fails).
+ */
+export function unalignedSender(fromDomain: string, bounceDomain: string): Record<string, Zone> {
+  const bounce = domainInPlace(bounceDomain, 'unused', '')
+  const from = domainInPlace(fromDomain, 'unused', '')
+  return {
+    [bounceDomain]: bounce[bounceDomain] ?? {},
+    [`_dmarc.${fromDomain}`]: from[`_dmarc.${fromDomain}`] ?? {},
+  }
+}
+
 /** As mailauth's authenticate() asks DNS (`resolve(name, type)`), from the test's DNS server only. */
 export function resolverAt(server: string): (name: string, type: string) => Promise<unknown> {
   const resolver = new Resolver({ timeout: 2_000, tries: 1 })
