@@ -35,7 +35,12 @@ export async function runCliProcess(env: Record<string, string>, ...args: string
   }
 }
 
-const childEnv = (env: Record<string, string>) => ({ ...process.env, NODE_ENV: 'test', DATABASE_URL: '', ...env })
+const childEnv = (env: Record<string, string>) => ({
+  ...process.env,
+  NODE_ENV: 'test',
+  DATABASE_URL: '',
+  ...env,
+})
 
 /** One call at a time in a process: the environment and the standard streams are the process's own. */
 let queue: Promise<unknown> = Promise.resolve()

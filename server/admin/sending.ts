@@ -6,15 +6,15 @@
  * preflight the running server answers, and whether it clears a batch (ADR 120).
  */
 export { type PreviewFallback, renderPreview } from '../mail/messages/message-preview'
+export { askPreflight, clearBatch, heldWords, skippedRecord } from '../mail/preflight/preflight-gate'
+export { type CheckLine, formatLine, holding, passes } from '../mail/preflight/preflight-lines'
+export { lastRun, type PreflightRun } from '../mail/preflight/preflight-runs'
 export {
   type BatchProgress,
   batchProgress,
   listUndeliveredMail,
   retryFailedMail,
 } from '../mail/queue/mail-report'
-export { askPreflight, clearBatch, heldWords, skippedRecord } from '../mail/preflight/preflight-gate'
-export { lastRun, type PreflightRun } from '../mail/preflight/preflight-runs'
-export { type CheckLine, formatLine, holding, passes } from '../mail/preflight/preflight-lines'
 export { readMailSettings } from '../mail/queue/mail-settings'
 export type { PausedNetwork } from '../mail/queue/network-health'
 export {

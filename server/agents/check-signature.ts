@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import type { Queryable } from '../db/database'
 import { keptText } from '../../contract/clean-text'
+import type { Queryable } from '../db/database'
 import type { AgentFailure, AgentProof } from './agent-record'
 import { KeyDirectories, keySource } from './key-directory'
 import {

@@ -13,11 +13,11 @@ import {
 } from '../db/cluster-backup'
 import { lockDataDir } from '../db/data-dir-lock'
 import { openDatabase } from '../db/open-database'
+import type { BackupStore } from './backup-store'
 import { type BackupStatus, backupStatusFile } from './continuous-backup'
 import { reapplyErasures } from './erasure-ledger'
 import { countHoldings } from './holdings'
 import { isStoreUrl, openBackupStore } from './open-store'
-import type { BackupStore } from './backup-store'
 import { BeforeOldestBase, fetchBase, latestLedger } from './restore-from-store'
 
 /** The settings backup and restore read (the server's env's part). */

@@ -39,7 +39,10 @@ afterAll(async () => {
 async function loaded(env: Record<string, string>, ...args: string[]) {
   const log = join(dir, `${args.join('-')}.log`)
   const register = pathToFileURL(join(dir, 'register.mjs')).href
-  const result = await runCliProcess({ ...env, NODE_OPTIONS: `--import ${register}`, CLI_START_LOG: log }, ...args)
+  const result = await runCliProcess(
+    { ...env, NODE_OPTIONS: `--import ${register}`, CLI_START_LOG: log },
+    ...args,
+  )
   const files = (await readFile(log, 'utf8'))
     .split('\n')
     .filter((url) => url.startsWith('file:') && !url.includes(dir))

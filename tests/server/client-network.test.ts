@@ -7,8 +7,8 @@ import {
   shownNetwork,
   signupNetwork,
 } from '../../server/rate-limit/client-network'
-import { requestAccessOverMcp } from '../support/mcp-raw'
 import { fileServer } from '../support/file-server'
+import { requestAccessOverMcp } from '../support/mcp-raw'
 
 /**
  * The network a signup is kept under (issue 48, item 4): the rate limiter's reading of the client

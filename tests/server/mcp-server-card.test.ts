@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { MCP_PROTOCOL_VERSIONS } from '../../contract/agent-tool'
 import { siteConfig } from '../../contract/site-config'
 import packageJson from '../../package.json' with { type: 'json' }
-import { modernEnvelope, modernHeaders, postMcp } from '../support/mcp-raw'
 import { fileServer } from '../support/file-server'
+import { modernEnvelope, modernHeaders, postMcp } from '../support/mcp-raw'
 
 /**
  * /mcp's server card as an agent finds it: from the catalog's entry, at `/mcp/server-card`, with

@@ -1,7 +1,7 @@
 import { authenticate } from 'mailauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli } from '../../harness/waitlist-cli'
 import { postWaitlist } from '../../harness/waitlist-api'
+import { runCli } from '../../harness/waitlist-cli'
 import { type LocalDns, startLocalDns, type Zone } from '../support/local-dns'
 import { dkimKeyPair, domainInPlace, resolverAt } from '../support/mail-dns'
 import { type MailTestServer, startMailTestServer } from '../support/mail-test-server'
@@ -94,7 +94,9 @@ describe('waitlist preflight', () => {
     expect(signature?.signingDomain).toBe(DOMAIN)
     expect(result.spf.status.result).toBe('pass')
     expect(result.dmarc.status.result).toBe('pass')
-    const signed = /^DKIM-Signature:[\s\S]*?\bh=([^;]+);/m.exec(raw.toString('latin1'))?.[1]?.replace(/\s+/g, '')
+    const signed = /^DKIM-Signature:[\s\S]*?\bh=([^;]+);/m
+      .exec(raw.toString('latin1'))?.[1]
+      ?.replace(/\s+/g, '')
     expect(signed?.toLowerCase().split(':')).toEqual(
       expect.arrayContaining([
         'from',

@@ -4,8 +4,8 @@ import type { Queryable } from '../../server/db/database'
 import { type EntryPage, pageEntries } from '../../server/waitlist/admin/entry-pages'
 import type { EntrySort } from '../../server/waitlist/admin/entry-sort'
 import { countEntries, removeEntry, signupsPerDay } from '../../server/waitlist/admin/waitlist-admin'
-import { plansOf } from '../support/query-plans'
 import { sharedPostgres } from '../support/file-server'
+import { plansOf } from '../support/query-plans'
 
 const shared = sharedPostgres(4)
 

@@ -6,8 +6,8 @@ import { isPgError, type Queryable } from '../../server/db/database'
 import { markImport } from '../../server/waitlist/admin/import-staging'
 import { dropDeliveries } from '../../server/webhooks/webhook-events'
 import { expectNoEmail, insertStatus } from '../reliability/support'
-import { deliveredEmails, startWebhookReceiver } from '../support/webhook-receiver'
 import { openBesideServer } from '../support/file-server'
+import { deliveredEmails, startWebhookReceiver } from '../support/webhook-receiver'
 
 afterAll(stopBackends)
 
