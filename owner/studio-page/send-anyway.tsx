@@ -1,12 +1,10 @@
 import { useState } from 'react'
+import { failingChecks } from '../../contract/failing-checks'
 import type { CheckLine } from '../../server/admin/sending'
 import { ConfirmDialog } from './confirm-dialog'
 import { PreflightLines } from './preflight-panel'
 import { useMay } from './role'
 import { FOCUS } from './styles'
-
-/** The failing checks' names, once each, as the record names them: "DMARC alignment, SPF". */
-const names = (lines: readonly CheckLine[]) => [...new Set(lines.map((line) => line.check))].join(', ')
 
 /**
  * A batch the preflight held (409): the checks that hold it, with what to publish, and the way
@@ -45,8 +43,8 @@ export function HeldByPreflight(props: { lines: readonly CheckLine[]; busy: bool
         }}
         onCancel={() => setAsking(false)}
       >
-        Failing: <strong>{names(props.lines)}</strong>. Receiving servers may put these invitations in spam or
-        refuse them. The record keeps that you sent anyway and which checks you skipped.
+        Failing: <strong>{failingChecks(props.lines)}</strong>. Receiving servers may put these invitations in
+        spam or refuse them. The record keeps that you sent anyway and which checks you skipped.
       </ConfirmDialog>
     </div>
   )

@@ -1,3 +1,4 @@
+import { failingChecks } from '../../../contract/failing-checks'
 import type { Database } from '../../db/database'
 import { isReservedName } from '../messages/reserved-names'
 import { readMailSettings } from '../queue/mail-settings'
@@ -22,8 +23,7 @@ export async function askPreflight(db: Database, requestedBy: string): Promise<P
 export type BatchClearance = { go: true; note?: string; skipped?: string } | { go: false; lines: CheckLine[] }
 
 /** The failing checks' names, once each: "DMARC alignment, SPF". */
-const namesOf = (lines: readonly CheckLine[]) =>
-  [...new Set(holding(lines).map((line) => line.check))].join(', ')
+const namesOf = (lines: readonly CheckLine[]) => failingChecks(holding(lines))
 
 /**
  * Before a batch (`invite`, the studio's invite buttons; never a confirmation): a passing preflight
